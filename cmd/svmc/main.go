@@ -1,0 +1,61 @@
+// Command svmc compiles Go programs with //svm: directives into instrumented
+// SPMD programs, runs them on N processors with tracing, and reads their
+// traces.
+//
+//	svmc compile -o DIR [package]
+//	svmc run [-n N] [--trace FILE] [--format ascii|binary] [--stage S] [--request FILE] [package] [-- args]
+//	svmc trace dump FILE
+//	svmc trace convert --to ascii|binary IN OUT
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries an exit status without a message of its own (the
+// message has been printed, or the program's own status is passed on).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func main() {
+	root := &cobra.Command{
+		Use:   "svmc",
+		Short: "svmc compiles, runs and traces Go programs with //svm: directives",
+		Long: `svmc brings SVM-Fortran style SPMD programming to Go. A program marks its parallel
+structure with //svm: directive comments; without svmc it is plain serial Go. svmc
+compiles it source to source into instrumented Go, runs it on N processors and writes
+traces in SDDF, chosen at run time by stage or trace request file.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(compileCmd(), runCmd(), traceCmd(), versionCmd())
+	if err := root.Execute(); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
+		var xe *exec.ExitError
+		if errors.As(err, &xe) {
+			os.Exit(xe.ExitCode())
+		}
+		fmt.Fprintf(os.Stderr, "svmc: %v\n", err)
+		os.Exit(2)
+	}
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print the version of svmc and of its formats",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, args []string) {
+			fmt.Fprintf(cmd.OutOrStdout(), "svmc %s (program information file version %d, trace format version 1)\n", version, progdbVersion)
+		},
+	}
+}

@@ -1,0 +1,134 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+)
+
+// editor rewrites a source file by byte-offset edits, in the manner of
+// cmd/cover: the user's text stays as written, generated code goes around
+// it, and after every piece of generated code a //line directive in column 1
+// puts the positions of the following user text back to where they were.
+type editor struct {
+	name  string // file name written in //line directives
+	src   []byte
+	edits []edit
+	seq   int
+}
+
+type edit struct {
+	start, end int
+	text       string
+	prio       int // order of edits at the same start
+}
+
+func (e *editor) add(start, end int, text string, closing bool) {
+	e.seq++
+	prio := e.seq
+	if closing {
+		// Code that closes a construct goes before code of the constructs
+		// that enclose it, which were opened earlier.
+		prio = -e.seq
+	}
+	e.edits = append(e.edits, edit{start, end, text, prio})
+}
+
+// raw replaces src[start:end] by text without any line bookkeeping; the
+// text must not contain newlines.
+func (e *editor) raw(start, end int, text string) { e.add(start, end, text, false) }
+
+// lines inserts code (one or more statements) at offset at, on lines of its
+// own, keeping the positions of the user text after it.
+func (e *editor) lines(at int, code string, closing bool) {
+	switch {
+	case e.blankBefore(at):
+		at = e.lineStart(at)
+		e.add(at, at, code+"\n"+e.resume(at, false), closing)
+	case e.blankAfter(at) && e.nextLine(at) < len(e.src):
+		at = e.nextLine(at)
+		e.add(at, at, code+"\n"+e.resume(at, false), closing)
+	default:
+		e.add(at, at, "\n"+code+"\n"+e.resume(at, true), closing)
+	}
+}
+
+// replace replaces src[start:end] by code on lines of its own.
+func (e *editor) replace(start, end int, code string, closing bool) {
+	prefix := "\n"
+	if e.blankBefore(start) {
+		start, prefix = e.lineStart(start), ""
+	}
+	if e.blankAfter(end) && e.nextLine(end) < len(e.src) {
+		end = e.nextLine(end)
+		e.add(start, end, prefix+code+"\n"+e.resume(end, false), closing)
+		return
+	}
+	e.add(start, end, prefix+code+"\n"+e.resume(end, true), closing)
+}
+
+// resume is the //line directive that gives the text at offset off its
+// original position.
+func (e *editor) resume(off int, withCol bool) string {
+	line, col := 1, 1
+	for _, c := range e.src[:off] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	if withCol {
+		return fmt.Sprintf("//line %s:%d:%d\n", e.name, line, col)
+	}
+	return fmt.Sprintf("//line %s:%d\n", e.name, line)
+}
+
+func (e *editor) lineStart(off int) int {
+	return bytes.LastIndexByte(e.src[:off], '\n') + 1
+}
+
+func (e *editor) nextLine(off int) int {
+	i := bytes.IndexByte(e.src[off:], '\n')
+	if i < 0 {
+		return len(e.src)
+	}
+	return off + i + 1
+}
+
+func (e *editor) blankBefore(off int) bool {
+	return len(bytes.TrimLeft(e.src[e.lineStart(off):off], " \t")) == 0
+}
+
+func (e *editor) blankAfter(off int) bool {
+	end := e.nextLine(off)
+	return len(bytes.TrimSpace(e.src[off:end])) == 0
+}
+
+// apply returns the edited text. Overlapping edits are a bug of the
+// generator, not of the user's program.
+func (e *editor) apply() ([]byte, error) {
+	sort.SliceStable(e.edits, func(i, j int) bool {
+		a, b := e.edits[i], e.edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		// Insertions before a replacement that starts at the same place.
+		if (a.start == a.end) != (b.start == b.end) {
+			return a.start == a.end
+		}
+		return a.prio < b.prio
+	})
+	var out bytes.Buffer
+	last := 0
+	for _, ed := range e.edits {
+		if ed.start < last {
+			return nil, fmt.Errorf("svmc internal error: overlapping edits at offset %d of %s", ed.start, e.name)
+		}
+		out.Write(e.src[last:ed.start])
+		out.WriteString(ed.text)
+		last = ed.end
+	}
+	out.Write(e.src[last:])
+	return out.Bytes(), nil
+}

@@ -1,0 +1,185 @@
+package codegen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/svmc/svmc/compiler"
+	"github.com/svmc/svmc/directives"
+)
+
+// pdo replaces a loop nest by a call of rtlib's PDO. The loop headers become
+// the iteration space, the body becomes a function each processor runs
+// over its own iterations, and reduction variables get private copies that
+// the runtime combines in processor order:
+//
+//	svm_p.PDO(S, D, schedule, []svm_rt.Range{{Lo, Hi, Step}, ...}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+//		svm_red := svm_rt.Identity(sum, svm_rt.OpAdd)
+//		for svm_it.Next() {
+//			i := int(svm_it.Index(0))
+//			... user body, sum renamed svm_red ...
+//		}
+//		svm_it.Reduce(func() { sum += svm_red })
+//	})
+func (g *gen) pdo(c *compiler.Construct) {
+	info := c.PDO
+	outer := info.Loops[0].Stmt
+	s, d := c.Sub.Num, c.Num
+	var pre, b strings.Builder
+	var ranges []string
+	for k, l := range info.Loops {
+		hi := l.Hi
+		if l.Range != "" {
+			rv := fmt.Sprintf("svm_range%d_%d", d, k)
+			fmt.Fprintf(&pre, "%s := %s\n", rv, l.Range)
+			hi = "len(" + rv + ") - 1"
+		}
+		ranges = append(ranges, fmt.Sprintf("{Lo: %s, Hi: %s, Step: %s}", l.Lo, hi, l.Step))
+	}
+	redVar := func(k int) string { return fmt.Sprintf("svm_red%d_%d", d, k) }
+	fmt.Fprintf(&b, "%s%s.PDO(%d, %d, %s, []%s.Range{%s}, func(%s *%s.Proc, %s *%s.Iter) {\n",
+		pre.String(), procVar, s, d, g.schedule(c), rt, strings.Join(ranges, ", "), procVar, rt, iterVar, rt)
+	for k, r := range info.Reds {
+		fmt.Fprintf(&b, "%s := %s\n", redVar(k), identity(r))
+	}
+	fmt.Fprintf(&b, "for %s.Next() {\n", iterVar)
+	b.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
+	for k, l := range info.Loops {
+		if l.Value != nil {
+			fmt.Fprintf(&b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), d, k, l.Name)
+			if !used(g.p.Info, info.Body, l.Value) {
+				fmt.Fprintf(&b, "_ = %s\n", l.Value.Name())
+			}
+		}
+	}
+	g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), false)
+
+	var end strings.Builder
+	end.WriteString("}\n")
+	for k, r := range info.Reds {
+		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, redVar(k)))
+	}
+	end.WriteString("})")
+	g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), true)
+
+	// Uses of reduction variables in the body refer to the private copies.
+	for k, r := range info.Reds {
+		ast.Inspect(info.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && g.p.Info.Uses[id] == r.Obj {
+				g.e.raw(g.off(id.Pos()), g.off(id.End()), redVar(k))
+			}
+			return true
+		})
+	}
+}
+
+// loopVars declares the loop variables of a nest from index expressions
+// (a format with one %d for the loop number), typed as the user declared
+// them; unused ones are blanked so the code compiles.
+func (g *gen) loopVars(info *compiler.PDO, index string, body ast.Node) string {
+	var b strings.Builder
+	for k, l := range info.Loops {
+		fmt.Fprintf(&b, "%s := %s(%s)\n", l.Name, g.typeName(l.Obj.Type()), fmt.Sprintf(index, k))
+		if body == nil || !used(g.p.Info, body, l.Obj) {
+			fmt.Fprintf(&b, "_ = %s\n", l.Name)
+		}
+	}
+	return b.String()
+}
+
+func used(info *types.Info, n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// typeName writes a type as the user's file names it.
+func (g *gen) typeName(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == g.p.Types {
+			return ""
+		}
+		return p.Name()
+	})
+}
+
+func identity(r *compiler.Red) string {
+	switch r.Op {
+	case directives.LogAnd:
+		return "true"
+	case directives.LogOr:
+		return "false"
+	}
+	return fmt.Sprintf("%s.Identity(%s, %s.%s)", rt, r.Name, rt, opName[r.Op])
+}
+
+var opName = map[directives.ReduceOp]string{
+	directives.Add: "OpAdd", directives.Mul: "OpMul", directives.Min: "OpMin", directives.Max: "OpMax",
+	directives.And: "OpAnd", directives.Or: "OpOr", directives.Xor: "OpXor",
+}
+
+func combine(r *compiler.Red, private string) string {
+	switch r.Op {
+	case directives.Min, directives.Max:
+		return fmt.Sprintf("%s = %s(%s, %s)", r.Name, r.Op, r.Name, private)
+	case directives.LogAnd, directives.LogOr:
+		return fmt.Sprintf("%s = %s %s %s", r.Name, r.Name, r.Op, private)
+	}
+	return fmt.Sprintf("%s %s= %s", r.Name, r.Op, private)
+}
+
+// schedule is the rtlib schedule of a pdo.
+func (g *gen) schedule(c *compiler.Construct) string {
+	pd := c.Dir.PDO
+	st := pd.Strategy
+	if st == nil {
+		return rt + ".DefaultSchedule()"
+	}
+	switch st.Kind {
+	case directives.OnHome:
+		subs := []string{st.Template.Name}
+		for _, sub := range c.PDO.Subs {
+			switch sub.Kind {
+			case compiler.SubLoopVar:
+				subs = append(subs, fmt.Sprintf("%s.LoopVar(%d, %d)", rt, sub.Loop, sub.Offset))
+			case compiler.SubConst:
+				subs = append(subs, fmt.Sprintf("%s.ConstIndex(int(%s))", rt, expr(sub.Expr)))
+			default:
+				subs = append(subs, fmt.Sprintf("%s.IndexFunc(func(svm_idx []int) int {\n%sreturn int(%s)\n})", rt,
+					g.loopVars(c.PDO, "svm_idx[%d]", sub.Expr.X), expr(sub.Expr)))
+			}
+		}
+		return fmt.Sprintf("%s.OnHome(%s)", rt, strings.Join(subs, ", "))
+	case directives.LoopLevel:
+		onto := "nil"
+		if pd.Processors != nil {
+			onto = pd.Processors.Name
+		}
+		args := []string{onto}
+		for _, f := range st.Formats {
+			args = append(args, format1(f))
+		}
+		return fmt.Sprintf("%s.LoopLevel(%s)", rt, strings.Join(args, ", "))
+	}
+	return rt + ".DefaultSchedule()"
+}
+
+// headers returns the source ranges that a pdo replaces wholesale (the loop
+// headers); edits of other passes must stay out of them.
+func headers(s *compiler.Sub) [][2]token.Pos {
+	var out [][2]token.Pos
+	for _, c := range s.Constructs {
+		if c.PDO != nil {
+			out = append(out, [2]token.Pos{c.PDO.Loops[0].Stmt.Pos(), c.PDO.Body.Lbrace + 1})
+		}
+	}
+	return out
+}

@@ -1,0 +1,283 @@
+package codegen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"github.com/svmc/svmc/compiler"
+	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/trace"
+)
+
+// sub rewrites one subprogram. main runs inside rtlib.Main; every other
+// function F becomes svm_F with the processor as first parameter, and F
+// stays as a wrapper that finds the processor itself, so function values,
+// method values and interfaces keep working.
+func (g *gen) sub(s *compiler.Sub) {
+	fd := s.Decl
+	body := fd.Body
+	if s.Main {
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt), false)
+		g.e.lines(g.off(body.Rbrace), "})", true)
+	} else {
+		g.e.lines(g.off(fd.Pos()), g.wrapper(s), false)
+		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
+		sep := ""
+		if fd.Type.Params.NumFields() > 0 {
+			sep = ", "
+		}
+		g.e.raw(g.off(fd.Type.Params.Opening)+1, g.off(fd.Type.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), false)
+	}
+	g.calls(s)
+	for _, c := range s.Constructs {
+		g.construct(c)
+	}
+}
+
+// wrapper is the function with the user's signature that calls the
+// instrumented one on the processor of the calling goroutine.
+func (g *gen) wrapper(s *compiler.Sub) string {
+	fd := s.Decl
+	var b strings.Builder
+	b.WriteString("func ")
+	recv := ""
+	if fd.Recv != nil && len(fd.Recv.List) > 0 {
+		recv = "svm_recv"
+		fmt.Fprintf(&b, "(%s %s) ", recv, g.p.Text(fd.Recv.List[0].Type))
+	}
+	b.WriteString(fd.Name.Name)
+	var tnames []string
+	if tp := fd.Type.TypeParams; tp != nil {
+		b.WriteString(g.p.Text(tp))
+		for _, f := range tp.List {
+			for _, n := range f.Names {
+				tnames = append(tnames, n.Name)
+			}
+		}
+	}
+	var params, args []string
+	k := 0
+	for _, f := range fd.Type.Params.List {
+		n := max(1, len(f.Names))
+		for range n {
+			name := fmt.Sprintf("svm_a%d", k)
+			k++
+			params = append(params, name+" "+g.p.Text(f.Type))
+			if _, ok := f.Type.(*ast.Ellipsis); ok {
+				name += "..."
+			}
+			args = append(args, name)
+		}
+	}
+	fmt.Fprintf(&b, "(%s)", strings.Join(params, ", "))
+	if fd.Type.Results != nil {
+		b.WriteString(" " + g.p.Text(fd.Type.Results))
+	}
+	b.WriteString(" {\n")
+	if fd.Type.Results != nil && fd.Type.Results.NumFields() > 0 {
+		b.WriteString("return ")
+	}
+	callee := compiler.Reserved + fd.Name.Name
+	if recv != "" {
+		callee = recv + "." + callee
+	} else if len(tnames) > 0 {
+		callee += "[" + strings.Join(tnames, ", ") + "]"
+	}
+	fmt.Fprintf(&b, "%s(%s)\n}\n", callee, strings.Join(append([]string{rt + ".Current()"}, args...), ", "))
+	return b.String()
+}
+
+// calls rewrites direct calls of the package's subprograms in s to pass the
+// processor. Calls in go statements and function literals keep the wrapper:
+// they may run on another goroutine.
+func (g *gen) calls(s *compiler.Sub) {
+	skip := headers(s)
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		for _, h := range skip {
+			if h[0] <= n.Pos() && n.End() <= h[1] {
+				return false // copied into the iteration space as written
+			}
+		}
+		switch x := n.(type) {
+		case *ast.GoStmt, *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id := g.callee(x.Fun); id != nil {
+				g.e.raw(g.off(id.Pos()), g.off(id.End()), compiler.Reserved+id.Name)
+				arg := procVar
+				if len(x.Args) > 0 {
+					arg += ", "
+				}
+				g.e.raw(g.off(x.Lparen)+1, g.off(x.Lparen)+1, arg)
+			}
+		}
+		return true
+	})
+}
+
+// callee returns the identifier naming an instrumented subprogram in a call,
+// or nil.
+func (g *gen) callee(fun ast.Expr) *ast.Ident {
+	fun = ast.Unparen(fun)
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	var id *ast.Ident
+	var obj types.Object
+	switch x := fun.(type) {
+	case *ast.Ident:
+		id, obj = x, g.p.Info.Uses[x]
+	case *ast.SelectorExpr:
+		sel := g.p.Info.Selections[x]
+		if sel == nil || sel.Kind() != types.MethodVal {
+			return nil
+		}
+		id, obj = x.Sel, sel.Obj()
+	default:
+		return nil
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	if sub := g.p.SubOf(fn.Origin()); sub != nil && !sub.Main {
+		return id
+	}
+	return nil
+}
+
+// construct generates the code of one directive.
+func (g *gen) construct(c *compiler.Construct) {
+	s, d := c.Sub.Num, c.Num
+	after := g.off(c.Dir.Comment.End())
+	code := ""
+	dir := c.Dir
+	switch dir.Kind {
+	case directives.Processors:
+		pd := dir.Processors
+		code = g.declare(c, pd.Name.Name, fmt.Sprintf("%s.Processors(%%s, %d, %d, %q%s)", procVar, s, d, pd.Name.Name, g.extents(pd.Dims)))
+	case directives.Template:
+		td := dir.Template
+		if td.Creatable {
+			code = g.declare(c, td.Name.Name, fmt.Sprintf("%s.CreatableTemplate(%%s, %d, %d, %q, %d)", procVar, s, d, td.Name.Name, len(td.Dims)))
+		} else {
+			code = g.declare(c, td.Name.Name, fmt.Sprintf("%s.Template(%%s, %d, %d, %q%s)", procVar, s, d, td.Name.Name, g.extents(td.Dims)))
+		}
+	case directives.Distribute, directives.Redistribute:
+		dd := dir.Distribute
+		ts := names(dd.Templates)
+		if dd.With != nil {
+			code = fmt.Sprintf("%s.DistributeWith(%d, %d, %s, %s)", procVar, s, d, dd.With.Name, ts)
+		} else {
+			onto := "nil"
+			if dd.Onto != nil {
+				onto = dd.Onto.Name
+			}
+			code = fmt.Sprintf("%s.Distribute(%d, %d, %s, %s, %s)", procVar, s, d, onto, g.formats(dd.Formats), ts)
+		}
+	case directives.Create:
+		code = fmt.Sprintf("%s.Create(%s, %d, %d%s)", procVar, dir.Create.Name.Name, s, d, g.extents(dir.Create.Dims))
+	case directives.Destroy:
+		code = fmt.Sprintf("%s.Destroy(%s, %d, %d)", procVar, dir.Name.Name, s, d)
+	case directives.Undef:
+		code = fmt.Sprintf("%s.Undef(%s, %d, %d)", procVar, dir.Name.Name, s, d)
+	case directives.Barrier:
+		code = fmt.Sprintf("%s.Barrier(%d, %d)", procVar, s, d)
+	case directives.Shared:
+		var vs []string
+		for _, v := range c.Sub.Shared {
+			if v.Construct == c {
+				vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s)}", rt, v.Num, rt, v.Name))
+			}
+		}
+		code = fmt.Sprintf("%s.Shared(%d, %d, %s)", procVar, s, d, strings.Join(vs, ", "))
+	case directives.TraceRegion:
+		g.region(c, trace.RegionUser)
+	case directives.PDO:
+		g.pdo(c)
+	}
+	if code != "" {
+		g.e.lines(after, code, false)
+	}
+}
+
+// declare assigns to an existing variable of the runtime's type or declares
+// a new one. call has one %s for the previous value.
+func (g *gen) declare(c *compiler.Construct, name, call string) string {
+	if c.Declares {
+		return fmt.Sprintf("%s := %s\n_ = %s", name, fmt.Sprintf(call, "nil"), name)
+	}
+	return fmt.Sprintf("%s = %s", name, fmt.Sprintf(call, name))
+}
+
+// region brackets the statements of a construct with region start and stop.
+func (g *gen) region(c *compiler.Construct, typ int) {
+	start := fmt.Sprintf("%s.RegionStart(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
+	stop := fmt.Sprintf("%s.RegionStop(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
+	if c.End != nil {
+		g.e.lines(g.off(c.Dir.Comment.End()), start, false)
+		g.e.lines(g.off(c.End.Dir.Comment.Pos()), stop, true)
+		return
+	}
+	g.e.lines(g.off(c.Stmt.Pos()), start, false)
+	g.e.lines(g.off(c.Stmt.End()), stop, true)
+}
+
+func names(ns []directives.Name) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+func expr(e *directives.Expr) string {
+	return compiler.ExprCode(e, procVar+".NProcs()")
+}
+
+// extents is ", Extent{...}, ..." for the dimensions of a directive.
+func (g *gen) extents(dims []directives.Dim) string {
+	var b strings.Builder
+	for _, dim := range dims {
+		if dim.Size != nil {
+			fmt.Fprintf(&b, ", %s.Extent{Lo: 0, Hi: (%s) - 1}", rt, expr(dim.Size))
+		} else if dim.Lo != nil {
+			fmt.Fprintf(&b, ", %s.Extent{Lo: %s, Hi: %s}", rt, expr(dim.Lo), expr(dim.Hi))
+		}
+	}
+	return b.String()
+}
+
+func (g *gen) formats(fs []directives.Format) string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = format1(f)
+	}
+	return fmt.Sprintf("[]%s.Format{%s}", rt, strings.Join(out, ", "))
+}
+
+func format1(f directives.Format) string {
+	switch f.Kind {
+	case directives.Block:
+		return rt + ".Block()"
+	case directives.Cyclic:
+		if f.Arg == nil {
+			return rt + ".Cyclic(1)"
+		}
+		return fmt.Sprintf("%s.Cyclic(%s)", rt, expr(f.Arg))
+	case directives.GeneralBlock:
+		return fmt.Sprintf("%s.GeneralBlock(%s)", rt, expr(f.Arg))
+	case directives.Indirect:
+		return fmt.Sprintf("%s.Indirect(%s)", rt, expr(f.Arg))
+	}
+	return rt + ".Star()"
+}

@@ -1,0 +1,232 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/svmc/svmc/directives"
+)
+
+// parseDirectives parses every //svm: line comment; all errors of all files
+// are reported together.
+func (p *Package) parseDirectives() {
+	for _, f := range p.Files {
+		for _, cg := range f.Syntax.Comments {
+			for _, c := range cg.List {
+				if !directives.IsDirective(c.Text) {
+					continue
+				}
+				d, errs := directives.Parse(c.Text, p.Fset.Position(c.Slash))
+				for _, e := range errs {
+					p.Diags = append(p.Diags, Diagnostic{Pos: displayPos(e.Pos), Msg: e.Msg})
+				}
+				if d == nil || len(errs) > 0 {
+					continue
+				}
+				if !p.aloneOnLine(f, c) {
+					p.errorf(c.Slash, "%s directive must stand on a line of its own", d.Kind)
+					continue
+				}
+				f.Dirs = append(f.Dirs, &Dir{Directive: d, Comment: c, File: f})
+			}
+		}
+	}
+}
+
+func (p *Package) aloneOnLine(f *File, c *ast.Comment) bool {
+	off := f.Tok.Offset(c.Slash)
+	for i := off - 1; i >= 0 && f.Src[i] != '\n'; i-- {
+		if f.Src[i] != ' ' && f.Src[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// numberSubprograms numbers the functions and methods with bodies: files in
+// name order, then source order. init functions are not subprograms: they
+// run before the processors start.
+func (p *Package) numberSubprograms() {
+	p.funcs = map[*types.Func]*Sub{}
+	for _, f := range p.Files {
+		for _, decl := range f.Syntax.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if strings.HasPrefix(fd.Name.Name, Reserved) {
+				p.errorf(fd.Name.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code", fd.Name.Name, Reserved)
+				continue
+			}
+			if fd.Recv == nil && fd.Name.Name == "init" {
+				continue
+			}
+			obj, _ := p.Info.Defs[fd.Name].(*types.Func)
+			s := &Sub{Num: len(p.Subs) + 1, Name: funcName(fd), Decl: fd, Obj: obj, File: f,
+				Main: fd.Recv == nil && fd.Name.Name == "main"}
+			p.Subs = append(p.Subs, s)
+			if obj != nil {
+				p.funcs[obj] = s
+			}
+		}
+	}
+	// Reserved names elsewhere would collide with generated identifiers.
+	for id, obj := range p.Info.Defs {
+		if obj != nil && strings.HasPrefix(id.Name, Reserved) {
+			if _, isFunc := obj.(*types.Func); !isFunc {
+				p.errorf(id.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code", id.Name, Reserved)
+			}
+		}
+	}
+}
+
+// funcName is "F" or "T.M".
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		}
+		break
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}
+
+// attach finds for each directive its subprogram, its statement list and
+// the statement after it, and numbers the directives of each subprogram.
+func (p *Package) attach() {
+	for _, f := range p.Files {
+		for _, d := range f.Dirs {
+			s := p.subAt(d.Comment.Slash)
+			if s == nil {
+				if fd := p.funcDeclAt(f, d.Comment.Slash); fd != nil && fd.Name.Name == "init" {
+					p.errorf(d.Comment.Slash, "%s directive in func init: directives run on the processors, which start with main", d.Kind)
+				} else {
+					p.errorf(d.Comment.Slash, "%s directive outside a function body: directives stand between the statements of a function", d.Kind)
+				}
+				continue
+			}
+			list, idx, owner, ok := p.stmtListAt(s.Decl.Body, d.Comment.Slash)
+			if !ok {
+				p.errorf(d.Comment.Slash, "%s directive inside a statement: directives stand between statements", d.Kind)
+				continue
+			}
+			c := &Construct{Num: len(s.Constructs) + 1, Dir: d, Sub: s, List: list, Index: idx, ListPos: owner}
+			s.Constructs = append(s.Constructs, c)
+		}
+	}
+}
+
+func (p *Package) subAt(pos token.Pos) *Sub {
+	for _, s := range p.Subs {
+		if s.Decl.Body.Lbrace < pos && pos < s.Decl.Body.Rbrace {
+			return s
+		}
+	}
+	return nil
+}
+
+func (p *Package) funcDeclAt(f *File, pos token.Pos) *ast.FuncDecl {
+	for _, decl := range f.Syntax.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Lbrace < pos && pos < fd.Body.Rbrace {
+			return fd
+		}
+	}
+	return nil
+}
+
+// stmtListAt returns the innermost statement list around pos and the index
+// of the first statement after pos. ok is false when pos lies inside a
+// statement but in no statement list of it (in an expression).
+func (p *Package) stmtListAt(body *ast.BlockStmt, pos token.Pos) (list []ast.Stmt, idx int, owner token.Pos, ok bool) {
+	list, owner = body.List, body.Lbrace
+	for {
+		idx = len(list)
+		var inside ast.Stmt
+		for i, st := range list {
+			if pos < st.Pos() {
+				idx = i
+				break
+			}
+			if pos < st.End() {
+				inside = st
+				break
+			}
+		}
+		if inside == nil {
+			return list, idx, owner, true
+		}
+		inner, innerOwner, found := innerList(inside, pos)
+		if !found {
+			return nil, 0, 0, false
+		}
+		list, owner = inner, innerOwner
+	}
+}
+
+// innerList finds the smallest statement list within n whose braces (or
+// case clause) enclose pos.
+func innerList(n ast.Node, pos token.Pos) (list []ast.Stmt, owner token.Pos, found bool) {
+	best := token.NoPos
+	ast.Inspect(n, func(x ast.Node) bool {
+		if x == nil || pos < x.Pos() || pos >= x.End() {
+			return x == nil
+		}
+		switch b := x.(type) {
+		case *ast.BlockStmt:
+			if b.Lbrace < pos && pos < b.Rbrace && b.Lbrace > best {
+				if clauses(b) {
+					// A switch or select body: the list is the clause's.
+					for _, st := range b.List {
+						var colon token.Pos
+						var body []ast.Stmt
+						switch cc := st.(type) {
+						case *ast.CaseClause:
+							colon, body = cc.Colon, cc.Body
+						case *ast.CommClause:
+							colon, body = cc.Colon, cc.Body
+						}
+						if colon < pos {
+							list, owner, found = body, colon, true
+						}
+					}
+					best = b.Lbrace
+					return true
+				}
+				best, list, owner, found = b.Lbrace, b.List, b.Lbrace, true
+			}
+		}
+		return true
+	})
+	return list, owner, found
+}
+
+func clauses(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch b.List[0].(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
+}

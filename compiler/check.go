@@ -1,0 +1,464 @@
+package compiler
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/svmc/svmc/directives"
+)
+
+// notYet lists directives that parse and check but that this version of the
+// runtime cannot run yet; using one is an error, not a silent no-op.
+var notYet = map[directives.Kind]bool{
+	directives.PSection: true, directives.Section: true,
+	directives.BarrierCheckin: true, directives.BarrierCheckout: true,
+	directives.Critical: true, directives.Lock: true, directives.Atomic: true,
+	directives.Replicated: true, directives.Exclusive: true,
+}
+
+// checkStructure pairs end directives, finds the statements constructs apply
+// to, analyses pdo loop nests, resolves template and processor names and
+// type-checks directive expressions.
+func (p *Package) checkStructure() {
+	for _, s := range p.Subs {
+		p.pairEnds(s)
+		for _, c := range s.Constructs {
+			p.checkConstruct(c)
+		}
+		p.checkPlacement(s)
+	}
+}
+
+// pairEnds matches //svm:end directives with the end-form constructs they
+// close, list by list, innermost first.
+func (p *Package) pairEnds(s *Sub) {
+	open := map[token.Pos][]*Construct{} // per statement list
+	for _, c := range s.Constructs {
+		info := directives.Lookup(c.Kind())
+		switch {
+		case c.Kind() == directives.End:
+			stack := open[c.ListPos]
+			end := c.Dir.End
+			i := len(stack) - 1
+			for ; i >= 0; i-- {
+				o := stack[i]
+				if o.Kind() == end.What && (end.Name == nil || nameOf(o) == end.Name.Name) {
+					break
+				}
+			}
+			if i < 0 {
+				what := end.What.String()
+				if end.Name != nil {
+					what += " " + end.Name.Name
+				}
+				p.errorf(c.Pos(), "end %s without a matching %s directive earlier in the same block (user regions must nest inside the implicit regions)", what, end.What)
+				continue
+			}
+			if i != len(stack)-1 {
+				inner := stack[len(stack)-1]
+				p.errorf(c.Pos(), "end %s closes the %s at line %d, but the %s at line %d inside it is still open", end.What, end.What,
+					p.Fset.Position(stack[i].Pos()).Line, inner.Kind(), p.Fset.Position(inner.Pos()).Line)
+			}
+			o := stack[i]
+			o.End, c.Opener = c, o
+			o.Body = c.List[o.Index:c.Index]
+			open[c.ListPos] = stack[:i]
+		case info.EndForm:
+			open[c.ListPos] = append(open[c.ListPos], c)
+		}
+	}
+}
+
+// nameOf is the name a construct carries (trace_region r, critical c).
+func nameOf(c *Construct) string {
+	if c.Dir.Name != nil {
+		return c.Dir.Name.Name
+	}
+	return ""
+}
+
+func (p *Package) checkConstruct(c *Construct) {
+	d := c.Dir
+	info := directives.Lookup(d.Kind)
+	if notYet[d.Kind] {
+		p.errorf(c.Pos(), "%s is not supported by this version of svmc (it parses, but the runtime cannot run it yet)", d.Kind)
+		return
+	}
+	if info.OpensConstruct && c.End == nil {
+		if c.Index >= len(c.List) {
+			if info.NeedsLoop {
+				p.errorf(c.Pos(), "%s must be followed by a for statement", d.Kind)
+			} else {
+				p.errorf(c.Pos(), "%s must be followed by the statement it applies to", d.Kind)
+			}
+			return
+		}
+		c.Stmt = c.List[c.Index]
+	}
+	switch d.Kind {
+	case directives.Processors:
+		c.Declares = p.declares(c, d.Processors.Name, "Procs", directives.Processors)
+		for _, dim := range d.Processors.Dims {
+			p.checkDim(c, dim)
+		}
+	case directives.Template:
+		c.Declares = p.declares(c, d.Template.Name, "Template", directives.Template)
+		for _, dim := range d.Template.Dims {
+			p.checkDim(c, dim)
+		}
+	case directives.Distribute, directives.Redistribute:
+		dd := d.Distribute
+		if dd.Onto != nil {
+			p.resolveProcs(c, *dd.Onto)
+		}
+		if dd.With != nil {
+			p.resolveTemplate(c, *dd.With)
+		}
+		for _, t := range dd.Templates {
+			if rank := p.resolveTemplate(c, t); rank > 0 && dd.With == nil && len(dd.Formats) != rank {
+				p.errorf(c.Pos(), "%s: template %s has %d dimensions but %d formats are given", d.Kind, t.Name, rank, len(dd.Formats))
+			}
+		}
+		for _, f := range dd.Formats {
+			p.checkFormat(c, f)
+		}
+		if dd.Onto != nil {
+			if prank := p.procsRank(c, dd.Onto.Name); prank > 0 {
+				n := 0
+				for _, f := range dd.Formats {
+					if f.Kind != directives.Star {
+						n++
+					}
+				}
+				if dd.With == nil && n != prank {
+					p.errorf(c.Pos(), "%s: %d distributed dimensions onto %s, which has %d dimensions", d.Kind, n, dd.Onto.Name, prank)
+				}
+			}
+		}
+	case directives.Create:
+		if rank := p.resolveTemplate(c, d.Create.Name); rank > 0 && rank != len(d.Create.Dims) {
+			p.errorf(c.Pos(), "create %s: the template has %d dimensions, %d extents given", d.Create.Name.Name, rank, len(d.Create.Dims))
+		}
+		if tc := p.templateDecl(c, d.Create.Name.Name); tc != nil && !tc.Dir.Template.Creatable {
+			p.errorf(c.Pos(), "create %s: %s is not a creatable template (declare it as %s(:,...))", d.Create.Name.Name, d.Create.Name.Name, d.Create.Name.Name)
+		}
+		for _, dim := range d.Create.Dims {
+			p.checkDim(c, dim)
+		}
+	case directives.Destroy, directives.Undef:
+		p.resolveTemplate(c, *d.Name)
+	case directives.PDO:
+		p.checkPDO(c)
+	case directives.TraceRegion:
+		p.checkJumps(c, c.bodyStmts(), "trace_region", true)
+	case directives.Shared:
+		for _, v := range d.Shared.Vars {
+			obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
+			if !ok {
+				p.errorf(posOf(p, v.Pos), "shared: %s is not a variable in scope", v.Name)
+				continue
+			}
+			c.Sub.Shared = append(c.Sub.Shared, &SharedVar{Num: len(c.Sub.Shared) + 1, Name: v.Name, Obj: obj, Construct: c})
+		}
+	}
+}
+
+// bodyStmts are the statements a construct covers.
+func (c *Construct) bodyStmts() []ast.Stmt {
+	if c.End != nil {
+		return c.Body
+	}
+	if c.Stmt != nil {
+		return []ast.Stmt{c.Stmt}
+	}
+	return nil
+}
+
+// declares resolves the name a processors or template directive declares:
+// an existing variable of the runtime's type is assigned, otherwise the
+// directive declares a new variable.
+func (p *Package) declares(c *Construct, n directives.Name, typeName string, kind directives.Kind) bool {
+	for _, o := range c.Sub.Constructs {
+		if o == c {
+			break
+		}
+		if o.Kind() == kind && declName(o) == n.Name {
+			p.errorf(posOf(p, n.Pos), "%s %s is declared twice (first at line %d)", kind, n.Name, p.Fset.Position(o.Pos()).Line)
+			return false
+		}
+	}
+	obj := p.lookup(c.Pos(), n.Name)
+	if obj == nil {
+		return true
+	}
+	v, ok := obj.(*types.Var)
+	if !ok || !isRuntimeType(v.Type(), typeName) {
+		p.errorf(posOf(p, n.Pos), "%s %s: %s is already declared as %s; a %s variable has type *rtlib.%s", kind, n.Name, n.Name, describe(obj), kind, typeName)
+		return false
+	}
+	return false
+}
+
+func declName(c *Construct) string {
+	switch c.Kind() {
+	case directives.Processors:
+		return c.Dir.Processors.Name.Name
+	case directives.Template:
+		return c.Dir.Template.Name.Name
+	}
+	return ""
+}
+
+func describe(obj types.Object) string {
+	switch obj.(type) {
+	case *types.Var:
+		return "a variable of type " + obj.Type().String()
+	case *types.Func:
+		return "a function"
+	case *types.TypeName:
+		return "a type"
+	case *types.Const:
+		return "a constant"
+	case *types.PkgName:
+		return "a package"
+	}
+	return "something else"
+}
+
+// isRuntimeType reports whether t is *rtlib.<name>.
+func isRuntimeType(t types.Type, name string) bool {
+	ptr, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == RuntimePath && named.Obj().Name() == name
+}
+
+// lookup finds the object a name denotes at pos.
+func (p *Package) lookup(pos token.Pos, name string) types.Object {
+	scope := p.Types.Scope().Innermost(pos)
+	if scope == nil {
+		return nil
+	}
+	_, obj := scope.LookupParent(name, pos)
+	return obj
+}
+
+// templateDecl returns the template directive of the subprogram that
+// declares name before c, or nil.
+func (p *Package) templateDecl(c *Construct, name string) *Construct {
+	for _, o := range c.Sub.Constructs {
+		if o.Pos() >= c.Pos() {
+			break
+		}
+		if o.Kind() == directives.Template && o.Dir.Template.Name.Name == name {
+			return o
+		}
+	}
+	return nil
+}
+
+// resolveTemplate checks that name is a template and returns its rank when
+// it is known statically (0 otherwise).
+func (p *Package) resolveTemplate(c *Construct, n directives.Name) int {
+	if tc := p.templateDecl(c, n.Name); tc != nil {
+		return len(tc.Dir.Template.Dims)
+	}
+	if v, ok := p.lookup(c.Pos(), n.Name).(*types.Var); ok && isRuntimeType(v.Type(), "Template") {
+		return 0
+	}
+	p.errorf(posOf(p, n.Pos), "unknown template %s%s", n.Name, p.suggest(c, n.Name, directives.Template))
+	return 0
+}
+
+func (p *Package) resolveProcs(c *Construct, n directives.Name) {
+	for _, o := range c.Sub.Constructs {
+		if o.Pos() >= c.Pos() {
+			break
+		}
+		if o.Kind() == directives.Processors && o.Dir.Processors.Name.Name == n.Name {
+			return
+		}
+	}
+	if v, ok := p.lookup(c.Pos(), n.Name).(*types.Var); ok && isRuntimeType(v.Type(), "Procs") {
+		return
+	}
+	p.errorf(posOf(p, n.Pos), "unknown processor arrangement %s%s", n.Name, p.suggest(c, n.Name, directives.Processors))
+}
+
+// procsRank is the rank of a processors directive of the subprogram, or 0.
+func (p *Package) procsRank(c *Construct, name string) int {
+	for _, o := range c.Sub.Constructs {
+		if o.Pos() >= c.Pos() {
+			break
+		}
+		if o.Kind() == directives.Processors && o.Dir.Processors.Name.Name == name {
+			return len(o.Dir.Processors.Dims)
+		}
+	}
+	return 0
+}
+
+func (p *Package) suggest(c *Construct, name string, kind directives.Kind) string {
+	best, bestDist := "", 3
+	for _, o := range c.Sub.Constructs {
+		if o.Kind() == kind {
+			if d := editDistance(name, declName(o)); d < bestDist {
+				best, bestDist = declName(o), d
+			}
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func (p *Package) checkDim(c *Construct, d directives.Dim) {
+	for _, e := range []*directives.Expr{d.Size, d.Lo, d.Hi} {
+		if e != nil {
+			p.checkExpr(c, e, c.Pos(), intType)
+		}
+	}
+}
+
+func (p *Package) checkFormat(c *Construct, f directives.Format) {
+	if f.Arg == nil {
+		return
+	}
+	switch f.Kind {
+	case directives.Cyclic:
+		p.checkExpr(c, f.Arg, c.Pos(), intType)
+	case directives.GeneralBlock, directives.Indirect:
+		p.checkExpr(c, f.Arg, c.Pos(), intSlice)
+	}
+}
+
+// checkPlacement rejects directives inside a pdo body that cannot run there.
+func (p *Package) checkPlacement(s *Sub) {
+	for _, c := range s.Constructs {
+		if c.Kind() != directives.PDO || c.PDO == nil {
+			continue
+		}
+		outer := c.PDO.Loops[0].Stmt
+		for _, o := range s.Constructs {
+			if o == c || o.Pos() < outer.Pos() || o.Pos() >= outer.End() {
+				continue
+			}
+			switch o.Kind() {
+			case directives.TraceRegion, directives.End, directives.Shared:
+			case directives.PDO:
+				p.errorf(o.Pos(), "pdo inside the body of the pdo at line %d: a parallel loop nest is one pdo with loops(...)", p.Fset.Position(c.Pos()).Line)
+			default:
+				p.errorf(o.Pos(), "%s inside the body of the pdo at line %d: it would run once per iteration on one processor", o.Kind(), p.Fset.Position(c.Pos()).Line)
+			}
+		}
+	}
+}
+
+// checkJumps rejects statements that leave a parallel body or a user region
+// other than by its end: return (unless allowed), defer, and break,
+// continue or goto to a label outside.
+func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnOK bool) {
+	labels := map[string]bool{}
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if l, ok := n.(*ast.LabeledStmt); ok {
+				labels[l.Label.Name] = true
+			}
+			_, lit := n.(*ast.FuncLit)
+			return !lit
+		})
+	}
+	line := p.Fset.Position(c.Pos()).Line
+	var walk func(n ast.Node, loops, breakable int)
+	walk = func(n ast.Node, loops, breakable int) {
+		ast.Inspect(n, func(x ast.Node) bool {
+			switch s := x.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if !returnOK {
+					p.errorf(s.Pos(), "return inside the body of the %s at line %d: a parallel body cannot leave its construct", what, line)
+				}
+			case *ast.DeferStmt:
+				p.errorf(s.Pos(), "defer inside the body of the %s at line %d: it would run when the processor's part ends, not when the function returns", what, line)
+			case *ast.ForStmt, *ast.RangeStmt:
+				if x != n {
+					walk(x, loops+1, breakable+1)
+					return false
+				}
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if x != n {
+					walk(x, loops, breakable+1)
+					return false
+				}
+			case *ast.BranchStmt:
+				if s.Label != nil {
+					if !labels[s.Label.Name] {
+						p.errorf(s.Pos(), "%s %s inside the body of the %s at line %d jumps out of it", s.Tok, s.Label.Name, what, line)
+					}
+					return true
+				}
+				switch {
+				case s.Tok == token.BREAK && breakable == 0:
+					p.errorf(s.Pos(), "break inside the body of the %s at line %d leaves it", what, line)
+				case s.Tok == token.CONTINUE && loops == 0 && what != "pdo":
+					p.errorf(s.Pos(), "continue inside the body of the %s at line %d leaves it", what, line)
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range body {
+		switch st.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			walk(st, 1, 1)
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			walk(st, 0, 1)
+		default:
+			walk(st, 0, 0)
+		}
+	}
+}
+
+// posOf converts a directive position to a token.Pos of the file set.
+func posOf(p *Package, pos token.Position) token.Pos {
+	for _, f := range p.Files {
+		if f.Path == pos.Filename || f.Tok.Name() == pos.Filename {
+			if pos.Line < 1 || pos.Line > f.Tok.LineCount() {
+				return token.NoPos
+			}
+			lp := f.Tok.LineStart(pos.Line)
+			off := f.Tok.Offset(lp) + pos.Column - 1
+			if off > f.Tok.Size() {
+				off = f.Tok.Size()
+			}
+			return f.Tok.Pos(off)
+		}
+	}
+	return token.NoPos
+}

@@ -1,0 +1,248 @@
+// Package compiler turns a Go package with //svm: directives into the checked,
+// numbered program model that codegen rewrites and progdb records: it loads
+// the package with types, attaches directives to statements, resolves names,
+// checks the structure of constructs, numbers subprograms, directives,
+// regions and shared variables, and classifies the variables of parallel
+// bodies. Each step is a small pass over the Package value (see Compile).
+package compiler
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/progdb"
+)
+
+// RuntimePath is the import path of the runtime the generated code calls.
+const RuntimePath = "github.com/svmc/svmc/rtlib"
+
+// Reserved is the identifier prefix svmc uses in generated code.
+const Reserved = "svm_"
+
+// Diagnostic is an error or warning tied to a source position.
+type Diagnostic struct {
+	Pos     token.Position
+	Msg     string
+	Warning bool
+}
+
+func (d Diagnostic) String() string {
+	if d.Warning {
+		return fmt.Sprintf("%s: warning: %s", d.Pos, d.Msg)
+	}
+	return fmt.Sprintf("%s: %s", d.Pos, d.Msg)
+}
+
+// Diagnostics is a list of diagnostics; as an error it prints one per line.
+type Diagnostics []Diagnostic
+
+func (ds Diagnostics) Error() string {
+	lines := make([]string, len(ds))
+	for i, d := range ds {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Errors returns the diagnostics that are not warnings.
+func (ds Diagnostics) Errors() Diagnostics {
+	var out Diagnostics
+	for _, d := range ds {
+		if !d.Warning {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Package is a loaded and compiled package.
+type Package struct {
+	Fset       *token.FileSet
+	Types      *types.Package
+	Info       *types.Info
+	Dir        string
+	ImportPath string
+	Module     *packages.Module
+	Files      []*File // sorted by name
+	Subs       []*Sub  // Subs[i].Num == i+1
+	Prog       *progdb.Program
+	Diags      Diagnostics // all diagnostics, sorted by position
+
+	funcs map[*types.Func]*Sub
+}
+
+// File is one Go file of the package.
+type File struct {
+	Name   string // base name
+	Path   string // absolute path
+	Syntax *ast.File
+	Src    []byte
+	Tok    *token.File
+	Dirs   []*Dir // the file's directives in source order
+}
+
+// Dir is a parsed directive with its comment.
+type Dir struct {
+	*directives.Directive
+	Comment *ast.Comment
+	File    *File
+}
+
+// Sub is a subprogram: a function or method declared in the package.
+type Sub struct {
+	Num        int
+	Name       string
+	Decl       *ast.FuncDecl
+	Obj        *types.Func
+	File       *File
+	Main       bool
+	Constructs []*Construct // one per directive, in textual order (Num = index+1)
+	Regions    []*Region    // Regions[0] is the subprogram itself
+	Shared     []*SharedVar
+}
+
+// Construct is a directive attached to its place in a statement list.
+type Construct struct {
+	Num   int
+	Dir   *Dir
+	Sub   *Sub
+	List  []ast.Stmt // the statement list the directive stands in
+	Index int        // index in List of the first statement after the directive
+	// ListPos identifies the list: the position of its opening brace or
+	// case colon.
+	ListPos token.Pos
+	// Stmt is the statement a construct applies to (next-statement form).
+	Stmt ast.Stmt
+	// End is the matching //svm:end of an end-form construct; Body are the
+	// statements between them.
+	End    *Construct
+	Body   []ast.Stmt
+	Opener *Construct // for an end directive: the construct it closes
+	Region *Region
+	PDO    *PDO
+	// Declares is true when a processors/template directive declares a new
+	// Go variable (no variable of that name is in scope).
+	Declares bool
+}
+
+// Kind is the directive kind.
+func (c *Construct) Kind() directives.Kind { return c.Dir.Kind }
+
+// Pos is the position of the directive.
+func (c *Construct) Pos() token.Pos { return c.Dir.Comment.Slash }
+
+// Region is a trace region of a subprogram.
+type Region struct {
+	Num       int
+	Type      int // trace.Region* code
+	Label     string
+	Parent    *Region
+	Construct *Construct // nil for the subprogram region
+	Start     token.Pos
+	End       token.Pos
+}
+
+// SharedVar is a variable named in a shared directive.
+type SharedVar struct {
+	Num       int
+	Name      string
+	Obj       *types.Var
+	Construct *Construct
+}
+
+// Config says what to compile.
+type Config struct {
+	Dir     string // directory the pattern is relative to ("" = current)
+	Pattern string // package pattern; must name exactly one package
+}
+
+// Compile loads and compiles one package. Errors a user can cause come back
+// as Diagnostics; other errors (no such package) as plain errors.
+func Compile(cfg Config) (*Package, error) {
+	p, err := load(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, pass := range passes {
+		pass.run(p)
+		if len(p.Diags.Errors()) > 0 {
+			break
+		}
+	}
+	p.sortDiags()
+	if errs := p.Diags.Errors(); len(errs) > 0 {
+		return p, p.Diags
+	}
+	return p, nil
+}
+
+// A pass is one step of the compiler. Passes run in order; a pass that
+// reports errors stops the ones after it, which may rely on its results.
+type pass struct {
+	name string
+	doc  string
+	run  func(*Package)
+}
+
+var passes = []pass{
+	{"parse", "parse every //svm: comment of every file", (*Package).parseDirectives},
+	{"subprograms", "number the functions and methods: files sorted, then source order", (*Package).numberSubprograms},
+	{"attach", "attach each directive to its statement list and statement", (*Package).attach},
+	{"structure", "check constructs: end pairs, loop nests, names, jumps out of parallel bodies", (*Package).checkStructure},
+	{"regions", "number trace regions and find their parents", (*Package).numberRegions},
+	{"classify", "classify the variables of parallel bodies as shared, private, reduction", (*Package).classify},
+	{"progdb", "build the program information file", (*Package).buildProgDB},
+}
+
+func (p *Package) errorf(pos token.Pos, format string, args ...any) {
+	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *Package) warnf(pos token.Pos, format string, args ...any) {
+	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// position is a token position with a file name relative to the current
+// directory when that is shorter, as compilers print them.
+func (p *Package) position(pos token.Pos) token.Position {
+	return displayPos(p.Fset.Position(pos))
+}
+
+func (p *Package) sortDiags() {
+	sort.SliceStable(p.Diags, func(i, j int) bool {
+		a, b := p.Diags[i].Pos, p.Diags[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// Text is the source text of a node.
+func (p *Package) Text(n ast.Node) string {
+	f := p.FileOf(n.Pos())
+	return string(f.Src[f.Tok.Offset(n.Pos()):f.Tok.Offset(n.End())])
+}
+
+// FileOf returns the file holding pos.
+func (p *Package) FileOf(pos token.Pos) *File {
+	for _, f := range p.Files {
+		if f.Tok.Base() <= int(pos) && int(pos) <= f.Tok.Base()+f.Tok.Size() {
+			return f
+		}
+	}
+	return nil
+}
+
+// SubOf returns the subprogram of a function object declared in the package.
+func (p *Package) SubOf(fn *types.Func) *Sub { return p.funcs[fn] }

@@ -1,0 +1,93 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/svmc/svmc/directives"
+)
+
+// exprWant says what type a directive expression must have.
+type exprWant int
+
+const (
+	intType  exprWant = iota // an integer
+	intSlice                 // []int
+)
+
+// checkExpr type-checks a directive expression in the scope at scopePos and
+// returns its syntax tree (nil after an error). nprocs() stands for the
+// number of processors of the run.
+func (p *Package) checkExpr(c *Construct, e *directives.Expr, scopePos token.Pos, want exprWant) ast.Expr {
+	src := ExprCode(e, "int(1)")
+	x, err := parser.ParseExpr(src)
+	if err != nil {
+		p.errorf(posOf(p, e.Pos), "%s: %v", c.Kind(), err)
+		return nil
+	}
+	// Type-check a fresh parse positioned in a scratch file of our file
+	// set: CheckExpr needs positions only to report errors, which we map
+	// back to the directive.
+	fx, err := parser.ParseExprFrom(p.Fset, "", src, 0)
+	if err != nil {
+		return nil
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if err := types.CheckExpr(p.Fset, p.Types, scopePos, fx, info); err != nil {
+		msg := err.Error()
+		if te, ok := err.(types.Error); ok {
+			msg = te.Msg
+		}
+		p.errorf(posOf(p, e.Pos), "%s: %s", c.Kind(), msg)
+		return nil
+	}
+	t := info.Types[fx].Type
+	switch want {
+	case intType:
+		if !isInteger(t) {
+			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want an integer", c.Kind(), e.Text, t)
+			return nil
+		}
+	case intSlice:
+		s, ok := t.Underlying().(*types.Slice)
+		if !ok || !types.Identical(s.Elem(), types.Typ[types.Int]) {
+			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want []int", c.Kind(), e.Text, t)
+			return nil
+		}
+	}
+	return x
+}
+
+// ExprCode is the Go text of a directive expression with every nprocs()
+// call replaced by nprocs.
+func ExprCode(e *directives.Expr, nprocs string) string {
+	text := e.Text
+	x, err := parser.ParseExpr(text)
+	if err != nil {
+		return text
+	}
+	// Offsets of ParseExpr positions start at 1.
+	type span struct{ from, to int }
+	var spans []span
+	ast.Inspect(x, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && len(call.Args) == 0 {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "nprocs" {
+				spans = append(spans, span{int(call.Pos()) - 1, int(call.End()) - 1})
+				return false
+			}
+		}
+		return true
+	})
+	var b strings.Builder
+	last := 0
+	for _, s := range spans {
+		b.WriteString(text[last:s.from])
+		b.WriteString(nprocs)
+		last = s.to
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}

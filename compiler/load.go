@@ -1,0 +1,95 @@
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+func load(cfg Config) (*Package, error) {
+	pattern := cfg.Pattern
+	if pattern == "" {
+		pattern = "."
+	}
+	fset := token.NewFileSet()
+	lc := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes |
+			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
+		Dir:   cfg.Dir,
+		Fset:  fset,
+		Tests: false,
+	}
+	pkgs, err := packages.Load(lc, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %v", pattern, err)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("%s names %d packages; svmc compiles one package main at a time", pattern, len(pkgs))
+	}
+	lp := pkgs[0]
+	p := &Package{Fset: fset, ImportPath: lp.PkgPath, Module: lp.Module, Types: lp.Types, Info: lp.TypesInfo}
+	// Errors of the Go code itself come first: svmc instruments only
+	// programs that compile as plain Go.
+	var diags Diagnostics
+	for _, e := range lp.Errors {
+		diags = append(diags, goError(e))
+	}
+	if len(diags) > 0 {
+		if len(lp.GoFiles) == 0 && len(lp.CompiledGoFiles) == 0 {
+			return nil, errors.New(diags.Error())
+		}
+		p.Diags = diags
+		return p, diags
+	}
+	if lp.Name != "main" {
+		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", pattern, lp.Name)
+	}
+	if len(lp.Syntax) == 0 {
+		return nil, fmt.Errorf("%s: no Go files", pattern)
+	}
+	for _, syn := range lp.Syntax {
+		path := fset.File(syn.Pos()).Name()
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		p.Files = append(p.Files, &File{Name: filepath.Base(path), Path: path, Syntax: syn, Src: src, Tok: fset.File(syn.Pos())})
+	}
+	sort.Slice(p.Files, func(i, j int) bool { return p.Files[i].Name < p.Files[j].Name })
+	p.Dir = filepath.Dir(p.Files[0].Path)
+	return p, nil
+}
+
+// goError turns a go/packages error into a diagnostic with its position.
+func goError(e packages.Error) Diagnostic {
+	pos := token.Position{}
+	if e.Pos != "" && e.Pos != "-" {
+		// "file:line:col" or "file:line"
+		parts := strings.Split(e.Pos, ":")
+		pos.Filename = parts[0]
+		if len(parts) > 1 {
+			fmt.Sscan(parts[1], &pos.Line)
+		}
+		if len(parts) > 2 {
+			fmt.Sscan(parts[2], &pos.Column)
+		}
+	}
+	return Diagnostic{Pos: displayPos(pos), Msg: e.Msg}
+}
+
+// displayPos shortens an absolute file name to one relative to the working
+// directory when the file lies below it.
+func displayPos(pos token.Position) token.Position {
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(pos.Filename) {
+		if rel, err := filepath.Rel(wd, pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+			pos.Filename = rel
+		}
+	}
+	return pos
+}

@@ -1,0 +1,491 @@
+package compiler
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/progdb"
+)
+
+// PDO is the analysed loop nest of a pdo directive.
+type PDO struct {
+	Loops []*Loop        // outermost first
+	Body  *ast.BlockStmt // body of the innermost loop
+	Reds  []*Red
+	Vars  progdb.VarClasses
+	// Subs classifies each on_home subscript (nil without on_home).
+	Subs []Subscript
+}
+
+// Loop is one loop of a pdo nest in normalised form: the loop variable runs
+// from Lo to Hi inclusive in steps of Step (Go expressions, source text).
+type Loop struct {
+	Name  string
+	Obj   *types.Var
+	Stmt  ast.Stmt // *ast.ForStmt or *ast.RangeStmt
+	Body  *ast.BlockStmt
+	Lo    string
+	Hi    string
+	Step  string
+	Range string     // range over a slice or array: the ranged expression
+	Value *types.Var // its value variable, or nil
+}
+
+// Red is one reduction variable.
+type Red struct {
+	Op   directives.ReduceOp
+	Name string
+	Obj  *types.Var
+}
+
+// SubscriptKind says how an on_home subscript depends on the loop variables.
+type SubscriptKind int
+
+const (
+	SubLoopVar SubscriptKind = iota // loop variable + constant offset
+	SubConst                        // no loop variable
+	SubExpr                         // any other expression of the loop variables
+)
+
+// Subscript is one on_home template subscript.
+type Subscript struct {
+	Kind   SubscriptKind
+	Loop   int   // SubLoopVar: index of the loop
+	Offset int64 // SubLoopVar: constant offset
+	Expr   *directives.Expr
+}
+
+func (p *Package) checkPDO(c *Construct) {
+	d := c.Dir.PDO
+	st := c.Stmt
+	info := &PDO{}
+	// Unwrap the nest.
+	for k, name := range d.Loops {
+		if st == nil {
+			p.errorf(c.Pos(), "pdo loops(%s): loop %s is missing: the body of loop %s must hold only the for statement of %s (a perfect nest)",
+				loopNames(d.Loops), name.Name, d.Loops[k-1].Name, name.Name)
+			return
+		}
+		l := p.loop(c, st, name)
+		if l == nil {
+			return
+		}
+		info.Loops = append(info.Loops, l)
+		if k+1 < len(d.Loops) {
+			st = onlyStmt(l.Body)
+		}
+	}
+	seen := map[string]bool{}
+	for _, n := range d.Loops {
+		if seen[n.Name] {
+			p.errorf(posOf(p, n.Pos), "pdo loops(%s): %s is named twice", loopNames(d.Loops), n.Name)
+		}
+		seen[n.Name] = true
+	}
+	// The iteration space must be rectangular: inner bounds may not use
+	// outer loop variables.
+	for k, l := range info.Loops {
+		for _, outer := range info.Loops[:k] {
+			if usesObj(p.Info, boundsOf(l.Stmt), outer.Obj) {
+				p.errorf(l.Stmt.Pos(), "pdo loops(%s): the bounds of loop %s use %s; the iteration space of a pdo must be rectangular (make the inner loop a serial loop of the body)",
+					loopNames(d.Loops), l.Name, outer.Name)
+			}
+		}
+	}
+	info.Body = info.Loops[len(info.Loops)-1].Body
+	c.PDO = info
+	// Loop variables are the runtime's to set.
+	for _, l := range info.Loops {
+		ast.Inspect(info.Body, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch s := n.(type) {
+			case *ast.AssignStmt:
+				lhs = s.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{s.X}
+			}
+			for _, e := range lhs {
+				if id, ok := e.(*ast.Ident); ok && p.Info.Uses[id] == l.Obj {
+					p.errorf(id.Pos(), "pdo loop variable %s is assigned in the loop body; the runtime sets it", l.Name)
+				}
+			}
+			return true
+		})
+	}
+	p.checkJumps(c, info.Body.List, "pdo", false)
+	p.checkReductions(c, info)
+	p.checkStrategy(c, info)
+	if d.Template != nil {
+		p.errorf(posOf(p, d.Template.Pos), "pdo template(%s): semi-dynamic scheduling is not supported by this version of svmc", d.Template.Name)
+	}
+	if d.Processors != nil {
+		p.resolveProcs(c, *d.Processors)
+	}
+}
+
+func loopNames(ns []directives.Name) string {
+	s := ""
+	for i, n := range ns {
+		if i > 0 {
+			s += ","
+		}
+		s += n.Name
+	}
+	return s
+}
+
+// onlyStmt returns the single statement of a block, or nil.
+func onlyStmt(b *ast.BlockStmt) ast.Stmt {
+	if len(b.List) == 1 {
+		return b.List[0]
+	}
+	return nil
+}
+
+// boundsOf returns the expressions that fix a loop's iteration space.
+func boundsOf(st ast.Stmt) []ast.Node {
+	switch s := st.(type) {
+	case *ast.ForStmt:
+		return []ast.Node{s.Init, s.Cond, s.Post}
+	case *ast.RangeStmt:
+		return []ast.Node{s.X}
+	}
+	return nil
+}
+
+func usesObj(info *types.Info, nodes []ast.Node, obj types.Object) bool {
+	found := false
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		ast.Inspect(n, func(x ast.Node) bool {
+			if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// loop analyses one loop of the nest.
+func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name) *Loop {
+	line := p.Fset.Position(c.Pos()).Line
+	if ls, ok := st.(*ast.LabeledStmt); ok {
+		p.errorf(ls.Pos(), "pdo (line %d): the loop %s may not carry a label", line, name.Name)
+		return nil
+	}
+	switch s := st.(type) {
+	case *ast.ForStmt:
+		return p.forLoop(c, s, name)
+	case *ast.RangeStmt:
+		return p.rangeLoop(c, s, name)
+	}
+	p.errorf(st.Pos(), "pdo (line %d) must be followed by a for loop over %s, found %s", line, name.Name, stmtKind(st))
+	return nil
+}
+
+func stmtKind(st ast.Stmt) string {
+	switch st.(type) {
+	case *ast.IfStmt:
+		return "an if statement"
+	case *ast.BlockStmt:
+		return "a block"
+	case *ast.ExprStmt:
+		return "an expression statement"
+	case *ast.AssignStmt:
+		return "an assignment"
+	case *ast.SwitchStmt, *ast.TypeSwitchStmt:
+		return "a switch statement"
+	}
+	return fmt.Sprintf("%T", st)
+}
+
+const canonical = "for %[1]s := lo; %[1]s < hi; %[1]s++ (also <=, >, >=, %[1]s += c, %[1]s -= c) or for %[1]s := range n"
+
+func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *Loop {
+	bad := func(why string) *Loop {
+		p.errorf(s.Pos(), "pdo loop %s is not in canonical form (%s): want "+canonical, name.Name, why, name.Name)
+		return nil
+	}
+	init, ok := s.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return bad("its init statement must declare the loop variable")
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	if !ok {
+		return bad("its init statement must declare the loop variable")
+	}
+	if id.Name != name.Name {
+		p.errorf(s.Pos(), "pdo loops(...) names %s here, but this loop's variable is %s", name.Name, id.Name)
+		return nil
+	}
+	obj, _ := p.Info.Defs[id].(*types.Var)
+	if obj == nil || !isInteger(obj.Type()) {
+		p.errorf(id.Pos(), "pdo loop variable %s must have an integer type", id.Name)
+		return nil
+	}
+	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: p.Text(init.Rhs[0])}
+	cond, ok := s.Cond.(*ast.BinaryExpr)
+	if !ok || !isIdentOf(p.Info, cond.X, obj) {
+		return bad("its condition must compare the loop variable with the bound")
+	}
+	bound := "(" + p.Text(cond.Y) + ")"
+	var up bool
+	switch cond.Op {
+	case token.LSS:
+		l.Hi, up = bound+" - 1", true
+	case token.LEQ:
+		l.Hi, up = bound, true
+	case token.GTR:
+		l.Hi = bound + " + 1"
+	case token.GEQ:
+		l.Hi = bound
+	default:
+		return bad("its condition must use <, <=, > or >=")
+	}
+	var stepExpr ast.Expr
+	switch post := s.Post.(type) {
+	case *ast.IncDecStmt:
+		if !isIdentOf(p.Info, post.X, obj) {
+			return bad("its post statement must step the loop variable")
+		}
+		l.Step = "1"
+		if post.Tok == token.DEC {
+			l.Step = "-1"
+		}
+	case *ast.AssignStmt:
+		if len(post.Lhs) != 1 || !isIdentOf(p.Info, post.Lhs[0], obj) || (post.Tok != token.ADD_ASSIGN && post.Tok != token.SUB_ASSIGN) {
+			return bad("its post statement must be " + name.Name + "++, " + name.Name + "--, " + name.Name + " += c or " + name.Name + " -= c")
+		}
+		stepExpr = post.Rhs[0]
+		l.Step = "(" + p.Text(stepExpr) + ")"
+		if post.Tok == token.SUB_ASSIGN {
+			l.Step = "-" + l.Step
+		}
+	default:
+		return bad("it needs a post statement")
+	}
+	// A constant step must go the way the condition looks.
+	sign := 0
+	switch l.Step {
+	case "1":
+		sign = 1
+	case "-1":
+		sign = -1
+	default:
+		if tv, ok := p.Info.Types[stepExpr]; ok && tv.Value != nil {
+			sign = constant.Sign(tv.Value)
+			if post := s.Post.(*ast.AssignStmt); post.Tok == token.SUB_ASSIGN {
+				sign = -sign
+			}
+			if sign == 0 {
+				p.errorf(stepExpr.Pos(), "pdo loop %s has step 0", name.Name)
+				return nil
+			}
+		}
+	}
+	if (sign < 0 && up) || (sign > 0 && !up) {
+		p.errorf(s.Cond.Pos(), "pdo loop %s never ends or never runs: its step goes %s but its condition is %s", name.Name,
+			map[bool]string{true: "down", false: "up"}[sign < 0], p.Text(s.Cond))
+		return nil
+	}
+	return l
+}
+
+func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name) *Loop {
+	id, ok := s.Key.(*ast.Ident)
+	if !ok || s.Tok != token.DEFINE || id.Name == "_" {
+		p.errorf(s.Pos(), "pdo loop %s must declare its variable: for %s := range ...", name.Name, name.Name)
+		return nil
+	}
+	if id.Name != name.Name {
+		p.errorf(s.Pos(), "pdo loops(...) names %s here, but this loop's variable is %s", name.Name, id.Name)
+		return nil
+	}
+	obj, _ := p.Info.Defs[id].(*types.Var)
+	if obj == nil {
+		return nil
+	}
+	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: "0", Step: "1"}
+	x := p.Text(s.X)
+	t := p.Info.TypeOf(s.X)
+	if t == nil {
+		return nil
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsInteger == 0 {
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array", name.Name, t)
+			return nil
+		}
+		l.Hi = "(" + x + ") - 1"
+	case *types.Slice, *types.Array:
+		l.Range = x
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, t)
+			return nil
+		}
+		l.Range = x
+	default:
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (the order of maps, channels and strings is not an index space)", name.Name, t)
+		return nil
+	}
+	if s.Value != nil {
+		if v, ok := s.Value.(*ast.Ident); ok && v.Name != "_" {
+			l.Value, _ = p.Info.Defs[v].(*types.Var)
+		}
+	}
+	return l
+}
+
+func isIdentOf(info *types.Info, e ast.Expr, obj types.Object) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.Uses[id] == obj
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func (p *Package) checkReductions(c *Construct, info *PDO) {
+	seen := map[string]bool{}
+	for _, r := range c.Dir.PDO.Reductions {
+		for _, v := range r.Vars {
+			pos := posOf(p, v.Pos)
+			if seen[v.Name] {
+				p.errorf(pos, "reduction variable %s is named twice", v.Name)
+				continue
+			}
+			seen[v.Name] = true
+			obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
+			if !ok {
+				p.errorf(pos, "reduction(%s: %s): %s is not a variable declared before the pdo", r.Op, v.Name, v.Name)
+				continue
+			}
+			b, ok := obj.Type().Underlying().(*types.Basic)
+			switch {
+			case !ok || b.Info()&types.IsNumeric == 0 || b.Info()&types.IsComplex != 0 && r.Op != directives.Add && r.Op != directives.Mul:
+				p.errorf(pos, "reduction(%s: %s): %s has type %s; a reduction needs a number", r.Op, v.Name, v.Name, obj.Type())
+				continue
+			case (r.Op == directives.And || r.Op == directives.Or || r.Op == directives.Xor) && b.Info()&types.IsInteger == 0:
+				p.errorf(pos, "reduction(%s: %s): %s has type %s; %s needs an integer", r.Op, v.Name, v.Name, obj.Type(), r.Op)
+				continue
+			}
+			for _, l := range info.Loops {
+				if l.Obj == obj {
+					p.errorf(pos, "reduction(%s: %s): %s is a loop variable of the pdo", r.Op, v.Name, v.Name)
+				}
+			}
+			info.Reds = append(info.Reds, &Red{Op: r.Op, Name: v.Name, Obj: obj})
+		}
+	}
+}
+
+func (p *Package) checkStrategy(c *Construct, info *PDO) {
+	d := c.Dir.PDO
+	st := d.Strategy
+	if st == nil {
+		return
+	}
+	stPos := posOf(p, st.Pos)
+	switch st.Kind {
+	case directives.OnHome:
+		if d.Processors != nil {
+			p.errorf(stPos, "strategy(on_home(...)) takes the processors from the template's distribution; drop processors(%s)", d.Processors.Name)
+		}
+		rank := p.resolveTemplate(c, *st.Template)
+		if rank > 0 && rank != len(st.Subs) {
+			p.errorf(stPos, "on_home(%s(...)): %s has %d dimensions, %d subscripts given", st.Template.Name, st.Template.Name, rank, len(st.Subs))
+		}
+		bodyPos := info.Body.Lbrace + 1
+		for _, e := range st.Subs {
+			x := p.checkExpr(c, e, bodyPos, intType)
+			info.Subs = append(info.Subs, p.classifySubscript(info, e, x))
+		}
+	case directives.LoopLevel:
+		if len(st.Formats) > len(info.Loops) {
+			p.errorf(stPos, "strategy has %d formats for %d loops", len(st.Formats), len(info.Loops))
+		}
+		for _, f := range st.Formats {
+			if f.Kind != directives.Block && f.Kind != directives.Cyclic {
+				p.errorf(posOf(p, f.Pos), "loop-level scheduling takes block, cyclic or cyclic(k); %s distributes templates", f.Kind)
+			}
+			p.checkFormat(c, f)
+		}
+		want := 1
+		if d.Processors != nil {
+			want = p.procsRank(c, d.Processors.Name)
+		}
+		if want > 0 && len(st.Formats) != want {
+			if d.Processors == nil {
+				p.errorf(stPos, "strategy with %d formats needs processors(P) with %d dimensions", len(st.Formats), len(st.Formats))
+			} else {
+				p.errorf(stPos, "strategy has %d formats, but %s has %d dimensions", len(st.Formats), d.Processors.Name, want)
+			}
+		}
+	default:
+		p.errorf(stPos, "strategy %s (dynamic scheduling) is not supported by this version of svmc", st.Kind)
+	}
+}
+
+// classifySubscript decides how the runtime computes a subscript: a loop
+// variable plus a constant, a constant, or a general expression.
+func (p *Package) classifySubscript(info *PDO, e *directives.Expr, x ast.Expr) Subscript {
+	uses := func(n ast.Expr) int {
+		found := -1
+		ast.Inspect(n, func(y ast.Node) bool {
+			if id, ok := y.(*ast.Ident); ok {
+				for k, l := range info.Loops {
+					if id.Name == l.Name {
+						found = k
+					}
+				}
+			}
+			return true
+		})
+		return found
+	}
+	if x == nil {
+		return Subscript{Kind: SubExpr, Expr: e}
+	}
+	if uses(x) < 0 {
+		return Subscript{Kind: SubConst, Expr: e}
+	}
+	x = ast.Unparen(x)
+	if id, ok := x.(*ast.Ident); ok {
+		return Subscript{Kind: SubLoopVar, Loop: uses(id), Expr: e}
+	}
+	if b, ok := x.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
+		if id, ok := ast.Unparen(b.X).(*ast.Ident); ok && uses(id) >= 0 && uses(b.Y) < 0 {
+			if v, ok := constInt(b.Y); ok {
+				if b.Op == token.SUB {
+					v = -v
+				}
+				return Subscript{Kind: SubLoopVar, Loop: uses(id), Offset: v, Expr: e}
+			}
+		}
+		if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && b.Op == token.ADD && uses(id) >= 0 && uses(b.X) < 0 {
+			if v, ok := constInt(b.X); ok {
+				return Subscript{Kind: SubLoopVar, Loop: uses(id), Offset: v, Expr: e}
+			}
+		}
+	}
+	return Subscript{Kind: SubExpr, Expr: e}
+}
+
+func constInt(e ast.Expr) (int64, bool) {
+	lit, ok := ast.Unparen(e).(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		return 0, false
+	}
+	v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
+	return constant.Int64Val(v)
+}

@@ -1,0 +1,95 @@
+package rtlib
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+)
+
+// Error is a run-time error the user caused: a bad distribution, a shape
+// mismatch, a subscript outside a template, a bad parameter. Its text is
+// "file:line:col: processor K: message" where the position (of the directive)
+// and the processor are left out when unknown or irrelevant.
+type Error struct {
+	Pos  string // "file:line:col" of the directive, or ""
+	Proc int    // the processor that found the error, -1 if irrelevant
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	s := e.Msg
+	if e.Proc >= 0 {
+		s = fmt.Sprintf("processor %d: %s", e.Proc, s)
+	}
+	if e.Pos != "" {
+		s = e.Pos + ": " + s
+	}
+	return s
+}
+
+// PanicError is a panic of user code on a processor.
+type PanicError struct {
+	Proc  int
+	Value any
+	At    string // "file:line" of the first frame outside rtlib and runtime
+}
+
+func (e *PanicError) Error() string {
+	s := fmt.Sprintf("processor %d panicked: %v", e.Proc, e.Value)
+	if e.At != "" {
+		s += "\n\tat " + e.At
+	}
+	return s
+}
+
+const rtPkg = "github.com/svmc/svmc/rtlib."
+
+// userFrame returns "file:line" of the innermost frame outside rtlib and the
+// Go runtime. Called from a deferred function while panicking, the panicking
+// frames are still on the stack.
+func userFrame() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, rtPkg) {
+			return fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// errorf stops the run with a user error at directive (sub, dir). withProc
+// adds the processor to the message.
+func (p *Proc) errorf(sub, dir int, withProc bool, format string, args ...any) {
+	e := &Error{Pos: p.r.pos(sub, dir), Proc: -1, Msg: fmt.Sprintf(format, args...)}
+	if withProc && !p.detached {
+		e.Proc = p.id
+	}
+	p.die(e)
+}
+
+// die ends the calling processor after recording err as the run's failure.
+// It does not return. runtime.Goexit cannot be recovered by user code, and
+// the deferred calls on the way (generated Exit calls) still run.
+func (p *Proc) die(err error) {
+	r := p.r
+	if r.standalone || r.done.Load() {
+		fmt.Fprintf(os.Stderr, "svmc: %v\n", err)
+		os.Exit(2)
+	}
+	r.fail(err)
+	runtime.Goexit()
+}
+
+// checkAbort is a safe point: a processor of a failing run stops here.
+func (p *Proc) checkAbort() {
+	if !p.detached && p.r.aborting.Load() {
+		runtime.Goexit()
+	}
+}

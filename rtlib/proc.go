@@ -1,0 +1,80 @@
+package rtlib
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// Proc is one processor of a run; generated code passes it around as svmP.
+// Its methods must be called on the goroutine it belongs to.
+type Proc struct {
+	id       int
+	r        *run
+	aps      *aps
+	stage    int // tracing stage of the run; 0 without a trace
+	detached bool
+	inTask   bool // running a task dispatched to the APS (a PDO body)
+
+	buf      trace.Buf
+	bufLimit int
+	regions  []region
+
+	it Iter // this processor's share of the current PDO
+
+	_        [cacheLine]byte
+	sleeping atomic.Int32
+	_        [cacheLine - 4]byte
+	wake     chan struct{}
+	exited   chan struct{}
+}
+
+// ID returns the processor number, 0..NProcs()-1. A detached Proc (see
+// Current) answers 0.
+func (p *Proc) ID() int { return p.id }
+
+// NProcs returns the number of processors of the run (the directive
+// expression nprocs()).
+func (p *Proc) NProcs() int { return p.r.n }
+
+// procsByG maps the goroutine ids of processor goroutines to their Procs.
+var procsByG sync.Map
+
+// Current returns the Proc of the calling goroutine. It is slow (it looks
+// the goroutine up) and meant for wrappers of functions called through
+// function values. A goroutine rtlib did not start gets a detached Proc of
+// the active run: it records nothing, its PDOs run all iterations serially,
+// its barriers return at once.
+func Current() *Proc {
+	if v, ok := procsByG.Load(goid()); ok {
+		return v.(*Proc)
+	}
+	r := activeRun.Load()
+	if r == nil {
+		r = standaloneRun()
+	}
+	return &Proc{id: 0, r: r, aps: r.aps, detached: true}
+}
+
+// goid returns the id of the calling goroutine, parsed from the first line
+// of its stack trace ("goroutine 123 [running]:").
+func goid() uint64 {
+	var b [64]byte
+	n := runtime.Stack(b[:], false)
+	s := b[:n]
+	const prefix = "goroutine "
+	if len(s) < len(prefix) {
+		return 0
+	}
+	s = s[len(prefix):]
+	var id uint64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id
+}

@@ -1,0 +1,337 @@
+package rtlib
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// Reference owners, written independently of dimMap.
+func refBlock(i, lo, n, p int) int { return (i - lo) / ((n + p - 1) / p) }
+func refCyclic(i, lo, k, p int) int { return ((i - lo) / k) % p }
+func refGenBlock(i, lo int, sizes []int) int {
+	off := i - lo
+	for c, s := range sizes {
+		if off < s {
+			return c
+		}
+		off -= s
+	}
+	panic("outside")
+}
+
+// colMajor is the pid of arrangement coordinates c (0-based) of an
+// arrangement of the given sizes on n processors.
+func colMajor(n int, sizes []int, c ...int) int {
+	l, s := 0, 1
+	for d, x := range c {
+		l += x * s
+		s *= sizes[d]
+	}
+	return l % n
+}
+
+type schedCase struct {
+	name  string
+	space []Range
+	setup func(p *Proc) Schedule
+	// owner is the oracle: the pid of the iteration with counts k and loop
+	// values v on n processors.
+	owner func(n int, k, v []int) int
+}
+
+// enumerate calls f for every iteration of space in lexicographic order.
+func enumerate(space []Range, f func(k, v []int)) {
+	nl := len(space)
+	k, v := make([]int, nl), make([]int, nl)
+	var rec func(l int)
+	rec = func(l int) {
+		if l == nl {
+			f(k, v)
+			return
+		}
+		for c := 0; c < space[l].count(); c++ {
+			k[l], v[l] = c, space[l].Lo+c*space[l].Step
+			rec(l + 1)
+		}
+	}
+	rec(0)
+}
+
+func (c schedCase) check(t *testing.T, n int) {
+	t.Helper()
+	got := make([][][]int, n)
+	runN(t, n, func(p *Proc) {
+		s := c.setup(p)
+		p.PDO(1, 1, s, c.space, func(q *Proc, it *Iter) {
+			for it.Next() {
+				v := make([]int, len(c.space))
+				for d := range v {
+					v[d] = it.Index(d)
+				}
+				got[q.ID()] = append(got[q.ID()], v)
+			}
+		})
+	})
+	want := make([][][]int, n)
+	enumerate(c.space, func(k, v []int) {
+		pid := c.owner(n, k, v)
+		want[pid] = append(want[pid], append([]int(nil), v...))
+	})
+	for pid := range n {
+		if !reflect.DeepEqual(got[pid], want[pid]) {
+			t.Errorf("%s N=%d processor %d:\n got %v\nwant %v", c.name, n, pid, got[pid], want[pid])
+		}
+	}
+}
+
+func ext(lo, hi int) Extent { return Extent{lo, hi} }
+
+func TestOnHomeBlockBlockQuadrants(t *testing.T) {
+	space := []Range{{0, 9, 1}, {0, 9, 1}}
+	setup := func(p *Proc) Schedule {
+		P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+		T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
+		p.Distribute(1, 3, P, []Format{Block(), Block()}, T)
+		return OnHome(T, LoopVar(0, 0), LoopVar(1, 0))
+	}
+	// N=4: each processor gets its quadrant, explicitly.
+	got := make([][][2]int, 4)
+	runN(t, 4, func(p *Proc) {
+		s := setup(p)
+		p.PDO(1, 4, s, space, func(q *Proc, it *Iter) {
+			for it.Next() {
+				got[q.ID()] = append(got[q.ID()], [2]int{it.Index(0), it.Index(1)})
+			}
+		})
+	})
+	quad := [4][2]int{{0, 0}, {5, 0}, {0, 5}, {5, 5}} // column-major: P(0,0) P(1,0) P(0,1) P(1,1)
+	for pid, q := range quad {
+		var want [][2]int
+		for i := q[0]; i < q[0]+5; i++ {
+			for j := q[1]; j < q[1]+5; j++ {
+				want = append(want, [2]int{i, j})
+			}
+		}
+		if !reflect.DeepEqual(got[pid], want) {
+			t.Errorf("processor %d: got %v, want quadrant from %v", pid, got[pid], q)
+		}
+	}
+	// N=1..4: the arrangement wraps in column-major order.
+	c := schedCase{"block,block", space, setup, func(n int, k, v []int) int {
+		return colMajor(n, []int{2, 2}, refBlock(v[0], 0, 10, 2), refBlock(v[1], 0, 10, 2))
+	}}
+	for n := 1; n <= 4; n++ {
+		c.check(t, n)
+	}
+}
+
+func TestOnHomeFormats(t *testing.T) {
+	indirect := []int{1, 0, 0, 1, 1, 1, 0, 1, 0, 0}
+	indirect13 := []int{3, 1, 2, 2, 3, 1, 1, 1, 3, 2}
+	cases := []schedCase{
+		{"cyclic(2),block", []Range{{1, 12, 1}, {0, 7, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+			T := p.Template(nil, 1, 2, "T", ext(1, 12), ext(0, 7))
+			p.Distribute(1, 3, P, []Format{Cyclic(2), Block()}, T)
+			return OnHome(T, LoopVar(0, 0), LoopVar(1, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refCyclic(v[0], 1, 2, 2), refBlock(v[1], 0, 8, 2))
+		}},
+		{"cyclic, step 2, offset 1", []Range{{0, 18, 2}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
+			T := p.Template(nil, 1, 2, "T", ext(0, 20))
+			p.Distribute(1, 3, P, []Format{Cyclic(1)}, T)
+			return OnHome(T, LoopVar(0, 1))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{3}, refCyclic(v[0]+1, 0, 1, 3))
+		}},
+		{"block, negative step", []Range{{9, 0, -1}, {3, 1, -2}}, func(p *Proc) Schedule {
+			T := p.Template(nil, 1, 2, "T", ext(0, 9))
+			p.Distribute(1, 3, nil, []Format{Block()}, T)
+			return OnHome(T, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return refBlock(v[0], 0, 10, n)
+		}},
+		{"cyclic(3), negative step", []Range{{20, 1, -3}}, func(p *Proc) Schedule {
+			T := p.Template(nil, 1, 2, "T", ext(-5, 30))
+			p.Distribute(1, 3, nil, []Format{Cyclic(3)}, T)
+			return OnHome(T, LoopVar(0, -2))
+		}, func(n int, k, v []int) int {
+			return refCyclic(v[0]-2, -5, 3, n)
+		}},
+		{"general_block", []Range{{0, 9, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
+			T := p.Template(nil, 1, 2, "T", ext(0, 9))
+			p.Distribute(1, 3, P, []Format{GeneralBlock([]int{3, 0, 7})}, T)
+			return OnHome(T, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{3}, refGenBlock(v[0], 0, []int{3, 0, 7}))
+		}},
+		{"indirect", []Range{{0, 9, 1}, {0, 2, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1))
+			T := p.Template(nil, 1, 2, "T", ext(0, 9))
+			p.Distribute(1, 3, P, []Format{Indirect(indirect)}, T)
+			return OnHome(T, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2}, indirect[v[0]])
+		}},
+		{"indirect onto P(1:3)", []Range{{1, 10, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(1, 3))
+			T := p.Template(nil, 1, 2, "T", ext(1, 10))
+			p.Distribute(1, 3, P, []Format{Indirect(indirect13)}, T)
+			return OnHome(T, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{3}, indirect13[v[0]-1]-1)
+		}},
+		{"*,block", []Range{{0, 3, 1}, {0, 5, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1))
+			T := p.Template(nil, 1, 2, "T", ext(0, 3), ext(0, 5))
+			p.Distribute(1, 3, P, []Format{Star(), Block()}, T)
+			return OnHome(T, LoopVar(0, 0), LoopVar(1, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2}, refBlock(v[1], 0, 6, 2))
+		}},
+		{"transposed subscripts on P(0:1,1:2)", []Range{{0, 5, 1}, {0, 9, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(1, 2))
+			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 5))
+			p.Distribute(1, 3, P, []Format{Block(), Cyclic(2)}, T)
+			return OnHome(T, LoopVar(1, 0), LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refBlock(v[1], 0, 10, 2), refCyclic(v[0], 0, 2, 2))
+		}},
+		{"diagonal T(i,i), j free", []Range{{0, 9, 1}, {0, 2, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
+			p.Distribute(1, 3, P, []Format{Block(), Block()}, T)
+			return OnHome(T, LoopVar(0, 0), LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refBlock(v[0], 0, 10, 2), refBlock(v[0], 0, 10, 2))
+		}},
+		{"const index", []Range{{0, 9, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
+			p.Distribute(1, 3, P, []Format{Block(), Block()}, T)
+			return OnHome(T, LoopVar(0, 0), ConstIndex(7))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refBlock(v[0], 0, 10, 2), 1)
+		}},
+		{"index func", []Range{{0, 9, 1}, {0, 9, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
+			p.Distribute(1, 3, P, []Format{Cyclic(3), Block()}, T)
+			return OnHome(T, IndexFunc(func(idx []int) int { return (idx[0] * idx[1]) % 10 }), LoopVar(1, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refCyclic((v[0]*v[1])%10, 0, 3, 2), refBlock(v[1], 0, 10, 2))
+		}},
+		{"linked", []Range{{1, 10, 1}, {0, 5, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+			T1 := p.Template(nil, 1, 2, "T1", ext(0, 9), ext(0, 5))
+			T2 := p.Template(nil, 1, 3, "T2", ext(1, 10), ext(0, 5))
+			p.Distribute(1, 4, P, []Format{Cyclic(3), Block()}, T1)
+			p.DistributeWith(1, 5, T1, T2)
+			return OnHome(T2, LoopVar(0, 0), LoopVar(1, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refCyclic(v[0]-1, 0, 3, 2), refBlock(v[1], 0, 6, 2))
+		}},
+		{"creatable, 3 loops", []Range{{0, 3, 1}, {0, 4, 1}, {2, 0, -1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
+			T := p.CreatableTemplate(nil, 1, 2, "T", 2)
+			p.Create(T, 1, 3, ext(0, 4), ext(0, 3))
+			p.Distribute(1, 4, P, []Format{Cyclic(2), Star()}, T)
+			return OnHome(T, LoopVar(1, 0), LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{3}, refCyclic(v[1], 0, 2, 3))
+		}},
+		{"default", []Range{{0, 6, 1}, {0, 1, 1}}, func(p *Proc) Schedule {
+			return DefaultSchedule()
+		}, func(n int, k, v []int) int {
+			return k[0] / ((7 + n - 1) / n)
+		}},
+		{"loop-level block,cyclic(2)", []Range{{0, 9, 1}, {10, -2, -2}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
+			return LoopLevel(P, Block(), Cyclic(2))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2, 2}, refBlock(k[0], 0, 10, 2), refCyclic(k[1], 0, 2, 2))
+		}},
+		{"loop-level cyclic(3) on the APS", []Range{{5, 40, 3}}, func(p *Proc) Schedule {
+			return LoopLevel(nil, Cyclic(3))
+		}, func(n int, k, v []int) int {
+			return refCyclic(k[0], 0, 3, n)
+		}},
+		{"loop-level *,block, 3 loops", []Range{{0, 2, 1}, {0, 6, 1}, {0, 1, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
+			return LoopLevel(P, Star(), Block())
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{3}, refBlock(k[1], 0, 7, 3))
+		}},
+		{"loop-level general_block", []Range{{0, 9, 1}}, func(p *Proc) Schedule {
+			P := p.Processors(nil, 1, 1, "P", ext(0, 1))
+			return LoopLevel(P, GeneralBlock([]int{8, 2}))
+		}, func(n int, k, v []int) int {
+			return colMajor(n, []int{2}, refGenBlock(k[0], 0, []int{8, 2}))
+		}},
+	}
+	for _, c := range cases {
+		for n := 1; n <= 4; n++ {
+			t.Run(fmt.Sprintf("%s/N=%d", c.name, n), func(t *testing.T) { c.check(t, n) })
+		}
+	}
+}
+
+func TestEmptyAndTinyNests(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		calls := make([]int, n)
+		iters := make([]int, n)
+		runN(t, n, func(p *Proc) {
+			for _, space := range [][]Range{{{0, -1, 1}}, {{0, 3, 1}, {5, 4, 1}}, {{3, 3, 1}}, {{0, 0, 1}, {0, 0, 1}}} {
+				p.PDO(1, 1, DefaultSchedule(), space, func(q *Proc, it *Iter) {
+					calls[q.ID()]++
+					for it.Next() {
+						iters[q.ID()]++
+					}
+				})
+			}
+			T := p.Template(nil, 1, 2, "T", ext(0, 9))
+			p.Distribute(1, 3, nil, []Format{Block()}, T)
+			p.PDO(1, 4, OnHome(T, LoopVar(0, 0)), []Range{{0, -1, 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					iters[q.ID()]++
+				}
+			})
+		})
+		total := 0
+		for pid := range n {
+			if calls[pid] != 4 {
+				t.Errorf("N=%d: processor %d ran the body %d times, want 4", n, pid, calls[pid])
+			}
+			total += iters[pid]
+		}
+		if total != 2 {
+			t.Errorf("N=%d: %d iterations, want 2", n, total)
+		}
+	}
+}
+
+// TestNestedPDO: a PDO inside a PDO body runs serially on the processor.
+func TestNestedPDO(t *testing.T) {
+	const n = 3
+	count := make([]int, n)
+	runN(t, n, func(p *Proc) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 5, 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				q.PDO(1, 2, DefaultSchedule(), []Range{{0, 9, 1}}, func(r *Proc, in *Iter) {
+					if r != q {
+						t.Errorf("nested PDO on another processor")
+					}
+					for in.Next() {
+						count[r.ID()]++
+					}
+				})
+			}
+		})
+	})
+	if s := count[0] + count[1] + count[2]; s != 60 {
+		t.Errorf("nested iterations %v, want 60 in all", count)
+	}
+}

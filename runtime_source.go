@@ -1,0 +1,16 @@
+// Package svmc holds the source of the runtime that instrumented programs
+// link with. svmc writes it next to a program's build so that a package in
+// any module builds against the runtime of this very svmc, offline.
+package svmc
+
+import "embed"
+
+// RuntimeSource holds the packages an instrumented program imports: rtlib
+// and the trace format (standard library only). Test files are left out
+// when it is written out.
+//
+//go:embed rtlib/*.go trace/*.go
+var RuntimeSource embed.FS
+
+// Module is the module path of svmc, the import path prefix of the runtime.
+const Module = "github.com/svmc/svmc"

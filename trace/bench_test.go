@@ -1,0 +1,118 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+func BenchmarkBufAppend(b *testing.B) {
+	var buf Buf
+	buf.B = make([]byte, 0, 1<<20)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if buf.Len() > 1<<20-64 {
+			buf.Reset()
+		}
+		buf.Begin(TagTraceRegionStart, 1, float64(i))
+		buf.Int(3)
+		buf.Int(7)
+		buf.Int(RegionPDO)
+		buf.End()
+	}
+}
+
+// benchBuf holds n records of a typical mix: region start/stop pairs and an
+// aps-info and a template-info with arrays every 10 pairs.
+func benchBuf(n int) *Buf {
+	var buf Buf
+	for i := 0; buf.Records() < n; i++ {
+		buf.Begin(TagTraceRegionStart, i%4, float64(i)*1.25)
+		buf.Int(i % 13)
+		buf.Int(i % 5)
+		buf.Int(RegionPDO)
+		buf.End()
+		buf.Begin(TagTraceRegionStop, i%4, float64(i)*1.25+0.5)
+		buf.Int(i % 13)
+		buf.Int(i % 5)
+		buf.Int(RegionPDO)
+		buf.End()
+		if i%10 == 0 {
+			buf.Begin(TagAPSInfo, i%4, float64(i))
+			buf.Ints([]int{0, 1, 2, 3})
+			buf.End()
+			buf.Begin(TagTemplateInfo, i%4, float64(i))
+			buf.Int(1)
+			buf.Int(2)
+			buf.Int(3)
+			buf.Int(2)
+			buf.IntRows(2, []int{1, 100, 1, 200})
+			buf.End()
+		}
+	}
+	return &buf
+}
+
+func BenchmarkWriteASCII(b *testing.B) {
+	buf := benchBuf(10000)
+	w, err := NewWriter(io.Discard, ASCII, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.WriteBuf(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Records())*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+func BenchmarkWriteBinary(b *testing.B) {
+	buf := benchBuf(10000)
+	w, err := NewWriter(io.Discard, Binary, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.WriteBuf(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Records())*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+func benchRead(b *testing.B, f Format) {
+	buf := benchBuf(10000)
+	var out bytes.Buffer
+	w, _ := NewWriter(&out, f, nil)
+	w.WriteBuf(buf)
+	w.Close()
+	data := out.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		rd, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
+}
+
+func BenchmarkReadBinary(b *testing.B) { benchRead(b, Binary) }
+func BenchmarkReadASCII(b *testing.B)  { benchRead(b, ASCII) }

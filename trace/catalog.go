@@ -1,0 +1,277 @@
+package trace
+
+// Tag is an SDDF record tag. The numbers are the seed's; where the seed leaves
+// one out we pick the next free number of the group (documented per constant).
+type Tag int32
+
+// Kernel events (seed 002, appendix A). svmc has no SVM kernel; the descriptors
+// are kept so that traces of stages 4-6 have a defined format.
+const (
+	TagReadPageFaultSum          Tag = 1001
+	TagWritePageFaultSum         Tag = 1002
+	TagReadPageFaultServiced     Tag = 1003
+	TagWritePageFaultServiced    Tag = 1004
+	TagInvalidateCopy            Tag = 1005
+	TagReduceAccessPermission    Tag = 1006
+	TagPageTravel                Tag = 1007
+	TagOPageDist                 Tag = 1008
+	TagCPageDist                 Tag = 1009
+	TagPageOut                   Tag = 1010
+	TagWaitBarrierStart          Tag = 1101 // the seed prints no tag; 1101 is the first of its group
+	TagWaitBarrierStop           Tag = 1102
+	TagBarrierCheckin            Tag = 1103
+	TagWaitBCheckoutStart        Tag = 1104
+	TagWaitBCheckoutStop         Tag = 1105
+	TagWaitLockStart             Tag = 1106
+	TagWaitLockStop              Tag = 1107
+	TagReleaseLock               Tag = 1108
+	TagWaitCritSecStart          Tag = 1109
+	TagWaitCritSecStop           Tag = 1110
+	TagExitCritSec               Tag = 1111 // not in the seed's appendix: next in its group
+	TagSharedSegmentAddress      Tag = 1201
+	TagCoherenceSwitch           Tag = 1202 // the seed prints no tag; between 1201 and 1203
+	TagPrefetch                  Tag = 1203
+	TagTraceRegionStart          Tag = 1301
+	TagTraceRegionStop           Tag = 1302
+	TagTemplateInfo              Tag = 1303
+	TagTemplateDist              Tag = 1304
+	TagUndefTemplate             Tag = 1305
+	TagDestroyTemplate           Tag = 1306
+	TagProcArrangement           Tag = 1307
+	TagPDOInfo                   Tag = 1308
+	TagPDOIterationSpace         Tag = 1309
+	TagSectionInfo               Tag = 1310
+	TagAPSInfo                   Tag = 1311
+	TagVariableMapping           Tag = 1312
+	TagTraceOverhead             Tag = 1401
+	TagSVMOverhead               Tag = 1402
+	TagKernelTraceBufferOverflow Tag = 1403
+)
+
+// FieldType is one of the four SDDF scalar types.
+type FieldType uint8
+
+const (
+	Char FieldType = iota + 1
+	Int
+	Float
+	Double
+)
+
+func (t FieldType) String() string {
+	switch t {
+	case Char:
+		return "char"
+	case Int:
+		return "int"
+	case Float:
+		return "float"
+	case Double:
+		return "double"
+	}
+	return "?"
+}
+
+// Field is one field of a record descriptor. Dims is the number of array
+// dimensions (0 scalar, 1 for "x"[], 2 for "x"[][]).
+type Field struct {
+	Type FieldType
+	Name string
+	Dims int
+}
+
+// Descriptor describes one record: its tag, name, the "event" attribute and
+// its fields in order.
+type Descriptor struct {
+	Tag    Tag
+	Name   string
+	Event  string // the value of the descriptor's "event" attribute
+	Fields []Field
+}
+
+var (
+	nodeID = Field{Int, "node id", 0}
+	clock  = Field{Double, "clock microseconds", 0}
+	subNo  = Field{Int, "subprogram number", 0}
+	dirNo  = Field{Int, "directive number", 0}
+)
+
+func ints(names ...string) []Field {
+	fs := make([]Field, len(names))
+	for i, n := range names {
+		fs[i] = Field{Int, n, 0}
+	}
+	return fs
+}
+
+func fields(groups ...[]Field) []Field {
+	var out []Field
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+func one(f ...Field) []Field { return f }
+
+// syncRec is the layout shared by the synchronisation records.
+func syncRec(tag Tag, name, event string) *Descriptor {
+	return &Descriptor{tag, name, event, one(nodeID, clock, subNo, dirNo)}
+}
+
+// Catalog lists every record svmc knows, in tag order. The names, field names,
+// field types and array dimensions are exactly those of seed 002.
+var Catalog = []*Descriptor{
+	{TagReadPageFaultSum, "read-page-fault-sum", "sum of read page faults",
+		fields(one(nodeID, clock), ints("segment id", "data start address", "data end address", "number of page faults"))},
+	{TagWritePageFaultSum, "write-page-fault-sum", "sum of write page faults",
+		fields(one(nodeID, clock), ints("segment id", "data start address", "data end address", "number of page faults"))},
+	{TagReadPageFaultServiced, "read-page-fault-serviced", "read page fault occur and service",
+		fields(one(nodeID, Field{Double, "fault clock microseconds", 0}),
+			ints("segment id", "faulting address", "faulting page number", "instruction address", "node id that sent the page"),
+			one(Field{Double, "serviced clock microseconds", 0}))},
+	{TagWritePageFaultServiced, "write-page-fault-serviced", "write page fault occur and service",
+		fields(one(nodeID, Field{Double, "fault clock microseconds", 0}),
+			ints("segment id", "faulting address", "faulting page number", "instruction address", "node id that sent the page"),
+			one(Field{Double, "serviced clock microseconds", 0}))},
+	{TagInvalidateCopy, "invalidate-copy", "invalidation message received",
+		fields(one(nodeID, clock), ints("segment id", "faulting address", "faulting page number", "requesting node id"))},
+	{TagReduceAccessPermission, "reduce-access-permission", "reduce access permission",
+		fields(one(nodeID, clock), ints("segment id", "faulting address", "faulting page number", "requesting node id"))},
+	{TagPageTravel, "page-travel", "page travel for a specific data region",
+		fields(one(nodeID, clock), ints("segment id", "data start address", "data end address"), one(Field{Int, "received pages", 1}))},
+	{TagOPageDist, "o-page-dist", "distribution of writable pages",
+		fields(one(nodeID, clock), ints("segment id", "data start address", "data end address", "number of owned pages"), one(Field{Int, "owned pages", 1}))},
+	{TagCPageDist, "c-page-dist", "distribution of read-only pages",
+		fields(one(nodeID, clock), ints("segment id", "data start address", "data end address", "number of copied pages"), one(Field{Int, "copied pages", 1}))},
+	{TagPageOut, "page-out", "page out a page",
+		fields(one(nodeID, clock), ints("segment id", "page number"))},
+
+	syncRec(TagWaitBarrierStart, "wait-barrier-start", "start waiting at a barrier"),
+	syncRec(TagWaitBarrierStop, "wait-barrier-stop", "stop waiting at a barrier"),
+	syncRec(TagBarrierCheckin, "barrier-checkin", "checking in for a barrier"),
+	syncRec(TagWaitBCheckoutStart, "wait-bcheckout-start", "start waiting at a barrier checkout"),
+	syncRec(TagWaitBCheckoutStop, "wait-bcheckout-stop", "stop waiting at a barrier checkout"),
+	{TagWaitLockStart, "wait-lock-start", "start waiting at a lock",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "locking address", 2})},
+	syncRec(TagWaitLockStop, "wait-lock-stop", "stop waiting at a lock"),
+	syncRec(TagReleaseLock, "release-lock", "release a lock"),
+	syncRec(TagWaitCritSecStart, "wait-crit-sec-start", "start waiting at a critical section"),
+	syncRec(TagWaitCritSecStop, "wait-crit-sec-stop", "stop waiting at a critical section"),
+	syncRec(TagExitCritSec, "exit-crit-sec", "exit a critical section"),
+
+	{TagSharedSegmentAddress, "shared-segment-address", "shared segment address",
+		fields(one(nodeID, clock), ints("segment id", "start address"))},
+	{TagCoherenceSwitch, "coherence-switch", "switch coherence strategy",
+		fields(one(nodeID, clock, subNo, dirNo), ints("segment id", "data start address", "data end address", "coherence strategy"),
+			one(Field{Double, "time microseconds", 0}))},
+	{TagPrefetch, "prefetch", "prefetch some data",
+		fields(one(nodeID, clock, subNo, dirNo), ints("segment id", "data start address", "data end address"))},
+
+	{TagTraceRegionStart, "trace-region-start", "start a trace region",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "trace region type", 0})},
+	{TagTraceRegionStop, "trace-region-stop", "stop a trace region",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "trace region type", 0})},
+	{TagTemplateInfo, "template-info", "information about a template",
+		one(nodeID, clock, Field{Int, "template id", 0}, subNo, dirNo, Field{Int, "number of dimensions", 0}, Field{Int, "template shape", 2})},
+	{TagTemplateDist, "template-dist", "distribution of a template",
+		one(nodeID, clock, Field{Int, "template id", 0}, Field{Int, "owned indices", 2})},
+	{TagUndefTemplate, "undef-template", "undefine a template",
+		one(nodeID, clock, Field{Int, "template id", 0})},
+	{TagDestroyTemplate, "destroy-template", "destroy a template",
+		one(nodeID, clock, Field{Int, "template id", 0})},
+	{TagProcArrangement, "proc-arrangement", "arrangement of a processor set",
+		one(nodeID, clock, Field{Int, "proc arrangement id", 0}, subNo, dirNo, Field{Int, "number of dimensions", 0},
+			Field{Int, "shape of dimensions", 2}, Field{Int, "pids", 1})},
+	{TagPDOInfo, "pdo-info", "start a parallel loop",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "proc arrangement id", 0}, Field{Int, "proc arrangement shape", 2},
+			Field{Int, "block cyclic length", 1}, Field{Int, "const template indices", 1}, Field{Double, "startup time microseconds", 0})},
+	{TagPDOIterationSpace, "pdo-iteration-space", "parallel loop iteration space",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "iteration space", 2})},
+	{TagSectionInfo, "section-info", "start a section of a parallel section",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "proc arrangement id", 0}, Field{Int, "shape of dimensions", 2})},
+	{TagAPSInfo, "aps-info", "new active processor set",
+		one(nodeID, clock, Field{Int, "pids", 1})},
+	{TagVariableMapping, "variable-mapping", "shared variable mapping",
+		one(nodeID, clock, subNo, Field{Int, "variable address", 2})},
+
+	{TagTraceOverhead, "trace-overhead", "time for trace actions",
+		one(nodeID, clock, Field{Double, "duration microseconds", 0}, Field{Int, "overhead type", 0})},
+	{TagSVMOverhead, "svm-overhead-start", "time for svm actions",
+		one(nodeID, clock, Field{Double, "duration microseconds", 0}, Field{Int, "overhead type", 0})},
+	{TagKernelTraceBufferOverflow, "kernel-trace-buffer-overflow", "overflow of kernel trace buffer",
+		one(nodeID, clock)},
+}
+
+var byTag = func() map[Tag]*Descriptor {
+	m := make(map[Tag]*Descriptor, len(Catalog))
+	for _, d := range Catalog {
+		m[d.Tag] = d
+	}
+	return m
+}()
+
+// Lookup returns the catalogue descriptor of tag, or nil.
+func Lookup(tag Tag) *Descriptor { return byTag[tag] }
+
+// Trace region types written in the "trace region type" field. The seed names
+// the kinds but gives no numbers; these are svmc's.
+const (
+	RegionProgram    = 0
+	RegionSubroutine = 1
+	RegionPSection   = 2
+	RegionSection    = 3
+	RegionPDO        = 4
+	RegionReplicated = 5
+	RegionExclusive  = 6
+	RegionUser       = 7
+)
+
+// RegionTypeName names a trace region type for reports.
+func RegionTypeName(t int) string {
+	switch t {
+	case RegionProgram:
+		return "program"
+	case RegionSubroutine:
+		return "subroutine"
+	case RegionPSection:
+		return "psection"
+	case RegionSection:
+		return "section"
+	case RegionPDO:
+		return "pdo"
+	case RegionReplicated:
+		return "replicated"
+	case RegionExclusive:
+		return "exclusive"
+	case RegionUser:
+		return "user"
+	}
+	return "unknown"
+}
+
+// Overhead types of the trace-overhead record.
+const (
+	OverheadFlush = 1 // a processor's buffer was written to the trace file
+)
+
+// Stage returns the lowest tracing stage (seed 002, Table 2) at which records
+// with tag are written. Stage 1 regions and overhead; 2 scheduling and
+// mapping; 3 synchronisation; 4-6 the SVM kernel's page events.
+func Stage(tag Tag) int {
+	switch {
+	case tag == TagTraceRegionStart, tag == TagTraceRegionStop,
+		tag == TagTraceOverhead, tag == TagKernelTraceBufferOverflow:
+		return 1
+	case tag >= 1303 && tag <= 1312:
+		return 2
+	case tag >= 1101 && tag <= 1111:
+		return 3
+	case tag == TagReadPageFaultSum, tag == TagWritePageFaultSum:
+		return 4
+	case tag == TagPageTravel, tag == TagOPageDist, tag == TagCPageDist,
+		tag == TagCoherenceSwitch, tag == TagPrefetch:
+		return 5
+	}
+	return 6
+}

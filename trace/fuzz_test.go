@@ -1,0 +1,105 @@
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzReader feeds arbitrary bytes to the reader, raw or after an ASCII or
+// binary header (mode). Damaged input must give a *CorruptError (never a
+// panic) and the records before it; Convert of damaged input must write
+// exactly those records. A stream read without error must convert to both
+// formats and read back to the same attributes and records.
+func FuzzReader(f *testing.F) {
+	asc, _, _ := smallTrace(f, ASCII)
+	bin, _, _ := smallTrace(f, Binary)
+	f.Add(byte(0), asc)
+	f.Add(byte(0), bin)
+	f.Add(byte(1), asc[len("SDDFA\n"):])
+	f.Add(byte(2), bin[binHeaderSize:])
+	f.Add(byte(1), []byte("#5: \"r\" { char \"c\"; char \"s\"[][]; float \"f\"[]; };;\n\"r\" { \"x\", [2][1] { \"a\" }, [1] { NaN } };;\n"))
+	f.Add(byte(1), []byte("/*\n * \"k\" \"\\x00\\/\"\n */ ;;\n#1: \"a\" { int \"i\"[][][]; };;\n\"a\" { [0][2][3] { } };;\n"))
+	f.Add(byte(2), []byte{8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, mode byte, data []byte) {
+		var in []byte
+		switch mode % 3 {
+		case 1:
+			in = append([]byte("SDDFA\n"), data...)
+		case 2:
+			in = append(binHeader[:len(binHeader):len(binHeader)], data...)
+		default:
+			in = data
+		}
+		rd, recs, err := fuzzRead(in)
+		if err != nil {
+			var ce *CorruptError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %T: %v", err, err)
+			}
+			if !strings.HasPrefix(err.Error(), "trace: input: byte offset ") || ce.Offset < 0 || ce.Offset > int64(len(in)) {
+				t.Fatalf("bad error %q for %d bytes of input", err, len(in))
+			}
+			if rd == nil {
+				return
+			}
+			// Convert writes the records before the damage.
+			for _, f := range []Format{ASCII, Binary} {
+				var out bytes.Buffer
+				if cerr := Convert(&out, f, bytes.NewReader(in)); cerr == nil || cerr.Error() != err.Error() {
+					t.Fatalf("Convert to %v: error %v, want %v", f, cerr, err)
+				}
+				_, got, err := fuzzRead(out.Bytes())
+				if err != nil {
+					t.Fatalf("reading the %v conversion of a damaged stream: %v", f, err)
+				}
+				if !cmp.Equal(recs, got, cmpOpts...) {
+					t.Fatalf("%v conversion of a damaged stream: records differ:\n%s", f, cmp.Diff(recs, got, cmpOpts...))
+				}
+			}
+			return
+		}
+		if err := Dump(io.Discard, bytes.NewReader(in)); err != nil {
+			t.Fatalf("Dump: %v", err)
+		}
+		for _, f := range []Format{ASCII, Binary} {
+			var out bytes.Buffer
+			if err := Convert(&out, f, bytes.NewReader(in)); err != nil {
+				t.Fatalf("Convert to %v: %v", f, err)
+			}
+			rd2, got, err := fuzzRead(out.Bytes())
+			if err != nil {
+				t.Fatalf("reading the %v conversion: %v\n%q", f, err, out.Bytes())
+			}
+			if !cmp.Equal(recs, got, cmpOpts...) {
+				t.Fatalf("%v conversion: records differ:\n%s", f, cmp.Diff(recs, got, cmpOpts...))
+			}
+			if !cmp.Equal(rd.Attrs(), rd2.Attrs(), cmpOpts...) {
+				t.Fatalf("%v conversion: attrs differ:\n%s", f, cmp.Diff(rd.Attrs(), rd2.Attrs(), cmpOpts...))
+			}
+		}
+	})
+}
+
+// fuzzRead reads all records of data (rd is nil if NewReader failed).
+func fuzzRead(data []byte) (*Reader, []*Record, error) {
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, nil, err
+	}
+	var recs []*Record
+	for {
+		r, err := rd.Next()
+		if err == io.EOF {
+			return rd, recs, nil
+		}
+		if err != nil {
+			return rd, recs, err
+		}
+		recs = append(recs, r)
+	}
+}
