@@ -57,7 +57,7 @@ func (p *Package) numberSubprograms() {
 				continue
 			}
 			if strings.HasPrefix(fd.Name.Name, Reserved) {
-				p.errorf(fd.Name.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code", fd.Name.Name, Reserved)
+				p.errorf(fd.Name.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", fd.Name.Name, Reserved)
 				continue
 			}
 			if fd.Recv == nil && fd.Name.Name == "init" {
@@ -76,7 +76,7 @@ func (p *Package) numberSubprograms() {
 	for id, obj := range p.Info.Defs {
 		if obj != nil && strings.HasPrefix(id.Name, Reserved) {
 			if _, isFunc := obj.(*types.Func); !isFunc {
-				p.errorf(id.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code", id.Name, Reserved)
+				p.errorf(id.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", id.Name, Reserved)
 			}
 		}
 	}
@@ -118,22 +118,47 @@ func (p *Package) attach() {
 		for _, d := range f.Dirs {
 			s := p.subAt(d.Comment.Slash)
 			if s == nil {
-				if fd := p.funcDeclAt(f, d.Comment.Slash); fd != nil && fd.Name.Name == "init" {
-					p.errorf(d.Comment.Slash, "%s directive in func init: directives run on the processors, which start with main", d.Kind)
-				} else {
-					p.errorf(d.Comment.Slash, "%s directive outside a function body: directives stand between the statements of a function", d.Kind)
-				}
+				p.misplaced(f, d)
 				continue
 			}
-			list, idx, owner, ok := p.stmtListAt(s.Decl.Body, d.Comment.Slash)
-			if !ok {
-				p.errorf(d.Comment.Slash, "%s directive inside a statement: directives stand between statements", d.Kind)
+			list, idx, owner, in := p.stmtListAt(s.Decl.Body, d.Comment.Slash)
+			if in != nil {
+				p.errorf(d.Comment.Slash, "%s directive inside %s (line %d): a directive stands between statements, on a line of its own",
+					d.Kind, stmtKind(in), p.Fset.Position(in.Pos()).Line)
 				continue
 			}
 			c := &Construct{Num: len(s.Constructs) + 1, Dir: d, Sub: s, List: list, Index: idx, ListPos: owner}
 			s.Constructs = append(s.Constructs, c)
 		}
 	}
+}
+
+// misplaced reports a directive that is in no subprogram.
+func (p *Package) misplaced(f *File, d *Dir) {
+	pos := d.Comment.Slash
+	if fd := p.funcDeclAt(f, pos); fd != nil && fd.Name.Name == "init" {
+		p.errorf(pos, "%s directive in func init: directives run on the processors, which start with main; move it into main or a function main calls", d.Kind)
+		return
+	}
+	inLit := false
+	ast.Inspect(f.Syntax, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Body.Lbrace < pos && pos < lit.Body.Rbrace {
+			inLit = true
+		}
+		return !inLit
+	})
+	hint := ""
+	switch d.Kind {
+	case directives.Template:
+		hint = " (a template that several functions use is a package variable of type *rtlib.Template, named by a template directive in a function)"
+	case directives.Processors:
+		hint = " (an arrangement that several functions use is a package variable of type *rtlib.Procs, named by a processors directive in a function)"
+	}
+	if inLit {
+		p.errorf(pos, "%s directive in a function literal outside any function: directives stand in the bodies of the package's functions and methods, which svmc numbers", d.Kind)
+		return
+	}
+	p.errorf(pos, "%s directive outside a function body: directives stand between the statements of a function%s", d.Kind, hint)
 }
 
 func (p *Package) subAt(pos token.Pos) *Sub {
@@ -155,9 +180,10 @@ func (p *Package) funcDeclAt(f *File, pos token.Pos) *ast.FuncDecl {
 }
 
 // stmtListAt returns the innermost statement list around pos and the index
-// of the first statement after pos. ok is false when pos lies inside a
-// statement but in no statement list of it (in an expression).
-func (p *Package) stmtListAt(body *ast.BlockStmt, pos token.Pos) (list []ast.Stmt, idx int, owner token.Pos, ok bool) {
+// of the first statement after pos. When pos lies inside a statement but in
+// no statement list of it (in an expression), it returns that statement as
+// in and nothing else.
+func (p *Package) stmtListAt(body *ast.BlockStmt, pos token.Pos) (list []ast.Stmt, idx int, owner token.Pos, in ast.Stmt) {
 	list, owner = body.List, body.Lbrace
 	for {
 		idx = len(list)
@@ -173,11 +199,11 @@ func (p *Package) stmtListAt(body *ast.BlockStmt, pos token.Pos) (list []ast.Stm
 			}
 		}
 		if inside == nil {
-			return list, idx, owner, true
+			return list, idx, owner, nil
 		}
 		inner, innerOwner, found := innerList(inside, pos)
 		if !found {
-			return nil, 0, 0, false
+			return nil, 0, 0, inside
 		}
 		list, owner = inner, innerOwner
 	}

@@ -373,7 +373,7 @@ func (p *Package) checkPlacement(s *Sub) {
 			case directives.PDO:
 				p.errorf(o.Pos(), "pdo inside the body of the pdo at line %d: a parallel loop nest is one pdo with loops(...)", p.Fset.Position(c.Pos()).Line)
 			default:
-				p.errorf(o.Pos(), "%s inside the body of the pdo at line %d: it would run once per iteration on one processor", o.Kind(), p.Fset.Position(c.Pos()).Line)
+				p.errorf(o.Pos(), "%s inside the body of the pdo at line %d: it would run once per iteration on one processor; move it before or after the pdo", o.Kind(), p.Fset.Position(c.Pos()).Line)
 			}
 		}
 	}
@@ -394,6 +394,10 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 		})
 	}
 	line := p.Fset.Position(c.Pos()).Line
+	hint := "a pdo runs all its iterations; continue ends one"
+	if what != "pdo" {
+		hint = "a region is left only through its end"
+	}
 	var walk func(n ast.Node, loops, breakable int)
 	walk = func(n ast.Node, loops, breakable int) {
 		ast.Inspect(n, func(x ast.Node) bool {
@@ -402,7 +406,7 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 				return false
 			case *ast.ReturnStmt:
 				if !returnOK {
-					p.errorf(s.Pos(), "return inside the body of the %s at line %d: a parallel body cannot leave its construct", what, line)
+					p.errorf(s.Pos(), "return inside the body of the %s at line %d: a parallel body cannot leave its construct; return after the loop", what, line)
 				}
 			case *ast.DeferStmt:
 				p.errorf(s.Pos(), "defer inside the body of the %s at line %d: it would run when the processor's part ends, not when the function returns", what, line)
@@ -419,15 +423,15 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 			case *ast.BranchStmt:
 				if s.Label != nil {
 					if !labels[s.Label.Name] {
-						p.errorf(s.Pos(), "%s %s inside the body of the %s at line %d jumps out of it", s.Tok, s.Label.Name, what, line)
+						p.errorf(s.Pos(), "%s %s inside the body of the %s at line %d jumps out of it: %s", s.Tok, s.Label.Name, what, line, hint)
 					}
 					return true
 				}
 				switch {
 				case s.Tok == token.BREAK && breakable == 0:
-					p.errorf(s.Pos(), "break inside the body of the %s at line %d leaves it", what, line)
+					p.errorf(s.Pos(), "break inside the body of the %s at line %d leaves it: %s", what, line, hint)
 				case s.Tok == token.CONTINUE && loops == 0 && what != "pdo":
-					p.errorf(s.Pos(), "continue inside the body of the %s at line %d leaves it", what, line)
+					p.errorf(s.Pos(), "continue inside the body of the %s at line %d leaves it: %s", what, line, hint)
 				}
 			}
 			return true

@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -70,7 +69,11 @@ func (p *Package) checkPDO(c *Construct) {
 				loopNames(d.Loops), name.Name, d.Loops[k-1].Name, name.Name)
 			return
 		}
-		l := p.loop(c, st, name)
+		outer := ""
+		if k > 0 {
+			outer = d.Loops[k-1].Name
+		}
+		l := p.loop(c, st, name, outer)
 		if l == nil {
 			return
 		}
@@ -173,11 +176,12 @@ func usesObj(info *types.Info, nodes []ast.Node, obj types.Object) bool {
 	return found
 }
 
-// loop analyses one loop of the nest.
-func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name) *Loop {
+// loop analyses one loop of the nest; outer is the loop variable of the
+// enclosing loop of the nest ("" for the outermost).
+func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name, outer string) *Loop {
 	line := p.Fset.Position(c.Pos()).Line
 	if ls, ok := st.(*ast.LabeledStmt); ok {
-		p.errorf(ls.Pos(), "pdo (line %d): the loop %s may not carry a label", line, name.Name)
+		p.errorf(ls.Pos(), "pdo (line %d): the loop over %s may not carry a label; remove it (a plain continue continues the pdo loop)", line, name.Name)
 		return nil
 	}
 	switch s := st.(type) {
@@ -186,27 +190,61 @@ func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name) *Loop {
 	case *ast.RangeStmt:
 		return p.rangeLoop(c, s, name)
 	}
+	if outer != "" {
+		p.errorf(st.Pos(), "pdo loops(%s) (line %d): the body of loop %s must be only the for loop over %s (a perfect nest), found %s",
+			loopNames(c.Dir.PDO.Loops), line, outer, name.Name, stmtKind(st))
+		return nil
+	}
 	p.errorf(st.Pos(), "pdo (line %d) must be followed by a for loop over %s, found %s", line, name.Name, stmtKind(st))
 	return nil
 }
 
+// stmtKind names the kind of a statement for messages.
 func stmtKind(st ast.Stmt) string {
-	switch st.(type) {
+	switch s := st.(type) {
 	case *ast.IfStmt:
 		return "an if statement"
 	case *ast.BlockStmt:
 		return "a block"
 	case *ast.ExprStmt:
+		if _, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			return "a call"
+		}
 		return "an expression statement"
 	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE {
+			return "a short variable declaration"
+		}
 		return "an assignment"
 	case *ast.SwitchStmt, *ast.TypeSwitchStmt:
 		return "a switch statement"
+	case *ast.SelectStmt:
+		return "a select statement"
+	case *ast.ForStmt, *ast.RangeStmt:
+		return "a for statement"
+	case *ast.DeclStmt:
+		return "a declaration"
+	case *ast.IncDecStmt:
+		return "an increment or decrement"
+	case *ast.ReturnStmt:
+		return "a return statement"
+	case *ast.BranchStmt:
+		return "a " + s.Tok.String() + " statement"
+	case *ast.GoStmt:
+		return "a go statement"
+	case *ast.DeferStmt:
+		return "a defer statement"
+	case *ast.SendStmt:
+		return "a send statement"
+	case *ast.LabeledStmt:
+		return "a labeled statement"
+	case *ast.EmptyStmt:
+		return "an empty statement"
 	}
-	return fmt.Sprintf("%T", st)
+	return "a statement"
 }
 
-const canonical = "for %[1]s := lo; %[1]s < hi; %[1]s++ (also <=, >, >=, %[1]s += c, %[1]s -= c) or for %[1]s := range n"
+const canonical = "for %[1]s := lo; %[1]s < hi; %[1]s++ (also <=, >, >=, %[1]s += c, %[1]s -= c) or for %[1]s := range n (n an integer, a slice or an array)"
 
 func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *Loop {
 	bad := func(why string) *Loop {
@@ -214,12 +252,15 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 		return nil
 	}
 	init, ok := s.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-		return bad("its init statement must declare the loop variable")
+	if !ok || init.Tok != token.DEFINE {
+		return bad("its init statement must declare the loop variable: " + name.Name + " := lo")
+	}
+	if len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return bad("its init statement must declare the loop variable alone")
 	}
 	id, ok := init.Lhs[0].(*ast.Ident)
 	if !ok {
-		return bad("its init statement must declare the loop variable")
+		return bad("its init statement must declare the loop variable: " + name.Name + " := lo")
 	}
 	if id.Name != name.Name {
 		p.errorf(s.Pos(), "pdo loops(...) names %s here, but this loop's variable is %s", name.Name, id.Name)
@@ -285,7 +326,7 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 				sign = -sign
 			}
 			if sign == 0 {
-				p.errorf(stepExpr.Pos(), "pdo loop %s has step 0", name.Name)
+				p.errorf(stepExpr.Pos(), "pdo loop %s has step 0: it would never end", name.Name)
 				return nil
 			}
 		}

@@ -19,15 +19,15 @@ func IsDirective(text string) bool { return strings.HasPrefix(text, prefix) }
 
 // Parse parses one comment text, which must start with "//svm:"; pos is the
 // position of its first '/'. The directive is nil only if the text is not a
-// directive or its keyword is unknown; it is marked Bad if there are errors.
+// directive or has no known keyword; it is marked Bad if there are errors.
 func Parse(text string, pos Pos) (*Directive, ErrorList) {
 	return parse(text, pos, 1)
 }
 
 // ParseFile parses every //svm: line comment of f (which must have been
 // parsed with parser.ParseComments), in source order, and returns all the
-// errors of the file, sorted. The expression trees of the directives have
-// positions in fset.
+// errors of the file, sorted. Directives with errors are included, marked
+// Bad. The expression trees of the directives have positions in fset.
 func ParseFile(fset *token.FileSet, f *ast.File) ([]*Directive, ErrorList) {
 	var ds []*Directive
 	var errs ErrorList

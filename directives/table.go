@@ -121,6 +121,9 @@ func suggest(word string, candidates []string) string {
 	word = strings.ToLower(word)
 	best, bestD := "", 3
 	for _, c := range candidates {
+		if len(word) > len(c)+2 || len(c) > len(word)+2 {
+			continue // too far apart, and distance is quadratic
+		}
 		if d := distance(word, c); d < bestD && 2*d <= len(word) {
 			best, bestD = c, d
 		}

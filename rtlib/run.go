@@ -225,6 +225,11 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 // spinPolicy bounds the spinning of waiters: spin only when every processor
 // can have a CPU, yield a little, then block.
 func spinPolicy(n int) (spin, yields int) {
+	if v := os.Getenv("XSPIN"); v != "" {
+		var a, b int
+		fmt.Sscanf(v, "%d,%d", &a, &b)
+		return a, b
+	}
 	if n <= runtime.GOMAXPROCS(0) {
 		return 4000, 8
 	}

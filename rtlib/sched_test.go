@@ -7,7 +7,7 @@ import (
 )
 
 // Reference owners, written independently of dimMap.
-func refBlock(i, lo, n, p int) int { return (i - lo) / ((n + p - 1) / p) }
+func refBlock(i, lo, n, p int) int  { return (i - lo) / ((n + p - 1) / p) }
 func refCyclic(i, lo, k, p int) int { return ((i - lo) / k) % p }
 func refGenBlock(i, lo int, sizes []int) int {
 	off := i - lo

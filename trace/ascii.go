@@ -264,6 +264,21 @@ func (r *Reader) expect(w asciiWhere, kind byte, what string) (token, error) {
 	return t, nil
 }
 
+// want lexes a token and reports whether it is of the given kind (false
+// also on a lexical error, returned in err).
+func (r *Reader) want(w asciiWhere, kind byte) (token, bool, error) {
+	t, err := r.tok(w)
+	return t, err == nil && t.kind == kind, err
+}
+
+// orBad returns err if set, else the error for the unexpected token t.
+func (r *Reader) orBad(err error, w asciiWhere, t token, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	return r.bad(w, t, format, args...)
+}
+
 // semis reads the ";;" that ends a packet.
 func (r *Reader) semis(w asciiWhere) error {
 	if _, err := r.expect(w, ';', `";;"`); err != nil {
@@ -494,12 +509,12 @@ func (r *Reader) asciiData(nt token) (*Record, error) {
 	if _, err := r.expect(w, '{', `"{"`); err != nil {
 		return nil, err
 	}
-	rec := &Record{Desc: d, Values: make([]Value, len(d.Fields))}
+	rec := r.slab.record(d)
 	for i := range d.Fields {
 		f := &d.Fields[i]
 		if i > 0 {
-			if _, err := r.expect(w, ',', fmt.Sprintf(`"," before field %q`, f.Name)); err != nil {
-				return nil, err
+			if t, ok, err := r.want(w, ','); !ok {
+				return nil, r.orBad(err, w, t, `want "," before field %q, found %s`, f.Name, describe(t))
 			}
 		}
 		if err := r.asciiValue(w, f, &rec.Values[i]); err != nil {
@@ -558,11 +573,11 @@ func (r *Reader) asciiValue(w asciiWhere, f *Field, v *Value) error {
 		v.Int, v.Double, err = r.scalar(w, f, t, f.Type, v)
 		return err
 	}
-	v.Dims = make([]int, f.Dims)
+	v.Dims = r.slab.ints(f.Dims)
 	n := 1
 	for k := range v.Dims {
-		if _, err := r.expect(w, '[', fmt.Sprintf(`"[" (field %q has %d dimensions)`, f.Name, f.Dims)); err != nil {
-			return err
+		if t, ok, err := r.want(w, '['); !ok {
+			return r.orBad(err, w, t, `want "[" (field %q has %d dimensions), found %s`, f.Name, f.Dims, describe(t))
 		}
 		t, err := r.expect(w, tWord, "an array size")
 		if err != nil {
@@ -613,8 +628,8 @@ func (r *Reader) asciiValue(w asciiWhere, f *Field, v *Value) error {
 	}
 	for k := 0; k < n; k++ {
 		if k > 0 {
-			if _, err := r.expect(w, ',', fmt.Sprintf(`"," (field %q has %d elements)`, f.Name, n)); err != nil {
-				return err
+			if t, ok, err := r.want(w, ','); !ok {
+				return r.orBad(err, w, t, `want "," (field %q has %d elements), found %s`, f.Name, n, describe(t))
 			}
 		}
 		t, err := r.tok(w)
@@ -631,6 +646,8 @@ func (r *Reader) asciiValue(w asciiWhere, f *Field, v *Value) error {
 			v.Doubles = append(v.Doubles, y)
 		}
 	}
-	_, err := r.expect(w, '}', fmt.Sprintf(`"}" after %d elements of field %q`, n, f.Name))
-	return err
+	if t, ok, err := r.want(w, '}'); !ok {
+		return r.orBad(err, w, t, `want "}" after %d elements of field %q, found %s`, n, f.Name, describe(t))
+	}
+	return nil
 }

@@ -30,6 +30,7 @@ type Reader struct {
 	byTag  map[Tag]*Descriptor
 	byName map[string]*Descriptor
 	nrec   int   // data records returned
+	slab   slab  // allocates decoded records
 	err    error // sticky
 
 	// ASCII lexer state.
@@ -62,7 +63,7 @@ func NewNamedReader(r io.Reader, name string) (*Reader, error) {
 	rd := &Reader{
 		name:   name,
 		src:    r,
-		buf:    make([]byte, 64<<10),
+		buf:    make([]byte, 4<<10),
 		byTag:  make(map[Tag]*Descriptor),
 		byName: make(map[string]*Descriptor),
 	}
@@ -172,7 +173,9 @@ func (r *Reader) fill(n int) bool {
 			r.base += int64(r.pos)
 			r.pos = 0
 		}
-		if r.end == len(r.buf) {
+		// Grow when full, or (up to 64 KiB, for fewer system calls) when
+		// the stream has proved longer than a few small reads.
+		if r.end == len(r.buf) || len(r.buf) < 64<<10 && r.base > 4*int64(len(r.buf)) {
 			nb := make([]byte, 2*len(r.buf))
 			copy(nb, r.buf[:r.end])
 			r.buf = nb
@@ -337,8 +340,8 @@ func (r *Reader) nextBinary() (packet, error) {
 		if d == nil {
 			return packet{}, r.corrupt(start+8, fmt.Sprintf("record #%d", r.nrec+1), "no descriptor for tag %d", tag)
 		}
-		rec := &Record{Desc: d, Values: make([]Value, len(d.Fields))}
-		if e := decodeData(d, body[8:], rec, nil); e != nil {
+		rec := r.slab.record(d)
+		if e := decodeData(d, body[8:], rec, nil, &r.slab); e != nil {
 			return packet{}, r.corrupt(start+12+int64(e.off), r.recWhere(d.Name), "%s", e.msg)
 		}
 		return packet{kind: PacketData, rec: rec}, nil

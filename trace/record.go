@@ -295,7 +295,7 @@ type decErr struct {
 // tag) against d. If rec is non-nil it receives the values; if txt is
 // non-nil the ASCII form of the record's values (the part between "{ " and
 // " }") is appended to it. With both nil it only checks p.
-func decodeData(d *Descriptor, p []byte, rec *Record, txt *[]byte) *decErr {
+func decodeData(d *Descriptor, p []byte, rec *Record, txt *[]byte, sl *slab) *decErr {
 	le := binary.LittleEndian
 	off := 0
 	need := func(n int, f *Field, what string) *decErr {
@@ -362,7 +362,7 @@ func decodeData(d *Descriptor, p []byte, rec *Record, txt *[]byte) *decErr {
 		n := 1
 		var dims []int
 		if v != nil {
-			dims = make([]int, f.Dims)
+			dims = sl.ints(f.Dims)
 			v.Dims = dims
 		}
 		for k := 0; k < f.Dims; k++ {
@@ -397,7 +397,7 @@ func decodeData(d *Descriptor, p []byte, rec *Record, txt *[]byte) *decErr {
 		case Int:
 			var vals []int
 			if v != nil {
-				vals = make([]int, n)
+				vals = sl.ints(n)
 				v.Ints = vals
 			}
 			for k := 0; k < n; k++ {
@@ -473,4 +473,48 @@ func dimsString(b []byte) string {
 		b = b[4:]
 	}
 	return strings.Join(parts, " x ")
+}
+
+// slab hands out small slices carved from larger allocations, so that a
+// decoded record costs few allocations. Slices are capped (s[:n:n]); memory
+// is never reused. A nil *slab allocates each slice on its own.
+type slab struct {
+	is   []int
+	vals []Value
+	recs []Record
+}
+
+const slabInts, slabVals, slabRecs = 1024, 256, 64
+
+func (s *slab) ints(n int) []int {
+	if s == nil || n > slabInts/8 {
+		return make([]int, n)
+	}
+	if n > len(s.is) {
+		s.is = make([]int, slabInts)
+	}
+	v := s.is[:n:n]
+	s.is = s.is[n:]
+	return v
+}
+
+// record returns a record of d with zero values.
+func (s *slab) record(d *Descriptor) *Record {
+	n := len(d.Fields)
+	if len(s.recs) == 0 {
+		s.recs = make([]Record, slabRecs)
+	}
+	r := &s.recs[0]
+	s.recs = s.recs[1:]
+	r.Desc = d
+	if n > slabVals/8 {
+		r.Values = make([]Value, n)
+		return r
+	}
+	if n > len(s.vals) {
+		s.vals = make([]Value, slabVals)
+	}
+	r.Values = s.vals[:n:n]
+	s.vals = s.vals[n:]
+	return r
 }

@@ -317,7 +317,7 @@ func (w *Writer) walkBuf(p []byte, txt *[]byte) error {
 		if txt != nil {
 			*txt = append(*txt, wd.qname...)
 		}
-		if e := decodeData(wd.d, p[off+12:off+4+n], nil, txt); e != nil {
+		if e := decodeData(wd.d, p[off+12:off+4+n], nil, txt, nil); e != nil {
 			return fmt.Errorf("trace: WriteBuf: buffer offset %d (record %q #%d): %s", off+12+e.off, wd.d.Name, k, e.msg)
 		}
 		if txt != nil {
@@ -356,7 +356,7 @@ func (w *Writer) WriteRecord(r *Record) error {
 		n := len(b)
 		b = append(b, wd.qname...)
 		txt := b
-		if e := decodeData(wd.d, b[12:n], nil, &txt); e != nil {
+		if e := decodeData(wd.d, b[12:n], nil, &txt, nil); e != nil {
 			return fmt.Errorf("trace: WriteRecord %q: %s", r.Desc.Name, e.msg) // cannot happen: appendRecord checked it
 		}
 		b = append(txt, " };;\n"...)

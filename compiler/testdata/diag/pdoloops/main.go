@@ -1,0 +1,150 @@
+// The loop nest of a pdo: it must be a perfect nest of canonical for loops
+// over the variables loops(...) names, with a rectangular iteration space,
+// over an index space (not a map, string or channel), and the body may not
+// assign the loop variables. One function per case.
+package main
+
+func notFor(n int) {
+	s := 0
+	//svm:pdo loops(i)
+	s = n // want 2:`^pdo \(line 9\) must be followed by a for loop over i, found an assignment$`
+	_ = s
+}
+
+func atEnd(n int) {
+	for range n {
+		//svm:pdo loops(i) // want 3:`^pdo must be followed by a for statement$`
+	}
+}
+
+func wrongVar(n int) {
+	//svm:pdo loops(k)
+	for i := 0; i < n; i++ { // want 2:`^pdo loops\(\.\.\.\) names k here, but this loop's variable is i$`
+	}
+}
+
+func notPerfect(n int, a [][]int) {
+	//svm:pdo loops(i, j) // want 2:`^pdo loops\(i,j\): loop j is missing: the body of loop i must hold only the for statement of j \(a perfect nest\)$`
+	for i := 0; i < n; i++ {
+		a[i][0] = 1
+		for j := 0; j < n; j++ {
+			a[i][j] = 2
+		}
+	}
+}
+
+func notPerfect2(n int, a [][]int) {
+	//svm:pdo loops(i, j)
+	for i := 0; i < n; i++ {
+		a[i][0] = 1 // want 3:`^pdo loops\(i,j\) \(line 37\): the body of loop i must be only the for loop over j \(a perfect nest\), found an assignment$`
+	}
+}
+
+func noInit(n int) {
+	i := 0
+	//svm:pdo loops(i)
+	for i = 0; i < n; i++ { // want 2:`^pdo loop i is not in canonical form \(its init statement must declare the loop variable: i := lo\): want for i := lo; i < hi; i\+\+ \(also <=, >, >=, i \+= c, i -= c\) or for i := range n \(n an integer, a slice or an array\)$`
+	}
+	//svm:pdo loops(i)
+	for ; i < n; i++ { // want `\(its init statement must declare the loop variable: i := lo\)`
+	}
+}
+
+func badCond(n int) {
+	//svm:pdo loops(i)
+	for i := 0; i != n; i++ { // want `^pdo loop i is not in canonical form \(its condition must use <, <=, > or >=\)`
+	}
+	//svm:pdo loops(i)
+	for i := 0; n > i; i++ { // want `^pdo loop i is not in canonical form \(its condition must compare the loop variable with the bound\)`
+	}
+	//svm:pdo loops(i)
+	for i := 0; ; i++ { // want `\(its condition must compare the loop variable with the bound\)`
+		break
+	}
+}
+
+func badPost(n int) {
+	//svm:pdo loops(i)
+	for i := 0; i < n; i *= 2 { // want `^pdo loop i is not in canonical form \(its post statement must be i\+\+, i--, i \+= c or i -= c\)`
+	}
+	//svm:pdo loops(i)
+	for i := 0; i < n; { // want `^pdo loop i is not in canonical form \(it needs a post statement\)`
+		i++
+	}
+	//svm:pdo loops(i)
+	for i, j := 0, 0; i < n; i++ { // want `\(its init statement must declare the loop variable alone\)`
+		_ = j
+	}
+}
+
+func direction(n int) {
+	//svm:pdo loops(i)
+	for i := 0; i < n; i-- { // want 14:`^pdo loop i never ends or never runs: its step goes down but its condition is i < n$`
+	}
+	//svm:pdo loops(i)
+	for i := n; i >= 0; i += 2 { // want 14:`^pdo loop i never ends or never runs: its step goes up but its condition is i >= 0$`
+	}
+	//svm:pdo loops(i)
+	for i := 0; i < n; i += 0 { // want 26:`^pdo loop i has step 0: it would never end$`
+	}
+}
+
+func rectangular(n int, a [][]int) {
+	//svm:pdo loops(i, j)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ { // want 3:`^pdo loops\(i,j\): the bounds of loop j use i; the iteration space of a pdo must be rectangular \(make the inner loop a serial loop of the body\)$`
+			a[i][j] = 1
+		}
+	}
+	//svm:pdo loops(i, j)
+	for i := range a {
+		for j := range a[i] { // want 3:`the bounds of loop j use i`
+			a[i][j] = 1
+		}
+	}
+}
+
+func ranges(m map[string]int, s string, ch chan int) {
+	//svm:pdo loops(k)
+	for k := range m { // want 17:`^pdo loop k ranges over map\[string\]int; a pdo ranges over an integer, a slice or an array \(the order of maps, channels and strings is not an index space\)$`
+		_ = k
+	}
+	//svm:pdo loops(i)
+	for i := range s { // want 17:`^pdo loop i ranges over a string; a pdo ranges over an integer, a slice or an array$`
+		_ = i
+	}
+	//svm:pdo loops(v)
+	for v := range ch { // want 17:`^pdo loop v ranges over chan int`
+		_ = v
+	}
+	//svm:pdo loops(i)
+	for _, x := range []int{1} { // want 2:`^pdo loop i must declare its variable: for i := range \.\.\.$`
+		_ = x
+	}
+}
+
+func assigned(n int) {
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		if i > 2 {
+			i = n // want 4:`^pdo loop variable i is assigned in the loop body; the runtime sets it$`
+		}
+		i++ // want 3:`^pdo loop variable i is assigned in the loop body`
+	}
+}
+
+func labeled(n int) {
+	//svm:pdo loops(i)
+L: // want 1:`^pdo \(line 137\): the loop over i may not carry a label; remove it \(a plain continue continues the pdo loop\)$`
+	for i := 0; i < n; i++ {
+		continue L
+	}
+}
+
+func floatLoop() {
+	//svm:pdo loops(x)
+	for x := 0.0; x < 1; x += 0.5 { // want 6:`^pdo loop variable x must have an integer type$`
+	}
+}
+
+func main() {}

@@ -1,0 +1,231 @@
+package rtlib
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// benchRun runs body on processor 0 of n processors, timing only body.
+func benchRun(b *testing.B, n, stage int, body func(p *Proc)) {
+	par := Params{NProcs: n, Stderr: io.Discard}
+	if stage > 0 {
+		par.Stage, par.Trace = stage, io.Discard
+	}
+	err := Run(testProg(), par, func(p *Proc) {
+		b.ResetTimer()
+		body(p)
+		b.StopTimer()
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkPDOForkJoin: an empty PDO (dispatch to the team, one iteration
+// each, implicit barrier) against its baseline below.
+func BenchmarkPDOForkJoin(b *testing.B) {
+	for _, n := range []int{2, 4} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			space := []Range{{0, n - 1, 1}}
+			body := func(q *Proc, it *Iter) {
+				for it.Next() {
+				}
+			}
+			benchRun(b, n, 0, func(p *Proc) {
+				for range b.N {
+					p.PDO(1, 1, DefaultSchedule(), space, body)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkForkJoinGoroutines is the baseline of BenchmarkPDOForkJoin: N
+// new goroutines and a sync.WaitGroup per fork/join.
+func BenchmarkForkJoinGoroutines(b *testing.B) {
+	for _, n := range []int{2, 4} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			var wg sync.WaitGroup
+			for range b.N {
+				wg.Add(n)
+				for range n {
+					go wg.Done()
+				}
+				wg.Wait()
+			}
+		})
+	}
+}
+
+// BenchmarkBarrier: barriers of all members inside a PDO body.
+func BenchmarkBarrier(b *testing.B) {
+	for _, n := range []int{2, 4} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			benchRun(b, n, 0, func(p *Proc) {
+				p.PDO(1, 1, DefaultSchedule(), []Range{{0, n - 1, 1}}, func(q *Proc, it *Iter) {
+					for range b.N {
+						q.Barrier(1, 2)
+					}
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkBarrierCond is the baseline of BenchmarkBarrier: a barrier on
+// sync.Mutex and sync.Cond.
+func BenchmarkBarrierCond(b *testing.B) {
+	for _, n := range []int{2, 4} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			var mu sync.Mutex
+			cond := sync.NewCond(&mu)
+			arrived, gen := 0, 0
+			wait := func() {
+				mu.Lock()
+				g := gen
+				if arrived++; arrived == n {
+					arrived, gen = 0, gen+1
+					cond.Broadcast()
+				} else {
+					for g == gen {
+						cond.Wait()
+					}
+				}
+				mu.Unlock()
+			}
+			var wg sync.WaitGroup
+			wg.Add(n)
+			for range n {
+				go func() {
+					defer wg.Done()
+					for range b.N {
+						wait()
+					}
+				}()
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// BenchmarkEventAppend: one stage 1 region record (start or stop) with its
+// time stamp, buffer flushes to io.Discard included. An op is a start and a
+// stop; ns/event is the cost of one record.
+func BenchmarkEventAppend(b *testing.B) {
+	benchRun(b, 1, 1, func(p *Proc) {
+		start := time.Now()
+		for range b.N {
+			p.RegionStart(1, 2, trace.RegionUser)
+			p.RegionStop(1, 2, trace.RegionUser)
+		}
+		b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(2*b.N), "ns/event")
+	})
+}
+
+// BenchmarkEventAppendStage0: the same calls without tracing.
+func BenchmarkEventAppendStage0(b *testing.B) {
+	benchRun(b, 1, 0, func(p *Proc) {
+		for range b.N {
+			p.RegionStart(1, 2, trace.RegionUser)
+			p.RegionStop(1, 2, trace.RegionUser)
+		}
+	})
+}
+
+// BenchmarkEventAppendBaseline: the same bytes appended to a plain buffer
+// with a time stamp from time.Since, two records per op.
+func BenchmarkEventAppendBaseline(b *testing.B) {
+	t0 := time.Now()
+	buf := make([]byte, 0, 1<<20)
+	le := binary.LittleEndian
+	rec := func(tag uint32) {
+		buf = le.AppendUint32(buf, 28)
+		buf = le.AppendUint32(buf, 3)
+		buf = le.AppendUint32(buf, tag)
+		buf = le.AppendUint32(buf, 0)
+		buf = le.AppendUint64(buf, math.Float64bits(float64(time.Since(t0))/1e3))
+		buf = le.AppendUint32(buf, 1)
+		buf = le.AppendUint32(buf, 2)
+		buf = le.AppendUint32(buf, 7)
+		if len(buf) >= 1<<20 {
+			buf = buf[:0]
+		}
+	}
+	for range b.N {
+		rec(1301)
+		rec(1302)
+	}
+}
+
+// BenchmarkPDOStage0: a PDO of 10000 iterations with a sum reduction at
+// stage 0, against the serial loop below.
+func BenchmarkPDOStage0(b *testing.B) {
+	const iters = 10000
+	a := make([]float64, iters)
+	for i := range a {
+		a[i] = float64(i)
+	}
+	for _, n := range []int{1, 2} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			var sum float64
+			benchRun(b, n, 0, func(p *Proc) {
+				for range b.N {
+					sum = 0
+					p.PDO(1, 1, DefaultSchedule(), []Range{{0, iters - 1, 1}}, func(q *Proc, it *Iter) {
+						local := Identity(sum, OpAdd)
+						for it.Next() {
+							local += a[it.Index(0)]
+						}
+						it.Reduce(func() { sum += local })
+					})
+				}
+			})
+			if sum != iters*(iters-1)/2 {
+				b.Fatal(sum)
+			}
+		})
+	}
+}
+
+// BenchmarkSerialLoop is the baseline of BenchmarkPDOStage0.
+func BenchmarkSerialLoop(b *testing.B) {
+	const iters = 10000
+	a := make([]float64, iters)
+	for i := range a {
+		a[i] = float64(i)
+	}
+	var sum float64
+	for range b.N {
+		sum = 0
+		for i := 0; i <= iters-1; i++ {
+			sum += a[i]
+		}
+	}
+	if sum != iters*(iters-1)/2 {
+		b.Fatal(sum)
+	}
+}
+
+// BenchmarkScheduleOnHome: the leader's schedule computation for an
+// on_home PDO over T(100,100) distributed (cyclic(4), block) onto P(2,2),
+// with an empty body, N=2 (so each processor owns two arrangement elements).
+func BenchmarkScheduleOnHome(b *testing.B) {
+	benchRun(b, 2, 0, func(p *Proc) {
+		P := p.Processors(nil, 1, 1, "P", Extent{0, 1}, Extent{0, 1})
+		T := p.Template(nil, 1, 2, "T", Extent{0, 99}, Extent{0, 99})
+		p.Distribute(1, 3, P, []Format{Cyclic(4), Block()}, T)
+		s := OnHome(T, LoopVar(0, 0), LoopVar(1, 0))
+		space := []Range{{0, 99, 1}, {0, 99, 1}}
+		b.ResetTimer()
+		for range b.N {
+			p.PDO(1, 4, s, space, func(q *Proc, it *Iter) {})
+		}
+	})
+}
