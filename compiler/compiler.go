@@ -168,7 +168,7 @@ type Config struct {
 func Compile(cfg Config) (*Package, error) {
 	p, err := load(cfg)
 	if err != nil {
-		return nil, err
+		return p, err // p holds the diagnostics of Go code that does not compile
 	}
 	for _, pass := range passes {
 		pass.run(p)
