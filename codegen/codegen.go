@@ -97,7 +97,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName string) ([]byte, er
 	pkgLine := g.e.lineStart(g.off(f.Syntax.Package))
 	g.e.add(pkgLine, pkgLine, g.e.resume(pkgLine, false), false)
 	if len(subs) > 0 {
-		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), false)
+		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), false, g.line(f.Syntax.Package))
 	}
 	for _, s := range subs {
 		g.sub(s)
@@ -116,3 +116,6 @@ func genFile(p *compiler.Package, f *compiler.File, lineName string) ([]byte, er
 }
 
 func (g *gen) off(pos token.Pos) int { return g.f.Tok.Offset(pos) }
+
+// line is the line of pos in the user's file.
+func (g *gen) line(pos token.Pos) int { return g.f.Tok.Line(pos) }

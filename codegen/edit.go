@@ -39,8 +39,10 @@ func (e *editor) add(start, end int, text string, closing bool) {
 func (e *editor) raw(start, end int, text string) { e.add(start, end, text, false) }
 
 // lines inserts code (one or more statements) at offset at, on lines of its
-// own, keeping the positions of the user text after it.
-func (e *editor) lines(at int, code string, closing bool) {
+// own, keeping the positions of the user text after it. The code itself is
+// placed at line src of the user's file (the directive it implements).
+func (e *editor) lines(at int, code string, closing bool, src int) {
+	code = e.at(src) + code
 	switch {
 	case e.blankBefore(at):
 		at = e.lineStart(at)
@@ -53,8 +55,10 @@ func (e *editor) lines(at int, code string, closing bool) {
 	}
 }
 
-// replace replaces src[start:end] by code on lines of its own.
-func (e *editor) replace(start, end int, code string, closing bool) {
+// replace replaces src[start:end] by code on lines of its own, placed at
+// line src of the user's file.
+func (e *editor) replace(start, end int, code string, closing bool, src int) {
+	code = e.at(src) + code
 	prefix := "\n"
 	if e.blankBefore(start) {
 		start, prefix = e.lineStart(start), ""
@@ -66,6 +70,10 @@ func (e *editor) replace(start, end int, code string, closing bool) {
 	}
 	e.add(start, end, prefix+code+"\n"+e.resume(end, true), closing)
 }
+
+// at is the //line directive that places generated code at a line of the
+// user's file.
+func (e *editor) at(line int) string { return fmt.Sprintf("//line %s:%d\n", e.name, line) }
 
 // resume is the //line directive that gives the text at offset off its
 // original position.

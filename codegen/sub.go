@@ -19,17 +19,17 @@ func (g *gen) sub(s *compiler.Sub) {
 	fd := s.Decl
 	body := fd.Body
 	if s.Main {
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt), false)
-		g.e.lines(g.off(body.Rbrace), "})", true)
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt), false, g.line(body.Lbrace))
+		g.e.lines(g.off(body.Rbrace), "})", true, g.line(body.Rbrace))
 	} else {
-		g.e.lines(g.off(fd.Pos()), g.wrapper(s), false)
+		g.e.lines(g.off(fd.Pos()), g.wrapper(s), false, g.line(fd.Pos()))
 		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
 		sep := ""
 		if fd.Type.Params.NumFields() > 0 {
 			sep = ", "
 		}
 		g.e.raw(g.off(fd.Type.Params.Opening)+1, g.off(fd.Type.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), false)
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), false, g.line(body.Lbrace))
 	}
 	g.calls(s)
 	for _, c := range s.Constructs {
@@ -206,7 +206,7 @@ func (g *gen) construct(c *compiler.Construct) {
 		g.pdo(c)
 	}
 	if code != "" {
-		g.e.lines(after, code, false)
+		g.e.lines(after, code, false, g.line(c.Pos()))
 	}
 }
 
@@ -224,12 +224,12 @@ func (g *gen) region(c *compiler.Construct, typ int) {
 	start := fmt.Sprintf("%s.RegionStart(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
 	stop := fmt.Sprintf("%s.RegionStop(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
 	if c.End != nil {
-		g.e.lines(g.off(c.Dir.Comment.End()), start, false)
-		g.e.lines(g.off(c.End.Dir.Comment.Pos()), stop, true)
+		g.e.lines(g.off(c.Dir.Comment.End()), start, false, g.line(c.Pos()))
+		g.e.lines(g.off(c.End.Dir.Comment.Pos()), stop, true, g.line(c.End.Pos()))
 		return
 	}
-	g.e.lines(g.off(c.Stmt.Pos()), start, false)
-	g.e.lines(g.off(c.Stmt.End()), stop, true)
+	g.e.lines(g.off(c.Stmt.Pos()), start, false, g.line(c.Pos()))
+	g.e.lines(g.off(c.Stmt.End()), stop, true, g.line(c.Pos()))
 }
 
 func names(ns []directives.Name) string {

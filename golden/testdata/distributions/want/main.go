@@ -7,6 +7,7 @@
 //line ../main.go:4
 package main
 
+//line ../main.go:4
 import svm_rt "github.com/svmc/svmc/rtlib"
 
 //line ../main.go:5
@@ -14,6 +15,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 import "fmt"
 
 func main() {
+//line ../main.go:8
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../main.go:9
 		owner := []int{1, 0, 1, 0, 0, 1}
@@ -21,68 +23,85 @@ func main() {
 		hits := make([]int, 8)
 
 		//svm:processors P(2)
+//line ../main.go:13
 		P := svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
 		_ = P
 //line ../main.go:14
 		//svm:processors Q(0:1, 0:1)
+//line ../main.go:14
 		Q := svm_p.Processors(nil, 1, 2, "Q", svm_rt.Extent{Lo: 0, Hi: 1}, svm_rt.Extent{Lo: 0, Hi: 1})
 		_ = Q
 //line ../main.go:15
 		//svm:template A(8)
+//line ../main.go:15
 		A := svm_p.Template(nil, 1, 3, "A", svm_rt.Extent{Lo: 0, Hi: (8) - 1})
 		_ = A
 //line ../main.go:16
 		//svm:template B(6)
+//line ../main.go:16
 		B := svm_p.Template(nil, 1, 4, "B", svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = B
 //line ../main.go:17
 		//svm:template C(6)
+//line ../main.go:17
 		C := svm_p.Template(nil, 1, 5, "C", svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = C
 //line ../main.go:18
 		//svm:template D(4, 6)
+//line ../main.go:18
 		D := svm_p.Template(nil, 1, 6, "D", svm_rt.Extent{Lo: 0, Hi: (4) - 1}, svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = D
 //line ../main.go:19
 		//svm:template E(4, 6)
+//line ../main.go:19
 		E := svm_p.Template(nil, 1, 7, "E", svm_rt.Extent{Lo: 0, Hi: (4) - 1}, svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = E
 //line ../main.go:20
 		//svm:distribute (cyclic(3)) onto P :: A
+//line ../main.go:20
 		svm_p.Distribute(1, 8, P, []svm_rt.Format{svm_rt.Cyclic(3)}, A)
 //line ../main.go:21
 		//svm:distribute (general_block(sizes)) onto P :: B
+//line ../main.go:21
 		svm_p.Distribute(1, 9, P, []svm_rt.Format{svm_rt.GeneralBlock(sizes)}, B)
 //line ../main.go:22
 		//svm:distribute (indirect(owner)) onto P :: C
+//line ../main.go:22
 		svm_p.Distribute(1, 10, P, []svm_rt.Format{svm_rt.Indirect(owner)}, C)
 //line ../main.go:23
 		//svm:distribute (cyclic, *) onto P :: D
+//line ../main.go:23
 		svm_p.Distribute(1, 11, P, []svm_rt.Format{svm_rt.Cyclic(1), svm_rt.Star()}, D)
 //line ../main.go:24
 		//svm:distribute E with D
+//line ../main.go:24
 		svm_p.DistributeWith(1, 12, D, E)
 //line ../main.go:25
 
 		//svm:pdo loops(i) strategy(on_home(A(i)))
+//line ../main.go:26
 		svm_p.PDO(1, 13, svm_rt.OnHome(A, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
 //line ../main.go:28
 				hits[i]++
+//line ../main.go:29
 			}
 		})
 //line ../main.go:30
 		//svm:pdo loops(i) strategy(on_home(B(i + 1)))
+//line ../main.go:30
 		svm_p.PDO(1, 14, svm_rt.OnHome(B, svm_rt.LoopVar(0, 1)), []svm_rt.Range{{Lo: 0, Hi: (5) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
 //line ../main.go:32
 				hits[i]++
+//line ../main.go:33
 			}
 		})
 //line ../main.go:34
 		//svm:pdo loops(i) strategy(on_home(C(5 - i)))
+//line ../main.go:34
 		svm_p.PDO(1, 15, svm_rt.OnHome(C, svm_rt.IndexFunc(func(svm_idx []int) int {
 			i := int(svm_idx[0])
 			_ = i
@@ -92,11 +111,13 @@ func main() {
 				i := int(svm_it.Index(0))
 //line ../main.go:36
 				hits[i]++
+//line ../main.go:37
 			}
 		})
 //line ../main.go:38
 		cells := 0
 		//svm:pdo loops(i, j) strategy(on_home(E(i, 2))) reduction(+: cells)
+//line ../main.go:39
 		svm_p.PDO(1, 16, svm_rt.OnHome(E, svm_rt.LoopVar(0, 0), svm_rt.ConstIndex(int(2))), []svm_rt.Range{{Lo: 0, Hi: (4) - 1, Step: 1}, {Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red16_0 := svm_rt.Identity(cells, svm_rt.OpAdd)
 			for svm_it.Next() {
@@ -106,14 +127,17 @@ func main() {
 				_ = j
 //line ../main.go:42
 				svm_red16_0++
+//line ../main.go:44
 			}
 			svm_it.Reduce(func() { cells += svm_red16_0 })
 		})
 //line ../main.go:45
 		//svm:redistribute (block, block) onto Q :: D
+//line ../main.go:45
 		svm_p.Distribute(1, 17, Q, []svm_rt.Format{svm_rt.Block(), svm_rt.Block()}, D)
 //line ../main.go:46
 		//svm:pdo loops(i, j) strategy(on_home(D(i, j))) reduction(+: cells)
+//line ../main.go:46
 		svm_p.PDO(1, 18, svm_rt.OnHome(D, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (4) - 1, Step: 1}, {Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red18_0 := svm_rt.Identity(cells, svm_rt.OpAdd)
 			for svm_it.Next() {
@@ -123,17 +147,21 @@ func main() {
 				_ = j
 //line ../main.go:49
 				svm_red18_0++
+//line ../main.go:51
 			}
 			svm_it.Reduce(func() { cells += svm_red18_0 })
 		})
 //line ../main.go:52
 		//svm:undef B
+//line ../main.go:52
 		svm_p.Undef(B, 1, 19)
 //line ../main.go:53
 		//svm:undef C
+//line ../main.go:53
 		svm_p.Undef(C, 1, 20)
 //line ../main.go:54
 		fmt.Println("hits", hits, "cells", cells, "formats from", owner, sizes)
+//line ../main.go:55
 	})
 //line ../main.go:55
 }

@@ -13,6 +13,7 @@
 //line ../../../../examples/example31/main.go:10
 package main
 
+//line ../../../../examples/example31/main.go:10
 import svm_rt "github.com/svmc/svmc/rtlib"
 
 //line ../../../../examples/example31/main.go:11
@@ -28,53 +29,66 @@ import (
 // the processors unevenly loaded; the second by T2, created with the shape
 // of the iteration space, which balances it; the third distributes its own
 // iteration space over P.
+//
+//line ../../../../examples/example31/main.go:23
 func G(svm_a0 *rtlib.Template, svm_a1 int, svm_a2 int, svm_a3 [][]float64) (float64, int) {
 	return svm_G(svm_rt.Current(), svm_a0, svm_a1, svm_a2, svm_a3)
 }
 
 //line ../../../../examples/example31/main.go:23
 func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (float64, int) {
+//line ../../../../examples/example31/main.go:23
 	svm_p.Enter(1)
 	defer svm_p.Exit(1)
 //line ../../../../examples/example31/main.go:24
 	//svm:template T(10, 10)
+//line ../../../../examples/example31/main.go:24
 	T = svm_p.Template(T, 1, 1, "T", svm_rt.Extent{Lo: 0, Hi: (10) - 1}, svm_rt.Extent{Lo: 0, Hi: (10) - 1})
 //line ../../../../examples/example31/main.go:25
 	//svm:template T1(n, n)
+//line ../../../../examples/example31/main.go:25
 	T1 := svm_p.Template(nil, 1, 2, "T1", svm_rt.Extent{Lo: 0, Hi: (n) - 1}, svm_rt.Extent{Lo: 0, Hi: (n) - 1})
 	_ = T1
 //line ../../../../examples/example31/main.go:26
 	//svm:template T2(:, :)
+//line ../../../../examples/example31/main.go:26
 	T2 := svm_p.CreatableTemplate(nil, 1, 3, "T2", 2)
 	_ = T2
 //line ../../../../examples/example31/main.go:27
 	//svm:processors P(2, 2)
+//line ../../../../examples/example31/main.go:27
 	P := svm_p.Processors(nil, 1, 4, "P", svm_rt.Extent{Lo: 0, Hi: (2) - 1}, svm_rt.Extent{Lo: 0, Hi: (2) - 1})
 	_ = P
 //line ../../../../examples/example31/main.go:28
 	//svm:distribute (block, block) onto P :: T1
+//line ../../../../examples/example31/main.go:28
 	svm_p.Distribute(1, 5, P, []svm_rt.Format{svm_rt.Block(), svm_rt.Block()}, T1)
 //line ../../../../examples/example31/main.go:29
 
 	//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))
+//line ../../../../examples/example31/main.go:30
 	svm_p.PDO(1, 6, svm_rt.OnHome(T1, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		for svm_it.Next() {
 			i := int(svm_it.Index(0))
 			j := int(svm_it.Index(1))
 //line ../../../../examples/example31/main.go:33
 			a[i][j] = float64(i*m + j)
+//line ../../../../examples/example31/main.go:35
 		}
 	})
 //line ../../../../examples/example31/main.go:36
 
 	//svm:create T2(m, m)
+//line ../../../../examples/example31/main.go:37
 	svm_p.Create(T2, 1, 7, svm_rt.Extent{Lo: 0, Hi: (m) - 1}, svm_rt.Extent{Lo: 0, Hi: (m) - 1})
 //line ../../../../examples/example31/main.go:38
 	//svm:redistribute (block, block) onto P :: T2
+//line ../../../../examples/example31/main.go:38
 	svm_p.Distribute(1, 8, P, []svm_rt.Format{svm_rt.Block(), svm_rt.Block()}, T2)
 //line ../../../../examples/example31/main.go:39
 	sum := 0.0
 	//svm:pdo label(total) loops(i, j) strategy(on_home(T2(i, j))) reduction(+: sum)
+//line ../../../../examples/example31/main.go:40
 	svm_p.PDO(1, 9, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red9_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
 		for svm_it.Next() {
@@ -82,6 +96,7 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			j := int(svm_it.Index(1))
 //line ../../../../examples/example31/main.go:43
 			svm_red9_0 += a[i][j]
+//line ../../../../examples/example31/main.go:45
 		}
 		svm_it.Reduce(func() { sum += svm_red9_0 })
 	})
@@ -89,6 +104,7 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 
 	diagonal := 0
 	//svm:pdo label(grid) loops(i, j) processors(P) strategy(block, block) reduction(+: diagonal)
+//line ../../../../examples/example31/main.go:48
 	svm_p.PDO(1, 10, svm_rt.LoopLevel(P, svm_rt.Block(), svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (10) - 1, Step: 1}, {Lo: 0, Hi: (10) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red10_0 := svm_rt.Identity(diagonal, svm_rt.OpAdd)
 		for svm_it.Next() {
@@ -98,17 +114,20 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			if i == j {
 				svm_red10_0++
 			}
+//line ../../../../examples/example31/main.go:55
 		}
 		svm_it.Reduce(func() { diagonal += svm_red10_0 })
 	})
 //line ../../../../examples/example31/main.go:56
 	//svm:destroy T2
+//line ../../../../examples/example31/main.go:56
 	svm_p.Destroy(T2, 1, 11)
 //line ../../../../examples/example31/main.go:57
 	return sum, diagonal
 }
 
 func main() {
+//line ../../../../examples/example31/main.go:60
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../../../../examples/example31/main.go:61
 		const n, m = 12, 8
@@ -119,6 +138,7 @@ func main() {
 		var T *rtlib.Template
 		sum, diagonal := svm_G(svm_p, T, n, m, a)
 		fmt.Printf("sum of a = %.1f (want %d), diagonal elements = %d\n", sum, m*m*(m*m-1)/2, diagonal)
+//line ../../../../examples/example31/main.go:69
 	})
 //line ../../../../examples/example31/main.go:69
 }

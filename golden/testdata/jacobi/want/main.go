@@ -12,6 +12,7 @@
 //line ../../../../examples/jacobi/main.go:10
 package main
 
+//line ../../../../examples/jacobi/main.go:10
 import svm_rt "github.com/svmc/svmc/rtlib"
 
 //line ../../../../examples/jacobi/main.go:11
@@ -23,6 +24,7 @@ import (
 )
 
 func main() {
+//line ../../../../examples/jacobi/main.go:18
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../../../../examples/jacobi/main.go:19
 		n := flag.Int("n", 64, "grid size")
@@ -31,14 +33,17 @@ func main() {
 		size := *n
 
 		//svm:processors P(nprocs())
+//line ../../../../examples/jacobi/main.go:24
 		P := svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
 		_ = P
 //line ../../../../examples/jacobi/main.go:25
 		//svm:template T(size, size)
+//line ../../../../examples/jacobi/main.go:25
 		T := svm_p.Template(nil, 1, 2, "T", svm_rt.Extent{Lo: 0, Hi: (size) - 1}, svm_rt.Extent{Lo: 0, Hi: (size) - 1})
 		_ = T
 //line ../../../../examples/jacobi/main.go:26
 		//svm:distribute (block, *) onto P :: T
+//line ../../../../examples/jacobi/main.go:26
 		svm_p.Distribute(1, 3, P, []svm_rt.Format{svm_rt.Block(), svm_rt.Star()}, T)
 //line ../../../../examples/jacobi/main.go:27
 
@@ -49,17 +54,20 @@ func main() {
 		change := 0.0
 		for it := 0; it < *iters; it++ {
 			//svm:pdo label(sweep) loops(i, j) strategy(on_home(T(i, j)))
+//line ../../../../examples/jacobi/main.go:34
 			svm_p.PDO(1, 4, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 				for svm_it.Next() {
 					i := int(svm_it.Index(0))
 					j := int(svm_it.Index(1))
 //line ../../../../examples/jacobi/main.go:37
 					b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
+//line ../../../../examples/jacobi/main.go:39
 				}
 			})
 //line ../../../../examples/jacobi/main.go:40
 			change = 0
 			//svm:pdo label(update) loops(i, j) strategy(on_home(T(i, j))) reduction(max: change)
+//line ../../../../examples/jacobi/main.go:41
 			svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 				svm_red5_0 := svm_rt.Identity(change, svm_rt.OpMax)
 				for svm_it.Next() {
@@ -68,22 +76,26 @@ func main() {
 //line ../../../../examples/jacobi/main.go:44
 					svm_red5_0 = max(svm_red5_0, math.Abs(b[i][j]-a[i][j]))
 					a[i][j] = b[i][j]
+//line ../../../../examples/jacobi/main.go:47
 				}
 				svm_it.Reduce(func() { change = max(change, svm_red5_0) })
 			})
 //line ../../../../examples/jacobi/main.go:48
 		}
 		fmt.Printf("jacobi %dx%d, %d iterations: last change %.9e, checksum %.9f\n", size, size, *iters, change, svm_checksum(svm_p, a))
+//line ../../../../examples/jacobi/main.go:50
 	})
 //line ../../../../examples/jacobi/main.go:50
 }
 
+//line ../../../../examples/jacobi/main.go:52
 func grid(svm_a0 int) [][]float64 {
 	return svm_grid(svm_rt.Current(), svm_a0)
 }
 
 //line ../../../../examples/jacobi/main.go:52
 func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
+//line ../../../../examples/jacobi/main.go:52
 	svm_p.Enter(2)
 	defer svm_p.Exit(2)
 //line ../../../../examples/jacobi/main.go:53
@@ -96,12 +108,15 @@ func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
 
 // checksum runs serially (exclusive mode), so it is the same for every
 // number of processors.
+//
+//line ../../../../examples/jacobi/main.go:62
 func checksum(svm_a0 [][]float64) float64 {
 	return svm_checksum(svm_rt.Current(), svm_a0)
 }
 
 //line ../../../../examples/jacobi/main.go:62
 func svm_checksum(svm_p *svm_rt.Proc, a [][]float64) float64 {
+//line ../../../../examples/jacobi/main.go:62
 	svm_p.Enter(3)
 	defer svm_p.Exit(3)
 //line ../../../../examples/jacobi/main.go:63

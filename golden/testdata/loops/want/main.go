@@ -7,6 +7,7 @@
 //line ../main.go:4
 package main
 
+//line ../main.go:4
 import svm_rt "github.com/svmc/svmc/rtlib"
 
 //line ../main.go:5
@@ -14,41 +15,48 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 import "fmt"
 
 func main() {
+//line ../main.go:8
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../main.go:9
 		xs := []int{3, 9, 4, 7, 1, 8}
 		down := 0
 		//svm:pdo loops(i) reduction(+: down)
+//line ../main.go:11
 		svm_p.PDO(1, 1, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 9, Hi: (0), Step: -1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red1_0 := svm_rt.Identity(down, svm_rt.OpAdd)
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
 //line ../main.go:13
 				svm_red1_0 += i
+//line ../main.go:14
 			}
 			svm_it.Reduce(func() { down += svm_red1_0 })
 		})
 //line ../main.go:15
 		steps := 0
 		//svm:pdo loops(i) reduction(+: steps)
+//line ../main.go:16
 		svm_p.PDO(1, 2, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (9), Step: (3)}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red2_0 := svm_rt.Identity(steps, svm_rt.OpAdd)
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
 //line ../main.go:18
 				svm_red2_0 += i
+//line ../main.go:19
 			}
 			svm_it.Reduce(func() { steps += svm_red2_0 })
 		})
 //line ../main.go:20
 		back := 0
 		//svm:pdo loops(i) reduction(+: back)
+//line ../main.go:21
 		svm_p.PDO(1, 3, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 10, Hi: (0) + 1, Step: -(2)}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red3_0 := svm_rt.Identity(back, svm_rt.OpAdd)
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
 //line ../main.go:23
 				svm_red3_0 += i
+//line ../main.go:24
 			}
 			svm_it.Reduce(func() { back += svm_red3_0 })
 		})
@@ -56,6 +64,7 @@ func main() {
 		prod, lo, hi := 1, 1<<30, -1
 		and, or, xor := -1, 0, 0
 		//svm:pdo loops(i) reduction(*: prod) reduction(min: lo) reduction(max: hi) reduction(&: and) reduction(|: or) reduction(^: xor)
+//line ../main.go:27
 		svm_range4_0 := xs
 		svm_p.PDO(1, 4, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range4_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red4_0 := svm_rt.Identity(prod, svm_rt.OpMul)
@@ -77,6 +86,7 @@ func main() {
 				svm_red4_3 &= v | 1
 				svm_red4_4 |= v
 				svm_red4_5 ^= v
+//line ../main.go:38
 			}
 			svm_it.Reduce(func() { prod *= svm_red4_0 })
 			svm_it.Reduce(func() { lo = min(lo, svm_red4_1) })
@@ -88,10 +98,12 @@ func main() {
 //line ../main.go:39
 		count := 0
 		//svm:processors R(nprocs())
+//line ../main.go:40
 		R := svm_p.Processors(nil, 1, 5, "R", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
 		_ = R
 //line ../main.go:41
 		//svm:pdo loops(i) processors(R) strategy(cyclic(2))
+//line ../main.go:41
 		svm_p.PDO(1, 6, svm_rt.LoopLevel(R, svm_rt.Cyclic(2)), []svm_rt.Range{{Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
@@ -100,21 +112,25 @@ func main() {
 				for j := 0; j < 2; j++ {
 					_ = j // i stays unused in the pdo body
 				}
+//line ../main.go:46
 			}
 		})
 //line ../main.go:47
 		//svm:pdo loops(k) reduction(+: count)
+//line ../main.go:47
 		svm_p.PDO(1, 7, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (7) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red7_0 := svm_rt.Identity(count, svm_rt.OpAdd)
 			for svm_it.Next() {
 				k := int(svm_it.Index(0))
 //line ../main.go:49
 				svm_red7_0 += k
+//line ../main.go:50
 			}
 			svm_it.Reduce(func() { count += svm_red7_0 })
 		})
 //line ../main.go:51
 		fmt.Println(down, steps, back, prod, lo, hi, and, or, xor, count)
+//line ../main.go:52
 	})
 //line ../main.go:52
 }

@@ -6,6 +6,7 @@
 //line ../main.go:3
 package main
 
+//line ../main.go:3
 import svm_rt "github.com/svmc/svmc/rtlib"
 
 //line ../main.go:4
@@ -14,16 +15,19 @@ import "fmt"
 
 var total int
 
+//line ../main.go:9
 func find(svm_a0 []int, svm_a1 int) int {
 	return svm_find(svm_rt.Current(), svm_a0, svm_a1)
 }
 
 //line ../main.go:9
 func svm_find(svm_p *svm_rt.Proc, xs []int, x int) int {
+//line ../main.go:9
 	svm_p.Enter(1)
 	defer svm_p.Exit(1)
 //line ../main.go:10
 	//svm:trace_region search
+//line ../main.go:10
 	svm_p.RegionStart(1, 1, 7)
 //line ../main.go:11
 	for i, v := range xs {
@@ -31,59 +35,73 @@ func svm_find(svm_p *svm_rt.Proc, xs []int, x int) int {
 			return i // leaves the region; the runtime closes it
 		}
 	}
+//line ../main.go:10
 	svm_p.RegionStop(1, 1, 7)
 //line ../main.go:16
 	return -1
 }
 
 func main() {
+//line ../main.go:19
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../main.go:20
 		xs := []int{5, 3, 8, 1}
 		squares := make([]int, 16)
 		//svm:shared total, squares
+//line ../main.go:22
 		svm_p.Shared(2, 1, svm_rt.SharedVar{Num: 1, Addr: svm_rt.AddrOf(&total)}, svm_rt.SharedVar{Num: 2, Addr: svm_rt.AddrOf(&squares)})
 //line ../main.go:23
 
 		//svm:trace_region setup
+//line ../main.go:24
 		svm_p.RegionStart(2, 2, 7)
 //line ../main.go:25
 		n := len(squares)
 		limit := n / 2
+//line ../main.go:27
 		svm_p.RegionStop(2, 2, 7)
 //line ../main.go:27
 		//svm:end trace_region setup
 
 		//svm:trace_region compute
 		//svm:pdo label(square) loops(i)
+//line ../main.go:29
 		svm_p.RegionStart(2, 4, 7)
 //line ../main.go:31
+//line ../main.go:30
 		svm_p.PDO(2, 5, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
 //line ../main.go:32
 				//svm:trace_region body
+//line ../main.go:32
 				svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
 				squares[i] = i * i
+//line ../main.go:32
 				svm_p.RegionStop(2, 6, 7)
+//line ../main.go:34
 //line ../main.go:34
 			}
 		})
 //line ../main.go:35
+//line ../main.go:29
 		svm_p.RegionStop(2, 4, 7)
 //line ../main.go:35
 		//svm:barrier
+//line ../main.go:35
 		svm_p.Barrier(2, 7)
 //line ../main.go:36
 		fmt.Println("index of 8:", svm_find(svm_p, xs, 8), "index of 7:", svm_find(svm_p, xs, 7))
 		//svm:barrier
+//line ../main.go:37
 		svm_p.Barrier(2, 8)
 //line ../main.go:38
 		for _, s := range squares[:limit] {
 			total += s
 		}
 		fmt.Println("sum of the first squares:", total)
+//line ../main.go:42
 	})
 //line ../main.go:42
 }

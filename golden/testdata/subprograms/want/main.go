@@ -8,6 +8,7 @@
 //line ../main.go:5
 package main
 
+//line ../main.go:5
 import svm_rt "github.com/svmc/svmc/rtlib"
 
 //line ../main.go:6
@@ -19,17 +20,20 @@ import (
 
 type vec []float64
 
+//line ../main.go:14
 func (svm_recv vec) dot(svm_a0 vec) float64 {
 	return svm_recv.svm_dot(svm_rt.Current(), svm_a0)
 }
 
 //line ../main.go:14
 func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
+//line ../main.go:14
 	svm_p.Enter(1)
 	defer svm_p.Exit(1)
 //line ../main.go:15
 	s := 0.0
 	//svm:pdo loops(i) reduction(+: s)
+//line ../main.go:16
 	svm_range1_0 := v
 	svm_p.PDO(1, 1, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range1_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red1_0 := svm_rt.Identity(s, svm_rt.OpAdd)
@@ -37,6 +41,7 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 			i := int(svm_it.Index(0))
 //line ../main.go:18
 			svm_red1_0 += v[i] * w[i]
+//line ../main.go:19
 		}
 		svm_it.Reduce(func() { s += svm_red1_0 })
 	})
@@ -46,36 +51,42 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 
 type counter struct{ n int }
 
+//line ../main.go:25
 func (svm_recv *counter) add(svm_a0 int) {
 	svm_recv.svm_add(svm_rt.Current(), svm_a0)
 }
 
 //line ../main.go:25
 func (c *counter) svm_add(svm_p *svm_rt.Proc, k int) {
+//line ../main.go:25
 	svm_p.Enter(2)
 	defer svm_p.Exit(2)
 //line ../main.go:25:31
 	c.n += k
 }
 
+//line ../main.go:27
 func (svm_recv *counter) String() string {
 	return svm_recv.svm_String(svm_rt.Current())
 }
 
 //line ../main.go:27
 func (c *counter) svm_String(svm_p *svm_rt.Proc) string {
+//line ../main.go:27
 	svm_p.Enter(3)
 	defer svm_p.Exit(3)
 //line ../main.go:27:36
 	return fmt.Sprintf("counter(%d)", c.n)
 }
 
+//line ../main.go:29
 func sum[T int | float64](svm_a0 ...T) T {
 	return svm_sum[T](svm_rt.Current(), svm_a0...)
 }
 
 //line ../main.go:29
 func svm_sum[T int | float64](svm_p *svm_rt.Proc, xs ...T) T {
+//line ../main.go:29
 	svm_p.Enter(4)
 	defer svm_p.Exit(4)
 //line ../main.go:30
@@ -86,12 +97,14 @@ func svm_sum[T int | float64](svm_p *svm_rt.Proc, xs ...T) T {
 	return s
 }
 
+//line ../main.go:37
 func fib(svm_a0 int) int {
 	return svm_fib(svm_rt.Current(), svm_a0)
 }
 
 //line ../main.go:37
 func svm_fib(svm_p *svm_rt.Proc, n int) int {
+//line ../main.go:37
 	svm_p.Enter(5)
 	defer svm_p.Exit(5)
 //line ../main.go:38
@@ -101,12 +114,14 @@ func svm_fib(svm_p *svm_rt.Proc, n int) int {
 	return svm_fib(svm_p, n-1) + svm_fib(svm_p, n-2)
 }
 
+//line ../main.go:44
 func apply(svm_a0 func(int) int, svm_a1 int) int {
 	return svm_apply(svm_rt.Current(), svm_a0, svm_a1)
 }
 
 //line ../main.go:44
 func svm_apply(svm_p *svm_rt.Proc, f func(int) int, x int) int {
+//line ../main.go:44
 	svm_p.Enter(6)
 	defer svm_p.Exit(6)
 //line ../main.go:44:41
@@ -114,6 +129,7 @@ func svm_apply(svm_p *svm_rt.Proc, f func(int) int, x int) int {
 }
 
 func main() {
+//line ../main.go:46
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../main.go:47
 		v := vec{1, 2, 3, 4}
@@ -124,6 +140,7 @@ func main() {
 		ks := []int{3, 1, 2}
 		sort.Ints(ks)
 		fmt.Println(v.svm_dot(svm_p, v), s, svm_sum(svm_p, 1, 2, 3), svm_sum(svm_p, 0.5, 0.25), svm_fib(svm_p, 10), svm_apply(svm_p, fib, 12), ks)
+//line ../main.go:55
 	})
 //line ../main.go:55
 }
