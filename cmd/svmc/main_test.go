@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// svmcBin is the svmc command built once for the tests in this file.
+var svmcBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "svmc-cmd-test-")
+	if err != nil {
+		panic(err)
+	}
+	svmcBin = filepath.Join(dir, "svmc")
+	if out, err := exec.Command("go", "build", "-o", svmcBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building svmc: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runSvmc(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(svmcBin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if xe, ok := err.(*exec.ExitError); ok {
+		code = xe.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), ".go:") && strings.Contains(errb.String(), "+0x") {
+		t.Errorf("svmc %s printed a Go stack trace:\n%s", strings.Join(args, " "), errb.String())
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func readTrace(t *testing.T, path string) []*trace.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*trace.Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return recs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+}
+
+func ints(rec *trace.Record, name string) []int { return rec.Value(name).Ints }
+func field(rec *trace.Record, name string) int { return rec.Value(name).Int }
+
+// TestExample31Trace checks the trace of Example 3.1 on 4 processors against
+// Table 1 of the SVM-Fortran report.
+func TestExample31Trace(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "ex31.sddf")
+	res := runSvmc(t, "../..", "run", "-n", "4", "--trace", tr, "--format", "ascii", "--stage", "3", "./examples/example31")
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if want := "sum of a = 2016.0 (want 2016), diagonal elements = 10\n"; res.stdout != want {
+		t.Fatalf("stdout %q, want %q", res.stdout, want)
+	}
+	recs := readTrace(t, tr)
+	count := map[string]int{}
+	type key struct {
+		name     string
+		node     int
+		sub, dir int
+	}
+	seen := map[key]int{}
+	var g, mainSub int
+	for _, r := range recs {
+		count[r.Desc.Name]++
+		k := key{name: r.Desc.Name, node: r.Node()}
+		if r.Desc.Index("subprogram number") >= 0 {
+			k.sub, k.dir = field(r, "subprogram number"), field(r, "directive number")
+		}
+		seen[k]++
+		if r.Desc.Name == "trace-region-start" {
+			switch field(r, "trace region type") {
+			case trace.RegionSubroutine:
+				g = k.sub
+			case trace.RegionProgram:
+				mainSub = k.sub
+			}
+		}
+	}
+	if g == 0 || mainSub == 0 {
+		t.Fatalf("no subroutine or program region in the trace: %v", count)
+	}
+	// The PDOs of G are its directives 6, 9 and 10 (textual order).
+	pdos := []int{6, 9, 10}
+	for node := 0; node < 4; node++ {
+		for _, d := range append([]int{0}, pdos...) {
+			s := g
+			for _, name := range []string{"trace-region-start", "trace-region-stop"} {
+				if d == 0 && node != 0 {
+					continue // G runs on the leader only
+				}
+				if seen[key{name, node, s, d}] != 1 {
+					t.Errorf("node %d: %d %s for subprogram %d directive %d, want 1", node, seen[key{name, node, s, d}], name, s, d)
+				}
+			}
+		}
+		for _, name := range []string{"trace-region-start", "trace-region-stop"} {
+			if seen[key{name, node, mainSub, 0}] != 1 {
+				t.Errorf("node %d: program region %s missing", node, name)
+			}
+		}
+		for _, d := range pdos {
+			for _, name := range []string{"wait-barrier-start", "wait-barrier-stop"} {
+				if seen[key{name, node, g, d}] != 1 {
+					t.Errorf("node %d: %s at the end of the pdo (directive %d) missing", node, name, d)
+				}
+			}
+		}
+	}
+	for _, d := range pdos {
+		for _, name := range []string{"pdo-info", "pdo-iteration-space"} {
+			if seen[key{name, 0, g, d}] != 1 {
+				t.Errorf("%s of the pdo (directive %d) missing on the leader", name, d)
+			}
+		}
+	}
+	// template-info for T (directive 1), T1 (2) and T2 (at create, 7).
+	infos := map[int][]int{}
+	dists := map[int]map[int][]int{} // template id → node → owned boxes
+	for _, r := range recs {
+		switch r.Desc.Name {
+		case "template-info":
+			infos[field(r, "directive number")] = ints(r, "template shape")
+		case "template-dist":
+			id := field(r, "template id")
+			if dists[id] == nil {
+				dists[id] = map[int][]int{}
+			}
+			dists[id][r.Node()] = append(dists[id][r.Node()], ints(r, "owned indices")...)
+		}
+	}
+	wantShapes := map[int][]int{1: {0, 9, 0, 9}, 2: {0, 11, 0, 11}, 7: {0, 7, 0, 7}}
+	for d, shape := range wantShapes {
+		if fmt.Sprint(infos[d]) != fmt.Sprint(shape) {
+			t.Errorf("template-info of directive %d: shape %v, want %v", d, infos[d], shape)
+		}
+	}
+	// T1(12,12) BLOCK,BLOCK on P(2,2): 6×6 quadrants, arrangement element
+	// (p1,p2) on processor p1 + 2*p2 (column-major).
+	wantT1 := map[int][]int{0: {0, 5, 0, 5}, 1: {6, 11, 0, 5}, 2: {0, 5, 6, 11}, 3: {6, 11, 6, 11}}
+	var t1 int
+	for id, byNode := range dists {
+		if fmt.Sprint(byNode[1]) == fmt.Sprint(wantT1[1]) {
+			t1 = id
+		}
+	}
+	if t1 == 0 {
+		t.Fatalf("no template-dist with T1's BLOCK blocks; got %v", dists)
+	}
+	for node, boxes := range wantT1 {
+		if fmt.Sprint(dists[t1][node]) != fmt.Sprint(boxes) {
+			t.Errorf("T1 on node %d owns %v, want %v", node, dists[t1][node], boxes)
+		}
+	}
+	if count["proc-arrangement"] != 1 || count["destroy-template"] != 1 {
+		t.Errorf("proc-arrangement %d, destroy-template %d; want 1 each", count["proc-arrangement"], count["destroy-template"])
+	}
+	for _, r := range recs {
+		if r.Desc.Name == "proc-arrangement" && fmt.Sprint(ints(r, "pids")) != "[0 1 2 3]" {
+			t.Errorf("proc-arrangement pids %v", ints(r, "pids"))
+		}
+	}
+}
+
+// TestJacobiSameOutput checks that Jacobi prints its serial result on 1 to 4
+// processors.
+func TestJacobiSameOutput(t *testing.T) {
+	serial, err := exec.Command("go", "run", "../../examples/jacobi", "-n", "24", "-iters", "20").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One build through svmc compile; the binary reads SVMC_NPROCS itself.
+	out := filepath.Join("..", "..", "examples", "jacobi", "svm")
+	defer os.RemoveAll(out)
+	if res := runSvmc(t, "../..", "compile", "-o", "examples/jacobi/svm", "./examples/jacobi"); res.code != 0 {
+		t.Fatalf("compile: %s", res.stderr)
+	}
+	exe := filepath.Join(t.TempDir(), "jacobi")
+	if b, err := exec.Command("go", "build", "-o", exe, "../../examples/jacobi/svm").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	for n := 1; n <= 4; n++ {
+		cmd := exec.Command(exe, "-n", "24", "-iters", "20")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("SVMC_NPROCS=%d", n))
+		got, err := cmd.Output()
+		if err != nil || string(got) != string(serial) {
+			t.Errorf("-n %d: %v, prints %q; serial prints %q", n, err, got, serial)
+		}
+	}
+}
+
+// writeModule writes a module that does not require svmc.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/user\n\ngo 1.24\n"
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestRunInForeignModule(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func main() {
+	total := 0
+	//svm:pdo loops(i) reduction(+: total)
+	for i := 1; i <= 100; i++ {
+		total += i
+	}
+	fmt.Println(total)
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "3", ".")
+	if res.code != 0 || res.stdout != "5050\n" {
+		t.Fatalf("exit %d, stdout %q\n%s", res.code, res.stdout, res.stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "go.mod")); strings.Contains(string(data), "svmc") {
+		t.Errorf("svmc run changed the user's go.mod:\n%s", data)
+	}
+}
+
+func TestDirectiveErrors(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+func main() {
+	//svm:pdo loops(i) strategy(on_home(T(i)))
+	for i := 0; i < 4; i++ {
+	}
+}
+`})
+	res := runSvmc(t, dir, "run", ".")
+	if res.code != 1 {
+		t.Errorf("exit %d, want 1", res.code)
+	}
+	bad := writeModule(t, map[string]string{"main.go": `package main
+
+func main() {
+	//svm:barier
+}
+`})
+	res2 := runSvmc(t, bad, "compile", "-o", "out", ".")
+	res.stderr += res2.stderr
+	if res2.code != 1 {
+		t.Errorf("exit %d, want 1", res2.code)
+	}
+	for _, want := range []string{
+		"main.go:4:38: unknown template T",
+		`main.go:4:8: unknown directive "barier"; did you mean "barrier"?`,
+	} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+		}
+	}
+}
+
+func TestPanicNamesProcessorAndLine(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func main() {
+	xs := make([]int, 10)
+	//svm:pdo loops(i)
+	for i := 0; i < 12; i++ {
+		xs[i] = i
+	}
+	fmt.Println(xs)
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "3", "--trace", tr, ".")
+	if res.code != 2 {
+		t.Errorf("exit %d, want 2", res.code)
+	}
+	// Block scheduling gives iterations 8..11 to processor 2.
+	want := "svmc: processor 2 panicked: runtime error: index out of range [10] with length 10\n\tat main.go:9"
+	if !strings.Contains(res.stderr, want) {
+		t.Errorf("stderr:\n%s\nwant it to contain:\n%s", res.stderr, want)
+	}
+	if recs := readTrace(t, tr); len(recs) == 0 {
+		t.Error("the trace of the panicking run is empty")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-n", "0", "."}, "-n 0: want a positive number of processors"},
+		{[]string{"run", "--format", "xml", "."}, "--format xml: want ascii or binary"},
+		{[]string{"run", "--stage", "9", "."}, "--stage 9: want a stage from 0 to 6"},
+		{[]string{"compile", "."}, "compile needs -o DIR"},
+		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
+	} {
+		res := runSvmc(t, t.TempDir(), c.args...)
+		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
+			t.Errorf("svmc %s: exit %d, stderr %q; want an error containing %q", strings.Join(c.args, " "), res.code, res.stderr, c.want)
+		}
+	}
+}
