@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
 )
@@ -16,6 +17,7 @@ var notYet = map[directives.Kind]bool{
 	directives.BarrierCheckin: true, directives.BarrierCheckout: true,
 	directives.Critical: true, directives.Lock: true, directives.Atomic: true,
 	directives.Replicated: true, directives.Exclusive: true,
+	directives.Coherence: true, directives.Prefetch: true,
 }
 
 // checkStructure pairs end directives, finds the statements constructs apply
@@ -32,38 +34,57 @@ func (p *Package) checkStructure() {
 }
 
 // pairEnds matches //svm:end directives with the end-form constructs they
-// close, list by list, innermost first.
+// close, list by list, innermost first. An end-form construct that no end
+// closes applies to the one statement after it (next-statement form); one
+// that stands inside a construct closed by an end must have its statement
+// before that end, and may not be closed by an end after it.
 func (p *Package) pairEnds(s *Sub) {
 	open := map[token.Pos][]*Construct{} // per statement list
+	cut := map[*Construct]*Construct{}   // opener → the end that closed an enclosing construct
+	line := func(c *Construct) int { return p.Fset.Position(c.Pos()).Line }
 	for _, c := range s.Constructs {
 		info := directives.Lookup(c.Kind())
 		switch {
 		case c.Kind() == directives.End:
-			stack := open[c.ListPos]
 			end := c.Dir.End
+			matches := func(o *Construct) bool {
+				return o.ListPos == c.ListPos && o.Kind() == end.What && (end.Name == nil || nameOf(o) == end.Name.Name)
+			}
+			what := end.What.String()
+			if end.Name != nil {
+				what += " " + end.Name.Name
+			}
+			stack := open[c.ListPos]
 			i := len(stack) - 1
-			for ; i >= 0; i-- {
-				o := stack[i]
-				if o.Kind() == end.What && (end.Name == nil || nameOf(o) == end.Name.Name) {
-					break
-				}
+			for i >= 0 && !matches(stack[i]) {
+				i--
 			}
 			if i < 0 {
-				what := end.What.String()
-				if end.Name != nil {
-					what += " " + end.Name.Name
+				var crossed *Construct
+				for _, o := range s.Constructs {
+					if o.Pos() < c.Pos() && cut[o] != nil && matches(o) {
+						crossed = o
+					}
 				}
-				p.errorf(c.Pos(), "end %s without a matching %s directive earlier in the same block (user regions must nest inside the implicit regions)", what, end.What)
+				if crossed != nil {
+					outer := cut[crossed].Opener
+					p.errorf(c.Pos(), "end %s closes the %s at line %d, which began inside the %s at line %d and so must end before its end at line %d: constructs nest",
+						what, crossed.Kind(), line(crossed), outer.Kind(), line(outer), line(cut[crossed]))
+				} else {
+					p.errorf(c.Pos(), "end %s has no %s to close earlier in the same block: a construct opens and ends in one statement list", what, what)
+				}
 				continue
-			}
-			if i != len(stack)-1 {
-				inner := stack[len(stack)-1]
-				p.errorf(c.Pos(), "end %s closes the %s at line %d, but the %s at line %d inside it is still open", end.What, end.What,
-					p.Fset.Position(stack[i].Pos()).Line, inner.Kind(), p.Fset.Position(inner.Pos()).Line)
 			}
 			o := stack[i]
 			o.End, c.Opener = c, o
 			o.Body = c.List[o.Index:c.Index]
+			for _, inner := range stack[i+1:] {
+				cut[inner] = c
+				if inner.Index >= c.Index {
+					p.errorf(inner.Pos(), "%s has no statement of its own before line %d, where the enclosing %s ends: close it with its own end before that line, or put a statement between them",
+						strings.TrimSpace(inner.Kind().String()+" "+nameOf(inner)), line(c), o.Kind())
+				}
+			}
 			open[c.ListPos] = stack[:i]
 		case info.EndForm:
 			open[c.ListPos] = append(open[c.ListPos], c)
@@ -90,6 +111,8 @@ func (p *Package) checkConstruct(c *Construct) {
 		if c.Index >= len(c.List) {
 			if info.NeedsLoop {
 				p.errorf(c.Pos(), "%s must be followed by a for statement", d.Kind)
+			} else if info.EndForm {
+				p.errorf(c.Pos(), "%s must be followed by the statement it applies to, or closed later in the same block by //svm:end %s", d.Kind, d.Kind)
 			} else {
 				p.errorf(c.Pos(), "%s must be followed by the statement it applies to", d.Kind)
 			}
@@ -116,9 +139,12 @@ func (p *Package) checkConstruct(c *Construct) {
 		if dd.With != nil {
 			p.resolveTemplate(c, *dd.With)
 		}
+		countsOK := true
 		for _, t := range dd.Templates {
 			if rank := p.resolveTemplate(c, t); rank > 0 && dd.With == nil && len(dd.Formats) != rank {
-				p.errorf(c.Pos(), "%s: template %s has %d dimensions but %d formats are given", d.Kind, t.Name, rank, len(dd.Formats))
+				p.errorf(c.Pos(), "%s: template %s has %s, but %s given: give one format per dimension (* for one that is not distributed)",
+					d.Kind, t.Name, plural(rank, "dimension"), plural(len(dd.Formats), "format"))
+				countsOK = false
 			}
 		}
 		for _, f := range dd.Formats {
@@ -132,17 +158,20 @@ func (p *Package) checkConstruct(c *Construct) {
 						n++
 					}
 				}
-				if dd.With == nil && n != prank {
-					p.errorf(c.Pos(), "%s: %d distributed dimensions onto %s, which has %d dimensions", d.Kind, n, dd.Onto.Name, prank)
+				if dd.With == nil && countsOK && n != prank {
+					p.errorf(c.Pos(), "%s: %s distributed (not *) onto %s, which has %s: distribute as many dimensions as the arrangement has",
+						d.Kind, plural(n, "dimension"), dd.Onto.Name, plural(prank, "dimension"))
 				}
 			}
 		}
 	case directives.Create:
 		if rank := p.resolveTemplate(c, d.Create.Name); rank > 0 && rank != len(d.Create.Dims) {
-			p.errorf(c.Pos(), "create %s: the template has %d dimensions, %d extents given", d.Create.Name.Name, rank, len(d.Create.Dims))
+			p.errorf(c.Pos(), "create %s: the template has %s, but %s given", d.Create.Name.Name, plural(rank, "dimension"), plural(len(d.Create.Dims), "extent"))
 		}
 		if tc := p.templateDecl(c, d.Create.Name.Name); tc != nil && !tc.Dir.Template.Creatable {
-			p.errorf(c.Pos(), "create %s: %s is not a creatable template (declare it as %s(:,...))", d.Create.Name.Name, d.Create.Name.Name, d.Create.Name.Name)
+			colons := strings.Repeat(":, ", len(tc.Dir.Template.Dims))
+			p.errorf(c.Pos(), "create %s: %s is not a creatable template (its shape is fixed at line %d); declare it as template %s(%s) to give its shape at create",
+				d.Create.Name.Name, d.Create.Name.Name, p.Fset.Position(tc.Pos()).Line, d.Create.Name.Name, colons[:len(colons)-2])
 		}
 		for _, dim := range d.Create.Dims {
 			p.checkDim(c, dim)
@@ -185,7 +214,7 @@ func (p *Package) declares(c *Construct, n directives.Name, typeName string, kin
 			break
 		}
 		if o.Kind() == kind && declName(o) == n.Name {
-			p.errorf(posOf(p, n.Pos), "%s %s is declared twice (first at line %d)", kind, n.Name, p.Fset.Position(o.Pos()).Line)
+			p.errorf(posOf(p, n.Pos), "%s %s is declared twice (first at line %d); give the second another name", kind, n.Name, p.Fset.Position(o.Pos()).Line)
 			return false
 		}
 	}
@@ -195,7 +224,7 @@ func (p *Package) declares(c *Construct, n directives.Name, typeName string, kin
 	}
 	v, ok := obj.(*types.Var)
 	if !ok || !isRuntimeType(v.Type(), typeName) {
-		p.errorf(posOf(p, n.Pos), "%s %s: %s is already declared as %s; a %s variable has type *rtlib.%s", kind, n.Name, n.Name, describe(obj), kind, typeName)
+		p.errorf(posOf(p, n.Pos), "%s %s: %s is already declared as %s; a %s variable has type *rtlib.%s (rename one of them)", kind, n.Name, n.Name, p.describe(obj), kind, typeName)
 		return false
 	}
 	return false
@@ -211,10 +240,10 @@ func declName(c *Construct) string {
 	return ""
 }
 
-func describe(obj types.Object) string {
+func (p *Package) describe(obj types.Object) string {
 	switch obj.(type) {
 	case *types.Var:
-		return "a variable of type " + obj.Type().String()
+		return "a variable of type " + p.typeString(obj.Type())
 	case *types.Func:
 		return "a function"
 	case *types.TypeName:
@@ -225,6 +254,11 @@ func describe(obj types.Object) string {
 		return "a package"
 	}
 	return "something else"
+}
+
+// typeString writes t as the package's own code names it.
+func (p *Package) typeString(t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(p.Types))
 }
 
 // isRuntimeType reports whether t is *rtlib.<name>.
@@ -270,7 +304,7 @@ func (p *Package) resolveTemplate(c *Construct, n directives.Name) int {
 	if v, ok := p.lookup(c.Pos(), n.Name).(*types.Var); ok && isRuntimeType(v.Type(), "Template") {
 		return 0
 	}
-	p.errorf(posOf(p, n.Pos), "unknown template %s%s", n.Name, p.suggest(c, n.Name, directives.Template))
+	p.errorf(posOf(p, n.Pos), "unknown template %s%s", n.Name, p.suggest(c, n.Name, directives.Template, "*rtlib.Template"))
 	return 0
 }
 
@@ -286,7 +320,7 @@ func (p *Package) resolveProcs(c *Construct, n directives.Name) {
 	if v, ok := p.lookup(c.Pos(), n.Name).(*types.Var); ok && isRuntimeType(v.Type(), "Procs") {
 		return
 	}
-	p.errorf(posOf(p, n.Pos), "unknown processor arrangement %s%s", n.Name, p.suggest(c, n.Name, directives.Processors))
+	p.errorf(posOf(p, n.Pos), "unknown processor arrangement %s%s", n.Name, p.suggest(c, n.Name, directives.Processors, "*rtlib.Procs"))
 }
 
 // procsRank is the rank of a processors directive of the subprogram, or 0.
@@ -302,9 +336,17 @@ func (p *Package) procsRank(c *Construct, name string) int {
 	return 0
 }
 
-func (p *Package) suggest(c *Construct, name string, kind directives.Kind) string {
+// suggest says what to do about an unknown template or arrangement name: the
+// closest name declared in the subprogram before c, or how to declare one.
+func (p *Package) suggest(c *Construct, name string, kind directives.Kind, typ string) string {
 	best, bestDist := "", 3
 	for _, o := range c.Sub.Constructs {
+		if o.Pos() >= c.Pos() {
+			if o.Kind() == kind && declName(o) == name {
+				return fmt.Sprintf(": its %s directive is at line %d, after this one; declare it before its use", kind, p.Fset.Position(o.Pos()).Line)
+			}
+			continue
+		}
 		if o.Kind() == kind {
 			if d := editDistance(name, declName(o)); d < bestDist {
 				best, bestDist = declName(o), d
@@ -312,9 +354,17 @@ func (p *Package) suggest(c *Construct, name string, kind directives.Kind) strin
 		}
 	}
 	if best != "" {
-		return fmt.Sprintf(" (did you mean %s?)", best)
+		return fmt.Sprintf("; did you mean %s?", best)
 	}
-	return ""
+	return fmt.Sprintf(": no %s directive declares it earlier in this function, and no variable %s of type %s is in scope", kind, name, typ)
+}
+
+// plural is "1 dimension", "2 dimensions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func editDistance(a, b string) int {

@@ -13,8 +13,9 @@ package compiler
 // may be preceded by a column and a colon ("14:`re`"). An expectation is
 // met by one diagnostic reported on that line (and at that column, if one is
 // given) whose message matches the expression. A pattern that starts with
-// "warning: " expects a warning and is matched, without that prefix, against
-// the warning's message; every other pattern expects an error. In a
+// "warning: " (or "^warning: ") expects a warning and is matched, without
+// that prefix, against the warning's message; every other pattern expects an
+// error. In a
 // directive comment the want comment is a remark ("//" ends a directive), so
 // it does not disturb the directive.
 //
@@ -236,6 +237,8 @@ func parseWant(text string) ([]*expectation, error) {
 			e := &expectation{col: col, src: lit}
 			if rest, ok := strings.CutPrefix(pat, "warning: "); ok {
 				e.warning, pat = true, rest
+			} else if rest, ok := strings.CutPrefix(pat, "^warning: "); ok {
+				e.warning, pat = true, "^"+rest
 			}
 			if e.re, err = regexp.Compile(pat); err != nil {
 				return nil, err

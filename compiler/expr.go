@@ -22,7 +22,11 @@ const (
 // returns its syntax tree (nil after an error). nprocs() stands for the
 // number of processors of the run.
 func (p *Package) checkExpr(c *Construct, e *directives.Expr, scopePos token.Pos, want exprWant) ast.Expr {
-	src := ExprCode(e, "int(1)")
+	// nprocs() becomes an int of the same length, so that the offsets of
+	// type errors are offsets in the directive's text.
+	src := replaceNprocs(e.Text, func(call string) string {
+		return "int(1)" + strings.Repeat(" ", max(0, len(call)-len("int(1)")))
+	})
 	x, err := parser.ParseExpr(src)
 	if err != nil {
 		p.errorf(posOf(p, e.Pos), "%s: %v", c.Kind(), err)
@@ -37,24 +41,30 @@ func (p *Package) checkExpr(c *Construct, e *directives.Expr, scopePos token.Pos
 	}
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
 	if err := types.CheckExpr(p.Fset, p.Types, scopePos, fx, info); err != nil {
-		msg := err.Error()
+		msg, pos := err.Error(), e.Pos
 		if te, ok := err.(types.Error); ok {
 			msg = te.Msg
+			if f := p.Fset.File(te.Pos); f != nil && f.Base() == p.Fset.File(fx.Pos()).Base() {
+				if off := f.Offset(te.Pos); off < len(e.Text) {
+					pos.Column += off
+					pos.Offset += off
+				}
+			}
 		}
-		p.errorf(posOf(p, e.Pos), "%s: %s", c.Kind(), msg)
+		p.errorf(posOf(p, pos), "%s: %s", c.Kind(), msg)
 		return nil
 	}
 	t := info.Types[fx].Type
 	switch want {
 	case intType:
 		if !isInteger(t) {
-			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want an integer", c.Kind(), e.Text, t)
+			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want an integer", c.Kind(), e.Text, p.typeString(t))
 			return nil
 		}
 	case intSlice:
 		s, ok := t.Underlying().(*types.Slice)
 		if !ok || !types.Identical(s.Elem(), types.Typ[types.Int]) {
-			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want []int", c.Kind(), e.Text, t)
+			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want []int", c.Kind(), e.Text, p.typeString(t))
 			return nil
 		}
 	}
@@ -64,7 +74,12 @@ func (p *Package) checkExpr(c *Construct, e *directives.Expr, scopePos token.Pos
 // ExprCode is the Go text of a directive expression with every nprocs()
 // call replaced by nprocs.
 func ExprCode(e *directives.Expr, nprocs string) string {
-	text := e.Text
+	return replaceNprocs(e.Text, func(string) string { return nprocs })
+}
+
+// replaceNprocs replaces each nprocs() call in the expression text by
+// repl(the call's text).
+func replaceNprocs(text string, repl func(call string) string) string {
 	x, err := parser.ParseExpr(text)
 	if err != nil {
 		return text
@@ -85,7 +100,7 @@ func ExprCode(e *directives.Expr, nprocs string) string {
 	last := 0
 	for _, s := range spans {
 		b.WriteString(text[last:s.from])
-		b.WriteString(nprocs)
+		b.WriteString(repl(text[s.from:s.to]))
 		last = s.to
 	}
 	b.WriteString(text[last:])

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/svmc/svmc/directives"
 	"github.com/svmc/svmc/progdb"
@@ -123,7 +124,7 @@ func (p *Package) checkPDO(c *Construct) {
 	p.checkReductions(c, info)
 	p.checkStrategy(c, info)
 	if d.Template != nil {
-		p.errorf(posOf(p, d.Template.Pos), "pdo template(%s): semi-dynamic scheduling is not supported by this version of svmc", d.Template.Name)
+		p.errorf(posOf(p, d.Template.Pos), "pdo template(%s): semi-dynamic scheduling is not supported by this version of svmc; drop the template clause", d.Template.Name)
 	}
 	if d.Processors != nil {
 		p.resolveProcs(c, *d.Processors)
@@ -362,7 +363,7 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		if u.Info()&types.IsInteger == 0 {
-			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array", name.Name, t)
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 			return nil
 		}
 		l.Hi = "(" + x + ") - 1"
@@ -370,12 +371,12 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 		l.Range = x
 	case *types.Pointer:
 		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
-			p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, t)
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 			return nil
 		}
 		l.Range = x
 	default:
-		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (the order of maps, channels and strings is not an index space)", name.Name, t)
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (the order of maps, channels and strings is not an index space)", name.Name, p.typeString(t))
 		return nil
 	}
 	if s.Value != nil {
@@ -402,32 +403,58 @@ func (p *Package) checkReductions(c *Construct, info *PDO) {
 		for _, v := range r.Vars {
 			pos := posOf(p, v.Pos)
 			if seen[v.Name] {
-				p.errorf(pos, "reduction variable %s is named twice", v.Name)
+				p.errorf(pos, "reduction variable %s is named twice; reduce it with one operator", v.Name)
 				continue
 			}
 			seen[v.Name] = true
+			if slices.ContainsFunc(info.Loops, func(l *Loop) bool { return l.Name == v.Name }) {
+				p.errorf(pos, "reduction(%s: %s): %s is a loop variable of the pdo; reduce into a variable declared before it", r.Op, v.Name, v.Name)
+				continue
+			}
 			obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
 			if !ok {
 				p.errorf(pos, "reduction(%s: %s): %s is not a variable declared before the pdo", r.Op, v.Name, v.Name)
 				continue
 			}
-			b, ok := obj.Type().Underlying().(*types.Basic)
-			switch {
-			case !ok || b.Info()&types.IsNumeric == 0 || b.Info()&types.IsComplex != 0 && r.Op != directives.Add && r.Op != directives.Mul:
-				p.errorf(pos, "reduction(%s: %s): %s has type %s; a reduction needs a number", r.Op, v.Name, v.Name, obj.Type())
+			if why := reductionType(r.Op, obj.Type()); why != "" {
+				p.errorf(pos, "reduction(%s: %s): %s has type %s; %s", r.Op, v.Name, v.Name, p.typeString(obj.Type()), why)
 				continue
-			case (r.Op == directives.And || r.Op == directives.Or || r.Op == directives.Xor) && b.Info()&types.IsInteger == 0:
-				p.errorf(pos, "reduction(%s: %s): %s has type %s; %s needs an integer", r.Op, v.Name, v.Name, obj.Type(), r.Op)
-				continue
-			}
-			for _, l := range info.Loops {
-				if l.Obj == obj {
-					p.errorf(pos, "reduction(%s: %s): %s is a loop variable of the pdo", r.Op, v.Name, v.Name)
-				}
 			}
 			info.Reds = append(info.Reds, &Red{Op: r.Op, Name: v.Name, Obj: obj})
 		}
 	}
+}
+
+// reductionType says why a variable of type t cannot be reduced with op, or
+// returns "".
+func reductionType(op directives.ReduceOp, t types.Type) string {
+	b, ok := t.Underlying().(*types.Basic)
+	var info types.BasicInfo
+	if ok {
+		info = b.Info()
+	}
+	switch op {
+	case directives.LogAnd, directives.LogOr:
+		if info&types.IsBoolean == 0 {
+			return op.String() + " needs a bool"
+		}
+	case directives.And, directives.Or, directives.Xor:
+		if info&types.IsInteger == 0 {
+			return op.String() + " needs an integer"
+		}
+	case directives.Min, directives.Max:
+		if info&types.IsNumeric == 0 || info&types.IsComplex != 0 {
+			return op.String() + " needs an integer or a floating-point number"
+		}
+	default:
+		if info&types.IsBoolean != 0 {
+			return op.String() + " needs a number (a bool reduces with && or ||)"
+		}
+		if info&types.IsNumeric == 0 {
+			return op.String() + " needs a number"
+		}
+	}
+	return ""
 }
 
 func (p *Package) checkStrategy(c *Construct, info *PDO) {
@@ -444,7 +471,7 @@ func (p *Package) checkStrategy(c *Construct, info *PDO) {
 		}
 		rank := p.resolveTemplate(c, *st.Template)
 		if rank > 0 && rank != len(st.Subs) {
-			p.errorf(stPos, "on_home(%s(...)): %s has %d dimensions, %d subscripts given", st.Template.Name, st.Template.Name, rank, len(st.Subs))
+			p.errorf(stPos, "on_home(%s(...)): %s has %s, but %s given", st.Template.Name, st.Template.Name, plural(rank, "dimension"), plural(len(st.Subs), "subscript"))
 		}
 		bodyPos := info.Body.Lbrace + 1
 		for _, e := range st.Subs {
@@ -453,7 +480,7 @@ func (p *Package) checkStrategy(c *Construct, info *PDO) {
 		}
 	case directives.LoopLevel:
 		if len(st.Formats) > len(info.Loops) {
-			p.errorf(stPos, "strategy has %d formats for %d loops", len(st.Formats), len(info.Loops))
+			p.errorf(stPos, "strategy has %s for %s", plural(len(st.Formats), "format"), plural(len(info.Loops), "loop"))
 		}
 		for _, f := range st.Formats {
 			if f.Kind != directives.Block && f.Kind != directives.Cyclic {
@@ -467,13 +494,15 @@ func (p *Package) checkStrategy(c *Construct, info *PDO) {
 		}
 		if want > 0 && len(st.Formats) != want {
 			if d.Processors == nil {
-				p.errorf(stPos, "strategy with %d formats needs processors(P) with %d dimensions", len(st.Formats), len(st.Formats))
+				p.errorf(stPos, "strategy with %s needs processors(P) naming an arrangement with %s (without processors(...) a strategy distributes one loop over the active processors)",
+					plural(len(st.Formats), "loop format"), plural(len(st.Formats), "dimension"))
 			} else {
-				p.errorf(stPos, "strategy has %d formats, but %s has %d dimensions", len(st.Formats), d.Processors.Name, want)
+				p.errorf(stPos, "strategy has %s, but %s has %s: loop-level scheduling maps one loop onto each dimension of the arrangement",
+					plural(len(st.Formats), "loop format"), d.Processors.Name, plural(want, "dimension"))
 			}
 		}
 	default:
-		p.errorf(stPos, "strategy %s (dynamic scheduling) is not supported by this version of svmc", st.Kind)
+		p.errorf(stPos, "strategy %s (dynamic scheduling) is not supported by this version of svmc; schedule with on_home(...), block or cyclic", st.Kind)
 	}
 }
 

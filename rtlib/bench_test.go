@@ -183,7 +183,10 @@ func BenchmarkPDOStage0(b *testing.B) {
 						for it.Next() {
 							local += a[it.Index(0)]
 						}
-						it.Reduce(func() { sum += local })
+						// Generated code hands the partial result over in a
+						// fresh variable, so that local stays in a register.
+						part := local
+						it.Reduce(func() { sum += part })
 					})
 				}
 			})

@@ -530,6 +530,10 @@ func (c *ownerCheck) owns(p *Proc, idx []int) bool {
 // Iter walks one processor's iterations of a PDO nest in lexicographic
 // order.
 type Iter struct {
+	// Fast path of Next: the current and the last count of the segment of
+	// the innermost loop being walked, its step and its index.
+	k, hi, step, last int
+
 	p       *Proc
 	lv      []level
 	idx     []int
@@ -569,6 +573,7 @@ func (p *Proc) resetIter(it *Iter, sub, dir int, space []Range) {
 		it.lv[l] = level{lo: r.Lo, step: r.Step}
 	}
 	it.root, it.started, it.done, it.chk = nil, false, false, nil
+	it.k, it.hi, it.step, it.last = 0, 0, 0, nl-1
 	clear(it.reduce)
 	it.reduce = it.reduce[:0]
 }
@@ -637,17 +642,36 @@ func (it *Iter) setBoxes(space []Range, boxes [][][]ivl) {
 }
 
 // Next advances to this processor's next iteration and reports whether there
-// is one.
+// is one. The common step, within a segment of the innermost loop, is
+// inlined into the caller.
 func (it *Iter) Next() bool {
-	if it.chk == nil {
-		return it.advance()
+	if it.k < it.hi {
+		it.k++
+		it.idx[it.last] += it.step
+		return true
 	}
-	for it.advance() {
-		if it.chk.owns(it.p, it.idx) {
-			return true
+	return it.next()
+}
+
+// next is Next beyond the fast path: the next segment or outer iteration,
+// and the owner check of IndexFunc schedules.
+func (it *Iter) next() bool {
+	if it.chk != nil {
+		for it.advance() {
+			if it.chk.owns(it.p, it.idx) {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	if !it.advance() {
+		return false
+	}
+	// Hand the rest of the innermost segment to the fast path.
+	L := &it.lv[it.last]
+	it.k, it.hi, it.step = L.k, L.hi, L.step
+	L.k = L.hi
+	return true
 }
 
 func (it *Iter) advance() bool {

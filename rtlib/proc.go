@@ -22,7 +22,8 @@ type Proc struct {
 	bufLimit int
 	regions  []region
 
-	it Iter // this processor's share of the current PDO
+	it        Iter // this processor's share of the current PDO
+	spinLimit int  // current bound of spinning in await
 
 	_        [cacheLine]byte
 	sleeping atomic.Int32

@@ -66,7 +66,7 @@ type run struct {
 	bufLimit   int
 	stderr     io.Writer
 	stopWait   time.Duration
-	spin       int // bounded pure spinning of a waiter
+	maxSpin    int // bound of the adaptive spinning of a waiter
 	yields     int // bounded runtime.Gosched rounds before blocking
 	standalone bool
 
@@ -153,7 +153,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if r.stopWait <= 0 {
 		r.stopWait = 2 * time.Second
 	}
-	r.spin, r.yields = spinPolicy(r.n)
+	r.maxSpin, r.yields = spinPolicy(r.n)
 	if par.Trace != nil {
 		f := par.Format
 		if f == 0 {
@@ -174,12 +174,13 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
 		r.procs[i] = &Proc{
-			id:       i,
-			r:        r,
-			stage:    r.stage,
-			bufLimit: r.bufLimit,
-			wake:     make(chan struct{}, 1),
-			exited:   make(chan struct{}),
+			id:        i,
+			r:         r,
+			stage:     r.stage,
+			bufLimit:  r.bufLimit,
+			wake:      make(chan struct{}, 1),
+			spinLimit: 256,
+			exited:    make(chan struct{}),
 		}
 	}
 	r.aps = newAPS(r, r.procs)
@@ -222,18 +223,14 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	return r.writeErr
 }
 
-// spinPolicy bounds the spinning of waiters: spin only when every processor
-// can have a CPU, yield a little, then block.
-func spinPolicy(n int) (spin, yields int) {
-	if v := os.Getenv("XSPIN"); v != "" {
-		var a, b int
-		fmt.Sscanf(v, "%d,%d", &a, &b)
-		return a, b
-	}
+// spinPolicy bounds the waiting of processors: the largest spin bound (the
+// bound adapts, see await) and the rounds of yielding before blocking.
+// Spinning pays only when every processor can have a CPU.
+func spinPolicy(n int) (maxSpin, yields int) {
 	if n <= runtime.GOMAXPROCS(0) {
-		return 4000, 8
+		return 4096, 4
 	}
-	return 50, 4
+	return 64, 4
 }
 
 // procMain is the goroutine of one processor.

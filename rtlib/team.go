@@ -7,6 +7,10 @@ import (
 
 const cacheLine = 64
 
+// minSpin is the spin bound a processor returns to after a wait that ended
+// while it yielded.
+const minSpin = 16
+
 type taskKind int
 
 const (
@@ -112,16 +116,28 @@ func (a *aps) wait(p *Proc) {
 // spinning, then bounded yielding, then blocking on the processor's wake
 // channel. A waker changes *w first and then calls wakeup. Waiting is a safe
 // point: a processor of a failing run stops here.
+//
+// The spin bound adapts per processor: a spin that saw the change raises it
+// (up to r.maxSpin), a spin that ran out halves it. On an idle machine the
+// waits of a fork/join are short and spinning wins; when the CPUs are busy
+// (more processors than CPUs, or other programs) spins keep failing and the
+// bound drops to a few loads, so waiters yield and block instead.
 func (p *Proc) await(w *atomic.Uint64, old uint64) uint64 {
 	r := p.r
-	for i := 0; i < r.spin; i++ {
+	limit := p.spinLimit
+	for i := 0; i < limit; i++ {
 		if v := w.Load(); v != old {
+			if limit < r.maxSpin {
+				p.spinLimit = min(r.maxSpin, limit+limit/4+8)
+			}
 			return v
 		}
 	}
+	p.spinLimit = limit / 2
 	for i := 0; i < r.yields; i++ {
 		runtime.Gosched()
 		if v := w.Load(); v != old {
+			p.spinLimit = max(p.spinLimit, minSpin)
 			return v
 		}
 	}

@@ -530,8 +530,8 @@ func (r *Reader) asciiData(nt token) (*Record, error) {
 	return rec, nil
 }
 
-// scalar parses one number of type typ from t into v.
-func (r *Reader) scalar(w asciiWhere, f *Field, t token, typ FieldType, v *Value) (int, float64, error) {
+// scalar parses the number t of type typ (Int: first result, else second).
+func (r *Reader) scalar(w asciiWhere, f *Field, t token, typ FieldType) (int, float64, error) {
 	if t.kind != tWord {
 		return 0, 0, r.bad(w, t, "field %q: want a %s, found %s", f.Name, typ, describe(t))
 	}
@@ -570,7 +570,7 @@ func (r *Reader) asciiValue(w asciiWhere, f *Field, v *Value) error {
 			v.Int = int(t.text[0])
 			return nil
 		}
-		v.Int, v.Double, err = r.scalar(w, f, t, f.Type, v)
+		v.Int, v.Double, err = r.scalar(w, f, t, f.Type)
 		return err
 	}
 	v.Dims = r.slab.ints(f.Dims)
@@ -636,7 +636,7 @@ func (r *Reader) asciiValue(w asciiWhere, f *Field, v *Value) error {
 		if err != nil {
 			return err
 		}
-		x, y, err := r.scalar(w, f, t, f.Type, v)
+		x, y, err := r.scalar(w, f, t, f.Type)
 		if err != nil {
 			return err
 		}

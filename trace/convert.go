@@ -87,6 +87,9 @@ func DumpLine(rec *Record) string {
 func appendDumpLine(b []byte, rec *Record) []byte {
 	d := rec.Desc
 	ni, ci := d.nodeIndex(), d.clockIndex()
+	if len(rec.Values) != len(d.Fields) { // not from a Reader: show what is there
+		ni, ci = -1, -1
+	}
 	b = append(b, "node "...)
 	if ni >= 0 {
 		b = strconv.AppendInt(b, int64(rec.Values[ni].Int), 10)
@@ -103,7 +106,7 @@ func appendDumpLine(b []byte, rec *Record) []byte {
 	b = append(b, "  "...)
 	b = append(b, d.Name...)
 	sep := "  "
-	for i := range d.Fields {
+	for i := range min(len(d.Fields), len(rec.Values)) {
 		if i == ni || i == ci {
 			continue
 		}

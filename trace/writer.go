@@ -264,7 +264,8 @@ func appendDescBinary(b []byte, d *Descriptor) []byte {
 	return b
 }
 
-// WriteBuf writes every data packet of b. The records are checked against
+// WriteBuf writes every data packet of b (b is not modified; the caller
+// resets it). The records are checked against
 // the descriptors written so far (by tag); if one is malformed nothing of b is
 // written and the error names it. b must not hold an open record (Begin
 // without End).

@@ -80,7 +80,7 @@ func readTrace(t *testing.T, path string) []*trace.Record {
 }
 
 func ints(rec *trace.Record, name string) []int { return rec.Value(name).Ints }
-func field(rec *trace.Record, name string) int { return rec.Value(name).Int }
+func field(rec *trace.Record, name string) int  { return rec.Value(name).Int }
 
 // TestExample31Trace checks the trace of Example 3.1 on 4 processors against
 // Table 1 of the SVM-Fortran report.

@@ -3,14 +3,12 @@
 // main and in a case clause are well placed and give no error.
 package main
 
-import "fmt"
-
 //svm:template T(10) // want 1:`^template directive outside a function body: directives stand between the statements of a function \(a template that several functions use is a package variable of type \*rtlib\.Template, named by a template directive in a function\)$`
 var global = 1
 
 var hook = func() {
 	//svm:barrier // want 2:`^barrier directive in a function literal outside any function: directives stand in the bodies of the package's functions and methods`
-	fmt.Println("hook")
+	println("hook")
 }
 
 func init() {
@@ -23,16 +21,16 @@ func main() {
 		//svm:barrier // want 3:`^barrier directive inside a short variable declaration \(line 22\): a directive stands between statements, on a line of its own$`
 		1, 2,
 	}
-	fmt.Println(xs, global,
+	println(xs, global,
 		//svm:barrier // want 3:`^barrier directive inside a call \(line 26\)`
 		hook)
 	func() {
 		//svm:barrier
-		fmt.Println("a function literal in main is fine")
+		println("a function literal in main is fine")
 	}()
 	switch global {
 	case 1:
 		//svm:barrier
-		fmt.Println("so is a case clause")
+		println("so is a case clause")
 	}
 }
