@@ -46,6 +46,14 @@ const (
 	TagTraceOverhead             Tag = 1401
 	TagSVMOverhead               Tag = 1402
 	TagKernelTraceBufferOverflow Tag = 1403
+
+	// Records svmc adds take tags from 2000 up (DESIGN.md §4).
+
+	// TagPDOWork: at the end of its part of a parallel loop, each member of
+	// the APS writes how many iterations it ran and how long it was busy
+	// (from its region start to its arrival at the implicit barrier), so a
+	// report can show the load balance without per-iteration events.
+	TagPDOWork Tag = 2001
 )
 
 // FieldType is one of the four SDDF scalar types.
@@ -201,6 +209,9 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, Field{Double, "duration microseconds", 0}, Field{Int, "overhead type", 0})},
 	{TagKernelTraceBufferOverflow, "kernel-trace-buffer-overflow", "overflow of kernel trace buffer",
 		one(nodeID, clock)},
+
+	{TagPDOWork, "pdo-work", "iterations and busy time of a processor in a parallel loop",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "iterations", 0}, Field{Double, "busy microseconds", 0})},
 }
 
 var byTag = func() map[Tag]*Descriptor {
@@ -263,7 +274,7 @@ func Stage(tag Tag) int {
 	case tag == TagTraceRegionStart, tag == TagTraceRegionStop,
 		tag == TagTraceOverhead, tag == TagKernelTraceBufferOverflow:
 		return 1
-	case tag >= 1303 && tag <= 1312:
+	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
 	case tag >= 1101 && tag <= 1111:
 		return 3
