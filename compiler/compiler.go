@@ -127,6 +127,10 @@ type Construct struct {
 	Opener *Construct // for an end directive: the construct it closes
 	Region *Region
 	PDO    *PDO
+	// Sections are the section constructs of a psection, in order; Owner is
+	// a section's psection.
+	Sections []*Construct
+	Owner    *Construct
 	// Declares is true when a processors/template directive declares a new
 	// Go variable (no variable of that name is in scope).
 	Declares bool

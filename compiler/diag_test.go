@@ -1,33 +1,5 @@
 package compiler
 
-// The diagnostic tests work like golang.org/x/tools/go/analysis/analysistest:
-// each directory under testdata/diag is a small package main, and the
-// diagnostics the compiler must report are written as comments on the line
-// they are reported at:
-//
-//	x := 1 //svm:barrier // want `must stand on a line of its own`
-//	for i := 0; i != n; i++ { // want 2:`condition must use <, <=, > or >=`
-//
-// A want comment is "// want" followed by one or more expectations, each a
-// Go string literal (interpreted or raw) holding a regular expression, which
-// may be preceded by a column and a colon ("14:`re`"). An expectation is
-// met by one diagnostic reported on that line (and at that column, if one is
-// given) whose message matches the expression. A pattern that starts with
-// "warning: " (or "^warning: ") expects a warning and is matched, without
-// that prefix, against the warning's message; every other pattern expects an
-// error. In a
-// directive comment the want comment is a remark ("//" ends a directive), so
-// it does not disturb the directive.
-//
-// The test fails on every diagnostic no expectation meets and on every
-// expectation no diagnostic meets, and on a diagnostic without a line and
-// column. The packages must be plain Go that compiles: the compiler reports
-// Go errors before it looks at directives.
-//
-// Because a compiler pass that reports errors stops the passes after it, the
-// cases are grouped by the pass that finds them: one package per theme, with
-// one function per case.
-
 import (
 	"fmt"
 	"go/scanner"
@@ -35,12 +7,52 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
+// TestDiagnostics works like golang.org/x/tools/go/analysis/analysistest:
+// each directory under testdata/diag is a small package main, and the
+// diagnostics the compiler must report are written as comments on the line
+// they are reported at:
+//
+//	s++ //svm:barrier // want 6:`^barrier directive must stand on a line of its own`
+//	for i := 0; i != n; i++ { // want `condition must use <, <=, > or >=`
+//
+// A want comment is "// want" followed by one or more expectations, each a
+// Go string literal (interpreted or raw) holding a regular expression, which
+// may be preceded by a column and a colon (6:`re`). An expectation is met by
+// one diagnostic reported on that line (and at that column, if one is given)
+// whose message, without its position, matches the expression. A pattern
+// that starts with "warning: " (or "^warning: ") expects a warning and is
+// matched, without that prefix, against the warning's message; every other
+// pattern expects an error. In a directive the want comment is a remark
+// ("//" ends a directive), so it does not disturb the directive.
+//
+// The test fails on every diagnostic no expectation meets, on every
+// expectation no diagnostic meets, on a diagnostic without file, line and
+// column, and when Compile's error disagrees with the errors it reported.
+// The packages must be plain Go that compiles: the compiler reports Go
+// errors before it looks at directives. TestHarness checks the checker.
+//
+// A compiler pass that reports errors stops the passes after it, so the cases
+// are grouped by the pass that finds them, one package per theme with one
+// function per case:
+//
+//	syntax       parse: directive syntax; a directive sharing its line with code
+//	placement    attach: outside a function, in init, inside an expression
+//	reserved     subprograms: identifiers with the prefix svm_
+//	pdoloops     structure: the loop nest of a pdo
+//	jumps        structure: leaving a pdo or region body; directives in a pdo body
+//	ends         structure: pairing of end directives
+//	mapping      structure: templates, processor arrangements, strategies
+//	reductions   structure: reduction clauses
+//	exprs        structure: types of directive expressions, with columns
+//	unsupported  structure: directives this version cannot run
+//	warnings     classify: a shared scalar written in a pdo (the package compiles)
 func TestDiagnostics(t *testing.T) {
 	dirs, err := os.ReadDir(filepath.Join("testdata", "diag"))
 	if err != nil {
@@ -53,7 +65,16 @@ func TestDiagnostics(t *testing.T) {
 		dir := filepath.Join("testdata", "diag", d.Name())
 		t.Run(d.Name(), func(t *testing.T) {
 			t.Parallel()
-			checkDiagnostics(t, dir)
+			p, problems, err := checkDiagnostics(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pr := range problems {
+				t.Error(pr)
+			}
+			if len(problems) > 0 {
+				t.Logf("all diagnostics of %s:\n%v", dir, p.Diags)
+			}
 		})
 	}
 }
@@ -70,13 +91,7 @@ type expectation struct {
 }
 
 func (e *expectation) String() string {
-	file := e.file
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, file); err == nil {
-			file = rel
-		}
-	}
-	pos := fmt.Sprintf("%s:%d", file, e.line)
+	pos := fmt.Sprintf("%s:%d", relPath(e.file), e.line)
 	if e.col > 0 {
 		pos += fmt.Sprintf(":%d", e.col)
 	}
@@ -87,28 +102,42 @@ func (e *expectation) String() string {
 	return fmt.Sprintf("%s: %s matching %s", pos, kind, e.src)
 }
 
-// checkDiagnostics compiles the package in dir and compares its diagnostics
-// with the want comments of its files.
-func checkDiagnostics(t *testing.T, dir string) {
-	t.Helper()
-	wants := readWants(t, dir)
-	p, err := Compile(Config{Dir: dir, Pattern: "."})
-	if p == nil {
-		t.Fatalf("compile %s: %v", dir, err)
-	}
-	if err != nil {
-		if _, ok := err.(Diagnostics); !ok {
-			t.Fatalf("compile %s: error of type %T, want Diagnostics: %v", dir, err, err)
+// relPath is file relative to the working directory, if it lies below it.
+func relPath(file string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
 		}
 	}
-	if (err != nil) != (len(p.Diags.Errors()) > 0) {
-		t.Errorf("Compile returned error %v, but the package has %d error diagnostics", err, len(p.Diags.Errors()))
+	return file
+}
+
+// checkDiagnostics compiles the package in dir and compares its diagnostics
+// with the want comments of its files. It returns one problem per
+// diagnostic that no expectation meets, per expectation no diagnostic meets,
+// and per other fault; err is for a package it cannot check at all.
+func checkDiagnostics(dir string) (p *Package, problems []string, err error) {
+	wants, err := readWants(dir)
+	if err != nil {
+		return nil, nil, err
 	}
-	wd, _ := os.Getwd()
+	p, err = Compile(Config{Dir: dir, Pattern: "."})
+	if p == nil {
+		return nil, nil, fmt.Errorf("compile %s: %v", dir, err)
+	}
+	if _, ok := err.(Diagnostics); err != nil && !ok {
+		return nil, nil, fmt.Errorf("compile %s: error of type %T, want Diagnostics: %v", dir, err, err)
+	}
+	if (err != nil) != (len(p.Diags.Errors()) > 0) {
+		problems = append(problems, fmt.Sprintf("Compile returned error %v, but the package has %d error diagnostics", err, len(p.Diags.Errors())))
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, d := range p.Diags {
-		t.Logf("%s", d)
 		if d.Pos.Filename == "" || d.Pos.Line <= 0 || d.Pos.Column <= 0 {
-			t.Errorf("diagnostic without a full position (file:line:col): %s", d)
+			problems = append(problems, fmt.Sprintf("diagnostic without a full position (file:line:col): %s", d))
 			continue
 		}
 		file := d.Pos.Filename
@@ -116,24 +145,27 @@ func checkDiagnostics(t *testing.T, dir string) {
 			file = filepath.Join(wd, file)
 		}
 		if !meet(wants, file, d) {
-			t.Errorf("unexpected diagnostic: %s%s", d, sourceLine(file, d.Pos))
+			problems = append(problems, fmt.Sprintf("unexpected diagnostic: %s%s", d, sourceLine(file, d.Pos)))
 		}
 	}
 	for _, w := range wants {
 		if !w.met {
-			t.Errorf("missing diagnostic: %s", w)
+			problems = append(problems, fmt.Sprintf("missing diagnostic: %s", w))
 		}
 	}
+	return p, problems, nil
 }
 
 // meet marks the first unmet expectation that d meets and reports whether
-// there was one.
+// there was one. Expectations with a column are tried first.
 func meet(wants []*expectation, file string, d Diagnostic) bool {
-	for _, w := range wants {
-		if !w.met && w.file == file && w.line == d.Pos.Line && (w.col == 0 || w.col == d.Pos.Column) &&
-			w.warning == d.Warning && w.re.MatchString(d.Msg) {
-			w.met = true
-			return true
+	for _, withCol := range []bool{true, false} {
+		for _, w := range wants {
+			if !w.met && (w.col > 0) == withCol && w.file == file && w.line == d.Pos.Line && (w.col == 0 || w.col == d.Pos.Column) &&
+				w.warning == d.Warning && w.re.MatchString(d.Msg) {
+				w.met = true
+				return true
+			}
 		}
 	}
 	return false
@@ -161,22 +193,22 @@ func sourceLine(file string, pos token.Position) string {
 
 var wantRE = regexp.MustCompile(`// want (.*)$`)
 
-// readWants collects the want comments of the Go files of dir.
-func readWants(t *testing.T, dir string) []*expectation {
-	t.Helper()
+// readWants collects the want comments of the Go files of dir, in file and
+// line order.
+func readWants(dir string) ([]*expectation, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no Go files in %s", dir)
+		return nil, fmt.Errorf("no Go files in %s", dir)
 	}
 	var wants []*expectation
 	for _, name := range files {
 		abs, err := filepath.Abs(name)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		src, err := os.ReadFile(name)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		for i, line := range strings.Split(string(src), "\n") {
 			m := wantRE.FindStringSubmatch(line)
@@ -185,7 +217,7 @@ func readWants(t *testing.T, dir string) []*expectation {
 			}
 			ws, err := parseWant(m[1])
 			if err != nil {
-				t.Fatalf("%s:%d: bad want comment: %v", name, i+1, err)
+				return nil, fmt.Errorf("%s:%d: bad want comment: %v", name, i+1, err)
 			}
 			for _, w := range ws {
 				w.file, w.line = abs, i+1
@@ -193,8 +225,7 @@ func readWants(t *testing.T, dir string) []*expectation {
 			wants = append(wants, ws...)
 		}
 	}
-	sort.SliceStable(wants, func(i, j int) bool { return wants[i].col > wants[j].col }) // columned first
-	return wants
+	return wants, nil
 }
 
 // parseWant parses the expectations of one want comment:
@@ -247,6 +278,61 @@ func parseWant(text string) ([]*expectation, error) {
 			col = 0
 		default:
 			return nil, fmt.Errorf("unexpected %s", lit)
+		}
+	}
+}
+
+// TestHarness checks the checker itself on a package whose want comments
+// are wrong in every way it must notice.
+func TestHarness(t *testing.T) {
+	t.Parallel()
+	_, problems, err := checkDiagnostics(filepath.Join("testdata", "harness"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pr := range problems {
+		problems[i], _, _ = strings.Cut(pr, "\n") // drop the source line
+	}
+	want := []string{
+		"unexpected diagnostic: testdata/harness/main.go:9:3: barrier inside the body of the pdo at line 7: it would run once per iteration on one processor; move it before or after the pdo",
+		"unexpected diagnostic: testdata/harness/main.go:15:3: return inside the body of the pdo at line 12: a parallel body cannot leave its construct; return after the loop",
+		"unexpected diagnostic: testdata/harness/main.go:17:2: lock is not supported by this version of svmc (it parses, but the runtime cannot run it yet)",
+		"missing diagnostic: testdata/harness/main.go:9:4: error matching `barrier inside`",
+		"missing diagnostic: testdata/harness/main.go:15: error matching `break inside`",
+		"missing diagnostic: testdata/harness/main.go:17: warning matching `warning: lock`",
+		"missing diagnostic: testdata/harness/main.go:19: error matching `atomic`",
+		"missing diagnostic: testdata/harness/main.go:21: error matching `nothing is reported here`",
+	}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems the checker finds (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseWant(t *testing.T) {
+	good := []struct {
+		in   string
+		want []string // col/warning/expr
+	}{
+		{"`a`", []string{"0 false a"}},
+		{`"a\\(" 12:` + "`b` `warning: c` 3:\"^warning: d\"", []string{"0 false a\\(", "12 false b", "0 true c", "3 true ^d"}},
+	}
+	for _, tt := range good {
+		ws, err := parseWant(tt.in)
+		if err != nil {
+			t.Errorf("parseWant(%s): %v", tt.in, err)
+			continue
+		}
+		var got []string
+		for _, w := range ws {
+			got = append(got, fmt.Sprintf("%d %v %s", w.col, w.warning, w.re))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("parseWant(%s) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	for _, in := range []string{"", "12", "12 `a`", "0:`a`", "`(`", "`a` b", "1:2:`a`"} {
+		if _, err := parseWant(in); err == nil {
+			t.Errorf("parseWant(%s) succeeded, want an error", in)
 		}
 	}
 }

@@ -114,7 +114,7 @@ func (p *Package) checkPDO(c *Construct) {
 			}
 			for _, e := range lhs {
 				if id, ok := e.(*ast.Ident); ok && p.Info.Uses[id] == l.Obj {
-					p.errorf(id.Pos(), "pdo loop variable %s is assigned in the loop body; the runtime sets it", l.Name)
+					p.errorf(id.Pos(), "pdo loop variable %s is assigned in the loop body; the runtime sets it (assign a copy instead)", l.Name)
 				}
 			}
 			return true

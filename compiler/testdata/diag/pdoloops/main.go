@@ -127,7 +127,7 @@ func assigned(n int) {
 	//svm:pdo loops(i)
 	for i := 0; i < n; i++ {
 		if i > 2 {
-			i = n // want 4:`^pdo loop variable i is assigned in the loop body; the runtime sets it$`
+			i = n // want 4:`^pdo loop variable i is assigned in the loop body; the runtime sets it \(assign a copy instead\)$`
 		}
 		i++ // want 3:`^pdo loop variable i is assigned in the loop body`
 	}

@@ -1,6 +1,7 @@
-// Directives where no function that the processors run holds them, and
-// directives inside an expression. The directives in a function literal of
-// main and in a case clause are well placed and give no error.
+// Directives outside the functions the processors run (at package level, in
+// a function literal of a package variable, in init) and directives inside
+// an expression. The directives in a function literal in main and in a case
+// clause are well placed and give no error.
 package main
 
 //svm:template T(10) // want 1:`^template directive outside a function body: directives stand between the statements of a function \(a template that several functions use is a package variable of type \*rtlib\.Template, named by a template directive in a function\)$`
@@ -18,11 +19,11 @@ func init() {
 
 func main() {
 	xs := []int{
-		//svm:barrier // want 3:`^barrier directive inside a short variable declaration \(line 22\): a directive stands between statements, on a line of its own$`
+		//svm:barrier // want 3:`^barrier directive inside a short variable declaration \(line 21\): a directive stands between statements, on a line of its own$`
 		1, 2,
 	}
 	println(xs, global,
-		//svm:barrier // want 3:`^barrier directive inside a call \(line 26\)`
+		//svm:barrier // want 3:`^barrier directive inside a call \(line 25\)`
 		hook)
 	func() {
 		//svm:barrier

@@ -2,7 +2,7 @@
 // generates: every declaration of one is an error, whatever it declares.
 package main
 
-import svm_errors "errors" // want 8:`^the name svm_errors is reserved: svmc uses the prefix "svm_" for generated code; rename it$`
+import svm_unsafe "unsafe" // want 8:`^the name svm_unsafe is reserved: svmc uses the prefix "svm_" for generated code; rename it$`
 
 type svm_T struct{ svm_f int } // want 6:`the name svm_T is reserved` 20:`the name svm_f is reserved`
 
@@ -22,7 +22,7 @@ svm_L: // want 1:`the name svm_L is reserved`
 	for range 1 {
 		break svm_L
 	}
-	println(svm_x, svm_T{}.svm_f, svm_errors.ErrUnsupported)
+	println(svm_x, svm_T{}.svm_f, svm_unsafe.Sizeof(0))
 	svm_f(0)
 	g(0)
 }

@@ -1,0 +1,47 @@
+// Reduction clauses: each variable must be declared before the pdo, named
+// once, not be a loop variable, and have a type its operator is defined on.
+// The second pdo of func types is correct.
+package main
+
+type point struct{ x, y int }
+
+type celsius float64
+
+func types(n int) {
+	var (
+		name  string
+		p     point
+		f     float64
+		c     complex128
+		ok    bool
+		count int
+		t     celsius
+	)
+	//svm:pdo loops(i) reduction(+: name, p) reduction(&: f) reduction(max: c) reduction(+: ok) reduction(&&: count) // want 34:`^reduction\(\+: name\): name has type string; \+ needs a number$` 40:`^reduction\(\+: p\): p has type point; \+ needs a number$` 56:`^reduction\(&: f\): f has type float64; & needs an integer$` 74:`^reduction\(max: c\): c has type complex128; max needs an integer or a floating-point number$` 90:`^reduction\(\+: ok\): ok has type bool; \+ needs a number \(a bool reduces with && or \|\|\)$` 108:`^reduction\(&&: count\): count has type int; && needs a bool$`
+	for i := 0; i < n; i++ {
+		name += "x"
+		p.x += i
+		f += 1
+		c += 1
+		ok = ok || i > 2
+		count += i
+	}
+	//svm:pdo loops(i) reduction(+: c; *: f; min: t; ^: count; ||: ok)
+	for i := 0; i < n; i++ {
+		c += 1
+		f *= 2
+		t = min(t, celsius(i))
+		count ^= i
+		ok = ok || i > 2
+	}
+}
+
+func names(n int) {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s, total) reduction(max: s) reduction(+: i) reduction(+: n2) // want 37:`^reduction\(\+: total\): total is not a variable declared before the pdo$` 59:`^reduction variable s is named twice; reduce it with one operator$` 75:`^reduction\(\+: i\): i is a loop variable of the pdo; reduce into a variable declared before it$` 91:`^reduction\(\+: n2\): n2 is not a variable declared before the pdo$`
+	for i := 0; i < n; i++ {
+		s += i
+	}
+}
+
+func main() {}
