@@ -168,17 +168,23 @@ func (g *gen) schedule(c *compiler.Construct) string {
 			args = append(args, format1(f))
 		}
 		return fmt.Sprintf("%s.LoopLevel(%s)", rt, strings.Join(args, ", "))
+	case directives.Dynamic, directives.Guided, directives.Affinity:
+		return dynamicSchedule(pd)
 	}
 	return rt + ".DefaultSchedule()"
 }
 
-// headers returns the source ranges that a pdo replaces wholesale (the loop
-// headers); edits of other passes must stay out of them.
+// headers returns the source ranges that constructs replace wholesale (the
+// loop headers of a pdo, an atomic update); edits of other passes must stay
+// out of them.
 func headers(s *compiler.Sub) [][2]token.Pos {
 	var out [][2]token.Pos
 	for _, c := range s.Constructs {
-		if c.PDO != nil {
+		switch {
+		case c.PDO != nil:
 			out = append(out, [2]token.Pos{c.PDO.Loops[0].Stmt.Pos(), c.PDO.Body.Lbrace + 1})
+		case c.Kind() == directives.Atomic && c.Stmt != nil:
+			out = append(out, [2]token.Pos{c.Stmt.Pos(), c.Stmt.End()})
 		}
 	}
 	return out

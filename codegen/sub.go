@@ -200,6 +200,22 @@ func (g *gen) construct(c *compiler.Construct) {
 			}
 		}
 		code = fmt.Sprintf("%s.Shared(%d, %d, %s)", procVar, s, d, strings.Join(vs, ", "))
+	case directives.BarrierCheckin:
+		code = fmt.Sprintf("%s.BarrierCheckin(%d, %d)", procVar, s, d)
+	case directives.BarrierCheckout:
+		code = fmt.Sprintf("%s.BarrierCheckout(%d, %d)", procVar, s, d)
+	case directives.PSection:
+		g.psection(c)
+	case directives.Replicated:
+		g.mode(c, "Replicated")
+	case directives.Exclusive:
+		g.mode(c, "Exclusive")
+	case directives.Critical:
+		g.critical(c)
+	case directives.Lock:
+		g.lock(c)
+	case directives.Atomic:
+		g.atomic(c)
 	case directives.TraceRegion:
 		g.region(c, trace.RegionUser)
 	case directives.PDO:
