@@ -122,7 +122,7 @@ func (p *Package) classify() {
 					return true
 				}
 				for _, e := range lhs {
-					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] {
+					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] && !synchronised(s, id.Pos()) {
 						p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor writes it (declare reduction(op: %s) or declare it inside the loop)", id.Name, line, id.Name)
 					}
 				}
@@ -130,6 +130,22 @@ func (p *Package) classify() {
 			})
 		}
 	}
+}
+
+// synchronised reports whether pos lies in the statements of a critical,
+// lock or atomic construct, where a write to a shared variable is meant.
+func synchronised(s *Sub, pos token.Pos) bool {
+	for _, c := range s.Constructs {
+		switch c.Kind() {
+		case directives.Critical, directives.Lock, directives.Atomic:
+			for _, st := range c.bodyStmts() {
+				if st.Pos() <= pos && pos < st.End() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func keys(m map[string]bool) []string {
