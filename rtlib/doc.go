@@ -11,15 +11,35 @@
 // exclusive mode; the other members wait for work. A PDO or a Barrier issued
 // by the leader is dispatched to the members by bumping the APS's epoch
 // counter (the task is published in plain fields before the atomic add). A
-// waiting member spins on the counter for a bounded number of loads, then
-// yields a bounded number of times, then blocks on its own wake channel; the
-// dispatcher wakes only members that announced they sleep. The barrier is a
-// centralised counter with a generation word and the same bounded
-// spin/yield/block wait. No goroutine is started per construct.
+// waiting member spins on the counter for a few dozen loads, then yields
+// (runtime.Gosched) a bounded number of times, then blocks on its own wake
+// channel; the dispatcher wakes only members that announced they sleep. The
+// barrier is a centralised counter with a generation word and the same
+// bounded spin/yield/block wait, where the yielding rounds adapt to the
+// waits seen (up to 256 rounds, when every processor has a CPU). No
+// goroutine is started per construct and a PDO allocates nothing. Long spins
+// were measured to lose on the 2-CPU machines svmc targets (the processor
+// waited for is often not running), so the spin stays short; see
+// BenchmarkPDOForkJoin and BenchmarkBarrier.
 //
-// Only one level of APS exists now: the whole team. A PDO reached inside a
-// PDO body (or on a goroutine rtlib did not start, see Current) runs all its
-// iterations on the calling processor.
+// Only one level of APS exists now: the whole team. The aps type holds the
+// leader, the members, the dispatch word, the barrier and the implicit 1-D
+// arrangement, so that parallel sections can later form APSs of their own. A
+// PDO reached inside a PDO body (or on a goroutine rtlib did not start, see
+// Current) runs all its iterations on the calling processor.
+//
+// # Schedules
+//
+// With the default schedule every member computes its own block of the
+// outermost loop. For on_home and loop-level schedules the leader computes,
+// per member, the owned values of every loop (for each arrangement element
+// on the member, the intersection over the template dimensions of the owned
+// index runs, shifted by the subscript offsets and mapped into iteration
+// counts) as a union of boxes, turned into a tree that Iter walks in
+// lexicographic order. Only IndexFunc subscripts fall back to testing the
+// owner of every candidate iteration. The result is kept per PDO directive
+// and reused while the template's distribution (or the arrangement and
+// formats), the subscripts and the nest are unchanged.
 //
 // # Tracing
 //

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/svmc/svmc/trace"
@@ -88,6 +89,7 @@ func DefaultSchedule() Schedule { return Schedule{} }
 type pdoTask struct {
 	sub, dir int
 	body     func(p *Proc, it *Iter)
+	selfPlan bool // default schedule: members compute their block from aps.space
 }
 
 // PDO runs a parallel loop nest over space (outermost first). Called by the
@@ -113,14 +115,25 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 	if p.stage >= stageSched {
 		t0 = time.Now()
 	}
-	info := p.plan(sub, dir, s, space)
+	p.checkSteps(sub, dir, space)
+	var info pdoInfo
+	selfPlan := s.kind == sDefault
+	if selfPlan {
+		// Every member computes its block itself: nothing to write into
+		// the other members' Iters.
+		info.arr = a.procs
+		a.space = append(a.space[:0], space...)
+		p.planDefaultShare(space)
+	} else {
+		info = p.plan(sub, dir, s, space)
+	}
 	if p.stage >= stageSched {
 		p.pdoInfoRec(sub, dir, &info, float64(time.Since(t0))/1e3)
 		p.begin(trace.TagAPSInfo, p.id)
 		p.buf.Ints(a.pids)
 		p.end()
 	}
-	a.pdo = pdoTask{sub: sub, dir: dir, body: body}
+	a.pdo = pdoTask{sub: sub, dir: dir, body: body, selfPlan: selfPlan}
 	if len(a.members) > 1 {
 		a.dispatch(taskPDO)
 	}
@@ -147,6 +160,9 @@ func (p *Proc) pdoShare(t *pdoTask) {
 	if p.stage >= stageRegion {
 		p.pushRegion(sub, dir, trace.RegionPDO)
 	}
+	if t.selfPlan {
+		p.planDefaultShare(p.aps.space)
+	}
 	p.inTask = true
 	body(p, &p.it)
 	p.inTask = false
@@ -161,8 +177,9 @@ func (p *Proc) serialPDO(sub, dir int, space []Range, body func(p *Proc, it *Ite
 	if p.stage >= stageRegion {
 		p.pushRegion(sub, dir, trace.RegionPDO)
 	}
+	p.checkSteps(sub, dir, space)
 	it := &Iter{}
-	p.resetIter(it, sub, dir, space)
+	p.resetIter(it, space)
 	it.setFull(space)
 	body(p, it)
 	for _, f := range it.reduce {
@@ -215,44 +232,147 @@ type pdoInfo struct {
 func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 	a := p.aps
 	for _, m := range a.members {
-		p.resetIter(&m.it, sub, dir, space)
+		p.resetIter(&m.it, space)
+	}
+	key := [2]int{sub, dir}
+	if e := a.plans[key]; e != nil && e.matches(s, space) {
+		e.install(a, space)
+		return e.info
 	}
 	info := pdoInfo{arr: a.procs}
+	var bs *boxSet
 	switch s.kind {
 	case sOnHome:
-		p.planOnHome(sub, dir, s, space, &info)
+		bs = p.planOnHome(sub, dir, s, space, &info)
 	case sLoopLevel:
-		p.planLoopLevel(sub, dir, s, space, &info)
-	default:
-		p.planDefault(space)
+		bs = p.planLoopLevel(sub, dir, s, space, &info)
+	}
+	e := &planEntry{info: info, shares: make([]planShare, len(a.members))}
+	for i := range a.members {
+		e.shares[i].boxes = bs.boxes[i]
+		if !singleBox(space, bs.boxes[i]) {
+			e.shares[i].root = buildTree(bs.boxes[i], len(space))
+		}
+	}
+	e.install(a, space)
+	if bs.cacheable {
+		e.key(s, space)
+		if a.plans == nil {
+			a.plans = map[[2]int]*planEntry{}
+		}
+		a.plans[key] = e
 	}
 	return info
 }
 
-// planDefault blocks the outermost loop over the members.
-func (p *Proc) planDefault(space []Range) {
+// planEntry is the schedule of a PDO directive, kept for its next execution
+// with the same schedule (same template distribution or arrangement and
+// formats, same subscripts, same nest). Trees are never modified once built,
+// so the members' Iters share them.
+type planEntry struct {
+	kind    schedKind
+	t       *Template
+	dist    *distribution
+	subs    []Subscript
+	onto    *Procs
+	formats []Format
+	space   []Range
+
+	info   pdoInfo
+	shares []planShare
+}
+
+// planShare is one member's iterations: a single box (set without
+// allocating) or the tree of several.
+type planShare struct {
+	boxes [][][]ivl
+	root  *snode
+}
+
+func (e *planEntry) key(s Schedule, space []Range) {
+	e.kind, e.t, e.onto = s.kind, s.t, s.onto
+	if s.t != nil {
+		e.dist = s.t.dist
+	}
+	e.subs = append([]Subscript(nil), s.subs...)
+	for _, f := range s.formats {
+		f.vals = append([]int(nil), f.vals...)
+		e.formats = append(e.formats, f)
+	}
+	e.space = append([]Range(nil), space...)
+}
+
+func (e *planEntry) matches(s Schedule, space []Range) bool {
+	if e.kind != s.kind || e.onto != s.onto || e.t != s.t || len(e.subs) != len(s.subs) ||
+		len(e.formats) != len(s.formats) || len(e.space) != len(space) {
+		return false
+	}
+	if s.t != nil && (!s.t.defined || e.dist != s.t.dist) {
+		return false
+	}
+	for i, sb := range s.subs {
+		if o := e.subs[i]; o.kind != sb.kind || o.dim != sb.dim || o.v != sb.v || sb.kind == subFunc {
+			return false
+		}
+	}
+	for i, f := range s.formats {
+		if o := e.formats[i]; o.kind != f.kind || o.k != f.k || !slices.Equal(o.vals, f.vals) {
+			return false
+		}
+	}
+	return slices.Equal(e.space, space)
+}
+
+func (e *planEntry) install(a *aps, space []Range) {
+	for i, m := range a.members {
+		if sh := &e.shares[i]; sh.root != nil {
+			m.it.root = sh.root
+		} else {
+			m.it.setBoxes(space, sh.boxes)
+		}
+	}
+}
+
+// singleBox reports whether boxes is one box of one interval per loop.
+func singleBox(space []Range, boxes [][][]ivl) bool {
+	if len(boxes) != 1 || len(space) == 0 {
+		return len(boxes) == 0
+	}
+	for _, s := range boxes[0] {
+		if len(s) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// planDefaultShare sets p's block of the outermost loop (default
+// schedule): members[i] gets counts i*bs .. (i+1)*bs-1, bs = ceil(n/M).
+func (p *Proc) planDefaultShare(space []Range) {
 	a := p.aps
+	p.resetIter(&p.it, space)
 	if len(space) == 0 {
-		a.leader.it.root = &snode{}
+		if p == a.leader {
+			p.it.root = &snode{}
+		}
 		return
 	}
 	n0 := space[0].count()
 	bs := (n0 + len(a.members) - 1) / len(a.members)
-	for i, m := range a.members {
-		lo := i * bs
-		m.it.setBox(space, lo, min(n0, lo+bs)-1)
-	}
+	lo := p.apsIndex * bs
+	p.it.setBox(space, lo, min(n0, lo+bs)-1)
 }
 
 // boxSet collects the boxes of iteration counts of each member.
 type boxSet struct {
-	slot  []int // member index of each pid, -1 if not a member
-	boxes [][][][]ivl
+	slot      []int // member index of each pid, -1 if not a member
+	boxes     [][][][]ivl
+	cacheable bool // the schedule can be reused (no IndexFunc)
 }
 
 func (p *Proc) newBoxSet() *boxSet {
 	a := p.aps
-	bs := &boxSet{slot: make([]int, p.r.n), boxes: make([][][][]ivl, len(a.members))}
+	bs := &boxSet{slot: make([]int, p.r.n), boxes: make([][][][]ivl, len(a.members)), cacheable: true}
 	for i := range bs.slot {
 		bs.slot[i] = -1
 	}
@@ -260,13 +380,6 @@ func (p *Proc) newBoxSet() *boxSet {
 		bs.slot[m.id] = i
 	}
 	return bs
-}
-
-// install gives every member its boxes.
-func (bs *boxSet) install(a *aps, space []Range) {
-	for i, m := range a.members {
-		m.it.setBoxes(space, bs.boxes[i])
-	}
 }
 
 // fullBox is one interval of all counts per loop.
@@ -278,7 +391,7 @@ func fullBox(space []Range) [][]ivl {
 	return box
 }
 
-func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo) {
+func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo) *boxSet {
 	t := s.t
 	switch {
 	case t == nil:
@@ -324,11 +437,12 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 			p.errorf(sub, dir, false, "on_home(%s): subscript %d is invalid", t, i+1)
 		}
 	}
+	bs := p.newBoxSet()
+	bs.cacheable = !hasFunc
 	if empty {
-		return
+		return bs
 	}
 	a := p.aps
-	bs := p.newBoxSet()
 	var c []int
 	var seen map[string]bool
 	if hasFunc {
@@ -375,15 +489,15 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 		}
 		bs.boxes[slot] = append(bs.boxes[slot], box)
 	}
-	bs.install(a, space)
 	if hasFunc {
 		for _, m := range a.members {
 			m.it.chk = &ownerCheck{d: d, t: t, subs: s.subs, pid: m.id, sub: sub, dir: dir}
 		}
 	}
+	return bs
 }
 
-func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoInfo) {
+func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoInfo) *boxSet {
 	a := p.aps
 	onto := s.onto
 	if onto == nil {
@@ -445,7 +559,7 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 			bs.boxes[slot] = append(bs.boxes[slot], box)
 		}
 	}
-	bs.install(a, space)
+	return bs
 }
 
 func emptyBox(box [][]ivl) bool {
@@ -533,6 +647,7 @@ type Iter struct {
 	// Fast path of Next: the current and the last count of the segment of
 	// the innermost loop being walked, its step and its index.
 	k, hi, step, last int
+	cur               *int // &idx[last]
 
 	p       *Proc
 	lv      []level
@@ -545,6 +660,9 @@ type Iter struct {
 
 	nodes []snode // storage of single-box trees
 	segs  []sseg
+
+	lvBuf  [4]level
+	idxBuf [4]int
 }
 
 // level is the position of the walk in one loop.
@@ -555,25 +673,38 @@ type level struct {
 	lo, step int
 }
 
-// resetIter prepares it for a new nest.
-func (p *Proc) resetIter(it *Iter, sub, dir int, space []Range) {
+// checkSteps rejects a loop of step 0.
+func (p *Proc) checkSteps(sub, dir int, space []Range) {
 	for l, r := range space {
 		if r.Step == 0 {
 			p.errorf(sub, dir, false, "pdo: loop %d has step 0", l+1)
 		}
 	}
+}
+
+// resetIter prepares it for a new nest (steps checked).
+func (p *Proc) resetIter(it *Iter, space []Range) {
 	it.p = p
 	nl := len(space)
 	if cap(it.lv) < nl {
-		it.lv = make([]level, nl)
-		it.idx = make([]int, nl)
+		// The storage of small nests lives in the Iter, that is in the
+		// Proc: separate small allocations of two processors could share a
+		// cache line, and idx is written at every iteration.
+		if nl <= len(it.lvBuf) {
+			it.lv, it.idx = it.lvBuf[:], it.idxBuf[:]
+		} else {
+			it.lv, it.idx = make([]level, nl), make([]int, nl)
+		}
 	}
 	it.lv, it.idx = it.lv[:nl], it.idx[:nl]
 	for l, r := range space {
 		it.lv[l] = level{lo: r.Lo, step: r.Step}
 	}
 	it.root, it.started, it.done, it.chk = nil, false, false, nil
-	it.k, it.hi, it.step, it.last = 0, 0, 0, nl-1
+	it.k, it.hi, it.step, it.last, it.cur = 0, 0, 0, nl-1, nil
+	if nl > 0 {
+		it.cur = &it.idx[nl-1]
+	}
 	clear(it.reduce)
 	it.reduce = it.reduce[:0]
 }
@@ -622,21 +753,19 @@ func (it *Iter) setFull(space []Range) {
 
 // setBoxes sets the union of disjoint boxes.
 func (it *Iter) setBoxes(space []Range, boxes [][][]ivl) {
-	if len(boxes) == 1 && len(space) > 0 {
-		single := true
-		for _, s := range boxes[0][1:] {
-			single = single && len(s) == 1
-		}
-		if single && len(boxes[0][0]) == 1 {
-			it.setBox(space, boxes[0][0][0].lo, boxes[0][0][0].hi)
-			// setBox covers every count of the inner loops; narrow them.
-			if it.root != nil {
-				for l := 1; l < len(space); l++ {
-					it.segs[l].lo, it.segs[l].hi = boxes[0][l][0].lo, boxes[0][l][0].hi
-				}
+	if len(boxes) == 0 {
+		it.root = nil
+		return
+	}
+	if singleBox(space, boxes) {
+		it.setBox(space, boxes[0][0][0].lo, boxes[0][0][0].hi)
+		// setBox covers every count of the inner loops; narrow them.
+		if it.root != nil {
+			for l := 1; l < len(space); l++ {
+				it.segs[l].lo, it.segs[l].hi = boxes[0][l][0].lo, boxes[0][l][0].hi
 			}
-			return
 		}
+		return
 	}
 	it.root = buildTree(boxes, len(space))
 }
@@ -647,7 +776,7 @@ func (it *Iter) setBoxes(space []Range, boxes [][][]ivl) {
 func (it *Iter) Next() bool {
 	if it.k < it.hi {
 		it.k++
-		it.idx[it.last] += it.step
+		*it.cur += it.step
 		return true
 	}
 	return it.next()
@@ -666,6 +795,9 @@ func (it *Iter) next() bool {
 	}
 	if !it.advance() {
 		return false
+	}
+	if it.last < 0 {
+		return true // a nest of no loops: one iteration
 	}
 	// Hand the rest of the innermost segment to the fast path.
 	L := &it.lv[it.last]

@@ -14,6 +14,7 @@ type Proc struct {
 	id       int
 	r        *run
 	aps      *aps
+	apsIndex int // position in aps.members
 	stage    int // tracing stage of the run; 0 without a trace
 	detached bool
 	inTask   bool // running a task dispatched to the APS (a PDO body)
@@ -22,8 +23,8 @@ type Proc struct {
 	bufLimit int
 	regions  []region
 
-	it        Iter // this processor's share of the current PDO
-	spinLimit int  // current bound of spinning in await
+	it     Iter // this processor's share of the current PDO
+	yields int  // current rounds of yielding in await (adaptive)
 
 	_        [cacheLine]byte
 	sleeping atomic.Int32

@@ -66,8 +66,9 @@ type run struct {
 	bufLimit   int
 	stderr     io.Writer
 	stopWait   time.Duration
-	maxSpin    int // bound of the adaptive spinning of a waiter
-	yields     int // bounded runtime.Gosched rounds before blocking
+	spin       int  // loads spun by a waiter before yielding
+	minYields  int  // least rounds of runtime.Gosched before blocking
+	adaptive   bool // barrier waits adapt their yielding (see await)
 	standalone bool
 
 	procs []*Proc
@@ -153,7 +154,6 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if r.stopWait <= 0 {
 		r.stopWait = 2 * time.Second
 	}
-	r.maxSpin, r.yields = spinPolicy(r.n)
 	if par.Trace != nil {
 		f := par.Format
 		if f == 0 {
@@ -171,16 +171,18 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		r.w = w
 		r.stage = par.Stage
 	}
+	r.spin, r.minYields = spinPolicy(r.n)
+	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
 		r.procs[i] = &Proc{
-			id:        i,
-			r:         r,
-			stage:     r.stage,
-			bufLimit:  r.bufLimit,
-			wake:      make(chan struct{}, 1),
-			spinLimit: 256,
-			exited:    make(chan struct{}),
+			id:       i,
+			r:        r,
+			stage:    r.stage,
+			bufLimit: r.bufLimit,
+			wake:     make(chan struct{}, 1),
+			yields:   r.minYields,
+			exited:   make(chan struct{}),
 		}
 	}
 	r.aps = newAPS(r, r.procs)
@@ -223,23 +225,25 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	return r.writeErr
 }
 
-// spinPolicy bounds the waiting of processors: the largest spin bound (the
-// bound adapts, see await) and the rounds of yielding before blocking.
-// Spinning pays only when every processor can have a CPU.
-func spinPolicy(n int) (maxSpin, yields int) {
+// spinPolicy bounds the waiting of processors (see await): loads spun and
+// rounds of yielding before blocking.
+func spinPolicy(n int) (spin, yields int) {
 	if n <= runtime.GOMAXPROCS(0) {
-		return 4096, 4
+		return 32, 2
 	}
-	return 64, 4
+	return 16, 1
 }
 
 // procMain is the goroutine of one processor.
 func (r *run) procMain(p *Proc, body func(p *Proc)) {
 	g := goid()
 	procsByG.Store(g, p)
+	normal := false
 	defer func() {
 		if v := recover(); v != nil {
 			r.fail(&PanicError{Proc: p.id, Value: v, At: userFrame()})
+		} else if !normal && !r.aborting.Load() {
+			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}
 		procsByG.Delete(g)
 		close(p.exited)
@@ -258,6 +262,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 		p.serve()
 	}
 	p.closeRegionsAbove(0)
+	normal = true
 }
 
 // fail records the first failure of the run and stops the others at their

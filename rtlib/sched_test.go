@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // Reference owners, written independently of dimMap.
@@ -333,5 +334,158 @@ func TestNestedPDO(t *testing.T) {
 	})
 	if s := count[0] + count[1] + count[2]; s != 60 {
 		t.Errorf("nested iterations %v, want 60 in all", count)
+	}
+}
+
+func TestZeroLoopNest(t *testing.T) {
+	for n := 1; n <= 3; n++ {
+		calls := make([]int, n)
+		runN(t, n, func(p *Proc) {
+			p.PDO(1, 1, DefaultSchedule(), nil, func(q *Proc, it *Iter) {
+				for it.Next() {
+					calls[q.ID()]++
+				}
+			})
+		})
+		if calls[0] != 1 {
+			t.Errorf("N=%d: iterations %v, want one on the leader", n, calls)
+		}
+		for _, c := range calls[1:] {
+			if c != 0 {
+				t.Errorf("N=%d: iterations %v, want one on the leader", n, calls)
+			}
+		}
+	}
+}
+
+// TestPlanCache: a PDO directive executed again reuses its schedule while
+// the distribution, subscripts and nest are the same, and recomputes it when
+// one of them changed.
+func TestPlanCache(t *testing.T) {
+	const n = 3
+	type step struct {
+		formats []Format
+		space   []Range
+		off     int
+		owner   func(v int) int
+	}
+	steps := []step{
+		{[]Format{Cyclic(2)}, []Range{{0, 9, 1}}, 0, func(v int) int { return refCyclic(v, 0, 2, 3) }},
+		{[]Format{Cyclic(2)}, []Range{{0, 9, 1}}, 0, func(v int) int { return refCyclic(v, 0, 2, 3) }},
+		{[]Format{Block()}, []Range{{0, 9, 1}}, 0, func(v int) int { return refBlock(v, 0, 12, 3) }},
+		{[]Format{Block()}, []Range{{0, 10, 1}}, 0, func(v int) int { return refBlock(v, 0, 12, 3) }},
+		{[]Format{Block()}, []Range{{0, 10, 1}}, 1, func(v int) int { return refBlock(v+1, 0, 12, 3) }},
+		{[]Format{Indirect([]int{2, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0})}, []Range{{0, 10, 1}}, 1, func(v int) int { return 2 - min(2, (v+1)/3) }},
+		{[]Format{Indirect([]int{0, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0})}, []Range{{0, 10, 1}}, 1, func(v int) int {
+			if v+1 == 0 {
+				return 0
+			}
+			return 2 - min(2, (v+1)/3)
+		}},
+	}
+	var reused []bool
+	runN(t, n, func(p *Proc) {
+		T := p.Template(nil, 1, 1, "T", ext(0, 11))
+		for k, st := range steps {
+			p.Distribute(1, 2, nil, st.formats, T)
+			if k == 1 {
+				// Same formats, but a new distribution: recompute. Run the
+				// PDO twice to see the reuse.
+				got := make([][]int, n)
+				for range 2 {
+					got = make([][]int, n)
+					p.PDO(1, 3, OnHome(T, LoopVar(0, st.off)), st.space, func(q *Proc, it *Iter) {
+						for it.Next() {
+							got[q.ID()] = append(got[q.ID()], it.Index(0))
+						}
+					})
+				}
+				checkOwners(t, k, got, st.space, st.owner)
+				continue
+			}
+			before := p.aps.plans[[2]int{1, 3}]
+			got := make([][]int, n)
+			p.PDO(1, 3, OnHome(T, LoopVar(0, st.off)), st.space, func(q *Proc, it *Iter) {
+				for it.Next() {
+					got[q.ID()] = append(got[q.ID()], it.Index(0))
+				}
+			})
+			reused = append(reused, before == p.aps.plans[[2]int{1, 3}])
+			checkOwners(t, k, got, st.space, st.owner)
+		}
+		// Same distribution object, same PDO: reused.
+		before := p.aps.plans[[2]int{1, 3}]
+		p.PDO(1, 3, OnHome(T, LoopVar(0, 1)), []Range{{0, 10, 1}}, func(q *Proc, it *Iter) {})
+		reused = append(reused, before == p.aps.plans[[2]int{1, 3}])
+	})
+	if want := []bool{false, false, false, false, false, false, true}; !reflect.DeepEqual(reused, want) {
+		t.Errorf("plan reuse %v, want %v", reused, want)
+	}
+}
+
+func checkOwners(t *testing.T, k int, got [][]int, space []Range, owner func(v int) int) {
+	t.Helper()
+	want := make([][]int, len(got))
+	for v := space[0].Lo; v <= space[0].Hi; v++ {
+		want[owner(v)] = append(want[owner(v)], v)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("step %d: got %v, want %v", k, got, want)
+	}
+}
+
+func TestPlanCacheLoopLevel(t *testing.T) {
+	sizes := []int{2, 8}
+	var got [][2][]int
+	runN(t, 2, func(p *Proc) {
+		for k := range 3 {
+			if k == 2 {
+				sizes[0], sizes[1] = 7, 3 // the same slice, changed
+			}
+			var g [2][]int
+			p.PDO(1, 1, LoopLevel(nil, GeneralBlock(sizes)), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					g[q.ID()] = append(g[q.ID()], it.Index(0))
+				}
+			})
+			got = append(got, g)
+		}
+	})
+	want := [][2][]int{
+		{{0, 1}, {2, 3, 4, 5, 6, 7, 8, 9}},
+		{{0, 1}, {2, 3, 4, 5, 6, 7, 8, 9}},
+		{{0, 1, 2, 3, 4, 5, 6}, {7, 8, 9}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestImbalance exercises the blocking and waking paths of the dispatch and
+// barrier waits: processors sleep inside bodies and between PDOs.
+func TestImbalance(t *testing.T) {
+	for n := 2; n <= 3; n++ {
+		var count [3]int
+		runN(t, n, func(p *Proc) {
+			for k := range 12 {
+				p.PDO(1, 1, DefaultSchedule(), []Range{{0, 3*n - 1, 1}}, func(q *Proc, it *Iter) {
+					if q.ID() == k%n {
+						time.Sleep(time.Duration(k%3) * 300 * time.Microsecond)
+					}
+					for it.Next() {
+						count[q.ID()]++
+					}
+				})
+				if k%4 == 0 {
+					time.Sleep(200 * time.Microsecond) // exclusive work: members block
+					p.Barrier(1, 2)
+				}
+			}
+		})
+		for pid := range n {
+			if count[pid] != 12*3 {
+				t.Errorf("N=%d: processor %d ran %d iterations, want 36", n, pid, count[pid])
+			}
+		}
 	}
 }

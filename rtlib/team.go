@@ -3,13 +3,10 @@ package rtlib
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 const cacheLine = 64
-
-// minSpin is the spin bound a processor returns to after a wait that ended
-// while it yielded.
-const minSpin = 16
 
 type taskKind int
 
@@ -37,10 +34,13 @@ type aps struct {
 
 	// The task, written by the leader before epoch is bumped and read by
 	// the members after they saw the new epoch.
-	kind taskKind
-	pdo  pdoTask
-	bsub int
-	bdir int
+	kind  taskKind
+	pdo   pdoTask
+	bsub  int
+	bdir  int
+	space []Range // the nest of a default-schedule PDO
+
+	plans map[[2]int]*planEntry // last schedule of each PDO directive (leader only)
 
 	bar barrier
 }
@@ -61,6 +61,7 @@ func newAPS(r *run, members []*Proc) *aps {
 	for i, m := range members {
 		a.pids[i] = m.id
 		m.aps = a
+		m.apsIndex = i
 	}
 	a.procs = &Procs{id: 0, name: "APS", dims: []Extent{{0, len(members) - 1}},
 		sizes: []int{len(members)}, size: len(members), pids: a.pids}
@@ -83,7 +84,7 @@ func (p *Proc) serve() {
 	a := p.aps
 	var seen uint64
 	for {
-		seen = p.await(&a.epoch, seen)
+		seen = p.await(&a.epoch, seen, false)
 		switch a.kind {
 		case taskStop:
 			return
@@ -109,37 +110,41 @@ func (a *aps) wait(p *Proc) {
 		}
 		return
 	}
-	p.await(&b.gen, g)
+	p.await(&b.gen, g, p.r.adaptive)
 }
 
-// await waits until *w differs from old and returns the new value: bounded
-// spinning, then bounded yielding, then blocking on the processor's wake
-// channel. A waker changes *w first and then calls wakeup. Waiting is a safe
-// point: a processor of a failing run stops here.
+// await waits until *w differs from old and returns the new value: a short
+// spin, then rounds of runtime.Gosched, then blocking on the processor's
+// wake channel. A waker changes *w first and then calls wakeup. Waiting is a
+// safe point: a processor of a failing run stops here.
 //
-// The spin bound adapts per processor: a spin that saw the change raises it
-// (up to r.maxSpin), a spin that ran out halves it. On an idle machine the
-// waits of a fork/join are short and spinning wins; when the CPUs are busy
-// (more processors than CPUs, or other programs) spins keep failing and the
-// bound drops to a few loads, so waiters yield and block instead.
-func (p *Proc) await(w *atomic.Uint64, old uint64) uint64 {
+// Long spins did not pay in measurements on the 2-CPU machines svmc targets:
+// while one processor spins, the one it waits for is often not running (more
+// processors than CPUs, other programs), so the spin is a few dozen loads.
+// With adapt (barrier waits when every processor has a CPU) the number of
+// yielding rounds adapts per processor: a wait that blocked but was woken
+// soon after (load imbalance at the end of a PDO) doubles it, so that the
+// next such wait ends without a wake-up through the scheduler; a long
+// blocked wait halves it.
+func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 	r := p.r
-	limit := p.spinLimit
-	for i := 0; i < limit; i++ {
+	for i := 0; i < r.spin; i++ {
 		if v := w.Load(); v != old {
-			if limit < r.maxSpin {
-				p.spinLimit = min(r.maxSpin, limit+limit/4+8)
-			}
 			return v
 		}
 	}
-	p.spinLimit = limit / 2
-	for i := 0; i < r.yields; i++ {
+	yields := r.minYields
+	if adapt {
+		yields = p.yields
+	}
+	for i := 0; i < yields; i++ {
 		runtime.Gosched()
 		if v := w.Load(); v != old {
-			p.spinLimit = max(p.spinLimit, minSpin)
 			return v
 		}
+	}
+	if adapt {
+		defer p.adaptYields(time.Now())
 	}
 	for {
 		p.checkAbort()
@@ -157,6 +162,22 @@ func (p *Proc) await(w *atomic.Uint64, old uint64) uint64 {
 		if v := w.Load(); v != old {
 			return v
 		}
+	}
+}
+
+// Bounds of the adaptive yielding of await, and the blocked time below which
+// yielding longer would have paid.
+const (
+	minYields  = 2
+	maxYields  = 256
+	shortBlock = 20 * time.Microsecond
+)
+
+func (p *Proc) adaptYields(t0 time.Time) {
+	if time.Since(t0) < shortBlock {
+		p.yields = min(maxYields, 2*p.yields)
+	} else {
+		p.yields = max(p.r.minYields, p.yields/2)
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"io"
 	"reflect"
-	"strconv"
+	"runtime"
 	"testing"
 
 	"github.com/svmc/svmc/trace"
@@ -558,5 +558,17 @@ func TestManyProcessors(t *testing.T) {
 	if total != 50*4950 {
 		t.Errorf("sum %d, want %d", total, 50*4950)
 	}
-	_ = strconv.Itoa
+}
+
+func TestGoexitInBody(t *testing.T) {
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+			if q.ID() == 1 {
+				runtime.Goexit()
+			}
+		})
+	})
+	if err == nil || err.Error() != "processor 1: stopped by runtime.Goexit" {
+		t.Errorf("got %v", err)
+	}
 }
