@@ -59,8 +59,11 @@ func (g *gen) pdo(c *compiler.Construct) {
 
 	var end strings.Builder
 	end.WriteString("}\n")
+	// The combine closure captures a copy, so the accumulator itself does
+	// not escape and stays in a register in the loop.
 	for k, r := range info.Reds {
-		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, redVar(k)))
+		fmt.Fprintf(&end, "svm_part%d_%d := %s\n", d, k, redVar(k))
+		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, fmt.Sprintf("svm_part%d_%d", d, k)))
 	}
 	end.WriteString("})")
 	g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), true, g.line(outer.End()))

@@ -129,7 +129,8 @@ func main() {
 				svm_red16_0++
 //line ../main.go:44
 			}
-			svm_it.Reduce(func() { cells += svm_red16_0 })
+			svm_part16_0 := svm_red16_0
+			svm_it.Reduce(func() { cells += svm_part16_0 })
 		})
 //line ../main.go:45
 		//svm:redistribute (block, block) onto Q :: D
@@ -149,7 +150,8 @@ func main() {
 				svm_red18_0++
 //line ../main.go:51
 			}
-			svm_it.Reduce(func() { cells += svm_red18_0 })
+			svm_part18_0 := svm_red18_0
+			svm_it.Reduce(func() { cells += svm_part18_0 })
 		})
 //line ../main.go:52
 		//svm:undef B

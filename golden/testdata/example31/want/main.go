@@ -98,7 +98,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			svm_red9_0 += a[i][j]
 //line ../../../../examples/example31/main.go:45
 		}
-		svm_it.Reduce(func() { sum += svm_red9_0 })
+		svm_part9_0 := svm_red9_0
+		svm_it.Reduce(func() { sum += svm_part9_0 })
 	})
 //line ../../../../examples/example31/main.go:46
 
@@ -116,7 +117,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			}
 //line ../../../../examples/example31/main.go:55
 		}
-		svm_it.Reduce(func() { diagonal += svm_red10_0 })
+		svm_part10_0 := svm_red10_0
+		svm_it.Reduce(func() { diagonal += svm_part10_0 })
 	})
 //line ../../../../examples/example31/main.go:56
 	//svm:destroy T2

@@ -30,7 +30,8 @@ func main() {
 				svm_red1_0 += i
 //line ../main.go:14
 			}
-			svm_it.Reduce(func() { down += svm_red1_0 })
+			svm_part1_0 := svm_red1_0
+			svm_it.Reduce(func() { down += svm_part1_0 })
 		})
 //line ../main.go:15
 		steps := 0
@@ -44,7 +45,8 @@ func main() {
 				svm_red2_0 += i
 //line ../main.go:19
 			}
-			svm_it.Reduce(func() { steps += svm_red2_0 })
+			svm_part2_0 := svm_red2_0
+			svm_it.Reduce(func() { steps += svm_part2_0 })
 		})
 //line ../main.go:20
 		back := 0
@@ -58,7 +60,8 @@ func main() {
 				svm_red3_0 += i
 //line ../main.go:24
 			}
-			svm_it.Reduce(func() { back += svm_red3_0 })
+			svm_part3_0 := svm_red3_0
+			svm_it.Reduce(func() { back += svm_part3_0 })
 		})
 //line ../main.go:25
 		prod, lo, hi := 1, 1<<30, -1
@@ -88,12 +91,18 @@ func main() {
 				svm_red4_5 ^= v
 //line ../main.go:38
 			}
-			svm_it.Reduce(func() { prod *= svm_red4_0 })
-			svm_it.Reduce(func() { lo = min(lo, svm_red4_1) })
-			svm_it.Reduce(func() { hi = max(hi, svm_red4_2) })
-			svm_it.Reduce(func() { and &= svm_red4_3 })
-			svm_it.Reduce(func() { or |= svm_red4_4 })
-			svm_it.Reduce(func() { xor ^= svm_red4_5 })
+			svm_part4_0 := svm_red4_0
+			svm_it.Reduce(func() { prod *= svm_part4_0 })
+			svm_part4_1 := svm_red4_1
+			svm_it.Reduce(func() { lo = min(lo, svm_part4_1) })
+			svm_part4_2 := svm_red4_2
+			svm_it.Reduce(func() { hi = max(hi, svm_part4_2) })
+			svm_part4_3 := svm_red4_3
+			svm_it.Reduce(func() { and &= svm_part4_3 })
+			svm_part4_4 := svm_red4_4
+			svm_it.Reduce(func() { or |= svm_part4_4 })
+			svm_part4_5 := svm_red4_5
+			svm_it.Reduce(func() { xor ^= svm_part4_5 })
 		})
 //line ../main.go:39
 		count := 0
@@ -126,7 +135,8 @@ func main() {
 				svm_red7_0 += k
 //line ../main.go:50
 			}
-			svm_it.Reduce(func() { count += svm_red7_0 })
+			svm_part7_0 := svm_red7_0
+			svm_it.Reduce(func() { count += svm_part7_0 })
 		})
 //line ../main.go:51
 		fmt.Println(down, steps, back, prod, lo, hi, and, or, xor, count)
