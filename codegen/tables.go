@@ -27,16 +27,18 @@ func genTables(p *compiler.Package, info []byte) ([]byte, error) {
 		dirs := []jen.Code{jen.Values()}
 		for _, c := range s.Constructs {
 			pos := p.Fset.Position(c.Pos())
-			label := ""
-			if c.Region != nil {
-				label = c.Region.Label
+			d := jen.Dict{
+				jen.Id("Kind"): jen.Lit(c.Kind().String()),
+				jen.Id("Line"): jen.Lit(pos.Line),
+				jen.Id("Col"):  jen.Lit(pos.Column),
 			}
-			dirs = append(dirs, jen.Values(jen.Dict{
-				jen.Id("Kind"):  jen.Lit(c.Kind().String()),
-				jen.Id("Line"):  jen.Lit(pos.Line),
-				jen.Id("Col"):   jen.Lit(pos.Column),
-				jen.Id("Label"): jen.Lit(label),
-			}))
+			if c.Region != nil {
+				d[jen.Id("Region")] = jen.Lit(c.Region.Num)
+				if c.Region.Label != "" {
+					d[jen.Id("Label")] = jen.Lit(c.Region.Label)
+				}
+			}
+			dirs = append(dirs, jen.Values(d))
 		}
 		pos := p.Fset.Position(s.Decl.Pos())
 		subs = append(subs, jen.Values(jen.Dict{

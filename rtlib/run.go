@@ -32,6 +32,9 @@ type Dir struct {
 	Kind      string
 	Line, Col int
 	Label     string
+	// Region is the number of the trace region the directive opens (its
+	// number in the subprogram, as trace request files name it), 0 if none.
+	Region int
 }
 
 // Params are the parameters of one run.

@@ -266,10 +266,10 @@ var svm_program = svm_rt.Program{
 	Main: 7,
 	Subs: []svm_rt.Sub{{}, {
 		Dirs: []svm_rt.Dir{{}, {
-			Col:   2,
-			Kind:  "pdo",
-			Label: "",
-			Line:  16,
+			Col:    2,
+			Kind:   "pdo",
+			Line:   16,
+			Region: 1,
 		}},
 		File: "main.go",
 		Line: 14,
