@@ -17,6 +17,11 @@ const (
 	MaxStage = 6
 )
 
+// on reports whether records with tag are traced on p now. New code guards
+// every record with it; the request-file work replaces its body by a mask
+// test (per-region masks of package request).
+func (p *Proc) on(tag trace.Tag) bool { return p.stage >= trace.Stage(tag) }
+
 // now is the clock of the run: microseconds since it started.
 func (p *Proc) now() float64 {
 	return float64(time.Since(p.r.start)) / 1e3
