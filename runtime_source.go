@@ -5,11 +5,12 @@ package svmc
 
 import "embed"
 
-// RuntimeSource holds the packages an instrumented program imports: rtlib
-// and the trace format (standard library only). Test files are left out
-// when it is written out.
+// RuntimeSource holds the packages an instrumented program imports: rtlib,
+// the trace format, trace requests, the program information file and what
+// they share (standard library only). Test files are left out when it is
+// written out.
 //
-//go:embed rtlib/*.go trace/*.go
+//go:embed rtlib/*.go trace/*.go request/*.go progdb/*.go internal/suggest/*.go
 var RuntimeSource embed.FS
 
 // Module is the module path of svmc, the import path prefix of the runtime.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/internal/suggest"
 )
 
 // notYet lists directives that parse and check but that this version of the
@@ -339,7 +340,7 @@ func (p *Package) procsRank(c *Construct, name string) int {
 // suggest says what to do about an unknown template or arrangement name: the
 // closest name declared in the subprogram before c, or how to declare one.
 func (p *Package) suggest(c *Construct, name string, kind directives.Kind, typ string) string {
-	best, bestDist := "", 3
+	var earlier []string
 	for _, o := range c.Sub.Constructs {
 		if o.Pos() >= c.Pos() {
 			if o.Kind() == kind && declName(o) == name {
@@ -348,12 +349,10 @@ func (p *Package) suggest(c *Construct, name string, kind directives.Kind, typ s
 			continue
 		}
 		if o.Kind() == kind {
-			if d := editDistance(name, declName(o)); d < bestDist {
-				best, bestDist = declName(o), d
-			}
+			earlier = append(earlier, declName(o))
 		}
 	}
-	if best != "" {
+	if best := suggest.Closest(name, earlier, false); best != "" {
 		return fmt.Sprintf("; did you mean %s?", best)
 	}
 	return fmt.Sprintf(": no %s directive declares it earlier in this function, and no variable %s of type %s is in scope", kind, name, typ)
@@ -365,26 +364,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func (p *Package) checkDim(c *Construct, d directives.Dim) {

@@ -3,6 +3,8 @@ package directives
 import (
 	"fmt"
 	"strings"
+
+	sug "github.com/svmc/svmc/internal/suggest"
 )
 
 // Kind is the kind of a directive, named by its keyword.
@@ -114,47 +116,11 @@ func keywords(keep func(Info) bool) []string {
 }
 
 // suggest returns `; did you mean "x"?` for the candidate closest to word,
-// or "" when none is close. Close means an edit distance (with
-// transpositions) of at most 2, and at most half the word's length, so that
-// short unrelated words ("foo") get no misleading suggestion.
+// or "" when none is close.
 func suggest(word string, candidates []string) string {
-	word = strings.ToLower(word)
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if len(word) > len(c)+2 || len(c) > len(word)+2 {
-			continue // too far apart, and distance is quadratic
-		}
-		if d := distance(word, c); d < bestD && 2*d <= len(word) {
-			best, bestD = c, d
-		}
-	}
+	best := sug.Closest(strings.ToLower(word), candidates, false)
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// distance is the optimal-string-alignment edit distance of a and b (bytes).
-func distance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
