@@ -34,7 +34,10 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(compileCmd(), runCmd(), traceCmd(), versionCmd())
+	root.AddCommand(
+		compileCmd(), runCmd(), traceCmd(), versionCmd(),
+		reportCmd(),
+	)
 	if err := root.Execute(); err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {

@@ -1,0 +1,163 @@
+// Package analysis reads svmc traces and answers where the time of a run
+// goes (DESIGN.md §7): the model behind `svmc report`, the automatic search
+// for bottlenecks of OPAL (seed 002 §2), the trace request for the next run,
+// and a causally consistent order of the processors' records (seed 001,
+// VISTOP) for the timeline and the exports. It imports the standard library,
+// trace and progdb only.
+//
+// # The pass
+//
+// Analyze (a *trace.Reader) and AnalyzeFile / AnalyzeReaderAt (a file) read
+// a trace once. Records go through Order first (see below), then into the
+// model, one processor at a time in the order it wrote them; the model keeps
+// per processor a stack of open regions and per region, loop and
+// synchronisation site one row per processor, so its memory grows with
+// regions × processors, not with the length of the trace. The program
+// information comes from Options.Prog or from the trace's stream attribute
+// "svmc program info" (ProgramInfo); without it rows are named by numbers.
+//
+// # Definitions
+//
+// All times are microseconds. N is the number of processors (the trace's
+// "processors" attribute), T = End − Start the run time from the earliest
+// to the latest record of any processor.
+//
+// Regions. A trace region is (subprogram, directive, region type); region
+// 0 of a subprogram is the subprogram itself. Per region and processor:
+// calls; inclusive time = Σ (stop − start) over the outermost activations
+// (a recursive call is not counted twice); exclusive time = Σ (inclusive
+// time of the activation − inclusive time of the regions directly inside
+// it). A region still open at a processor's last record is closed there
+// (and counted in the warnings).
+//
+// Parallel loops. Instance k of a pdo site is the k-th pdo region of that
+// (subprogram, directive) on each processor. busy_p,k is the "busy
+// microseconds" of the processor's pdo-work record (#2001) when present,
+// else the time from its region start to its arrival at the loop's
+// implicit barrier (wait-barrier-start with the pdo's subprogram and
+// directive), else its region time; iterations come from pdo-work only.
+// With M_k the members of instance k (the pids of the leader's aps-info,
+// else N) and time_p,k the processor's region time:
+//
+//	Busy_p     = Σ_k busy_p,k
+//	Imbalance  = max_p Busy_p / mean_p Busy_p        (1 = balanced)
+//	Lost       = Σ_k Σ_{p∈M_k} (max_q busy_q,k − busy_p,k)
+//	APSTime    = Σ_k |M_k| × max_p time_p,k
+//	LostShare  = Lost / APSTime   (= Σ(max − busy_p) / (N × loop time) for M_k = N)
+//
+// The strategy is the directive's strategy(...) clause ("block (default)"
+// without one); the iteration space is pdo-iteration-space's.
+//
+// Waiting. A wait is the time from a wait-*-start to the matching stop on
+// the same processor: barrier (explicit; implicit when its subprogram and
+// directive are those of an open pdo, psection, replicated or exclusive
+// region, or of such a directive), lock, critical section, split barrier
+// (wait-bcheckout-start/stop). Per site (subprogram, directive, with the
+// directive's file:line) and processor: count and total; per site the
+// longest wait and, for locks and critical sections, the time held (grant
+// to release-lock / exit-crit-sec; atomic updates hold nothing).
+//
+// Execution characteristics (Lib-DVM, seed 000 §11). Between two of its
+// records a processor is in one state: waiting at an implicit barrier,
+// waiting (other synchronisation), serial (a processor other than the
+// leader, processor 0, outside any pdo, psection, section or replicated
+// region, or inside an exclusive region: it waits for work), or running.
+// For processor p, with W_p its waiting at implicit barriers and I_p =
+// Σ_k min(w_p,k, max_q busy_q,k − busy_p,k) over its loop instances (plus
+// its waiting at the implicit barriers of psection, replicated and
+// exclusive regions):
+//
+//	Imbalance_p  = min(W_p, I_p)
+//	Sync_p       = waiting at explicit barriers, locks, critical sections,
+//	               split barriers + W_p − Imbalance_p
+//	Overhead_p   = trace-overhead durations + pdo-info startup times
+//	               + (first record − Start) + (End − last record)
+//	Serial_p     = time in the serial state
+//	Productive_p = T − Imbalance_p − Sync_p − Overhead_p − Serial_p
+//
+// trace-overhead and startup times are taken out of the state they fall
+// in. The run's characteristics are the sums over processors: Total =
+// N × T = Productive + Lost, Lost = Imbalance + Sync + Overhead + Serial,
+// Efficiency = Productive / (N × T).
+//
+// # Findings
+//
+// Findings ranks bottlenecks by severity = Lost / (N × T), where Lost is
+//
+//	imbalance     a loop's Lost (reported when Imbalance >= MinImbalance)
+//	pdo startup   N × Σ startup time of a loop (the others wait meanwhile)
+//	barrier       Σ waits at an explicit barrier site
+//	split barrier Σ waits at a barrier_checkout site
+//	lock          Σ waits at a lock (or atomic) site
+//	critical      Σ waits at a critical section site
+//	serial        per region: min((N−1) × the leader's serial time in it,
+//	              Serial × its share of the leader's serial time)
+//	tracing       Σ trace-overhead durations
+//
+// and keeps those with severity >= MinSeverity. Each names its function and
+// file:line and carries a one-line explanation and advice. NextRequest
+// turns the top findings into a trace request file (seed 002 §5) for the
+// next, finer run: the incremental cycle of seed 002's Figure 2.
+//
+// # Consistent order
+//
+// Order merges the per-processor streams into one order that keeps each
+// processor's order and puts every barrier exit after all entries of its
+// instance, a split-barrier check-out after all check-ins, a lock grant
+// after the release of its previous holder (a lock is never granted while
+// held), a critical-section entry after the previous exit of the same
+// section (by name), and a message receive after its send (the hook
+// OrderOptions.Message, for records from #2000 up). Among the records whose
+// predecessors are out it emits the one with the smallest corrected time
+// Time = max(Clock, Time of every causal predecessor) — a forward-only
+// logical clock correction; a record with Time > Clock violates the clock
+// condition and is counted (OrderStats.Violations), as is every
+// synchronisation edge that goes backwards in time (EdgeViolations).
+//
+// A k-way merge over one interleaved stream needs look-ahead: the runtime
+// writes each processor's 1 MiB buffer as one run, so the next record of a
+// processor may lie a few runs further on. Order reads ahead until every
+// processor has a record waiting, but at most OrderOptions.Lookahead
+// records (default 2^18, the records of about nine full 1 MiB buffers); beyond
+// that it emits what it has, counting records that then come out of time
+// order (OutOfOrder). A causal dependency that is still unread may make it
+// read on to MaxBuffer (8 × Lookahead); a constraint that cannot be met
+// (an incomplete barrier instance, a lock never released, more than 4096
+// open instances of one barrier) is dropped and counted (Forced). OrderFile
+// avoids the look-ahead for binary files: one scan of the packet framing
+// finds each processor's runs, and each processor is then read by a reader
+// of its own, so the merge holds one record per processor plus the heads
+// blocked on a partner: memory O(N), independent of the buffer size and of
+// the order of the runs. `svmc report` reads binary traces this way.
+//
+// # Limits
+//
+// The leader is processor 0: the serial state of the other processors
+// assumes the whole run's APS. Loop and barrier instances are matched by
+// their count per site on each processor, and a barrier instance waits for
+// N arrivals: parallel sections whose pdo loops or barriers run on a
+// subset of the processors mix instances (their waits and busy times per
+// processor stay exact; the per-instance imbalance and the order's barrier
+// constraints do not, and the latter are counted as Forced). A pdo inside
+// a pdo body runs serially and counts as an instance of one member. Message
+// records are not written by this runtime; OrderOptions.Message is the hook
+// for them.
+//
+// # JSON
+//
+// `svmc report --format json` writes a Report: {"trace", "model",
+// "findings", "next_request"}. The model's fields are those of Model and
+// the types it holds, with the names of their json tags (snake case, times
+// in microseconds with the suffix _us, shares as fractions). Field names
+// are kept stable; new fields may be added.
+//
+// # A large trace
+//
+// The benchmarks generate a runtime-like binary trace in memory; for a
+// measurement on a file,
+//
+//	SVMC_GEN_TRACE=/tmp/big.sddf SVMC_GEN_EVENTS=50000000 go test -run TestGenerateLargeTrace ./analysis
+//	/usr/bin/time -v svmc report /tmp/big.sddf
+//
+// writes a 50-million-record trace (about 2 GB) and reports it.
+package analysis

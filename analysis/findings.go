@@ -1,0 +1,357 @@
+package analysis
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/svmc/svmc/progdb"
+)
+
+// Finding kinds.
+const (
+	FindImbalance = "imbalance"     // load imbalance of a parallel loop
+	FindBarrier   = "barrier"       // waiting at an explicit barrier
+	FindCheckout  = "split barrier" // waiting at a barrier_checkout
+	FindLock      = "lock"          // lock contention
+	FindCritical  = "critical"      // critical section contention
+	FindSerial    = "serial"        // processors idle while the leader runs exclusive code
+	FindStartup   = "pdo startup"   // scheduling a parallel loop
+	FindOverhead  = "tracing"       // trace buffer flushes
+)
+
+// Thresholds of Findings: a bottleneck is reported when its severity is at
+// least MinSeverity; a loop's imbalance also needs max/mean busy of at
+// least MinImbalance.
+var (
+	MinSeverity  = 0.01
+	MinImbalance = 1.10
+)
+
+// Finding is one bottleneck found by the automatic search (OPAL's automatic
+// mode, seed 002 §2).
+type Finding struct {
+	Kind string `json:"kind"`
+	// Severity = Lost / (N × T): the share of the whole run's processor
+	// time the bottleneck costs.
+	Severity float64 `json:"severity"`
+	Lost     float64 `json:"lost_us"`
+	Site     Site    `json:"site"`
+	Region   int     `json:"region"`      // progdb region to request, -1 none
+	Code     int     `json:"region_code"` // its trace region type
+	Title    string  `json:"title"`       // one line: what and where
+	Advice   string  `json:"advice"`      // one line: what to try
+}
+
+// Findings ranks the bottlenecks of a model by severity, largest first.
+func Findings(m *Model) []Finding {
+	NT := float64(m.Procs) * m.Duration
+	if NT <= 0 {
+		return nil
+	}
+	var fs []Finding
+	add := func(f Finding) {
+		f.Severity = f.Lost / NT
+		if f.Severity >= MinSeverity {
+			fs = append(fs, f)
+		}
+	}
+	pi := progInfo{m.prog}
+	for _, l := range m.Loops {
+		name := loopName(l.Site)
+		if l.Imbalance >= MinImbalance {
+			slow, fast := 0, 0
+			for p, lp := range l.PerProc {
+				if lp.Instances == 0 {
+					continue
+				}
+				if lp.Busy > l.PerProc[slow].Busy {
+					slow = p
+				}
+				if lp.Busy < l.PerProc[fast].Busy || l.PerProc[fast].Instances == 0 {
+					fast = p
+				}
+			}
+			add(Finding{Kind: FindImbalance, Lost: l.Lost, Site: l.Site, Region: l.Region, Code: 4,
+				Title: fmt.Sprintf("load imbalance in %s (%s, %s): max/mean busy %.2f, processor %d busy %s, processor %d %s; %.0f%% of the loop's time is lost waiting",
+					name, l.Func, l.Where(), l.Imbalance, slow, Dur(l.PerProc[slow].Busy), fast, Dur(l.PerProc[fast].Busy), 100*l.LostShare),
+				Advice: imbalanceAdvice(l.Strategy)})
+		}
+		if l.Startup > 0 {
+			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
+				Title: fmt.Sprintf("scheduling %s (%s, %s) took %s in %s while the other processors waited",
+					name, l.Func, l.Where(), Dur(l.Startup), plural(l.Instances, "instance")),
+				Advice: "make the loop coarser (fewer, longer instances) or use a strategy that is cheaper to plan: on_home with plain loop variables, or block/cyclic loop-level scheduling"})
+		}
+	}
+	for _, w := range m.Waits {
+		var kind, advice, what string
+		switch w.Wait {
+		case WaitBarrier:
+			kind, what = FindBarrier, "at the barrier"
+			advice = "balance the work before the barrier, remove it if no data dependence needs it, or split it (barrier_checkin ... barrier_checkout) around independent work"
+		case WaitCheckout:
+			kind, what = FindCheckout, "at the barrier check-out"
+			advice = "move more independent work between barrier_checkin and barrier_checkout, or balance the work before the check-in"
+		case WaitLock:
+			kind, what = FindLock, "for the lock"
+			advice = "hold the lock for less time, lock finer-grained data (an element instead of the array), or use a reduction or an atomic update"
+		case WaitCritical:
+			kind, what = FindCritical, "to enter the critical section"
+			advice = "make the critical section shorter, give independent critical sections different names, or use a reduction or an atomic update"
+		default:
+			continue // implicit barriers: covered by the loop's imbalance
+		}
+		last := 0
+		for p := range w.PerProc {
+			if w.Counts[p] > 0 && (w.PerProc[p] < w.PerProc[last] || w.Counts[last] == 0) {
+				last = p
+			}
+		}
+		if w.Label != "" {
+			what += " " + w.Label
+		}
+		title := fmt.Sprintf("processors wait %s %s (%s, %s), %d times, longest %s", Dur(w.Total), what, w.Func, w.Where(), w.Count, Dur(w.Max))
+		if kind == FindBarrier || kind == FindCheckout {
+			title += fmt.Sprintf("; processor %d waits least (arrives last)", last)
+		}
+		if w.Hold > 0 {
+			title += fmt.Sprintf("; held %s in all", Dur(w.Hold))
+		}
+		r := pi.enclosingRegion(w.Sub, w.Dir)
+		region, code := -1, 0
+		if r != nil {
+			region, code = r.Num, r.Code
+		}
+		add(Finding{Kind: kind, Lost: w.Total, Site: w.Site, Region: region, Code: code, Title: title, Advice: advice})
+	}
+	for _, s := range m.Serial {
+		lost := s.Time * float64(m.Procs-1)
+		lost = min(lost, s.Lost)
+		if lost <= 0 {
+			continue
+		}
+		add(Finding{Kind: FindSerial, Lost: lost, Site: s.Site, Region: s.Region, Code: s.Code,
+			Title: fmt.Sprintf("%s while processor 0 runs serial code in %s %s (%s, %s) for %s",
+				others(m.Procs), regionTypeName(s.Code), regionName(s.Site, s.Code), s.Func, s.Where(), Dur(s.Time)),
+			Advice: "run the loops of this code as pdo, independent parts as psection, or code every processor may run as replicated"})
+	}
+	if m.Time.TraceOverhead > 0 {
+		add(Finding{Kind: FindOverhead, Lost: m.Time.TraceOverhead, Region: -1,
+			Site:   mainSite(pi),
+			Title:  fmt.Sprintf("writing trace buffers took %s (trace-overhead records)", Dur(m.Time.TraceOverhead)),
+			Advice: "raise SVM_TraceBuf_Size, trace a lower stage, or request only the regions under study"})
+	}
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(b.Severity, a.Severity), cmp.Compare(a.Site.Sub, b.Site.Sub), cmp.Compare(a.Site.Dir, b.Site.Dir), cmp.Compare(a.Kind, b.Kind))
+	})
+	return fs
+}
+
+// others names the processors other than the leader.
+func others(n int) string {
+	switch n {
+	case 2:
+		return "processor 1 idles"
+	case 3:
+		return "processors 1 and 2 idle"
+	}
+	return fmt.Sprintf("processors 1-%d idle", n-1)
+}
+
+func mainSite(pi progInfo) Site {
+	if pi.p != nil {
+		for _, s := range pi.p.Subprograms {
+			if s.Main {
+				return pi.site(s.Num, 0)
+			}
+		}
+	}
+	return Site{Func: "program"}
+}
+
+func imbalanceAdvice(strategy string) string {
+	s := strings.ToLower(strategy)
+	switch {
+	case strings.HasPrefix(s, "on_home"):
+		return "the template's distribution gives the processors unequal work: distribute a template of the loop's own shape, use general_block sizes that equalise the work, or schedule the loop dynamically (dynamic, guided)"
+	case strings.HasPrefix(s, "dynamic"), strings.HasPrefix(s, "guided"), strings.HasPrefix(s, "affinity"):
+		return "the chunks are too large for the uneven iterations: use a smaller chunk size"
+	default:
+		return "the iterations have unequal cost: use cyclic or cyclic(k) scheduling, or dynamic/guided self-scheduling"
+	}
+}
+
+// loopName is "loop LABEL" or "the loop".
+func loopName(s Site) string {
+	if s.Label != "" {
+		return "loop " + s.Label
+	}
+	return "the loop"
+}
+
+func siteName(s Site) string {
+	if s.Label != "" {
+		return s.Label
+	}
+	if s.Kind != "" {
+		return s.Kind
+	}
+	return "directive " + strconv.Itoa(s.Dir)
+}
+
+func regionName(s Site, code int) string {
+	if s.Dir == 0 {
+		return s.Func
+	}
+	if s.Label != "" {
+		return s.Label
+	}
+	return "at directive " + strconv.Itoa(s.Dir)
+}
+
+// NextRequest writes a trace request file (seed 002 §5) for the next, finer
+// run of the program: one LOCAL request per region of the findings given
+// (callers pass the top ones), asking for what explains the finding, in the
+// findings' order; requests for the same region are merged.
+//
+//	imbalance          Sub.PDO_LABEL(l) | Sub.REG_NO(n): (REGION), (PDOInfo), (BARRIER)
+//	pdo startup        (REGION), (PDOInfo), (APSInfo)
+//	barrier, split     region holding the directive: (REGION), (BARRIER)
+//	lock               (REGION), (LOCK)
+//	critical           (REGION), (WaitCritical)
+//	serial             (REGION), (APSInfo)
+//	tracing            GLOBAL TrOverhead
+//
+// Sub is the Go function name (T.M for methods), @MAIN for main; a labelled
+// pdo is PDO_LABEL(label), any other region REG_NO(n) with its progdb
+// number.
+func NextRequest(findings []Finding, prog *progdb.Program) []byte {
+	pi := progInfo{prog}
+	type req struct {
+		target string
+		kinds  []string
+		why    []string
+	}
+	var reqs []*req
+	byTarget := map[string]*req{}
+	global := false
+	var globalWhy []string
+	for _, f := range findings {
+		why := fmt.Sprintf("%s %.1f%%: %s", f.Kind, 100*f.Severity, f.Site.Where())
+		if f.Kind == FindOverhead {
+			global = true
+			globalWhy = append(globalWhy, fmt.Sprintf("%s %.1f%%", f.Kind, 100*f.Severity))
+			continue
+		}
+		target := requestTarget(pi, f)
+		if target == "" {
+			continue
+		}
+		var kinds []string
+		switch f.Kind {
+		case FindImbalance:
+			kinds = []string{"REGION", "PDOInfo", "BARRIER"}
+		case FindStartup:
+			kinds = []string{"REGION", "PDOInfo", "APSInfo"}
+		case FindBarrier, FindCheckout:
+			kinds = []string{"REGION", "BARRIER"}
+		case FindLock:
+			kinds = []string{"REGION", "LOCK"}
+		case FindCritical:
+			kinds = []string{"REGION", "WaitCritical"}
+		case FindSerial:
+			kinds = []string{"REGION", "APSInfo"}
+		default:
+			kinds = []string{"REGION"}
+		}
+		r := byTarget[target]
+		if r == nil {
+			r = &req{target: target}
+			byTarget[target] = r
+			reqs = append(reqs, r)
+		}
+		for _, k := range kinds {
+			if !slices.Contains(r.kinds, k) {
+				r.kinds = append(r.kinds, k)
+			}
+		}
+		r.why = append(r.why, why)
+	}
+	var b bytes.Buffer
+	b.WriteString("# svmc report --findings: next run for the top findings\n")
+	b.WriteString("CONFIG SVM_TraceStage: 1\n")
+	for _, r := range reqs {
+		for _, w := range r.why {
+			fmt.Fprintf(&b, "# %s\n", w)
+		}
+		fmt.Fprintf(&b, "REQUEST LOCAL %s:", r.target)
+		for i, k := range r.kinds {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " (%s)", k)
+		}
+		b.WriteByte('\n')
+	}
+	if global {
+		for _, w := range globalWhy {
+			fmt.Fprintf(&b, "# %s\n", w)
+		}
+		b.WriteString("REQUEST GLOBAL TrOverhead\n")
+	}
+	return b.Bytes()
+}
+
+// requestTarget is "<SubName>.<RegIdent>" for a finding, "" if it names no
+// subprogram.
+func requestTarget(pi progInfo, f Finding) string {
+	s := pi.sub(f.Site.Sub)
+	var sub string
+	switch {
+	case s != nil && s.Main:
+		sub = "@MAIN"
+	case s != nil:
+		sub = s.Name
+	case f.Site.Main:
+		sub = "@MAIN"
+	case f.Site.Func != "" && !strings.HasPrefix(f.Site.Func, "sub "):
+		sub = f.Site.Func
+	default:
+		return ""
+	}
+	if f.Kind == FindImbalance || f.Kind == FindStartup {
+		if f.Site.Label != "" {
+			return sub + ".PDO_LABEL(" + f.Site.Label + ")"
+		}
+	}
+	if f.Region >= 0 {
+		if r := regionByNum(s, f.Region); r != nil && r.Type == "pdo" && r.Label != "" {
+			return sub + ".PDO_LABEL(" + r.Label + ")"
+		}
+		return sub + ".REG_NO(" + strconv.Itoa(f.Region) + ")"
+	}
+	return sub + ".*"
+}
+
+func regionByNum(s *progdb.Subprogram, num int) *progdb.Region {
+	if s == nil {
+		return nil
+	}
+	for _, r := range s.Regions {
+		if r.Num == num {
+			return r
+		}
+	}
+	return nil
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.FormatInt(n, 10) + " " + word + "s"
+}

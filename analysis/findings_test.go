@@ -1,0 +1,182 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+func TestNextRequest(t *testing.T) {
+	prog := testProg()
+	pi := progInfo{prog}
+	fs := []Finding{
+		{Kind: FindImbalance, Severity: 0.30, Site: pi.site(1, 2), Region: 1},
+		{Kind: FindBarrier, Severity: 0.12, Site: pi.site(2, 2), Region: 1},
+		{Kind: FindSerial, Severity: 0.06, Site: pi.site(1, 0), Region: 0},
+		{Kind: FindImbalance, Severity: 0.05, Site: pi.site(1, 3), Region: 2},
+		{Kind: FindLock, Severity: 0.04, Site: pi.site(2, 3), Region: 2},
+		{Kind: FindCritical, Severity: 0.03, Site: pi.site(2, 4), Region: 2},
+		{Kind: FindStartup, Severity: 0.02, Site: pi.site(1, 2), Region: 1},
+		{Kind: FindOverhead, Severity: 0.015, Site: mainSite(pi), Region: -1},
+		{Kind: FindSerial, Severity: 0.011, Site: pi.site(3, 0), Region: 0},
+	}
+	got := string(NextRequest(fs, prog))
+	want := `# svmc report --findings: next run for the top findings
+CONFIG SVM_TraceStage: 1
+# imbalance 30.0%: main.go:20
+# pdo startup 2.0%: main.go:20
+REQUEST LOCAL G.PDO_LABEL(tri): (REGION), (PDOInfo), (BARRIER), (APSInfo)
+# barrier 12.0%: main.go:45
+REQUEST LOCAL @MAIN.REG_NO(1): (REGION), (BARRIER)
+# serial 6.0%: main.go:10
+REQUEST LOCAL G.REG_NO(0): (REGION), (APSInfo)
+# imbalance 5.0%: main.go:30
+REQUEST LOCAL G.REG_NO(2): (REGION), (PDOInfo), (BARRIER)
+# lock 4.0%: main.go:50
+# critical 3.0%: main.go:55
+REQUEST LOCAL @MAIN.REG_NO(2): (REGION), (LOCK), (WaitCritical)
+# serial 1.1%: other.go:5
+REQUEST LOCAL T.M.REG_NO(0): (REGION), (APSInfo)
+# tracing 1.5%
+REQUEST GLOBAL TrOverhead
+`
+	if got != want {
+		t.Errorf("NextRequest:\n%s\nwant:\n%s", got, want)
+	}
+	// Without findings: the header and the stage only.
+	if got := string(NextRequest(nil, prog)); got != "# svmc report --findings: next run for the top findings\nCONFIG SVM_TraceStage: 1\n" {
+		t.Errorf("empty: %q", got)
+	}
+}
+
+// The findings of a real-shaped model name the right request targets.
+func TestFindingsToRequest(t *testing.T) {
+	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	fs := Findings(m)
+	req := string(NextRequest(fs[:1], m.Prog()))
+	if !strings.Contains(req, "REQUEST LOCAL G.PDO_LABEL(tri): (REGION), (PDOInfo), (BARRIER)\n") {
+		t.Errorf("request for the top finding:\n%s", req)
+	}
+}
+
+func TestRender(t *testing.T) {
+	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	rep := NewReport("two.sddf", m, 3)
+	var txt bytes.Buffer
+	if err := WriteText(&txt, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := txt.String()
+	for _, s := range []string{
+		"program example.com/synth: 4 processors, stage 3,",
+		"efficiency 63.5%",
+		"1. 30.0%  imbalance",
+		"loop tri (G, main.go:20)",
+		"REQUEST LOCAL G.PDO_LABEL(tri)",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text report lacks %q:\n%s", s, out)
+		}
+	}
+	if !regexp.MustCompile(`\n  tri +G +main\.go:20 +block +1 +100 +710\.0 µs +700\.0 µs +400\.0 µs +1\.75 +1\.20 ms +42\.3%\n`).MatchString(out) {
+		t.Errorf("loop table row of tri missing:\n%s", out)
+	}
+	var html bytes.Buffer
+	if err := WriteHTML(&html, rep); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	for _, s := range []string{"<!DOCTYPE html>", "load imbalance in loop tri", "main.go:20", "REQUEST LOCAL G.PDO_LABEL(tri)"} {
+		if !strings.Contains(h, s) {
+			t.Errorf("HTML lacks %q", s)
+		}
+	}
+	for _, s := range []string{"http://", "https://", "<script", "<link", "src="} {
+		if strings.Contains(h, s) {
+			t.Errorf("HTML is not self-contained: it has %q", s)
+		}
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Trace string `json:"trace"`
+		Model struct {
+			Procs int `json:"procs"`
+			Time  struct {
+				Efficiency float64 `json:"efficiency"`
+			} `json:"time"`
+			Loops []struct {
+				Label     string  `json:"label"`
+				Imbalance float64 `json:"imbalance"`
+				Line      int     `json:"line"`
+			} `json:"loops"`
+		} `json:"model"`
+		Findings []struct {
+			Kind     string  `json:"kind"`
+			Severity float64 `json:"severity"`
+		} `json:"findings"`
+		NextRequest string `json:"next_request"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Trace != "two.sddf" || back.Model.Procs != 4 || back.Model.Time.Efficiency != 0.635 ||
+		len(back.Model.Loops) != 2 || back.Model.Loops[0].Label != "tri" || back.Model.Loops[0].Imbalance != 1.75 ||
+		back.Model.Loops[0].Line != 20 || back.Findings[0].Kind != "imbalance" || back.Findings[0].Severity != 0.3 ||
+		!strings.HasPrefix(back.NextRequest, "# svmc report") {
+		t.Errorf("JSON: %+v", back)
+	}
+}
+
+func TestProgramInfo(t *testing.T) {
+	if _, err := ProgramInfo(nil, "t"); err != ErrNoProgramInfo {
+		t.Errorf("no attribute: %v", err)
+	}
+	js, _ := progdb.Marshal(testProg())
+	bad := strings.Replace(string(js), `"version": 1`, `"version": 99`, 1)
+	_, err := ProgramInfo([]trace.Attr{{Key: progAttr, Value: bad}}, "x.sddf")
+	if err == nil || !strings.Contains(err.Error(), "version 99 is not supported") || !strings.Contains(err.Error(), "x.sddf") {
+		t.Errorf("unknown version: %v", err)
+	}
+	// Analyze passes the error on.
+	s := newSynth(1)
+	s.start(0, 0, 2, 0, trace.RegionProgram)
+	s.stop(0, 1, 2, 0, trace.RegionProgram)
+	var out bytes.Buffer
+	w, _ := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: progAttr, Value: bad}})
+	w.WriteBuf(&s.bufs[0])
+	w.Close()
+	rd, _ := trace.NewReader(bytes.NewReader(out.Bytes()))
+	if _, err := Analyze(rd, Options{}); err == nil || !strings.Contains(err.Error(), "version 99") {
+		t.Errorf("Analyze with an unknown version: %v", err)
+	}
+}
+
+func TestStrategy(t *testing.T) {
+	for text, want := range map[string]string{
+		"//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))":                          "on_home(T1(i, j))",
+		"//svm:pdo label(grid) loops(i, j) processors(P) strategy(block, block) reduction(+: d)": "block, block onto P",
+		"//svm:pdo loops(i)": "block (default)",
+		"//svm:pdo loops(i) STRATEGY(dynamic(4)) template(T)":             "dynamic(4) recorded in T",
+		"//svm:pdo loops(i) reduction(+: mystrategy(x)) strategy(guided)": "guided",
+	} {
+		if got := strategy(text); got != want {
+			t.Errorf("strategy(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestDur(t *testing.T) {
+	for us, want := range map[float64]string{0: "0.0 µs", 12.34: "12.3 µs", 1500: "1.50 ms", 2.5e6: "2.500 s"} {
+		if got := Dur(us); got != want {
+			t.Errorf("Dur(%v) = %q, want %q", us, got, want)
+		}
+	}
+}

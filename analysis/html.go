@@ -1,0 +1,139 @@
+package analysis
+
+import (
+	"html/template"
+	"io"
+	"strconv"
+)
+
+// WriteHTML writes the report as one self-contained HTML page: inline
+// style, no scripts, nothing fetched from the network.
+func WriteHTML(w io.Writer, r *Report) error {
+	return htmlTmpl.Execute(w, r)
+}
+
+var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"dur":  Dur,
+	"pct":  pct,
+	"f2":   func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+	"w":    func(part, total float64) string { return strconv.FormatFloat(100*ratio(part, total), 'f', 2, 64) + "%" },
+	"add1": func(i int) int { return i + 1 },
+	"site": siteName,
+	"loop": loopLabel,
+	"reg":  regionLabel,
+	"iter": func(n int64) string {
+		if n < 0 {
+			return "-"
+		}
+		return strconv.FormatInt(n, 10)
+	},
+	"iters": iterString,
+	"procs": func(m *Model) []int {
+		ps := make([]int, m.Procs)
+		for i := range ps {
+			ps[i] = i
+		}
+		return ps
+	},
+	"minsev": func() string { return pct(MinSeverity) },
+	"ratio":  ratio,
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>svmc report: {{.Trace}}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em 2em;color:#222}
+h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.4em 0}
+th,td{padding:.15em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.bar{display:flex;width:32em;height:1em;border:1px solid #999}
+.bar div{height:100%}
+.prod{background:#4a8}.imb{background:#e94}.sync{background:#d44}.ovh{background:#999}.ser{background:#69c}
+.key span{display:inline-block;width:.9em;height:.9em;margin:0 .3em 0 1em;vertical-align:middle}
+.sev{font-weight:bold}.advice{color:#555}
+pre{background:#f6f6f6;padding:.6em;border:1px solid #ddd}
+.warn{color:#a40}
+</style></head><body>
+{{- $m := .Model}}
+<h1>svmc report: {{.Trace}}</h1>
+<p>program {{if $m.Program}}<b>{{$m.Program}}</b>{{else}}(no program information){{end}}:
+{{$m.Procs}} processors, stage {{if ge $m.Stage 0}}{{$m.Stage}}{{else}}?{{end}}, {{$m.Records}} records,
+T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
+{{- with $m.Order}}
+<p>Consistent order: {{.Violations}} records with a clock earlier than a causal predecessor
+(max correction {{dur .MaxCorrection}}), {{.EdgeViolations}} synchronisation edges backwards in time{{if .Forced}},
+{{.Forced}} constraints dropped{{end}}{{if .OutOfOrder}}, {{.OutOfOrder}} records beyond the look-ahead{{end}}.</p>
+{{- end}}
+{{- range $m.Warnings}}<p class="warn">warning: {{.}}</p>{{end}}
+
+<h2>Time of all processors</h2>
+{{- $c := $m.Time}}
+<p>N × T = {{dur $c.Total}}, efficiency <b>{{pct $c.Efficiency}}</b></p>
+<table>
+<tr><th></th><th class="n">time</th><th class="n">share</th><th></th></tr>
+<tr><td>productive</td><td class="n">{{dur $c.Productive}}</td><td class="n">{{pct (ratio $c.Productive $c.Total)}}</td><td>useful work</td></tr>
+<tr><td>lost</td><td class="n">{{dur $c.Lost}}</td><td class="n">{{pct (ratio $c.Lost $c.Total)}}</td><td></td></tr>
+<tr><td>&nbsp;&nbsp;imbalance</td><td class="n">{{dur $c.Imbalance}}</td><td class="n">{{pct (ratio $c.Imbalance $c.Total)}}</td><td>implicit-barrier waiting that unequal busy times explain</td></tr>
+<tr><td>&nbsp;&nbsp;waiting</td><td class="n">{{dur $c.Sync}}</td><td class="n">{{pct (ratio $c.Sync $c.Total)}}</td><td>barriers, locks, critical sections, split barriers</td></tr>
+<tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}, pdo startup {{dur $c.PDOStartup}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
+<tr><td>&nbsp;&nbsp;serial</td><td class="n">{{dur $c.Serial}}</td><td class="n">{{pct (ratio $c.Serial $c.Total)}}</td><td>processors idle while the leader runs exclusive code</td></tr>
+</table>
+<p class="key"><span class="prod"></span>productive<span class="imb"></span>imbalance<span class="sync"></span>waiting<span class="ovh"></span>overhead<span class="ser"></span>serial</p>
+<table>
+<tr><th class="n">proc</th><th></th><th class="n">productive</th><th class="n">imbalance</th><th class="n">waiting</th><th class="n">overhead</th><th class="n">serial</th><th class="n">efficiency</th></tr>
+{{- range $m.PerProc}}
+<tr><td class="n">{{.Proc}}</td><td><div class="bar"><div class="prod" style="width:{{w .Productive .Total}}"></div><div class="imb" style="width:{{w .Imbalance .Total}}"></div><div class="sync" style="width:{{w .Sync .Total}}"></div><div class="ovh" style="width:{{w .Overhead .Total}}"></div><div class="ser" style="width:{{w .Serial .Total}}"></div></div></td>
+<td class="n">{{dur .Productive}}</td><td class="n">{{dur .Imbalance}}</td><td class="n">{{dur .Sync}}</td><td class="n">{{dur .Overhead}}</td><td class="n">{{dur .Serial}}</td><td class="n">{{pct .Efficiency}}</td></tr>
+{{- end}}
+</table>
+
+<h2>Findings</h2>
+<p>Severity = lost time / (N × T).</p>
+{{- if not .Findings}}<p>None above {{minsev}}.</p>{{end}}
+<ol>
+{{- range .Findings}}
+<li><span class="sev">{{pct .Severity}}</span> {{.Kind}}: {{.Title}}<br><span class="advice">advice: {{.Advice}}</span></li>
+{{- end}}
+</ol>
+
+<h2>Regions</h2>
+<table>
+<tr><th>region</th><th>type</th><th>function</th><th>where</th><th class="n">calls</th><th class="n">incl</th><th class="n">excl</th>{{range procs $m}}<th class="n">incl p{{.}}</th>{{end}}</tr>
+{{- range $m.Regions}}
+<tr><td>{{reg .}}</td><td>{{.Type}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td class="n">{{.Calls}}</td><td class="n">{{dur .Incl}}</td><td class="n">{{dur .Excl}}</td>{{range .PerProc}}<td class="n">{{dur .Incl}}</td>{{end}}</tr>
+{{- end}}
+</table>
+
+{{- if $m.Loops}}
+<h2>Parallel loops</h2>
+<table>
+<tr><th>loop</th><th>function</th><th>where</th><th>strategy</th><th class="n">instances</th><th class="n">iterations</th><th class="n">time</th><th class="n">busy max</th><th class="n">busy mean</th><th class="n">max/mean</th><th class="n">lost</th><th class="n">lost share</th><th>busy from</th></tr>
+{{- range $m.Loops}}
+<tr><td>{{loop .}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td>{{.Strategy}}</td><td class="n">{{.Instances}}</td><td class="n">{{iters .}}</td><td class="n">{{dur .Time}}</td><td class="n">{{dur .BusyMax}}</td><td class="n">{{dur .BusyMean}}</td><td class="n">{{f2 .Imbalance}}</td><td class="n">{{dur .Lost}}</td><td class="n">{{pct .LostShare}}</td><td>{{.BusySource}}</td></tr>
+{{- end}}
+</table>
+<table>
+<tr><th>loop</th><th class="n">proc</th><th class="n">iterations</th><th class="n">busy</th><th class="n">wait</th><th class="n">time</th><th></th></tr>
+{{- range $l := $m.Loops}}{{range $p, $lp := $l.PerProc}}{{if $lp.Instances}}
+<tr><td>{{loop $l}}</td><td class="n">{{$p}}</td><td class="n">{{iter $lp.Iterations}}</td><td class="n">{{dur $lp.Busy}}</td><td class="n">{{dur $lp.Wait}}</td><td class="n">{{dur $lp.Time}}</td><td><div class="bar" style="width:16em"><div class="prod" style="width:{{w $lp.Busy $l.BusyMax}}"></div></div></td></tr>
+{{- end}}{{end}}{{end}}
+</table>
+{{- end}}
+
+{{- if $m.Waits}}
+<h2>Waiting</h2>
+<table>
+<tr><th>wait</th><th>site</th><th>function</th><th>where</th><th class="n">count</th><th class="n">total</th><th class="n">max</th><th class="n">held</th>{{range procs $m}}<th class="n">p{{.}}</th>{{end}}</tr>
+{{- range $m.Waits}}
+<tr><td>{{.Wait}}</td><td>{{site .Site}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td class="n">{{.Count}}</td><td class="n">{{dur .Total}}</td><td class="n">{{dur .Max}}</td><td class="n">{{dur .Hold}}</td>{{range .PerProc}}<td class="n">{{dur .}}</td>{{end}}</tr>
+{{- end}}
+</table>
+{{- end}}
+
+{{- if .NextRequest}}
+<h2>Next trace request</h2>
+<p>Save as a file and run <code>svmc run --request FILE ...</code>:</p>
+<pre>{{.NextRequest}}</pre>
+{{- end}}
+</body></html>
+`))

@@ -1,0 +1,326 @@
+package analysis
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// A binary trace is a header, then packets (trace/doc.go). The runtime
+// writes each processor's buffer as one run of data packets, so a file is a
+// sequence of runs of one processor each. The index lists the runs; the
+// stream of processor q is then read as the virtual file "header + every
+// non-data packet + q's runs, in file order", which is a valid SDDF stream
+// of q's records alone. Reading the processors' streams side by side needs
+// memory for one record per processor, whatever the order of the runs.
+
+const binHeaderSize = 19
+
+// segment is a byte range of the file: non-data packets (node -1, shared by
+// every processor's stream) or a run of one processor's data packets.
+type segment struct {
+	off, n int64
+	node   int32
+}
+
+// indexBinary scans the packet framing of a binary trace. It returns nil
+// (and no error) when the file is not one it can index; the caller then
+// reads it as one stream, and the reader reports any damage.
+func indexBinary(ra io.ReaderAt, size int64) ([]segment, int, error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, 0, size), 1<<16)
+	hdr := make([]byte, binHeaderSize)
+	if _, err := io.ReadFull(br, hdr); err != nil || string(hdr[:5]) != "SDDFB" || hdr[5] != binHeaderSize || hdr[6] != 1 {
+		return nil, 0, nil
+	}
+	le := binary.LittleEndian
+	nodeOff := map[uint32]int{} // tag → byte offset of the node id after the tag, -1 none
+	var segs []segment
+	add := func(off, n int64, node int32) {
+		if k := len(segs) - 1; k >= 0 && segs[k].node == node && segs[k].off+segs[k].n == off {
+			segs[k].n += n
+			return
+		}
+		segs = append(segs, segment{off, n, node})
+	}
+	add(0, binHeaderSize, -1)
+	off := int64(binHeaderSize)
+	writer := int32(-1)
+	maxNode := int32(-1)
+	for off < size {
+		head, err := br.Peek(min(16, int(size-off)))
+		if err != nil || len(head) < 8 {
+			return nil, 0, nil
+		}
+		n := int64(le.Uint32(head))
+		kind := le.Uint32(head[4:])
+		if n < 4 || n > trace.MaxPacket || off+4+n > size {
+			return nil, 0, nil
+		}
+		total := 4 + n
+		switch kind {
+		case trace.PacketData:
+			if len(head) < 12 {
+				return nil, 0, nil
+			}
+			tag := le.Uint32(head[8:])
+			node := int32(-1)
+			no, known := nodeOff[tag]
+			if !known {
+				return nil, 0, nil // a data record before its descriptor
+			}
+			if no >= 0 && int64(12+no+4) <= total {
+				b, err := br.Peek(12 + no + 4)
+				if err != nil {
+					return nil, 0, nil
+				}
+				node = int32(le.Uint32(b[12+no:]))
+			}
+			w := node
+			if w < 0 || trace.Tag(tag) == trace.TagTemplateDist && writer >= 0 {
+				w = writer
+			}
+			if w < 0 {
+				w = 0
+			}
+			if w > 1<<16 {
+				return nil, 0, nil
+			}
+			writer = w
+			maxNode = max(maxNode, w)
+			add(off, total, w)
+		case trace.PacketDescriptor:
+			body := make([]byte, n-4)
+			if _, err := io.ReadFull(io.NewSectionReader(ra, off+8, n-4), body); err != nil {
+				return nil, 0, nil
+			}
+			tag, no, ok := descNodeOffset(body)
+			if !ok {
+				return nil, 0, nil
+			}
+			nodeOff[tag] = no
+			add(off, total, -1)
+		case trace.PacketAttributes:
+			add(off, total, -1)
+		default:
+			return nil, 0, nil
+		}
+		if _, err := br.Discard(int(total)); err != nil {
+			return nil, 0, nil
+		}
+		off += total
+	}
+	return segs, int(maxNode) + 1, nil
+}
+
+// descNodeOffset reads a descriptor packet's contents: its tag and the byte
+// offset of the "node id" field within a data record's fields, or -1 when
+// the record has none at a fixed offset.
+func descNodeOffset(p []byte) (uint32, int, bool) {
+	le := binary.LittleEndian
+	pos := 0
+	u32 := func() (uint32, bool) {
+		if len(p)-pos < 4 {
+			return 0, false
+		}
+		v := le.Uint32(p[pos:])
+		pos += 4
+		return v, true
+	}
+	str := func() (string, bool) {
+		n, ok := u32()
+		if !ok || int64(n) > int64(len(p)-pos) {
+			return "", false
+		}
+		s := string(p[pos : pos+int(n)])
+		pos += int(n)
+		return s, true
+	}
+	tag, ok := u32()
+	if !ok {
+		return 0, 0, false
+	}
+	if _, ok := str(); !ok {
+		return 0, 0, false
+	}
+	na, ok := u32()
+	if !ok || na > trace.MaxAttrs {
+		return 0, 0, false
+	}
+	for i := uint32(0); i < na; i++ {
+		if _, ok := str(); !ok {
+			return 0, 0, false
+		}
+		if _, ok := str(); !ok {
+			return 0, 0, false
+		}
+	}
+	nf, ok := u32()
+	if !ok || nf > trace.MaxFields {
+		return 0, 0, false
+	}
+	off := 0
+	for i := uint32(0); i < nf; i++ {
+		typ, ok1 := u32()
+		dims, ok2 := u32()
+		name, ok3 := str()
+		if !ok1 || !ok2 || !ok3 {
+			return 0, 0, false
+		}
+		if name == "node id" && dims == 0 && trace.FieldType(typ) == trace.Int {
+			return tag, off, true
+		}
+		if dims != 0 || off < 0 {
+			off = -1
+			continue
+		}
+		switch trace.FieldType(typ) {
+		case trace.Char:
+			off++
+		case trace.Int, trace.Float:
+			off += 4
+		case trace.Double:
+			off += 8
+		default:
+			return 0, 0, false
+		}
+	}
+	return tag, -1, true
+}
+
+// segReader reads a list of byte ranges of ra as one stream.
+type segReader struct {
+	ra   io.ReaderAt
+	segs []segment
+	i    int
+	pos  int64 // offset within segs[i]
+}
+
+func (s *segReader) Read(p []byte) (int, error) {
+	for s.i < len(s.segs) && s.pos == s.segs[s.i].n {
+		s.i++
+		s.pos = 0
+	}
+	if s.i == len(s.segs) {
+		return 0, io.EOF
+	}
+	sg := s.segs[s.i]
+	if rest := sg.n - s.pos; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := s.ra.ReadAt(p, sg.off+s.pos)
+	s.pos += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+// fileOffset maps an offset of the virtual stream back to the file.
+func fileOffset(segs []segment, v int64) int64 {
+	for _, sg := range segs {
+		if v < sg.n {
+			return sg.off + v
+		}
+		v -= sg.n
+	}
+	if len(segs) > 0 {
+		last := segs[len(segs)-1]
+		return last.off + last.n + v
+	}
+	return v
+}
+
+// nodeInput reads each processor's stream with a reader of its own.
+type nodeInput struct {
+	name    string
+	readers []*trace.Reader
+	decs    []*decoder
+	segs    [][]segment
+}
+
+func (ni *nodeInput) perNode() bool { return true }
+
+func (ni *nodeInput) read(o *orderer, q int) error {
+	if q >= len(ni.readers) {
+		return io.EOF
+	}
+	r, err := ni.readers[q].Next()
+	if err != nil {
+		if err == io.EOF {
+			return err
+		}
+		var ce *trace.CorruptError
+		if errors.As(err, &ce) {
+			c := *ce
+			c.Offset = fileOffset(ni.segs[q], ce.Offset)
+			if c.Where != "" {
+				c.Where += fmt.Sprintf(" of processor %d", q)
+			}
+			return &c
+		}
+		return err
+	}
+	o.add(r, q, ni.decs[q])
+	return nil
+}
+
+// newNodeInput indexes a binary trace; nil if it cannot.
+func newNodeInput(ra io.ReaderAt, size int64, name string) (*nodeInput, error) {
+	segs, n, err := indexBinary(ra, size)
+	if err != nil || segs == nil {
+		return nil, err
+	}
+	ni := &nodeInput{name: name, readers: make([]*trace.Reader, n), decs: make([]*decoder, n), segs: make([][]segment, n)}
+	for q := 0; q < n; q++ {
+		var mine []segment
+		for _, sg := range segs {
+			if sg.node < 0 || sg.node == int32(q) {
+				mine = append(mine, sg)
+			}
+		}
+		ni.segs[q] = mine
+		rd, err := trace.NewNamedReader(&segReader{ra: ra, segs: mine}, name)
+		if err != nil {
+			return nil, err
+		}
+		ni.readers[q] = rd
+		ni.decs[q] = newDecoder()
+	}
+	return ni, nil
+}
+
+// OrderFile is Order for a trace file (any random-access input of the given
+// size; name is used in error messages). A binary trace is indexed first
+// (one scan of the packet framing, no decoding) and each processor's
+// stream is then read by a reader of its own, so the merge holds one
+// record per processor plus those blocked on a synchronisation partner,
+// whatever the order of the buffer runs in the file. Other inputs are read
+// as one stream by Order.
+func OrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn func(*Event) error) (OrderStats, error) {
+	rd, err := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
+	if err != nil {
+		return OrderStats{}, err
+	}
+	if rd.Format() != trace.Binary {
+		return Order(rd, opt, fn)
+	}
+	ni, err := newNodeInput(ra, size, name)
+	if err != nil || ni == nil {
+		return Order(rd, opt, fn)
+	}
+	fillOptions(&opt, rd.Attrs())
+	o := newOrderer(opt, true)
+	o.grow(len(ni.readers))
+	o.in = ni
+	var ev Event
+	o.emit = func(it *item, q int, L float64) error {
+		ev = Event{Record: it.rec, Node: q, Seq: o.stats.Records - 1, Clock: it.e.t, Time: L}
+		return fn(&ev)
+	}
+	err = o.run()
+	return o.stats, err
+}

@@ -1,0 +1,940 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+// Model is what one pass over a trace learns. Times are microseconds. The
+// JSON field names are stable (see doc.go).
+type Model struct {
+	Program string `json:"program,omitempty"` // import path from the program information
+	Procs   int    `json:"procs"`             // N, processors of the run
+	Stage   int    `json:"stage"`             // tracing stage (-1 unknown)
+	Records int64  `json:"records"`
+	// Start and End are the earliest and latest clock of any record;
+	// Duration = End − Start is the run time T of the formulas.
+	Start    float64 `json:"start_us"`
+	End      float64 `json:"end_us"`
+	Duration float64 `json:"duration_us"`
+
+	Time    Characteristics `json:"time"`
+	PerProc []ProcTime      `json:"per_proc"`
+	Regions []*RegionStat   `json:"regions"`
+	Loops   []*LoopStat     `json:"loops"`
+	Waits   []*WaitStat     `json:"waits"`
+	// Serial is the leader's exclusive-mode time per region: code the
+	// other processors idle through.
+	Serial []*SerialStat `json:"serial,omitempty"`
+	// Order describes the causally consistent order the pass read the
+	// records in (nil when the pass read them in file order).
+	Order    *OrderStats `json:"order,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
+
+	prog *progdb.Program
+}
+
+// Prog returns the program information the model was built with (nil if
+// none).
+func (m *Model) Prog() *progdb.Program { return m.prog }
+
+// Characteristics are the Lib-DVM execution characteristics (seed 000
+// §11) of the whole run, summed over processors: Total = N × T =
+// Productive + Lost, Lost = Imbalance + Sync + Overhead + Serial.
+type Characteristics struct {
+	Total      float64 `json:"total_us"`      // N × T
+	Productive float64 `json:"productive_us"` // useful work
+	Lost       float64 `json:"lost_us"`
+	// Imbalance is the waiting at implicit barriers that unequal work
+	// explains: per loop instance and member min(wait_p, max busy −
+	// busy_p); the implicit barriers of psection, replicated and exclusive
+	// regions count whole.
+	Imbalance float64 `json:"imbalance_us"`
+	// Sync is the waiting at explicit barriers, locks, critical sections
+	// and split barriers, plus the implicit-barrier waiting imbalance
+	// does not explain (members that started the loop late, barrier
+	// latency).
+	Sync     float64 `json:"sync_us"`
+	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Outside
+	Serial   float64 `json:"serial_us"`   // non-leaders idle while the leader runs exclusive code
+	// The parts of Overhead.
+	TraceOverhead float64 `json:"trace_overhead_us"` // trace-overhead records (buffer flushes)
+	PDOStartup    float64 `json:"pdo_startup_us"`    // pdo-info startup times (planning the schedule)
+	Outside       float64 `json:"outside_us"`        // before a processor's first and after its last record
+	Efficiency    float64 `json:"efficiency"`        // Productive / Total
+}
+
+// ProcTime is the characteristics of one processor (Total = T).
+type ProcTime struct {
+	Proc int `json:"proc"`
+	Characteristics
+	Records int64 `json:"records"`
+}
+
+// RegionStat is one trace region (subprogram, directive, type) over all
+// processors. Inclusive time counts the outermost activation of a region
+// only (a recursive call is not counted twice); exclusive time is inclusive
+// time minus the inclusive time of the regions directly inside.
+type RegionStat struct {
+	Site
+	Type    string       `json:"type"`   // trace.RegionTypeName
+	Code    int          `json:"code"`   // trace region type
+	Region  int          `json:"region"` // progdb region number, -1 unknown
+	Calls   int64        `json:"calls"`  // summed over processors
+	Incl    float64      `json:"incl_us"`
+	Excl    float64      `json:"excl_us"`
+	PerProc []RegionProc `json:"per_proc"`
+}
+
+// RegionProc is a region on one processor.
+type RegionProc struct {
+	Calls int64   `json:"calls"`
+	Incl  float64 `json:"incl_us"`
+	Excl  float64 `json:"excl_us"`
+}
+
+// LoopStat is one parallel loop (pdo) site.
+type LoopStat struct {
+	Site
+	Region    int         `json:"region"`   // progdb region number, -1 unknown
+	Strategy  string      `json:"strategy"` // from the directive text
+	Space     []LoopRange `json:"space,omitempty"`
+	Instances int64       `json:"instances"` // executions of the loop
+	// Iterations of the whole iteration space, summed over instances
+	// (from pdo-iteration-space; 0 if not traced).
+	Iterations int64      `json:"iterations"`
+	PerProc    []LoopProc `json:"per_proc"`
+	// BusySource is "pdo-work" when the busy times come from pdo-work
+	// records, "regions" when they are estimated from region start to the
+	// arrival at the implicit barrier.
+	BusySource string  `json:"busy_source"`
+	BusyMax    float64 `json:"busy_max_us"`  // max over processors of their summed busy time
+	BusyMean   float64 `json:"busy_mean_us"` // mean over the processors that took part
+	// Imbalance is BusyMax / BusyMean (1 = balanced).
+	Imbalance float64 `json:"imbalance"`
+	// Lost is Σ over instances Σ over members (max busy − busy_p): the
+	// time the members lose waiting for the busiest one.
+	Lost float64 `json:"lost_us"`
+	// APSTime is Σ over instances (members × the longest member's loop
+	// time); LostShare = Lost / APSTime.
+	APSTime   float64 `json:"aps_time_us"`
+	LostShare float64 `json:"lost_share"`
+	Startup   float64 `json:"startup_us"` // Σ pdo-info startup times
+	Time      float64 `json:"time_us"`    // Σ over instances of the longest member's loop time
+}
+
+// LoopRange is one loop of the iteration space (last instance).
+type LoopRange struct {
+	Lo    int `json:"lo"`
+	Hi    int `json:"hi"`
+	Step  int `json:"step"`
+	Count int `json:"count"`
+}
+
+// LoopProc is a loop on one processor, summed over instances.
+type LoopProc struct {
+	Instances  int64   `json:"instances"`
+	Iterations int64   `json:"iterations"` // -1 unknown (no pdo-work)
+	Busy       float64 `json:"busy_us"`
+	Wait       float64 `json:"wait_us"` // at the implicit barrier
+	Time       float64 `json:"time_us"` // in the loop region
+}
+
+// Wait kinds.
+const (
+	WaitBarrier  = "barrier"
+	WaitImplicit = "implicit barrier"
+	WaitLock     = "lock"
+	WaitCritical = "critical"
+	WaitCheckout = "split barrier"
+)
+
+// WaitStat is the waiting at one synchronisation site.
+type WaitStat struct {
+	Site
+	Wait    string    `json:"wait"` // one of the Wait* kinds
+	Count   int64     `json:"count"`
+	Total   float64   `json:"total_us"`
+	Max     float64   `json:"max_us"`      // longest single wait
+	Hold    float64   `json:"hold_us"`     // locks and critical sections: time held
+	PerProc []float64 `json:"per_proc_us"` // total wait per processor
+	Counts  []int64   `json:"per_proc_count"`
+}
+
+// SerialStat is the leader's exclusive-mode time in one region.
+type SerialStat struct {
+	Site
+	Code   int     `json:"code"`
+	Region int     `json:"region"`
+	Time   float64 `json:"time_us"` // leader's time here, outside parallel constructs
+	Lost   float64 `json:"lost_us"` // the other processors' idle time attributed to it
+}
+
+// ---- builder ----
+
+type regKey struct{ sub, dir, typ int32 }
+
+type regAgg struct {
+	key     regKey
+	perProc []RegionProc
+}
+
+type loopAgg struct {
+	key        sdKey
+	perProc    []LoopProc
+	pending    map[int]*loopInst
+	next       []int // per processor: instances started
+	instances  int64
+	iterations int64
+	space      []LoopRange
+	lost       float64
+	apsTime    float64
+	time       float64
+	startup    float64
+	fromWork   bool
+	fromRegion bool
+}
+
+type loopInst struct {
+	expected int
+	members  int
+	maxBusy  float64
+	sumBusy  float64
+	maxTime  float64
+	parts    []part
+}
+
+// part is one member's busy time and implicit-barrier wait in an instance.
+type part struct {
+	node       int32
+	busy, wait float64
+}
+
+type waitKey struct {
+	sub, dir int32
+	kind     waitKind
+}
+
+type waitKind uint8
+
+const (
+	wkNone waitKind = iota
+	wkBarrier
+	wkImplicit
+	wkLock
+	wkCritical
+	wkCheckout
+)
+
+var waitNames = [...]string{"", WaitBarrier, WaitImplicit, WaitLock, WaitCritical, WaitCheckout}
+
+type waitAgg struct {
+	key     waitKey
+	perProc []float64
+	counts  []int64
+	max     float64
+	hold    float64
+}
+
+// Time buckets of a processor.
+const (
+	bRun = iota
+	bSerial
+	bImplicit
+	bSync
+	nBuckets
+)
+
+type frame struct {
+	key   regKey
+	start float64
+	child float64
+	mode  int8 // 1 parallel work, 0 exclusive mode
+	pdo   *pdoExec
+}
+
+// pdoExec is one processor's part of one instance of a loop.
+type pdoExec struct {
+	loop    *loopAgg
+	k       int
+	start   float64
+	arrival float64 // first wait-barrier-start of the loop's site, -1 none
+	end     float64
+	wait    float64 // at the implicit barrier
+	busy    float64 // from pdo-work, -1 none
+	iters   int64
+}
+
+type waitOpen struct {
+	kind  waitKind
+	site  sdKey
+	start float64
+	open  bool
+}
+
+type holdOpen struct {
+	sub, dir int32
+	t        float64
+	kind     waitKind
+}
+
+type nodeState struct {
+	id          int
+	seen        bool
+	first, last float64
+	records     int64
+	stack       []frame
+	wait        waitOpen
+	buckets     [nBuckets]float64
+	traceOv     float64
+	startup     float64
+	pending     *pdoExec // closed loop part waiting for a late pdo-work
+	holds       []holdOpen
+	imb         float64 // implicit-barrier waiting explained by imbalance (pdo)
+	implOther   float64 // implicit-barrier waiting of other constructs
+}
+
+type builder struct {
+	pi       progInfo
+	nprocs   int // from the attribute or option, 0 unknown
+	stage    int
+	nodes    []*nodeState
+	regions  map[regKey]*regAgg
+	loops    map[sdKey]*loopAgg
+	waits    map[waitKey]*waitAgg
+	serial   map[regKey]float64
+	records  int64
+	leader   int
+	nonMono  int64
+	unmatch  int64
+	unclosed int64
+}
+
+func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
+	return &builder{
+		pi:      progInfo{prog},
+		nprocs:  nprocs,
+		stage:   stage,
+		regions: make(map[regKey]*regAgg),
+		loops:   make(map[sdKey]*loopAgg),
+		waits:   make(map[waitKey]*waitAgg),
+		serial:  make(map[regKey]float64),
+	}
+}
+
+func (b *builder) node(id int) *nodeState {
+	for len(b.nodes) <= id {
+		b.nodes = append(b.nodes, &nodeState{id: len(b.nodes)})
+	}
+	return b.nodes[id]
+}
+
+// procs is N: the attribute's value, or the processors seen.
+func (b *builder) procs() int { return max(b.nprocs, len(b.nodes)) }
+
+func growRP(s []RegionProc, n int) []RegionProc {
+	for len(s) <= n {
+		s = append(s, RegionProc{})
+	}
+	return s
+}
+
+// add takes the next record of processor e.w (records of one processor
+// must come in the order it wrote them; processors may interleave freely).
+func (b *builder) add(e *ev) {
+	b.records++
+	n := b.node(int(e.w))
+	t := e.t
+	n.records++
+	if !n.seen {
+		n.seen, n.first, n.last = true, t, t
+	}
+	if n.pending != nil && e.tag != trace.TagPDOWork {
+		b.finishPDO(n, n.pending)
+		n.pending = nil
+	}
+	if e.tag == trace.TagTemplateDist && e.node != e.w {
+		return // written by the leader for another processor: no time of the writer's own
+	}
+	// Attribute the time since the previous record to the state the
+	// processor was in.
+	d := t - n.last
+	if d < 0 {
+		b.nonMono++
+		d = 0
+	} else {
+		n.last = t
+	}
+	if d > 0 {
+		bk := b.bucket(n)
+		n.buckets[bk] += d
+		if bk == bRun && n.id == b.leader && b.topMode(n) == 0 && len(n.stack) > 0 {
+			b.serial[n.stack[len(n.stack)-1].key] += d
+		}
+	}
+	switch e.tag {
+	case trace.TagTraceRegionStart:
+		b.regionStart(n, e)
+	case trace.TagTraceRegionStop:
+		b.regionStop(n, e, t)
+	case trace.TagPDOWork:
+		b.pdoWork(n, e)
+	case trace.TagPDOInfo:
+		n.startup += e.f
+		n.buckets[b.bucket(n)] -= e.f
+		if l := b.loopOf(n, e); l != nil {
+			l.startup += e.f
+		}
+	case trace.TagAPSInfo:
+		if fr := topPDO(n); fr != nil && len(e.arr) > 0 {
+			if in := fr.pdo.loop.pending[fr.pdo.k]; in != nil {
+				in.expected = len(e.arr)
+			}
+		}
+	case trace.TagPDOIterationSpace:
+		if l := b.loopOf(n, e); l != nil {
+			l.space = l.space[:0]
+			total := int64(1)
+			cols := e.cols
+			for r := 0; cols >= 3 && r+cols <= len(e.arr); r += cols {
+				lr := LoopRange{Lo: e.arr[r], Hi: e.arr[r+1], Step: e.arr[r+2]}
+				lr.Count = rangeCount(lr.Lo, lr.Hi, lr.Step)
+				l.space = append(l.space, lr)
+				total *= int64(lr.Count)
+			}
+			if len(l.space) > 0 {
+				l.iterations += total
+			}
+		}
+	case trace.TagTraceOverhead:
+		n.traceOv += e.f
+		n.buckets[b.bucket(n)] -= e.f
+	case trace.TagWaitBarrierStart:
+		kind := wkBarrier
+		if b.implicit(n, e) {
+			kind = wkImplicit
+			if fr := topPDO(n); fr != nil && fr.key.sub == e.sub && fr.key.dir == e.dir && fr.pdo.arrival < 0 {
+				fr.pdo.arrival = t
+			}
+		}
+		b.waitStart(n, e, kind)
+	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
+		b.waitStop(n, e, t)
+	case trace.TagWaitBCheckoutStart:
+		b.waitStart(n, e, wkCheckout)
+	case trace.TagWaitLockStart:
+		b.waitStart(n, e, wkLock)
+	case trace.TagWaitCritSecStart:
+		b.waitStart(n, e, wkCritical)
+	case trace.TagWaitLockStop, trace.TagWaitCritSecStop:
+		kind := wkLock
+		if e.tag == trace.TagWaitCritSecStop {
+			kind = wkCritical
+		}
+		b.waitStop(n, e, t)
+		if !(kind == wkLock && b.pi.isAtomic(int(e.sub), int(e.dir))) {
+			n.holds = append(n.holds, holdOpen{e.sub, e.dir, t, kind})
+		}
+	case trace.TagReleaseLock, trace.TagExitCritSec:
+		kind := wkLock
+		if e.tag == trace.TagExitCritSec {
+			kind = wkCritical
+		}
+		for i := len(n.holds) - 1; i >= 0; i-- {
+			h := n.holds[i]
+			if h.sub == e.sub && h.dir == e.dir && h.kind == kind {
+				b.wait(waitKey{e.sub, e.dir, kind}).hold += t - h.t
+				n.holds = append(n.holds[:i], n.holds[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+func rangeCount(lo, hi, step int) int {
+	switch {
+	case step > 0 && hi >= lo:
+		return (hi-lo)/step + 1
+	case step < 0 && lo >= hi:
+		return (lo-hi)/(-step) + 1
+	}
+	return 0
+}
+
+// bucket is the state a processor is in between two of its records.
+func (b *builder) bucket(n *nodeState) int {
+	if n.wait.open {
+		if n.wait.kind == wkImplicit {
+			return bImplicit
+		}
+		return bSync
+	}
+	if n.id != b.leader && b.topMode(n) == 0 {
+		return bSerial
+	}
+	return bRun
+}
+
+func (b *builder) topMode(n *nodeState) int8 {
+	if len(n.stack) == 0 {
+		return 0
+	}
+	return n.stack[len(n.stack)-1].mode
+}
+
+func topPDO(n *nodeState) *frame {
+	for i := len(n.stack) - 1; i >= 0; i-- {
+		if n.stack[i].pdo != nil {
+			return &n.stack[i]
+		}
+	}
+	return nil
+}
+
+// implicit reports whether a barrier is the implicit one at the end of an
+// open construct (same subprogram and directive) of the processor.
+func (b *builder) implicit(n *nodeState, e *ev) bool {
+	for i := len(n.stack) - 1; i >= 0; i-- {
+		k := n.stack[i].key
+		if k.sub == e.sub && k.dir == e.dir && k.dir != 0 {
+			switch k.typ {
+			case trace.RegionPDO, trace.RegionPSection, trace.RegionReplicated, trace.RegionExclusive:
+				return true
+			}
+		}
+	}
+	if d := b.pi.directive(int(e.sub), int(e.dir)); d != nil {
+		return isImplicitBarrierKind(d.Kind)
+	}
+	return false
+}
+
+func (b *builder) loop(k sdKey) *loopAgg {
+	l := b.loops[k]
+	if l == nil {
+		l = &loopAgg{key: k, pending: make(map[int]*loopInst)}
+		b.loops[k] = l
+	}
+	return l
+}
+
+// loopOf is the loop a pdo-info or pdo-iteration-space record describes.
+func (b *builder) loopOf(n *nodeState, e *ev) *loopAgg {
+	return b.loop(sdKey{e.sub, e.dir})
+}
+
+func (b *builder) regionStart(n *nodeState, e *ev) {
+	k := regKey{e.sub, e.dir, e.a}
+	fr := frame{key: k, start: e.t, mode: b.topMode(n)}
+	switch e.a {
+	case trace.RegionPDO, trace.RegionPSection, trace.RegionSection, trace.RegionReplicated:
+		fr.mode = 1
+	case trace.RegionExclusive:
+		fr.mode = 0
+	}
+	if e.a == trace.RegionPDO {
+		l := b.loop(sdKey{e.sub, e.dir})
+		if topPDO(n) != nil {
+			// A pdo inside a pdo body runs serially on this processor:
+			// an instance of its own, with one member.
+			fr.pdo = &pdoExec{loop: l, k: -1, start: e.t, arrival: -1, busy: -1, iters: -1}
+			l.instances++
+		} else {
+			for len(l.next) <= n.id {
+				l.next = append(l.next, 0)
+			}
+			k := l.next[n.id]
+			l.next[n.id]++
+			fr.pdo = &pdoExec{loop: l, k: k, start: e.t, arrival: -1, busy: -1, iters: -1}
+			if l.pending[k] == nil {
+				l.pending[k] = &loopInst{}
+				l.instances++
+			}
+		}
+	}
+	n.stack = append(n.stack, fr)
+}
+
+func (b *builder) regionStop(n *nodeState, e *ev, t float64) {
+	k := regKey{e.sub, e.dir, e.a}
+	i := len(n.stack) - 1
+	for i >= 0 && n.stack[i].key != k {
+		i--
+	}
+	if i < 0 {
+		b.unmatch++
+		return
+	}
+	b.closeFrames(n, i, t)
+}
+
+// closeFrames closes the frames from the top of the stack down to index i
+// at time t.
+func (b *builder) closeFrames(n *nodeState, i int, t float64) {
+	for j := len(n.stack) - 1; j >= i; j-- {
+		fr := &n.stack[j]
+		incl := max(0, t-fr.start)
+		a := b.regions[fr.key]
+		if a == nil {
+			a = &regAgg{key: fr.key}
+			b.regions[fr.key] = a
+		}
+		a.perProc = growRP(a.perProc, n.id)
+		rp := &a.perProc[n.id]
+		rp.Calls++
+		rp.Excl += max(0, incl-fr.child)
+		outer := true
+		for k := 0; k < j; k++ {
+			if n.stack[k].key == fr.key {
+				outer = false
+				break
+			}
+		}
+		if outer {
+			rp.Incl += incl
+		}
+		if j > 0 {
+			n.stack[j-1].child += incl
+		}
+		if fr.pdo != nil {
+			fr.pdo.end = t
+			if n.pending != nil {
+				b.finishPDO(n, n.pending)
+			}
+			n.pending = fr.pdo
+		}
+	}
+	n.stack = n.stack[:i]
+}
+
+func (b *builder) pdoWork(n *nodeState, e *ev) {
+	var p *pdoExec
+	if fr := topPDO(n); fr != nil && fr.key.sub == e.sub && fr.key.dir == e.dir {
+		p = fr.pdo
+	} else if n.pending != nil && n.pending.loop.key == (sdKey{e.sub, e.dir}) {
+		p = n.pending
+	}
+	if p == nil {
+		b.unmatch++
+		return
+	}
+	p.busy = e.f
+	p.iters = int64(e.a)
+}
+
+// finishPDO adds one processor's part of a loop instance.
+func (b *builder) finishPDO(n *nodeState, p *pdoExec) {
+	l := p.loop
+	for len(l.perProc) <= n.id {
+		l.perProc = append(l.perProc, LoopProc{Iterations: -1})
+	}
+	lp := &l.perProc[n.id]
+	busy := p.busy
+	if busy >= 0 {
+		l.fromWork = true
+		if lp.Iterations < 0 {
+			lp.Iterations = 0
+		}
+		lp.Iterations += p.iters
+	} else {
+		l.fromRegion = true
+		end := p.end
+		if p.arrival >= 0 {
+			end = p.arrival
+		}
+		busy = max(0, end-p.start)
+	}
+	time := max(0, p.end-p.start)
+	lp.Instances++
+	lp.Busy += busy
+	lp.Time += time
+	if p.k < 0 {
+		b.finishInstance(l, -1, &loopInst{members: 1, maxBusy: busy, sumBusy: busy, maxTime: time})
+		return
+	}
+	in := l.pending[p.k]
+	if in == nil {
+		return
+	}
+	in.members++
+	in.parts = append(in.parts, part{int32(n.id), busy, p.wait})
+	in.sumBusy += busy
+	in.maxBusy = max(in.maxBusy, busy)
+	in.maxTime = max(in.maxTime, time)
+	exp := in.expected
+	if exp == 0 {
+		exp = b.procs()
+	}
+	if in.members >= exp {
+		b.finishInstance(l, p.k, in)
+	}
+}
+
+func (b *builder) finishInstance(l *loopAgg, k int, in *loopInst) {
+	l.lost += float64(in.members)*in.maxBusy - in.sumBusy
+	for _, pt := range in.parts {
+		b.node(int(pt.node)).imb += max(0, min(pt.wait, in.maxBusy-pt.busy))
+	}
+	l.apsTime += float64(in.members) * in.maxTime
+	l.time += in.maxTime
+	if k >= 0 {
+		delete(l.pending, k)
+	}
+}
+
+func (b *builder) wait(k waitKey) *waitAgg {
+	w := b.waits[k]
+	if w == nil {
+		w = &waitAgg{key: k}
+		b.waits[k] = w
+	}
+	return w
+}
+
+func (b *builder) waitStart(n *nodeState, e *ev, kind waitKind) {
+	n.wait = waitOpen{kind: kind, site: sdKey{e.sub, e.dir}, start: e.t, open: true}
+}
+
+func (b *builder) waitStop(n *nodeState, e *ev, t float64) {
+	if !n.wait.open {
+		b.unmatch++
+		return
+	}
+	wo := n.wait
+	n.wait.open = false
+	d := max(0, t-wo.start)
+	w := b.wait(waitKey{wo.site.sub, wo.site.dir, wo.kind})
+	for len(w.perProc) <= n.id {
+		w.perProc = append(w.perProc, 0)
+		w.counts = append(w.counts, 0)
+	}
+	w.perProc[n.id] += d
+	w.counts[n.id]++
+	w.max = max(w.max, d)
+	if wo.kind == wkImplicit {
+		if fr := topPDO(n); fr != nil && fr.key.sub == wo.site.sub && fr.key.dir == wo.site.dir {
+			l := fr.pdo.loop
+			for len(l.perProc) <= n.id {
+				l.perProc = append(l.perProc, LoopProc{Iterations: -1})
+			}
+			l.perProc[n.id].Wait += d
+			fr.pdo.wait += d
+		} else {
+			n.implOther += d
+		}
+	}
+}
+
+// model finishes the pass: it closes what is still open at each
+// processor's last record and computes the derived numbers.
+func (b *builder) model() *Model {
+	N := b.procs()
+	m := &Model{Procs: N, Stage: b.stage, Records: b.records, prog: b.pi.p}
+	if b.pi.p != nil {
+		m.Program = b.pi.p.Package
+	}
+	first := true
+	for _, n := range b.nodes {
+		if !n.seen {
+			continue
+		}
+		if len(n.stack) > 0 {
+			b.unclosed += int64(len(n.stack))
+			b.closeFrames(n, 0, n.last)
+		}
+		if n.pending != nil {
+			b.finishPDO(n, n.pending)
+			n.pending = nil
+		}
+		if first || n.first < m.Start {
+			m.Start = n.first
+		}
+		if first || n.last > m.End {
+			m.End = n.last
+		}
+		first = false
+	}
+	m.Duration = m.End - m.Start
+	T := m.Duration
+
+	// Loop instances some member never finished (an APS smaller than N,
+	// or a truncated trace) count with the members seen.
+	for _, l := range b.loops {
+		for k, in := range l.pending {
+			if in.members > 0 {
+				b.finishInstance(l, k, in)
+			}
+		}
+	}
+
+	// Characteristics per processor.
+	m.PerProc = make([]ProcTime, N)
+	for p := 0; p < N; p++ {
+		pt := &m.PerProc[p]
+		pt.Proc = p
+		pt.Total = T
+		if p >= len(b.nodes) || !b.nodes[p].seen {
+			pt.Outside = T
+		} else {
+			n := b.nodes[p]
+			pt.Records = n.records
+			pt.Productive = n.buckets[bRun]
+			pt.Serial = n.buckets[bSerial]
+			// Implicit-barrier waiting is imbalance as far as unequal
+			// busy times explain it, the rest is synchronisation.
+			impl := max(0, n.buckets[bImplicit])
+			pt.Imbalance = min(impl, n.imb+n.implOther)
+			pt.Sync = n.buckets[bSync] + impl - pt.Imbalance
+			pt.TraceOverhead = n.traceOv
+			pt.PDOStartup = n.startup
+			pt.Outside = (n.first - m.Start) + (m.End - n.last)
+		}
+		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Outside
+		pt.Lost = pt.Imbalance + pt.Sync + pt.Overhead + pt.Serial
+		pt.Efficiency = ratio(pt.Productive, pt.Total)
+		c := &m.Time
+		c.Total += pt.Total
+		c.Productive += pt.Productive
+		c.Imbalance += pt.Imbalance
+		c.Sync += pt.Sync
+		c.Serial += pt.Serial
+		c.TraceOverhead += pt.TraceOverhead
+		c.PDOStartup += pt.PDOStartup
+		c.Outside += pt.Outside
+	}
+	c := &m.Time
+	c.Overhead = c.TraceOverhead + c.PDOStartup + c.Outside
+	c.Lost = c.Imbalance + c.Sync + c.Overhead + c.Serial
+	c.Efficiency = ratio(c.Productive, c.Total)
+
+	// Regions.
+	for _, a := range b.regions {
+		st, num := b.pi.regionSite(int(a.key.sub), int(a.key.dir), int(a.key.typ))
+		r := &RegionStat{Site: st, Type: regionTypeName(int(a.key.typ)), Code: int(a.key.typ), Region: num,
+			PerProc: growRP(a.perProc, N-1)}
+		for _, rp := range r.PerProc {
+			r.Calls += rp.Calls
+			r.Incl += rp.Incl
+			r.Excl += rp.Excl
+		}
+		m.Regions = append(m.Regions, r)
+	}
+	slices.SortFunc(m.Regions, func(x, y *RegionStat) int {
+		return cmp.Or(cmp.Compare(y.Incl, x.Incl), cmp.Compare(y.Excl, x.Excl), siteCmp(x.Site, y.Site), cmp.Compare(x.Code, y.Code))
+	})
+
+	// Loops.
+	for _, l := range b.loops {
+		if l.instances == 0 {
+			continue // pdo-info of a loop that ran serially, without a region
+		}
+		st, num := b.pi.regionSite(int(l.key.sub), int(l.key.dir), trace.RegionPDO)
+		ls := &LoopStat{Site: st, Region: num, Strategy: strategy(st.Text), Space: l.space,
+			Instances: l.instances, Iterations: l.iterations, Lost: l.lost, APSTime: l.apsTime,
+			Time: l.time, Startup: l.startup}
+		if ls.Strategy == "" {
+			ls.Strategy = "?"
+		}
+		ls.PerProc = l.perProc
+		for len(ls.PerProc) < N {
+			ls.PerProc = append(ls.PerProc, LoopProc{Iterations: -1})
+		}
+		switch {
+		case l.fromWork && l.fromRegion:
+			ls.BusySource = "pdo-work+regions"
+		case l.fromWork:
+			ls.BusySource = "pdo-work"
+		default:
+			ls.BusySource = "regions"
+		}
+		var sum float64
+		members := 0
+		for _, lp := range ls.PerProc {
+			if lp.Instances == 0 {
+				continue
+			}
+			members++
+			sum += lp.Busy
+			ls.BusyMax = max(ls.BusyMax, lp.Busy)
+		}
+		if members > 0 {
+			ls.BusyMean = sum / float64(members)
+		}
+		ls.Imbalance = 1
+		if ls.BusyMean > 0 {
+			ls.Imbalance = ls.BusyMax / ls.BusyMean
+		}
+		ls.LostShare = ratio(ls.Lost, ls.APSTime)
+		m.Loops = append(m.Loops, ls)
+	}
+	slices.SortFunc(m.Loops, func(x, y *LoopStat) int {
+		return cmp.Or(cmp.Compare(y.Time, x.Time), siteCmp(x.Site, y.Site))
+	})
+
+	// Waits.
+	for _, w := range b.waits {
+		ws := &WaitStat{Site: b.pi.site(int(w.key.sub), int(w.key.dir)), Wait: waitNames[w.key.kind], Max: w.max, Hold: w.hold}
+		ws.PerProc = w.perProc
+		ws.Counts = w.counts
+		for len(ws.PerProc) < N {
+			ws.PerProc = append(ws.PerProc, 0)
+			ws.Counts = append(ws.Counts, 0)
+		}
+		for p := range ws.PerProc {
+			ws.Total += ws.PerProc[p]
+			ws.Count += ws.Counts[p]
+		}
+		m.Waits = append(m.Waits, ws)
+	}
+	slices.SortFunc(m.Waits, func(x, y *WaitStat) int {
+		return cmp.Or(cmp.Compare(y.Total, x.Total), siteCmp(x.Site, y.Site), cmp.Compare(x.Wait, y.Wait))
+	})
+
+	// Serial time per region of the leader, and the others' idle time
+	// attributed to it in proportion.
+	var serialSum float64
+	for _, t := range b.serial {
+		serialSum += t
+	}
+	for k, t := range b.serial {
+		st, num := b.pi.regionSite(int(k.sub), int(k.dir), int(k.typ))
+		s := &SerialStat{Site: st, Code: int(k.typ), Region: num, Time: t}
+		if serialSum > 0 {
+			s.Lost = c.Serial * t / serialSum
+		}
+		m.Serial = append(m.Serial, s)
+	}
+	slices.SortFunc(m.Serial, func(x, y *SerialStat) int {
+		return cmp.Or(cmp.Compare(y.Time, x.Time), siteCmp(x.Site, y.Site), cmp.Compare(x.Code, y.Code))
+	})
+
+	if b.nonMono > 0 {
+		m.Warnings = append(m.Warnings, strconv.FormatInt(b.nonMono, 10)+" records have a clock earlier than the previous record of their processor")
+	}
+	if b.unmatch > 0 {
+		m.Warnings = append(m.Warnings, strconv.FormatInt(b.unmatch, 10)+" stop records without a matching start (region, wait or pdo-work)")
+	}
+	if b.unclosed > 0 {
+		m.Warnings = append(m.Warnings, strconv.FormatInt(b.unclosed, 10)+" regions still open at the end of their processor's records (closed there)")
+	}
+	if b.nprocs > 0 && len(b.nodes) > b.nprocs {
+		m.Warnings = append(m.Warnings, "records of processor "+strconv.Itoa(len(b.nodes)-1)+" in a trace of "+strconv.Itoa(b.nprocs)+" processors")
+	}
+	return m
+}
+
+func siteCmp(a, b Site) int {
+	return cmp.Or(cmp.Compare(a.Sub, b.Sub), cmp.Compare(a.Dir, b.Dir))
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 || math.IsNaN(b) {
+		return 0
+	}
+	return a / b
+}

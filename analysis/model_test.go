@@ -1,0 +1,398 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+const eps = 1e-9
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > eps*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func region(m *Model, sub, dir, code int) *RegionStat {
+	for _, r := range m.Regions {
+		if r.Sub == sub && r.Dir == dir && r.Code == code {
+			return r
+		}
+	}
+	return nil
+}
+
+func loopAt(m *Model, sub, dir int) *LoopStat {
+	for _, l := range m.Loops {
+		if l.Sub == sub && l.Dir == dir {
+			return l
+		}
+	}
+	return nil
+}
+
+func waitAt(m *Model, sub, dir int, kind string) *WaitStat {
+	for _, w := range m.Waits {
+		if w.Sub == sub && w.Dir == dir && w.Wait == kind {
+			return w
+		}
+	}
+	return nil
+}
+
+// Inclusive and exclusive times with nesting and recursion, on one
+// processor: program [0,100], T.M [10,90], T.M again [20,50], user region
+// [30,40] inside the inner call.
+func TestRegionTimes(t *testing.T) {
+	s := newSynth(1)
+	s.start(0, 0, 2, 0, trace.RegionProgram)
+	s.start(0, 10, 3, 0, trace.RegionSubroutine)
+	s.start(0, 20, 3, 0, trace.RegionSubroutine)
+	s.start(0, 30, 2, 1, trace.RegionUser)
+	s.stop(0, 40, 2, 1, trace.RegionUser)
+	s.stop(0, 50, 3, 0, trace.RegionSubroutine)
+	s.stop(0, 90, 3, 0, trace.RegionSubroutine)
+	s.stop(0, 100, 2, 0, trace.RegionProgram)
+	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
+		m := analyzeBytes(t, s.encode(t, f, testProg()), Options{})
+		prog := region(m, 2, 0, trace.RegionProgram)
+		tm := region(m, 3, 0, trace.RegionSubroutine)
+		user := region(m, 2, 1, trace.RegionUser)
+		if prog == nil || tm == nil || user == nil {
+			t.Fatalf("regions missing: %+v", m.Regions)
+		}
+		near(t, "program incl", prog.Incl, 100)
+		near(t, "program excl", prog.Excl, 20)
+		if tm.Calls != 2 || tm.Func != "T.M" || tm.Where() != "other.go:5" {
+			t.Errorf("T.M: calls %d, func %q at %s", tm.Calls, tm.Func, tm.Where())
+		}
+		near(t, "T.M incl (outermost call only)", tm.Incl, 80)
+		near(t, "T.M excl", tm.Excl, 50+20)
+		near(t, "user incl", user.Incl, 10)
+		near(t, "user excl", user.Excl, 10)
+		if user.Label != "phase" || user.Region != 1 || user.Where() != "main.go:42" {
+			t.Errorf("user region: label %q region %d at %s", user.Label, user.Region, user.Where())
+		}
+		if m.Regions[0] != prog {
+			t.Errorf("regions not sorted by inclusive time: first is %+v", m.Regions[0].Site)
+		}
+		near(t, "efficiency", m.Time.Efficiency, 1)
+	}
+}
+
+// twoLoops is a run on 4 processors of G with a triangular loop (busy
+// 100:300:500:700 µs, block scheduling, line 20) and a balanced one
+// (busy 200 µs each, line 30), between short serial parts of the leader:
+//
+//	all:    program [0, 1000]
+//	leader: G [10, 990]
+//	loop tri (sub 1 dir 2): region [20, 730], arrival 20+busy_p, barrier
+//	        release at 720 (the last arrival)
+//	loop 3 (sub 1 dir 3):   region [730, 940], arrival 930, release 935
+//
+// With pdoWork the members also write pdo-work records (25 iterations each
+// for tri, 50 for the balanced loop).
+func twoLoops(pdoWork bool) *synth {
+	s := newSynth(4)
+	busy := []float64{100, 300, 500, 700}
+	for p := 0; p < 4; p++ {
+		s.start(p, 0, 2, 0, trace.RegionProgram)
+		if p == 0 {
+			s.start(0, 10, 1, 0, trace.RegionSubroutine)
+		}
+		s.start(p, 20, 1, 2, trace.RegionPDO)
+		if p == 0 {
+			s.pdoInfo(0, 20, 1, 2, 0)
+		}
+		if pdoWork {
+			s.pdoWork(p, 20+busy[p], 1, 2, 25, busy[p])
+		}
+		s.sync(p, 20+busy[p], trace.TagWaitBarrierStart, 1, 2)
+		s.sync(p, 720, trace.TagWaitBarrierStop, 1, 2)
+		if p == 0 {
+			s.iterSpace(0, 725, 1, 2, 0, 99)
+		}
+		s.stop(p, 730, 1, 2, trace.RegionPDO)
+		s.start(p, 730, 1, 3, trace.RegionPDO)
+		if pdoWork {
+			s.pdoWork(p, 930, 1, 3, 50, 200)
+		}
+		s.sync(p, 930, trace.TagWaitBarrierStart, 1, 3)
+		s.sync(p, 935, trace.TagWaitBarrierStop, 1, 3)
+		s.stop(p, 940, 1, 3, trace.RegionPDO)
+		if p == 0 {
+			s.stop(0, 990, 1, 0, trace.RegionSubroutine)
+		}
+		s.stop(p, 1000, 2, 0, trace.RegionProgram)
+	}
+	return s
+}
+
+func TestLoopImbalance(t *testing.T) {
+	for _, pdoWork := range []bool{false, true} {
+		m := analyzeBytes(t, twoLoops(pdoWork).encode(t, trace.Binary, testProg()), Options{})
+		if m.Procs != 4 || m.Duration != 1000 {
+			t.Fatalf("procs %d, duration %v", m.Procs, m.Duration)
+		}
+		tri := loopAt(m, 1, 2)
+		bal := loopAt(m, 1, 3)
+		if tri == nil || bal == nil {
+			t.Fatalf("loops missing: %+v", m.Loops)
+		}
+		if tri.Label != "tri" || tri.Strategy != "block" || tri.Where() != "main.go:20" || tri.Instances != 1 || tri.Iterations != 100 {
+			t.Errorf("tri: label %q strategy %q at %s, %d instances, %d iterations", tri.Label, tri.Strategy, tri.Where(), tri.Instances, tri.Iterations)
+		}
+		if bal.Strategy != "block (default)" || bal.Region != 2 {
+			t.Errorf("balanced loop: strategy %q region %d", bal.Strategy, bal.Region)
+		}
+		near(t, "tri busy max", tri.BusyMax, 700)
+		near(t, "tri busy mean", tri.BusyMean, 400)
+		near(t, "tri imbalance", tri.Imbalance, 1.75)
+		near(t, "tri lost", tri.Lost, 600+400+200)
+		near(t, "tri APS time", tri.APSTime, 4*710)
+		near(t, "tri lost share", tri.LostShare, 1200.0/2840)
+		near(t, "tri time", tri.Time, 710)
+		for p, lp := range tri.PerProc {
+			near(t, "tri busy p"+string(rune('0'+p)), lp.Busy, []float64{100, 300, 500, 700}[p])
+			near(t, "tri wait p"+string(rune('0'+p)), lp.Wait, []float64{600, 400, 200, 0}[p])
+			want := int64(-1)
+			if pdoWork {
+				want = 25
+			}
+			if lp.Iterations != want {
+				t.Errorf("tri iterations p%d = %d, want %d", p, lp.Iterations, want)
+			}
+		}
+		wantSrc := "regions"
+		if pdoWork {
+			wantSrc = "pdo-work"
+		}
+		if tri.BusySource != wantSrc {
+			t.Errorf("busy source %q, want %q", tri.BusySource, wantSrc)
+		}
+		near(t, "balanced imbalance", bal.Imbalance, 1)
+		near(t, "balanced lost", bal.Lost, 0)
+
+		// Lib-DVM characteristics: N×T = 4000; imbalance 1200 (tri);
+		// waiting 4×5 at the balanced loop's barrier; serial: the members
+		// idle in [0,20] and [940,1000].
+		c := m.Time
+		near(t, "total", c.Total, 4000)
+		near(t, "imbalance", c.Imbalance, 1200)
+		near(t, "sync", c.Sync, 20)
+		near(t, "serial", c.Serial, 3*80)
+		near(t, "overhead", c.Overhead, 0)
+		near(t, "productive", c.Productive, 4000-1200-20-240)
+		near(t, "efficiency", c.Efficiency, 2540.0/4000)
+		near(t, "leader productive", m.PerProc[0].Productive, 1000-600-5)
+		near(t, "proc 3 productive", m.PerProc[3].Productive, 1000-0-5-80)
+
+		// Implicit barrier waits per site.
+		w := waitAt(m, 1, 2, WaitImplicit)
+		if w == nil || w.Count != 4 {
+			t.Fatalf("implicit barrier of tri: %+v", w)
+		}
+		near(t, "tri barrier wait", w.Total, 1200)
+		near(t, "tri barrier max", w.Max, 600)
+
+		// Regions: G excludes the loops; the program region of a member
+		// excludes its loop regions.
+		g := region(m, 1, 0, trace.RegionSubroutine)
+		near(t, "G incl", g.Incl, 980)
+		near(t, "G excl", g.Excl, 980-710-210)
+		prog := region(m, 2, 0, trace.RegionProgram)
+		near(t, "program excl", prog.Excl, 20+3*80)
+
+		// Findings: the triangular loop first, naming its line; the
+		// balanced one is no imbalance finding.
+		fs := Findings(m)
+		if len(fs) == 0 || fs[0].Kind != FindImbalance || fs[0].Site.Dir != 2 {
+			t.Fatalf("top finding is not the triangular loop: %+v", fs)
+		}
+		near(t, "severity", fs[0].Severity, 1200.0/4000)
+		if !strings.Contains(fs[0].Title, "main.go:20") || !strings.Contains(fs[0].Title, "loop tri") {
+			t.Errorf("finding title does not name the loop and its line: %q", fs[0].Title)
+		}
+		for _, f := range fs {
+			if f.Kind == FindImbalance && f.Site.Dir == 3 {
+				t.Errorf("balanced loop reported: %+v", f)
+			}
+		}
+		// Serial: the leader's exclusive code, 20 µs in main and 60 µs in G.
+		var serial []Finding
+		for _, f := range fs {
+			if f.Kind == FindSerial {
+				serial = append(serial, f)
+			}
+		}
+		if len(serial) != 2 || serial[0].Site.Func != "G" {
+			t.Fatalf("serial findings: %+v", serial)
+		}
+		near(t, "serial G lost", serial[0].Lost, 3*60)
+		near(t, "serial main lost", serial[1].Lost, 3*20)
+	}
+}
+
+// A processor that arrives late at a barrier by a known delay: the others
+// wait that long (within 10%), whatever the small jitter of the release.
+func TestLateArrival(t *testing.T) {
+	const delay = 300.0
+	s := newSynth(4)
+	jitter := []float64{0.5, 1.5, 0, 2.5}
+	for p := 0; p < 4; p++ {
+		s.start(p, 0, 2, 0, trace.RegionProgram)
+		for k := 0; k < 10; k++ {
+			base := float64(1000 * k)
+			arrive := base + 100 + jitter[p]*float64(k%3)
+			if p == 2 {
+				arrive = base + 100 + delay
+			}
+			s.sync(p, arrive, trace.TagWaitBarrierStart, 2, 2)
+			s.sync(p, base+100+delay+1+jitter[p], trace.TagWaitBarrierStop, 2, 2)
+		}
+		s.stop(p, 10000, 2, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	w := waitAt(m, 2, 2, WaitBarrier)
+	if w == nil || w.Count != 40 || w.Where() != "main.go:45" {
+		t.Fatalf("barrier waits: %+v", w)
+	}
+	for p := 0; p < 4; p++ {
+		per := w.PerProc[p] / float64(w.Counts[p])
+		if p == 2 {
+			if per > 0.1*delay {
+				t.Errorf("late processor waits %v per barrier", per)
+			}
+			continue
+		}
+		if math.Abs(per-delay) > 0.1*delay {
+			t.Errorf("processor %d waits %v per barrier, want %v ± 10%%", p, per, delay)
+		}
+	}
+	var bf *Finding
+	fs := Findings(m)
+	for i := range fs {
+		if fs[i].Kind == FindBarrier {
+			bf = &fs[i]
+		}
+	}
+	if bf == nil || !strings.Contains(bf.Title, "processor 2 waits least") {
+		t.Fatalf("findings: %+v", fs)
+	}
+	near(t, "barrier finding lost", bf.Lost, w.Total)
+	if bf.Region != 1 || bf.Site.Where() != "main.go:45" {
+		t.Errorf("barrier finding region %d (want 1, the user region holding it) at %s", bf.Region, bf.Site.Where())
+	}
+	near(t, "sync", m.Time.Sync, w.Total)
+}
+
+// Locks, critical sections, split barriers, overhead records: waits and
+// hold times per site.
+func TestSyncWaits(t *testing.T) {
+	s := newSynth(2)
+	for p := 0; p < 2; p++ {
+		s.start(p, 0, 2, 0, trace.RegionProgram)
+		s.start(p, 0, 2, 8, trace.RegionReplicated)
+	}
+	// Processor 0 takes the lock at 10 and releases it at 40; processor
+	// 1 asks at 15 and gets it at 40, releases at 50.
+	s.lockWait(0, 10, 2, 3, 0x1000)
+	s.sync(0, 10, trace.TagWaitLockStop, 2, 3)
+	s.sync(0, 40, trace.TagReleaseLock, 2, 3)
+	s.lockWait(1, 15, 2, 3, 0x1000)
+	s.sync(1, 40, trace.TagWaitLockStop, 2, 3)
+	s.sync(1, 50, trace.TagReleaseLock, 2, 3)
+	// Critical section: 0 in [60,80], 1 waits from 65 to 80, in until 90.
+	s.sync(0, 60, trace.TagWaitCritSecStart, 2, 4)
+	s.sync(0, 60, trace.TagWaitCritSecStop, 2, 4)
+	s.sync(0, 80, trace.TagExitCritSec, 2, 4)
+	s.sync(1, 65, trace.TagWaitCritSecStart, 2, 4)
+	s.sync(1, 80, trace.TagWaitCritSecStop, 2, 4)
+	s.sync(1, 90, trace.TagExitCritSec, 2, 4)
+	// Split barrier: check-in at 100 (0) and 150 (1); check-out waits.
+	s.sync(0, 100, trace.TagBarrierCheckin, 2, 5)
+	s.sync(0, 110, trace.TagWaitBCheckoutStart, 2, 6)
+	s.sync(0, 150, trace.TagWaitBCheckoutStop, 2, 6)
+	s.sync(1, 150, trace.TagBarrierCheckin, 2, 5)
+	s.sync(1, 151, trace.TagWaitBCheckoutStart, 2, 6)
+	s.sync(1, 152, trace.TagWaitBCheckoutStop, 2, 6)
+	// Atomic update: a lock grant without release.
+	s.lockWait(0, 160, 2, 7, 0x2000)
+	s.sync(0, 161, trace.TagWaitLockStop, 2, 7)
+	s.lockWait(1, 160, 2, 7, 0x2000)
+	s.sync(1, 162, trace.TagWaitLockStop, 2, 7)
+	s.overhead(1, 170, 8)
+	for p := 0; p < 2; p++ {
+		s.stop(p, 200, 2, 8, trace.RegionReplicated)
+		s.stop(p, 200, 2, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	lock := waitAt(m, 2, 3, WaitLock)
+	crit := waitAt(m, 2, 4, WaitCritical)
+	split := waitAt(m, 2, 6, WaitCheckout)
+	atomic := waitAt(m, 2, 7, WaitLock)
+	if lock == nil || crit == nil || split == nil || atomic == nil {
+		t.Fatalf("waits: %+v", m.Waits)
+	}
+	near(t, "lock wait", lock.Total, 25)
+	near(t, "lock hold", lock.Hold, 30+10)
+	near(t, "lock wait p1", lock.PerProc[1], 25)
+	near(t, "critical wait", crit.Total, 15)
+	near(t, "critical hold", crit.Hold, 20+10)
+	near(t, "split barrier wait", split.Total, 40+1)
+	near(t, "atomic wait", atomic.Total, 1+2)
+	near(t, "atomic hold", atomic.Hold, 0)
+	if lock.Where() != "main.go:50" || crit.Label != "upd" {
+		t.Errorf("sites: lock at %s, critical %q", lock.Where(), crit.Label)
+	}
+	near(t, "trace overhead", m.Time.TraceOverhead, 8)
+	near(t, "sync", m.Time.Sync, 25+15+41+3)
+	near(t, "productive", m.Time.Productive, 400-84-8)
+	if m.Order == nil || m.Order.Forced != 0 {
+		t.Errorf("order: %+v", m.Order)
+	}
+	fs := Findings(m)
+	kinds := map[string]bool{}
+	for _, f := range fs {
+		kinds[f.Kind] = true
+	}
+	for _, k := range []string{FindLock, FindCritical, FindCheckout, FindOverhead} {
+		if !kinds[k] {
+			t.Errorf("no %s finding in %+v", k, fs)
+		}
+	}
+}
+
+// A pdo inside a pdo body runs serially on each processor: its executions
+// are instances of one member each, not matched across processors.
+func TestNestedLoop(t *testing.T) {
+	s := newSynth(2)
+	for p := 0; p < 2; p++ {
+		s.start(p, 0, 2, 0, trace.RegionProgram)
+		s.start(p, 0, 1, 2, trace.RegionPDO)
+		for k := 0; k <= p; k++ { // processor 1 runs the inner loop twice
+			s.start(p, float64(10+20*k), 1, 3, trace.RegionPDO)
+			s.stop(p, float64(20+20*k+5*p), 1, 3, trace.RegionPDO)
+		}
+		s.sync(p, 50, trace.TagWaitBarrierStart, 1, 2)
+		s.sync(p, 50, trace.TagWaitBarrierStop, 1, 2)
+		s.stop(p, 50, 1, 2, trace.RegionPDO)
+		s.stop(p, 60, 2, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	in := loopAt(m, 1, 3)
+	if in == nil || in.Instances != 3 {
+		t.Fatalf("inner loop: %+v", in)
+	}
+	near(t, "inner lost", in.Lost, 0)
+	near(t, "inner time", in.Time, 10+15+15)
+	near(t, "inner busy p1", in.PerProc[1].Busy, 30)
+	out := loopAt(m, 1, 2)
+	if out == nil || out.Instances != 1 {
+		t.Fatalf("outer loop: %+v", out)
+	}
+}

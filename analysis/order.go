@@ -1,0 +1,912 @@
+package analysis
+
+import (
+	"errors"
+	"io"
+	"iter"
+	"math"
+	"strconv"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+// Source is a stream of trace records; *trace.Reader is one. Next returns
+// io.EOF at the end.
+type Source interface {
+	Next() (*trace.Record, error)
+}
+
+// Event is one record in the causally consistent order. The Event passed
+// to the callback of Order is reused: it is valid during the call only (the
+// Record it points to stays valid).
+type Event struct {
+	Record *trace.Record
+	Node   int     // the processor whose stream holds the record (its writer)
+	Seq    int64   // position in the merged order, from 0
+	Clock  float64 // the record's own time stamp (µs)
+	// Time is the corrected logical time (µs): the largest Clock of the
+	// record and of all its causal predecessors. Time >= Clock; Time >
+	// Clock exactly when the record's clock is earlier than a causal
+	// predecessor's (a violation of the clock condition).
+	Time float64
+}
+
+// Violation reports whether the event's clock had to be corrected.
+func (e *Event) Violation() bool { return e.Time > e.Clock }
+
+// Default look-ahead limits of Order (records held in memory).
+const (
+	DefaultLookahead = 1 << 18
+	maxBufferFactor  = 8
+)
+
+// OrderOptions configure Order. The zero value works.
+type OrderOptions struct {
+	// Procs is the number of processors of the run; 0 takes the trace's
+	// "processors" attribute when the source is a *trace.Reader, else the
+	// processors seen (Order then keeps the look-ahead full, since more
+	// processors may come). It is the number of arrivals a barrier
+	// instance waits for.
+	Procs int
+	// Lookahead is the number of records Order reads ahead to find the
+	// next record of every processor before it emits the earliest one
+	// (default DefaultLookahead). When every processor has a record
+	// waiting, the emitted record is the earliest enabled one; beyond the
+	// look-ahead Order emits the earliest it has, and a later record of a
+	// processor it could not see may then carry an earlier Time (counted in
+	// OrderStats.OutOfOrder; causality still holds).
+	Lookahead int
+	// MaxBuffer is the hard limit of records held while a causal
+	// dependency is still unread (default 8 × Lookahead). Beyond it the
+	// dependency is dropped and counted in OrderStats.Forced.
+	MaxBuffer int
+	// Prog identifies critical sections by name (one lock per name) and
+	// atomic updates (a lock grant without release); nil: the trace's
+	// "svmc program info" attribute when the source is a *trace.Reader,
+	// else critical sections are identified by their directive.
+	Prog *progdb.Program
+	// Message classifies the message records a runtime may add (tags from
+	// 2000 up; pdo-work #2001 is not one): ok reports that r is a message
+	// event, send whether it is the send side, and key names the channel.
+	// The k-th receive of a key is ordered after the k-th send of that key.
+	// nil: no message records.
+	Message func(r *trace.Record) (key string, send, ok bool)
+}
+
+// OrderStats describes one ordering.
+type OrderStats struct {
+	Records int64 `json:"records"`
+	// Violations counts records whose clock is earlier than that of a
+	// causal predecessor (Time > Clock): the clock condition fails for them.
+	Violations int64 `json:"violations"`
+	// EdgeViolations counts synchronisation edges (barrier entry → exit,
+	// release → grant, check-in → check-out, send → receive) whose target
+	// has an earlier clock than its source.
+	EdgeViolations int64 `json:"edge_violations"`
+	// MaxCorrection is the largest Time − Clock (µs).
+	MaxCorrection float64 `json:"max_correction_us"`
+	// Forced counts causal constraints that could not be met and were
+	// dropped: an incomplete barrier instance, a lock never released, a
+	// dependency beyond MaxBuffer, a cycle between the processors' orders.
+	Forced int64 `json:"forced"`
+	// OutOfOrder counts records emitted with a Time earlier than a record
+	// emitted before them (the look-ahead was too short to see them).
+	OutOfOrder int64 `json:"out_of_order"`
+	// MaxBuffered is the largest number of records held at once.
+	MaxBuffered int `json:"max_buffered"`
+	// PerNode is true when the processors' streams were read separately
+	// (an indexed binary file), so that no look-ahead was needed.
+	PerNode bool `json:"per_node"`
+}
+
+// Order merges the per-processor streams of a trace into one causally
+// consistent order (seed 001, VISTOP) and calls fn for every record in that
+// order. Each processor's records keep their order; in addition
+//
+//   - every wait-barrier-stop of a barrier instance comes after every
+//     wait-barrier-start of that instance (the k-th wait-barrier-start of a
+//     (subprogram, directive) on each processor forms instance k),
+//   - a wait-bcheckout-stop comes after the k-th barrier-checkin of every
+//     processor, where k is its own latest check-in,
+//   - a lock grant (wait-lock-stop) comes after the release-lock that
+//     freed each of its locks (a lock is one row of wait-lock-start's
+//     locking addresses), and while a lock is held no other processor's
+//     grant of it is emitted,
+//   - a critical-section entry (wait-crit-sec-stop) comes after the
+//     exit-crit-sec of its previous holder,
+//   - a message receive comes after its send (OrderOptions.Message).
+//
+// Among the records whose predecessors have been emitted the one with the
+// smallest corrected time goes first (ties: clock, then processor), so
+// concurrent records keep their time stamp order. The corrected time is
+// Time = max(Clock, Time of the previous record of the processor, Time of
+// the synchronisation predecessors): a forward-only (Lamport-style) clock
+// correction.
+//
+// Memory: the records read ahead (bounded by OrderOptions.Lookahead, plus
+// up to MaxBuffer while a causal dependency is still unread), and per
+// barrier instance, lock and critical section in progress a few words.
+// The runtime writes each processor's buffer (SVM_TraceBuf_Size, 1 MiB by
+// default, about 28,000 records) as one run, so a look-ahead of N buffers'
+// worth of records suffices for a trace whose processors fill their
+// buffers at similar rates. OrderFile reads the processors' streams of a
+// binary file separately and needs no look-ahead.
+func Order(src Source, opt OrderOptions, fn func(*Event) error) (OrderStats, error) {
+	if rd, ok := src.(*trace.Reader); ok {
+		fillOptions(&opt, rd.Attrs())
+	}
+	o := newOrderer(opt, true)
+	o.in = &windowInput{src: src}
+	var ev Event
+	o.emit = func(it *item, q int, L float64) error {
+		ev = Event{Record: it.rec, Node: q, Seq: o.stats.Records - 1, Clock: it.e.t, Time: L}
+		return fn(&ev)
+	}
+	err := o.run()
+	return o.stats, err
+}
+
+// errStop ends an iteration the consumer left early.
+var errStop = errors.New("analysis: iteration stopped")
+
+// Ordered is Order as an iterator over the events and a final error:
+//
+//	for ev, err := range analysis.Ordered(rd, analysis.OrderOptions{}, &st) { ... }
+//
+// The *Event is valid for one step only. When the loop ends, stats (if not
+// nil) holds the statistics of the records emitted so far.
+func Ordered(src Source, opt OrderOptions, stats *OrderStats) iter.Seq2[*Event, error] {
+	return func(yield func(*Event, error) bool) {
+		st, err := Order(src, opt, func(e *Event) error {
+			if !yield(e, nil) {
+				return errStop
+			}
+			return nil
+		})
+		if stats != nil {
+			*stats = st
+		}
+		if err != nil && err != errStop {
+			yield(nil, err)
+		}
+	}
+}
+
+// fillOptions takes the number of processors and the program information
+// from the stream attributes when the options leave them out.
+func fillOptions(opt *OrderOptions, attrs []trace.Attr) {
+	for _, a := range attrs {
+		switch a.Key {
+		case "processors":
+			if n, err := strconv.Atoi(a.Value); err == nil && opt.Procs == 0 && n > 0 && n <= 1<<16 {
+				opt.Procs = n
+			}
+		case progAttr:
+			if opt.Prog == nil {
+				if p, err := progdb.Unmarshal([]byte(a.Value), "trace attribute"); err == nil {
+					opt.Prog = p
+				}
+			}
+		}
+	}
+}
+
+// item is a record waiting in a processor's queue.
+type item struct {
+	e    ev
+	rec  *trace.Record // nil when the caller needs the compact form only
+	msg  string        // channel of a message record
+	kind uint8         // msgSend, msgRecv or 0
+}
+
+const (
+	msgSend = 1
+	msgRecv = 2
+)
+
+// deque is a FIFO ring of items.
+type deque struct {
+	buf  []item
+	head int
+	n    int
+}
+
+func (d *deque) push(it *item) {
+	if d.n == len(d.buf) {
+		nb := make([]item, max(16, 2*len(d.buf)))
+		for i := 0; i < d.n; i++ {
+			nb[i] = d.buf[(d.head+i)&(len(d.buf)-1)]
+		}
+		d.buf, d.head = nb, 0
+	}
+	d.buf[(d.head+d.n)&(len(d.buf)-1)] = *it
+	d.n++
+}
+
+func (d *deque) front() *item { return &d.buf[d.head] }
+
+func (d *deque) pop() {
+	d.buf[d.head] = item{}
+	d.head = (d.head + 1) & (len(d.buf) - 1)
+	d.n--
+	if d.n == 0 && len(d.buf) > 1<<12 {
+		d.buf, d.head = nil, 0 // give a burst's memory back
+	}
+}
+
+// waitList is a resource that heads of queues can block on.
+type waitList struct {
+	waiters []int32
+}
+
+// barInst is one barrier (or split-barrier) instance.
+type barInst struct {
+	waitList
+	entries, exits int
+	maxL, maxT     float64
+}
+
+// barSite holds the instances of one barrier site (or all check-ins) that
+// are in progress: instance k is insts[k-base]. Instances retire in order
+// once every processor has left them; at most maxOpenInstances stay open
+// (an incomplete one is retired when the window is full).
+type barSite struct {
+	count []int // entries emitted per processor
+	base  int
+	insts []*barInst
+}
+
+const maxOpenInstances = 1 << 12
+
+func (bs *barSite) entries(q int) int {
+	if q < len(bs.count) {
+		return bs.count[q]
+	}
+	return 0
+}
+
+// inst returns instance k, creating it; nil if it has retired.
+func (bs *barSite) inst(k int) *barInst {
+	i := k - bs.base
+	if i < 0 {
+		return nil
+	}
+	for len(bs.insts) <= i {
+		bs.insts = append(bs.insts, nil)
+	}
+	if bs.insts[i] == nil {
+		bs.insts[i] = &barInst{maxL: math.Inf(-1), maxT: math.Inf(-1)}
+	}
+	return bs.insts[i]
+}
+
+// enter counts processor q's entry and returns its instance.
+func (bs *barSite) enter(q int) *barInst {
+	for len(bs.count) <= q {
+		bs.count = append(bs.count, 0)
+	}
+	k := bs.count[q]
+	bs.count[q]++
+	return bs.inst(k)
+}
+
+// current is the instance of q's latest entry (nil: none, or retired).
+func (bs *barSite) current(q int) *barInst {
+	k := bs.entries(q)
+	if k == 0 {
+		return nil
+	}
+	return bs.inst(k - 1)
+}
+
+// exit counts an exit from b and retires finished instances.
+func (bs *barSite) exit(b *barInst, expected int) {
+	b.exits++
+	for len(bs.insts) > 0 && (bs.insts[0] == nil || bs.insts[0].exits >= expected || len(bs.insts) > maxOpenInstances) {
+		bs.insts[0] = nil
+		bs.insts = bs.insts[1:]
+		bs.base++
+	}
+}
+
+// lockState is one lock, critical section or message channel.
+type lockState struct {
+	waitList
+	holder     int32 // -1 free
+	relL, relT float64
+	queue      []float64 // channels: pairs of (Time, Clock) of sends not yet received
+}
+
+type lockKey [4]int32
+
+type sdKey struct{ sub, dir int32 }
+
+// held is a lock or critical section a processor holds.
+type held struct {
+	sub, dir int32
+	locks    []*lockState
+}
+
+const (
+	stEmpty = iota
+	stEnabled
+	stBlocked
+)
+
+// nodeOrd is the ordering state of one processor.
+type nodeOrd struct {
+	status    uint8
+	any       bool // a record has been emitted
+	done      bool // its stream has ended
+	lastL     float64
+	lastT     float64
+	key       float64 // heap key while enabled
+	blockedOn *waitList
+	lockReq   []*lockState // locks of the latest wait-lock-start
+	held      []held
+}
+
+type orderer struct {
+	opt       OrderOptions
+	pi        progInfo
+	dec       *decoder
+	in        input
+	keepRecs  bool
+	q         []deque
+	st        []nodeOrd
+	nlive     int // processors 0..nlive-1 are expected to write records
+	emptyLive int // live processors whose queue is empty and stream not ended
+	buffered  int
+	eof       bool
+	heap      []int32
+	bars      map[sdKey]*barSite
+	checks    barSite
+	locks     map[lockKey]*lockState
+	crits     map[string]*lockState
+	chans     map[string]*lockState
+	stats     OrderStats
+	maxL      float64
+	emit      func(it *item, node int, L float64) error
+	scratch   item
+}
+
+func newOrderer(opt OrderOptions, keepRecs bool) *orderer {
+	if opt.Lookahead <= 0 {
+		opt.Lookahead = DefaultLookahead
+	}
+	if opt.MaxBuffer < opt.Lookahead {
+		opt.MaxBuffer = maxBufferFactor * opt.Lookahead
+	}
+	o := &orderer{
+		opt:      opt,
+		pi:       progInfo{opt.Prog},
+		dec:      newDecoder(),
+		keepRecs: keepRecs,
+		bars:     make(map[sdKey]*barSite),
+		locks:    make(map[lockKey]*lockState),
+		crits:    make(map[string]*lockState),
+		chans:    make(map[string]*lockState),
+		maxL:     math.Inf(-1),
+	}
+	o.grow(opt.Procs)
+	return o
+}
+
+// grow makes processors 0..n-1 known (and live).
+func (o *orderer) grow(n int) {
+	for len(o.q) < n {
+		o.q = append(o.q, deque{})
+		o.st = append(o.st, nodeOrd{})
+		if o.eof {
+			o.st[len(o.st)-1].done = true
+		} else {
+			o.emptyLive++
+		}
+	}
+	if n > o.nlive {
+		o.nlive = n
+	}
+}
+
+// expected is the number of arrivals that complete a barrier instance.
+func (o *orderer) expected() int { return o.nlive }
+
+// input feeds records into the queues.
+type input interface {
+	// read reads at least one record, for processor q when the input
+	// reads the processors separately (perNode), else for any. It returns
+	// io.EOF when that stream (or the whole input) has ended.
+	read(o *orderer, q int) error
+	perNode() bool
+}
+
+// windowInput reads one interleaved stream.
+type windowInput struct{ src Source }
+
+func (w *windowInput) perNode() bool { return false }
+
+func (w *windowInput) read(o *orderer, _ int) error {
+	r, err := w.src.Next()
+	if err != nil {
+		return err
+	}
+	o.add(r, -1, o.dec)
+	return nil
+}
+
+// add queues record r (forced into stream node when node >= 0), decoded
+// by the stream's decoder.
+func (o *orderer) add(r *trace.Record, node int, dec *decoder) {
+	it := &o.scratch
+	*it = item{}
+	dec.decode(r, &it.e)
+	if node >= 0 {
+		it.e.w = int32(node)
+	}
+	if o.keepRecs {
+		it.rec = r
+	}
+	if o.opt.Message != nil && it.e.tag >= 2000 && it.e.tag != trace.TagPDOWork {
+		if key, send, ok := o.opt.Message(r); ok {
+			it.msg = key
+			if send {
+				it.kind = msgSend
+			} else {
+				it.kind = msgRecv
+			}
+		}
+	}
+	w := int(it.e.w)
+	if w >= len(o.q) {
+		o.grow(w + 1)
+	}
+	d := &o.q[w]
+	d.push(it)
+	o.buffered++
+	if o.buffered > o.stats.MaxBuffered {
+		o.stats.MaxBuffered = o.buffered
+	}
+	if d.n == 1 {
+		if !o.st[w].done {
+			o.emptyLive--
+		}
+		o.tryEnable(w)
+	}
+}
+
+// run merges until every stream has ended.
+func (o *orderer) run() error {
+	perNode := o.in.perNode()
+	o.stats.PerNode = perNode
+	for {
+		// Fill: give every live processor a queued record if possible.
+		if perNode {
+			for q := range o.q {
+				if o.q[q].n == 0 && !o.st[q].done {
+					if err := o.readNode(q); err != nil {
+						return err
+					}
+				}
+			}
+		} else {
+			// Without the number of processors more may come: keep the
+			// look-ahead full.
+			for !o.eof && (o.emptyLive > 0 || o.buffered == 0 || o.opt.Procs <= 0) && o.buffered < o.opt.Lookahead {
+				if err := o.readAny(); err != nil {
+					return err
+				}
+			}
+		}
+		if q, predL, predT, ok := o.popEnabled(); ok {
+			if err := o.emitHead(q, predL, predT); err != nil {
+				return err
+			}
+			continue
+		}
+		if o.buffered == 0 && (perNode || o.eof) {
+			return nil
+		}
+		if !perNode && !o.eof && (o.emptyLive > 0 || o.buffered == 0) && o.buffered < o.opt.MaxBuffer {
+			// A dependency may be in the part not read yet.
+			if err := o.readAny(); err != nil {
+				return err
+			}
+			continue
+		}
+		if o.buffered == 0 {
+			return nil
+		}
+		if err := o.force(); err != nil {
+			return err
+		}
+	}
+}
+
+func (o *orderer) readAny() error {
+	err := o.in.read(o, -1)
+	if err == io.EOF {
+		o.eof = true
+		for q := range o.st {
+			if !o.st[q].done {
+				o.st[q].done = true
+				if o.q[q].n == 0 {
+					o.emptyLive--
+				}
+			}
+		}
+		return nil
+	}
+	return err
+}
+
+func (o *orderer) readNode(q int) error {
+	err := o.in.read(o, q)
+	if err == io.EOF {
+		if !o.st[q].done {
+			o.st[q].done = true
+			if o.q[q].n == 0 {
+				o.emptyLive--
+			}
+		}
+		return nil
+	}
+	return err
+}
+
+// heap of enabled processors ordered by (key, clock of head, processor).
+
+func (o *orderer) less(a, b int32) bool {
+	sa, sb := &o.st[a], &o.st[b]
+	if sa.key != sb.key {
+		return sa.key < sb.key
+	}
+	ta, tb := o.q[a].front().e.t, o.q[b].front().e.t
+	if ta != tb {
+		return ta < tb
+	}
+	return a < b
+}
+
+func (o *orderer) heapPush(q int32) {
+	h := append(o.heap, q)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !o.less(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	o.heap = h
+}
+
+func (o *orderer) heapPop() int32 {
+	h := o.heap
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(h) && o.less(h[r], h[l]) {
+			m = r
+		}
+		if !o.less(h[m], h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	o.heap = h
+	return top
+}
+
+// check reports whether the head of q may be emitted, with the largest
+// Time and Clock of its synchronisation predecessors, or the resource it
+// waits for.
+func (o *orderer) check(q int) (ok bool, predL, predT float64, wl *waitList) {
+	it := o.q[q].front()
+	s := &o.st[q]
+	predL, predT = math.Inf(-1), math.Inf(-1)
+	switch it.e.tag {
+	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
+		b := o.barOf(q, &it.e)
+		if b == nil {
+			return true, predL, predT, nil
+		}
+		if b.entries < o.expected() {
+			return false, 0, 0, &b.waitList
+		}
+		return true, b.maxL, b.maxT, nil
+	case trace.TagWaitLockStop:
+		for _, l := range s.lockReq {
+			if l.holder >= 0 && int(l.holder) != q {
+				return false, 0, 0, &l.waitList
+			}
+			predL, predT = max(predL, l.relL), max(predT, l.relT)
+		}
+		return true, predL, predT, nil
+	case trace.TagWaitCritSecStop:
+		l := o.crit(it.e.sub, it.e.dir)
+		if l.holder >= 0 && int(l.holder) != q {
+			return false, 0, 0, &l.waitList
+		}
+		return true, l.relL, l.relT, nil
+	}
+	if it.kind == msgRecv {
+		c := o.channel(it.msg)
+		if len(c.queue) == 0 {
+			return false, 0, 0, &c.waitList
+		}
+		return true, c.queue[0], c.queue[1], nil
+	}
+	return true, predL, predT, nil
+}
+
+func (o *orderer) barSite(sub, dir int32) *barSite {
+	k := sdKey{sub, dir}
+	bs := o.bars[k]
+	if bs == nil {
+		bs = &barSite{}
+		o.bars[k] = bs
+	}
+	return bs
+}
+
+// barOf is the barrier instance an exit (wait-barrier-stop) or check-out
+// (wait-bcheckout-stop) of q leaves: that of q's latest entry at the same
+// site, or of q's latest check-in. nil if there is none.
+func (o *orderer) barOf(q int, e *ev) *barInst {
+	if e.tag == trace.TagWaitBCheckoutStop {
+		return o.checks.current(q)
+	}
+	bs := o.bars[sdKey{e.sub, e.dir}]
+	if bs == nil {
+		return nil
+	}
+	return bs.current(q)
+}
+
+func (o *orderer) crit(sub, dir int32) *lockState {
+	k := o.pi.criticalKey(int(sub), int(dir))
+	l := o.crits[k]
+	if l == nil {
+		l = &lockState{holder: -1, relL: math.Inf(-1), relT: math.Inf(-1)}
+		o.crits[k] = l
+	}
+	return l
+}
+
+func (o *orderer) channel(key string) *lockState {
+	l := o.chans[key]
+	if l == nil {
+		l = &lockState{holder: -1}
+		o.chans[key] = l
+	}
+	return l
+}
+
+func (o *orderer) lock(k lockKey) *lockState {
+	l := o.locks[k]
+	if l == nil {
+		l = &lockState{holder: -1, relL: math.Inf(-1), relT: math.Inf(-1)}
+		o.locks[k] = l
+	}
+	return l
+}
+
+// tryEnable puts the head of q into the heap, or blocks it.
+func (o *orderer) tryEnable(q int) {
+	s := &o.st[q]
+	ok, predL, _, wl := o.check(q)
+	if !ok {
+		s.status = stBlocked
+		s.blockedOn = wl
+		wl.waiters = append(wl.waiters, int32(q))
+		return
+	}
+	t := o.q[q].front().e.t
+	L := max(t, predL)
+	if s.any {
+		L = max(L, s.lastL)
+	}
+	s.key = L
+	s.status = stEnabled
+	s.blockedOn = nil
+	o.heapPush(int32(q))
+}
+
+// wake re-examines the processors blocked on wl.
+func (o *orderer) wake(wl *waitList) {
+	ws := wl.waiters
+	wl.waiters = nil
+	for _, q := range ws {
+		s := &o.st[q]
+		if s.status == stBlocked && s.blockedOn == wl {
+			o.tryEnable(int(q))
+		}
+	}
+}
+
+// popEnabled returns the enabled head with the smallest corrected time,
+// re-checking it (a lock may have been taken since it was enabled).
+func (o *orderer) popEnabled() (q int, predL, predT float64, ok bool) {
+	for len(o.heap) > 0 {
+		q := int(o.heapPop())
+		ok, predL, predT, wl := o.check(q)
+		if ok {
+			return q, predL, predT, true
+		}
+		s := &o.st[q]
+		s.status = stBlocked
+		s.blockedOn = wl
+		wl.waiters = append(wl.waiters, int32(q))
+	}
+	return 0, 0, 0, false
+}
+
+// force emits the blocked head with the earliest clock, dropping the
+// constraint it waits for.
+func (o *orderer) force() error {
+	best := -1
+	for q := range o.q {
+		if o.q[q].n > 0 && o.st[q].status == stBlocked {
+			if best < 0 || o.q[q].front().e.t < o.q[best].front().e.t {
+				best = q
+			}
+		}
+	}
+	if best < 0 {
+		return errors.New("analysis: order: internal error: nothing to emit")
+	}
+	o.stats.Forced++
+	predL, predT := math.Inf(-1), math.Inf(-1)
+	it := o.q[best].front()
+	switch it.e.tag {
+	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
+		if b := o.barOf(best, &it.e); b != nil {
+			predL, predT = b.maxL, b.maxT
+		}
+	}
+	return o.emitHead(best, predL, predT)
+}
+
+// emitHead emits the head of q after predecessors with the given Time and
+// Clock.
+func (o *orderer) emitHead(q int, predL, predT float64) error {
+	s := &o.st[q]
+	d := &o.q[q]
+	it := d.front()
+	t := it.e.t
+	L := max(t, predL)
+	if s.any {
+		L = max(L, s.lastL)
+	}
+	if t < predT {
+		o.stats.EdgeViolations++
+	}
+	if L > t {
+		o.stats.Violations++
+		o.stats.MaxCorrection = max(o.stats.MaxCorrection, L-t)
+	}
+	if L < o.maxL {
+		o.stats.OutOfOrder++
+	} else {
+		o.maxL = L
+	}
+	s.any, s.lastL, s.lastT = true, L, t
+	o.stats.Records++
+	o.apply(q, it, L)
+	var err error
+	if o.emit != nil {
+		err = o.emit(it, q, L)
+	}
+	d.pop()
+	o.buffered--
+	s.status = stEmpty
+	s.blockedOn = nil
+	if d.n > 0 {
+		o.tryEnable(q)
+	} else if !s.done {
+		o.emptyLive++
+	}
+	return err
+}
+
+// apply updates the synchronisation state with an emitted record.
+func (o *orderer) apply(q int, it *item, L float64) {
+	s := &o.st[q]
+	e := &it.e
+	t := e.t
+	switch e.tag {
+	case trace.TagWaitBarrierStart, trace.TagBarrierCheckin:
+		bs := &o.checks
+		if e.tag == trace.TagWaitBarrierStart {
+			bs = o.barSite(e.sub, e.dir)
+		}
+		if b := bs.enter(q); b != nil {
+			b.entries++
+			b.maxL, b.maxT = max(b.maxL, L), max(b.maxT, t)
+			if b.entries >= o.expected() {
+				o.wake(&b.waitList)
+			}
+		}
+	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
+		if b := o.barOf(q, e); b != nil {
+			bs := &o.checks
+			if e.tag == trace.TagWaitBarrierStop {
+				bs = o.barSite(e.sub, e.dir)
+			}
+			bs.exit(b, o.expected())
+		}
+	case trace.TagWaitLockStart:
+		s.lockReq = s.lockReq[:0]
+		cols := e.cols
+		if cols <= 0 || len(e.arr) == 0 {
+			s.lockReq = append(s.lockReq, o.lock(lockKey{-1, e.sub, e.dir, 0}))
+			break
+		}
+		for r := 0; r+cols <= len(e.arr); r += cols {
+			var k lockKey
+			for c := 0; c < cols && c < 4; c++ {
+				k[c] = int32(e.arr[r+c])
+			}
+			s.lockReq = append(s.lockReq, o.lock(k))
+		}
+	case trace.TagWaitLockStop:
+		if o.pi.isAtomic(int(e.sub), int(e.dir)) {
+			for _, l := range s.lockReq {
+				l.relL, l.relT = L, t
+				o.wake(&l.waitList)
+			}
+			break
+		}
+		for _, l := range s.lockReq {
+			l.holder = int32(q)
+		}
+		s.held = append(s.held, held{e.sub, e.dir, append([]*lockState(nil), s.lockReq...)})
+	case trace.TagReleaseLock:
+		for i := len(s.held) - 1; i >= 0; i-- {
+			h := s.held[i]
+			if h.sub != e.sub || h.dir != e.dir {
+				continue
+			}
+			for _, l := range h.locks {
+				if l.holder == int32(q) {
+					l.holder = -1
+				}
+				l.relL, l.relT = L, t
+				o.wake(&l.waitList)
+			}
+			s.held = append(s.held[:i], s.held[i+1:]...)
+			break
+		}
+	case trace.TagWaitCritSecStop:
+		l := o.crit(e.sub, e.dir)
+		l.holder = int32(q)
+	case trace.TagExitCritSec:
+		l := o.crit(e.sub, e.dir)
+		if l.holder == int32(q) {
+			l.holder = -1
+		}
+		l.relL, l.relT = L, t
+		o.wake(&l.waitList)
+	}
+	switch it.kind {
+	case msgSend:
+		c := o.channel(it.msg)
+		c.queue = append(c.queue, L, t)
+		o.wake(&c.waitList)
+	case msgRecv:
+		if c := o.channel(it.msg); len(c.queue) >= 2 {
+			c.queue = c.queue[2:]
+		}
+	}
+}

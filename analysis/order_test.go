@@ -1,0 +1,392 @@
+package analysis
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// skewed is a run on two processors whose processor 1 clock is 50 µs
+// behind. True times (processor 1 writes true − 50):
+//
+//	p0: region 100, barrier entry 200, exit 210, lock wait 300, grant 300,
+//	    release 400, critical wait 440, enter 450, exit 480, region end 600
+//	p1: region 100, barrier entry 205, exit 210, lock wait 310, grant 405,
+//	    release 420, critical wait 460, enter 510, exit 520, region end 600
+//
+// The consistent order must put p1's barrier exit (clock 160) after p0's
+// entry (200), p1's grant (355) after p0's release (400) and p1's entry
+// into the critical section (460) after p0's exit (480). Records with a
+// clock earlier than a causal predecessor: p1's exit, grant, release
+// (after the grant at 400 in its own order, clock 370), critical entry and
+// exit: 5. Synchronisation edges backwards in time: barrier, lock,
+// critical: 3.
+func skewed() *synth {
+	s := newSynth(2)
+	for p, off := range []float64{0, -50} {
+		tm := func(t0, t1 float64) float64 {
+			if p == 0 {
+				return t0
+			}
+			return t1 + off
+		}
+		s.start(p, tm(100, 100), 2, 0, trace.RegionProgram)
+		s.start(p, tm(100, 100), 2, 8, trace.RegionReplicated)
+		s.sync(p, tm(200, 205), trace.TagWaitBarrierStart, 2, 2)
+		s.sync(p, tm(210, 210), trace.TagWaitBarrierStop, 2, 2)
+		s.lockWait(p, tm(300, 310), 2, 3, 0x1000)
+		s.sync(p, tm(300, 405), trace.TagWaitLockStop, 2, 3)
+		s.sync(p, tm(400, 420), trace.TagReleaseLock, 2, 3)
+		s.sync(p, tm(440, 460), trace.TagWaitCritSecStart, 2, 4)
+		s.sync(p, tm(450, 510), trace.TagWaitCritSecStop, 2, 4)
+		s.sync(p, tm(480, 520), trace.TagExitCritSec, 2, 4)
+		s.stop(p, tm(600, 600), 2, 8, trace.RegionReplicated)
+		s.stop(p, tm(600, 600), 2, 0, trace.RegionProgram)
+	}
+	return s
+}
+
+type ordered struct {
+	node  int
+	name  string
+	clock float64
+	time  float64
+}
+
+func (o ordered) String() string {
+	return fmt.Sprintf("p%d %s %g→%g", o.node, o.name, o.clock, o.time)
+}
+
+func collect(evs *[]ordered) func(*Event) error {
+	return func(e *Event) error {
+		if int64(len(*evs)) != e.Seq {
+			return fmt.Errorf("seq %d at position %d", e.Seq, len(*evs))
+		}
+		*evs = append(*evs, ordered{e.Node, e.Record.Desc.Name, e.Clock, e.Time})
+		return nil
+	}
+}
+
+func find(evs []ordered, node int, name string, k int) int {
+	for i, e := range evs {
+		if e.node == node && e.name == name {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
+}
+
+func checkSkewed(t *testing.T, evs []ordered, st OrderStats) {
+	t.Helper()
+	if len(evs) != 24 || st.Records != 24 {
+		t.Fatalf("%d records ordered (stats %d), want 24", len(evs), st.Records)
+	}
+	before := func(a, b int, what string) {
+		t.Helper()
+		if a < 0 || b < 0 || a >= b {
+			t.Errorf("%s: positions %d, %d\n%v", what, a, b, evs)
+		}
+	}
+	for x := 0; x < 2; x++ {
+		for y := 0; y < 2; y++ {
+			before(find(evs, x, "wait-barrier-start", 0), find(evs, y, "wait-barrier-stop", 0), fmt.Sprintf("entry p%d before exit p%d", x, y))
+		}
+	}
+	before(find(evs, 0, "release-lock", 0), find(evs, 1, "wait-lock-stop", 0), "p0 release before p1 grant")
+	before(find(evs, 0, "exit-crit-sec", 0), find(evs, 1, "wait-crit-sec-stop", 0), "p0 exit before p1 entry")
+	// Each processor's records keep their order; Time never decreases.
+	last := map[int]float64{}
+	for i, e := range evs {
+		if e.time < e.clock {
+			t.Errorf("record %d: Time %v before its clock %v", i, e.time, e.clock)
+		}
+		if i > 0 && e.time < evs[i-1].time {
+			t.Errorf("record %d (%v): Time decreases", i, e)
+		}
+		if e.clock < last[e.node] {
+			t.Errorf("record %d (%v): processor order changed", i, e)
+		}
+		last[e.node] = e.clock
+	}
+	if st.Violations != 5 || st.EdgeViolations != 3 || st.Forced != 0 || st.OutOfOrder != 0 {
+		t.Errorf("stats %+v, want 5 violations, 3 edge violations, nothing forced or out of order", st)
+	}
+	near(t, "max correction", st.MaxCorrection, 400-355)
+	if g := evs[find(evs, 1, "wait-lock-stop", 0)]; g.time != 400 {
+		t.Errorf("p1 grant corrected to %v, want 400", g.time)
+	}
+}
+
+func TestOrderSkewedClocks(t *testing.T) {
+	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
+		t.Run(f.String(), func(t *testing.T) {
+			data := skewed().encode(t, f, testProg())
+			// One stream (processor 0's records first, then processor 1's).
+			rd, err := trace.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var evs []ordered
+			st, err := Order(rd, OrderOptions{}, collect(&evs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.PerNode {
+				t.Error("a stream was read per processor")
+			}
+			checkSkewed(t, evs, st)
+			// Indexed, one reader per processor (binary only).
+			var evs2 []ordered
+			st2, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{}, collect(&evs2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st2.PerNode != (f == trace.Binary) {
+				t.Errorf("indexed: per node %v", st2.PerNode)
+			}
+			checkSkewed(t, evs2, st2)
+			if fmt.Sprint(evs) != fmt.Sprint(evs2) {
+				t.Errorf("stream and indexed orders differ:\n%v\n%v", evs, evs2)
+			}
+			// The analysis reports the same counts.
+			m := analyzeBytes(t, data, Options{})
+			if m.Order.Violations != 5 || m.Order.EdgeViolations != 3 {
+				t.Errorf("model order stats %+v", m.Order)
+			}
+		})
+	}
+}
+
+// Without program information the critical section is known by its
+// directive; the order is the same here.
+func TestOrderWithoutProgram(t *testing.T) {
+	data := skewed().encode(t, trace.Binary, nil)
+	var evs []ordered
+	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{}, collect(&evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSkewed(t, evs, st)
+}
+
+// A look-ahead shorter than a processor's run of records: the order still
+// respects causality; records of a processor the merge could not see yet
+// come out with an earlier Time and are counted.
+func TestOrderShortLookahead(t *testing.T) {
+	s := newSynth(2)
+	for p := 0; p < 2; p++ {
+		s.start(p, 0, 2, 0, trace.RegionProgram)
+		for k := 0; k < 50; k++ {
+			s.start(p, float64(10*k+p), 3, 0, trace.RegionSubroutine)
+			s.stop(p, float64(10*k+p+5), 3, 0, trace.RegionSubroutine)
+		}
+		s.sync(p, 600, trace.TagWaitBarrierStart, 2, 2)
+		s.sync(p, 601, trace.TagWaitBarrierStop, 2, 2)
+		s.stop(p, 700, 2, 0, trace.RegionProgram)
+	}
+	data := s.encode(t, trace.Binary, nil)
+	rd, _ := trace.NewReader(bytes.NewReader(data))
+	var evs []ordered
+	st, err := Order(rd, OrderOptions{Lookahead: 8}, collect(&evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.OutOfOrder == 0 || st.Forced != 0 || st.MaxBuffered > 8*maxBufferFactor {
+		t.Errorf("stats %+v", st)
+	}
+	x0, x1 := find(evs, 0, "wait-barrier-stop", 0), find(evs, 1, "wait-barrier-stop", 0)
+	e0, e1 := find(evs, 0, "wait-barrier-start", 0), find(evs, 1, "wait-barrier-start", 0)
+	if max(e0, e1) > min(x0, x1) {
+		t.Errorf("barrier exit before an entry: entries %d %d, exits %d %d", e0, e1, x0, x1)
+	}
+	// With enough look-ahead the same stream is in time order.
+	rd, _ = trace.NewReader(bytes.NewReader(data))
+	evs = nil
+	st, err = Order(rd, OrderOptions{}, collect(&evs))
+	if err != nil || st.OutOfOrder != 0 || st.Violations != 0 {
+		t.Errorf("full look-ahead: %+v %v", st, err)
+	}
+}
+
+// An incomplete barrier instance (a processor's entry is missing) cannot
+// hold the merge forever: the constraint is dropped and counted.
+func TestOrderForced(t *testing.T) {
+	s := newSynth(2)
+	s.sync(0, 10, trace.TagWaitBarrierStart, 2, 2)
+	s.sync(0, 20, trace.TagWaitBarrierStop, 2, 2)
+	s.sync(1, 5, trace.TagReleaseLock, 2, 3) // a release without a grant
+	s.sync(1, 30, trace.TagWaitBarrierStop, 2, 2)
+	data := s.encode(t, trace.Binary, nil)
+	var evs []ordered
+	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "forced", OrderOptions{}, collect(&evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 4 || st.Forced != 1 {
+		t.Errorf("forced: %+v %v", st, evs)
+	}
+}
+
+// The message hook: a receive comes after its send.
+func TestOrderMessages(t *testing.T) {
+	const tagSend, tagRecv = 2100, 2101
+	send := &trace.Descriptor{Tag: tagSend, Name: "test-send", Fields: []trace.Field{{Type: trace.Int, Name: "node id"}, {Type: trace.Double, Name: "clock microseconds"}, {Type: trace.Int, Name: "peer"}}}
+	recv := &trace.Descriptor{Tag: tagRecv, Name: "test-recv", Fields: send.Fields}
+	var out bytes.Buffer
+	w, err := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: "processors", Value: "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr := func(d *trace.Descriptor, node int, t0 float64, peer int) {
+		r := trace.NewRecord(d)
+		r.Values[0].Int, r.Values[1].Double, r.Values[2].Int = node, t0, peer
+		if err := w.WriteRecord(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wr(recv, 1, 10, 0) // processor 1's clock is behind: receive at 10
+	wr(send, 0, 50, 1) // sent at 50
+	w.Close()
+	data := out.Bytes()
+	hook := func(r *trace.Record) (string, bool, bool) {
+		switch r.Desc.Tag {
+		case tagSend:
+			return fmt.Sprint(r.Node(), "→", r.Int("peer")), true, true
+		case tagRecv:
+			return fmt.Sprint(r.Int("peer"), "→", r.Node()), false, true
+		}
+		return "", false, false
+	}
+	var evs []ordered
+	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "msg", OrderOptions{Message: hook}, collect(&evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 || evs[0].name != "test-send" || evs[1].time != 50 || st.Violations != 1 || st.EdgeViolations != 1 {
+		t.Errorf("messages: %+v %v", st, evs)
+	}
+}
+
+// Damaged input: the trace package's error with its byte offset, also
+// through the per-processor readers.
+func TestOrderCorrupt(t *testing.T) {
+	data := skewed().encode(t, trace.Binary, testProg())
+	bad := append([]byte(nil), data...)
+	// Make the last record's length field claim more than the file has.
+	bad = bad[:len(bad)-3]
+	_, err := AnalyzeReaderAt(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", Options{})
+	if err == nil || !strings.Contains(err.Error(), "bad.sddf: byte offset") {
+		t.Errorf("truncated trace: %v", err)
+	}
+	// A record whose field is damaged inside an intact packet: the
+	// per-processor reader reports the offset in the file.
+	bad = append([]byte(nil), data...)
+	i := bytes.LastIndex(bad, []byte{byte(trace.TagTraceRegionStop & 0xff), byte(trace.TagTraceRegionStop >> 8), 0, 0})
+	copy(bad[i:], []byte{0xff, 0xff, 0, 0}) // a tag without descriptor
+	_, err = AnalyzeReaderAt(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", Options{})
+	if err == nil || !strings.Contains(err.Error(), "bad.sddf: byte offset") {
+		t.Errorf("bad tag: %v", err)
+	}
+	// A damaged array size in processor 1's wait-lock-start: the packet
+	// framing is intact, so the file is indexed and processor 1's reader
+	// finds the damage; its offset must be the file's.
+	bad = append([]byte(nil), data...)
+	tag := []byte{byte(trace.TagWaitLockStart & 0xff), byte(trace.TagWaitLockStart >> 8), 0, 0, 1, 0, 0, 0}
+	i = bytes.LastIndex(bad, tag)
+	if i < 0 {
+		t.Fatal("no wait-lock-start of processor 1")
+	}
+	copy(bad[i+4+4+8+4+4:], []byte{0xe8, 0x03, 0, 0}) // 1000 rows
+	if segs, _, _ := indexBinary(bytes.NewReader(bad), int64(len(bad))); segs == nil {
+		t.Fatal("the damaged trace is not indexable")
+	}
+	_, err = AnalyzeReaderAt(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", Options{})
+	if err == nil || !strings.Contains(err.Error(), "of processor 1") {
+		t.Errorf("bad array size: %v", err)
+	}
+	rd, _ := trace.NewReader(bytes.NewReader(bad))
+	_, err2 := Analyze(rd, Options{})
+	if err2 == nil {
+		t.Fatal("stream analysis accepted a bad tag")
+	}
+	t.Logf("indexed: %v\nstream:  %v", err, err2)
+	if a, b := offsetOf(err.Error()), offsetOf(err2.Error()); a != b {
+		t.Errorf("indexed error offset %s, stream %s:\n%v\n%v", a, b, err, err2)
+	}
+}
+
+func offsetOf(s string) string {
+	i := strings.Index(s, "byte offset ")
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len("byte offset "):]
+	return s[:strings.IndexAny(s, " :")]
+}
+
+func TestOrderedIterator(t *testing.T) {
+	data := skewed().encode(t, trace.Binary, testProg())
+	rd, _ := trace.NewReader(bytes.NewReader(data))
+	var st OrderStats
+	var evs []ordered
+	for e, err := range Ordered(rd, OrderOptions{}, &st) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ordered{e.Node, e.Record.Desc.Name, e.Clock, e.Time})
+	}
+	checkSkewed(t, evs, st)
+	// Stopping early is no error.
+	rd, _ = trace.NewReader(bytes.NewReader(data))
+	n := 0
+	for _, err := range Ordered(rd, OrderOptions{}, &st) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	if st.Records != 3 {
+		t.Errorf("stopped after 3, stats count %d", st.Records)
+	}
+}
+
+// Without the "processors" attribute the processors are those seen.
+func TestOrderNoAttributes(t *testing.T) {
+	s := skewed()
+	var out bytes.Buffer
+	w, _ := trace.NewWriter(&out, trace.Binary, nil)
+	w.WriteBuf(&s.bufs[0])
+	w.WriteBuf(&s.bufs[1])
+	w.Close()
+	rd, _ := trace.NewReader(bytes.NewReader(out.Bytes()))
+	var evs []ordered
+	st, err := Order(rd, OrderOptions{}, collect(&evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSkewed(t, evs, st)
+	// An empty trace.
+	out.Reset()
+	w, _ = trace.NewWriter(&out, trace.Binary, nil)
+	w.Close()
+	rd, _ = trace.NewReader(bytes.NewReader(out.Bytes()))
+	if st, err := Order(rd, OrderOptions{}, collect(&evs)); err != nil || st.Records != 0 {
+		t.Errorf("empty trace: %+v %v", st, err)
+	}
+	m, err := AnalyzeReaderAt(bytes.NewReader(out.Bytes()), int64(out.Len()), "empty", Options{})
+	if err != nil || m.Records != 0 || len(Findings(m)) != 0 {
+		t.Errorf("empty trace: %+v %v", m, err)
+	}
+	var txt bytes.Buffer
+	if err := WriteText(&txt, NewReport("empty", m, 0)); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,236 @@
+package analysis
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+// Site ties a row of the report to the source: a subprogram and one of its
+// directives (Dir 0 is the subprogram itself), with what the program
+// information file says about them. Without program information only Sub and
+// Dir are set and Func is "sub N".
+type Site struct {
+	Sub   int    `json:"sub"`             // subprogram number
+	Dir   int    `json:"dir"`             // directive number, 0 for the subprogram
+	Func  string `json:"func"`            // Go function name ("F", "T.M")
+	Main  bool   `json:"main,omitempty"`  // Func is the program's main
+	Kind  string `json:"kind,omitempty"`  // directive kind ("pdo", "barrier", ...)
+	Text  string `json:"text,omitempty"`  // directive text ("//svm:pdo ...")
+	Label string `json:"label,omitempty"` // pdo label, trace_region or critical name
+	File  string `json:"file,omitempty"`  // source file, relative to the package
+	Line  int    `json:"line,omitempty"`
+	Col   int    `json:"col,omitempty"`
+}
+
+// Where is "file:line", or "sub S dir D" without program information.
+func (s Site) Where() string {
+	if s.File != "" {
+		return s.File + ":" + strconv.Itoa(s.Line)
+	}
+	if s.Dir == 0 {
+		return fmt.Sprintf("sub %d", s.Sub)
+	}
+	return fmt.Sprintf("sub %d dir %d", s.Sub, s.Dir)
+}
+
+// progInfo answers questions about the program information file; a nil
+// program gives numeric names.
+type progInfo struct {
+	p *progdb.Program
+}
+
+func (pi progInfo) sub(num int) *progdb.Subprogram {
+	if pi.p == nil {
+		return nil
+	}
+	return pi.p.Sub(num)
+}
+
+func (pi progInfo) directive(sub, dir int) *progdb.Directive {
+	s := pi.sub(sub)
+	if s == nil || dir <= 0 {
+		return nil
+	}
+	return s.Directive(dir)
+}
+
+// site describes directive dir of subprogram sub.
+func (pi progInfo) site(sub, dir int) Site {
+	st := Site{Sub: sub, Dir: dir, Func: "sub " + strconv.Itoa(sub)}
+	s := pi.sub(sub)
+	if s == nil {
+		return st
+	}
+	st.Func, st.Main = s.Name, s.Main
+	st.File, st.Line, st.Col = s.Pos.File, s.Pos.Line, s.Pos.Col
+	if dir == 0 {
+		return st
+	}
+	d := s.Directive(dir)
+	if d == nil {
+		return st
+	}
+	st.Kind, st.Text, st.Label = d.Kind, d.Text, d.Label
+	st.File, st.Line, st.Col = d.Pos.File, d.Pos.Line, d.Pos.Col
+	return st
+}
+
+// region returns the progdb region opened by directive dir of sub with the
+// given type code (dir 0: region 0, the subprogram), or nil.
+func (pi progInfo) region(sub, dir, code int) *progdb.Region {
+	s := pi.sub(sub)
+	if s == nil {
+		return nil
+	}
+	var found *progdb.Region
+	for _, r := range s.Regions {
+		if r.Directive == dir && (r.Code == code || dir == 0) {
+			if r.Code == code {
+				return r
+			}
+			found = r
+		}
+	}
+	return found
+}
+
+// regionSite describes a trace region: the directive that opens it, or the
+// subprogram, with the region's own position and label when progdb has it.
+func (pi progInfo) regionSite(sub, dir, code int) (Site, int) {
+	st := pi.site(sub, dir)
+	r := pi.region(sub, dir, code)
+	if r == nil {
+		return st, -1
+	}
+	if r.Label != "" {
+		st.Label = r.Label
+	}
+	if r.Pos.File != "" {
+		st.File, st.Line, st.Col = r.Pos.File, r.Pos.Line, r.Pos.Col
+	}
+	return st, r.Num
+}
+
+// enclosingRegion is the innermost region of sub whose source range holds
+// directive dir: the region a request must name to trace the directive.
+func (pi progInfo) enclosingRegion(sub, dir int) *progdb.Region {
+	s := pi.sub(sub)
+	if s == nil {
+		return nil
+	}
+	for _, r := range s.Regions {
+		if dir > 0 && r.Directive == dir {
+			return r // the directive opens a region of its own (pdo, ...)
+		}
+	}
+	d := s.Directive(dir)
+	var best *progdb.Region
+	for _, r := range s.Regions {
+		if d != nil && !(posLE(r.Pos, d.Pos) && posLE(d.Pos, r.End)) {
+			continue
+		}
+		if d == nil && r.Num != 0 {
+			continue
+		}
+		if best == nil || posLE(best.Pos, r.Pos) {
+			best = r
+		}
+	}
+	return best
+}
+
+func posLE(a, b progdb.Pos) bool {
+	if a.File != b.File && a.File != "" && b.File != "" {
+		return false
+	}
+	return a.Line < b.Line || a.Line == b.Line && a.Col <= b.Col
+}
+
+// isImplicitBarrierKind reports whether the barrier of a directive of this
+// kind is the implicit barrier that ends a construct.
+func isImplicitBarrierKind(kind string) bool {
+	switch kind {
+	case "pdo", "psection", "replicated", "exclusive":
+		return true
+	}
+	return false
+}
+
+// criticalName is the lock a critical section directive takes: "name:" +
+// its name ("" for the unnamed one), or the site without program information.
+func (pi progInfo) criticalKey(sub, dir int) string {
+	if d := pi.directive(sub, dir); d != nil {
+		return "critical:" + d.Label
+	}
+	return "site:" + strconv.Itoa(sub) + "." + strconv.Itoa(dir)
+}
+
+// isAtomic reports whether lock records of this site come from an atomic
+// update, which holds its lock for no time and writes no release-lock.
+func (pi progInfo) isAtomic(sub, dir int) bool {
+	d := pi.directive(sub, dir)
+	return d != nil && strings.EqualFold(d.Kind, "atomic")
+}
+
+// strategy extracts the scheduling strategy of a pdo directive text:
+// the contents of strategy(...), with "processors(P)" appended when the
+// loop-level strategy names an arrangement; "block (default)" without one.
+func strategy(text string) string {
+	if text == "" {
+		return ""
+	}
+	s := clause(text, "strategy")
+	if s == "" {
+		return "block (default)"
+	}
+	if p := clause(text, "processors"); p != "" {
+		s += " onto " + p
+	}
+	if t := clause(text, "template"); t != "" {
+		s += " recorded in " + t
+	}
+	return s
+}
+
+// clause returns the parenthesised argument of the clause called name in a
+// directive text, or "".
+func clause(text, name string) string {
+	low := strings.ToLower(text)
+	for i := 0; ; {
+		j := strings.Index(low[i:], name+"(")
+		if j < 0 {
+			return ""
+		}
+		j += i
+		// The clause name must start a word.
+		if j > 0 && (isIdent(low[j-1])) {
+			i = j + 1
+			continue
+		}
+		start := j + len(name) + 1
+		depth := 1
+		for k := start; k < len(text); k++ {
+			switch text[k] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					return strings.TrimSpace(text[start:k])
+				}
+			}
+		}
+		return strings.TrimSpace(text[start:])
+	}
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// regionTypeName is trace.RegionTypeName.
+func regionTypeName(code int) string { return trace.RegionTypeName(code) }

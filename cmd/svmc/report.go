@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/svmc/svmc/analysis"
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+func reportCmd() *cobra.Command {
+	var (
+		info, format, nextReq string
+		findingsOnly          bool
+		fileOrder             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "report TRACE [--info FILE] [--format text|json|html] [--findings] [--next-request FILE]",
+		Short: "report time, load imbalance, waiting and bottlenecks of a trace",
+		Long: `report reads a trace (ASCII or binary SDDF) and prints, tied to the source lines of the
+program information file: time per trace region and processor (calls, inclusive and
+exclusive), the parallel loops with their strategy, iterations and busy time per processor
+and their load imbalance, the waiting at barriers, locks, critical sections and split
+barriers per site and processor, and the productive and lost time of the run (Lib-DVM's
+characteristics: imbalance, waiting, overhead, serial parts; efficiency = productive /
+(N × run time)). The processors' records are put in a causally consistent order first,
+and records whose clock contradicts it are counted.
+
+The automatic search ranks the bottlenecks by severity = lost time / (N × run time) and
+proposes a trace request file for the next, finer run (--next-request FILE writes it).
+
+The program information comes from the trace (stream attribute "svmc program info") or
+from --info FILE (svminfo.json, written by svmc compile).
+
+	--format text    tables for the terminal (default)
+	--format json    the whole model, findings and next request (stable field names)
+	--format html    one self-contained page`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text", "json", "html":
+			default:
+				return fmt.Errorf("report: unknown --format %q (want text, json or html)", format)
+			}
+			path := args[0]
+			f, err := os.Open(path)
+			if err != nil {
+				return fmt.Errorf("report: %v", err)
+			}
+			defer f.Close()
+			fi, err := f.Stat()
+			if err != nil {
+				return fmt.Errorf("report: %s: %v", path, err)
+			}
+			if fi.IsDir() {
+				return fmt.Errorf("report: %s is a directory, not a trace file", path)
+			}
+			prog, err := reportProgram(f, fi.Size(), path, info)
+			if err != nil {
+				return err
+			}
+			opt := analysis.Options{Prog: prog, FileOrder: fileOrder}
+			// Progress on a terminal for large traces.
+			var read atomic.Int64
+			cr := &countingReaderAt{ra: f, n: &read}
+			if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && fi.Size() > 32<<20 {
+				start, last := time.Now(), time.Now()
+				// A binary trace is read twice: the index scan, then each
+				// processor's records.
+				size := fi.Size()
+				if head := make([]byte, 5); !fileOrder {
+					if _, err := f.ReadAt(head, 0); err == nil && string(head) == "SDDFB" {
+						size *= 2
+					}
+				}
+				opt.Progress = func(records int64) {
+					if time.Since(last) < 250*time.Millisecond {
+						return
+					}
+					last = time.Now()
+					frac := float64(read.Load()) / float64(size)
+					fmt.Fprintf(os.Stderr, "\rsvmc report: %s: %3.0f%% read, %d records, %.0fs ", path, 100*min(frac, 1), records, time.Since(start).Seconds())
+				}
+				defer fmt.Fprintf(os.Stderr, "\r\033[K")
+			}
+			m, err := analysis.AnalyzeReaderAt(cr, fi.Size(), path, opt)
+			if err != nil {
+				return fmt.Errorf("report: %v", err)
+			}
+			rep := analysis.NewReport(path, m, 5)
+			if findingsOnly {
+				rep.Model = &analysis.Model{Program: m.Program, Procs: m.Procs, Stage: m.Stage, Records: m.Records,
+					Start: m.Start, End: m.End, Duration: m.Duration, Time: m.Time, PerProc: m.PerProc, Order: m.Order, Warnings: m.Warnings}
+			}
+			if nextReq != "" {
+				data := []byte(rep.NextRequest)
+				if len(data) == 0 {
+					data = []byte("# svmc report --findings: no findings above the threshold; nothing to refine\nCONFIG SVM_TraceStage: 1\n")
+				}
+				if err := os.WriteFile(nextReq, data, 0o644); err != nil {
+					return fmt.Errorf("report: --next-request: %v", err)
+				}
+			}
+			out := cmd.OutOrStdout()
+			switch format {
+			case "json":
+				err = analysis.WriteJSON(out, rep)
+			case "html":
+				err = analysis.WriteHTML(out, rep)
+			default:
+				err = analysis.WriteText(out, rep)
+			}
+			if err != nil {
+				return fmt.Errorf("report: writing the report: %v", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or html")
+	cmd.Flags().BoolVar(&findingsOnly, "findings", false, "print the summary and the findings only (no region, loop and waiting tables)")
+	cmd.Flags().StringVar(&nextReq, "next-request", "", "write the trace request file for the next run of the top findings to FILE")
+	cmd.Flags().BoolVar(&fileOrder, "file-order", false, "read the records in file order (skip the consistent order and its clock check)")
+	return cmd
+}
+
+// reportProgram reads the program information: --info FILE, else the
+// trace's stream attribute.
+func reportProgram(f *os.File, size int64, path, info string) (*progdb.Program, error) {
+	if info != "" {
+		inf, err := os.Open(info)
+		if err != nil {
+			return nil, fmt.Errorf("report: --info: %v", err)
+		}
+		defer inf.Close()
+		p, err := progdb.Read(inf, info)
+		if err != nil {
+			return nil, fmt.Errorf("report: %v", err)
+		}
+		return p, nil
+	}
+	rd, err := trace.NewNamedReader(io.NewSectionReader(f, 0, size), path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %v", err)
+	}
+	p, err := analysis.ProgramInfo(rd.Attrs(), path)
+	if err == analysis.ErrNoProgramInfo {
+		return nil, fmt.Errorf("report: %s: %v; pass --info svminfo.json (written by svmc compile)", path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %v", err)
+	}
+	return p, nil
+}
+
+// countingReaderAt counts the bytes read, for the progress indicator.
+type countingReaderAt struct {
+	ra io.ReaderAt
+	n  *atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.ra.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
