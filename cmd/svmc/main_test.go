@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -344,5 +345,59 @@ func TestUsageErrors(t *testing.T) {
 		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
 			t.Errorf("svmc %s: exit %d, stderr %q; want an error containing %q", strings.Join(c.args, " "), res.code, res.stderr, c.want)
 		}
+	}
+}
+
+// TestReportExample31 reports a real trace and checks the loops it finds
+// against the program: three pdos with their labels, lines and spaces, and
+// a next request that names them.
+func TestReportExample31(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "ex31.sddf")
+	if res := runSvmc(t, "../..", "run", "-n", "4", "--trace", tr, "./examples/example31"); res.code != 0 {
+		t.Fatalf("run: %s", res.stderr)
+	}
+	res := runSvmc(t, ".", "report", "--format", "json", tr)
+	if res.code != 0 {
+		t.Fatalf("report: exit %d\n%s", res.code, res.stderr)
+	}
+	var rep struct {
+		Model struct {
+			Procs int `json:"procs"`
+			Loops []struct {
+				Label   string                       `json:"label"`
+				Line    int                          `json:"line"`
+				Func    string                       `json:"func"`
+				Space   []struct{ Count int }        `json:"space"`
+				PerProc []struct{ Iterations int64 } `json:"per_proc"`
+			} `json:"loops"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+		t.Fatalf("report --format json: %v\n%s", err, res.stdout)
+	}
+	want := map[string]int{"fill": 30, "total": 40, "grid": 48}
+	if len(rep.Model.Loops) != 3 {
+		t.Fatalf("%d loops in the report, want 3: %+v", len(rep.Model.Loops), rep.Model.Loops)
+	}
+	for _, l := range rep.Model.Loops {
+		if l.Func != "G" || want[l.Label] != l.Line {
+			t.Errorf("loop %q of %s at line %d; want one of %v in G", l.Label, l.Func, l.Line, want)
+		}
+		if len(l.Space) != 2 {
+			t.Errorf("loop %s: iteration space of %d loops, want 2", l.Label, len(l.Space))
+		}
+	}
+	text := runSvmc(t, ".", "report", "--findings", "--next-request", filepath.Join(t.TempDir(), "next.req"), tr)
+	if text.code != 0 || !strings.Contains(text.stdout, "G.PDO_LABEL(") {
+		t.Errorf("report --findings: exit %d, no PDO_LABEL request in\n%s%s", text.code, text.stdout, text.stderr)
+	}
+	data, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.sddf")
+	os.WriteFile(bad, data[:len(data)*2/3], 0o644) // cut in the middle of the records
+	if res := runSvmc(t, ".", "report", bad); res.code == 0 || !strings.Contains(res.stderr, "byte offset") {
+		t.Errorf("report of a corrupt trace: exit %d, stderr %q; want an error with the byte offset", res.code, res.stderr)
 	}
 }
