@@ -37,6 +37,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	root.AddCommand(
 		compileCmd(), runCmd(), traceCmd(), versionCmd(),
 		reportCmd(),
+		viewCmd(), exportCmd(),
 	)
 	if err := root.Execute(); err != nil {
 		var ee exitError

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/svmc/svmc/export"
+	"github.com/svmc/svmc/view"
+)
+
+func exportCmd() *cobra.Command {
+	var format, out, info string
+	cmd := &cobra.Command{
+		Use:   "export --format chrome|otf2 TRACE -o OUT [--info FILE]",
+		Short: "convert a trace for Perfetto / chrome://tracing (chrome) or Vampir / Scalasca (otf2)",
+		Long: `export writes a trace (ASCII or binary SDDF) in a format that current viewers open.
+The processors' records are put in a causally consistent order first and their
+times corrected where a clock contradicts it, as in svmc view.
+
+	--format chrome -o out.json   Chrome trace-event JSON: one process for the run, one
+	                              thread per processor, regions and waits as B/E slices,
+	                              other records as instant events with the record in args.
+	                              Open it in ui.perfetto.dev or chrome://tracing.
+	--format otf2 -o DIR          an OTF2 archive DIR/traces.otf2: a location group with one
+	                              location per processor, regions and waits as Enter/Leave
+	                              with region roles (LOOP, BARRIER, IMPLICIT_BARRIER,
+	                              CRITICAL, FUNCTION, ...), other records as markers.
+	                              Needs an svmc built with the OTF2 library:
+	                              apt-get install libotf2-trace-dev; go build -tags otf2 ./cmd/svmc
+
+The program information comes from the trace (stream attribute "svmc program info")
+or from --info FILE (svminfo.json, written by svmc compile).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "chrome", "otf2":
+			case "":
+				return fmt.Errorf("export: --format is required (chrome or otf2)")
+			default:
+				return fmt.Errorf("export: unknown --format %q (want chrome or otf2)", format)
+			}
+			if out == "" {
+				return fmt.Errorf("export: -o is required (a .json file for chrome, a directory for otf2)")
+			}
+			if format == "otf2" && !export.OTF2Available {
+				return fmt.Errorf("export: %v", export.ErrNoOTF2)
+			}
+			prog, err := readInfo("export", info)
+			if err != nil {
+				return err
+			}
+			path := args[0]
+			tl, err := view.BuildFile(path, view.Options{Prog: prog})
+			if err != nil {
+				return fmt.Errorf("export: %v", err)
+			}
+			if format == "otf2" {
+				if err := export.WriteOTF2(out, tl); err != nil {
+					return fmt.Errorf("export: %v", err)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote the OTF2 archive %s/%s.otf2: %d locations, %d intervals, %d markers\n",
+					out, export.OTF2Archive, tl.Procs, len(tl.Intervals), len(tl.Instants))
+				return nil
+			}
+			var buf bytes.Buffer
+			if err := export.WriteChrome(&buf, tl); err != nil {
+				return fmt.Errorf("export: %v", err)
+			}
+			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+				return fmt.Errorf("export: %v", err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote %s: %d threads, %d slices, %d instant events\n",
+				out, tl.Procs, len(tl.Intervals), len(tl.Instants))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "output format: chrome or otf2")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "output: a JSON file (chrome) or a directory (otf2)")
+	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
+	return cmd
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/view"
+)
+
+func viewCmd() *cobra.Command {
+	var out, info string
+	cmd := &cobra.Command{
+		Use:   "view TRACE [-o out.html] [--info FILE]",
+		Short: "write a timeline of a trace as one self-contained HTML page",
+		Long: `view reads a trace (ASCII or binary SDDF) and writes one HTML file that a browser opens
+without a network: one lane per processor over time, trace regions as nested bars
+coloured by kind (program, subroutine, pdo, section, replicated, exclusive, user),
+waiting at barriers, split barriers, locks and critical sections hatched, every other
+record as a tick. Zoom with the wheel or the buttons, pan by dragging; hovering shows
+the records, their times and the source line (function, label, file:line). A panel
+beside it gives the run time, busy and waiting time per processor and the top regions.
+
+The processors' records are put in a causally consistent order first (a barrier's
+exits are never drawn before its last entry); records whose clock contradicts the
+order are drawn at the corrected time and counted in the panel.
+
+The program information comes from the trace (stream attribute "svmc program info")
+or from --info FILE (svminfo.json, written by svmc compile). Without -o the page is
+written next to the trace, with the extension .html.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := args[0]
+			prog, err := readInfo("view", info)
+			if err != nil {
+				return err
+			}
+			tl, err := view.BuildFile(path, view.Options{Prog: prog})
+			if err != nil {
+				return fmt.Errorf("view: %v", err)
+			}
+			if out == "" {
+				out = strings.TrimSuffix(path, filepath.Ext(path)) + ".html"
+			}
+			var buf bytes.Buffer
+			if err := view.WriteHTML(&buf, tl); err != nil {
+				return fmt.Errorf("view: %v", err)
+			}
+			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+				return fmt.Errorf("view: %v", err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: wrote %s: %d processors, %d intervals (%d waiting), %d events\n",
+				out, tl.Procs, len(tl.Intervals), tl.Waits(), len(tl.Instants))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "HTML file to write (default: the trace's name with .html)")
+	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
+	return cmd
+}
+
+// readInfo reads --info FILE; "" means: take it from the trace.
+func readInfo(command, info string) (*progdb.Program, error) {
+	if info == "" {
+		return nil, nil
+	}
+	f, err := os.Open(info)
+	if err != nil {
+		return nil, fmt.Errorf("%s: --info: %v", command, err)
+	}
+	defer f.Close()
+	p, err := progdb.Read(f, info)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", command, err)
+	}
+	return p, nil
+}

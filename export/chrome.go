@@ -1,0 +1,175 @@
+package export
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/svmc/svmc/view"
+)
+
+// Chrome trace-event JSON (the format of chrome://tracing, read by
+// Perfetto and speedscope):
+//
+//	{"traceEvents":[...], "displayTimeUnit":"ns", "otherData":{...}}
+//
+// One pid for the run, one tid per processor. Metadata events (ph "M") name
+// the process and the threads and keep the threads in processor order.
+// Regions, waits and holds are "B"/"E" pairs, written per thread in the
+// order the processor opened and closed them, so that they nest exactly
+// even where times are equal; every other record is a thread-scoped
+// instant ("i", "s":"t") carrying the record. Times ("ts") are the
+// corrected times of the causally consistent order in microseconds, so
+// they never decrease within a thread.
+
+// ChromePID is the pid of the run.
+const ChromePID = 1
+
+type chromeEvent struct {
+	Name string          `json:"name,omitempty"`
+	Cat  string          `json:"cat,omitempty"`
+	Ph   string          `json:"ph"`
+	TS   json.RawMessage `json:"ts"`
+	PID  int             `json:"pid"`
+	TID  int             `json:"tid"`
+	S    string          `json:"s,omitempty"`
+	Args map[string]any  `json:"args,omitempty"`
+}
+
+// WriteChrome writes tl as Chrome trace-event JSON.
+func WriteChrome(w io.Writer, tl *view.Timeline) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	ew := &eventWriter{w: bw}
+	bw.WriteString(`{"traceEvents":[` + "\n")
+	name := "svmc " + tl.Trace
+	if tl.Program != "" {
+		name = "svmc " + tl.Program
+	}
+	ew.write(chromeEvent{Name: "process_name", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID,
+		Args: map[string]any{"name": name}})
+	for p := 0; p < tl.Procs; p++ {
+		ew.write(chromeEvent{Name: "thread_name", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID, TID: p,
+			Args: map[string]any{"name": "processor " + strconv.Itoa(p)}})
+		ew.write(chromeEvent{Name: "thread_sort_index", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID, TID: p,
+			Args: map[string]any{"sort_index": p}})
+	}
+	for _, op := range Replay(tl) {
+		switch op.Op {
+		case OpEnter:
+			iv := &tl.Intervals[op.Index]
+			ew.write(chromeEvent{Name: IntervalName(tl, iv), Cat: iv.Kind.String(), Ph: "B", TS: ts(iv.Start),
+				PID: ChromePID, TID: iv.Proc, Args: intervalArgs(tl, iv)})
+		case OpLeave:
+			iv := &tl.Intervals[op.Index]
+			var args map[string]any
+			if iv.Unclosed {
+				args = map[string]any{"unclosed": "no " + iv.Kind.EndRecord() + " record: closed with its enclosing region or at the processor's last record"}
+			} else if differs(iv.Clock1, iv.End) {
+				args = map[string]any{"clock": round3(iv.Clock1)}
+			}
+			// The name is optional for "E" in the format, but DevTools'
+			// trace engine reads it from every event.
+			ew.write(chromeEvent{Name: IntervalName(tl, iv), Cat: iv.Kind.String(), Ph: "E", TS: ts(iv.End),
+				PID: ChromePID, TID: iv.Proc, Args: args})
+		case OpInstant:
+			in := &tl.Instants[op.Index]
+			args := map[string]any{"record": in.Record}
+			if in.Site >= 0 {
+				addSite(args, &tl.Sites[in.Site])
+			}
+			if differs(in.Clock, in.Time) {
+				args["clock"] = round3(in.Clock)
+			}
+			ew.write(chromeEvent{Name: in.Name, Cat: "record", Ph: "i", S: "t", TS: ts(in.Time),
+				PID: ChromePID, TID: in.Proc, Args: args})
+		}
+	}
+	other, err := json.Marshal(map[string]any{
+		"trace": tl.Trace, "program": tl.Program, "processors": tl.Procs, "records": tl.Records,
+		"clock":            "µs since the run started, corrected for a causally consistent order",
+		"clock_violations": tl.Order.Violations,
+	})
+	if err != nil {
+		return err
+	}
+	if ew.err != nil {
+		return ew.err
+	}
+	bw.WriteString("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":")
+	bw.Write(other)
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+type eventWriter struct {
+	w   *bufio.Writer
+	n   int
+	err error
+}
+
+func (e *eventWriter) write(ev chromeEvent) {
+	if e.err != nil {
+		return
+	}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		e.err = err
+		return
+	}
+	if e.n > 0 {
+		e.w.WriteString(",\n")
+	}
+	e.n++
+	e.w.Write(data)
+}
+
+func intervalArgs(tl *view.Timeline, iv *view.Interval) map[string]any {
+	args := map[string]any{"kind": iv.Kind.String(), "depth": iv.Depth}
+	addSite(args, &tl.Sites[iv.Site])
+	if differs(iv.Clock0, iv.Start) {
+		args["clock"] = round3(iv.Clock0)
+	}
+	return args
+}
+
+func addSite(args map[string]any, s *view.Site) {
+	args["function"] = s.Func
+	args["sub"] = s.Sub
+	args["dir"] = s.Dir
+	if s.Label != "" {
+		args["label"] = s.Label
+	}
+	if w := s.Where(); w != "" {
+		args["source"] = w
+	}
+	if s.Text != "" {
+		args["directive"] = s.Text
+	}
+}
+
+// IntervalName is the name exports give an interval: the site's name for a
+// region ("main", "pdo fill"), the kind and the site for waits and holds
+// ("implicit barrier wait: pdo fill").
+func IntervalName(tl *view.Timeline, iv *view.Interval) string {
+	name := tl.Sites[iv.Site].Name
+	if iv.Kind.IsRegion() {
+		return name
+	}
+	return iv.Kind.String() + ": " + name
+}
+
+// ts formats a time in microseconds with nanosecond resolution.
+func ts(us float64) json.RawMessage {
+	return json.RawMessage(strconv.FormatFloat(round3(us), 'f', -1, 64))
+}
+
+func round3(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*1000) / 1000
+}
+
+func differs(clock, t float64) bool { return math.Abs(clock-t) >= 0.0005 }

@@ -1,0 +1,137 @@
+package export
+
+import (
+	"errors"
+
+	"github.com/svmc/svmc/view"
+)
+
+// OTF2Archive is the archive name WriteOTF2 uses: DIR/traces.otf2 is the
+// anchor file that tools open.
+const OTF2Archive = "traces"
+
+// ErrNoOTF2 is WriteOTF2's error in a build without the otf2 tag.
+var ErrNoOTF2 = errors.New("this svmc was built without OTF2 support; install the OTF2 library " +
+	"(Debian: apt-get install libotf2-trace-dev) and build with: go build -tags otf2 ./cmd/svmc")
+
+// OTF2 region roles (OTF2_RegionRole in otf2/OTF2_Definitions.h; the
+// numbers are part of the OTF2 format).
+const (
+	RoleFunction        = 1
+	RoleLoop            = 3
+	RoleCode            = 4
+	RoleParallel        = 5
+	RoleSections        = 6
+	RoleSection         = 7
+	RoleSingle          = 9
+	RoleCritical        = 12
+	RoleCriticalSBlock  = 13
+	RoleAtomic          = 14
+	RoleBarrier         = 15
+	RoleImplicitBarrier = 16
+)
+
+// Role is the OTF2 region role of an interval kind, following what
+// OPARI2/Score-P write for the OpenMP constructs that svmc's resemble:
+// the program and subroutines are functions, a pdo a loop, psection and
+// section sections, replicated code a parallel region, exclusive code a
+// single, user regions code. The wait at a critical section is the
+// critical region itself (entered before the lock is granted, as OPARI2
+// does) and holding it its structured block. Waiting for a lock has no
+// role of its own in OTF2; it is code (atomic for an atomic update).
+func Role(k view.Kind, directiveKind string) int {
+	switch k {
+	case view.KindProgram, view.KindSubroutine:
+		return RoleFunction
+	case view.KindPDO:
+		return RoleLoop
+	case view.KindPSection:
+		return RoleSections
+	case view.KindSection:
+		return RoleSection
+	case view.KindReplicated:
+		return RoleParallel
+	case view.KindExclusive:
+		return RoleSingle
+	case view.KindBarrier, view.KindCheckout:
+		return RoleBarrier
+	case view.KindImplicitBarrier:
+		return RoleImplicitBarrier
+	case view.KindCriticalWait:
+		return RoleCritical
+	case view.KindCriticalHeld:
+		return RoleCriticalSBlock
+	case view.KindLockWait, view.KindLockHeld:
+		if directiveKind == "atomic" {
+			return RoleAtomic
+		}
+	}
+	return RoleCode
+}
+
+// otf2Region is one OTF2 region definition: an interval kind at a site.
+type otf2Region struct {
+	Name string
+	Role int
+	Kind view.Kind
+	Site *view.Site
+}
+
+// otf2Model is what the OTF2 writer needs besides the timeline: the
+// regions, the region of every interval and the number of events of every
+// location.
+type otf2Model struct {
+	regions  []otf2Region
+	regionOf []uint32 // per interval
+	events   []uint64 // per processor: enters and leaves
+	markers  []string // record names of the instants, one marker definition each
+	markerOf []uint32 // per instant
+}
+
+func newOTF2Model(tl *view.Timeline) *otf2Model {
+	m := &otf2Model{regionOf: make([]uint32, len(tl.Intervals)), events: make([]uint64, tl.Procs),
+		markerOf: make([]uint32, len(tl.Instants))}
+	type key struct {
+		site int
+		kind view.Kind
+	}
+	ids := map[key]uint32{}
+	for i := range tl.Intervals {
+		iv := &tl.Intervals[i]
+		k := key{iv.Site, iv.Kind}
+		id, ok := ids[k]
+		if !ok {
+			id = uint32(len(m.regions))
+			ids[k] = id
+			site := &tl.Sites[iv.Site]
+			m.regions = append(m.regions, otf2Region{IntervalName(tl, iv), Role(iv.Kind, site.Kind), iv.Kind, site})
+		}
+		m.regionOf[i] = id
+		m.events[iv.Proc] += 2
+	}
+	names := map[string]uint32{}
+	for i := range tl.Instants {
+		n := tl.Instants[i].Name
+		id, ok := names[n]
+		if !ok {
+			id = uint32(len(m.markers))
+			names[n] = id
+			m.markers = append(m.markers, n)
+		}
+		m.markerOf[i] = id
+	}
+	return m
+}
+
+// ticks converts corrected microseconds to the OTF2 clock: nanosecond
+// ticks, the resolution of the trace's clocks (three decimals of a
+// microsecond), so that sub-microsecond waits keep their length.
+func ticks(us float64) uint64 {
+	if !(us > 0) {
+		return 0
+	}
+	return uint64(us*1000 + 0.5)
+}
+
+// TicksPerSecond is the OTF2 timer resolution WriteOTF2 declares.
+const TicksPerSecond = 1_000_000_000

@@ -1,0 +1,438 @@
+// svmc view: draws the timeline held in #svmc-data (see view/data.go for its
+// layout) on one canvas. One lane per processor, one row per nesting depth;
+// regions are solid bars, waiting is hatched, held locks and critical
+// sections are light bars with a border, other records are ticks in a strip
+// under the rows. Everything is drawn from arrays of numbers, so that a
+// trace of 1e5 intervals still pans smoothly: each row's intervals are
+// sorted and do not overlap, so the visible ones are found by binary search.
+(function () {
+  'use strict';
+  var D = JSON.parse(document.getElementById('svmc-data').textContent);
+  var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites;
+  var ROW = 18, ISTRIP = 9, LGAP = 10, AXIS = 24, GUT = 44, PAD = 12;
+  var MINROW = 18, MAXROW = 30;
+  var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
+  var box = document.getElementById('timeline'), tip = document.getElementById('tip');
+  var statusEl = document.getElementById('status'), rangeEl = document.getElementById('range');
+
+  var fix = {};
+  D.fix.forEach(function (f) { fix[f[0]] = [f[1], f[2]]; });
+
+  // Lanes: rows[d] lists the intervals at depth d in time order (the data
+  // is sorted by processor, then by opening order).
+  var lanes = [], p, totalH = 0, totalRows = 0;
+  for (p = 0; p < meta.procs; p++) lanes.push({ rows: [], inst: [] });
+  IV.forEach(function (v, i) {
+    var L = lanes[v[0]];
+    while (L.rows.length <= v[3]) L.rows.push([]);
+    L.rows[v[3]].push(i);
+  });
+  IN.forEach(function (v, i) { lanes[v[0]].inst.push(i); });
+  lanes.forEach(function (L) {
+    L.nrows = Math.max(L.rows.length, 1);
+    totalRows += L.nrows;
+  });
+
+  // layout places the lanes; rows grow to fill the height of the window
+  // when there are few of them.
+  function layout() {
+    var free = box.clientHeight - AXIS - 6 - lanes.length * (ISTRIP + LGAP);
+    ROW = Math.max(MINROW, Math.min(MAXROW, Math.floor(free / Math.max(totalRows, 1))));
+    var y = AXIS + 6;
+    lanes.forEach(function (L) {
+      L.y = y;
+      L.h = L.nrows * ROW + ISTRIP;
+      y += L.h + LGAP;
+    });
+    totalH = y;
+  }
+
+  var span = meta.span > 0 ? meta.span : 1;
+  var v0 = 0, v1 = span, W = 0, PW = 1, firstDraw = true;
+  var X = function (t) { return GUT + (t - v0) / (v1 - v0) * PW; };
+  var T = function (x) { return v0 + (x - GUT) / PW * (v1 - v0); };
+
+  // Fill styles per kind: a colour, a hatch pattern for waiting.
+  function shade(hex, f) {
+    var n = parseInt(hex.slice(1), 16), r = n >> 16, g = (n >> 8) & 255, b = n & 255;
+    return 'rgb(' + Math.round(r * f) + ',' + Math.round(g * f) + ',' + Math.round(b * f) + ')';
+  }
+  function hatch(color) {
+    var c = document.createElement('canvas');
+    c.width = c.height = 6;
+    var g = c.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 6, 6);
+    g.strokeStyle = color;
+    g.lineWidth = 1.6;
+    g.beginPath();
+    g.moveTo(-1, 7); g.lineTo(7, -1);
+    g.moveTo(-1, 1); g.lineTo(1, -1);
+    g.moveTo(5, 7); g.lineTo(7, 5);
+    g.stroke();
+    return ctx.createPattern(c, 'repeat');
+  }
+  var fills = []; // per kind, made in resize
+
+  function firstEnding(arr, t) { // first k with IV[arr[k]] ending at or after t
+    var lo = 0, hi = arr.length;
+    while (lo < hi) {
+      var m = (lo + hi) >> 1;
+      if (IV[arr[m]][5] < t) lo = m + 1; else hi = m;
+    }
+    return lo;
+  }
+  function firstAt(arr, t) { // first k with IN[arr[k]] at or after t
+    var lo = 0, hi = arr.length;
+    while (lo < hi) {
+      var m = (lo + hi) >> 1;
+      if (IN[arr[m]][3] < t) lo = m + 1; else hi = m;
+    }
+    return lo;
+  }
+
+  function niceStep(raw) {
+    var e = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / e;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * e;
+  }
+  function decimals(step) { return Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9))); }
+  function fmtTick(t, step) {
+    if (step >= 1e5) return (t / 1e6).toFixed(decimals(step / 1e6)) + ' s';
+    if (step >= 100) return (t / 1e3).toFixed(decimals(step / 1e3)) + ' ms';
+    return t.toFixed(decimals(step)) + ' µs';
+  }
+  function fmtDur(us) {
+    var a = Math.abs(us);
+    if (a < 1e3) return us.toFixed(3) + ' µs';
+    if (a < 1e6) return (us / 1e3).toFixed(3) + ' ms';
+    return (us / 1e6).toFixed(4) + ' s';
+  }
+
+  var nameWidth = {};
+  function label(text, key, x, w, yy) {
+    var tw = nameWidth[key];
+    if (tw === undefined) tw = nameWidth[key] = ctx.measureText(text).width;
+    var room = w - 6;
+    if (tw > room) {
+      var n = Math.floor(text.length * (room - 8) / tw);
+      if (n < 2) return;
+      text = text.slice(0, n) + '…';
+    }
+    ctx.fillText(text, x + 3, yy);
+  }
+
+  function draw() {
+    ctx.clearRect(0, 0, W, totalH);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    var bars = 0, waits = 0, events = 0;
+    lanes.forEach(function (L, p) {
+      ctx.fillStyle = p % 2 ? '#f3f5f8' : '#fcfcfd';
+      ctx.fillRect(0, L.y - LGAP / 2, W, L.h + LGAP);
+    });
+    // Time axis and grid.
+    var step = niceStep((v1 - v0) * 110 / PW);
+    ctx.strokeStyle = '#e2e4e8';
+    ctx.fillStyle = '#555';
+    ctx.lineWidth = 1;
+    var ticks = [];
+    for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
+      var gx = Math.round(X(t)) + 0.5;
+      ctx.beginPath();
+      ctx.moveTo(gx, AXIS - 8);
+      ctx.lineTo(gx, totalH);
+      ctx.stroke();
+      ticks.push([gx, t]);
+    }
+    var right = GUT + PW;
+    lanes.forEach(function (L) {
+      for (var d = 0; d < L.rows.length; d++) {
+        var arr = L.rows[d], yy = L.y + d * ROW + 1, hh = ROW - 2, lastPx = -1, lastKind = -1;
+        for (var k = firstEnding(arr, v0); k < arr.length; k++) {
+          var i = arr[k], v = IV[i];
+          if (v[4] > v1) break;
+          var x0 = Math.max(X(v[4]), GUT), x1 = Math.min(X(v[5]), right), w = Math.max(x1 - x0, 1);
+          var kd = K[v[1]], f = fills[v[1]];
+          // Zoomed out, many bars share a pixel column: paint it once per
+          // kind (they are still counted as drawn).
+          if (x1 - x0 < 1 && Math.floor(x0) === lastPx && v[1] === lastKind) {
+            bars++;
+            if (kd.style === 'wait') waits++;
+            continue;
+          }
+          lastPx = Math.floor(x0 + w - 1);
+          lastKind = v[1];
+          ctx.fillStyle = f.fill;
+          ctx.fillRect(x0, yy, w, hh);
+          if (w > 6) {
+            ctx.strokeStyle = f.edge;
+            ctx.strokeRect(x0 + 0.5, yy + 0.5, w - 1, hh - 1);
+          }
+          bars++;
+          if (kd.style === 'wait') {
+            waits++;
+          } else if (w > 28) {
+            ctx.fillStyle = '#1d1d1d';
+            label(S[v[2]].n, v[2], x0, w, yy + hh / 2 + 0.5);
+          }
+        }
+      }
+      var ia = L.inst, iy = L.y + L.nrows * ROW + 1;
+      ctx.fillStyle = '#4a4a4a';
+      for (var j = firstAt(ia, v0); j < ia.length; j++) {
+        var e = IN[ia[j]];
+        if (e[3] > v1) break;
+        ctx.fillRect(Math.round(X(e[3])) - 0.5, iy, 1.5, ISTRIP - 3);
+        events++;
+      }
+    });
+    // Gutter with the lane names, over anything drawn left of the plot.
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, GUT - 1, totalH);
+    ctx.fillRect(right + 1, 0, W - right, totalH);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillStyle = '#555';
+    ticks.forEach(function (tk) {
+      if (tk[0] < right - 30) ctx.fillText(fmtTick(tk[1], step), tk[0] + 3, AXIS / 2);
+    });
+    ctx.font = '600 12px system-ui, sans-serif';
+    ctx.fillStyle = '#333';
+    lanes.forEach(function (L, p) {
+      ctx.fillText('P' + p, 8, L.y + ROW / 2);
+    });
+    ctx.strokeStyle = '#c8cbd0';
+    ctx.beginPath();
+    ctx.moveTo(GUT - 0.5, AXIS - 2);
+    ctx.lineTo(GUT - 0.5, totalH);
+    ctx.stroke();
+    report(bars, waits, events);
+  }
+
+  // report writes what was drawn into the page (the footer and its data-*
+  // attributes), for the reader and for tests that load the page headless.
+  function report(bars, waits, events) {
+    rangeEl.textContent = fmtDur(v0) + ' – ' + fmtDur(v1) + '  (' + fmtDur(v1 - v0) + ')';
+    statusEl.textContent = lanes.length + ' lanes · ' + bars + ' bars drawn (' + waits + ' waiting) · ' +
+      events + ' events · ' + IV.length + ' intervals and ' + IN.length + ' events in the trace';
+    statusEl.dataset.lanes = lanes.length;
+    statusEl.dataset.bars = bars;
+    statusEl.dataset.waits = waits;
+    statusEl.dataset.events = events;
+    if (firstDraw) {
+      firstDraw = false;
+      statusEl.dataset.paintedLanes = paintedLanes();
+      statusEl.dataset.ready = '1';
+    }
+  }
+
+  // paintedLanes counts the lanes whose rows hold pixels of a bar: a colour
+  // far from the lane background and from the grid lines.
+  function paintedLanes() {
+    var r = window.devicePixelRatio || 1, n = 0;
+    lanes.forEach(function (L) {
+      var x = Math.ceil(GUT * r), w = Math.floor(PW * r), y0 = Math.ceil(L.y * r), h = Math.floor(L.nrows * ROW * r);
+      if (w <= 0 || h <= 0) return;
+      var px = ctx.getImageData(x, y0, w, h).data;
+      for (var q = 0; q < px.length; q += 4) {
+        var lo = Math.min(px[q], px[q + 1], px[q + 2]);
+        if (lo < 200) { n++; return; }
+      }
+    });
+    return n;
+  }
+
+  function resize() {
+    layout();
+    W = box.clientWidth;
+    PW = Math.max(W - GUT - PAD, 10);
+    var r = window.devicePixelRatio || 1;
+    canvas.style.width = W + 'px';
+    canvas.style.height = totalH + 'px';
+    canvas.width = Math.round(W * r);
+    canvas.height = Math.round(totalH * r);
+    ctx.setTransform(r, 0, 0, r, 0, 0);
+    fills = K.map(function (k) {
+      return {
+        fill: k.style === 'wait' ? hatch(k.color) : k.color,
+        edge: k.style === 'held' ? '#555' : shade(k.color, k.style === 'wait' ? 0.8 : 0.72)
+      };
+    });
+    draw();
+  }
+
+  // setWindow shows [a, b] (µs from the start of the run), kept within
+  // sensible bounds: at least a nanosecond wide, at most a little more than
+  // the run.
+  function setWindow(a, b) {
+    var minW = 1e-3, maxW = span * 1.2;
+    var w = Math.min(Math.max(b - a, minW), maxW), c = (a + b) / 2;
+    a = c - w / 2;
+    b = c + w / 2;
+    var lo = -span * 0.1, hi = span * 1.1;
+    if (a < lo) { b += lo - a; a = lo; }
+    if (b > hi) { a -= b - hi; b = hi; }
+    v0 = a;
+    v1 = b;
+    draw();
+  }
+  function zoom(f, at) {
+    if (at === undefined) at = (v0 + v1) / 2;
+    setWindow(at - (at - v0) * f, at + (v1 - at) * f);
+  }
+
+  // Hit testing: the interval under the pointer (within 3 pixels), else the
+  // nearest event tick.
+  function hit(mx, my) {
+    var tol = 3 * (v1 - v0) / PW, t = T(mx);
+    for (var p = 0; p < lanes.length; p++) {
+      var L = lanes[p];
+      if (my < L.y || my >= L.y + L.h) continue;
+      var r = Math.floor((my - L.y) / ROW), best = null, bd = Infinity, k;
+      if (r < L.rows.length) {
+        var arr = L.rows[r];
+        for (k = firstEnding(arr, t - tol); k < arr.length; k++) {
+          var v = IV[arr[k]];
+          if (v[4] > t + tol) break;
+          var dist = t < v[4] ? v[4] - t : t > v[5] ? t - v[5] : 0;
+          if (dist < bd) { bd = dist; best = { iv: arr[k] }; }
+        }
+        return best;
+      }
+      if (r >= L.nrows) {
+        var ia = L.inst;
+        for (k = firstAt(ia, t - tol); k < ia.length; k++) {
+          var e = IN[ia[k]];
+          if (e[3] > t + tol) break;
+          var de = Math.abs(e[3] - t);
+          if (de < bd) { bd = de; best = { ev: ia[k] }; }
+        }
+      }
+      return best;
+    }
+    return null;
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c];
+    });
+  }
+  function abs(t) { return (t + meta.start).toFixed(3); }
+  function source(si) {
+    if (si < 0) return '';
+    var s = S[si], h = '<div class="src">' + esc(s.f) + (s.l ? ' · ' + esc(s.l) : '') +
+      (s.w ? ' · ' + esc(s.w) : '') + '</div>';
+    if (s.x) h += '<div class="src">' + esc(s.x) + '</div>';
+    return h;
+  }
+  function recText(name, p, clock, s, kind) {
+    var f = ['node ' + p, 'clock ' + clock];
+    if (s >= 0) f.push('sub ' + S[s].sub, 'dir ' + S[s].dir);
+    if (kind <= 7) f.push('type ' + kind);
+    return name + ' { ' + f.join(', ') + ' }';
+  }
+  function tipHTML(h) {
+    if (h.iv !== undefined) {
+      var v = IV[h.iv], k = K[v[1]], fx = fix[h.iv];
+      var c0 = fx ? fx[0].toFixed(3) : abs(v[4]), c1 = fx ? fx[1].toFixed(3) : abs(v[5]);
+      var s = '<b>' + esc(S[v[2]].n) + '</b> — ' + esc(k.name) + '<br>P' + v[0] + ', depth ' + v[3] +
+        '<br>' + abs(v[4]) + ' → ' + abs(v[5]) + ' µs, <b>' + fmtDur(v[5] - v[4]) + '</b>' + source(v[2]);
+      if (fx) s += '<div class="fix">clocks corrected for a consistent order (records say ' + c0 + ' → ' + c1 + ' µs)</div>';
+      s += '<div class="rec">' + esc(recText(k.start, v[0], c0, v[2], v[1])) + '\n' +
+        (v[6] ? '(no ' + esc(k.end) + ': closed with its enclosing region or at the end of the trace)' :
+          esc(recText(k.end, v[0], c1, v[2], v[1]))) + '</div>';
+      return s;
+    }
+    var e = IN[h.ev], clock = e.length > 5 ? e[5].toFixed(3) : abs(e[3]);
+    var t = '<b>' + esc(D.names[e[1]]) + '</b><br>P' + e[0] + ' at ' + abs(e[3]) + ' µs' + source(e[2]);
+    if (e.length > 5) t += '<div class="fix">clock corrected for a consistent order (record says ' + clock + ' µs)</div>';
+    return t + '<div class="rec">' + esc(D.names[e[1]] + ' { clock ' + clock + ', ' + D.rec[e[4]] + ' }') + '</div>';
+  }
+  function showTip(mx, my) {
+    var h = hit(mx, my);
+    if (!h) { tip.hidden = true; return; }
+    tip.innerHTML = tipHTML(h);
+    tip.hidden = false;
+    var tw = tip.offsetWidth, th = tip.offsetHeight;
+    var left = mx + 14 + tw > W ? Math.max(mx - 14 - tw, 0) : mx + 14;
+    var top = my + 16;
+    if (top + th > box.scrollTop + box.clientHeight) top = Math.max(my - 10 - th, box.scrollTop);
+    tip.style.left = left + 'px';
+    tip.style.top = top + 'px';
+  }
+
+  var drag = null;
+  canvas.addEventListener('mousedown', function (e) {
+    drag = { x: e.clientX, v0: v0, v1: v1 };
+    canvas.classList.add('drag');
+    tip.hidden = true;
+    e.preventDefault();
+  });
+  window.addEventListener('mouseup', function () {
+    drag = null;
+    canvas.classList.remove('drag');
+  });
+  window.addEventListener('mousemove', function (e) {
+    if (!drag) return;
+    var dt = (e.clientX - drag.x) / PW * (drag.v1 - drag.v0);
+    setWindow(drag.v0 - dt, drag.v1 - dt);
+  });
+  canvas.addEventListener('mousemove', function (e) {
+    if (!drag) showTip(e.offsetX, e.offsetY);
+  });
+  canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
+  canvas.addEventListener('wheel', function (e) {
+    if (e.shiftKey) return; // shift+wheel scrolls the lanes
+    e.preventDefault();
+    var dy = e.deltaMode === 1 ? e.deltaY * 30 : e.deltaY;
+    zoom(Math.exp(dy * 0.0015), e.offsetX >= GUT ? T(e.offsetX) : undefined);
+  }, { passive: false });
+  canvas.addEventListener('dblclick', function (e) {
+    var h = hit(e.offsetX, e.offsetY);
+    if (h && h.iv !== undefined) {
+      var v = IV[h.iv], m = Math.max((v[5] - v[4]) * 0.05, 1e-3);
+      setWindow(v[4] - m, v[5] + m);
+    } else if (h) {
+      zoom(0.1, IN[h.ev][3]);
+    } else {
+      zoom(0.5, T(e.offsetX));
+    }
+  });
+  document.getElementById('zoom-in').onclick = function () { zoom(0.5); };
+  document.getElementById('zoom-out').onclick = function () { zoom(2); };
+  document.getElementById('zoom-fit').onclick = function () { setWindow(0, span); };
+  window.addEventListener('keydown', function (e) {
+    var w = v1 - v0;
+    switch (e.key) {
+      case '+': case '=': zoom(0.5); break;
+      case '-': zoom(2); break;
+      case '0': setWindow(0, span); break;
+      case 'ArrowLeft': setWindow(v0 - w * 0.2, v1 - w * 0.2); break;
+      case 'ArrowRight': setWindow(v0 + w * 0.2, v1 + w * 0.2); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+  window.addEventListener('resize', resize);
+
+  // #window=A,B in the address opens the page on [A, B] (µs from the start
+  // of the run), so a view can be shared or captured.
+  var m = /window=([-0-9.e+]+),([-0-9.e+]+)/.exec(location.hash);
+  if (m && +m[2] > +m[1]) {
+    v0 = +m[1];
+    v1 = +m[2];
+  }
+  resize();
+
+  // #tip=I shows the tooltip of interval I, #tip=eI that of event I, as
+  // hovering over it would.
+  var ti = /tip=(e?)([0-9]+)/.exec(location.hash);
+  if (ti && !ti[1] && +ti[2] < IV.length) {
+    var tv = IV[+ti[2]], tl = lanes[tv[0]];
+    var tx = (Math.max(X(tv[4]), GUT) + Math.min(X(tv[5]), GUT + PW)) / 2;
+    showTip(tx, tl.y + tv[3] * ROW + ROW / 2);
+  } else if (ti && +ti[2] < IN.length) {
+    var te = IN[+ti[2]], el = lanes[te[0]];
+    showTip(X(te[3]), el.y + el.nrows * ROW + ISTRIP / 2);
+  }
+})();

@@ -1,0 +1,239 @@
+package view_test
+
+import (
+	"context"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/view"
+	"github.com/svmc/svmc/view/viewtest"
+)
+
+// These tests load the page in headless Chromium and read back what its
+// script drew: the script writes the number of lanes, bars, waiting bars
+// and event ticks it drew into data-* attributes of the footer, and counts
+// the lanes whose canvas rows hold the pixels of a bar. .ci/setup.sh
+// installs Chromium (Debian package chromium).
+
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("chromium is not installed (.ci/setup.sh installs the Debian package chromium)")
+	return ""
+}
+
+// render writes the page of tl, loads it (with the address fragment hash)
+// and returns the DOM after the script ran.
+func render(t *testing.T, tl *view.Timeline, hash string) string {
+	t.Helper()
+	bin := chromium(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "view.html")
+	if err := os.WriteFile(path, page(t, tl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1400,900", "--dump-dom",
+		"file://"+path+hash)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	t.Logf("chromium loaded a %d-interval page in %v", len(tl.Intervals), time.Since(start).Round(time.Millisecond))
+	return string(out)
+}
+
+var footerRE = regexp.MustCompile(`<footer id="status"([^>]*)>([^<]*)</footer>`)
+var attrRE = regexp.MustCompile(`data-([a-z-]+)="([^"]*)"`)
+
+// drawn returns the footer's data-* attributes.
+func drawn(t *testing.T, dom string) map[string]int {
+	t.Helper()
+	m := footerRE.FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("no status footer in the DOM:\n%.2000s", dom)
+	}
+	got := map[string]int{}
+	for _, a := range attrRE.FindAllStringSubmatch(m[1], -1) {
+		n, err := strconv.Atoi(a[2])
+		if err != nil {
+			t.Fatalf("data-%s=%q", a[1], a[2])
+		}
+		got[a[1]] = n
+	}
+	if got["ready"] != 1 {
+		t.Fatalf("the page's script did not finish drawing: footer %q", m[0])
+	}
+	return got
+}
+
+// lanesWithBars is the number of processors with at least one interval.
+func lanesWithBars(tl *view.Timeline) int {
+	seen := map[int]bool{}
+	for i := range tl.Intervals {
+		seen[tl.Intervals[i].Proc] = true
+	}
+	return len(seen)
+}
+
+func checkDrawn(t *testing.T, tl *view.Timeline, got map[string]int) {
+	t.Helper()
+	want := map[string]int{
+		"lanes": tl.Procs, "bars": len(tl.Intervals), "waits": tl.Waits(),
+		"events": len(tl.Instants), "painted-lanes": lanesWithBars(tl), "ready": 1,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("drawn %s = %d, want %d", k, got[k], v)
+		}
+	}
+}
+
+func TestChromiumExample31(t *testing.T) {
+	tl := buildFile(t, fixture("ex31.sddf"))
+	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
+}
+
+func TestChromiumJacobi(t *testing.T) {
+	tl := buildFile(t, fixture("jacobi.sddf"))
+	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
+}
+
+func TestChromiumSyncKinds(t *testing.T) {
+	data, err := viewtest.Sync2().Encode(trace.Binary, viewtest.Prog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := buildBytes(t, data, view.Options{})
+	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
+}
+
+// TestChromiumWindow opens the page on a part of the run and checks that
+// exactly the intervals and events that overlap it are drawn (the script
+// finds them by binary search per row).
+func TestChromiumWindow(t *testing.T) {
+	tl := buildFile(t, fixture("jacobi.sddf"))
+	span := tl.End - tl.Start
+	a, b := span*0.4, span*0.45
+	var bars, waits, events int
+	for i := range tl.Intervals {
+		iv := &tl.Intervals[i]
+		s, e := iv.Start-tl.Start, iv.End-tl.Start
+		if e >= a && s <= b {
+			bars++
+			if iv.Kind.IsWait() {
+				waits++
+			}
+		}
+	}
+	for i := range tl.Instants {
+		if x := tl.Instants[i].Time - tl.Start; x >= a && x <= b {
+			events++
+		}
+	}
+	if bars == 0 || bars > len(tl.Intervals)/4 {
+		t.Fatalf("%d of %d intervals in the window: pick another", bars, len(tl.Intervals))
+	}
+	// The page rounds times to nanoseconds; keep the window's ends off
+	// the intervals' ends.
+	hash := "#window=" + strconv.FormatFloat(a, 'f', 4, 64) + "," + strconv.FormatFloat(b, 'f', 4, 64)
+	got := drawn(t, render(t, tl, hash))
+	if got["bars"] != bars || got["waits"] != waits || got["events"] != events {
+		t.Errorf("window [%.3f, %.3f] µs: drew %d bars (%d waits), %d events; want %d (%d), %d",
+			a, b, got["bars"], got["waits"], got["events"], bars, waits, events)
+	}
+}
+
+var tipRE = regexp.MustCompile(`(?s)<div id="tip"([^>]*)>(.*?)</div></section>`)
+
+// TestChromiumTooltip shows the tooltip of the first pdo of Example 3.1 as
+// hovering would and checks that it names the construct, its source line
+// and its records.
+func TestChromiumTooltip(t *testing.T) {
+	tl := buildFile(t, fixture("ex31.sddf"))
+	idx := -1
+	for i := range tl.Intervals {
+		if tl.Intervals[i].Kind == view.KindPDO {
+			idx = i
+			break
+		}
+	}
+	iv := &tl.Intervals[idx]
+	dom := render(t, tl, "#tip="+strconv.Itoa(idx))
+	m := tipRE.FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("no tooltip in the DOM")
+	}
+	if strings.Contains(m[1], "hidden") {
+		t.Fatalf("the tooltip is hidden: %q", m[0])
+	}
+	text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(m[2], " "))
+	site := &tl.Sites[iv.Site]
+	for _, want := range []string{site.Name, site.Where(), site.Text, "P" + strconv.Itoa(iv.Proc),
+		"trace-region-start { node " + strconv.Itoa(iv.Proc) + ", clock " + strconv.FormatFloat(iv.Clock0, 'f', 3, 64),
+		"trace-region-stop", "type 4"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tooltip lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestChromiumLarge: a page of 1e5 intervals opens and draws them all.
+func TestChromiumLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large page: not in -short")
+	}
+	data, err := viewtest.Lanes(4, 8334).Encode(trace.Binary, viewtest.Prog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := buildBytes(t, data, view.Options{})
+	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
+}
+
+// TestChromiumEventTooltip: an event's tooltip shows its record.
+func TestChromiumEventTooltip(t *testing.T) {
+	tl := buildFile(t, fixture("ex31.sddf"))
+	idx := -1
+	for i := range tl.Instants {
+		if tl.Instants[i].Name == "template-info" {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		t.Fatal("no template-info in the fixture")
+	}
+	dom := render(t, tl, "#tip=e"+strconv.Itoa(idx))
+	m := tipRE.FindStringSubmatch(dom)
+	if m == nil || strings.Contains(m[1], "hidden") {
+		t.Fatalf("no tooltip shown")
+	}
+	text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(m[2], " "))
+	in := &tl.Instants[idx]
+	site := &tl.Sites[in.Site]
+	for _, want := range []string{"template-info { clock " + strconv.FormatFloat(in.Clock, 'f', 3, 64), "template id=", "template shape=",
+		site.Where(), site.Text} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tooltip lacks %q:\n%s", want, text)
+		}
+	}
+}

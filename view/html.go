@@ -1,0 +1,205 @@
+package view
+
+import (
+	"bytes"
+	_ "embed"
+	"html/template"
+	"io"
+	"strconv"
+
+	"github.com/svmc/svmc/analysis"
+)
+
+// The page is one file: the style, the summary panel (rendered here), the
+// data (appendData) and the script that draws the lanes on a canvas. It
+// loads nothing: no network, no fonts, no libraries.
+
+//go:embed assets/view.css
+var pageCSS string
+
+//go:embed assets/view.js
+var pageJS string
+
+// TopRows is the number of rows of the summary's region and wait tables.
+const TopRows = 10
+
+// WriteHTML writes the timeline as one self-contained HTML page.
+func WriteHTML(w io.Writer, tl *Timeline) error {
+	var buf bytes.Buffer
+	sum := Summarize(tl, TopRows)
+	if err := pageHead.Execute(&buf, headData{Title: title(tl), CSS: template.CSS(pageCSS)}); err != nil {
+		return err
+	}
+	if err := pageSide.Execute(&buf, sideData(tl, sum)); err != nil {
+		return err
+	}
+	buf.WriteString(`<script id="svmc-data" type="application/json">`)
+	if err := appendData(&buf, tl); err != nil {
+		return err
+	}
+	buf.WriteString("</script>\n<script>\n")
+	buf.WriteString(pageJS)
+	buf.WriteString("</script>\n</body>\n</html>\n")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func title(tl *Timeline) string {
+	if tl.Program != "" {
+		return "svmc view: " + tl.Program
+	}
+	return "svmc view: " + tl.Trace
+}
+
+type headData struct {
+	Title string
+	CSS   template.CSS
+}
+
+var pageHead = template.Must(template.New("head").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+{{.CSS}}
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Title}}</h1>
+<div id="tools">
+<button id="zoom-out" title="zoom out (-)">−</button>
+<button id="zoom-in" title="zoom in (+)">+</button>
+<button id="zoom-fit" title="show the whole run (0)">fit</button>
+<span id="range"></span>
+<span class="hint">wheel: zoom · drag: pan · double-click a bar: zoom to it</span>
+</div>
+</header>
+<main>
+<section id="timeline"><canvas id="canvas"></canvas><div id="tip" hidden></div></section>
+`))
+
+type side struct {
+	Trace, Program    string
+	Procs             int
+	Records           int64
+	RunTime           string
+	Order             string
+	Warnings          []string
+	PerProc           []sideProc
+	Top, TopWaits     []sideRow
+	Legend            []sideKind
+	Intervals, Events int
+}
+
+type sideProc struct {
+	Proc                      int
+	Busy, Wait, Idle          string
+	BusyPct, WaitPct, IdlePct string // widths of the bar, CSS percentages
+}
+
+type sideRow struct {
+	Name, Kind, Where, Text string
+	Calls                   int
+	Time, Share             string
+}
+
+type sideKind struct {
+	Name  string
+	Color template.CSS
+	Style string
+}
+
+func sideData(tl *Timeline, s *Summary) side {
+	d := side{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Records: tl.Records,
+		RunTime: analysis.Dur(s.RunTime), Warnings: tl.Warnings,
+		Intervals: len(tl.Intervals), Events: len(tl.Instants)}
+	o := tl.Order
+	d.Order = "causally consistent; no clock corrected"
+	if o.Violations > 0 {
+		d.Order = "causally consistent; " + strconv.FormatInt(o.Violations, 10) + " records drawn later than their clock (up to " + analysis.Dur(o.MaxCorrection) + ")"
+	}
+	pct := func(x float64) string {
+		if s.RunTime <= 0 {
+			return "0%"
+		}
+		return strconv.FormatFloat(100*x/s.RunTime, 'f', 2, 64) + "%"
+	}
+	for _, p := range s.PerProc {
+		d.PerProc = append(d.PerProc, sideProc{p.Proc, analysis.Dur(p.Busy), analysis.Dur(p.Wait), analysis.Dur(p.Idle),
+			pct(p.Busy), pct(p.Wait), pct(p.Idle)})
+	}
+	total := s.RunTime * float64(max(tl.Procs, 1))
+	row := func(st SiteTotal) sideRow {
+		site := &tl.Sites[st.Site]
+		share := "–"
+		if total > 0 {
+			share = strconv.FormatFloat(100*st.Time/total, 'f', 1, 64) + "%"
+		}
+		return sideRow{site.Name, st.Kind.String(), site.Where(), site.Text, st.Calls, analysis.Dur(st.Time), share}
+	}
+	for _, st := range s.Top {
+		d.Top = append(d.Top, row(st))
+	}
+	for _, st := range s.TopWaits {
+		d.TopWaits = append(d.TopWaits, row(st))
+	}
+	used := make([]bool, NumKinds)
+	for i := range tl.Intervals {
+		used[tl.Intervals[i].Kind] = true
+	}
+	for k := Kind(0); k < NumKinds; k++ {
+		if !used[k] {
+			continue
+		}
+		style := "region"
+		switch {
+		case k.IsWait():
+			style = "wait"
+		case k.IsHeld():
+			style = "held"
+		}
+		d.Legend = append(d.Legend, sideKind{k.String(), template.CSS(kinds[k].color), style})
+	}
+	return d
+}
+
+var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
+<h2>Run</h2>
+<table class="kv">
+{{if .Program}}<tr><th>program</th><td>{{.Program}}</td></tr>{{end}}
+<tr><th>trace</th><td>{{.Trace}}</td></tr>
+<tr><th>processors</th><td>{{.Procs}}</td></tr>
+<tr><th>run time</th><td id="run-time">{{.RunTime}}</td></tr>
+<tr><th>records</th><td>{{.Records}} ({{.Intervals}} intervals, {{.Events}} events)</td></tr>
+<tr><th>order</th><td>{{.Order}}</td></tr>
+</table>
+{{range .Warnings}}<p class="warn">{{.}}</p>{{end}}
+<h2>Legend</h2>
+<ul class="legend">
+{{range .Legend}}<li><span class="sw {{.Style}}" style="--c:{{.Color}}"></span>{{.Name}}</li>
+{{end}}<li><span class="sw tick"></span>other record (event)</li>
+</ul>
+<h2>Processors</h2>
+<table class="procs">
+<tr><th></th><th>busy</th><th>waiting</th><th>idle</th><th></th></tr>
+{{range .PerProc}}<tr><th>P{{.Proc}}</th><td>{{.Busy}}</td><td>{{.Wait}}</td><td>{{.Idle}}</td>
+<td class="bar"><span class="busy" style="width:{{.BusyPct}}"></span><span class="wait" style="width:{{.WaitPct}}"></span><span class="idle" style="width:{{.IdlePct}}"></span></td></tr>
+{{end}}</table>
+<p class="note">busy: inside a region and not waiting; idle: outside every region. Share: of N × run time.</p>
+<h2>Top regions</h2>
+{{if .Top}}<table class="top">
+<tr><th>region</th><th>calls</th><th>time</th><th title="share of N × run time">share</th></tr>
+{{range .Top}}<tr title="{{.Kind}}{{if .Text}} · {{.Text}}{{end}}"><td>{{.Name}}<div class="where">{{.Kind}}{{if .Where}} · {{.Where}}{{end}}</div></td><td>{{.Calls}}</td><td>{{.Time}}</td><td>{{.Share}}</td></tr>
+{{end}}</table>{{else}}<p class="note">no regions traced</p>{{end}}
+<h2>Waiting</h2>
+{{if .TopWaits}}<table class="top">
+<tr><th>site</th><th>waits</th><th>time</th><th title="share of N × run time">share</th></tr>
+{{range .TopWaits}}<tr title="{{.Kind}}{{if .Text}} · {{.Text}}{{end}}"><td>{{.Name}}<div class="where">{{.Kind}}{{if .Where}} · {{.Where}}{{end}}</div></td><td>{{.Calls}}</td><td>{{.Time}}</td><td>{{.Share}}</td></tr>
+{{end}}</table>{{else}}<p class="note">no waiting traced</p>{{end}}
+</aside>
+</main>
+<footer id="status">loading…</footer>
+`))

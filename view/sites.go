@@ -1,0 +1,120 @@
+package view
+
+import (
+	"strconv"
+
+	"github.com/svmc/svmc/progdb"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// siteKey identifies a site: a region of a given type, or a directive
+// (code -1) named by a wait or an instant.
+type siteKey struct{ sub, dir, code int }
+
+// sites numbers the sites of a timeline and describes them from the program
+// information (numbers only when there is none).
+type sites struct {
+	prog  *progdb.Program
+	index map[siteKey]int
+	list  []Site
+}
+
+func newSites(prog *progdb.Program) *sites {
+	return &sites{prog: prog, index: make(map[siteKey]int)}
+}
+
+func (s *sites) directive(sub, dir int) *progdb.Directive {
+	if s.prog == nil || dir <= 0 {
+		return nil
+	}
+	if sp := s.prog.Sub(sub); sp != nil {
+		return sp.Directive(dir)
+	}
+	return nil
+}
+
+// get returns the index of the site (sub, dir) seen as a region of type
+// code, or as a directive when code is -1.
+func (s *sites) get(sub, dir, code int) int {
+	k := siteKey{sub, dir, code}
+	if i, ok := s.index[k]; ok {
+		return i
+	}
+	st := s.describe(sub, dir, code)
+	s.index[k] = len(s.list)
+	s.list = append(s.list, st)
+	return len(s.list) - 1
+}
+
+func (s *sites) describe(sub, dir, code int) Site {
+	st := Site{Sub: sub, Dir: dir, Func: "sub " + itoa(sub), Region: -1}
+	var sp *progdb.Subprogram
+	if s.prog != nil {
+		sp = s.prog.Sub(sub)
+	}
+	if sp != nil {
+		st.Func, st.File, st.Line = sp.Name, sp.Pos.File, sp.Pos.Line
+		if d := sp.Directive(dir); d != nil {
+			st.Kind, st.Label, st.Text = d.Kind, d.Label, d.Text
+			st.File, st.Line = d.Pos.File, d.Pos.Line
+		}
+		if code >= 0 {
+			if r := regionOf(sp, dir, code); r != nil {
+				st.Region = r.Num
+				if r.Label != "" {
+					st.Label = r.Label
+				}
+				if r.Pos.File != "" {
+					st.File, st.Line = r.Pos.File, r.Pos.Line
+				}
+				if r.End.File == st.File {
+					st.EndLine = r.End.Line
+				}
+			}
+		}
+	}
+	st.Name = siteName(&st, code)
+	return st
+}
+
+// regionOf is the progdb region opened by directive dir with type code
+// (dir 0: the subprogram's own region).
+func regionOf(sp *progdb.Subprogram, dir, code int) *progdb.Region {
+	var found *progdb.Region
+	for _, r := range sp.Regions {
+		if r.Directive != dir {
+			continue
+		}
+		if r.Code == code {
+			return r
+		}
+		if dir == 0 {
+			found = r // region 0 is the subprogram whatever its code says
+		}
+	}
+	return found
+}
+
+// siteName is the short name drawn inside a bar: the function for a
+// subprogram, else the construct and its label or line.
+func siteName(st *Site, code int) string {
+	if st.Dir == 0 {
+		return st.Func
+	}
+	what := st.Kind
+	if what == "" {
+		if code >= 0 {
+			what = regionKind(code).String()
+		} else {
+			what = "directive " + itoa(st.Dir)
+		}
+	}
+	switch {
+	case st.Label != "":
+		return what + " " + st.Label
+	case st.File != "":
+		return what + " " + st.Where()
+	}
+	return what + " (" + st.Func + ")"
+}

@@ -1,0 +1,182 @@
+package view
+
+import (
+	"github.com/svmc/svmc/analysis"
+	"github.com/svmc/svmc/trace"
+)
+
+// Kind classifies an interval of the timeline. The first eight are the trace
+// region types of the catalogue (trace.RegionProgram ... trace.RegionUser)
+// with the same numbers, so a region's kind is its type code.
+type Kind uint8
+
+const (
+	KindProgram Kind = iota
+	KindSubroutine
+	KindPSection
+	KindSection
+	KindPDO
+	KindReplicated
+	KindExclusive
+	KindUser
+	KindRegion // a region whose type code the catalogue does not name
+
+	// Waiting: from a wait-*-start to its wait-*-stop.
+	KindBarrier         // explicit barrier
+	KindImplicitBarrier // the barrier that ends a pdo, psection, replicated or exclusive construct
+	KindCheckout        // wait at a barrier_checkout (split barrier)
+	KindLockWait
+	KindCriticalWait
+
+	// Holding: from the grant (wait-lock-stop, wait-crit-sec-stop) to the
+	// release (release-lock, exit-crit-sec), so that who is inside a critical
+	// section shows.
+	KindLockHeld
+	KindCriticalHeld
+
+	NumKinds
+)
+
+// kindInfo describes a kind for the page and the exports.
+type kindInfo struct {
+	name       string // shown in the legend and tooltips
+	start, end string // the records that open and close it
+	color      string // CSS colour
+}
+
+var kinds = [NumKinds]kindInfo{
+	KindProgram:         {"program", "trace-region-start", "trace-region-stop", "#9aa5b8"},
+	KindSubroutine:      {"subroutine", "trace-region-start", "trace-region-stop", "#5b8fd0"},
+	KindPSection:        {"psection", "trace-region-start", "trace-region-stop", "#5fb8b2"},
+	KindSection:         {"section", "trace-region-start", "trace-region-stop", "#6cbf5a"},
+	KindPDO:             {"pdo", "trace-region-start", "trace-region-stop", "#f5a03c"},
+	KindReplicated:      {"replicated", "trace-region-start", "trace-region-stop", "#b98fd6"},
+	KindExclusive:       {"exclusive", "trace-region-start", "trace-region-stop", "#c49a6c"},
+	KindUser:            {"user", "trace-region-start", "trace-region-stop", "#e8cf4a"},
+	KindRegion:          {"region", "trace-region-start", "trace-region-stop", "#cccccc"},
+	KindBarrier:         {"barrier wait", "wait-barrier-start", "wait-barrier-stop", "#d62728"},
+	KindImplicitBarrier: {"implicit barrier wait", "wait-barrier-start", "wait-barrier-stop", "#e0607e"},
+	KindCheckout:        {"barrier checkout wait", "wait-bcheckout-start", "wait-bcheckout-stop", "#a8323e"},
+	KindLockWait:        {"lock wait", "wait-lock-start", "wait-lock-stop", "#7b3fb0"},
+	KindCriticalWait:    {"critical wait", "wait-crit-sec-start", "wait-crit-sec-stop", "#c2187a"},
+	KindLockHeld:        {"lock held", "wait-lock-stop", "release-lock", "#d9c2ee"},
+	KindCriticalHeld:    {"critical section", "wait-crit-sec-stop", "exit-crit-sec", "#f4b6d6"},
+}
+
+func (k Kind) String() string {
+	if k < NumKinds {
+		return kinds[k].name
+	}
+	return "?"
+}
+
+// StartRecord and EndRecord name the records that open and close an
+// interval of this kind.
+func (k Kind) StartRecord() string { return kinds[k].start }
+func (k Kind) EndRecord() string   { return kinds[k].end }
+
+// IsRegion reports whether k is a trace region.
+func (k Kind) IsRegion() bool { return k <= KindRegion }
+
+// IsWait reports whether k is waiting (barrier, split barrier, lock,
+// critical section).
+func (k Kind) IsWait() bool { return k >= KindBarrier && k <= KindCriticalWait }
+
+// IsHeld reports whether k is holding a lock or a critical section.
+func (k Kind) IsHeld() bool { return k == KindLockHeld || k == KindCriticalHeld }
+
+func regionKind(code int) Kind {
+	if code >= trace.RegionProgram && code <= trace.RegionUser {
+		return Kind(code)
+	}
+	return KindRegion
+}
+
+// Timeline is a trace as intervals and instants per processor, in
+// corrected time: the records of all processors were merged in a causally
+// consistent order (analysis.Order, seed 001) and every time is the
+// record's corrected time, so that, for example, no processor leaves a
+// barrier before the last one has entered it. Times are microseconds.
+type Timeline struct {
+	Trace   string // the trace file's name
+	Program string // import path from the program information ("" if none)
+	Procs   int    // lanes: the run's processors, or those seen
+	Records int64
+	// Start and End are the earliest and latest corrected time.
+	Start, End float64
+	Sites      []Site
+	// Intervals are sorted by processor, then by opening order.
+	Intervals []Interval
+	// Instants are the records that are neither the start nor the end of
+	// an interval, sorted by processor, then by their order in its stream.
+	Instants []Instant
+	Order    analysis.OrderStats
+	Warnings []string
+}
+
+// Site is where an interval or instant comes from in the program: a
+// subprogram and one of its directives (Dir 0: the subprogram itself).
+type Site struct {
+	Sub, Dir int
+	Name     string // short name for labels: "main", "pdo fill", "barrier main.go:45"
+	Func     string // Go function ("F", "T.M"); "sub N" without program information
+	Kind     string // directive kind ("pdo", "barrier", ...), "" for the subprogram
+	Label    string // pdo label, trace_region or critical name
+	Text     string // the directive's text
+	File     string // relative to the package directory
+	Line     int
+	EndLine  int // last line of a region's source (0 unknown)
+	Region   int // progdb region number, -1 if not a region or unknown
+}
+
+// Where is "file:line", or "" without program information.
+func (s *Site) Where() string {
+	if s.File == "" {
+		return ""
+	}
+	return s.File + ":" + itoa(s.Line)
+}
+
+// Interval is a region, a wait or a hold on one processor.
+type Interval struct {
+	Proc  int
+	Kind  Kind
+	Site  int // index into Timeline.Sites
+	Depth int // nesting depth on its processor, 0 outermost
+	// Start and End are corrected times; Clock0 and Clock1 the clocks the
+	// opening and closing records carry (equal to Start and End unless the
+	// order had to correct them).
+	Start, End     float64
+	Clock0, Clock1 float64
+	// Seq0 and Seq1 place the opening and closing among the processor's
+	// events (openings, closings and instants, numbered from 0), so that
+	// exports can replay them in order even when times are equal.
+	Seq0, Seq1 int
+	// Unclosed: no record closed it; it ends where an enclosing region
+	// stopped or where the processor's records end.
+	Unclosed bool
+}
+
+// Instant is a record drawn as a point in time (template-info, pdo-info,
+// aps-info, barrier-checkin, ...).
+type Instant struct {
+	Proc   int
+	Tag    trace.Tag
+	Name   string // record name
+	Site   int    // index into Timeline.Sites, -1 if the record names none
+	Time   float64
+	Clock  float64
+	Seq    int    // see Interval.Seq0
+	Record string // the record as trace.DumpLine prints it
+}
+
+// Waits is the number of wait intervals.
+func (tl *Timeline) Waits() int {
+	n := 0
+	for i := range tl.Intervals {
+		if tl.Intervals[i].Kind.IsWait() {
+			n++
+		}
+	}
+	return n
+}

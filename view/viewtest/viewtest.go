@@ -1,0 +1,235 @@
+// Package viewtest builds small synthetic traces for the tests of view and
+// export: records written per processor the way the runtime writes them
+// (one buffer per processor, flushed as one run each), covering what the
+// examples do not trace yet (locks, critical sections, split barriers,
+// sections, atomics, clock skew).
+package viewtest
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+// Synth collects records per processor.
+type Synth struct {
+	Bufs []trace.Buf
+}
+
+// New returns a Synth for n processors.
+func New(n int) *Synth { return &Synth{Bufs: make([]trace.Buf, n)} }
+
+// Rec writes a record with int fields after the node id and the clock.
+func (s *Synth) Rec(node int, t float64, tag trace.Tag, ints ...int) {
+	b := &s.Bufs[node]
+	b.Begin(tag, node, t)
+	for _, v := range ints {
+		b.Int(v)
+	}
+	b.End()
+}
+
+// Start and Stop write trace-region-start and -stop.
+func (s *Synth) Start(node int, t float64, sub, dir, typ int) {
+	s.Rec(node, t, trace.TagTraceRegionStart, sub, dir, typ)
+}
+
+func (s *Synth) Stop(node int, t float64, sub, dir, typ int) {
+	s.Rec(node, t, trace.TagTraceRegionStop, sub, dir, typ)
+}
+
+// Sync writes a record of the synchronisation layout (sub, dir).
+func (s *Synth) Sync(node int, t float64, tag trace.Tag, sub, dir int) {
+	s.Rec(node, t, tag, sub, dir)
+}
+
+// LockWait writes wait-lock-start with one locking-address row per address.
+func (s *Synth) LockWait(node int, t float64, sub, dir int, addrs ...int) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagWaitLockStart, node, t)
+	b.Int(sub)
+	b.Int(dir)
+	var rows []int
+	for _, a := range addrs {
+		rows = append(rows, 0, a)
+	}
+	b.IntRows(2, rows)
+	b.End()
+}
+
+// APSInfo writes aps-info with the given pids.
+func (s *Synth) APSInfo(node int, t float64, pids ...int) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagAPSInfo, node, t)
+	b.Ints(pids)
+	b.End()
+}
+
+// Encode writes the trace in format f with the "processors" attribute and,
+// if prog is not nil, the program information.
+func (s *Synth) Encode(f trace.Format, prog *progdb.Program) ([]byte, error) {
+	attrs := []trace.Attr{{Key: "processors", Value: strconv.Itoa(len(s.Bufs))}, {Key: "stage", Value: "3"}}
+	if prog != nil {
+		js, err := progdb.Marshal(prog)
+		if err != nil {
+			return nil, err
+		}
+		attrs = append([]trace.Attr{{Key: "svmc program info", Value: string(js)}}, attrs...)
+	}
+	var out bytes.Buffer
+	w, err := trace.NewWriter(&out, f, attrs)
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.Bufs {
+		if err := w.WriteBuf(&s.Bufs[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// Program numbers of Prog.
+const (
+	SubMain   = 1 // main, region 0 is the program
+	DirPhase  = 1 // trace_region phase (user region 1)
+	DirBar    = 2 // barrier
+	DirLock   = 3 // lock(x)
+	DirCrit   = 4 // critical upd
+	DirIn     = 5 // barrier_checkin
+	DirOut    = 6 // barrier_checkout
+	DirAtomic = 7 // atomic
+	DirRepl   = 8 // replicated (region 2)
+	DirPSec   = 9 // psection (region 3)
+	DirSec    = 10
+	DirPDO    = 11 // pdo label(work) (region 5)
+
+	SubWork = 2 // Work, a subroutine
+)
+
+// Prog is the program information of the synthetic traces.
+func Prog() *progdb.Program {
+	pos := func(line int) progdb.Pos { return progdb.Pos{File: "main.go", Line: line, Col: 2} }
+	d := func(num int, kind, text string, line int, label string) *progdb.Directive {
+		return &progdb.Directive{Num: num, Kind: kind, Text: text, Pos: pos(line), Label: label}
+	}
+	return &progdb.Program{
+		Version: progdb.Version, Tool: "svmc", Package: "example.com/synth", Name: "main",
+		Files: []string{"main.go"},
+		Subprograms: []*progdb.Subprogram{
+			{Num: SubMain, Name: "main", Main: true, Pos: progdb.Pos{File: "main.go", Line: 10, Col: 1},
+				Directives: []*progdb.Directive{
+					d(DirPhase, "trace_region", "//svm:trace_region phase", 12, "phase"),
+					d(DirBar, "barrier", "//svm:barrier", 20, ""),
+					d(DirLock, "lock", "//svm:lock(x)", 22, ""),
+					d(DirCrit, "critical", "//svm:critical upd", 24, "upd"),
+					d(DirIn, "barrier_checkin", "//svm:barrier_checkin", 26, ""),
+					d(DirOut, "barrier_checkout", "//svm:barrier_checkout", 28, ""),
+					d(DirAtomic, "atomic", "//svm:atomic", 30, ""),
+					d(DirRepl, "replicated", "//svm:replicated", 32, ""),
+					d(DirPSec, "psection", "//svm:psection", 36, ""),
+					d(DirSec, "section", "//svm:section", 37, ""),
+					d(DirPDO, "pdo", "//svm:pdo label(work) loops(i) strategy(block)", 40, "work"),
+				},
+				Regions: []*progdb.Region{
+					{Num: 0, Type: "program", Code: 0, Parent: -1, Pos: progdb.Pos{File: "main.go", Line: 10, Col: 1}, End: pos(50)},
+					{Num: 1, Type: "user", Code: 7, Label: "phase", Parent: 0, Directive: DirPhase, Pos: pos(12), End: pos(31)},
+					{Num: 2, Type: "replicated", Code: 5, Parent: 0, Directive: DirRepl, Pos: pos(32), End: pos(34)},
+					{Num: 3, Type: "psection", Code: 2, Parent: 0, Directive: DirPSec, Pos: pos(36), End: pos(39)},
+					{Num: 4, Type: "section", Code: 3, Parent: 3, Directive: DirSec, Pos: pos(37), End: pos(38)},
+					{Num: 5, Type: "pdo", Code: 4, Label: "work", Parent: 0, Directive: DirPDO, Pos: pos(40), End: pos(45)},
+				}},
+			{Num: SubWork, Name: "Work", Pos: progdb.Pos{File: "main.go", Line: 60, Col: 1},
+				Directives: []*progdb.Directive{},
+				Regions: []*progdb.Region{
+					{Num: 0, Type: "subroutine", Code: 1, Parent: -1, Pos: progdb.Pos{File: "main.go", Line: 60, Col: 1}, End: pos(70)},
+				}},
+		},
+	}
+}
+
+// Sync2 is a run of two processors through every kind of synchronisation:
+// a user region holding a lock, a critical section, a split barrier and an
+// atomic update; a replicated region, a psection with one section each, a
+// pdo calling a subroutine, and a barrier, each construct ending with its
+// implicit barrier. Processor 1 waits for processor 0 at the lock and the
+// critical section. It returns the synthetic run.
+func Sync2() *Synth {
+	s := New(2)
+	for p := 0; p < 2; p++ {
+		o := float64(p) * 0.5 // processor 1 runs a little behind
+		s.Start(p, 0+o, SubMain, 0, trace.RegionProgram)
+		s.Start(p, 1+o, SubMain, DirPhase, trace.RegionUser)
+		s.LockWait(p, 2+o, SubMain, DirLock, 4096)
+		if p == 0 {
+			s.Sync(p, 3, trace.TagWaitLockStop, SubMain, DirLock)
+			s.Sync(p, 5, trace.TagReleaseLock, SubMain, DirLock)
+		} else {
+			s.Sync(p, 5.5, trace.TagWaitLockStop, SubMain, DirLock)
+			s.Sync(p, 6, trace.TagReleaseLock, SubMain, DirLock)
+		}
+		s.Sync(p, 6.5+o, trace.TagWaitCritSecStart, SubMain, DirCrit)
+		if p == 0 {
+			s.Sync(p, 7, trace.TagWaitCritSecStop, SubMain, DirCrit)
+			s.Sync(p, 8, trace.TagExitCritSec, SubMain, DirCrit)
+		} else {
+			s.Sync(p, 8.2, trace.TagWaitCritSecStop, SubMain, DirCrit)
+			s.Sync(p, 9, trace.TagExitCritSec, SubMain, DirCrit)
+		}
+		s.Sync(p, 9.5+o, trace.TagBarrierCheckin, SubMain, DirIn)
+		s.Sync(p, 10.5, trace.TagWaitBCheckoutStart, SubMain, DirOut)
+		s.Sync(p, 12, trace.TagWaitBCheckoutStop, SubMain, DirOut)
+		s.LockWait(p, 13+o, SubMain, DirAtomic, 8192)
+		s.Sync(p, 13.2+o, trace.TagWaitLockStop, SubMain, DirAtomic)
+		s.Stop(p, 14+o, SubMain, DirPhase, trace.RegionUser)
+		s.Start(p, 15, SubMain, DirRepl, trace.RegionReplicated)
+		s.Sync(p, 15.5+o, trace.TagWaitBarrierStart, SubMain, DirRepl)
+		s.Sync(p, 16.2, trace.TagWaitBarrierStop, SubMain, DirRepl)
+		s.Stop(p, 16.3, SubMain, DirRepl, trace.RegionReplicated)
+		s.Start(p, 17, SubMain, DirPSec, trace.RegionPSection)
+		s.APSInfo(p, 17.1, p)
+		s.Start(p, 17.2, SubMain, DirSec, trace.RegionSection)
+		s.Stop(p, 18+2*o, SubMain, DirSec, trace.RegionSection)
+		s.Sync(p, 18.1+2*o, trace.TagWaitBarrierStart, SubMain, DirPSec)
+		s.Sync(p, 19.3, trace.TagWaitBarrierStop, SubMain, DirPSec)
+		s.Stop(p, 19.4, SubMain, DirPSec, trace.RegionPSection)
+		s.Start(p, 20, SubMain, DirPDO, trace.RegionPDO)
+		s.Start(p, 20.5, SubWork, 0, trace.RegionSubroutine)
+		s.Stop(p, 22+o, SubWork, 0, trace.RegionSubroutine)
+		s.Sync(p, 22.1+o, trace.TagWaitBarrierStart, SubMain, DirPDO)
+		s.Sync(p, 23, trace.TagWaitBarrierStop, SubMain, DirPDO)
+		s.Stop(p, 23.1, SubMain, DirPDO, trace.RegionPDO)
+		s.Sync(p, 24+o, trace.TagWaitBarrierStart, SubMain, DirBar)
+		s.Sync(p, 25, trace.TagWaitBarrierStop, SubMain, DirBar)
+		s.Stop(p, 26, SubMain, 0, trace.RegionProgram)
+	}
+	return s
+}
+
+// Lanes builds a run of procs processors with n pdo instances each, every
+// instance a pdo region holding a subroutine call and its implicit-barrier
+// wait: 3n intervals per processor plus the program region. For tests of
+// large pages.
+func Lanes(procs, n int) *Synth {
+	s := New(procs)
+	for p := 0; p < procs; p++ {
+		s.Start(p, 0, SubMain, 0, trace.RegionProgram)
+		for i := 0; i < n; i++ {
+			t := 1 + float64(i)*10
+			w := 3 + float64((i+p)%5)
+			s.Start(p, t, SubMain, DirPDO, trace.RegionPDO)
+			s.Start(p, t+0.5, SubWork, 0, trace.RegionSubroutine)
+			s.Stop(p, t+w, SubWork, 0, trace.RegionSubroutine)
+			s.Sync(p, t+w+0.1, trace.TagWaitBarrierStart, SubMain, DirPDO)
+			s.Sync(p, t+8.2, trace.TagWaitBarrierStop, SubMain, DirPDO)
+			s.Stop(p, t+8.3, SubMain, DirPDO, trace.RegionPDO)
+		}
+		s.Stop(p, 1+float64(n)*10, SubMain, 0, trace.RegionProgram)
+	}
+	return s
+}
