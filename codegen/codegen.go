@@ -95,9 +95,9 @@ func genFile(p *compiler.Package, f *compiler.File, lineName string) ([]byte, er
 	// the printer moves directives to the end of a doc comment, so the
 	// first //line stands right above the package clause.
 	pkgLine := g.e.lineStart(g.off(f.Syntax.Package))
-	g.e.add(pkgLine, pkgLine, g.e.resume(pkgLine, false), false)
+	g.e.add(pkgLine, pkgLine, g.e.resume(pkgLine, false), opening)
 	if len(subs) > 0 {
-		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), false, g.line(f.Syntax.Package))
+		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
 	}
 	for _, s := range subs {
 		g.sub(s)

@@ -23,41 +23,53 @@ type edit struct {
 	prio       int // order of edits at the same start
 }
 
-func (e *editor) add(start, end int, text string, closing bool) {
+// order places code inserted at the same offset as other code.
+type order int
+
+const (
+	opening   order = iota // opens a construct: after what is already there, outer first
+	closing                // closes a construct: inner first
+	following              // follows the text before the offset (a directive's own code): first of all
+)
+
+func (e *editor) add(start, end int, text string, o order) {
 	e.seq++
 	prio := e.seq
-	if closing {
+	switch o {
+	case closing:
 		// Code that closes a construct goes before code of the constructs
 		// that enclose it, which were opened earlier.
 		prio = -e.seq
+	case following:
+		prio = -1<<40 + e.seq
 	}
 	e.edits = append(e.edits, edit{start, end, text, prio})
 }
 
 // raw replaces src[start:end] by text without any line bookkeeping; the
 // text must not contain newlines.
-func (e *editor) raw(start, end int, text string) { e.add(start, end, text, false) }
+func (e *editor) raw(start, end int, text string) { e.add(start, end, text, opening) }
 
 // lines inserts code (one or more statements) at offset at, on lines of its
 // own, keeping the positions of the user text after it. The code itself is
 // placed at line src of the user's file (the directive it implements).
-func (e *editor) lines(at int, code string, closing bool, src int) {
+func (e *editor) lines(at int, code string, o order, src int) {
 	code = e.at(src) + code
 	switch {
 	case e.blankBefore(at):
 		at = e.lineStart(at)
-		e.add(at, at, code+"\n"+e.resume(at, false), closing)
+		e.add(at, at, code+"\n"+e.resume(at, false), o)
 	case e.blankAfter(at) && e.nextLine(at) < len(e.src):
 		at = e.nextLine(at)
-		e.add(at, at, code+"\n"+e.resume(at, false), closing)
+		e.add(at, at, code+"\n"+e.resume(at, false), o)
 	default:
-		e.add(at, at, "\n"+code+"\n"+e.resume(at, true), closing)
+		e.add(at, at, "\n"+code+"\n"+e.resume(at, true), o)
 	}
 }
 
 // replace replaces src[start:end] by code on lines of its own, placed at
 // line src of the user's file.
-func (e *editor) replace(start, end int, code string, closing bool, src int) {
+func (e *editor) replace(start, end int, code string, o order, src int) {
 	code = e.at(src) + code
 	prefix := "\n"
 	if e.blankBefore(start) {
@@ -65,10 +77,10 @@ func (e *editor) replace(start, end int, code string, closing bool, src int) {
 	}
 	if e.blankAfter(end) && e.nextLine(end) < len(e.src) {
 		end = e.nextLine(end)
-		e.add(start, end, prefix+code+"\n"+e.resume(end, false), closing)
+		e.add(start, end, prefix+code+"\n"+e.resume(end, false), o)
 		return
 	}
-	e.add(start, end, prefix+code+"\n"+e.resume(end, true), closing)
+	e.add(start, end, prefix+code+"\n"+e.resume(end, true), o)
 }
 
 // at is the //line directive that places generated code at a line of the

@@ -55,7 +55,7 @@ func (g *gen) pdo(c *compiler.Construct) {
 			}
 		}
 	}
-	g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), false, g.line(c.Pos()))
+	g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
 
 	var end strings.Builder
 	end.WriteString("}\n")
@@ -66,7 +66,7 @@ func (g *gen) pdo(c *compiler.Construct) {
 		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, fmt.Sprintf("svm_part%d_%d", d, k)))
 	}
 	end.WriteString("})")
-	g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), true, g.line(outer.End()))
+	g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), closing, g.line(outer.End()))
 
 	// Uses of reduction variables in the body refer to the private copies.
 	for k, r := range info.Reds {

@@ -19,17 +19,17 @@ func (g *gen) sub(s *compiler.Sub) {
 	fd := s.Decl
 	body := fd.Body
 	if s.Main {
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt), false, g.line(body.Lbrace))
-		g.e.lines(g.off(body.Rbrace), "})", true, g.line(body.Rbrace))
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt), opening, g.line(body.Lbrace))
+		g.e.lines(g.off(body.Rbrace), "})", closing, g.line(body.Rbrace))
 	} else {
-		g.e.lines(g.off(fd.Pos()), g.wrapper(s), false, g.line(fd.Pos()))
+		g.e.lines(g.off(fd.Pos()), g.wrapper(s), opening, g.line(fd.Pos()))
 		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
 		sep := ""
 		if fd.Type.Params.NumFields() > 0 {
 			sep = ", "
 		}
 		g.e.raw(g.off(fd.Type.Params.Opening)+1, g.off(fd.Type.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), false, g.line(body.Lbrace))
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), opening, g.line(body.Lbrace))
 	}
 	g.calls(s)
 	for _, c := range s.Constructs {
@@ -108,6 +108,7 @@ func (g *gen) calls(s *compiler.Sub) {
 		case *ast.GoStmt, *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
+			g.output(x)
 			if id := g.callee(x.Fun); id != nil {
 				g.e.raw(g.off(id.Pos()), g.off(id.End()), compiler.Reserved+id.Name)
 				arg := procVar
@@ -222,7 +223,7 @@ func (g *gen) construct(c *compiler.Construct) {
 		g.pdo(c)
 	}
 	if code != "" {
-		g.e.lines(after, code, false, g.line(c.Pos()))
+		g.e.lines(after, code, following, g.line(c.Pos()))
 	}
 }
 
@@ -240,12 +241,12 @@ func (g *gen) region(c *compiler.Construct, typ int) {
 	start := fmt.Sprintf("%s.RegionStart(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
 	stop := fmt.Sprintf("%s.RegionStop(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
 	if c.End != nil {
-		g.e.lines(g.off(c.Dir.Comment.End()), start, false, g.line(c.Pos()))
-		g.e.lines(g.off(c.End.Dir.Comment.Pos()), stop, true, g.line(c.End.Pos()))
+		g.e.lines(g.off(c.Dir.Comment.End()), start, following, g.line(c.Pos()))
+		g.e.lines(g.off(c.End.Dir.Comment.Pos()), stop, closing, g.line(c.End.Pos()))
 		return
 	}
-	g.e.lines(g.off(c.Stmt.Pos()), start, false, g.line(c.Pos()))
-	g.e.lines(g.off(c.Stmt.End()), stop, true, g.line(c.Pos()))
+	g.e.lines(g.off(c.Stmt.Pos()), start, opening, g.line(c.Pos()))
+	g.e.lines(g.off(c.Stmt.End()), stop, closing, g.line(c.Pos()))
 }
 
 func names(ns []directives.Name) string {

@@ -23,28 +23,28 @@ import (
 func (g *gen) psection(c *compiler.Construct) {
 	blk := c.Stmt.(*ast.BlockStmt)
 	g.e.replace(g.off(blk.Lbrace), g.off(blk.Lbrace)+1,
-		fmt.Sprintf("%s.PSection(%d, %d, []%s.Section{", procVar, c.Sub.Num, c.Num, rt), false, g.line(c.Pos()))
+		fmt.Sprintf("%s.PSection(%d, %d, []%s.Section{", procVar, c.Sub.Num, c.Num, rt), opening, g.line(c.Pos()))
 	for _, sc := range c.Sections {
 		procs := "nil"
 		if sd := sc.Dir.Section; sd != nil && sd.Processors != nil {
 			procs = sd.Processors.Name
 		}
-		g.e.lines(g.off(sc.Stmt.Pos()), fmt.Sprintf("{Dir: %d, Procs: %s, Body: func(%s *%s.Proc) {", sc.Num, procs, procVar, rt), false, g.line(sc.Pos()))
-		g.e.lines(g.off(sc.Stmt.End()), "}},", true, g.line(sc.Pos()))
+		g.e.lines(g.off(sc.Stmt.Pos()), fmt.Sprintf("{Dir: %d, Procs: %s, Body: func(%s *%s.Proc) {", sc.Num, procs, procVar, rt), opening, g.line(sc.Pos()))
+		g.e.lines(g.off(sc.Stmt.End()), "}},", closing, g.line(sc.Pos()))
 	}
-	g.e.replace(g.off(blk.Rbrace), g.off(blk.Rbrace)+1, "})", true, g.line(blk.Rbrace))
+	g.e.replace(g.off(blk.Rbrace), g.off(blk.Rbrace)+1, "})", closing, g.line(blk.Rbrace))
 }
 
 // around brackets the statements of a construct (the next statement, or
 // everything up to its end directive) with an opening and a closing line.
 func (g *gen) around(c *compiler.Construct, open, close string) {
 	if c.End != nil {
-		g.e.lines(g.off(c.Dir.Comment.End()), open, false, g.line(c.Pos()))
-		g.e.lines(g.off(c.End.Dir.Comment.Pos()), close, true, g.line(c.End.Pos()))
+		g.e.lines(g.off(c.Dir.Comment.End()), open, following, g.line(c.Pos()))
+		g.e.lines(g.off(c.End.Dir.Comment.Pos()), close, closing, g.line(c.End.Pos()))
 		return
 	}
-	g.e.lines(g.off(c.Stmt.Pos()), open, false, g.line(c.Pos()))
-	g.e.lines(g.off(c.Stmt.End()), close, true, g.line(c.Pos()))
+	g.e.lines(g.off(c.Stmt.Pos()), open, opening, g.line(c.Pos()))
+	g.e.lines(g.off(c.Stmt.End()), close, closing, g.line(c.Pos()))
 }
 
 // mode runs the statements of a replicated or exclusive region as a closure
@@ -97,7 +97,7 @@ func (g *gen) atomic(c *compiler.Construct) {
 			code = fmt.Sprintf("%s.AtomicUpdate(%s, %d, %d, &%s, func(svm_v %s) %s { return svm_v %s (%s) })", rt, procVar, s, d, x, t, t, op, e)
 		}
 	}
-	g.e.replace(g.off(c.Stmt.Pos()), g.off(c.Stmt.End()), code, false, g.line(c.Stmt.Pos()))
+	g.e.replace(g.off(c.Stmt.Pos()), g.off(c.Stmt.End()), code, opening, g.line(c.Stmt.Pos()))
 }
 
 // dynamicSchedule is the schedule of a pdo with a dynamic strategy, with the

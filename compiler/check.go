@@ -11,13 +11,11 @@ import (
 	"github.com/svmc/svmc/internal/suggest"
 )
 
-// notYet lists directives that parse and check but that this version of the
-// runtime cannot run yet; using one is an error, not a silent no-op.
-var notYet = map[directives.Kind]bool{
-	directives.PSection: true, directives.Section: true,
-	directives.BarrierCheckin: true, directives.BarrierCheckout: true,
-	directives.Critical: true, directives.Lock: true, directives.Atomic: true,
-	directives.Replicated: true, directives.Exclusive: true,
+// noEffect lists directives of the SVM run-time support that svmc accepts
+// and numbers but cannot act on: Go has no shared virtual memory layer whose
+// coherence or prefetching they would steer. Each use gets a warning, so it
+// is never a silent no-op.
+var noEffect = map[directives.Kind]bool{
 	directives.Coherence: true, directives.Prefetch: true,
 }
 
@@ -30,6 +28,7 @@ func (p *Package) checkStructure() {
 		for _, c := range s.Constructs {
 			p.checkConstruct(c)
 		}
+		p.checkSections(s)
 		p.checkPlacement(s)
 	}
 }
@@ -104,8 +103,8 @@ func nameOf(c *Construct) string {
 func (p *Package) checkConstruct(c *Construct) {
 	d := c.Dir
 	info := directives.Lookup(d.Kind)
-	if notYet[d.Kind] {
-		p.errorf(c.Pos(), "%s is not supported by this version of svmc (it parses, but the runtime cannot run it yet)", d.Kind)
+	if noEffect[d.Kind] {
+		p.warnf(c.Pos(), "%s has no effect: Go has no shared virtual memory layer to steer; the directive is recorded in the program information file only", d.Kind)
 		return
 	}
 	if info.OpensConstruct && c.End == nil {
@@ -183,6 +182,16 @@ func (p *Package) checkConstruct(c *Construct) {
 		p.checkPDO(c)
 	case directives.TraceRegion:
 		p.checkJumps(c, c.bodyStmts(), "trace_region", true)
+	case directives.PSection:
+		p.checkPSection(c)
+	case directives.Replicated, directives.Exclusive:
+		p.checkClosureRegion(c)
+	case directives.Critical:
+		p.checkJumps(c, c.bodyStmts(), "critical section", false)
+	case directives.Lock:
+		p.checkLock(c)
+	case directives.Atomic:
+		p.checkAtomic(c)
 	case directives.Shared:
 		for _, v := range d.Shared.Vars {
 			obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
@@ -398,7 +407,8 @@ func (p *Package) checkPlacement(s *Sub) {
 				continue
 			}
 			switch o.Kind() {
-			case directives.TraceRegion, directives.End, directives.Shared:
+			case directives.TraceRegion, directives.End, directives.Shared,
+				directives.Critical, directives.Lock, directives.Atomic:
 			case directives.PDO:
 				p.errorf(o.Pos(), "pdo inside the body of the pdo at line %d: a parallel loop nest is one pdo with loops(...)", p.Fset.Position(c.Pos()).Line)
 			default:

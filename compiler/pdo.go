@@ -123,8 +123,8 @@ func (p *Package) checkPDO(c *Construct) {
 	p.checkJumps(c, info.Body.List, "pdo", false)
 	p.checkReductions(c, info)
 	p.checkStrategy(c, info)
-	if d.Template != nil {
-		p.errorf(posOf(p, d.Template.Pos), "pdo template(%s): semi-dynamic scheduling is not supported by this version of svmc; drop the template clause", d.Template.Name)
+	if d.Template != nil && (d.Strategy == nil || d.Strategy.Kind == directives.OnHome || d.Strategy.Kind == directives.LoopLevel) {
+		p.errorf(posOf(p, d.Template.Pos), "pdo template(%s) records a dynamic scheduling decision as %s's distribution; with this strategy there is none: use dynamic, guided or affinity", d.Template.Name, d.Template.Name)
 	}
 	if d.Processors != nil {
 		p.resolveProcs(c, *d.Processors)
@@ -502,7 +502,7 @@ func (p *Package) checkStrategy(c *Construct, info *PDO) {
 			}
 		}
 	default:
-		p.errorf(stPos, "strategy %s (dynamic scheduling) is not supported by this version of svmc; schedule with on_home(...), block or cyclic", st.Kind)
+		p.checkDynamic(c, info)
 	}
 }
 

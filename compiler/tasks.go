@@ -23,9 +23,10 @@ func (p *Package) checkPSection(c *Construct) {
 			continue
 		}
 		o.Owner = c
-		if o.Stmt == nil {
+		if o.Index >= len(o.List) {
 			continue // reported: a section needs its statement
 		}
+		o.Stmt = o.List[o.Index] // sections are checked after their psection
 		c.Sections = append(c.Sections, o)
 		claimed[o.Stmt] = true
 		p.checkJumps(o, []ast.Stmt{o.Stmt}, "section", false)
@@ -135,16 +136,16 @@ func (p *Package) checkAtomic(c *Construct) {
 		case token.AND_ASSIGN, token.OR_ASSIGN, token.XOR_ASSIGN, token.SHL_ASSIGN, token.SHR_ASSIGN, token.REM_ASSIGN, token.AND_NOT_ASSIGN:
 			integerOnly = true
 		default:
-			p.errorf(c.Stmt.Pos(), "atomic must be followed by an update x op= e, x++ or x--; found %s", st.Tok)
+			p.errorf(c.Pos(), "atomic must be followed by an update x op= e, x++ or x--; found an assignment with %s", st.Tok)
 			return
 		}
 		if len(st.Lhs) != 1 || len(st.Rhs) != 1 {
-			p.errorf(c.Stmt.Pos(), "atomic updates one variable")
+			p.errorf(c.Pos(), "atomic updates one variable; the statement after it assigns %d", len(st.Lhs))
 			return
 		}
 		lhs = st.Lhs[0]
 	default:
-		p.errorf(c.Stmt.Pos(), "atomic must be followed by an update x op= e, x++ or x--; found %s", stmtKind(c.Stmt))
+		p.errorf(c.Pos(), "atomic must be followed by an update x op= e, x++ or x--; found %s", stmtKind(c.Stmt))
 		return
 	}
 	tv, ok := p.Info.Types[lhs]
@@ -176,7 +177,7 @@ func (p *Package) checkDynamic(c *Construct, info *PDO) {
 	}
 	if d.Template != nil {
 		if rank := p.resolveTemplate(c, *d.Template); rank > 0 && rank != len(info.Loops) {
-			p.errorf(posOf(p, d.Template.Pos), "template(%s) records the schedule of %d loops, but %s has %d dimensions", d.Template.Name, len(info.Loops), d.Template.Name, rank)
+			p.errorf(posOf(p, d.Template.Pos), "template(%s) records the schedule of %s, but %s has %s", d.Template.Name, plural(len(info.Loops), "loop"), d.Template.Name, plural(rank, "dimension"))
 		}
 	}
 }

@@ -13,7 +13,9 @@ import (
 // adds to the one before.
 var stageAdds = [MaxStage + 1][]string{
 	0: nil,
-	1: {"trace-region-start", "trace-region-stop", "trace-overhead", "kernel-trace-buffer-overflow"},
+	1: {"trace-region-start", "trace-region-stop", "trace-overhead", "kernel-trace-buffer-overflow",
+		// svmc's measured intervals, statistics and end of trace
+		"measure-start", "measure-finish", "stat-interval", "stat-group", "trace-end"},
 	2: {"pdo-info", "pdo-iteration-space", "pdo-work", "section-info", "aps-info", "template-info", "template-dist",
 		"undef-template", "destroy-template", "proc-arrangement", "variable-mapping"},
 	3: {"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",

@@ -43,20 +43,95 @@
 //
 // # Tracing
 //
-// Each processor appends records to its own trace.Buf. Every record is
-// guarded by a comparison of the run's stage with the record's stage (seed
-// 002, Table 2; trace.Stage), made before anything is built, so stage 0 costs
-// one branch per event site. Clocks are microseconds since Run started. A
-// buffer that reaches the buffer size (SVM_TraceBuf_Size, default 1 MiB) is
-// written through the trace.Writer and followed by kernel-trace-buffer-overflow
-// and trace-overhead (duration of the write, trace.OverheadFlush), both
-// stamped with the time the flush began. Every processor, not only the
-// leader, opens the program region when it starts and closes it when it
-// stops, so each node's records nest under one root. APS-global records
-// (pdo-info, aps-info, pdo-iteration-space, template-info, template-dist,
-// proc-arrangement, undef-template, destroy-template) are written by the
-// leader; template-dist holds one record per processor of the APS, each with
-// that processor's node id, all in the leader's buffer.
+// Each processor appends records to its own trace.Buf. What it records is a
+// mask of record kinds (request.Mask): the run compiles the trace request
+// file (package request; the stage alone without one) once at start into a
+// table; a processor starts with the table's base mask (the stage's records
+// and the GLOBAL requests listing it) and, at every region entry (program,
+// subroutine through Enter, pdo, psection, section, replicated, exclusive,
+// user RegionStart), takes the table's mask inside that region, restored at
+// the region's exit. Every record site tests one bit of it (on) before
+// building anything, so stage 0 costs one branch per site, and Enter/Exit
+// one load and branch when nothing can be traced. With LOCAL requests the
+// region stack is kept even at stage 0 (a push and pop of a small struct,
+// no record). A region's own start and stop records are tested against the
+// mask inside it. A member running a task of the leader (a PDO share, a
+// barrier) also takes the LOCAL requests of the regions the leader was in
+// when it dispatched the task, so a request on a region covers its loops on
+// every processor.
+//
+// Clocks are microseconds since Run started (runtime.nanotime). A buffer
+// that reaches the buffer size (SVM_TraceBuf_Size, default 1 MiB) is handed
+// to the run's writer goroutine, which writes it unchecked
+// (trace.Writer.WriteTrusted) and hands it back; the processor goes on with
+// its second buffer and waits only if that one is still being written (no
+// lock is shared between processors). After the swap it records
+// kernel-trace-buffer-overflow and trace-overhead (the time it was held up,
+// trace.OverheadFlush), stamped with the time the buffer was found full,
+// each if its mask has it. After every record a processor publishes its
+// buffer's length (one atomic store), so that when the run ends while a
+// processor is still running (it did not reach a safe point within
+// StopWait) the runtime seals it and writes its records up to the last one
+// it completed: the trace ends with every record written so far after a
+// normal end, a user error, a panic, a deadlock, SIGINT or SIGTERM (Main).
+// The last record of every trace is trace-end: how the run ended, the
+// processors that had not stopped and the records that could not be
+// written (-1 if unknown: a processor stuck in a hand-over). Every
+// processor, not only the leader, opens the program region when it starts
+// and closes it when it stops, so each node's records nest under one root.
+// APS-global records (pdo-info, aps-info, pdo-iteration-space,
+// template-info, template-dist, proc-arrangement, undef-template,
+// destroy-template) are written by the leader; template-dist holds one
+// record per processor of the APS, each with that processor's node id, all
+// in the leader's buffer.
+//
+// # Parameters and output
+//
+// Main reads the run-time parameters (params.go has the table: nprocs,
+// trace, format, stage, request, lenient, tracebuf, kernel_tracebuf,
+// stats, stdout, stderr, info, keep_old, stop_wait, deadlock_ms) from, in
+// increasing precedence, their defaults, the request file's CONFIG entries,
+// the environment (SVMC_<NAME>), the parameter file (SVMC_PARAMS) and the
+// flags of svmc run (SVMC_FLAG_<NAME>); SVMC_PRINT_PARAMS=1 prints them with
+// their sources (PrintParams). The user program's output goes through
+// Proc.Stdout and Proc.Stderr: processor 0's only (default, the others'
+// is discarded), every processor to its own file (a name pattern with %d)
+// or all to one stream or file (each Write whole); the runtime's
+// informational messages go to stderr, stdout, a file or nowhere.
+//
+// # Measured intervals, sizes and statistics
+//
+// MeasureStart / MeasureFinish (package functions for any code, methods for
+// code with the Proc) nest per processor and write measure-start (level,
+// name) and measure-finish (level, name, elapsed microseconds) at stage 1.
+// Template.LocalSize, Procs.LocalSize, LoopSize and LoopLocalSize answer
+// the size queries of seed 000 §10.
+//
+// With statistics on (Params.Stats, SVMC_STATS=1) every processor charges
+// its time to an element [caller group][group] of the interval matrix of
+// the measured interval it is in (GroupNames: user program, parallel loops,
+// synchronisation, templates and distribution, tracing, measured
+// intervals, parallel sections, other runtime functions; the caller is the
+// group the user program called, the group the one whose code runs). A
+// call made by k processors for the same purpose (a PDO, a barrier: k is
+// the size of the APS) counts 1/k call, its own time t adds t/k productive
+// and (k-1)t/k lost time (seed 000's (n-1)/n rule); waiting for other
+// processors (barrier waits) is lost time, waiting for work (a member while
+// the leader runs exclusive code) idle time. Intervals the APS leader opens
+// in exclusive mode are the whole team's: the others' time is split over
+// the intervals the leader was in meanwhile; intervals opened in a PDO
+// body are the opening processor's. Intervals of the same name in the same
+// enclosing interval are merged; the figures of an interval include those
+// of the intervals nested in it. At the end of the run, per interval
+// (interval 0 is the program) stat-interval gives the summary
+// characteristics of seed 000 §11.1.3 (execution time: the longest
+// processor's wall time in it, the whole run for the program; processor
+// time = processors x execution time; the user program's own productive
+// and lost time; the runtime's productive and lost time; productive = user
+// + runtime productive; lost likewise; idle; runtime calls made directly by
+// the user program; efficiency = productive / processor time) and
+// stat-group every non-empty matrix element. Without a trace they are
+// printed to the informational messages.
 //
 // # Record fields chosen by svmc
 //

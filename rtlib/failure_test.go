@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/svmc/svmc/progdb"
 	rt "github.com/svmc/svmc/rtlib"
 	"github.com/svmc/svmc/trace"
 )
@@ -23,10 +25,21 @@ import (
 // below: subprogram 1 "main" in user.go, directive k on line 10+k, column 3.
 var prog = func() *rt.Program {
 	dirs := make([]rt.Dir, 10)
+	info := &progdb.Program{Version: progdb.Version, Tool: "svmc", Package: "example.com/user", Name: "main", Files: []string{"user.go"}}
+	sub := &progdb.Subprogram{Num: 1, Name: "main", Main: true, Pos: progdb.Pos{File: "user.go", Line: 5, Col: 1},
+		Regions: []*progdb.Region{{Num: 0, Type: "program", Code: trace.RegionProgram, Parent: -1}}}
 	for i := 1; i < len(dirs); i++ {
-		dirs[i] = rt.Dir{Kind: "pdo", Line: 10 + i, Col: 3}
+		dirs[i] = rt.Dir{Kind: "pdo", Line: 10 + i, Col: 3, Region: i}
+		pos := progdb.Pos{File: "user.go", Line: 10 + i, Col: 3}
+		sub.Directives = append(sub.Directives, &progdb.Directive{Num: i, Kind: "pdo", Text: "//svm:pdo", Pos: pos})
+		sub.Regions = append(sub.Regions, &progdb.Region{Num: i, Type: "pdo", Code: trace.RegionPDO, Directive: i, Pos: pos, End: pos})
 	}
-	return &rt.Program{Info: "{}", Main: 1, Subs: []rt.Sub{{}, {Name: "main", File: "user.go", Line: 5, Dirs: dirs}}}
+	info.Subprograms = []*progdb.Subprogram{sub}
+	js, err := progdb.Marshal(info)
+	if err != nil {
+		panic(err)
+	}
+	return &rt.Program{Info: string(js), Main: 1, Subs: []rt.Sub{{}, {Name: "main", File: "user.go", Line: 5, Dirs: dirs}}}
 }()
 
 func space(lo, hi int) []rt.Range { return []rt.Range{{Lo: lo, Hi: hi, Step: 1}} }
@@ -146,7 +159,10 @@ func readRecords(t *testing.T, path string) []*trace.Record {
 	for {
 		r, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return recs
+			if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
+				t.Fatalf("the trace does not end with trace-end")
+			}
+			return recs[:len(recs)-1]
 		}
 		if err != nil {
 			t.Fatalf("trace unreadable: %v", err)
@@ -229,7 +245,7 @@ func TestPanics(t *testing.T) {
 func TestMainParams(t *testing.T) {
 	dir := t.TempDir()
 	req := filepath.Join(dir, "bad.req")
-	if err := os.WriteFile(req, []byte("CONFIG SVM_TraceStage: 2\n\nREQUEST GLOBAL TrOverhead\n"), 0o666); err != nil {
+	if err := os.WriteFile(req, []byte("CONFIG SVM_TraceStage: 2\n\nREQUEST LOCAL mian.*: (REGION)\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	good := filepath.Join(dir, "good.req")
@@ -244,7 +260,7 @@ func TestMainParams(t *testing.T) {
 		{[]string{"SVMC_NPROCS=0"}, "svmc: SVMC_NPROCS=0: want a positive integer\n"},
 		{[]string{"SVMC_STAGE=9"}, "svmc: SVMC_STAGE=9: want a stage 0..6\n"},
 		{[]string{"SVMC_FORMAT=xml"}, "svmc: SVMC_FORMAT=xml: want ascii or binary\n"},
-		{[]string{"SVMC_REQUEST=" + req}, "svmc: " + req + ":3:1: REQUEST entries are not supported yet, only CONFIG\n"},
+		{[]string{"SVMC_REQUEST=" + req}, "svmc: " + req + ":3:15: unknown function \"mian\"; did you mean \"main\"?\n"},
 	} {
 		stderr, code := runProg(t, "ok", c.env...)
 		if code != 2 || stderr != c.want {
@@ -259,7 +275,7 @@ func TestMainParams(t *testing.T) {
 	}{
 		{[]string{"SVMC_REQUEST=" + good}, "1", []string{"trace-region-start", "trace-region-start", "trace-region-stop", "trace-region-stop"}},
 		{[]string{"SVMC_REQUEST=" + good, "SVMC_STAGE=0"}, "0", nil},
-		{nil, "3", []string{"trace-region-start", "trace-region-start", "pdo-info", "aps-info", "wait-barrier-start",
+		{nil, "3", []string{"trace-region-start", "trace-region-start", "pdo-info", "aps-info", "pdo-work", "wait-barrier-start",
 			"wait-barrier-stop", "pdo-iteration-space", "trace-region-stop", "trace-region-stop"}},
 	} {
 		path := filepath.Join(dir, "ok.sddf")
@@ -328,6 +344,7 @@ func TestStuckProcessor(t *testing.T) {
 		t.Fatal(err)
 	}
 	nodes := map[int]bool{}
+	var end *trace.Record
 	for {
 		r, err := rd.Next()
 		if err == io.EOF {
@@ -336,11 +353,29 @@ func TestStuckProcessor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if r.Desc.Name == "trace-end" {
+			end = r
+			continue
+		}
 		nodes[r.Node()] = true
 	}
-	if !nodes[0] || nodes[1] || !nodes[2] {
-		t.Errorf("flushed nodes %v, want 0 and 2 (1 is still running)", nodes)
+	// Processor 1 is still running: its records up to the last one it
+	// completed are in the trace all the same, and trace-end names it.
+	if !nodes[0] || !nodes[1] || !nodes[2] {
+		t.Errorf("flushed nodes %v, want 0, 1 and 2", nodes)
+	}
+	if end == nil || end.Int("status") != trace.EndPanic || !reflect.DeepEqual(intArray(end, "processors not stopped"), []int{1}) {
+		t.Errorf("trace-end %v", end)
 	}
 }
 
 var panicLine atomic.Int64
+
+// intArray returns the values of a one-dimensional int array field.
+func intArray(r *trace.Record, name string) []int {
+	_, v := r.IntArray(name)
+	if v == nil {
+		return []int{}
+	}
+	return v
+}

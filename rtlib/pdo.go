@@ -29,6 +29,7 @@ const (
 	sDefault schedKind = iota
 	sOnHome
 	sLoopLevel
+	sDynamic
 )
 
 // Schedule is the strategy of a PDO. The zero value is DefaultSchedule.
@@ -38,6 +39,9 @@ type Schedule struct {
 	subs    []Subscript
 	onto    *Procs
 	formats []Format
+	dyn     dynKind   // sDynamic: the strategy
+	chunk   int       // sDynamic: chunk (Dynamic) or least chunk (Guided)
+	rec     *Template // Record: the template that receives the decision
 }
 
 type subKind uint8
@@ -90,17 +94,32 @@ type pdoTask struct {
 	sub, dir int
 	body     func(p *Proc, it *Iter)
 	selfPlan bool // default schedule: members compute their block from aps.space
+	dyn      dynKind
+	chunk    int
+	total    int
+	record   bool
+	repl     bool // reached in replicated mode: the leader releases the barrier
 }
 
-// PDO runs a parallel loop nest over space (outermost first). Called by the
-// leader in exclusive mode, every member of the APS runs body once with an
-// Iter over its own iterations; an implicit barrier ends the loop and the
-// leader then runs the closures registered with Iter.Reduce, member by
-// member in processor order. Events (stage filtered): trace-region-start
-// (pdo) on every member; pdo-info and aps-info by the leader;
-// wait-barrier-start/stop on every member; pdo-iteration-space by the
-// leader; trace-region-stop on every member. Inside a PDO body, or on a
-// detached Proc, the nest runs serially on the calling processor.
+// PDO runs a parallel loop nest over space (outermost first) on the APS.
+//
+// Reached by the leader in exclusive mode, the leader computes the
+// schedule, dispatches the loop to the members and every member runs body
+// once with an Iter over its own iterations; an implicit barrier ends the
+// loop and the leader then runs the closures registered with Iter.Reduce,
+// member by member in processor order. Reached in replicated mode (every
+// member calls PDO), the loop is worksharing: with the default schedule and
+// the dynamic ones every member sets up its own share without waiting for
+// the leader; for on_home and loop-level schedules the members wait for
+// the leader's schedule. The barrier at the end is then released by the
+// leader after it combined the reductions, so that every member sees them.
+//
+// Events (each guarded by p.on): trace-region-start (pdo) on every member;
+// pdo-info and aps-info by the leader; pdo-work and wait-barrier-start/stop
+// on every member; template-dist for a recorded schedule, and
+// pdo-iteration-space by the leader; trace-region-stop on every member.
+// Inside a PDO body, or on a detached Proc, the nest runs serially on the
+// calling processor (region records and pdo-work only).
 func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
 	if p.detached || p.inTask {
 		p.serialPDO(sub, dir, space, body)
@@ -108,86 +127,223 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 	}
 	p.checkAbort()
 	a := p.aps
-	if p.stage >= stageRegion {
-		p.pushRegion(sub, dir, trace.RegionPDO)
+	repl := p.mode == replicated && len(a.members) > 1
+	if repl && (s.kind == sDefault || s.kind == sDynamic) {
+		p.sharedPDO(sub, dir, s, space, body)
+		return
+	}
+	if repl && p != a.leader {
+		p.wpeerID = a.leader.id
+		if k := p.nextTask(a, wLeader, sub, dir); k != taskPDO || a.pdo.sub != sub || a.pdo.dir != dir {
+			p.constructMismatch(a, sub, dir, "pdo")
+		}
+		p.pdoShare(&a.pdo)
+		return
+	}
+	p.leadPDO(sub, dir, s, space, body, repl)
+}
+
+// leadPDO is the leader's part of a PDO it dispatches.
+func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter), repl bool) {
+	a := p.aps
+	sv := p.statCall(grpPDO, len(a.members))
+	p.pushRegion(sub, dir, trace.RegionPDO)
+	var start float64
+	work := p.on(trace.TagPDOWork)
+	if work {
+		start = p.now()
 	}
 	var t0 time.Time
-	if p.stage >= stageSched {
+	infoOn := p.on(trace.TagPDOInfo)
+	if infoOn {
 		t0 = time.Now()
 	}
 	p.checkSteps(sub, dir, space)
+	p.checkRecord(sub, dir, s, space)
+	t := pdoTask{sub: sub, dir: dir, body: body, repl: repl}
 	var info pdoInfo
-	selfPlan := s.kind == sDefault
-	if selfPlan {
+	switch s.kind {
+	case sDefault:
 		// Every member computes its block itself: nothing to write into
 		// the other members' Iters.
+		t.selfPlan = true
 		info.arr = a.procs
-		a.space = append(a.space[:0], space...)
 		p.planDefaultShare(space)
-	} else {
+	case sDynamic:
+		info.arr = a.procs
+		t.dyn, t.chunk, t.total, t.record = s.dyn, s.chunk, p.nestTotal(sub, dir, space), s.rec != nil
+		p.setDynamic(p.iter(), a, t.dyn, t.chunk, space, t.total, t.record)
+	default:
 		info = p.plan(sub, dir, s, space)
 	}
-	if p.stage >= stageSched {
+	if infoOn {
 		p.pdoInfoRec(sub, dir, &info, float64(time.Since(t0))/1e3)
+	}
+	if p.on(trace.TagAPSInfo) {
 		p.begin(trace.TagAPSInfo, p.id)
 		p.buf.Ints(a.pids)
 		p.end()
 	}
-	a.pdo = pdoTask{sub: sub, dir: dir, body: body, selfPlan: selfPlan}
+	a.pdo = t
+	a.space = append(a.space[:0], space...)
 	if len(a.members) > 1 {
 		a.dispatch(taskPDO)
 	}
+	p.runBody(body, space)
+	if work {
+		p.pdoWorkRec(sub, dir, p.iter().ran, start)
+	}
+	if repl {
+		p.gatherRec(sub, dir, wPDOEnd)
+	} else {
+		p.barrierRec(sub, dir, wPDOEnd)
+	}
+	p.endPDO(&t, s.rec)
+	if repl {
+		a.release(p)
+	}
+	if p.on(trace.TagPDOIterationSpace) {
+		p.iterSpaceRec(sub, dir, space)
+	}
+	p.popRegion(sub, dir, trace.RegionPDO)
+	p.statRestore(sv)
+}
+
+// runBody runs p's share of a PDO over space.
+func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
+	it := p.iter()
+	loop := p.enterLoop(space, it)
 	p.inTask = true
-	body(p, &p.it)
+	us := p.statUser()
+	body(p, it)
+	p.statRestore(us)
 	p.inTask = false
-	p.barrierRec(sub, dir)
-	for _, m := range a.members {
-		for _, f := range m.it.reduce {
+	p.loop = loop
+}
+
+// endPDO is the leader's work after every member arrived at the barrier of
+// a PDO: the reductions in processor order, the recorded distribution and
+// the reset of the dynamic state.
+func (p *Proc) endPDO(t *pdoTask, rec *Template) {
+	a := p.aps
+	for i := range a.slots {
+		for _, f := range a.slots[i].it.reduce {
 			f()
 		}
 	}
-	if p.stage >= stageSched {
-		p.iterSpaceRec(sub, dir, space)
+	if rec != nil {
+		p.recordDist(a, rec)
 	}
-	if p.stage >= stageRegion {
-		p.popRegion(sub, dir, trace.RegionPDO)
+	if t.dyn != dNone {
+		a.dyn.reset(a)
 	}
 }
 
 // pdoShare is a member's part of a PDO dispatched by the leader.
 func (p *Proc) pdoShare(t *pdoTask) {
-	sub, dir, body := t.sub, t.dir, t.body
-	if p.stage >= stageRegion {
-		p.pushRegion(sub, dir, trace.RegionPDO)
+	sub, dir, body, repl := t.sub, t.dir, t.body, t.repl
+	a := p.aps
+	sv := p.statCall(grpPDO, len(a.members))
+	p.pushRegion(sub, dir, trace.RegionPDO)
+	var start float64
+	work := p.on(trace.TagPDOWork)
+	if work {
+		start = p.now()
 	}
-	if t.selfPlan {
-		p.planDefaultShare(p.aps.space)
+	switch {
+	case t.selfPlan:
+		p.planDefaultShare(a.space)
+	case t.dyn != dNone:
+		p.setDynamic(p.iter(), a, t.dyn, t.chunk, a.space, t.total, t.record)
 	}
-	p.inTask = true
-	body(p, &p.it)
-	p.inTask = false
-	p.barrierRec(sub, dir)
-	if p.stage >= stageRegion {
-		p.popRegion(sub, dir, trace.RegionPDO)
+	p.runBody(body, a.space)
+	if work {
+		p.pdoWorkRec(sub, dir, p.iter().ran, start)
 	}
+	if repl {
+		p.gatherRec(sub, dir, wPDOEnd)
+	} else {
+		p.barrierRec(sub, dir, wPDOEnd)
+	}
+	p.popRegion(sub, dir, trace.RegionPDO)
+	p.statRestore(sv)
 }
 
-// serialPDO runs every iteration of the nest on p.
+// sharedPDO is a PDO with a self-computed schedule (default, dynamic)
+// reached in replicated mode: every member runs it without a dispatch.
+func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
+	a := p.aps
+	leader := p == a.leader
+	sv := p.statCall(grpPDO, len(a.members))
+	p.pushRegion(sub, dir, trace.RegionPDO)
+	var start float64
+	work := p.on(trace.TagPDOWork)
+	if work {
+		start = p.now()
+	}
+	var t0 time.Time
+	infoOn := leader && p.on(trace.TagPDOInfo)
+	if infoOn {
+		t0 = time.Now()
+	}
+	p.checkSteps(sub, dir, space)
+	t := pdoTask{sub: sub, dir: dir, repl: true}
+	if s.kind == sDynamic {
+		if leader {
+			p.checkRecord(sub, dir, s, space)
+		}
+		t.dyn = s.dyn
+		p.setDynamic(p.iter(), a, s.dyn, s.chunk, space, p.nestTotal(sub, dir, space), s.rec != nil)
+	} else {
+		p.planDefaultShare(space)
+	}
+	if infoOn {
+		p.pdoInfoRec(sub, dir, &pdoInfo{arr: a.procs}, float64(time.Since(t0))/1e3)
+	}
+	if leader && p.on(trace.TagAPSInfo) {
+		p.begin(trace.TagAPSInfo, p.id)
+		p.buf.Ints(a.pids)
+		p.end()
+	}
+	p.runBody(body, space)
+	if work {
+		p.pdoWorkRec(sub, dir, p.iter().ran, start)
+	}
+	p.gatherRec(sub, dir, wPDOEnd)
+	if leader {
+		p.endPDO(&t, s.rec)
+		a.release(p)
+		if p.on(trace.TagPDOIterationSpace) {
+			p.iterSpaceRec(sub, dir, space)
+		}
+	}
+	p.popRegion(sub, dir, trace.RegionPDO)
+	p.statRestore(sv)
+}
+
+// serialPDO runs every iteration of the nest on p. A recorded schedule
+// records nothing here.
 func (p *Proc) serialPDO(sub, dir int, space []Range, body func(p *Proc, it *Iter)) {
-	if p.stage >= stageRegion {
-		p.pushRegion(sub, dir, trace.RegionPDO)
+	p.pushRegion(sub, dir, trace.RegionPDO)
+	var start float64
+	work := p.on(trace.TagPDOWork)
+	if work {
+		start = p.now()
 	}
 	p.checkSteps(sub, dir, space)
 	it := &Iter{}
 	p.resetIter(it, space)
 	it.setFull(space)
+	loop := p.enterLoop(space, it)
 	body(p, it)
+	p.loop = loop
 	for _, f := range it.reduce {
 		f()
 	}
-	if p.stage >= stageRegion {
-		p.popRegion(sub, dir, trace.RegionPDO)
+	if work {
+		p.pdoWorkRec(sub, dir, it.ran, start)
 	}
+	p.popRegion(sub, dir, trace.RegionPDO)
 }
 
 func (p *Proc) pdoInfoRec(sub, dir int, info *pdoInfo, startup float64) {
@@ -231,8 +387,8 @@ type pdoInfo struct {
 // plan computes every member's iterations into its Iter.
 func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 	a := p.aps
-	for _, m := range a.members {
-		p.resetIter(&m.it, space)
+	for i, m := range a.members {
+		m.resetIter(&a.slots[i].it, space)
 	}
 	key := [2]int{sub, dir}
 	if e := a.plans[key]; e != nil && e.matches(s, space) {
@@ -324,11 +480,11 @@ func (e *planEntry) matches(s Schedule, space []Range) bool {
 }
 
 func (e *planEntry) install(a *aps, space []Range) {
-	for i, m := range a.members {
+	for i := range a.members {
 		if sh := &e.shares[i]; sh.root != nil {
-			m.it.root = sh.root
+			a.slots[i].it.root = sh.root
 		} else {
-			m.it.setBoxes(space, sh.boxes)
+			a.slots[i].it.setBoxes(space, sh.boxes)
 		}
 	}
 }
@@ -346,21 +502,27 @@ func singleBox(space []Range, boxes [][][]ivl) bool {
 	return true
 }
 
+// iter is p's Iter in its current APS. The Iters live in the member slots
+// of the APS, so that a leader planning a PDO never writes an Iter its
+// member uses in another APS (overlapping sections).
+func (p *Proc) iter() *Iter { return &p.aps.slots[p.apsIndex].it }
+
 // planDefaultShare sets p's block of the outermost loop (default
 // schedule): members[i] gets counts i*bs .. (i+1)*bs-1, bs = ceil(n/M).
 func (p *Proc) planDefaultShare(space []Range) {
 	a := p.aps
-	p.resetIter(&p.it, space)
+	it := p.iter()
+	p.resetIter(it, space)
 	if len(space) == 0 {
 		if p == a.leader {
-			p.it.root = &snode{}
+			it.root = &snode{}
 		}
 		return
 	}
 	n0 := space[0].count()
 	bs := (n0 + len(a.members) - 1) / len(a.members)
 	lo := p.apsIndex * bs
-	p.it.setBox(space, lo, min(n0, lo+bs)-1)
+	it.setBox(space, lo, min(n0, lo+bs)-1)
 }
 
 // boxSet collects the boxes of iteration counts of each member.
@@ -368,6 +530,16 @@ type boxSet struct {
 	slot      []int // member index of each pid, -1 if not a member
 	boxes     [][][][]ivl
 	cacheable bool // the schedule can be reused (no IndexFunc)
+}
+
+// memberOf is the member that runs the iterations owned by processor pid:
+// pid's own slot, or for a processor outside the APS (a distribution onto
+// more processors than a section has) member pid mod M.
+func (bs *boxSet) memberOf(pid int) int {
+	if s := bs.slot[pid]; s >= 0 {
+		return s
+	}
+	return pid % len(bs.boxes)
 }
 
 func (p *Proc) newBoxSet() *boxSet {
@@ -442,17 +614,20 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 	if empty {
 		return bs
 	}
-	a := p.aps
 	var c []int
 	var seen map[string]bool
 	if hasFunc {
 		seen = map[string]bool{}
 	}
-	for l, pid := range d.onto.pids {
-		slot := bs.slot[pid]
-		if slot < 0 {
-			continue
+	if d.rec != nil {
+		p.planRecorded(d, s, space, bs, hasFunc)
+		if hasFunc {
+			p.setOwnerChecks(d, t, s, sub, dir)
 		}
+		return bs
+	}
+	for l, pid := range d.onto.pids {
+		slot := bs.memberOf(pid)
 		c = d.onto.coords(l, c)
 		box := fullBox(space)
 		ok := true
@@ -490,11 +665,58 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 		bs.boxes[slot] = append(bs.boxes[slot], box)
 	}
 	if hasFunc {
-		for _, m := range a.members {
-			m.it.chk = &ownerCheck{d: d, t: t, subs: s.subs, pid: m.id, sub: sub, dir: dir}
-		}
+		p.setOwnerChecks(d, t, s, sub, dir)
 	}
 	return bs
+}
+
+// setOwnerChecks gives every member's Iter the owner test of an IndexFunc
+// schedule.
+func (p *Proc) setOwnerChecks(d *distribution, t *Template, s Schedule, sub, dir int) {
+	a := p.aps
+	slot := make([]int, p.r.n)
+	for i := range slot {
+		slot[i] = -1
+	}
+	for i, m := range a.members {
+		slot[m.id] = i
+	}
+	for i := range a.members {
+		a.slots[i].it.chk = &ownerCheck{d: d, t: t, subs: s.subs, me: i, slot: slot, m: len(a.members), sub: sub, dir: dir,
+			tidx: make([]int, t.rank)}
+	}
+}
+
+// planRecorded computes the members' boxes of an on_home schedule over a
+// template whose distribution a dynamic schedule recorded. With IndexFunc
+// subscripts every member gets the whole nest, filtered by the owner test.
+func (p *Proc) planRecorded(d *distribution, s Schedule, space []Range, bs *boxSet, hasFunc bool) {
+	if hasFunc {
+		for i := range bs.boxes {
+			bs.boxes[i] = append(bs.boxes[i], fullBox(space))
+		}
+		return
+	}
+	var one [1]ivl
+	d.rec.boxes(d.dims, -1, func(pid int, tb []ivl) {
+		box := fullBox(space)
+		for i, sb := range s.subs {
+			switch sb.kind {
+			case subConst:
+				if sb.v < tb[i].lo || sb.v > tb[i].hi {
+					return
+				}
+			case subLoopVar:
+				one[0] = tb[i]
+				box[sb.dim] = intersect(box[sb.dim], toCounts(one[:], space[sb.dim], sb.v))
+				if len(box[sb.dim]) == 0 {
+					return
+				}
+			}
+		}
+		slot := bs.memberOf(pid)
+		bs.boxes[slot] = append(bs.boxes[slot], box)
+	})
 }
 
 func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoInfo) *boxSet {
@@ -542,10 +764,7 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 	bs := p.newBoxSet()
 	var c []int
 	for l, pid := range onto.pids {
-		slot := bs.slot[pid]
-		if slot < 0 {
-			continue
-		}
+		slot := bs.memberOf(pid)
 		c = onto.coords(l, c)
 		box := fullBox(space)
 		ok := true
@@ -613,8 +832,11 @@ type ownerCheck struct {
 	d        *distribution
 	t        *Template
 	subs     []Subscript
-	pid      int
+	me       int   // member index of the Iter's processor
+	slot     []int // member index of each pid, -1 outside the APS
+	m        int   // members of the APS
 	sub, dir int
+	tidx     []int // template indices (recorded distributions)
 }
 
 func (c *ownerCheck) owns(p *Proc, idx []int) bool {
@@ -634,11 +856,23 @@ func (c *ownerCheck) owns(p *Proc, idx []int) bool {
 			p.errorf(c.sub, c.dir, true, "on_home(%s): subscript %d is %d at iteration %v, outside the extent %s",
 				c.t, i+1, v, idx, c.t.dims[i])
 		}
+		c.tidx[i] = v
 		if m.adim >= 0 {
 			l += m.coord(v) * c.d.strides[m.adim]
 		}
 	}
-	return c.d.onto.pids[l] == c.pid
+	pid := 0
+	if c.d.rec != nil {
+		if pid = c.d.rec.owner(c.d.rec.number(c.d.dims, c.tidx)); pid < 0 {
+			return false // not run by the recorded loop: nobody owns it
+		}
+	} else {
+		pid = c.d.onto.pids[l]
+	}
+	if s := c.slot[pid]; s >= 0 {
+		return s == c.me
+	}
+	return pid%c.m == c.me
 }
 
 // Iter walks one processor's iterations of a PDO nest in lexicographic
@@ -657,6 +891,13 @@ type Iter struct {
 	done    bool
 	chk     *ownerCheck
 	reduce  []func()
+	ran     int // iterations handed out so far (pdo-work)
+
+	// Dynamic schedules: the chunk being walked, linear numbers linPos..
+	// linEnd, and where chunks come from.
+	lin            bool
+	linPos, linEnd int
+	dyn            dynIter
 
 	nodes []snode // storage of single-box trees
 	segs  []sseg
@@ -671,6 +912,7 @@ type level struct {
 	si       int // current segment
 	k, hi    int // current count, end of the segment
 	lo, step int
+	n        int // iterations of the loop (dynamic schedules)
 }
 
 // checkSteps rejects a loop of step 0.
@@ -701,6 +943,7 @@ func (p *Proc) resetIter(it *Iter, space []Range) {
 		it.lv[l] = level{lo: r.Lo, step: r.Step}
 	}
 	it.root, it.started, it.done, it.chk = nil, false, false, nil
+	it.ran, it.lin, it.dyn = 0, false, dynIter{}
 	it.k, it.hi, it.step, it.last, it.cur = 0, 0, 0, nl-1, nil
 	if nl > 0 {
 		it.cur = &it.idx[nl-1]
@@ -785,9 +1028,13 @@ func (it *Iter) Next() bool {
 // next is Next beyond the fast path: the next segment or outer iteration,
 // and the owner check of IndexFunc schedules.
 func (it *Iter) next() bool {
+	if it.lin {
+		return it.nextLin()
+	}
 	if it.chk != nil {
 		for it.advance() {
 			if it.chk.owns(it.p, it.idx) {
+				it.ran++
 				return true
 			}
 		}
@@ -797,11 +1044,13 @@ func (it *Iter) next() bool {
 		return false
 	}
 	if it.last < 0 {
+		it.ran++
 		return true // a nest of no loops: one iteration
 	}
 	// Hand the rest of the innermost segment to the fast path.
 	L := &it.lv[it.last]
 	it.k, it.hi, it.step = L.k, L.hi, L.step
+	it.ran += L.hi - L.k + 1
 	L.k = L.hi
 	return true
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -15,7 +16,6 @@ type Proc struct {
 	r        *run
 	aps      *aps
 	apsIndex int // position in aps.members
-	stage    int // tracing stage of the run; 0 without a trace
 	detached bool
 	inTask   bool // running a task dispatched to the APS (a PDO body)
 
@@ -23,8 +23,30 @@ type Proc struct {
 	bufLimit int
 	regions  []region
 
-	it     Iter // this processor's share of the current PDO
-	yields int  // current rounds of yielding in await (adaptive)
+	// Tracing, output, measuring and statistics (tracing.go, output.go,
+	// measure.go, stats.go).
+	mask  request.Mask // records traced now: on(tag) tests it
+	track bool         // something may be traced: keep the region stack
+	tr    procTrace
+	out   procOut
+	meas  []measure
+	loop  loopFrame
+	st    *procStats // nil when statistics are off
+
+	yields int // current rounds of yielding in await (adaptive)
+
+	mode execMode // exclusive or replicated (modes.go)
+	sync procSync // locks held, critical sections (locks.go)
+
+	// The wait this processor is in (deadlock.go): described by plain
+	// fields, published in the atomics below only when the wait blocks.
+	wk         waitKind
+	wsub, wdir int
+	wpeerID    int
+	wseq       uint64
+	wstate     atomic.Uint64
+	wsite      atomic.Uint64
+	wpeer      atomic.Int32
 
 	_        [cacheLine]byte
 	sleeping atomic.Int32

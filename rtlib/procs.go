@@ -85,6 +85,7 @@ func (a *Procs) String() string { return shapeString(a.name, a.dims) }
 // arrangement passed in: prev is returned, its shape must match) and writes
 // proc-arrangement.
 func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent) *Procs {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	if prev != nil {
 		if !sameSizes(prev.dims, dims) {
 			p.errorf(sub, dir, false, "processor arrangement %s does not match the shape of the argument %s",
@@ -114,7 +115,7 @@ func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent
 }
 
 func (p *Proc) procArrangementRec(a *Procs, sub, dir int) {
-	if p.stage < stageSched || !p.isLeader() {
+	if !p.on(trace.TagProcArrangement) || !p.isLeader() {
 		return
 	}
 	p.begin(trace.TagProcArrangement, p.id)

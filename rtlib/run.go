@@ -1,15 +1,20 @@
 package rtlib
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
+	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -39,21 +44,45 @@ type Dir struct {
 
 // Params are the parameters of one run.
 type Params struct {
-	NProcs int          // processors, >= 1
-	Stage  int          // tracing stage 0..6; nothing is recorded without Trace
+	NProcs int // processors, >= 1
+	// Stage is the tracing stage 0..6. It overrides the request file's
+	// SVM_TraceStage (Main resolves the default; see ParamsFromEnv).
+	// Nothing is recorded without Trace.
+	Stage  int
 	Trace  io.Writer    // the trace stream; nil: no trace
 	Format trace.Format // 0 means trace.Binary
-	// BufSize is SVM_TraceBuf_Size: a processor's buffer is written to the
-	// trace when it holds this many bytes. 0 means 1 MiB.
+	// TraceName names the trace in messages (the file's path); optional.
+	TraceName string
+	// Request is the trace request file (package request, loaded with its
+	// includes); nil: the stage alone decides. Run checks its names
+	// against the program information file (errors, or warnings with
+	// Lenient) and compiles it for NProcs.
+	Request *request.File
+	Lenient bool
+	// BufSize is SVM_TraceBuf_Size: a processor's buffer is handed to the
+	// trace writer when it holds this many bytes. 0 means 1 MiB.
 	BufSize int
 	// KernelBufSize is SVM_Kernel_TraceBuf_Size; accepted and kept for the
 	// SVM kernel events, which svmc does not produce.
 	KernelBufSize int
+	// Stats turns the statistics (interval matrices) on: written to the
+	// trace at the end of the run, or printed to Stderr without a trace.
+	Stats bool
 	// Stderr receives the runtime's informational messages; nil: os.Stderr.
 	Stderr io.Writer
+	// UserStdout and UserStderr route the user program's output (Proc.Stdout,
+	// Proc.Stderr). KeepOld keeps the files of an earlier run: output is
+	// appended to them, and no file of OutEach patterns is removed.
+	UserStdout, UserStderr Output
+	KeepOld                bool
 	// StopWait bounds how long a failing run waits for the other processors
 	// to reach a safe point; 0 means 2 seconds.
 	StopWait time.Duration
+	// Deadlock is how long every processor must be blocked before the run
+	// is declared deadlocked: negative off, 0 the default (deadlock.go).
+	Deadlock time.Duration
+
+	signals <-chan os.Signal // Main: stop the run on these
 }
 
 // DefaultBufSize is the default SVM_TraceBuf_Size.
@@ -65,6 +94,7 @@ type run struct {
 	n          int
 	stage      int
 	start      time.Time
+	startNano  int64 // nanotime at start
 	w          *trace.Writer
 	bufLimit   int
 	stderr     io.Writer
@@ -74,8 +104,18 @@ type run struct {
 	adaptive   bool // barrier waits adapt their yielding (see await)
 	standalone bool
 
+	req      *request.Table // compiled trace requests (nil without a trace)
+	hasLocal bool           // req has LOCAL requests: enter regions even at stage 0
+
+	flushQ     chan flushItem // full buffers to the writer goroutine
+	writerDone chan struct{}
+
+	stats *statsRun // nil: statistics off
+	outs  outputs
+
 	procs []*Proc
 	aps   *aps
+	locks lockTable // critical sections, LOCK variables, atomic stripes (locks.go)
 
 	nextTemplate atomic.Int64
 	nextProcs    atomic.Int64
@@ -97,37 +137,100 @@ var activeRun atomic.Pointer[run]
 
 // standaloneRun serves detached Procs when no run is active.
 var standaloneRun = sync.OnceValue(func() *run {
-	r := &run{prog: &Program{}, n: 1, start: time.Now(), stderr: os.Stderr, standalone: true}
+	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true}
 	r.aps = newAPS(r, []*Proc{{id: 0, r: r, detached: true}})
 	return r
 })
 
-// Main runs prog with the parameters of the environment (SVMC_NPROCS,
-// SVMC_TRACE, SVMC_FORMAT, SVMC_STAGE, SVMC_REQUEST). It returns normally when
-// body returned; on an error it prints "svmc: " and the error on stderr and
-// exits with status 2.
-func Main(prog *Program, body func(p *Proc)) {
-	par, closeTrace, err := ParamsFromEnv()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "svmc: %v\n", err)
-		os.Exit(2)
+// InterruptError is the end of a run stopped by a signal (SIGINT, SIGTERM).
+type InterruptError struct {
+	Signal os.Signal
+}
+
+func (e *InterruptError) Error() string { return "interrupted (" + sigName(e.Signal) + ")" }
+
+// ExitCode is 128 + the signal number: 130 for SIGINT, 143 for SIGTERM.
+func (e *InterruptError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
 	}
+	return 130
+}
+
+func sigName(s os.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// Main runs prog with the run-time parameters (see ParamsFromEnv: the
+// environment, the parameter file SVMC_PARAMS, the flags of svmc run). With
+// SVMC_PRINT_PARAMS=1 it prints the effective parameters and their sources
+// and exits 0 without running. It returns normally when body returned; on
+// an error it prints "svmc: " and the error on stderr and exits with status
+// 2. SIGINT and SIGTERM stop the processors at their next safe point (with
+// the bounded wait of a failure), complete the trace and exit with 130 or
+// 143 after "svmc: interrupted (SIGINT): trace written to FILE".
+func Main(prog *Program, body func(p *Proc)) {
+	if isTrue(os.Getenv("SVMC_PRINT_PARAMS")) {
+		if err := PrintParams(os.Stdout); err != nil {
+			fatal(err)
+		}
+		os.Exit(0)
+	}
+	par, closeAll, err := ParamsFromEnv()
+	if err != nil {
+		fatal(err)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	par.signals = sig
 	err = Run(prog, par, body)
-	if cerr := closeTrace(); err == nil && cerr != nil {
+	signal.Stop(sig)
+	if cerr := closeAll(); err == nil && cerr != nil {
 		err = cerr
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "svmc: %v\n", err)
-		os.Exit(2)
+	var ie *InterruptError
+	if errors.As(err, &ie) {
+		msg := "svmc: " + ie.Error()
+		if par.TraceName != "" {
+			msg += ": trace written to " + par.TraceName
+		}
+		fmt.Fprintln(os.Stderr, msg)
+		os.Exit(ie.ExitCode())
 	}
+	if err != nil {
+		fatal(err)
+	}
+}
+
+// fatal prints err, every line that does not start with a blank prefixed by
+// "svmc: ", and exits with status 2.
+func fatal(err error) {
+	var b strings.Builder
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if line != "" && line[0] != ' ' && line[0] != '\t' {
+			b.WriteString("svmc: ")
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	os.Stderr.WriteString(b.String())
+	os.Exit(2)
 }
 
 // Run executes body on processor 0 of a team of par.NProcs processors and
 // returns when body returned and the team stopped, or when a processor failed
-// (a run-time error the user caused, *Error, or a panic, *PanicError), after
-// the other processors stopped at a safe point or par.StopWait passed. The
-// trace, if any, is complete when Run returns; the underlying writer is not
-// closed. Run never calls os.Exit.
+// (a run-time error the user caused, *Error, or a panic, *PanicError) or a
+// signal of Main arrived (*InterruptError), after the other processors
+// stopped at a safe point or par.StopWait passed. The trace, if any, is
+// complete when Run returns, ending with trace-end: the records of the
+// processors that did not stop are written up to the last one they
+// completed. The underlying writer is not closed. Run never calls os.Exit.
 func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if prog == nil {
 		prog = &Program{}
@@ -157,6 +260,43 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if r.stopWait <= 0 {
 		r.stopWait = 2 * time.Second
 	}
+	if par.Trace != nil || par.Request != nil {
+		// A request file is checked even when no trace is written.
+		tab, err := r.compileRequests(&par)
+		if err != nil {
+			return err
+		}
+		if par.Trace != nil {
+			r.req, r.hasLocal, r.stage = tab, tab.HasLocal(), par.Stage
+		}
+	}
+	if par.Stats {
+		r.stats = newStatsRun(r.n)
+	}
+	r.spin, r.minYields = spinPolicy(r.n)
+	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
+	r.procs = make([]*Proc, r.n)
+	for i := range r.procs {
+		p := &Proc{
+			id:       i,
+			r:        r,
+			bufLimit: r.bufLimit,
+			wake:     make(chan struct{}, 1),
+			yields:   r.minYields,
+			exited:   make(chan struct{}),
+		}
+		if r.req != nil {
+			p.mask = r.req.Base(i)
+			p.track = r.hasLocal || p.mask != 0
+		}
+		p.tr.spare = make(chan []byte, 1)
+		p.tr.spare <- nil
+		r.procs[i] = p
+	}
+	r.aps = newAPS(r, r.procs)
+	if err := r.openOutputs(&par); err != nil {
+		return &Error{Proc: -1, Msg: err.Error()}
+	}
 	if par.Trace != nil {
 		f := par.Format
 		if f == 0 {
@@ -169,33 +309,38 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			{Key: "format version", Value: "1"},
 		})
 		if err != nil {
+			r.outs.close()
 			return err
 		}
 		r.w = w
-		r.stage = par.Stage
+		r.flushQ = make(chan flushItem, r.n)
+		r.writerDone = make(chan struct{})
+		go r.writer()
 	}
-	r.spin, r.minYields = spinPolicy(r.n)
-	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
-	r.procs = make([]*Proc, r.n)
-	for i := range r.procs {
-		r.procs[i] = &Proc{
-			id:       i,
-			r:        r,
-			stage:    r.stage,
-			bufLimit: r.bufLimit,
-			wake:     make(chan struct{}, 1),
-			yields:   r.minYields,
-			exited:   make(chan struct{}),
-		}
-	}
-	r.aps = newAPS(r, r.procs)
 	r.live.Store(int32(r.n))
 	prev := activeRun.Swap(r)
 	defer activeRun.CompareAndSwap(r, prev)
 
 	r.start = time.Now()
+	r.startNano = nanotime()
+	for _, p := range r.procs {
+		p.startStats()
+	}
+	r.startWatchdog(par.Deadlock)
 	for _, p := range r.procs {
 		go r.procMain(p, body)
+	}
+	sigDone := make(chan struct{})
+	if par.signals != nil {
+		go func() {
+			select {
+			case s := <-par.signals:
+				// A second signal ends the program at once.
+				signal.Reset(syscall.SIGINT, syscall.SIGTERM)
+				r.fail(&InterruptError{Signal: s})
+			case <-sigDone:
+			}
+		}()
 	}
 	select {
 	case <-r.allDone:
@@ -207,18 +352,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		}
 		t.Stop()
 	}
-	if r.w != nil {
-		for _, p := range r.procs {
-			select {
-			case <-p.exited: // its buffer is no longer written
-				r.writeBuf(&p.buf)
-			default:
-			}
-		}
-		if err := r.w.Close(); err != nil {
-			r.setWriteErr(err)
-		}
-	}
+	close(sigDone)
+	end := nanotime()
+	r.finish(end)
 	r.done.Store(true)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -226,6 +362,100 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		return r.failErr
 	}
 	return r.writeErr
+}
+
+// finish completes the trace and the statistics after the processors
+// stopped (or the bounded wait passed) and closes the output files.
+func (r *run) finish(end int64) {
+	stopped := make([]bool, r.n)
+	for i, p := range r.procs {
+		select {
+		case <-p.exited:
+			stopped[i] = true
+		default:
+		}
+	}
+	var sums []*ivSummary
+	if r.stats != nil {
+		sums = r.stats.summarize(stopped, float64(end-r.startNano))
+	}
+	if r.w != nil {
+		// Seal every processor, so that none hands over a buffer any more,
+		// then let the writer finish with the buffers it has.
+		var notStopped []int
+		lost := 0
+		bufs := make([][]byte, r.n)
+		for i, p := range r.procs {
+			b, ok := p.seal(r.stopWait)
+			if !ok {
+				lost = -1
+			}
+			bufs[i] = b
+			if !stopped[i] {
+				notStopped = append(notStopped, i)
+			}
+		}
+		close(r.flushQ)
+		<-r.writerDone
+		for _, b := range bufs {
+			if len(b) > 0 {
+				if err := r.w.WriteTrusted(b); err != nil {
+					r.setWriteErr(err)
+				}
+			}
+		}
+		var tail trace.Buf
+		clock := float64(nanotime()-r.startNano) / 1e3
+		if sums != nil {
+			statRecords(&tail, sums, r.n, clock)
+		}
+		r.mu.Lock()
+		status, msg := endStatus(r.failErr)
+		r.mu.Unlock()
+		tail.Begin(trace.TagTraceEnd, 0, clock)
+		tail.Int(status)
+		tail.Chars(truncName(msg))
+		tail.Ints(notStopped)
+		tail.Int(lost)
+		tail.End()
+		if err := r.w.WriteTrusted(tail.B); err != nil {
+			r.setWriteErr(err)
+		}
+		if err := r.w.Close(); err != nil {
+			r.setWriteErr(err)
+		}
+	} else if sums != nil {
+		printStats(r.stderr, sums, r.n)
+	}
+	if err := r.outs.close(); err != nil {
+		r.setWriteErr(err)
+	}
+}
+
+// endStatus classifies the failure of a run for trace-end. An error type
+// may name its status with a method EndStatus() int.
+func endStatus(err error) (int, string) {
+	if err == nil {
+		return trace.EndNormal, ""
+	}
+	var es interface{ EndStatus() int }
+	var ie *InterruptError
+	var pe *PanicError
+	var ue *Error
+	switch {
+	case errors.As(err, &es):
+		return es.EndStatus(), err.Error()
+	case errors.As(err, &ie):
+		if ie.Signal == syscall.SIGTERM {
+			return trace.EndTerminate, err.Error()
+		}
+		return trace.EndInterrupt, err.Error()
+	case errors.As(err, &pe):
+		return trace.EndPanic, err.Error()
+	case errors.As(err, &ue) && strings.HasPrefix(ue.Msg, "deadlock"):
+		return trace.EndDeadlock, err.Error()
+	}
+	return trace.EndError, err.Error()
 }
 
 // spinPolicy bounds the waiting of processors (see await): loads spun and
@@ -248,15 +478,14 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 		} else if !normal && !r.aborting.Load() {
 			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}
+		p.stopStats()
 		procsByG.Delete(g)
 		close(p.exited)
 		if r.live.Add(-1) == 0 {
 			close(r.allDone)
 		}
 	}()
-	if p.stage >= 1 {
-		p.pushRegion(r.prog.Main, 0, trace.RegionProgram)
-	}
+	p.pushRegion(r.prog.Main, 0, trace.RegionProgram)
 	if p.id == 0 {
 		body(p)
 		p.closeRegionsAbove(1)
@@ -285,16 +514,6 @@ func (r *run) fail(err error) {
 		p.wakeup()
 	}
 	close(r.failCh)
-}
-
-// writeBuf writes b to the trace and empties it.
-func (r *run) writeBuf(b *trace.Buf) {
-	if b.Len() > 0 {
-		if err := r.w.WriteBuf(b); err != nil {
-			r.setWriteErr(err)
-		}
-	}
-	b.Reset()
 }
 
 func (r *run) setWriteErr(err error) {

@@ -1,30 +1,155 @@
 package rtlib
 
-import "github.com/svmc/svmc/trace"
+import (
+	"sync/atomic"
+
+	"github.com/svmc/svmc/trace"
+)
 
 // Barrier is an explicit barrier of the APS. Called by the leader in
-// exclusive mode it makes every member take part; called inside a PDO body
-// every member must reach it. wait-barrier-start/stop are stage 3.
+// exclusive mode it makes every member take part (they are idle); called in
+// replicated mode or inside a PDO body every member must reach it, and all
+// must reach the same barrier (see checkSites). wait-barrier-start/stop are
+// stage 3.
 func (p *Proc) Barrier(sub, dir int) {
 	if p.detached {
 		return
 	}
 	p.checkAbort()
 	a := p.aps
-	if !p.inTask && p == a.leader && len(a.members) > 1 {
+	if p.idleMembers() {
 		a.bsub, a.bdir = sub, dir
 		a.dispatch(taskBarrier)
 	}
-	p.barrierRec(sub, dir)
+	p.barrierRec(sub, dir, wBarrier)
 }
 
-// barrierRec is the APS barrier with its wait records.
-func (p *Proc) barrierRec(sub, dir int) {
-	if p.stage >= stageSync {
+// idleMembers reports whether p is the leader running exclusive code while
+// the other members of its APS wait for work.
+func (p *Proc) idleMembers() bool {
+	a := p.aps
+	return !p.inTask && p.mode == exclusive && p == a.leader && len(a.members) > 1
+}
+
+// barrierRec is the APS barrier at site (sub, dir, kind) with its wait
+// records.
+func (p *Proc) barrierRec(sub, dir int, kind waitKind) {
+	sv := p.statCall(grpSync, len(p.aps.members))
+	if p.on(trace.TagWaitBarrierStart) {
 		p.syncRec(trace.TagWaitBarrierStart, sub, dir)
 	}
-	p.aps.wait(p)
-	if p.stage >= stageSync {
+	ws := p.statWait()
+	p.aps.wait(p, sub, dir, kind)
+	p.statRestore(ws)
+	if p.on(trace.TagWaitBarrierStop) {
 		p.syncRec(trace.TagWaitBarrierStop, sub, dir)
 	}
+	p.statRestore(sv)
+}
+
+// gatherRec is the leader-release barrier (aps.gather) with its wait
+// records: a member returns when the leader released it, the leader when
+// every member arrived; the leader then calls aps.release.
+func (p *Proc) gatherRec(sub, dir int, kind waitKind) {
+	sv := p.statCall(grpSync, len(p.aps.members))
+	if p.on(trace.TagWaitBarrierStart) {
+		p.syncRec(trace.TagWaitBarrierStart, sub, dir)
+	}
+	ws := p.statWait()
+	p.aps.gather(p, sub, dir, kind)
+	p.statRestore(ws)
+	if p.on(trace.TagWaitBarrierStop) {
+		p.syncRec(trace.TagWaitBarrierStop, sub, dir)
+	}
+	p.statRestore(sv)
+}
+
+// splitBarrier is the shared part of BARRIER_CHECKIN/CHECKOUT: the
+// check-in counts live in the member slots; gen changes when a member checks
+// in while another waits at a checkout.
+type splitBarrier struct {
+	_       [cacheLine]byte
+	gen     atomic.Uint64
+	waiting atomic.Int32
+	_       [cacheLine - 12]byte
+}
+
+// BarrierCheckin checks in at a split barrier (barrier-checkin) and does not
+// wait. Called by the leader in exclusive mode, the idle members check in
+// with it.
+func (p *Proc) BarrierCheckin(sub, dir int) {
+	if p.detached {
+		return
+	}
+	p.checkAbort()
+	if p.on(trace.TagBarrierCheckin) {
+		p.syncRec(trace.TagBarrierCheckin, sub, dir)
+	}
+	a := p.aps
+	if p.idleMembers() {
+		for i := range a.slots {
+			a.slots[i].ckin.Add(1)
+		}
+	} else {
+		a.slots[p.apsIndex].ckin.Add(1)
+	}
+	if a.ckin.waiting.Load() != 0 {
+		a.ckin.gen.Add(1)
+		for i, m := range a.members {
+			if a.slots[i].ckWait.Load() != 0 {
+				m.wakeup()
+			}
+		}
+	}
+}
+
+// BarrierCheckout waits until every member of the APS checked in as often
+// as this member checks out now: the k-th checkout of a member pairs with
+// the k-th check-in of every member (wait-bcheckout-start/stop). Called by
+// the leader in exclusive mode, it checks out for the idle members too.
+func (p *Proc) BarrierCheckout(sub, dir int) {
+	if p.detached {
+		return
+	}
+	p.checkAbort()
+	if p.on(trace.TagWaitBCheckoutStart) {
+		p.syncRec(trace.TagWaitBCheckoutStart, sub, dir)
+	}
+	a := p.aps
+	s := &a.slots[p.apsIndex]
+	k := s.ckout + 1
+	if p.idleMembers() {
+		for i := range a.slots {
+			a.slots[i].ckout++
+		}
+	} else {
+		s.ckout = k
+	}
+	if !a.checkedIn(k) {
+		s.ckWait.Store(1)
+		a.ckin.waiting.Add(1)
+		for {
+			g := a.ckin.gen.Load()
+			if a.checkedIn(k) {
+				break
+			}
+			p.waitFor(wCheckout, sub, dir)
+			p.await(&a.ckin.gen, g, false)
+		}
+		a.ckin.waiting.Add(-1)
+		s.ckWait.Store(0)
+	}
+	if p.on(trace.TagWaitBCheckoutStop) {
+		p.syncRec(trace.TagWaitBCheckoutStop, sub, dir)
+	}
+}
+
+// checkedIn reports whether every member checked in at least k times.
+func (a *aps) checkedIn(k uint64) bool {
+	for i := range a.slots {
+		if a.slots[i].ckin.Load() < k {
+			return false
+		}
+	}
+	return true
 }

@@ -15,41 +15,99 @@ const (
 	taskStop
 	taskPDO
 	taskBarrier
+	taskReplicated // run a.rep in replicated mode, then the implicit barrier
+	taskPSection   // take part in a.psec
+	taskLeave      // leave the serve loop of this APS (end of an exclusive region, of a section)
+)
+
+// execMode is the execution mode of a processor: in exclusive mode only the
+// APS leader runs user code, in replicated mode every member does.
+type execMode uint8
+
+const (
+	exclusive execMode = iota
+	replicated
 )
 
 // aps is an active processor set: a leader that runs exclusive code and the
-// members (leader included, members[0] == leader) that take part in its
-// PDOs and barriers. Work is published in the task fields and announced by
-// bumping epoch; members wait for the epoch to change.
+// members (leader included, members[0] == leader, ascending pids) that take
+// part in its PDOs, barriers, replicated regions and parallel sections. Work
+// is published in the task fields and announced by bumping epoch; members
+// wait for the epoch to change. A section forms a child APS (parent set); the
+// members of the child serve it until its leader dissolves it (taskLeave),
+// then they go back to the parent.
 type aps struct {
 	r       *run
+	parent  *aps
 	leader  *Proc
 	members []*Proc
 	pids    []int
 	procs   *Procs // the implicit 1-D arrangement of the APS (id 0)
+	slots   []memberSlot
 
 	_     [cacheLine]byte
 	epoch atomic.Uint64
 	_     [cacheLine - 8]byte
 
 	// The task, written by the leader before epoch is bumped and read by
-	// the members after they saw the new epoch.
+	// the members after they saw the new epoch. Every task ends with a
+	// barrier of all members (or the members leave), so the leader never
+	// overwrites a task a member still reads.
 	kind  taskKind
 	pdo   pdoTask
 	bsub  int
 	bdir  int
-	space []Range // the nest of a default-schedule PDO
+	space []Range // the nest of a PDO whose members compute their share
+	rep   repTask
+	psec  psecTask
+
+	// pending counts the dispatches since the leader last completed a
+	// barrier of the APS (leader only). While it is 0 every member has
+	// taken every task; otherwise a task may still be open (a replicated
+	// region in which the leader dispatches again) and the leader waits
+	// for the members' acknowledgements before it writes the next one.
+	pending int
+	ackWait atomic.Uint32 // the leader waits for acknowledgements
+	ackGen  atomic.Uint64 // bumped by an acknowledgement the leader waits for
 
 	plans map[[2]int]*planEntry // last schedule of each PDO directive (leader only)
+	kids  map[kidKey]*aps       // child APSs of sections, reused (leader only)
+	secScratch
 
-	bar barrier
+	bar  barrier
+	dyn  dynShared
+	ckin splitBarrier
+}
+
+// memberSlot is the per-member state of an APS; each slot has cache lines
+// of its own.
+type memberSlot struct {
+	seen   uint64        // last epoch this member consumed (the member only)
+	ack    atomic.Uint64 // = seen, once the member no longer reads the task fields
+	rep    repTask       // the replicated region the member runs (copied before acknowledging)
+	site   site          // barrier site of the member's latest arrival (written before arriving)
+	queue  atomic.Uint64 // affinity queue (dynamic.go)
+	ckin   atomic.Uint64 // split-barrier check-ins
+	ckWait atomic.Uint32 // waiting at a checkout
+	ckout  uint64        // split-barrier checkouts (the member, or the leader while the member is idle)
+	log    []ivl         // Record: the linear chunks this member ran in the current PDO
+	it     Iter          // the member's share of the current PDO
+	_      [cacheLine]byte
+}
+
+// site is where a member arrived at a barrier.
+type site struct {
+	sub, dir int
+	kind     waitKind
 }
 
 // barrier is a centralised barrier: the last of n arrivals resets the count,
-// bumps the generation and wakes the sleepers.
+// bumps the generation and wakes the sleepers. In its leader-release form
+// (gather/release) the leader waits for the n arrivals, does its work and
+// then releases the others.
 type barrier struct {
 	_       [cacheLine]byte
-	arrived atomic.Int64
+	arrived atomic.Uint64
 	_       [cacheLine - 8]byte
 	gen     atomic.Uint64
 	_       [cacheLine - 8]byte
@@ -58,6 +116,7 @@ type barrier struct {
 func newAPS(r *run, members []*Proc) *aps {
 	a := &aps{r: r, leader: members[0], members: members}
 	a.pids = make([]int, len(members))
+	a.slots = make([]memberSlot, len(members))
 	for i, m := range members {
 		a.pids[i] = m.id
 		m.aps = a
@@ -65,12 +124,75 @@ func newAPS(r *run, members []*Proc) *aps {
 	}
 	a.procs = &Procs{id: 0, name: "APS", dims: []Extent{{0, len(members) - 1}},
 		sizes: []int{len(members)}, size: len(members), pids: a.pids}
+	a.dyn.reset(a)
 	return a
 }
 
-// dispatch publishes the task in the fields set by the caller and wakes the
-// members. Called by the leader only.
+// newChild forms the APS of members (ascending pids, all members of a)
+// without moving them into it yet.
+func (a *aps) newChild(members []*Proc) *aps {
+	c := &aps{r: a.r, parent: a, leader: members[0], members: members}
+	c.pids = make([]int, len(members))
+	c.slots = make([]memberSlot, len(members))
+	for i, m := range members {
+		c.pids[i] = m.id
+	}
+	c.procs = &Procs{id: 0, name: "APS", dims: []Extent{{0, len(members) - 1}},
+		sizes: []int{len(members)}, size: len(members), pids: c.pids}
+	c.dyn.reset(c)
+	return c
+}
+
+// index is the position of pid among the members, -1 if it is none.
+func (a *aps) index(pid int) int {
+	for i, q := range a.pids {
+		if q == pid {
+			return i
+		}
+	}
+	return -1
+}
+
+// ready returns when the leader may write the task fields: at once unless
+// a dispatched task may still be unread by a member (see pending).
+func (a *aps) ready() {
+	if a.pending == 0 || len(a.members) == 1 {
+		return
+	}
+	e := a.epoch.Load()
+	if a.acked(e) {
+		return
+	}
+	p := a.leader
+	a.ackWait.Store(1)
+	for {
+		g := a.ackGen.Load()
+		if a.acked(e) {
+			break
+		}
+		p.waitFor(wAck, 0, 0)
+		p.await(&a.ackGen, g, false)
+	}
+	a.ackWait.Store(0)
+}
+
+func (a *aps) acked(e uint64) bool {
+	for i := 1; i < len(a.slots); i++ {
+		if a.slots[i].ack.Load() != e {
+			return false
+		}
+	}
+	return true
+}
+
+// dispatch publishes the task in the fields set by the caller (after
+// ready) and wakes the members. Called by the leader only.
 func (a *aps) dispatch(kind taskKind) {
+	a.ready()
+	a.pending++
+	if kind != taskLeave && kind != taskStop {
+		a.leader.snapCtx() // trace requests of the leader's regions (tracing.go)
+	}
 	a.kind = kind
 	a.epoch.Add(1)
 	for _, m := range a.members[1:] {
@@ -78,29 +200,74 @@ func (a *aps) dispatch(kind taskKind) {
 	}
 }
 
-// serve is the loop of a member that is not the leader: wait for a task, run
-// it, until the team stops.
-func (p *Proc) serve() {
-	a := p.aps
-	var seen uint64
+// serve is the loop of a member that is not the leader of its APS: wait for
+// a task, run it, until the team stops.
+func (p *Proc) serve() { p.serveAPS(p.aps) }
+
+// serveAPS runs the tasks the leader of a dispatches until a task tells the
+// member to leave (taskStop, taskLeave), and returns that task's kind. The
+// member is in exclusive mode while it waits.
+func (p *Proc) serveAPS(a *aps) taskKind {
+	mode := p.mode
+	p.mode = exclusive
+	defer func() { p.mode = mode }()
 	for {
-		seen = p.await(&a.epoch, seen, false)
-		switch a.kind {
-		case taskStop:
-			return
+		is := p.statIdle()
+		k := p.nextTask(a, wIdle, a.leader.id, 0)
+		p.statRestore(is)
+		if k == taskStop || k == taskLeave {
+			return k
+		}
+		mask := p.adoptCtx(a.leader)
+		switch k {
 		case taskPDO:
 			p.pdoShare(&a.pdo)
 		case taskBarrier:
-			p.barrierRec(a.bsub, a.bdir)
+			p.barrierRec(a.bsub, a.bdir, wBarrier)
+		case taskReplicated:
+			p.replicatedShare(&a.slots[p.apsIndex].rep)
+		case taskPSection:
+			p.psectionShare(&a.psec)
 		}
+		p.mask = mask
 	}
 }
 
-// wait arrives at the APS barrier and returns when all members arrived.
-func (a *aps) wait(p *Proc) {
+// nextTask waits for the next task the leader of a dispatches and returns
+// its kind. While blocked the processor is shown as waiting with kind k at
+// (sub, dir) (for wIdle, sub is the leader).
+func (p *Proc) nextTask(a *aps, k waitKind, sub, dir int) taskKind {
+	s := &a.slots[p.apsIndex]
+	p.waitFor(k, sub, dir)
+	s.seen = p.await(&a.epoch, s.seen, false)
+	kind := a.kind
+	if kind == taskReplicated {
+		s.rep = a.rep
+	}
+	s.ack.Store(s.seen)
+	if a.ackWait.Load() != 0 {
+		a.ackGen.Add(1)
+		a.leader.wakeup()
+	}
+	return kind
+}
+
+// wait arrives at the APS barrier at site (sub, dir, kind) and returns when
+// all members arrived. The sites of all arrivals must agree: each arrival
+// adds 1 to the low half of the arrival word and the hash of its site to
+// the high half, so the last arrival sees at once whether all hashes are
+// its own (then the sites agree, but for a 2^-32 chance) and compares the
+// sites themselves only if not.
+func (a *aps) wait(p *Proc, sub, dir int, kind waitKind) {
+	st := site{sub, dir, kind}
+	a.slots[p.apsIndex].site = st
 	b := &a.bar
 	g := b.gen.Load()
-	if b.arrived.Add(1) == int64(len(a.members)) {
+	h := st.hash()
+	if v := b.arrived.Add(1 + h<<32); uint32(v) == uint32(len(a.members)) {
+		if uint32(v>>32) != uint32(len(a.members))*uint32(h) {
+			a.checkSites(p)
+		}
 		b.arrived.Store(0)
 		b.gen.Store(g + 1)
 		for _, m := range a.members {
@@ -108,15 +275,78 @@ func (a *aps) wait(p *Proc) {
 				m.wakeup()
 			}
 		}
+	} else {
+		p.waitFor(kind, sub, dir)
+		p.await(&b.gen, g, p.r.adaptive)
+	}
+	if p == a.leader {
+		a.pending = 0
+	}
+}
+
+// gather is the first half of a leader-release barrier: a member arrives and
+// waits for the leader's release; the leader returns when every member
+// arrived, does its work and then calls release.
+func (a *aps) gather(p *Proc, sub, dir int, kind waitKind) {
+	st := site{sub, dir, kind}
+	a.slots[p.apsIndex].site = st
+	b := &a.bar
+	n := uint32(len(a.members))
+	h := st.hash()
+	p.waitFor(kind, sub, dir)
+	if p == a.leader {
+		v := b.arrived.Add(1 + h<<32)
+		for uint32(v) != n {
+			v = p.await(&b.arrived, v, false)
+		}
+		if uint32(v>>32) != n*uint32(h) {
+			a.checkSites(p)
+		}
+		a.pending = 0
 		return
 	}
+	g := b.gen.Load()
+	if uint32(b.arrived.Add(1+h<<32)) == n {
+		a.leader.wakeup()
+	}
 	p.await(&b.gen, g, p.r.adaptive)
+}
+
+// release ends the barrier begun by gather. Called by the leader.
+func (a *aps) release(p *Proc) {
+	b := &a.bar
+	b.arrived.Store(0)
+	b.gen.Add(1)
+	for _, m := range a.members[1:] {
+		m.wakeup()
+	}
+}
+
+// hash is a 32-bit hash of the site.
+func (s site) hash() uint64 {
+	x := uint64(s.sub)*0x9E3779B97F4A7C15 ^ uint64(s.dir)*0xC2B2AE3D27D4EB4F ^ uint64(s.kind)*0x165667B19E3779F9
+	x ^= x >> 29
+	x *= 0xBF58476D1CE4E5B9
+	return uint64(uint32(x ^ x>>32))
+}
+
+// checkSites stops the run if the members arrived at different barriers.
+// Called by the processor that saw the last arrival.
+func (a *aps) checkSites(p *Proc) {
+	s0 := a.slots[0].site
+	for i := 1; i < len(a.slots); i++ {
+		if a.slots[i].site != s0 {
+			p.die(a.siteError())
+		}
+	}
 }
 
 // await waits until *w differs from old and returns the new value: a short
 // spin, then rounds of runtime.Gosched, then blocking on the processor's
 // wake channel. A waker changes *w first and then calls wakeup. Waiting is a
-// safe point: a processor of a failing run stops here.
+// safe point: a processor of a failing run stops here. While blocked, the
+// processor publishes what it waits for (set by waitFor) for the deadlock
+// watchdog.
 //
 // Long spins did not pay in measurements on the 2-CPU machines svmc targets:
 // while one processor spins, the one it waits for is often not running (more
@@ -143,9 +373,22 @@ func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 			return v
 		}
 	}
+	var t0 time.Time
 	if adapt {
-		defer p.adaptYields(time.Now())
+		t0 = time.Now()
 	}
+	p.publishWait()
+	v := p.block(w, old)
+	p.unpublishWait()
+	if adapt {
+		p.adaptYields(t0)
+	}
+	return v
+}
+
+// block sleeps on the wake channel until *w differs from old.
+func (p *Proc) block(w *atomic.Uint64, old uint64) uint64 {
+	r := p.r
 	for {
 		p.checkAbort()
 		p.sleeping.Store(1)
@@ -189,3 +432,13 @@ func (p *Proc) wakeup() {
 		p.wake <- struct{}{}
 	}
 }
+
+// enter moves p into APS a (a section's APS) and returns what to restore
+// with leave.
+func (p *Proc) enter(a *aps) (prev *aps, prevIndex int) {
+	prev, prevIndex = p.aps, p.apsIndex
+	p.aps, p.apsIndex = a, a.index(p.id)
+	return
+}
+
+func (p *Proc) leave(prev *aps, prevIndex int) { p.aps, p.apsIndex = prev, prevIndex }

@@ -74,6 +74,7 @@ func (t *Template) String() string {
 // template passed in: prev is returned, its shape must match) and writes
 // template-info.
 func (p *Proc) Template(prev *Template, sub, dir int, name string, dims ...Extent) *Template {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	if prev != nil {
 		if !prev.defined || !sameSizes(prev.dims, dims) {
 			p.errorf(sub, dir, false, "template %s does not match the shape of the argument %s", shapeString(name, dims), prev)
@@ -102,6 +103,7 @@ func (p *Proc) CreatableTemplate(prev *Template, sub, dir int, name string, rank
 // Create gives a creatable template its shape (dropping any distribution)
 // and writes template-info.
 func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	if len(dims) != t.rank {
 		p.errorf(sub, dir, false, "create %s: %d extents for a template of rank %d", shapeString(t.name, dims), len(dims), t.rank)
 	}
@@ -114,6 +116,7 @@ func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
 // Destroy destroys a created template (destroy-template); it becomes
 // undefined.
 func (p *Proc) Destroy(t *Template, sub, dir int) {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	t.defined, t.dims, t.dist = false, nil, nil
 	p.templateIDRec(trace.TagDestroyTemplate, t)
 }
@@ -121,12 +124,13 @@ func (p *Proc) Destroy(t *Template, sub, dir int) {
 // Undef makes a template undefined (undef-template): its shape and
 // distribution are dropped.
 func (p *Proc) Undef(t *Template, sub, dir int) {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	t.defined, t.dims, t.dist = false, nil, nil
 	p.templateIDRec(trace.TagUndefTemplate, t)
 }
 
 func (p *Proc) templateInfoRec(t *Template, sub, dir int) {
-	if p.stage < stageSched || !p.isLeader() {
+	if !p.on(trace.TagTemplateInfo) || !p.isLeader() {
 		return
 	}
 	p.begin(trace.TagTemplateInfo, p.id)
@@ -139,7 +143,7 @@ func (p *Proc) templateInfoRec(t *Template, sub, dir int) {
 }
 
 func (p *Proc) templateIDRec(tag trace.Tag, t *Template) {
-	if p.stage < stageSched || !p.isLeader() {
+	if !p.on(tag) || !p.isLeader() {
 		return
 	}
 	p.begin(tag, p.id)
@@ -328,7 +332,8 @@ func (m *dimMap) runs(c int, dst []ivl) []ivl {
 type distribution struct {
 	onto    *Procs
 	dims    []dimMap
-	strides []int // column-major strides of the arrangement
+	strides []int     // column-major strides of the arrangement
+	rec     *recorded // ownership decided by a dynamic schedule (dims are then `*`)
 }
 
 // newDistribution checks formats for the extents dims onto a and builds the
@@ -373,6 +378,7 @@ func countDistributed(formats []Format) int {
 // and writes template-dist: one record per processor of the APS. It also
 // serves REDISTRIBUTE.
 func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Template) {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	if onto == nil {
 		onto = p.aps.procs
 	}
@@ -403,6 +409,7 @@ func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Te
 // DistributeWith gives each template of ts the current distribution of with
 // (linked distribution); the shapes must be equal. It writes template-dist.
 func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
+	defer p.statRestore(p.statSwitch(grpDistr))
 	if !with.defined || with.dist == nil {
 		p.errorf(sub, dir, false, "distribute with %s: the template is not distributed", with)
 	}
@@ -413,7 +420,7 @@ func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
 		if !sameSizes(t.dims, with.dims) {
 			p.errorf(sub, dir, false, "distribute %s with %s: the shapes differ", t, with)
 		}
-		d := &distribution{onto: with.dist.onto, dims: append([]dimMap(nil), with.dist.dims...), strides: with.dist.strides}
+		d := &distribution{onto: with.dist.onto, dims: append([]dimMap(nil), with.dist.dims...), strides: with.dist.strides, rec: with.dist.rec}
 		for i := range d.dims {
 			d.dims[i].lo = t.dims[i].Lo
 		}
@@ -425,6 +432,9 @@ func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
 // ownerOf returns the processor owning the template element idx (every
 // index within its extent).
 func (d *distribution) ownerOf(idx []int) int {
+	if d.rec != nil {
+		return d.rec.owner(d.rec.number(d.dims, idx))
+	}
 	l := 0
 	for i := range d.dims {
 		if m := &d.dims[i]; m.adim >= 0 {
@@ -438,6 +448,14 @@ func (d *distribution) ownerOf(idx []int) int {
 // each as lo_1,hi_1,...,lo_r,hi_r: for every arrangement element on pid in
 // column-major order, the product of the runs of every dimension.
 func (d *distribution) ownedBoxes(pid int, dst []int) []int {
+	if d.rec != nil {
+		d.rec.boxes(d.dims, pid, func(_ int, box []ivl) {
+			for _, iv := range box {
+				dst = append(dst, iv.lo, iv.hi)
+			}
+		})
+		return dst
+	}
 	a := d.onto
 	var c []int
 	runs := make([][]ivl, len(d.dims))
@@ -489,7 +507,7 @@ func appendProduct(dst []int, runs [][]ivl, pos []int) []int {
 
 // templateDistRecs writes template-dist for every processor of the APS.
 func (p *Proc) templateDistRecs(t *Template) {
-	if p.stage < stageSched || !p.isLeader() {
+	if !p.on(trace.TagTemplateDist) || !p.isLeader() {
 		return
 	}
 	var boxes []int

@@ -55,6 +55,7 @@ var smallWant = map[int][]string{
 		"aps-info",
 		"trace-region-start(2,0,subroutine)",
 		"trace-region-stop(2,0,subroutine)",
+		"pdo-work",
 		"wait-barrier-start(1,5)",
 		"wait-barrier-stop(1,5)",
 		"pdo-iteration-space(1,5)",
@@ -74,6 +75,7 @@ var smallWant = map[int][]string{
 		"trace-region-start(1,5,pdo)",
 		"trace-region-start(2,0,subroutine)",
 		"trace-region-stop(2,0,subroutine)",
+		"pdo-work",
 		"wait-barrier-start(1,5)",
 		"wait-barrier-stop(1,5)",
 		"trace-region-stop(1,5,pdo)",
@@ -451,32 +453,6 @@ func TestWrapInfoMessage(t *testing.T) {
 	want := "svmc: main.go:10:1: processor arrangement P(0:1,0:1) has 4 elements for 2 processors; mapped in column-major order, wrapping\n"
 	if msg.String() != want {
 		t.Errorf("got %q, want %q", msg.String(), want)
-	}
-}
-
-func TestRequestFile(t *testing.T) {
-	good := "# a comment\nCONFIG SVM_TraceStage: 2\nconfig svm_tracebuf_size:64K # more\n  CONFIG SVM_Kernel_TraceBuf_Size : 1M\n"
-	req, err := ReadRequest("r.req", []byte(good))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *req != (Request{Stage: 2, BufSize: 64 << 10, KernelBufSize: 1 << 20}) {
-		t.Errorf("got %+v", *req)
-	}
-	for src, want := range map[string]string{
-		"CONFIG SVM_TraceStage: 7":                         "r.req:1:24: SVM_TraceStage \"7\": want a stage 0..6",
-		"# x\n  REQUEST GLOBAL TrOverhead":                 "r.req:2:3: REQUEST entries are not supported yet, only CONFIG",
-		"INCLUDE other.req":                                "r.req:1:1: INCLUDE entries are not supported yet, only CONFIG",
-		"CONFIG SVM_Foo: 1":                                "r.req:1:8: unknown CONFIG parameter \"SVM_Foo\": want SVM_TraceStage, SVM_TraceBuf_Size or SVM_Kernel_TraceBuf_Size",
-		"CONFIG SVM_TraceBuf_Size: -3":                     "r.req:1:27: SVM_TraceBuf_Size \"-3\": want a positive size in bytes (suffix K or M allowed)",
-		"CONFIG\n":                                         "r.req:1:1: CONFIG without a parameter",
-		"CONFIG SVM_TraceStage 3":                          "r.req:1:8: want ':' after SVM_TraceStage",
-		"CONFIG SVM_TraceStage: 1\nLOCAL main.*: (REGION)": "r.req:2:1: unexpected \"LOCAL\": want CONFIG, INCLUDE or REQUEST",
-	} {
-		_, err := ReadRequest("r.req", []byte(src))
-		if err == nil || err.Error() != want {
-			t.Errorf("%q: got %v, want %s", src, err, want)
-		}
 	}
 }
 

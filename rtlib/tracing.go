@@ -1,14 +1,17 @@
 package rtlib
 
 import (
+	"sync/atomic"
 	"time"
+	_ "unsafe" // go:linkname nanotime
 
+	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
 )
 
-// Stages of the records the runtime writes (seed 002, Table 2; checked
-// against trace.Stage by the tests). Every record site compares the run's
-// stage with one of these before building anything.
+// Stages of the records the runtime writes (seed 002, Table 2; trace.Stage
+// has the table). Record sites test p.on(tag) instead; these remain for
+// documentation and old call sites.
 const (
 	stageRegion = 1 // trace-region-start/stop, trace-overhead, buffer overflow
 	stageSched  = 2 // pdo-info, aps-info, templates, arrangements, mapping
@@ -17,14 +20,19 @@ const (
 	MaxStage = 6
 )
 
-// on reports whether records with tag are traced on p now. New code guards
-// every record with it; the request-file work replaces its body by a mask
-// test (per-region masks of package request).
-func (p *Proc) on(tag trace.Tag) bool { return p.stage >= trace.Stage(tag) }
+// on reports whether records with tag are traced on p now: one bit test of
+// p's current mask, which is the compiled request table's base mask of the
+// processor (stage and GLOBAL requests) plus the LOCAL requests of every
+// region p is inside (see pushRegion). Every record site tests it before
+// building anything.
+func (p *Proc) on(tag trace.Tag) bool { return p.mask&request.MaskOf(tag) != 0 }
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
 
 // now is the clock of the run: microseconds since it started.
 func (p *Proc) now() float64 {
-	return float64(time.Since(p.r.start)) / 1e3
+	return float64(nanotime()-p.r.startNano) / 1e3
 }
 
 // begin opens a record on p's buffer with node id node and the current clock.
@@ -32,37 +40,195 @@ func (p *Proc) begin(tag trace.Tag, node int) {
 	p.buf.Begin(tag, node, p.now())
 }
 
-// end closes the open record and writes the buffer out when it is full.
+// end closes the open record, publishes it (see procTrace) and hands the
+// buffer to the writer when it is full.
 func (p *Proc) end() {
 	p.buf.End()
+	p.publish()
 	if len(p.buf.B) >= p.bufLimit {
 		p.flushFull()
 	}
 }
 
-// flushFull writes the full buffer to the trace and records the overflow and
-// the time the write took.
-func (p *Proc) flushFull() {
-	t0 := time.Now()
-	c0 := float64(t0.Sub(p.r.start)) / 1e3
-	p.r.writeBuf(&p.buf)
-	d := float64(time.Since(t0)) / 1e3
-	p.buf.Begin(trace.TagKernelTraceBufferOverflow, p.id, c0)
-	p.buf.End()
-	p.buf.Begin(trace.TagTraceOverhead, p.id, c0)
-	p.buf.Double(d)
-	p.buf.Int(trace.OverheadFlush)
-	p.buf.End()
+// chars appends a char array field.
+func (p *Proc) chars(s string) {
+	if len(s) > maxName {
+		s = s[:maxName]
+	}
+	p.buf.Chars(s)
 }
 
-// region is an open trace region of a processor.
-type region struct{ sub, dir, typ int }
+// maxName bounds the names written in records.
+const maxName = 1 << 10
 
-// pushRegion writes trace-region-start and remembers the region. Callers
-// check p.stage >= stageRegion.
+// procTrace is the part of a processor's tracing state that other
+// goroutines touch.
+//
+// Buffers and flushing: each processor appends to its own buffer. When the
+// buffer holds SVM_TraceBuf_Size bytes the processor hands it to the run's
+// writer goroutine (a channel send that never blocks: a processor has at
+// most one buffer out) and goes on with its second buffer, which the writer
+// gives back once written. Only a processor whose previous buffer is still
+// being written waits, for that buffer alone; no lock is shared between
+// processors. After the swap the processor records
+// kernel-trace-buffer-overflow and trace-overhead (the time it was held up,
+// trace.OverheadFlush), both stamped with the time the buffer was found
+// full.
+//
+// Publication: after every record the processor stores the length of its
+// buffer (pubLen; pubArr holds the buffer's memory, stored again when it
+// changes). The bytes below the published length never change until the
+// buffer is handed over. So when the run ends while a processor is still
+// running (it did not reach a safe point within the bounded wait, or it is
+// stuck in user code), the runtime seals the processor (state) and writes
+// its records up to the published length: the trace ends with every record
+// written so far, and the open record, if any, is left out. A sealed
+// processor neither flushes nor publishes again.
+type procTrace struct {
+	pubLen atomic.Int64
+	pubArr atomic.Pointer[[]byte]
+	state  atomic.Int32 // stRunning, stFlushing, stSealed
+	pubCap int          // cap of the buffer whose memory pubArr holds
+	noPub  bool         // sealed seen by the processor: publish no more
+	spare  chan []byte  // the processor's other buffer, back from the writer
+	ctx    []ctxEntry   // the regions of a leader at its last dispatch (snapCtx)
+}
+
+const (
+	stRunning int32 = iota
+	stFlushing
+	stSealed
+)
+
+// publish makes the records in p's buffer visible to the end of the run.
+func (p *Proc) publish() {
+	t := &p.tr
+	if t.noPub {
+		return
+	}
+	if cap(p.buf.B) != t.pubCap {
+		t.setArr(p.buf.B)
+	}
+	t.pubLen.Store(int64(len(p.buf.B)))
+}
+
+func (t *procTrace) setArr(b []byte) {
+	t.pubArr.Store(&b)
+	t.pubCap = cap(b)
+}
+
+// flushItem is a full buffer on its way to the writer.
+type flushItem struct {
+	p *Proc
+	b []byte
+}
+
+// flushFull hands the full buffer to the writer, takes the spare one and
+// records the overflow and the time the processor was held up.
+func (p *Proc) flushFull() {
+	r := p.r
+	t0 := nanotime()
+	sw := p.statSwitch(grpTrace)
+	if !p.tr.state.CompareAndSwap(stRunning, stFlushing) {
+		// Sealed: the trace is complete; what comes after is not part of it.
+		// Fresh memory, as the end of the run may be reading the old.
+		p.tr.noPub = true
+		p.buf = trace.Buf{}
+		p.statRestore(sw)
+		return
+	}
+	r.flushQ <- flushItem{p, p.buf.B}
+	next := <-p.tr.spare
+	p.buf = trace.Buf{B: next[:0]}
+	p.tr.setArr(p.buf.B)
+	p.tr.pubLen.Store(0)
+	c0 := float64(t0-r.startNano) / 1e3
+	d := float64(nanotime()-t0) / 1e3
+	if p.on(trace.TagKernelTraceBufferOverflow) {
+		p.buf.Begin(trace.TagKernelTraceBufferOverflow, p.id, c0)
+		p.buf.End()
+	}
+	if p.on(trace.TagTraceOverhead) {
+		p.buf.Begin(trace.TagTraceOverhead, p.id, c0)
+		p.buf.Double(d)
+		p.buf.Int(trace.OverheadFlush)
+		p.buf.End()
+	}
+	p.publish()
+	p.tr.state.Store(stRunning)
+	p.statRestore(sw)
+}
+
+// writer writes the buffers the processors hand over, in the order they
+// come, and gives each back to its processor.
+func (r *run) writer() {
+	defer close(r.writerDone)
+	for it := range r.flushQ {
+		if err := r.w.WriteTrusted(it.b); err != nil {
+			r.setWriteErr(err)
+		}
+		it.p.tr.spare <- it.b[:0]
+	}
+}
+
+// seal stops p's flushing and publication and returns the records it
+// published, or ok false if p stayed in a flush for longer than wait.
+func (p *Proc) seal(wait time.Duration) (b []byte, ok bool) {
+	deadline := time.Now().Add(wait)
+	for !p.tr.state.CompareAndSwap(stRunning, stSealed) {
+		if p.tr.state.Load() == stSealed {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, false
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+	n := p.tr.pubLen.Load()
+	arr := p.tr.pubArr.Load()
+	if arr == nil || n == 0 {
+		return nil, true
+	}
+	return (*arr)[:n:n], true
+}
+
+// region is an open trace region of a processor, with the mask in force
+// outside it.
+type region struct {
+	sub, dir, typ int
+	outer         request.Mask
+}
+
+// regionNo is the region number (in its subprogram, as trace request files
+// count) of the region directive dir of sub opens; 0 for the subprogram
+// itself, -1 if unknown.
+func (r *run) regionNo(sub, dir int) int {
+	if dir == 0 {
+		return 0
+	}
+	if uint(sub) < uint(len(r.prog.Subs)) {
+		if ds := r.prog.Subs[sub].Dirs; uint(dir) < uint(len(ds)) {
+			return ds[dir].Region
+		}
+	}
+	return -1
+}
+
+// pushRegion enters a trace region: the mask becomes the one the request
+// table gives inside it, and trace-region-start is written if that mask
+// has it. It does nothing when nothing can be traced on p (p.track).
 func (p *Proc) pushRegion(sub, dir, typ int) {
-	p.regions = append(p.regions, region{sub, dir, typ})
-	p.regionRec(trace.TagTraceRegionStart, sub, dir, typ)
+	if !p.track {
+		return
+	}
+	outer := p.mask
+	if p.r.hasLocal {
+		p.mask = p.r.req.Enter(p.id, sub, p.r.regionNo(sub, dir), outer)
+	}
+	p.regions = append(p.regions, region{sub, dir, typ, outer})
+	if p.on(trace.TagTraceRegionStart) {
+		p.regionRec(trace.TagTraceRegionStart, sub, dir, typ)
+	}
 }
 
 func (p *Proc) regionRec(tag trace.Tag, sub, dir, typ int) {
@@ -76,6 +242,9 @@ func (p *Proc) regionRec(tag trace.Tag, sub, dir, typ int) {
 // popRegion closes the innermost open region (sub, dir, typ) and every
 // region opened inside it. It does nothing if no such region is open.
 func (p *Proc) popRegion(sub, dir, typ int) {
+	if !p.track {
+		return
+	}
 	for i := len(p.regions) - 1; i >= 0; i-- {
 		if rg := p.regions[i]; rg.sub == sub && rg.dir == dir && rg.typ == typ {
 			p.closeRegionsAbove(i)
@@ -85,11 +254,15 @@ func (p *Proc) popRegion(sub, dir, typ int) {
 }
 
 // closeRegionsAbove closes the open regions from the innermost down to
-// index i.
+// index i: each one's trace-region-stop is tested against the mask inside
+// it, then the mask outside it is restored.
 func (p *Proc) closeRegionsAbove(i int) {
 	for j := len(p.regions) - 1; j >= i; j-- {
 		rg := p.regions[j]
-		p.regionRec(trace.TagTraceRegionStop, rg.sub, rg.dir, rg.typ)
+		if p.on(trace.TagTraceRegionStop) {
+			p.regionRec(trace.TagTraceRegionStop, rg.sub, rg.dir, rg.typ)
+		}
+		p.mask = rg.outer
 	}
 	if i < len(p.regions) {
 		p.regions = p.regions[:i]
@@ -97,7 +270,7 @@ func (p *Proc) closeRegionsAbove(i int) {
 }
 
 // syncRec writes one of the four-field synchronisation records. Callers
-// check p.stage >= stageSync.
+// test p.on(tag).
 func (p *Proc) syncRec(tag trace.Tag, sub, dir int) {
 	p.begin(tag, p.id)
 	p.buf.Int(sub)
@@ -109,9 +282,9 @@ func (p *Proc) syncRec(tag trace.Tag, sub, dir int) {
 func (p *Proc) isLeader() bool { return p.aps.leader == p }
 
 // Enter opens the region of subprogram sub (trace-region-start, type
-// subroutine, directive 0).
+// subroutine, directive 0) and applies the LOCAL requests naming it.
 func (p *Proc) Enter(sub int) {
-	if p.stage < stageRegion {
+	if !p.track {
 		return
 	}
 	p.pushRegion(sub, 0, trace.RegionSubroutine)
@@ -121,7 +294,7 @@ func (p *Proc) Enter(sub int) {
 // return out of a user region), then the subroutine region itself. Generated
 // code calls it with defer.
 func (p *Proc) Exit(sub int) {
-	if p.stage < stageRegion {
+	if !p.track {
 		return
 	}
 	p.popRegion(sub, 0, trace.RegionSubroutine)
@@ -130,7 +303,7 @@ func (p *Proc) Exit(sub int) {
 // RegionStart opens a trace region of type typ (trace.RegionUser, ...)
 // at directive dir of sub.
 func (p *Proc) RegionStart(sub, dir, typ int) {
-	if p.stage < stageRegion {
+	if !p.track {
 		return
 	}
 	p.pushRegion(sub, dir, typ)
@@ -139,7 +312,7 @@ func (p *Proc) RegionStart(sub, dir, typ int) {
 // RegionStop closes the region opened by RegionStart with the same
 // arguments, and any region still open inside it.
 func (p *Proc) RegionStop(sub, dir, typ int) {
-	if p.stage < stageRegion {
+	if !p.track {
 		return
 	}
 	p.popRegion(sub, dir, typ)
@@ -154,7 +327,7 @@ type SharedVar struct {
 // Shared writes variable-mapping (stage 2): one row [number, addr>>32,
 // addr&0xffffffff] per variable.
 func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
-	if p.stage < stageSched {
+	if !p.on(trace.TagVariableMapping) {
 		return
 	}
 	p.begin(trace.TagVariableMapping, p.id)
@@ -168,4 +341,40 @@ func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 		p.buf.Int(int(int32(uint32(a))))
 	}
 	p.end()
+}
+
+// ctxEntry is a region of the APS leader, as the request table names it.
+type ctxEntry struct{ sub, region int }
+
+// snapCtx records the regions the leader is in before it dispatches a task,
+// so that the members running the task apply the LOCAL requests of those
+// regions too (adoptCtx): a request for a region covers the parallel loops
+// and barriers inside it on every processor, although only the leader
+// executed the region's start in exclusive mode. The members read the
+// snapshot before they reach the barrier that ends the task, and the leader
+// takes the next one after it.
+func (p *Proc) snapCtx() {
+	if !p.r.hasLocal || !p.track {
+		return
+	}
+	p.tr.ctx = p.tr.ctx[:0]
+	for _, rg := range p.regions {
+		p.tr.ctx = append(p.tr.ctx, ctxEntry{rg.sub, p.r.regionNo(rg.sub, rg.dir)})
+	}
+}
+
+// adoptCtx applies the LOCAL requests of the regions the leader was in when
+// it dispatched the task p is about to run, and returns the mask to go back
+// to after the task.
+func (p *Proc) adoptCtx(leader *Proc) request.Mask {
+	old := p.mask
+	if !p.r.hasLocal || !p.track {
+		return old
+	}
+	m := old
+	for _, c := range leader.tr.ctx {
+		m = p.r.req.Enter(p.id, c.sub, c.region, m)
+	}
+	p.mask = m
+	return old
 }

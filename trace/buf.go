@@ -61,6 +61,12 @@ func (b *Buf) Ints(v []int) {
 	}
 }
 
+// Chars appends a one-dimensional char array: the bytes of s.
+func (b *Buf) Chars(s string) {
+	b.Int(len(s))
+	b.B = append(b.B, s...)
+}
+
 // IntRows appends a two-dimensional int array of len(v)/cols rows, row-major.
 // cols should divide len(v); an empty v writes a 0 x cols array. The packet
 // stays well-formed whatever the arguments: only the rows*cols elements that

@@ -54,6 +54,25 @@ const (
 	// (from its region start to its arrival at the implicit barrier), so a
 	// report can show the load balance without per-iteration events.
 	TagPDOWork Tag = 2001
+
+	// Measured intervals (Lib-DVM's MeasureStart / MeasureFinish, seed 000
+	// §9): the enclosure level (1 outermost) and the interval's name; the
+	// finish also has the time since the start of the same level.
+	TagMeasureStart  Tag = 2002
+	TagMeasureFinish Tag = 2003
+
+	// Statistics (seed 000 §11), written at the end of a run with
+	// statistics on. TagStatInterval: the summary characteristics of one
+	// measured interval (interval 0 is the whole program); TagStatGroup:
+	// one element IM[caller][group] of its interval matrix. See rtlib's
+	// documentation for the groups and the definitions.
+	TagStatInterval Tag = 2004
+	TagStatGroup    Tag = 2005
+
+	// TagTraceEnd is the last record of a trace the runtime closed: how the
+	// run ended, the processors that had not stopped when their buffers
+	// were taken over, and the records that could not be written.
+	TagTraceEnd Tag = 2006
 )
 
 // FieldType is one of the four SDDF scalar types.
@@ -212,6 +231,25 @@ var Catalog = []*Descriptor{
 
 	{TagPDOWork, "pdo-work", "iterations and busy time of a processor in a parallel loop",
 		one(nodeID, clock, subNo, dirNo, Field{Int, "iterations", 0}, Field{Double, "busy microseconds", 0})},
+	{TagMeasureStart, "measure-start", "start of a measured interval",
+		one(nodeID, clock, Field{Int, "level", 0}, Field{Char, "name", 1})},
+	{TagMeasureFinish, "measure-finish", "end of a measured interval",
+		one(nodeID, clock, Field{Int, "level", 0}, Field{Char, "name", 1}, Field{Double, "elapsed microseconds", 0})},
+	{TagStatInterval, "stat-interval", "summary characteristics of a measured interval",
+		one(nodeID, clock, Field{Int, "interval id", 0}, Field{Int, "parent id", 0}, Field{Int, "level", 0},
+			Field{Char, "name", 1}, Field{Int, "entries", 0}, Field{Int, "processors", 0},
+			Field{Double, "execution microseconds", 0}, Field{Double, "processor microseconds", 0},
+			Field{Double, "user productive microseconds", 0}, Field{Double, "user lost microseconds", 0},
+			Field{Double, "system productive microseconds", 0}, Field{Double, "system lost microseconds", 0},
+			Field{Double, "productive microseconds", 0}, Field{Double, "lost microseconds", 0},
+			Field{Double, "idle microseconds", 0}, Field{Double, "system calls", 0}, Field{Double, "efficiency", 0})},
+	{TagStatGroup, "stat-group", "calls, productive and lost time of a group of runtime functions in an interval",
+		one(nodeID, clock, Field{Int, "interval id", 0}, Field{Int, "caller group", 0}, Field{Int, "group", 0},
+			Field{Char, "group name", 1}, Field{Double, "calls", 0},
+			Field{Double, "productive microseconds", 0}, Field{Double, "lost microseconds", 0})},
+	{TagTraceEnd, "trace-end", "end of the trace",
+		one(nodeID, clock, Field{Int, "status", 0}, Field{Char, "message", 1},
+			Field{Int, "processors not stopped", 1}, Field{Int, "lost records", 0})},
 }
 
 var byTag = func() map[Tag]*Descriptor {
@@ -266,6 +304,16 @@ const (
 	OverheadFlush = 1 // a processor's buffer was written to the trace file
 )
 
+// Status of the trace-end record: how the run ended.
+const (
+	EndNormal    = 0 // the program returned
+	EndError     = 1 // a run-time error the user caused
+	EndPanic     = 2 // a panic on a processor
+	EndDeadlock  = 3 // the runtime detected a deadlock
+	EndInterrupt = 4 // SIGINT
+	EndTerminate = 5 // SIGTERM
+)
+
 // Stage returns the lowest tracing stage (seed 002, Table 2) at which records
 // with tag are written. Stage 1 regions and overhead; 2 scheduling and
 // mapping; 3 synchronisation; 4-6 the SVM kernel's page events.
@@ -276,6 +324,8 @@ func Stage(tag Tag) int {
 		return 1
 	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
+	case tag >= TagMeasureStart && tag <= TagTraceEnd:
+		return 1
 	case tag >= 1101 && tag <= 1111:
 		return 3
 	case tag == TagReadPageFaultSum, tag == TagWritePageFaultSum:

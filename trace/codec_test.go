@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -120,6 +121,8 @@ func appendBuf(t testing.TB, b *Buf, r *Record) {
 			b.Ints(v.Ints)
 		case f.Dims == 2 && f.Type == Int:
 			b.IntRows(v.Dims[1], v.Ints)
+		case f.Dims == 1 && f.Type == Char:
+			b.Chars(v.Str)
 		default:
 			t.Fatalf("%s: field %q of type %s[%d] has no Buf method", d.Name, f.Name, f.Type, f.Dims)
 		}
@@ -914,4 +917,44 @@ func sameRecord(a, b *Record) bool {
 	ea, err1 := appendRecord(nil, a)
 	eb, err2 := appendRecord(nil, b)
 	return err1 == nil && err2 == nil && bytes.Equal(ea, eb) && sameDesc(a.Desc, b.Desc)
+}
+
+// TestWriteTrusted: the runtime's unchecked path writes the same stream as
+// WriteBuf, in both formats.
+func TestWriteTrusted(t *testing.T) {
+	var b Buf
+	recs := bufRecords()
+	for _, r := range recs {
+		appendBuf(t, &b, r)
+	}
+	for _, f := range []Format{Binary, ASCII} {
+		var viaBuf, viaTrusted bytes.Buffer
+		w1, _ := NewWriter(&viaBuf, f, nil)
+		w2, _ := NewWriter(&viaTrusted, f, nil)
+		if err := w1.WriteBuf(&b); err != nil {
+			t.Fatal(err)
+		}
+		half := 0
+		for off, k := 0, 0; k < len(recs)/2; k++ {
+			off += 4 + int(binary.LittleEndian.Uint32(b.B[off:]))
+			half = off
+		}
+		if err := w2.WriteTrusted(b.B[:half]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w2.WriteTrusted(b.B[half:]); err != nil {
+			t.Fatal(err)
+		}
+		w1.Close()
+		w2.Close()
+		if !bytes.Equal(viaBuf.Bytes(), viaTrusted.Bytes()) {
+			t.Errorf("%v: WriteTrusted and WriteBuf streams differ", f)
+		}
+		if _, got := readAll(t, viaTrusted.Bytes()); len(got) != len(recs) {
+			t.Errorf("%v: %d records read back, want %d", f, len(got), len(recs))
+		}
+		if err := w2.WriteTrusted(b.B); err == nil {
+			t.Errorf("%v: WriteTrusted after Close succeeded", f)
+		}
+	}
 }

@@ -295,6 +295,36 @@ func (w *Writer) WriteBuf(b *Buf) error {
 	return w.err
 }
 
+// WriteTrusted writes the data packets in p, which a Buf built (whole
+// records, Begin to End, in the field order of descriptors written by
+// NewWriter), so that they need no checking: a binary stream copies the
+// bytes as they are. An ASCII stream decodes them to print them and so still
+// checks them, as WriteBuf does. It is the runtime's path for its own
+// buffers; a malformed packet in p makes a binary stream unreadable from
+// there on, so anything else goes through WriteBuf.
+func (w *Writer) WriteTrusted(p []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.bw == nil {
+		return errClosed
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if w.format == Binary {
+		w.write(p)
+		return w.err
+	}
+	txt := w.scratch[:0]
+	if err := w.walkBuf(p, &txt); err != nil {
+		w.scratch = txt[:0]
+		return err
+	}
+	w.scratch = txt
+	w.write(txt)
+	return w.err
+}
+
 // walkBuf checks the data packets of p and, if txt is non-nil, appends their
 // ASCII form to it.
 func (w *Writer) walkBuf(p []byte, txt *[]byte) error {

@@ -48,26 +48,50 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 	return cmd
 }
 
+// runFlags are the flags of svmc run that become run-time parameters. The
+// program reads them as SVMC_FLAG_<NAME>, so --print-params can tell a flag
+// from the environment (SVMC_<NAME>) and the parameter file (SVMC_PARAMS).
+var runFlags = []struct {
+	name, param, usage string
+}{
+	{"trace", "TRACE", "write a trace to this file"},
+	{"format", "FORMAT", "trace format: ascii or binary (default binary)"},
+	{"stage", "STAGE", "tracing stage 0-6 (default 3 with a trace)"},
+	{"request", "REQUEST", "trace request file (seed 002 §5 grammar)"},
+	{"params", "PARAMS", "parameter file: name = value lines"},
+	{"tracebuf", "TRACEBUF", "trace buffer size per processor, e.g. 4M"},
+	{"stdout", "STDOUT", "user output: proc0[:FILE], each[:PATTERN with %d] or common[:FILE]"},
+	{"stderr", "STDERR", "user error output, as --stdout"},
+	{"info", "INFO", "runtime messages: stderr, stdout, off or file:PATH"},
+	{"deadlock-ms", "DEADLOCK_MS", "report a deadlock after this many ms without progress (0 off)"},
+}
+
+var runBools = []struct {
+	name, param, usage string
+}{
+	{"lenient", "LENIENT", "unknown names in the request file are warnings, not errors"},
+	{"stats", "STATS", "write Lib-DVM interval statistics at the end of the run"},
+	{"keep-old", "KEEP_OLD", "append to old output files instead of replacing them"},
+}
+
 func runCmd() *cobra.Command {
 	var (
-		nprocs          int
-		tracePath, fmtS string
-		stage           int
-		request         string
-		keep            bool
+		nprocs      int
+		keep, print bool
 	)
+	values := map[string]*string{}
+	bools := map[string]*bool{}
 	cmd := &cobra.Command{
 		Use:   "run [flags] [package] [-- program arguments]",
 		Short: "compile a package, build it against rtlib and run it on N processors",
 		Long: `run compiles the package source to source, builds it against the runtime embedded in
-this svmc (offline; the package may live in any module) and runs it. Every flag has an
-environment twin that the built program reads itself:
+this svmc (offline; the package may live in any module) and runs it.
 
-	-n           SVMC_NPROCS    number of processors (default 1)
-	--trace      SVMC_TRACE     trace file to write (no trace without it)
-	--format     SVMC_FORMAT    ascii or binary SDDF (default binary)
-	--stage      SVMC_STAGE     tracing stage 0-6 (default 3 with a trace)
-	--request    SVMC_REQUEST   trace request file (CONFIG entries)`,
+Every flag is a run-time parameter the built program reads itself, so a program built
+with svmc compile runs the same way directly. Parameters come from the environment
+(SVMC_NPROCS, SVMC_TRACE, SVMC_FORMAT, SVMC_STAGE, SVMC_REQUEST, ...), then a parameter
+file (--params or SVMC_PARAMS), then these flags, each overriding the one before;
+--print-params shows the effective values and where each comes from.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pattern, progArgs := ".", []string(nil)
 			dash := cmd.ArgsLenAtDash()
@@ -87,28 +111,36 @@ environment twin that the built program reads itself:
 				if nprocs < 1 {
 					return fmt.Errorf("-n %d: want a positive number of processors", nprocs)
 				}
-				env = append(env, "SVMC_NPROCS="+strconv.Itoa(nprocs))
+				env = append(env, "SVMC_FLAG_NPROCS="+strconv.Itoa(nprocs))
 			}
-			if tracePath != "" {
-				env = append(env, "SVMC_TRACE="+tracePath)
-			}
-			if fmtS != "" {
-				if _, err := trace.ParseFormat(fmtS); err != nil {
-					return fmt.Errorf("--format %s: want ascii or binary", fmtS)
+			for _, f := range runFlags {
+				if !cmd.Flags().Changed(f.name) {
+					continue
 				}
-				env = append(env, "SVMC_FORMAT="+fmtS)
-			}
-			if cmd.Flags().Changed("stage") {
-				if stage < 0 || stage > 6 {
-					return fmt.Errorf("--stage %d: want a stage from 0 to 6", stage)
+				v := *values[f.name]
+				switch f.name {
+				case "format":
+					if _, err := trace.ParseFormat(v); err != nil {
+						return fmt.Errorf("--format %s: want ascii or binary", v)
+					}
+				case "stage":
+					if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 6 {
+						return fmt.Errorf("--stage %s: want a stage from 0 to 6", v)
+					}
+				case "request", "params":
+					if _, err := os.Stat(v); err != nil {
+						return fmt.Errorf("--%s %s: %v", f.name, v, err)
+					}
 				}
-				env = append(env, "SVMC_STAGE="+strconv.Itoa(stage))
+				env = append(env, "SVMC_FLAG_"+f.param+"="+v)
 			}
-			if request != "" {
-				if _, err := os.Stat(request); err != nil {
-					return fmt.Errorf("--request %s: %v", request, err)
+			for _, f := range runBools {
+				if cmd.Flags().Changed(f.name) {
+					env = append(env, "SVMC_FLAG_"+f.param+"="+strconv.FormatBool(*bools[f.name]))
 				}
-				env = append(env, "SVMC_REQUEST="+request)
+			}
+			if print {
+				env = append(env, "SVMC_PRINT_PARAMS=1")
 			}
 			work, err := os.MkdirTemp("", "svmc-run-")
 			if err != nil {
@@ -137,10 +169,13 @@ environment twin that the built program reads itself:
 	}
 	f := cmd.Flags()
 	f.IntVarP(&nprocs, "n", "n", 1, "number of processors")
-	f.StringVar(&tracePath, "trace", "", "write a trace to this file")
-	f.StringVar(&fmtS, "format", "", "trace format: ascii or binary (default binary)")
-	f.IntVar(&stage, "stage", 3, "tracing stage 0-6")
-	f.StringVar(&request, "request", "", "trace request file")
+	for _, rf := range runFlags {
+		values[rf.name] = f.String(rf.name, "", rf.usage)
+	}
+	for _, rb := range runBools {
+		bools[rb.name] = f.Bool(rb.name, false, rb.usage)
+	}
+	f.BoolVar(&print, "print-params", false, "print the effective parameters and their sources, and exit")
 	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
 	return cmd
 }

@@ -162,7 +162,7 @@ func main() {
 //line ../main.go:53
 		svm_p.Undef(C, 1, 20)
 //line ../main.go:54
-		fmt.Println("hits", hits, "cells", cells, "formats from", owner, sizes)
+		fmt.Fprintln(svm_p.Stdout(), "hits", hits, "cells", cells, "formats from", owner, sizes)
 //line ../main.go:55
 	})
 //line ../main.go:55

@@ -139,7 +139,7 @@ func main() {
 		}
 		var T *rtlib.Template
 		sum, diagonal := svm_G(svm_p, T, n, m, a)
-		fmt.Printf("sum of a = %.1f (want %d), diagonal elements = %d\n", sum, m*m*(m*m-1)/2, diagonal)
+		fmt.Fprintf(svm_p.Stdout(), "sum of a = %.1f (want %d), diagonal elements = %d\n", sum, m*m*(m*m-1)/2, diagonal)
 //line ../../../../examples/example31/main.go:69
 	})
 //line ../../../../examples/example31/main.go:69

@@ -83,7 +83,7 @@ func main() {
 			})
 //line ../../../../examples/jacobi/main.go:48
 		}
-		fmt.Printf("jacobi %dx%d, %d iterations: last change %.9e, checksum %.9f\n", size, size, *iters, change, svm_checksum(svm_p, a))
+		fmt.Fprintf(svm_p.Stdout(), "jacobi %dx%d, %d iterations: last change %.9e, checksum %.9f\n", size, size, *iters, change, svm_checksum(svm_p, a))
 //line ../../../../examples/jacobi/main.go:50
 	})
 //line ../../../../examples/jacobi/main.go:50

@@ -139,7 +139,7 @@ func main() {
 			svm_it.Reduce(func() { count += svm_part7_0 })
 		})
 //line ../main.go:51
-		fmt.Println(down, steps, back, prod, lo, hi, and, or, xor, count)
+		fmt.Fprintln(svm_p.Stdout(), down, steps, back, prod, lo, hi, and, or, xor, count)
 //line ../main.go:52
 	})
 //line ../main.go:52

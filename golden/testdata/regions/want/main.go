@@ -92,7 +92,7 @@ func main() {
 //line ../main.go:35
 		svm_p.Barrier(2, 7)
 //line ../main.go:36
-		fmt.Println("index of 8:", svm_find(svm_p, xs, 8), "index of 7:", svm_find(svm_p, xs, 7))
+		fmt.Fprintln(svm_p.Stdout(), "index of 8:", svm_find(svm_p, xs, 8), "index of 7:", svm_find(svm_p, xs, 7))
 		//svm:barrier
 //line ../main.go:37
 		svm_p.Barrier(2, 8)
@@ -100,7 +100,7 @@ func main() {
 		for _, s := range squares[:limit] {
 			total += s
 		}
-		fmt.Println("sum of the first squares:", total)
+		fmt.Fprintln(svm_p.Stdout(), "sum of the first squares:", total)
 //line ../main.go:42
 	})
 //line ../main.go:42

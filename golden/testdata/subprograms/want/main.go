@@ -140,7 +140,7 @@ func main() {
 		var s fmt.Stringer = c
 		ks := []int{3, 1, 2}
 		sort.Ints(ks)
-		fmt.Println(v.svm_dot(svm_p, v), s, svm_sum(svm_p, 1, 2, 3), svm_sum(svm_p, 0.5, 0.25), svm_fib(svm_p, 10), svm_apply(svm_p, fib, 12), ks)
+		fmt.Fprintln(svm_p.Stdout(), v.svm_dot(svm_p, v), s, svm_sum(svm_p, 1, 2, 3), svm_sum(svm_p, 0.5, 0.25), svm_fib(svm_p, 10), svm_apply(svm_p, fib, 12), ks)
 //line ../main.go:55
 	})
 //line ../main.go:55

@@ -1,0 +1,66 @@
+package codegen
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// printers are the fmt functions that write to standard output, with the
+// function that writes the same to a given writer.
+var printers = map[string]string{"Print": "Fprint", "Printf": "Fprintf", "Println": "Fprintln"}
+
+// output routes the user's standard output and error through the
+// processor, so the runtime can keep processor 0's only, give each
+// processor a file, or merge them (seed 000 §8): fmt.Print* become
+// fmt.Fprint*(svm_p.Stdout(), ...), and os.Stdout / os.Stderr passed where
+// an interface (an io.Writer) is wanted become svm_p.Stdout() / Stderr().
+// Uses of the *os.File itself (os.Stdout.Sync()) stay as they are.
+func (g *gen) output(call *ast.CallExpr) {
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		if fn, ok := g.p.Info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && printers[fn.Name()] != "" {
+			g.e.raw(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), printers[fn.Name()])
+			arg := procVar + ".Stdout()"
+			if len(call.Args) > 0 {
+				arg += ", "
+			}
+			g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
+			return
+		}
+	}
+	sig, ok := g.p.Info.TypeOf(call.Fun).(*types.Signature)
+	if !ok {
+		return
+	}
+	for i, a := range call.Args {
+		method := stdStream(g.p.Info, a)
+		if method == "" {
+			continue
+		}
+		var pt types.Type
+		switch {
+		case sig.Variadic() && i >= sig.Params().Len()-1:
+			pt = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+		case i < sig.Params().Len():
+			pt = sig.Params().At(i).Type()
+		}
+		if pt != nil && types.IsInterface(pt) {
+			g.e.raw(g.off(a.Pos()), g.off(a.End()), procVar+"."+method+"()")
+		}
+	}
+}
+
+// stdStream returns "Stdout" or "Stderr" when e is os.Stdout or os.Stderr.
+func stdStream(info *types.Info, e ast.Expr) string {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	v, ok := info.Uses[sel.Sel].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != "os" {
+		return ""
+	}
+	if v.Name() == "Stdout" || v.Name() == "Stderr" {
+		return v.Name()
+	}
+	return ""
+}

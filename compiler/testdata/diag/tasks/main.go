@@ -1,0 +1,82 @@
+// Tasks and synchronisation: misplaced sections, jumps out of closures,
+// variables that do not outlive a closure region, locks and atomic updates
+// on what cannot be updated, dynamic strategies with clauses that do not
+// fit, and the SVM directives that have no effect in Go.
+package main
+
+func sections(s int) int {
+	//svm:psection // want 2:`^psection must be followed by a block \{ //svm:section \.\.\. \} holding its sections$`
+	s++
+	//svm:psection
+	{
+		s++ // want 3:`^this statement of the psection block at line 10 belongs to no section: put //svm:section before it$`
+		//svm:section
+		s++
+	}
+	//svm:section // want 2:`^section outside a psection: sections stand directly in the block that follows //svm:psection$`
+	s++
+	//svm:psection
+	{
+		//svm:section
+		if s > 0 {
+			return s // want 4:`^return inside the body of the section at line 20`
+		}
+	}
+	return s
+}
+
+func regions(n int) int {
+	//svm:replicated
+	x := n * 2
+	//svm:end replicated
+	//svm:exclusive
+	y := n + 1
+	//svm:end exclusive
+	return x + y // want 9:`^x is declared in the replicated region at line 29 and used after it` 13:`^y is declared in the exclusive region at line 32 and used after it`
+}
+
+func syncs(n int, m map[string]int) {
+	s := 0
+	t := "a"
+	//svm:critical
+	for i := 0; i < n; i++ {
+		if i > 2 {
+			return // want 4:`^return inside the body of the critical section at line 41`
+		}
+	}
+	//svm:lock(m["a"]) // want 13:`^lock\(m\["a"\]\): m\["a"\] is not a variable or an element of one`
+	s++
+	//svm:atomic // want 2:`^atomic must be followed by an update x op= e, x\+\+ or x--; found an assignment with =$`
+	s = 3
+	//svm:atomic
+	t += "b" // want 2:`^atomic: t has type string; this update needs a number$`
+	//svm:atomic // want 2:`^atomic must be followed by an update x op= e, x\+\+ or x--; found a call`
+	println(s, t)
+}
+
+func schedules(n int) {
+	a := make([]int, n)
+	//svm:processors P(2)
+	//svm:template T(n)
+	//svm:template U(n, n)
+	//svm:pdo loops(i) processors(P) strategy(dynamic(2)) // want 32:`^a dynamic strategy schedules over the active processors; drop processors\(P\)$`
+	for i := 0; i < n; i++ {
+		a[i] = i
+	}
+	//svm:pdo loops(i) strategy(guided) template(U) // want 47:`^template\(U\) records the schedule of 1 loop, but U has 2 dimensions$`
+	for i := 0; i < n; i++ {
+		a[i] = i
+	}
+	//svm:pdo loops(i) processors(P) strategy(block) template(T) // want 60:`^pdo template\(T\) records a dynamic scheduling decision as T's distribution; with this strategy there is none: use dynamic, guided or affinity$`
+	for i := 0; i < n; i++ {
+		a[i] = i
+	}
+	//svm:coherence(release) :: a // want 2:`^warning: coherence has no effect: Go has no shared virtual memory layer to steer`
+	//svm:prefetch a[0:2] // want 2:`^warning: prefetch has no effect`
+}
+
+func main() {
+	println(sections(1), regions(2))
+	syncs(3, nil)
+	schedules(4)
+}

@@ -1,0 +1,223 @@
+package rtlib
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// waitKind is what a processor waits for; it also names barrier sites.
+type waitKind uint8
+
+const (
+	wRunning       waitKind = iota
+	wIdle                   // waiting for work from the APS leader (wsub: its pid)
+	wBarrier                // explicit barrier
+	wPDOEnd                 // implicit barrier at the end of a pdo
+	wPSectionEnd            // implicit barrier at the end of a psection
+	wReplicatedEnd          // implicit barrier at the end of a replicated region
+	wExclusiveEnd           // implicit barrier at the end of an exclusive region
+	wCheckout               // barrier checkout
+	wLock                   // lock directive
+	wCritical               // critical section
+	wAtomic                 // atomic update of a variable without hardware atomics
+	wLeader                 // a construct in replicated mode waiting for the leader's dispatch (wpeer)
+	wAck                    // the leader waits for the members to take its previous task
+)
+
+// siteName names a barrier site kind in messages.
+func (k waitKind) siteName() string {
+	switch k {
+	case wBarrier:
+		return "barrier"
+	case wPDOEnd:
+		return "end of pdo"
+	case wPSectionEnd:
+		return "end of psection"
+	case wReplicatedEnd:
+		return "end of replicated region"
+	case wExclusiveEnd:
+		return "end of exclusive region"
+	}
+	return "?"
+}
+
+// waitFor describes the wait p is about to start; await publishes it if the
+// wait blocks. Plain stores on p's own fields: the cost of a wait that does
+// not block is three moves.
+func (p *Proc) waitFor(k waitKind, sub, dir int) { p.wk, p.wsub, p.wdir = k, sub, dir }
+
+// publishWait makes the wait described by waitFor visible to the watchdog:
+// the site first, then the state word (sequence number and kind), so a
+// watchdog that reads the state and then the site sees this wait's site or
+// a newer one (and then a newer sequence number on its next look).
+func (p *Proc) publishWait() {
+	p.wsite.Store(uint64(uint32(p.wsub))<<32 | uint64(uint32(p.wdir)))
+	p.wpeer.Store(int32(p.wpeerID))
+	p.wseq++
+	p.wstate.Store(p.wseq<<8 | uint64(p.wk))
+}
+
+func (p *Proc) unpublishWait() { p.wstate.Store(p.wseq << 8) }
+
+// DefaultDeadlockTimeout is how long every processor must have been blocked
+// without progress before the run is declared deadlocked, unless
+// Params.Deadlock or SVMC_DEADLOCK_MS says otherwise.
+const DefaultDeadlockTimeout = 500 * time.Millisecond
+
+// deadlockTimeout resolves Params.Deadlock: negative off, 0 the environment
+// (SVMC_DEADLOCK_MS, milliseconds, 0 off) or the default.
+func deadlockTimeout(d time.Duration) time.Duration {
+	if d != 0 {
+		return d
+	}
+	if s := os.Getenv("SVMC_DEADLOCK_MS"); s != "" {
+		if ms, err := strconv.Atoi(s); err == nil && ms >= 0 {
+			if ms == 0 {
+				return -1
+			}
+			return time.Duration(ms) * time.Millisecond
+		}
+	}
+	return DefaultDeadlockTimeout
+}
+
+// startWatchdog starts the deadlock watchdog of the run (see doc.go). It
+// ends when every processor ended or the run failed.
+func (r *run) startWatchdog(d time.Duration) {
+	d = deadlockTimeout(d)
+	if d <= 0 || r.standalone {
+		return
+	}
+	go r.watchdog(d)
+}
+
+// watchdog looks at the processors every d/2. When every processor is
+// blocked in a wait of the runtime (none running, none with a wake-up token
+// pending) and no processor's state changed over two looks in a row (so for
+// at least d), it stops the run with the list of the waits.
+func (r *run) watchdog(d time.Duration) {
+	t := time.NewTicker(d / 2)
+	defer t.Stop()
+	prev := make([]uint64, r.n)
+	cur := make([]uint64, r.n)
+	stable := 0
+	for {
+		select {
+		case <-r.allDone:
+			return
+		case <-r.failCh:
+			return
+		case <-t.C:
+		}
+		blocked := true
+		for i, p := range r.procs {
+			s := p.wstate.Load()
+			if waitKind(s&0xff) == wRunning || len(p.wake) > 0 {
+				blocked = false
+				break
+			}
+			cur[i] = s
+		}
+		switch {
+		case !blocked:
+			stable = 0
+		case slices.Equal(cur, prev):
+			stable++
+		default:
+			stable = 1
+			copy(prev, cur)
+		}
+		if stable >= 3 {
+			r.fail(r.deadlockError(cur))
+			return
+		}
+	}
+}
+
+// deadlockError describes every processor's wait.
+func (r *run) deadlockError(states []uint64) error {
+	var b strings.Builder
+	b.WriteString("deadlock: no processor can proceed")
+	for i, p := range r.procs {
+		k := waitKind(states[i] & 0xff)
+		s := p.wsite.Load()
+		sub, dir := int(int32(uint32(s>>32))), int(int32(uint32(s)))
+		fmt.Fprintf(&b, "\n  processor %d: %s", i, r.waitText(k, sub, dir, int(p.wpeer.Load())))
+	}
+	return &Error{Proc: -1, Msg: b.String()}
+}
+
+func (r *run) waitText(k waitKind, sub, dir, peer int) string {
+	at := func(what string) string {
+		if pos := r.pos(sub, dir); pos != "" {
+			return what + " (" + pos + ")"
+		}
+		return what
+	}
+	switch k {
+	case wRunning:
+		return "running"
+	case wIdle:
+		return fmt.Sprintf("idle, waiting for work from processor %d", sub)
+	case wBarrier:
+		return at("waiting at barrier")
+	case wPDOEnd, wPSectionEnd, wReplicatedEnd, wExclusiveEnd:
+		return at("waiting at the barrier at the " + k.siteName())
+	case wCheckout:
+		return at("waiting at barrier checkout")
+	case wLock:
+		return at("in lock")
+	case wCritical:
+		return at("in critical section")
+	case wAtomic:
+		return at("in atomic update")
+	case wLeader:
+		return at("waiting for processor " + strconv.Itoa(peer) + " at the same construct")
+	case wAck:
+		return "waiting for the other processors to take its previous task"
+	}
+	return "?"
+}
+
+// siteError describes the sites the members of a reached in one barrier
+// instance: one line per site with its processors, in order of the lowest
+// processor.
+func (a *aps) siteError() error {
+	var sites []site
+	var procs [][]int
+	for i := range a.slots {
+		st := a.slots[i].site
+		k := slices.Index(sites, st)
+		if k < 0 {
+			k = len(sites)
+			sites = append(sites, st)
+			procs = append(procs, nil)
+		}
+		procs[k] = append(procs[k], a.pids[i])
+	}
+	var b strings.Builder
+	b.WriteString("processors reached different barriers:")
+	for k, s := range sites {
+		b.WriteString("\n  ")
+		if pos := a.r.pos(s.sub, s.dir); pos != "" {
+			b.WriteString(pos + " ")
+		}
+		b.WriteString(s.kind.siteName())
+		if len(procs[k]) == 1 {
+			fmt.Fprintf(&b, ": processor %d", procs[k][0])
+		} else {
+			b.WriteString(": processors ")
+			for j, q := range procs[k] {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(strconv.Itoa(q))
+			}
+		}
+	}
+	return &Error{Proc: -1, Msg: b.String()}
+}

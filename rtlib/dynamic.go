@@ -1,0 +1,420 @@
+package rtlib
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"sync/atomic"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// Dynamic scheduling. The iterations of the nest are numbered 0..total-1 in
+// lexicographic order (row-major over the iteration counts, outermost loop
+// first) and handed out in chunks of consecutive numbers; a chunk is walked
+// in lexicographic order like any share.
+
+type dynKind uint8
+
+const (
+	dNone dynKind = iota
+	dDynamic
+	dGuided
+	dAffinity
+)
+
+// Dynamic is self-scheduling: members take chunks of chunk iterations (<= 0:
+// 1) from a counter shared by the APS (one atomic add per chunk).
+func Dynamic(chunk int) Schedule {
+	return Schedule{kind: sDynamic, dyn: dDynamic, chunk: max(chunk, 1)}
+}
+
+// Guided is guided self-scheduling: a member takes max(remaining/M, min)
+// iterations (at least 1) for an APS of M members.
+func Guided(min int) Schedule {
+	return Schedule{kind: sDynamic, dyn: dGuided, chunk: max(min, 1)}
+}
+
+// Affinity is affinity scheduling: every member has a queue, initially its
+// block of the iterations (block size ceil(total/M)), and takes
+// ceil(remaining/M) iterations from its front at a time; a member whose queue
+// is empty steals the back half of the largest remaining queue and goes on
+// from it. A nest of more than 2^31-1 iterations is self-scheduled instead.
+func Affinity() Schedule { return Schedule{kind: sDynamic, dyn: dAffinity, chunk: 1} }
+
+// Record makes the schedule semi-dynamic: at the end of the PDO the
+// iterations each processor ran become t's distribution, iteration counts
+// (c_1, ..., c_r) owning the template element (lo_1+c_1, ..., lo_r+c_r).
+// t must have the shape of the iteration space. The distribution is written
+// as template-dist (one record per member of the APS) and used by later
+// OnHome(t, ...) schedules. Only dynamic strategies can be recorded.
+func (s Schedule) Record(t *Template) Schedule {
+	s.rec = t
+	return s
+}
+
+// dynShared is the state the members of an APS share in a dynamic PDO: the
+// counter of the next iteration number (Dynamic, Guided); the affinity
+// queues live in the member slots. The leader resets it after the PDO's
+// barrier, before the next dispatch or release.
+type dynShared struct {
+	_    [cacheLine]byte
+	next atomic.Int64
+	_    [cacheLine - 8]byte
+}
+
+const qUninit = ^uint64(0) // affinity queue not yet set to its member's block
+
+func (d *dynShared) reset(a *aps) {
+	d.next.Store(0)
+	for i := range a.slots {
+		a.slots[i].queue.Store(qUninit)
+	}
+}
+
+func qpack(lo, end int) uint64       { return uint64(uint32(lo)) | uint64(uint32(end))<<32 }
+func qunpack(w uint64) (lo, end int) { return int(uint32(w)), int(uint32(w >> 32)) }
+
+// dynIter is the dynamic part of an Iter.
+type dynIter struct {
+	kind   dynKind
+	a      *aps
+	me, m  int // member index, members
+	chunk  int
+	total  int
+	record bool
+}
+
+// nestTotal is the number of iterations of the nest (1 for no loops).
+func (p *Proc) nestTotal(sub, dir int, space []Range) int {
+	t := 1
+	for _, r := range space {
+		n := r.count()
+		if n != 0 && t > (1<<62)/n {
+			p.errorf(sub, dir, false, "pdo: the nest has more than 2^62 iterations")
+		}
+		t *= n
+	}
+	return t
+}
+
+// setDynamic prepares it to walk the chunks p takes in a dynamic PDO of
+// APS a over space (steps checked).
+func (p *Proc) setDynamic(it *Iter, a *aps, kind dynKind, chunk int, space []Range, total int, record bool) {
+	p.resetIter(it, space)
+	it.lin = true
+	it.linPos, it.linEnd = 0, -1
+	for l, r := range space {
+		it.lv[l].n = r.count()
+	}
+	if kind == dAffinity && total > 1<<31-1 {
+		kind, chunk = dDynamic, max(1, total/(64*len(a.members)))
+	}
+	it.dyn = dynIter{kind: kind, a: a, me: p.apsIndex, m: len(a.members), chunk: chunk, total: total, record: record}
+	if record {
+		s := &a.slots[p.apsIndex]
+		s.log = s.log[:0]
+	}
+}
+
+// nextLin is Next for a dynamic share: the rest of the current chunk, or a
+// new chunk.
+func (it *Iter) nextLin() bool {
+	if it.done {
+		return false
+	}
+	for it.linPos > it.linEnd {
+		if !it.grab() {
+			it.done = true
+			return false
+		}
+	}
+	pos := it.linPos
+	nl := len(it.lv)
+	if nl == 0 {
+		it.linPos++
+		it.ran++
+		return true
+	}
+	q := pos
+	for l := nl - 1; l >= 0; l-- {
+		L := &it.lv[l]
+		c := q % L.n
+		q /= L.n
+		it.idx[l] = L.lo + c*L.step
+	}
+	last := &it.lv[nl-1]
+	c := pos % last.n
+	end := min(last.n-1, c+(it.linEnd-pos))
+	it.k, it.hi, it.step = c, end, last.step
+	it.linPos = pos + end - c + 1
+	it.ran += end - c + 1
+	return true
+}
+
+// grab takes the next chunk into linPos..linEnd; false when no iteration is
+// left. It is a safe point.
+func (it *Iter) grab() bool {
+	d := &it.dyn
+	p := it.p
+	p.checkAbort()
+	var lo, hi int
+	switch d.kind {
+	case dDynamic:
+		c := int64(d.chunk)
+		s := d.a.dyn.next.Add(c) - c
+		if s >= int64(d.total) {
+			return false
+		}
+		lo, hi = int(s), min(int(s)+d.chunk, d.total)-1
+	case dGuided:
+		for {
+			s := d.a.dyn.next.Load()
+			if s >= int64(d.total) {
+				return false
+			}
+			rem := d.total - int(s)
+			c := min(rem, max(rem/d.m, d.chunk))
+			if d.a.dyn.next.CompareAndSwap(s, s+int64(c)) {
+				lo, hi = int(s), int(s)+c-1
+				break
+			}
+		}
+	case dAffinity:
+		var ok bool
+		if lo, hi, ok = d.affinity(); !ok {
+			return false
+		}
+	default:
+		return false
+	}
+	it.linPos, it.linEnd = lo, hi
+	if d.record {
+		s := &d.a.slots[d.me]
+		s.log = append(s.log, ivl{lo, hi})
+	}
+	return true
+}
+
+// block is member i's initial affinity queue.
+func (d *dynIter) block(i int) (lo, end int) {
+	bs := (d.total + d.m - 1) / d.m
+	lo = min(i*bs, d.total)
+	return lo, min(lo+bs, d.total)
+}
+
+func (d *dynIter) queueOf(w uint64, i int) (lo, end int) {
+	if w == qUninit {
+		return d.block(i)
+	}
+	return qunpack(w)
+}
+
+// affinity takes a chunk from the member's own queue, stealing the back
+// half of the largest queue when its own is empty. Queue words change only
+// by compare-and-swap; a non-empty (lo, end) never comes back once lo was
+// handed out, so a stale compare-and-swap cannot succeed.
+func (d *dynIter) affinity() (lo, hi int, ok bool) {
+	q := &d.a.slots[d.me].queue
+	for {
+		w := q.Load()
+		lo, end := d.queueOf(w, d.me)
+		if lo < end {
+			c := (end - lo + d.m - 1) / d.m
+			if q.CompareAndSwap(w, qpack(lo+c, end)) {
+				return lo, lo + c - 1, true
+			}
+			continue
+		}
+		v, vw, best := -1, uint64(0), 0
+		for j := range d.a.slots {
+			if j == d.me {
+				continue
+			}
+			w := d.a.slots[j].queue.Load()
+			if l, e := d.queueOf(w, j); e-l > best {
+				v, vw, best = j, w, e-l
+			}
+		}
+		if v < 0 {
+			return 0, 0, false
+		}
+		l, e := d.queueOf(vw, v)
+		mid := l + (e-l)/2
+		if d.a.slots[v].queue.CompareAndSwap(vw, qpack(l, mid)) {
+			q.Store(qpack(mid, e))
+		}
+	}
+}
+
+// recorded is a distribution decided by a dynamic schedule: runs of
+// consecutive template elements (numbered row-major over the extents) and
+// the processor that owns each run, sorted and disjoint, covering every
+// element the loop ran.
+type recorded struct {
+	sizes []int
+	runs  []recRun
+}
+
+type recRun struct{ lo, hi, pid int }
+
+// owner is the processor owning element number x, -1 if none.
+func (rc *recorded) owner(x int) int {
+	i := sort.Search(len(rc.runs), func(i int) bool { return rc.runs[i].hi >= x })
+	if i < len(rc.runs) && rc.runs[i].lo <= x {
+		return rc.runs[i].pid
+	}
+	return -1
+}
+
+// number is the element number of template indices idx (within dims).
+func (rc *recorded) number(dims []dimMap, idx []int) int {
+	x := 0
+	for i := range dims {
+		x = x*rc.sizes[i] + idx[i] - dims[i].lo
+	}
+	return x
+}
+
+// linBoxes calls emit with the boxes (one interval of offsets per
+// dimension) that make up element numbers a..b of an array of the given
+// sizes, row-major, in order.
+func linBoxes(sizes []int, a, b int, prefix []ivl, emit func([]ivl)) {
+	if len(sizes) == 0 {
+		emit(prefix)
+		return
+	}
+	inner := 1
+	for _, s := range sizes[1:] {
+		inner *= s
+	}
+	a0, ar := a/inner, a%inner
+	b0, br := b/inner, b%inner
+	if a0 == b0 {
+		linBoxes(sizes[1:], ar, br, append(prefix, ivl{a0, a0}), emit)
+		return
+	}
+	if ar != 0 {
+		linBoxes(sizes[1:], ar, inner-1, append(prefix, ivl{a0, a0}), emit)
+		a0++
+	}
+	last := b0
+	if br != inner-1 {
+		last--
+	}
+	if a0 <= last {
+		box := append(prefix, ivl{a0, last})
+		for _, s := range sizes[1:] {
+			box = append(box, ivl{0, s - 1})
+		}
+		emit(box)
+	}
+	if br != inner-1 {
+		linBoxes(sizes[1:], 0, br, append(prefix, ivl{b0, b0}), emit)
+	}
+}
+
+// boxes calls emit for every box of template indices the runs of pid cover
+// (pid < 0: every run), with the run's processor.
+func (rc *recorded) boxes(dims []dimMap, pid int, emit func(pid int, box []ivl)) {
+	var prefix, tb []ivl
+	for _, r := range rc.runs {
+		if pid >= 0 && r.pid != pid {
+			continue
+		}
+		linBoxes(rc.sizes, r.lo, r.hi, prefix[:0], func(box []ivl) {
+			tb = append(tb[:0], box...)
+			for i := range tb {
+				tb[i].lo += dims[i].lo
+				tb[i].hi += dims[i].lo
+			}
+			emit(r.pid, tb)
+		})
+	}
+}
+
+// checkRecord checks that t can record a PDO over space.
+func (p *Proc) checkRecord(sub, dir int, s Schedule, space []Range) {
+	t := s.rec
+	if t == nil {
+		return
+	}
+	if s.kind != sDynamic {
+		p.errorf(sub, dir, false, "template(%s): only a dynamic strategy can be recorded", t)
+	}
+	if !t.defined {
+		p.errorf(sub, dir, false, "template(%s): the template is undefined", t)
+	}
+	ok := t.rank == len(space)
+	for i := 0; ok && i < t.rank; i++ {
+		ok = t.dims[i].Size() == space[i].count()
+	}
+	if !ok {
+		counts := make([]int, len(space))
+		for i, r := range space {
+			counts[i] = r.count()
+		}
+		p.errorf(sub, dir, false, "template(%s): the shape of the template differs from the iteration space %v", t, counts)
+	}
+}
+
+// recordDist gives t the distribution the members of a decided: the chunks
+// in their logs. Called by the leader after the PDO's barrier. It writes
+// template-dist for every member.
+func (p *Proc) recordDist(a *aps, t *Template) {
+	var runs []recRun
+	for i := range a.slots {
+		for _, c := range a.slots[i].log {
+			runs = append(runs, recRun{c.lo, c.hi, a.pids[i]})
+		}
+	}
+	slices.SortFunc(runs, func(x, y recRun) int { return x.lo - y.lo })
+	merged := runs[:0]
+	for _, r := range runs {
+		if n := len(merged); n > 0 && merged[n-1].pid == r.pid && merged[n-1].hi+1 == r.lo {
+			merged[n-1].hi = r.hi
+			continue
+		}
+		merged = append(merged, r)
+	}
+	rc := &recorded{sizes: make([]int, t.rank), runs: slices.Clip(merged)}
+	d := &distribution{onto: a.procs, dims: make([]dimMap, t.rank), rec: rc}
+	for i, e := range t.dims {
+		rc.sizes[i] = e.Size()
+		d.dims[i] = dimMap{kind: fStar, lo: e.Lo, n: e.Size(), adim: -1}
+	}
+	d.strides = []int{1}
+	t.dist = d
+	p.templateDistRecs(t)
+}
+
+func (s Schedule) String() string {
+	switch s.kind {
+	case sDynamic:
+		switch s.dyn {
+		case dDynamic:
+			return fmt.Sprintf("dynamic(%d)", s.chunk)
+		case dGuided:
+			return fmt.Sprintf("guided(%d)", s.chunk)
+		case dAffinity:
+			return "affinity"
+		}
+	case sOnHome:
+		return "on_home"
+	case sLoopLevel:
+		return "loop-level"
+	}
+	return "default"
+}
+
+// pdoWorkRec writes pdo-work: the iterations p ran in the PDO and the time
+// from start (its region start) until now (its arrival at the barrier).
+func (p *Proc) pdoWorkRec(sub, dir, iters int, start float64) {
+	now := p.now()
+	p.buf.Begin(trace.TagPDOWork, p.id, now)
+	p.buf.Int(sub)
+	p.buf.Int(dir)
+	p.buf.Int(iters)
+	p.buf.Double(now - start)
+	p.end()
+}

@@ -1,0 +1,153 @@
+package rtlib
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/trace"
+)
+
+// TestSmallBuffers: with buffers of a few records, every processor hands
+// its buffers over many times while the others go on; the trace holds
+// every record once, in order per processor, with an overflow and an
+// overhead record per hand-over.
+func TestSmallBuffers(t *testing.T) {
+	const iters = 400
+	for _, f := range []trace.Format{trace.Binary, trace.ASCII} {
+		var buf bytes.Buffer
+		err := Run(testProg(), Params{NProcs: 3, Stage: 3, Trace: &buf, Format: f, BufSize: 200, Stderr: io.Discard}, func(p *Proc) {
+			p.PDO(1, 1, DefaultSchedule(), []Range{{0, 3*iters - 1, 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					q.RegionStart(1, 2, trace.RegionUser)
+					q.RegionStop(1, 2, trace.RegionUser)
+				}
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := readTrace(t, buf.Bytes())
+		checkClocks(t, recs)
+		for node, rs := range byNode(recs) {
+			var starts, stops, overflows, overheads int
+			for _, r := range rs {
+				switch r.Desc.Name {
+				case "trace-region-start":
+					if r.Int("directive number") == 2 {
+						starts++
+					}
+				case "trace-region-stop":
+					if r.Int("directive number") == 2 {
+						stops++
+					}
+				case "kernel-trace-buffer-overflow":
+					overflows++
+				case "trace-overhead":
+					overheads++
+				}
+			}
+			if starts != iters || stops != iters || overflows < 10 || overheads != overflows {
+				t.Errorf("%v node %d: %d starts, %d stops, %d overflows, %d overheads", f, node, starts, stops, overflows, overheads)
+			}
+			if first := rs[0]; first.Desc.Name != "trace-region-start" || first.Int("trace region type") != trace.RegionProgram {
+				t.Errorf("%v node %d starts with %s", f, node, evString(first))
+			}
+			if last := rs[len(rs)-1]; last.Desc.Name != "trace-region-stop" || last.Int("trace region type") != trace.RegionProgram {
+				t.Errorf("%v node %d ends with %s", f, node, evString(last))
+			}
+		}
+	}
+}
+
+// TestTraceEnd: the last record of every trace says how the run ended.
+func TestTraceEnd(t *testing.T) {
+	for _, c := range []struct {
+		body   func(p *Proc)
+		status int
+		msg    string
+	}{
+		{func(p *Proc) {}, trace.EndNormal, ""},
+		{func(p *Proc) { p.Distribute(1, 1, nil, []Format{Block()}, &Template{name: "T"}) }, trace.EndError,
+			"main.go:10:1: distribute T(): the template is undefined"},
+		{func(p *Proc) { panic("boom") }, trace.EndPanic, "processor 0 panicked: boom"},
+	} {
+		var buf bytes.Buffer
+		Run(testProg(), Params{NProcs: 2, Stage: 1, Trace: &buf, Stderr: io.Discard}, c.body)
+		rd, err := trace.NewReader(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last *trace.Record
+		for {
+			r, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = r
+		}
+		if last == nil || last.Desc.Name != "trace-end" || last.Int("status") != c.status || len(last.String("message")) < len(c.msg) ||
+			last.String("message")[:len(c.msg)] != c.msg || last.Int("lost records") != 0 {
+			t.Errorf("last record %v, want status %d %q", last, c.status, c.msg)
+		}
+	}
+}
+
+// TestEndStatus classifies failures, a deadlock included.
+func TestEndStatus(t *testing.T) {
+	for err, want := range map[error]int{
+		nil:                                   trace.EndNormal,
+		&Error{Msg: "x"}:                      trace.EndError,
+		&Error{Msg: "deadlock: no processor"}: trace.EndDeadlock,
+		&PanicError{Value: 1}:                 trace.EndPanic,
+		&InterruptError{Signal: sigint()}:     trace.EndInterrupt,
+		&InterruptError{Signal: sigterm()}:    trace.EndTerminate,
+		statusErr{}:                           7,
+	} {
+		if got, _ := endStatus(err); got != want {
+			t.Errorf("%v: %d, want %d", err, got, want)
+		}
+	}
+}
+
+type statusErr struct{}
+
+func (statusErr) Error() string  { return "x" }
+func (statusErr) EndStatus() int { return 7 }
+
+// TestSealRunning: a processor still running when the run ends is sealed:
+// its published records are taken, later records are not, and it does not
+// flush any more.
+func TestSealRunning(t *testing.T) {
+	r := &run{prog: testProg(), n: 1, bufLimit: 64, startNano: nanotime()}
+	r.flushQ = make(chan flushItem, 1)
+	p := &Proc{id: 0, r: r, bufLimit: 64, track: true, mask: request.StageMask(1)}
+	p.tr.spare = make(chan []byte, 1)
+	p.tr.spare <- nil
+	p.RegionStart(1, 1, trace.RegionUser)
+	b, ok := p.seal(0)
+	if !ok || len(b) == 0 {
+		t.Fatalf("seal: %d bytes, %v", len(b), ok)
+	}
+	n := len(b)
+	for range 10 { // past the buffer size: the flush finds the seal
+		p.RegionStart(1, 2, trace.RegionUser)
+	}
+	if len(r.flushQ) != 0 {
+		t.Error("a sealed processor handed a buffer over")
+	}
+	// What was published when it was sealed stays as it was.
+	if b2, _ := p.seal(0); len(b2) < n || !bytes.Equal(b2[:n], b) {
+		t.Errorf("published %d bytes after the seal, had %d", len(b2), n)
+	}
+}
+
+func sigint() os.Signal  { return syscall.SIGINT }
+func sigterm() os.Signal { return syscall.SIGTERM }

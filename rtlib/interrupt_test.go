@@ -1,0 +1,203 @@
+package rtlib_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	rt "github.com/svmc/svmc/rtlib"
+	"github.com/svmc/svmc/trace"
+)
+
+func init() {
+	// An endless loop of PDOs whose bodies open and close a user region per
+	// iteration; the leader prints the number of each finished PDO.
+	bodies["sigloop"] = func(p *rt.Proc) {
+		for k := 0; ; k++ {
+			p.PDO(1, 1, rt.DefaultSchedule(), space(0, 9), func(q *rt.Proc, it *rt.Iter) {
+				for it.Next() {
+					q.RegionStart(1, 2, trace.RegionUser)
+					q.RegionStop(1, 2, trace.RegionUser)
+				}
+			})
+			fmt.Fprintf(p.Stdout(), "%d\n", k)
+		}
+	}
+	// A PDO whose body never reaches a safe point.
+	bodies["sigstuck"] = func(p *rt.Proc) {
+		p.PDO(1, 1, rt.DefaultSchedule(), space(0, 1), func(q *rt.Proc, it *rt.Iter) {
+			q.RegionStart(1, 2, trace.RegionUser)
+			if q.ID() == 0 {
+				fmt.Fprintln(q.Stdout(), "ready")
+			}
+			for {
+				time.Sleep(time.Millisecond)
+			}
+		})
+	}
+}
+
+// startProg starts body name in a subprocess and returns it with its
+// standard output.
+func startProg(t *testing.T, name string, env ...string) (*exec.Cmd, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SVMC_TEST_PROG="+name, "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(cmd.Env, env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewReader(out), &stderr
+}
+
+func exitCode(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the program did not end")
+	}
+	return -1
+}
+
+// readAllRecords reads a trace and returns its records, trace-end included.
+func readAllRecords(t *testing.T, path string) []*trace.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatalf("trace unreadable: %v", err)
+	}
+	var recs []*trace.Record
+	for {
+		r, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return recs
+		}
+		if err != nil {
+			t.Fatalf("trace unreadable after %d records: %v", len(recs), err)
+		}
+		recs = append(recs, r)
+	}
+}
+
+// TestInterruptMidLoop: SIGINT while the program loops over PDOs stops the
+// processors at their next safe point; the trace is complete up to there
+// and ends with trace-end; the exit status is 130.
+func TestInterruptMidLoop(t *testing.T) {
+	for _, f := range []string{"binary", "ascii"} {
+		path := filepath.Join(t.TempDir(), "sig.sddf")
+		cmd, out, stderr := startProg(t, "sigloop", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1",
+			"SVMC_FORMAT="+f, "SVMC_TRACEBUF=2k")
+		var done int
+		for {
+			line, err := out.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%v; stderr %q", err, stderr.String())
+			}
+			if done, _ = strconv.Atoi(line[:len(line)-1]); done >= 50 {
+				break
+			}
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		go io.Copy(io.Discard, out)
+		if code := exitCode(t, cmd); code != 130 {
+			t.Errorf("%s: exit status %d, want 130", f, code)
+		}
+		if want := "svmc: interrupted (SIGINT): trace written to " + path + "\n"; stderr.String() != want {
+			t.Errorf("%s: stderr %q, want %q", f, stderr.String(), want)
+		}
+		recs := readAllRecords(t, path)
+		end := recs[len(recs)-1]
+		if end.Desc.Name != "trace-end" || end.Int("status") != trace.EndInterrupt || end.String("message") != "interrupted (SIGINT)" {
+			t.Fatalf("%s: last record %v", f, end)
+		}
+		// Every processor's records nest properly up to where it stopped,
+		// and the PDOs the leader reported finished are all there.
+		pdos := map[int]int{}
+		stacks := map[int][]int{}
+		for _, r := range recs[:len(recs)-1] {
+			node, dir := r.Node(), r.Int("directive number")
+			switch r.Desc.Name {
+			case "trace-region-start":
+				stacks[node] = append(stacks[node], dir)
+			case "trace-region-stop":
+				s := stacks[node]
+				if len(s) == 0 || s[len(s)-1] != dir {
+					t.Fatalf("%s: node %d: stop of %d with %v open", f, node, dir, s)
+				}
+				stacks[node] = s[:len(s)-1]
+				if dir == 1 {
+					pdos[node]++
+				}
+			}
+		}
+		if pdos[0] < done+1 || pdos[1] < done+1 {
+			t.Errorf("%s: %v PDOs closed per node, the leader reported %d", f, pdos, done+1)
+		}
+	}
+}
+
+// TestTerminateStuck: SIGTERM while every processor is in user code that
+// never reaches a safe point: after the bounded wait the trace is written
+// with each processor's records so far, trace-end names them, and the exit
+// status is 143.
+func TestTerminateStuck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stuck.sddf")
+	cmd, out, stderr := startProg(t, "sigstuck", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1", "SVMC_STOP_WAIT=200ms")
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("%q %v; stderr %q", line, err, stderr.String())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := exitCode(t, cmd); code != 143 {
+		t.Errorf("exit status %d, want 143", code)
+	}
+	if want := "svmc: interrupted (SIGTERM): trace written to " + path + "\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	recs := readAllRecords(t, path)
+	got := map[int][]string{}
+	for _, r := range recs[:len(recs)-1] {
+		got[r.Node()] = append(got[r.Node()], fmt.Sprintf("%s(%d)", r.Desc.Name, r.Int("directive number")))
+	}
+	want := []string{"trace-region-start(0)", "trace-region-start(1)", "trace-region-start(2)"}
+	if !reflect.DeepEqual(got[0], want) || !reflect.DeepEqual(got[1], want) {
+		t.Errorf("records %v, want %v per node", got, want)
+	}
+	end := recs[len(recs)-1]
+	if _, notStopped := end.IntArray("processors not stopped"); end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate ||
+		!reflect.DeepEqual(notStopped, []int{0, 1}) {
+		t.Errorf("last record %v", end)
+	}
+}

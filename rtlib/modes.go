@@ -1,0 +1,115 @@
+package rtlib
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// Execution modes. In exclusive mode only the APS leader runs user code and
+// the other members wait for work in serveAPS; in replicated mode every
+// member runs the same code. A processor's mode is a field of its Proc; the
+// leader's mode decides how a construct starts, the members follow what it
+// dispatches.
+
+// repTask is a replicated region dispatched to the members.
+type repTask struct {
+	sub, dir int
+	body     func(p *Proc)
+}
+
+// Replicated runs body on every member of the APS in replicated mode
+// (REPLICATED_REGION). Called by the leader in exclusive mode, it dispatches
+// body to the other members and runs it itself; called in replicated mode,
+// every member is here and runs it. Records on every member:
+// trace-region-start (replicated), the implicit barrier at the end
+// (wait-barrier-start/stop, same sub/dir), trace-region-stop. Afterwards
+// each processor is back in its previous mode. Inside a PDO body, or on a
+// detached Proc, body runs once on the caller.
+func (p *Proc) Replicated(sub, dir int, body func(p *Proc)) {
+	if p.detached || p.inTask {
+		p.pushRegion(sub, dir, trace.RegionReplicated)
+		body(p)
+		p.popRegion(sub, dir, trace.RegionReplicated)
+		return
+	}
+	p.checkAbort()
+	if p.idleMembers() {
+		a := p.aps
+		a.rep = repTask{sub, dir, body}
+		a.dispatch(taskReplicated)
+	}
+	p.replicatedRun(sub, dir, body)
+}
+
+func (p *Proc) replicatedShare(t *repTask) { p.replicatedRun(t.sub, t.dir, t.body) }
+
+func (p *Proc) replicatedRun(sub, dir int, body func(p *Proc)) {
+	mode := p.mode
+	p.mode = replicated
+	p.pushRegion(sub, dir, trace.RegionReplicated)
+	body(p)
+	p.barrierRec(sub, dir, wReplicatedEnd)
+	p.popRegion(sub, dir, trace.RegionReplicated)
+	p.mode = mode
+}
+
+// Exclusive runs body on the APS leader only, in exclusive mode
+// (EXCLUSIVE_REGION): a PDO inside is dispatched by the leader to the
+// members. Called in replicated mode (every member calls it), all write
+// trace-region-start/stop (exclusive); the other members wait for work from
+// the leader while it runs body, then all wait at the implicit barrier at
+// the end (wait-barrier-start/stop). Called in exclusive mode only the
+// leader is here: region records, no barrier.
+func (p *Proc) Exclusive(sub, dir int, body func(p *Proc)) {
+	if p.detached || p.inTask || p.mode == exclusive {
+		p.pushRegion(sub, dir, trace.RegionExclusive)
+		body(p)
+		p.popRegion(sub, dir, trace.RegionExclusive)
+		return
+	}
+	p.checkAbort()
+	a := p.aps
+	p.pushRegion(sub, dir, trace.RegionExclusive)
+	if p == a.leader {
+		p.mode = exclusive
+		body(p)
+		p.mode = replicated
+		if len(a.members) > 1 {
+			a.dispatch(taskLeave)
+		}
+	} else if k := p.serveAPS(a); k != taskLeave {
+		p.constructMismatch(a, sub, dir, "exclusive region")
+	}
+	p.barrierRec(sub, dir, wExclusiveEnd)
+	p.popRegion(sub, dir, trace.RegionExclusive)
+}
+
+// constructMismatch stops the run: in replicated mode member p reached
+// construct what at (sub, dir) while the leader of a dispatched another
+// one.
+func (p *Proc) constructMismatch(a *aps, sub, dir int, what string) {
+	lsub, ldir, lwhat := 0, 0, "?"
+	switch a.kind {
+	case taskPDO:
+		lsub, ldir, lwhat = a.pdo.sub, a.pdo.dir, "pdo"
+	case taskPSection:
+		lsub, ldir, lwhat = a.psec.sub, a.psec.dir, "psection"
+	case taskBarrier:
+		lsub, ldir, lwhat = a.bsub, a.bdir, "barrier"
+	case taskReplicated:
+		lsub, ldir, lwhat = a.rep.sub, a.rep.dir, "replicated region"
+	case taskLeave:
+		lwhat = "end of an exclusive region"
+	case taskStop:
+		lwhat = "end of the program"
+	}
+	at := func(sub, dir int) string {
+		if pos := p.r.pos(sub, dir); pos != "" {
+			return pos + " "
+		}
+		return ""
+	}
+	p.die(&Error{Proc: -1, Msg: fmt.Sprintf("processors reached different constructs in replicated mode:\n  %s%s: processor %d\n  %s%s: processor %d (the leader)",
+		at(sub, dir), what, p.id, at(lsub, ldir), lwhat, a.leader.id)})
+}

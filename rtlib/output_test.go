@@ -1,0 +1,141 @@
+package rtlib
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// printEach makes every processor print one line in a PDO body, and the
+// leader one on stderr.
+func printEach(p *Proc) {
+	p.PDO(1, 1, DefaultSchedule(), []Range{{0, p.NProcs() - 1, 1}}, func(q *Proc, it *Iter) {
+		for it.Next() {
+			fmt.Fprintf(q.Stdout(), "out %d\n", q.ID())
+		}
+	})
+	fmt.Fprintf(p.Stderr(), "err %d\n", p.ID())
+}
+
+func TestOutputProc0(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 3, Stderr: io.Discard,
+		UserStdout: Output{W: &out}, UserStderr: Output{W: &errOut}}, printEach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "out 0\n" || errOut.String() != "err 0\n" {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
+func TestOutputCommon(t *testing.T) {
+	var out bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 3, Stderr: io.Discard, UserStdout: Output{Mode: OutCommon, W: &out},
+		UserStderr: Output{W: io.Discard}}, printEach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	slices.Sort(lines)
+	if !slices.Equal(lines, []string{"out 0", "out 1", "out 2"}) {
+		t.Errorf("stdout %q", out.String())
+	}
+	// A common file.
+	path := filepath.Join(t.TempDir(), "all.txt")
+	if err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard, UserStdout: Output{Mode: OutCommon, Path: path},
+		UserStderr: Output{W: io.Discard}}, printEach); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if got := strings.Count(string(b), "out "); got != 2 {
+		t.Errorf("common file %q", b)
+	}
+}
+
+func TestOutputEach(t *testing.T) {
+	dir := t.TempDir()
+	pattern := filepath.Join(dir, "out%d.txt")
+	stale := filepath.Join(dir, "out7.txt")
+	writeFile(t, dir, "out7.txt", "old\n")
+	writeFile(t, dir, "out0.txt", "old\n")
+	writeFile(t, dir, "other.txt", "keep\n")
+	run := func(keep bool) {
+		t.Helper()
+		err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard, KeepOld: keep,
+			UserStdout: Output{Mode: OutEach, Path: pattern}, UserStderr: Output{Mode: OutProc0, Path: filepath.Join(dir, "err.txt")}}, printEach)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(false)
+	for i := range 2 {
+		b, err := os.ReadFile(fmt.Sprintf(pattern, i))
+		if err != nil || string(b) != fmt.Sprintf("out %d\n", i) {
+			t.Errorf("file %d: %q %v", i, b, err)
+		}
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("old file of processor 7 kept: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "other.txt")); string(b) != "keep\n" {
+		t.Error("a file outside the pattern was removed")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "err.txt")); string(b) != "err 0\n" {
+		t.Errorf("stderr file %q", b)
+	}
+	// keep_old: appended.
+	run(true)
+	if b, _ := os.ReadFile(fmt.Sprintf(pattern, 1)); string(b) != "out 1\nout 1\n" {
+		t.Errorf("kept file %q", b)
+	}
+	// A file that cannot be created.
+	err := Run(testProg(), Params{NProcs: 1, Stderr: io.Discard, UserStdout: Output{Mode: OutEach, Path: filepath.Join(dir, "no", "x%d")}}, printEach)
+	if err == nil || !strings.HasPrefix(err.Error(), "stdout: open ") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestParseOutput(t *testing.T) {
+	for s, want := range map[string]string{
+		"":                 "proc0",
+		"proc0":            "proc0",
+		"PROC0:o.txt":      "proc0:o.txt",
+		"each":             "each:stdout%d.sto",
+		"each:x/%d.out":    "each:x/%d.out",
+		"common":           "common",
+		"common:all.txt":   "common:all.txt",
+		"each:%d-%d":       "error",
+		"everything:a.txt": "error",
+	} {
+		o, err := parseOutput(s, "stdout%d.sto")
+		got := o.String()
+		if err != nil {
+			got = "error"
+		}
+		if got != want {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestDetachedOutput: a goroutine the program starts writes as processor 0.
+func TestDetachedOutput(t *testing.T) {
+	var out bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard, UserStdout: Output{W: &out}}, func(p *Proc) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fmt.Fprint(Current().Stdout(), "detached\n")
+		}()
+		<-done
+	})
+	if err != nil || out.String() != "detached\n" {
+		t.Errorf("%v %q", err, out.String())
+	}
+}

@@ -1,0 +1,226 @@
+package rtlib
+
+import (
+	"slices"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// Section is one section of a parallel section: its SECTION directive, the
+// processors it asks for (nil: none) and its body.
+type Section struct {
+	Dir   int
+	Procs *Procs
+	Body  func(p *Proc)
+}
+
+// psecTask is a parallel section dispatched to the members of the APS.
+type psecTask struct {
+	sub, dir int
+	secs     []Section
+	kids     []*aps // the APS of each section
+}
+
+// kidKey names the child APS of one section of one PSECTION of an APS.
+type kidKey struct{ sub, dir, sec int }
+
+// PSection runs a parallel section on the current APS: by its leader in
+// exclusive mode, or by every member in replicated mode (the leader acts,
+// the others wait for it and join). Each section is a task for an APS of
+// its own:
+//
+//   - a section with Procs gets the processors of that arrangement that are
+//     members of the current APS (none is a user error);
+//   - the other sections share the remaining members (all members if none
+//     remains) in order: with k sections for m processors, section j gets
+//     members j*m/k .. (j+1)*m/k-1 when k <= m, else the one member j*m/k
+//     (a processor then runs several sections one after another).
+//
+// A processor takes part in its sections in section order (so sections
+// whose APSs overlap cannot wait for each other in a cycle). The leader of
+// a section's APS (its lowest pid) writes section-info and aps-info and runs
+// the body in exclusive mode; the other members serve that APS (a pdo in
+// the body runs on the section's processors) until the leader is done,
+// then return to the parent APS. Records: every member of the parent APS
+// writes trace-region-start/stop (psection, PSECTION's dir) around its
+// sections and the implicit barrier at the end (wait-barrier-start/stop);
+// every member of a section's APS writes trace-region-start/stop (section,
+// SECTION's dir). Inside a PDO body, or on a detached Proc, the sections
+// run one after another on the caller.
+func (p *Proc) PSection(sub, dir int, sections []Section) {
+	if p.detached || p.inTask {
+		p.pushRegion(sub, dir, trace.RegionPSection)
+		for _, s := range sections {
+			p.pushRegion(sub, s.Dir, trace.RegionSection)
+			s.Body(p)
+			p.popRegion(sub, s.Dir, trace.RegionSection)
+		}
+		p.popRegion(sub, dir, trace.RegionPSection)
+		return
+	}
+	p.checkAbort()
+	a := p.aps
+	if p != a.leader {
+		// Replicated mode: wait for the leader to form the sections.
+		p.wpeerID = a.leader.id
+		if k := p.nextTask(a, wLeader, sub, dir); k != taskPSection || a.psec.sub != sub || a.psec.dir != dir {
+			p.constructMismatch(a, sub, dir, "psection")
+		}
+		p.psectionShare(&a.psec)
+		return
+	}
+	a.psec.sub, a.psec.dir, a.psec.secs = sub, dir, sections
+	a.psec.kids = p.formSections(sub, dir, sections, a.psec.kids[:0])
+	if len(a.members) > 1 {
+		a.dispatch(taskPSection)
+	}
+	p.psectionShare(&a.psec)
+}
+
+// formSections computes the APS of every section (see PSection), reusing
+// the child APSs of earlier executions with the same processors.
+func (p *Proc) formSections(sub, dir int, sections []Section, kids []*aps) []*aps {
+	a := p.aps
+	m := len(a.members)
+	sc := &a.secScratch
+	used := resize(sc.used, m)
+	clear(used)
+	for len(sc.idx) < len(sections) {
+		sc.idx = append(sc.idx, nil)
+	}
+	idx := sc.idx[:len(sections)]
+	free := 0
+	for i, s := range sections {
+		idx[i] = idx[i][:0]
+		if s.Procs == nil {
+			free++
+			continue
+		}
+		for j, pid := range a.pids {
+			if slices.Contains(s.Procs.pids, pid) {
+				idx[i] = append(idx[i], j)
+				used[j] = true
+			}
+		}
+		if len(idx[i]) == 0 {
+			p.errorf(sub, s.Dir, false, "section processors(%s): none of its processors %v is in the active processor set %v",
+				s.Procs, s.Procs.pids, a.pids)
+		}
+	}
+	rest := sc.rest[:0]
+	for j := range m {
+		if !used[j] {
+			rest = append(rest, j)
+		}
+	}
+	if len(rest) == 0 {
+		for j := range m {
+			rest = append(rest, j)
+		}
+	}
+	sc.used, sc.rest = used, rest
+	k, r := free, len(rest)
+	j := 0
+	for i, s := range sections {
+		if s.Procs != nil {
+			continue
+		}
+		if k <= r {
+			idx[i] = append(idx[i], rest[j*r/k:(j+1)*r/k]...)
+		} else {
+			idx[i] = append(idx[i], rest[j*r/k])
+		}
+		j++
+	}
+	for i := range sections {
+		key := kidKey{sub, dir, i}
+		c := a.kids[key]
+		if c == nil || len(c.pids) != len(idx[i]) || !sameMembers(a, c, idx[i]) {
+			members := make([]*Proc, len(idx[i]))
+			for n, j := range idx[i] {
+				members[n] = a.members[j]
+			}
+			c = a.newChild(members)
+			if a.kids == nil {
+				a.kids = map[kidKey]*aps{}
+			}
+			a.kids[key] = c
+		}
+		kids = append(kids, c)
+	}
+	return kids
+}
+
+// secScratch is the leader's scratch space of formSections.
+type secScratch struct {
+	used []bool
+	idx  [][]int
+	rest []int
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+func sameMembers(a, c *aps, idx []int) bool {
+	for n, j := range idx {
+		if c.pids[n] != a.pids[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// psectionShare is a member's part of a parallel section: its sections in
+// order, then the implicit barrier.
+func (p *Proc) psectionShare(t *psecTask) {
+	sub, dir := t.sub, t.dir
+	p.pushRegion(sub, dir, trace.RegionPSection)
+	for i := range t.secs {
+		if c := t.kids[i]; c.index(p.id) >= 0 {
+			p.runSection(c, sub, &t.secs[i])
+		}
+	}
+	p.barrierRec(sub, dir, wPSectionEnd)
+	p.popRegion(sub, dir, trace.RegionPSection)
+}
+
+// runSection takes part in section s on its APS c.
+func (p *Proc) runSection(c *aps, sub int, s *Section) {
+	prev, prevIndex := p.enter(c)
+	mode := p.mode
+	p.pushRegion(sub, s.Dir, trace.RegionSection)
+	if c.leader == p {
+		if p.on(trace.TagSectionInfo) {
+			p.begin(trace.TagSectionInfo, p.id)
+			p.buf.Int(sub)
+			p.buf.Int(s.Dir)
+			if s.Procs != nil {
+				p.buf.Int(s.Procs.id)
+				p.extentRows(s.Procs.dims)
+			} else {
+				p.buf.Int(0)
+				p.extentRows(nil)
+			}
+			p.end()
+		}
+		if p.on(trace.TagAPSInfo) {
+			p.begin(trace.TagAPSInfo, p.id)
+			p.buf.Ints(c.pids)
+			p.end()
+		}
+		p.mode = exclusive
+		s.Body(p)
+		if len(c.members) > 1 {
+			c.dispatch(taskLeave)
+		}
+	} else if k := p.serveAPS(c); k != taskLeave {
+		p.constructMismatch(c, sub, s.Dir, "section")
+	}
+	p.popRegion(sub, s.Dir, trace.RegionSection)
+	p.mode = mode
+	p.leave(prev, prevIndex)
+}

@@ -1,0 +1,147 @@
+package rtlib
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// spin keeps the processor busy for d.
+func spin(d time.Duration) {
+	for t0 := time.Now(); time.Since(t0) < d; {
+	}
+}
+
+// statsBody: exclusive work (5 ms), then a measured interval with 3 PDOs and 2
+// explicit barriers; the PDO bodies are busy for 2 ms on each processor.
+func statsBody(p *Proc) {
+	T := p.Template(nil, 1, 1, "T", ext(0, 9))
+	p.Distribute(1, 2, nil, []Format{Block()}, T)
+	spin(5 * time.Millisecond)
+	p.MeasureStart("solve")
+	for range 3 {
+		p.PDO(1, 3, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				spin(2 * time.Millisecond)
+			}
+		})
+	}
+	p.Barrier(1, 4)
+	p.Barrier(1, 4)
+	p.MeasureFinish("solve")
+}
+
+func TestStatistics(t *testing.T) {
+	var buf bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stage: 0, Trace: &buf, Stats: true, Stderr: io.Discard}, statsBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readTrace(t, buf.Bytes())
+	type key struct{ iv, caller, grp int }
+	groups := map[key]*trace.Record{}
+	intervals := map[int]*trace.Record{}
+	for _, r := range recs {
+		switch r.Desc.Name {
+		case "stat-interval":
+			intervals[r.Int("interval id")] = r
+		case "stat-group":
+			groups[key{r.Int("interval id"), r.Int("caller group"), r.Int("group")}] = r
+			if r.String("group name") != GroupNames[r.Int("group")] {
+				t.Errorf("group name %q", r.String("group name"))
+			}
+		default:
+			t.Errorf("record %s at stage 0", r.Desc.Name)
+		}
+	}
+	prog, solve := intervals[0], intervals[1]
+	if prog == nil || solve == nil || len(intervals) != 2 {
+		t.Fatalf("intervals %v", intervals)
+	}
+	if prog.String("name") != "program" || prog.Int("parent id") != -1 || prog.Int("level") != 0 ||
+		solve.String("name") != "solve" || solve.Int("parent id") != 0 || solve.Int("level") != 1 || solve.Int("entries") != 1 ||
+		solve.Int("processors") != 2 {
+		t.Errorf("interval fields: %v / %v", prog, solve)
+	}
+	calls := func(iv int, caller, g grp) float64 {
+		if r := groups[key{iv, int(caller), int(g)}]; r != nil {
+			return r.Double("calls")
+		}
+		return 0
+	}
+	for _, c := range []struct {
+		iv          int
+		caller, grp grp
+		want        float64
+	}{
+		{1, grpPDO, grpPDO, 3},     // each PDO counts 1/2 on each of 2 processors
+		{1, grpPDO, grpSync, 3},    // the implicit barriers, called by the PDOs
+		{1, grpSync, grpSync, 2},   // the explicit barriers
+		{0, grpPDO, grpPDO, 3},     // the program includes the interval
+		{0, grpDistr, grpDistr, 2}, // Template, Distribute
+		{0, grpMeasure, grpMeasure, 2},
+	} {
+		if got := calls(c.iv, c.caller, c.grp); got != c.want {
+			t.Errorf("interval %d [%s][%s] calls %v, want %v", c.iv, GroupNames[c.caller], GroupNames[c.grp], got, c.want)
+		}
+	}
+	for _, r := range []*trace.Record{prog, solve} {
+		exec, procTime := r.Double("execution microseconds"), r.Double("processor microseconds")
+		prod, lost, idle := r.Double("productive microseconds"), r.Double("lost microseconds"), r.Double("idle microseconds")
+		if procTime != 2*exec || prod <= 0 || lost < 0 || idle < 0 {
+			t.Errorf("%s: exec %v, processor time %v, productive %v, lost %v, idle %v", r.String("name"), exec, procTime, prod, lost, idle)
+		}
+		// Nothing is counted twice; little goes uncounted (the time
+		// between the end of the last processor and the end of the run).
+		if sum := prod + lost + idle; sum > 1.02*procTime || sum < 0.75*procTime {
+			t.Errorf("%s: productive+lost+idle %v, processor time %v", r.String("name"), sum, procTime)
+		}
+		if e := r.Double("efficiency"); e <= 0 || e > 1 || math.Abs(e-prod/procTime) > 1e-9 {
+			t.Errorf("%s: efficiency %v", r.String("name"), e)
+		}
+		if up, sp := r.Double("user productive microseconds"), r.Double("system productive microseconds"); math.Abs(up+sp-prod) > 1e-6 {
+			t.Errorf("%s: user %v + system %v != productive %v", r.String("name"), up, sp, prod)
+		}
+	}
+	// The PDO bodies (user code) are busy 12 ms in the interval; the leader
+	// idles no time, processor 1 waits for work while the leader works
+	// alone: most of the 5 ms before the interval.
+	if up := solve.Double("user productive microseconds"); up < 11000 {
+		t.Errorf("solve: user productive %v us, want >= 11000", up)
+	}
+	if idle := prog.Double("idle microseconds"); idle < 3000 {
+		t.Errorf("program: idle %v us, want >= 3000", idle)
+	}
+	if prog.Double("execution microseconds") < solve.Double("execution microseconds") {
+		t.Error("the program is shorter than its interval")
+	}
+}
+
+// TestStatisticsText: statistics on without a trace are printed.
+func TestStatisticsText(t *testing.T) {
+	var msg bytes.Buffer
+	if err := Run(testProg(), Params{NProcs: 2, Stats: true, Stderr: &msg}, statsBody); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`svmc: statistics: interval 0 "program" level 0: 1 entries, 2 processors`,
+		`svmc: statistics: interval 1 "solve" level 1: 1 entries, 2 processors`, "efficiency", "parallel loops"} {
+		if !strings.Contains(msg.String(), want) {
+			t.Errorf("no %q in\n%s", want, msg.String())
+		}
+	}
+}
+
+// TestStatisticsOff: no statistics records without Stats.
+func TestStatisticsOff(t *testing.T) {
+	recs := traced(t, 2, 3, trace.Binary, statsBody)
+	for _, r := range recs {
+		if strings.HasPrefix(r.Desc.Name, "stat-") {
+			t.Fatalf("%s without statistics", r.Desc.Name)
+		}
+	}
+}
