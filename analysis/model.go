@@ -117,8 +117,9 @@ type LoopStat struct {
 	BusyMean   float64 `json:"busy_mean_us"` // mean over the processors that took part
 	// Imbalance is BusyMax / BusyMean (1 = balanced).
 	Imbalance float64 `json:"imbalance"`
-	// Lost is Σ over instances Σ over members (max busy − busy_p): the
-	// time the members lose waiting for the busiest one.
+	// Lost is Σ over instances Σ over members min(wait_p, max busy −
+	// busy_p): the time the members lose waiting at the implicit barrier
+	// for the busiest one.
 	Lost float64 `json:"lost_us"`
 	// APSTime is Σ over instances (members × the longest member's loop
 	// time); LostShare = Lost / APSTime.
@@ -662,7 +663,11 @@ func (b *builder) finishPDO(n *nodeState, p *pdoExec) {
 		return
 	}
 	in.members++
-	in.parts = append(in.parts, part{int32(n.id), busy, p.wait})
+	wait := p.wait
+	if p.arrival < 0 {
+		wait = -1 // no barrier records (stage < 3): the wait is unknown
+	}
+	in.parts = append(in.parts, part{int32(n.id), busy, wait})
 	in.sumBusy += busy
 	in.maxBusy = max(in.maxBusy, busy)
 	in.maxTime = max(in.maxTime, time)
@@ -676,9 +681,20 @@ func (b *builder) finishPDO(n *nodeState, p *pdoExec) {
 }
 
 func (b *builder) finishInstance(l *loopAgg, k int, in *loopInst) {
-	l.lost += float64(in.members)*in.maxBusy - in.sumBusy
+	// A member loses to the imbalance what it waits at the implicit
+	// barrier, up to its difference to the busiest member: one that starts
+	// late (descheduled, slow to wake) has less busy time but does not wait
+	// for the others.
 	for _, pt := range in.parts {
-		b.node(int(pt.node)).imb += max(0, min(pt.wait, in.maxBusy-pt.busy))
+		lost := max(0, in.maxBusy-pt.busy)
+		if pt.wait >= 0 {
+			lost = min(lost, pt.wait)
+		}
+		l.lost += lost
+		b.node(int(pt.node)).imb += lost
+	}
+	if len(in.parts) == 0 {
+		l.lost += float64(in.members)*in.maxBusy - in.sumBusy
 	}
 	l.apsTime += float64(in.members) * in.maxTime
 	l.time += in.maxTime

@@ -401,3 +401,83 @@ func TestReportExample31(t *testing.T) {
 		t.Errorf("report of a corrupt trace: exit %d, stderr %q; want an error with the byte offset", res.code, res.stderr)
 	}
 }
+
+// reportJSON runs a program with a trace and returns its report as JSON.
+func reportJSON(t *testing.T, pkg string, n int, out any, args ...string) {
+	t.Helper()
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, "../..", append([]string{"run", "-n", fmt.Sprint(n), "--trace", tr, pkg, "--"}, args...)...); res.code != 0 {
+		t.Fatalf("run %s: exit %d\n%s", pkg, res.code, res.stderr)
+	}
+	res := runSvmc(t, ".", "report", "--format", "json", tr)
+	if res.code != 0 {
+		t.Fatalf("report: %s", res.stderr)
+	}
+	if err := json.Unmarshal([]byte(res.stdout), out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReportFindsBlockImbalance: the triangular loop with block scheduling
+// is the top finding, with its line; the same loop scheduled dynamically
+// is not reported as imbalanced.
+func TestReportFindsBlockImbalance(t *testing.T) {
+	var rep struct {
+		Findings []struct {
+			Kind string `json:"kind"`
+			Site struct {
+				Label string `json:"label"`
+				Line  int    `json:"line"`
+			} `json:"site"`
+		} `json:"findings"`
+	}
+	reportJSON(t, "./examples/triangle", 4, &rep, "-n", "1500")
+	if len(rep.Findings) == 0 {
+		t.Fatal("no findings")
+	}
+	top := rep.Findings[0]
+	if top.Kind != "imbalance" || top.Site.Label != "static" || top.Site.Line != 20 {
+		t.Errorf("top finding %+v, want the imbalance of loop static at line 20", top)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind == "imbalance" && f.Site.Label == "dynamic" {
+			t.Errorf("the dynamically scheduled loop is reported as imbalanced: %+v", f)
+		}
+	}
+}
+
+// TestReportLateProcessor: processor 2 sleeps 200 ms before a barrier; the
+// report shows that wait at the barrier on processors 0, 1 and 3, within 10%.
+func TestReportLateProcessor(t *testing.T) {
+	var rep struct {
+		Model struct {
+			Waits []struct {
+				Wait    string    `json:"wait"`
+				Kind    string    `json:"kind"`
+				Line    int       `json:"line"`
+				PerProc []float64 `json:"per_proc_us"`
+			} `json:"waits"`
+		} `json:"model"`
+	}
+	reportJSON(t, "./cmd/svmc/testdata/late", 4, &rep)
+	const delay = 200e3 // µs
+	found := false
+	for _, w := range rep.Model.Waits {
+		if w.Kind != "barrier" || w.Line != 18 {
+			continue
+		}
+		found = true
+		for p, us := range w.PerProc {
+			want := delay
+			if p == 2 {
+				want = 0
+			}
+			if us < want-0.1*delay || us > want+0.1*delay {
+				t.Errorf("processor %d waited %.0f µs at the barrier, want %.0f µs ± 10%%", p, us, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no wait at the barrier of line 18 in %+v", rep.Model.Waits)
+	}
+}
