@@ -481,3 +481,37 @@ func TestReportLateProcessor(t *testing.T) {
 		t.Errorf("no wait at the barrier of line 18 in %+v", rep.Model.Waits)
 	}
 }
+
+// TestTasksUnderRace builds examples/tasks with the race detector and runs
+// it on 1 to 4 processors: sections, critical, atomic and lock-protected
+// counters give the serial result, the replicated increment counts N, and
+// the race detector finds nothing.
+func TestTasksUnderRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	serial, err := exec.Command("go", "run", "../../examples/tasks").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The output is a package of the module (git ignores examples/*/svm*).
+	defer os.RemoveAll(filepath.Join("..", "..", "examples", "tasks", "svm-race"))
+	if res := runSvmc(t, "../..", "compile", "-o", "examples/tasks/svm-race", "./examples/tasks"); res.code != 0 {
+		t.Fatalf("compile: %s", res.stderr)
+	}
+	exe := filepath.Join(t.TempDir(), "tasks")
+	if b, err := exec.Command("go", "build", "-race", "-o", exe, "../../examples/tasks/svm-race").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	for n := 1; n <= 4; n++ {
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("SVMC_NPROCS=%d", n))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		got, err := cmd.Output()
+		want := strings.Replace(string(serial), "ran 1 times", fmt.Sprintf("ran %d times", n), 1)
+		if err != nil || string(got) != want {
+			t.Errorf("-n %d: %v\n%s\nprints %q, want %q", n, err, stderr.Bytes(), got, want)
+		}
+	}
+}
