@@ -165,6 +165,10 @@ type SharedVar struct {
 type Config struct {
 	Dir     string // directory the pattern is relative to ("" = current)
 	Pattern string // package pattern; must name exactly one package
+	// BuildFlags are passed to the go command that loads the package, e.g.
+	// a -modfile that makes the runtime importable in a module that does
+	// not require svmc.
+	BuildFlags []string
 }
 
 // Compile loads and compiles one package. Errors a user can cause come back

@@ -21,7 +21,8 @@ func load(cfg Config) (*Package, error) {
 	lc := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
-		Dir:   cfg.Dir,
+		Dir:        cfg.Dir,
+		BuildFlags: cfg.BuildFlags,
 		Fset:  fset,
 		Tests: false,
 	}

@@ -28,8 +28,8 @@ const (
 
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
 // stderr; errors end the command.
-func compilePackage(pattern string, stderr io.Writer) (*compiler.Package, error) {
-	p, err := compiler.Compile(compiler.Config{Pattern: pattern})
+func compilePackage(pattern string, buildFlags []string, stderr io.Writer) (*compiler.Package, error) {
+	p, err := compiler.Compile(compiler.Config{Pattern: pattern, BuildFlags: buildFlags})
 	if p != nil {
 		for _, d := range p.Diags {
 			fmt.Fprintln(stderr, d)
@@ -64,12 +64,13 @@ func writeOutput(out *codegen.Output, dir string) error {
 // than svmc gets the embedded runtime through a replace in a copy of its
 // go.mod (-modfile), which needs no network.
 func build(pattern, work string, stderr io.Writer) (string, error) {
-	p, err := compilePackage(pattern, stderr)
+	modFlags, err := moduleFlags(pattern, work)
 	if err != nil {
 		return "", err
 	}
-	if p.Module == nil || p.Module.GoMod == "" {
-		return "", fmt.Errorf("%s is not in a Go module; run 'go mod init' in its directory first", pattern)
+	p, err := compilePackage(pattern, modFlags, stderr)
+	if err != nil {
+		return "", err
 	}
 	out, err := codegen.Generate(p, p.Dir)
 	if err != nil {
@@ -91,14 +92,7 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 		return "", err
 	}
 	exe := filepath.Join(work, "prog")
-	args := []string{"build", "-o", exe, "-overlay", ovPath}
-	if p.Module.Path != svmc.Module {
-		modPath, err := runtimeModfile(p.Module.GoMod, work)
-		if err != nil {
-			return "", err
-		}
-		args = append(args, "-modfile", modPath, "-mod=mod")
-	}
+	args := append([]string{"build", "-o", exe, "-overlay", ovPath}, modFlags...)
 	args = append(args, ".")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = p.Dir
@@ -108,6 +102,37 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 		return "", fmt.Errorf("building the instrumented program failed (files kept in %s)", work)
 	}
 	return exe, nil
+}
+
+// moduleFlags finds the module of the package directory pattern and, unless
+// it is svmc itself, writes a go.mod for it that reaches the embedded
+// runtime, returning the go command flags that use it. Loading (the user's
+// code may import rtlib for templates or ProcessorID) and building both
+// use them.
+func moduleFlags(pattern, work string) ([]string, error) {
+	dir, err := filepath.Abs(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s: svmc run takes the directory of a package main", pattern)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		goMod := filepath.Join(d, "go.mod")
+		if data, err := os.ReadFile(goMod); err == nil {
+			if modfile.ModulePath(data) == svmc.Module {
+				return nil, nil
+			}
+			modPath, err := runtimeModfile(goMod, work)
+			if err != nil {
+				return nil, err
+			}
+			return []string{"-modfile=" + modPath, "-mod=mod"}, nil
+		}
+		if filepath.Dir(d) == d {
+			return nil, fmt.Errorf("%s is not in a Go module; run 'go mod init' in its directory first", pattern)
+		}
+	}
 }
 
 // runtimeModfile writes a copy of the user's go.mod (and go.sum) that

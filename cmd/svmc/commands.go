@@ -33,7 +33,7 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 			if len(args) == 1 {
 				pattern = args[0]
 			}
-			p, err := compilePackage(pattern, cmd.ErrOrStderr())
+			p, err := compilePackage(pattern, nil, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

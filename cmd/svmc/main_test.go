@@ -515,3 +515,37 @@ func TestTasksUnderRace(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentBarriers: a barrier inside a branch only processor 0 takes,
+// in a module that imports rtlib but does not require svmc. The run stops
+// with each barrier site and its processors, and the trace is written.
+func TestDifferentBarriers(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	{
+		if rtlib.ProcessorID() == 0 {
+			//svm:barrier
+		}
+	}
+	fmt.Println("unreachable with more than one processor")
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "4", "--trace", tr, ".")
+	want := "svmc: processors reached different barriers:\n  main.go:13:4 barrier: processor 0\n  main.go:10:2 end of replicated region: processors 1, 2, 3\n"
+	if res.code != 2 || res.stderr != want || res.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", res.code, res.stdout, res.stderr, want)
+	}
+	recs := readTrace(t, tr)
+	if last := recs[len(recs)-1]; last.Desc.Name != "trace-end" || field(last, "status") == 0 {
+		t.Errorf("the trace ends with %s, want trace-end with a failure status", last.Desc.Name)
+	}
+}
