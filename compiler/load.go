@@ -23,8 +23,8 @@ func load(cfg Config) (*Package, error) {
 			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
 		Dir:        cfg.Dir,
 		BuildFlags: cfg.BuildFlags,
-		Fset:  fset,
-		Tests: false,
+		Fset:       fset,
+		Tests:      false,
 	}
 	pkgs, err := packages.Load(lc, pattern)
 	if err != nil {

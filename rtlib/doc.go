@@ -22,11 +22,91 @@
 // waited for is often not running), so the spin stays short; see
 // BenchmarkPDOForkJoin and BenchmarkBarrier.
 //
-// Only one level of APS exists now: the whole team. The aps type holds the
-// leader, the members, the dispatch word, the barrier and the implicit 1-D
-// arrangement, so that parallel sections can later form APSs of their own. A
-// PDO reached inside a PDO body (or on a goroutine rtlib did not start, see
-// Current) runs all its iterations on the calling processor.
+// # Execution modes and active processor sets
+//
+// Every Proc has a mode. In exclusive mode only the leader of its APS runs
+// user code and the other members wait in serveAPS for the tasks the leader
+// dispatches (PDO, barrier, replicated region, parallel section, "leave");
+// in replicated mode every member runs the same code. Replicated dispatches
+// the region from exclusive mode (or just runs it in replicated mode) and
+// ends with the implicit barrier; Exclusive in replicated mode lets the
+// leader run its body in exclusive mode while the others serve the APS,
+// then all meet at the implicit barrier. A PDO reached in replicated mode
+// is worksharing: with the default and the dynamic schedules every member
+// sets up its own share at once; for on_home and loop-level schedules the
+// members wait for the leader's schedule (a dispatch). Its barrier is
+// released by the leader (aps.gather/release) after it combined the
+// reductions, so every member reads the result. A task is acknowledged by
+// each member once it has copied what it needs; the leader waits for the
+// acknowledgements only when a task may still be open (it dispatched again
+// without a barrier in between, as in a replicated region), so a slow member
+// never skips a task.
+//
+// PSection forms one APS per section (see its documentation for how the
+// processors are shared); the child APSs of a PSECTION are kept by the
+// parent's leader and reused while their processors stay the same. A
+// processor takes part in its sections in section order; the leader of a
+// section's APS (lowest pid) runs the body in exclusive mode and dissolves
+// the APS (taskLeave) when it returns; the members then go back to the
+// parent, where every member waits at the psection's barrier. The per-member
+// state of an APS (its Iter, the epoch it consumed, its barrier site, its
+// affinity queue and split-barrier counts) lives in the APS's member slots,
+// so a processor in two overlapping APSs never has one APS's leader write
+// the state it uses in the other. A PDO reached inside a PDO body (or on a
+// goroutine rtlib did not start, see Current) runs all its iterations on the
+// calling processor; so do sections and regions there.
+//
+// # Synchronisation
+//
+// Barriers in replicated mode, or inside a PDO body, are real barriers of
+// the APS; every arrival records its site (sub, dir and kind: barrier, end
+// of pdo, psection, replicated or exclusive region). Members at different
+// sites are not let through: the run stops with "processors reached
+// different barriers:" and one line per site. (Each arrival adds a 32-bit
+// hash of its site to the arrival word, so agreement costs nothing extra in
+// the common case; disagreement is missed only if the hashes collide.) The
+// k-th BarrierCheckout of a member waits until every member checked in k
+// times; from exclusive mode the leader checks in and out for the idle
+// members. Critical sections (one lock per name for the run), LOCK
+// variables (one lock per start address, taken in address order,
+// duplicates once) and the stripes of atomic updates without hardware
+// support are rtLocks: a compare-and-swap, a short spin, then registration
+// as a waiter and the bounded spin/yield/block wait; an unlock wakes the
+// registered waiters, which race for the lock. A Proc caches the locks it
+// used, so a directive executed again takes no run-wide mutex. AtomicAdd is
+// a hardware add for 4- and 8-byte integers and a compare-and-swap loop for
+// floats and complex64; AtomicUpdate is a compare-and-swap loop for those
+// types (its function may run more than once) and runs under a stripe lock
+// otherwise (int8/16, complex128, non-numeric types: the function runs once).
+//
+// # Dynamic scheduling
+//
+// Dynamic, Guided and Affinity number the iterations of the nest
+// lexicographically and hand out chunks of consecutive numbers: from a
+// counter of the APS (one atomic add per chunk; Guided a compare-and-swap),
+// or from per-member queues (Affinity: one word per member holding lo and
+// end; the owner takes ceil(remaining/M) from the front, an idle member
+// steals the back half of the largest queue). The leader resets the shared
+// state after the PDO's barrier. Record(T) makes every member log its
+// chunks; after the barrier the leader turns the logs into T's distribution
+// (runs of element numbers and their owners: iteration counts (c_1..c_r)
+// own T(lo_1+c_1, ..., lo_r+c_r)), writes template-dist for every member,
+// and later on_home schedules over T use it (a schedule over elements owned
+// by processors outside the APS gives them to member pid mod M).
+//
+// # Deadlock detection
+//
+// A processor that blocks in a wait of the runtime (barrier, checkout,
+// lock, critical section, atomic stripe, waiting for work or for the
+// leader) first publishes what it waits for: its site and a state word with
+// a sequence number (three atomic stores, only on the blocking path). A
+// watchdog goroutine per run looks every d/2 (d: Params.Deadlock,
+// SVMC_DEADLOCK_MS, default 500 ms, 0 off); when every processor is blocked,
+// none has a wake-up pending, and no state changed over three looks (so for
+// at least d), it stops the run with "deadlock: no processor can proceed"
+// and one line per processor. A processor running user code (even one
+// blocked outside the runtime) keeps the watchdog quiet. All waits of the
+// runtime are abortable, so the trace of a deadlocked run is complete.
 //
 // # Schedules
 //
@@ -156,6 +236,16 @@
 //     receives rectangular nests only, so min = max and the increments are 0.
 //   - variable-mapping rows are [number, addr>>32, addr&0xffffffff] (the low
 //     half is stored as a 32-bit two's complement int).
+//   - wait-lock-start "locking address" has one row [start_hi, start_lo,
+//     end_hi, end_lo] per variable, in address order, where end is the
+//     address of the variable's last byte and each address is split like
+//     variable-mapping's. ATOMIC updates write the row of their variable.
+//   - pdo-work (#2001) is written by every member of the APS at the end of
+//     its part of every PDO (and by the processor of a serial PDO): the
+//     iterations it ran and the microseconds from its region start to its
+//     arrival at the implicit barrier; its clock is that arrival.
+//   - section-info "proc arrangement id" is the arrangement of the
+//     section's processors(P) clause with P's extents, or 0 and no rows.
 //
 // # Templates and distributions
 //
@@ -179,8 +269,9 @@
 // is "file:line:col: [processor K: ]message", positioned at the directive.
 // A panic on a processor becomes a *PanicError naming the processor, the value
 // and the first stack frame outside rtlib and the Go runtime. In both cases
-// the other processors are stopped at their next safe point (dispatch wait,
-// barrier wait, PDO or barrier entry) with a bounded wait, the buffers of the
+// the other processors are stopped at their next safe point (any wait of
+// the runtime, the entry of a construct, the grab of a dynamic chunk) with
+// a bounded wait, the buffers of the
 // processors that stopped are written and the trace is closed. Main prints
 // "svmc: " and the error on stderr and exits with status 2.
 package rtlib

@@ -37,13 +37,14 @@ const (
 // members of the child serve it until its leader dissolves it (taskLeave),
 // then they go back to the parent.
 type aps struct {
-	r       *run
-	parent  *aps
-	leader  *Proc
-	members []*Proc
-	pids    []int
-	procs   *Procs // the implicit 1-D arrangement of the APS (id 0)
-	slots   []memberSlot
+	r        *run
+	parent   *aps
+	leader   *Proc
+	leaderID int // leader.id, read by the members without touching the leader's Proc
+	members  []*Proc
+	pids     []int
+	procs    *Procs // the implicit 1-D arrangement of the APS (id 0)
+	slots    []memberSlot
 
 	_     [cacheLine]byte
 	epoch atomic.Uint64
@@ -67,8 +68,6 @@ type aps struct {
 	// region in which the leader dispatches again) and the leader waits
 	// for the members' acknowledgements before it writes the next one.
 	pending int
-	ackWait atomic.Uint32 // the leader waits for acknowledgements
-	ackGen  atomic.Uint64 // bumped by an acknowledgement the leader waits for
 
 	plans map[[2]int]*planEntry // last schedule of each PDO directive (leader only)
 	kids  map[kidKey]*aps       // child APSs of sections, reused (leader only)
@@ -77,6 +76,12 @@ type aps struct {
 	bar  barrier
 	dyn  dynShared
 	ckin splitBarrier
+
+	_       [cacheLine]byte
+	ackWait atomic.Uint32 // the leader waits for acknowledgements (read by every member per task)
+	_       [cacheLine - 4]byte
+	ackGen  atomic.Uint64 // bumped by an acknowledgement the leader waits for
+	_       [cacheLine - 8]byte
 }
 
 // memberSlot is the per-member state of an APS; each slot has cache lines
@@ -114,7 +119,7 @@ type barrier struct {
 }
 
 func newAPS(r *run, members []*Proc) *aps {
-	a := &aps{r: r, leader: members[0], members: members}
+	a := &aps{r: r, leader: members[0], leaderID: members[0].id, members: members}
 	a.pids = make([]int, len(members))
 	a.slots = make([]memberSlot, len(members))
 	for i, m := range members {
@@ -131,7 +136,7 @@ func newAPS(r *run, members []*Proc) *aps {
 // newChild forms the APS of members (ascending pids, all members of a)
 // without moving them into it yet.
 func (a *aps) newChild(members []*Proc) *aps {
-	c := &aps{r: a.r, parent: a, leader: members[0], members: members}
+	c := &aps{r: a.r, parent: a, leader: members[0], leaderID: members[0].id, members: members}
 	c.pids = make([]int, len(members))
 	c.slots = make([]memberSlot, len(members))
 	for i, m := range members {
@@ -213,7 +218,7 @@ func (p *Proc) serveAPS(a *aps) taskKind {
 	defer func() { p.mode = mode }()
 	for {
 		is := p.statIdle()
-		k := p.nextTask(a, wIdle, a.leader.id, 0)
+		k := p.nextTask(a, wIdle, a.leaderID, 0)
 		p.statRestore(is)
 		if k == taskStop || k == taskLeave {
 			return k
