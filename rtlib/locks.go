@@ -299,7 +299,6 @@ const (
 	acInt64
 	acFloat32
 	acFloat64
-	acBits32 // other 4-byte scalars (AtomicUpdate: compare-and-swap of the bits)
 	acBits64 // other 8-byte scalars (complex64)
 )
 
@@ -428,7 +427,7 @@ func AtomicUpdate[T any](p *Proc, sub, dir int, x *T, f func(T) T) {
 				break
 			}
 		}
-	case acInt32, acFloat32, acBits32:
+	case acInt32, acFloat32:
 		for {
 			old := atomic.LoadUint32((*uint32)(ptr))
 			v := f(*(*T)(unsafe.Pointer(&old)))
