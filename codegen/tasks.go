@@ -92,9 +92,13 @@ func (g *gen) atomic(c *compiler.Construct) {
 		if st.Tok == token.ADD_ASSIGN {
 			code = fmt.Sprintf("%s.AtomicAdd(%s, %d, %d, &%s, %s)", rt, procVar, s, d, x, e)
 		} else {
+			// The operand is evaluated once, before the update: AtomicUpdate
+			// may call its function more than once (compare and swap).
 			op := strings.TrimSuffix(st.Tok.String(), "=")
 			t := g.typeName(g.p.Info.TypeOf(st.Lhs[0]))
-			code = fmt.Sprintf("%s.AtomicUpdate(%s, %d, %d, &%s, func(svm_v %s) %s { return svm_v %s (%s) })", rt, procVar, s, d, x, t, t, op, e)
+			operand := fmt.Sprintf("svm_operand%d", d)
+			code = fmt.Sprintf("%s := %s(%s)\n%s.AtomicUpdate(%s, %d, %d, &%s, func(svm_v %s) %s { return svm_v %s %s })",
+				operand, t, e, rt, procVar, s, d, x, t, t, op, operand)
 		}
 	}
 	g.e.replace(g.off(c.Stmt.Pos()), g.off(c.Stmt.End()), code, opening, g.line(c.Stmt.Pos()))
