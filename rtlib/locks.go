@@ -94,27 +94,25 @@ const atomStripes = 64
 func (t *lockTable) critLock(name string) *rtLock {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l := t.crit[name]
-	if l == nil {
-		if t.crit == nil {
-			t.crit = map[string]*rtLock{}
-		}
-		l = &rtLock{}
-		t.crit[name] = l
-	}
-	return l
+	return lockFor(&t.crit, name)
 }
 
 func (t *lockTable) varLock(addr uintptr) *rtLock {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l := t.vars[addr]
+	return lockFor(&t.vars, addr)
+}
+
+// lockFor returns the lock of key in *m, making the map and the lock on
+// first use. The caller holds the table's mutex.
+func lockFor[K comparable](m *map[K]*rtLock, key K) *rtLock {
+	l := (*m)[key]
 	if l == nil {
-		if t.vars == nil {
-			t.vars = map[uintptr]*rtLock{}
+		if *m == nil {
+			*m = map[K]*rtLock{}
 		}
 		l = &rtLock{}
-		t.vars[addr] = l
+		(*m)[key] = l
 	}
 	return l
 }
