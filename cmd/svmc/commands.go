@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -158,7 +160,24 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			prog := exec.Command(exe, progArgs...)
 			prog.Env = env
 			prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := prog.Run(); err != nil {
+			if err := prog.Start(); err != nil {
+				return err
+			}
+			// The program stops itself on SIGINT and SIGTERM and writes its
+			// trace; svmc waits for it. Ctrl-C reaches the program through
+			// the process group, so svmc only swallows SIGINT; a SIGTERM
+			// sent to svmc is passed on.
+			sigc := make(chan os.Signal, 1)
+			signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(sigc)
+			go func() {
+				for sig := range sigc {
+					if sig == syscall.SIGTERM {
+						prog.Process.Signal(sig)
+					}
+				}
+			}()
+			if err := prog.Wait(); err != nil {
 				if xe, ok := err.(*exec.ExitError); ok {
 					return exitError{xe.ExitCode()}
 				}
