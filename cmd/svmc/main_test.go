@@ -387,9 +387,18 @@ func TestReportExample31(t *testing.T) {
 			t.Errorf("loop %s: iteration space of %d loops, want 2", l.Label, len(l.Space))
 		}
 	}
-	text := runSvmc(t, ".", "report", "--findings", "--next-request", filepath.Join(t.TempDir(), "next.req"), tr)
-	if text.code != 0 || !strings.Contains(text.stdout, "G.PDO_LABEL(") {
-		t.Errorf("report --findings: exit %d, no PDO_LABEL request in\n%s%s", text.code, text.stdout, text.stderr)
+	// Which findings a short run has depends on the machine's timing; what
+	// must hold is that the next request names the program's regions so
+	// that the next run accepts it.
+	next := filepath.Join(t.TempDir(), "next.req")
+	text := runSvmc(t, ".", "report", "--findings", "--next-request", next, tr)
+	req, err := os.ReadFile(next)
+	if text.code != 0 || err != nil || !strings.Contains(string(req), "REQUEST LOCAL ") {
+		t.Fatalf("report --findings: exit %d, %v, next request:\n%s\n%s", text.code, err, req, text.stderr)
+	}
+	rerun := runSvmc(t, "../..", "run", "-n", "4", "--trace", filepath.Join(t.TempDir(), "next.sddf"), "--request", next, "./examples/example31")
+	if rerun.code != 0 {
+		t.Errorf("the next run rejects the request file the report wrote:\n%s\n%s", req, rerun.stderr)
 	}
 	data, err := os.ReadFile(tr)
 	if err != nil {
