@@ -80,6 +80,28 @@
 // N × T = Productive + Lost, Lost = Imbalance + Sync + Overhead + Serial,
 // Efficiency = Productive / (N × T).
 //
+// Measured intervals (seed 000 §9). MeasureStart / MeasureFinish write
+// measure-start {level, name} and measure-finish {level, name, elapsed}.
+// A measure-finish closes the innermost open interval of the same name and
+// level on its processor; the intervals opened inside it and still open,
+// and those open at the processor's last record, are unfinished; a finish
+// that matches nothing is counted in the warnings. Per (name, level) and
+// processor: entries and the sum of their elapsed times (the finish's
+// "elapsed microseconds", the runtime's own measurement; the clocks'
+// difference when the field is absent). The level is the processor's own
+// nesting: an interval opened in a pdo body by a member is level 1 on that
+// member and one deeper on the leader inside an interval of its own, so it
+// has a row per level. Measured intervals do not change the time model.
+//
+// Runtime statistics. stat-interval and stat-group (SVMC_STATS=1) and
+// trace-end are written by the runtime after the processors stopped, with
+// processor 0's node id and the clock of that moment: they are taken as
+// they are (Model.Stats, Model.Ended) and count for no processor's time, so
+// they do not stretch T. The statistics are the runtime's own figures
+// (Lib-DVM's interval matrix, seed 000 §11, with its (n−1)/n rule: a call
+// k processors make together counts 1/k call, t/k productive and
+// (k−1)t/k lost), not the characteristics above; reports say so.
+//
 // # Findings
 //
 // Findings ranks bottlenecks by severity = Lost / (N × T), where Lost is
@@ -94,7 +116,10 @@
 //	              Serial × its share of the leader's serial time)
 //	tracing       Σ trace-overhead durations
 //
-// and keeps those with severity >= MinSeverity. Each names its function and
+// and keeps those with severity >= MinSeverity. A run that did not end
+// normally (trace-end status other than normal) is a finding of its own,
+// "abnormal end", listed first and unranked (Unranked, severity 0): the
+// figures cover only the part of the run that was traced. Each names its function and
 // file:line and carries a one-line explanation and advice. NextRequest
 // turns the top findings into a trace request file (seed 002 §5) for the
 // next, finer run: the incremental cycle of seed 002's Figure 2.
@@ -149,7 +174,26 @@
 // "findings", "next_request"}. The model's fields are those of Model and
 // the types it holds, with the names of their json tags (snake case, times
 // in microseconds with the suffix _us, shares as fractions). Field names
-// are kept stable; new fields may be added.
+// are kept stable; new fields may be added. Among them:
+//
+//	model.measures[]     measured intervals, in the order of their first entry:
+//	                     name, level, entries, elapsed_us, mean_us, max_us,
+//	                     unfinished (omitted when 0), first_us (clock of the
+//	                     first measure-start), per_proc[] {entries, elapsed_us}
+//	                     indexed by processor
+//	model.stats[]        the runtime's interval statistics by id: id, parent
+//	                     (-1 for the program), level, name, entries, procs,
+//	                     execution_us, processor_time_us, user_productive_us,
+//	                     user_lost_us, system_productive_us, system_lost_us,
+//	                     productive_us, lost_us, idle_us, system_calls,
+//	                     efficiency, groups[] {caller_group, caller_name,
+//	                     group, group_name, calls, productive_us, lost_us}
+//	model.end            always present: recorded (false without a trace-end
+//	                     record; status is then -1), status (trace.End*),
+//	                     status_name (normal, error, panic, deadlock,
+//	                     interrupt, terminate, not recorded), message,
+//	                     not_stopped[], lost_records (-1 unknown)
+//	findings[].unranked  true for the abnormal-end finding (severity n/a)
 //
 // # A large trace
 //

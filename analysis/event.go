@@ -17,12 +17,31 @@ type ev struct {
 	w    int32 // the stream it belongs to: the processor that wrote it
 	sub  int32
 	dir  int32
-	a    int32 // region type, iterations, overhead type
+	a    int32 // region type, iterations, overhead type, measure level
+	x    *evx  // the rarer records' strings and values (measure, statistics, trace-end)
+}
+
+// evx is what an ev carries for the records of measured intervals, the
+// runtime's statistics and the end of the run. The measure records of one
+// name share one evx (interned per decoder), so that a measured interval
+// costs no allocation in the pass.
+type evx struct {
+	name string
+	si   *StatInterval // stat-interval
+	sg   *statGroupRec // stat-group
+	end  *RunEnd       // trace-end
+}
+
+// statGroupRec is a stat-group record: one element of an interval matrix.
+type statGroupRec struct {
+	interval int
+	g        StatGroup
 }
 
 // layout holds the field indices of one descriptor (-1: absent).
 type layout struct {
 	node, clock, sub, dir, a, f, arr int
+	name                             int // char array "name" (measure records)
 }
 
 // decoder turns records into evs. It caches a layout per descriptor and
@@ -31,7 +50,8 @@ type layout struct {
 type decoder struct {
 	byTag   []layoutEntry // tags below len(byTag)
 	layouts map[*trace.Descriptor]*layout
-	writer  int32 // writer of the previous record, -1 before the first
+	writer  int32           // writer of the previous record, -1 before the first
+	names   map[string]*evx // interned names of measured intervals
 }
 
 type layoutEntry struct {
@@ -86,7 +106,7 @@ func newLayout(desc *trace.Descriptor) *layout {
 		clock: -1,
 		sub:   scalarIndex(desc, "subprogram number", trace.Int),
 		dir:   scalarIndex(desc, "directive number", trace.Int),
-		a:     -1, f: -1, arr: -1,
+		a:     -1, f: -1, arr: -1, name: -1,
 	}
 	// The clock: "clock microseconds", else the first scalar double whose
 	// name mentions a clock (as trace.Record.Clock does).
@@ -119,6 +139,12 @@ func newLayout(desc *trace.Descriptor) *layout {
 		l.arr = arrayIndex(desc, "iteration space")
 	case trace.TagAPSInfo:
 		l.arr = arrayIndex(desc, "pids")
+	case trace.TagMeasureStart, trace.TagMeasureFinish:
+		l.a = scalarIndex(desc, "level", trace.Int)
+		l.f = scalarIndex(desc, "elapsed microseconds", trace.Double, trace.Float)
+		if i := desc.Index("name"); i >= 0 && desc.Fields[i].Type == trace.Char && desc.Fields[i].Dims == 1 {
+			l.name = i
+		}
 	}
 	return l
 }
@@ -158,6 +184,8 @@ func (d *decoder) decode(r *trace.Record, e *ev) {
 	}
 	if l.f >= 0 {
 		e.f = v[l.f].Double
+	} else if e.tag == trace.TagMeasureFinish {
+		e.f = -1 // no elapsed time: the clocks' difference
 	}
 	if l.arr >= 0 {
 		x := &v[l.arr]
@@ -168,6 +196,20 @@ func (d *decoder) decode(r *trace.Record, e *ev) {
 			e.cols = len(x.Ints)
 		}
 	}
+	switch e.tag {
+	case trace.TagMeasureStart, trace.TagMeasureFinish:
+		name := ""
+		if l.name >= 0 {
+			name = cstring(v[l.name].Str)
+		}
+		e.x = d.intern(name)
+	case trace.TagStatInterval:
+		e.x = &evx{si: decodeStatInterval(r)}
+	case trace.TagStatGroup:
+		e.x = &evx{sg: decodeStatGroup(r)}
+	case trace.TagTraceEnd:
+		e.x = &evx{end: decodeEnd(r)}
+	}
 	e.w = e.node
 	if (e.tag == trace.TagTemplateDist || e.node < 0) && d.writer >= 0 {
 		e.w = d.writer
@@ -176,4 +218,102 @@ func (d *decoder) decode(r *trace.Record, e *ev) {
 		e.w = 0
 	}
 	d.writer = e.w
+}
+
+// intern returns the shared evx of a measured interval's name.
+func (d *decoder) intern(name string) *evx {
+	x := d.names[name]
+	if x == nil {
+		if d.names == nil {
+			d.names = make(map[string]*evx)
+		}
+		x = &evx{name: name}
+		d.names[name] = x
+	}
+	return x
+}
+
+// cstring is a char array as a Go string: its bytes up to the first NUL.
+func cstring(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// scalar returns the int and float value of the scalar field called name,
+// and whether the record has it.
+func scalar(r *trace.Record, name string) (int, float64, bool) {
+	i := r.Desc.Index(name)
+	if i < 0 || i >= len(r.Values) || r.Desc.Fields[i].Dims != 0 {
+		return 0, 0, false
+	}
+	v := &r.Values[i]
+	switch r.Desc.Fields[i].Type {
+	case trace.Double, trace.Float:
+		return int(v.Double), v.Double, true
+	}
+	return v.Int, float64(v.Int), true
+}
+
+func intField(r *trace.Record, name string, def int) int {
+	if n, _, ok := scalar(r, name); ok {
+		return n
+	}
+	return def
+}
+
+func floatField(r *trace.Record, name string) float64 {
+	_, f, _ := scalar(r, name)
+	return f
+}
+
+func decodeStatInterval(r *trace.Record) *StatInterval {
+	return &StatInterval{
+		ID:               intField(r, "interval id", 0),
+		Parent:           intField(r, "parent id", -1),
+		Level:            intField(r, "level", 0),
+		Name:             r.String("name"),
+		Entries:          intField(r, "entries", 0),
+		Procs:            intField(r, "processors", 0),
+		Exec:             floatField(r, "execution microseconds"),
+		ProcTime:         floatField(r, "processor microseconds"),
+		UserProductive:   floatField(r, "user productive microseconds"),
+		UserLost:         floatField(r, "user lost microseconds"),
+		SystemProductive: floatField(r, "system productive microseconds"),
+		SystemLost:       floatField(r, "system lost microseconds"),
+		Productive:       floatField(r, "productive microseconds"),
+		Lost:             floatField(r, "lost microseconds"),
+		Idle:             floatField(r, "idle microseconds"),
+		SystemCalls:      floatField(r, "system calls"),
+		Efficiency:       floatField(r, "efficiency"),
+		Groups:           []StatGroup{},
+	}
+}
+
+func decodeStatGroup(r *trace.Record) *statGroupRec {
+	return &statGroupRec{interval: intField(r, "interval id", 0), g: StatGroup{
+		Caller:     intField(r, "caller group", 0),
+		Group:      intField(r, "group", 0),
+		Name:       r.String("group name"),
+		Calls:      floatField(r, "calls"),
+		Productive: floatField(r, "productive microseconds"),
+		Lost:       floatField(r, "lost microseconds"),
+	}}
+}
+
+// RunEndOf reads a trace-end record (for tools that read the records
+// themselves, such as svmc view).
+func RunEndOf(r *trace.Record) RunEnd { return *decodeEnd(r) }
+
+func decodeEnd(r *trace.Record) *RunEnd {
+	e := &RunEnd{Recorded: true, Status: intField(r, "status", 0), Message: r.String("message"),
+		NotStopped: []int{}, LostRecords: intField(r, "lost records", 0)}
+	if _, ps := r.IntArray("processors not stopped"); len(ps) > 0 {
+		e.NotStopped = append(e.NotStopped, ps...)
+	}
+	e.StatusName = EndStatusName(e.Status)
+	return e
 }

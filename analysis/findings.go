@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
 )
 
 // Finding kinds.
@@ -21,6 +22,7 @@ const (
 	FindSerial    = "serial"        // processors idle while the leader runs exclusive code
 	FindStartup   = "pdo startup"   // scheduling a parallel loop
 	FindOverhead  = "tracing"       // trace buffer flushes
+	FindEnd       = "abnormal end"  // the run did not end normally (unranked)
 )
 
 // Thresholds of Findings: a bottleneck is reported when its severity is at
@@ -44,10 +46,43 @@ type Finding struct {
 	Code     int     `json:"region_code"` // its trace region type
 	Title    string  `json:"title"`       // one line: what and where
 	Advice   string  `json:"advice"`      // one line: what to try
+	// Unranked marks a finding whose severity does not apply (Severity
+	// and Lost are 0): an abnormal end of the run, listed first.
+	Unranked bool `json:"unranked,omitempty"`
 }
 
 // Findings ranks the bottlenecks of a model by severity, largest first.
+// A run that ended abnormally (trace-end) comes first, unranked: its
+// figures cover only the part of the run that was traced.
 func Findings(m *Model) []Finding {
+	var fs []Finding
+	if e := &m.Ended; e.Abnormal() {
+		fs = append(fs, endFinding(m, e))
+	}
+	ranked := rankedFindings(m)
+	if len(fs) == 0 {
+		return ranked
+	}
+	return append(fs, ranked...)
+}
+
+func endFinding(m *Model, e *RunEnd) Finding {
+	title := e.Summary()
+	var advice string
+	switch e.Status {
+	case trace.EndError, trace.EndPanic:
+		advice = "fix the failure the message names and run again; the figures cover the run up to it"
+	case trace.EndDeadlock:
+		advice = "the processors wait for each other: see the waiting table and each processor's last records (svmc view), and check that every processor reaches the same barriers and releases its locks"
+	case trace.EndInterrupt, trace.EndTerminate:
+		advice = "the run was stopped from outside; the figures cover the part that ran"
+	default:
+		advice = "the figures cover the part of the run that was traced"
+	}
+	return Finding{Kind: FindEnd, Site: mainSite(progInfo{m.prog}), Region: -1, Title: title, Advice: advice, Unranked: true}
+}
+
+func rankedFindings(m *Model) []Finding {
 	NT := float64(m.Procs) * m.Duration
 	if NT <= 0 {
 		return nil
@@ -241,6 +276,9 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 	global := false
 	var globalWhy []string
 	for _, f := range findings {
+		if f.Unranked {
+			continue
+		}
 		why := fmt.Sprintf("%s %.1f%%: %s", f.Kind, 100*f.Severity, f.Site.Where())
 		if f.Kind == FindOverhead {
 			global = true

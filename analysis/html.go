@@ -35,8 +35,13 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return ps
 	},
-	"minsev": func() string { return pct(MinSeverity) },
-	"ratio":  ratio,
+	"minsev":    func() string { return pct(MinSeverity) },
+	"count":     count,
+	"mlabel":    func(ms *MeasureStat) string { return measureLabel(ms.Level, ms.Name) },
+	"slabel":    statLabel,
+	"mean":      func(mp MeasureProc) float64 { return ratio(mp.Elapsed, float64(mp.Entries)) },
+	"statsnote": func() string { return statsNote },
+	"ratio":     ratio,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>svmc report: {{.Trace}}</title>
@@ -53,6 +58,8 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .sev{font-weight:bold}.advice{color:#555}
 pre{background:#f6f6f6;padding:.6em;border:1px solid #ddd}
 .warn{color:#a40}
+.end{color:#fff;background:#b33;padding:.3em .6em}
+td.ind{white-space:pre}
 </style></head><body>
 {{- $m := .Model}}
 <h1>svmc report: {{.Trace}}</h1>
@@ -64,6 +71,7 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 (max correction {{dur .MaxCorrection}}), {{.EdgeViolations}} synchronisation edges backwards in time{{if .Forced}},
 {{.Forced}} constraints dropped{{end}}{{if .OutOfOrder}}, {{.OutOfOrder}} records beyond the look-ahead{{end}}.</p>
 {{- end}}
+{{- with $m.Ended.Summary}}<p class="{{if $m.Ended.Abnormal}}end{{else}}warn{{end}}" id="run-end">{{.}}</p>{{end}}
 {{- range $m.Warnings}}<p class="warn">warning: {{.}}</p>{{end}}
 
 <h2>Time of all processors</h2>
@@ -92,7 +100,7 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 {{- if not .Findings}}<p>None above {{minsev}}.</p>{{end}}
 <ol>
 {{- range .Findings}}
-<li><span class="sev">{{pct .Severity}}</span> {{.Kind}}: {{.Title}}<br><span class="advice">advice: {{.Advice}}</span></li>
+<li><span class="sev">{{if .Unranked}}n/a{{else}}{{pct .Severity}}{{end}}</span> {{.Kind}}: {{.Title}}<br><span class="advice">advice: {{.Advice}}</span></li>
 {{- end}}
 </ol>
 
@@ -127,6 +135,36 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 {{- range $m.Waits}}
 <tr><td>{{.Wait}}</td><td>{{site .Site}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td class="n">{{.Count}}</td><td class="n">{{dur .Total}}</td><td class="n">{{dur .Max}}</td><td class="n">{{dur .Hold}}</td>{{range .PerProc}}<td class="n">{{dur .}}</td>{{end}}</tr>
 {{- end}}
+</table>
+{{- end}}
+
+{{- if $m.Measures}}
+<h2 id="measures">Measured intervals</h2>
+<p>MeasureStart / MeasureFinish per name and enclosure level; elapsed time from the measure-finish records.</p>
+<table>
+<tr><th>interval</th><th class="n">level</th><th class="n">entries</th><th class="n">total</th><th class="n">mean</th><th class="n">max</th><th class="n">unfinished</th>{{range procs $m}}<th class="n">p{{.}}</th>{{end}}</tr>
+{{- range $m.Measures}}
+<tr><td class="ind">{{mlabel .}}</td><td class="n">{{.Level}}</td><td class="n">{{.Entries}}</td><td class="n">{{dur .Elapsed}}</td><td class="n">{{dur .Mean}}</td><td class="n">{{dur .Max}}</td><td class="n">{{.Unfinished}}</td>{{range .PerProc}}<td class="n">{{if .Entries}}{{.Entries}} × {{dur (mean .)}}<br>{{dur .Elapsed}}{{else}}–{{end}}</td>{{end}}</tr>
+{{- end}}
+</table>
+<p>Per processor: entries × mean, and the total.</p>
+{{- end}}
+
+{{- if $m.Stats}}
+<h2 id="stats">Interval statistics of the runtime</h2>
+<p>{{statsnote}}</p>
+<table>
+<tr><th class="n">id</th><th>interval</th><th class="n">entries</th><th class="n">processors</th><th class="n">execution</th><th class="n">processor time</th><th class="n">productive</th><th class="n">user productive</th><th class="n">system productive</th><th class="n">lost</th><th class="n">user lost</th><th class="n">system lost</th><th class="n">idle</th><th class="n">calls</th><th class="n">efficiency</th></tr>
+{{- range $m.Stats}}
+<tr><td class="n">{{.ID}}</td><td class="ind">{{slabel .}}</td><td class="n">{{.Entries}}</td><td class="n">{{.Procs}}</td><td class="n">{{dur .Exec}}</td><td class="n">{{dur .ProcTime}}</td><td class="n">{{dur .Productive}}</td><td class="n">{{dur .UserProductive}}</td><td class="n">{{dur .SystemProductive}}</td><td class="n">{{dur .Lost}}</td><td class="n">{{dur .UserLost}}</td><td class="n">{{dur .SystemLost}}</td><td class="n">{{dur .Idle}}</td><td class="n">{{count .SystemCalls}}</td><td class="n">{{pct .Efficiency}}</td></tr>
+{{- end}}
+</table>
+<p>Interval matrices: calls, productive and lost time of each group of runtime functions called from a caller group (user program → user program: the program's own code).</p>
+<table>
+<tr><th class="n">id</th><th>interval</th><th>caller group</th><th>group</th><th class="n">calls</th><th class="n">productive</th><th class="n">lost</th></tr>
+{{- range $si := $m.Stats}}{{range $si.Groups}}
+<tr><td class="n">{{$si.ID}}</td><td>{{$si.Name}}</td><td>{{.CallerName}}</td><td>{{.Name}}</td><td class="n">{{count .Calls}}</td><td class="n">{{dur .Productive}}</td><td class="n">{{dur .Lost}}</td></tr>
+{{- end}}{{end}}
 </table>
 {{- end}}
 

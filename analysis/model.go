@@ -36,6 +36,16 @@ type Model struct {
 	Order    *OrderStats `json:"order,omitempty"`
 	Warnings []string    `json:"warnings,omitempty"`
 
+	// Measures are the measured intervals (MeasureStart / MeasureFinish)
+	// per name and level, in the order of their first entry.
+	Measures []*MeasureStat `json:"measures,omitempty"`
+	// Stats are the runtime's interval statistics (stat-interval and
+	// stat-group records, SVMC_STATS=1) by interval id: its figures, not
+	// the trace's (see StatInterval).
+	Stats []*StatInterval `json:"stats,omitempty"`
+	// Ended is how the run ended (the trace-end record).
+	Ended RunEnd `json:"end"`
+
 	prog *progdb.Program
 }
 
@@ -298,6 +308,7 @@ type nodeState struct {
 	holds       []holdOpen
 	imb         float64 // implicit-barrier waiting explained by imbalance (pdo)
 	implOther   float64 // implicit-barrier waiting of other constructs
+	meas        []measOpen
 }
 
 type builder struct {
@@ -314,6 +325,12 @@ type builder struct {
 	nonMono  int64
 	unmatch  int64
 	unclosed int64
+
+	measures       map[measKey]*measAgg
+	measUnmatched  int64
+	measUnfinished int64
+	stats          map[int]*StatInterval
+	end            *RunEnd
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -325,6 +342,9 @@ func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
 		loops:   make(map[sdKey]*loopAgg),
 		waits:   make(map[waitKey]*waitAgg),
 		serial:  make(map[regKey]float64),
+
+		measures: make(map[measKey]*measAgg),
+		stats:    make(map[int]*StatInterval),
 	}
 }
 
@@ -349,6 +369,11 @@ func growRP(s []RegionProc, n int) []RegionProc {
 // must come in the order it wrote them; processors may interleave freely).
 func (b *builder) add(e *ev) {
 	b.records++
+	switch e.tag {
+	case trace.TagStatInterval, trace.TagStatGroup, trace.TagTraceEnd:
+		b.runRecord(e)
+		return
+	}
 	n := b.node(int(e.w))
 	t := e.t
 	n.records++
@@ -412,6 +437,10 @@ func (b *builder) add(e *ev) {
 				l.iterations += total
 			}
 		}
+	case trace.TagMeasureStart:
+		b.measureStart(n, e)
+	case trace.TagMeasureFinish:
+		b.measureFinish(n, e, t)
 	case trace.TagTraceOverhead:
 		n.traceOv += e.f
 		n.buckets[b.bucket(n)] -= e.f
@@ -929,6 +958,7 @@ func (b *builder) model() *Model {
 		return cmp.Or(cmp.Compare(y.Time, x.Time), siteCmp(x.Site, y.Site), cmp.Compare(x.Code, y.Code))
 	})
 
+	b.finishMeasures(m)
 	if b.nonMono > 0 {
 		m.Warnings = append(m.Warnings, strconv.FormatInt(b.nonMono, 10)+" records have a clock earlier than the previous record of their processor")
 	}

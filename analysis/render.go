@@ -30,8 +30,14 @@ func NewReport(name string, m *Model, top int) *Report {
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}
-	if len(fs) > 0 {
-		r.NextRequest = string(NextRequest(fs[:min(top, len(fs))], m.prog))
+	var ranked []Finding
+	for _, f := range fs {
+		if !f.Unranked {
+			ranked = append(ranked, f)
+		}
+	}
+	if len(ranked) > 0 {
+		r.NextRequest = string(NextRequest(ranked[:min(top, len(ranked))], m.prog))
 	}
 	return r
 }
@@ -150,6 +156,9 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if note := m.Ended.Summary(); note != "" {
+		fmt.Fprintf(w, "note: %s\n", note)
+	}
 	for _, s := range m.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", s)
 	}
@@ -178,7 +187,11 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "  none above %s\n", pct(MinSeverity))
 	}
 	for i, f := range r.Findings {
-		fmt.Fprintf(w, "  %d. %5s  %-13s %s\n", i+1, pct(f.Severity), f.Kind, f.Title)
+		sev := pct(f.Severity)
+		if f.Unranked {
+			sev = "n/a"
+		}
+		fmt.Fprintf(w, "  %d. %5s  %-13s %s\n", i+1, sev, f.Kind, f.Title)
 		fmt.Fprintf(w, "     %s  %-13s advice: %s\n", strings.Repeat(" ", 5), "", f.Advice)
 	}
 
@@ -252,6 +265,9 @@ func WriteText(w io.Writer, r *Report) error {
 		t.write(w, "  ")
 	}
 
+	writeMeasures(w, m)
+	writeStats(w, m)
+
 	if r.NextRequest != "" {
 		fmt.Fprintf(w, "\nNext trace request (svmc run --request FILE):\n")
 		for _, line := range strings.Split(strings.TrimRight(r.NextRequest, "\n"), "\n") {
@@ -316,4 +332,116 @@ func loopSources(m *Model) string {
 	s := strings.Join(out, ", ")
 	s = strings.ReplaceAll(s, "regions", "region start to barrier arrival")
 	return strings.ReplaceAll(s, "pdo-work", "pdo-work records")
+}
+
+// measureLabel is a measured interval's name indented by its level.
+func measureLabel(level int, name string) string {
+	if name == "" {
+		name = `""`
+	}
+	return strings.Repeat("  ", max(0, level-1)) + name
+}
+
+func writeMeasures(w io.Writer, m *Model) {
+	if len(m.Measures) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nMeasured intervals (MeasureStart/MeasureFinish per name and level; elapsed time from the measure-finish records)\n")
+	cols := []string{"interval", ">level", ">entries", ">total", ">mean", ">max"}
+	unfinished := false
+	for _, ms := range m.Measures {
+		unfinished = unfinished || ms.Unfinished > 0
+	}
+	if unfinished {
+		cols = append(cols, ">unfinished")
+	}
+	t := newTable(cols...)
+	for i, ms := range m.Measures {
+		if i == maxRows {
+			t.add(fmt.Sprintf("... %d more (--format json has all)", len(m.Measures)-maxRows))
+			break
+		}
+		row := []string{measureLabel(ms.Level, ms.Name), strconv.Itoa(ms.Level), strconv.FormatInt(ms.Entries, 10),
+			Dur(ms.Elapsed), Dur(ms.Mean), Dur(ms.Max)}
+		if unfinished {
+			row = append(row, strconv.FormatInt(ms.Unfinished, 10))
+		}
+		t.add(row...)
+	}
+	t.write(w, "  ")
+	fmt.Fprintln(w)
+	t = newTable("interval", ">level", ">proc", ">entries", ">total", ">mean")
+	rows := 0
+	for _, ms := range m.Measures {
+		for p, mp := range ms.PerProc {
+			if mp.Entries == 0 {
+				continue
+			}
+			if rows++; rows > 4*maxRows {
+				continue
+			}
+			t.add(measureLabel(ms.Level, ms.Name), strconv.Itoa(ms.Level), strconv.Itoa(p), strconv.FormatInt(mp.Entries, 10),
+				Dur(mp.Elapsed), Dur(ratio(mp.Elapsed, float64(mp.Entries))))
+		}
+	}
+	if rows > 4*maxRows {
+		t.add(fmt.Sprintf("... %d more (--format json has all)", rows-4*maxRows))
+	}
+	t.write(w, "  ")
+}
+
+// statsNote says where the runtime's interval statistics come from.
+const statsNote = `These are the runtime's own figures (stat-interval and stat-group records, SVMC_STATS=1;
+Lib-DVM's interval matrix, seed 000 §11), not the trace-based characteristics above: a call
+that k processors make together counts 1/k call, its time t counts t/k productive and
+(k−1)t/k lost (Lib-DVM's (n−1)/n rule); an interval includes the intervals nested in it;
+execution = the longest processor's wall time in it, processor time = processors × execution,
+efficiency = productive / processor time.`
+
+// count formats a call count, which the (n−1)/n rule makes fractional.
+func count(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+func statLabel(si *StatInterval) string {
+	name := si.Name
+	if name == "" {
+		name = `""`
+	}
+	return strings.Repeat("  ", max(0, si.Level)) + name
+}
+
+func writeStats(w io.Writer, m *Model) {
+	if len(m.Stats) == 0 {
+		return
+	}
+	procs := 0
+	for _, si := range m.Stats {
+		procs = max(procs, si.Procs)
+	}
+	fmt.Fprintf(w, "\nInterval statistics of the runtime (%d processors)\n", procs)
+	for _, line := range strings.Split(statsNote, "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	fmt.Fprintln(w)
+	t := newTable(">id", "interval", ">entries", ">execution", ">proc time", ">productive", ">user prod", ">system prod",
+		">lost", ">user lost", ">system lost", ">idle", ">calls", ">efficiency")
+	for _, si := range m.Stats {
+		t.add(strconv.Itoa(si.ID), statLabel(si), strconv.Itoa(si.Entries), Dur(si.Exec), Dur(si.ProcTime),
+			Dur(si.Productive), Dur(si.UserProductive), Dur(si.SystemProductive),
+			Dur(si.Lost), Dur(si.UserLost), Dur(si.SystemLost), Dur(si.Idle), count(si.SystemCalls), pct(si.Efficiency))
+	}
+	t.write(w, "  ")
+	fmt.Fprintf(w, "\n  Interval matrices: calls, productive and lost time of each group of runtime functions\n")
+	fmt.Fprintf(w, "  called from a caller group (user program → user program: the program's own code)\n")
+	t = newTable(">id", "interval", "caller group", "group", ">calls", ">productive", ">lost")
+	for _, si := range m.Stats {
+		for _, g := range si.Groups {
+			t.add(strconv.Itoa(si.ID), si.Name, g.CallerName, g.Name, count(g.Calls), Dur(g.Productive), Dur(g.Lost))
+		}
+	}
+	t.write(w, "  ")
 }

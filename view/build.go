@@ -82,8 +82,9 @@ const maxProcs = 1 << 16
 type open struct {
 	iv       int       // index into Timeline.Intervals
 	end      trace.Tag // the record that closes it
-	sub, dir int
-	code     int // region type, -1 for waits and holds
+	sub, dir int       // a measured interval: its level, 0
+	code     int       // region type, -1 for waits and holds, -2 for measured intervals
+	name     string    // a measured interval's name
 }
 
 type procState struct {
@@ -104,7 +105,7 @@ type builder struct {
 }
 
 func newBuilder(name string, prog *progdb.Program) *builder {
-	tl := &Timeline{Trace: name}
+	tl := &Timeline{Trace: name, Ended: analysis.RunEnd{Status: -1, StatusName: analysis.EndStatusName(-1), NotStopped: []int{}}}
 	if prog != nil {
 		tl.Program = prog.Package
 	}
@@ -133,11 +134,18 @@ func (b *builder) add(e *analysis.Event) error {
 	if e.Node < 0 || e.Node >= maxProcs {
 		return fmt.Errorf("%s: record %q #%d: node id %d is not a processor number (0..%d)", b.tl.Trace, r.Desc.Name, b.tl.Records+1, e.Node, maxProcs-1)
 	}
+	b.tl.Records++
+	switch r.Desc.Tag {
+	case trace.TagStatInterval, trace.TagStatGroup:
+		return nil // the runtime's statistics, written after the run: no event of a processor
+	case trace.TagTraceEnd:
+		b.tl.Ended = analysis.RunEndOf(r)
+		return nil
+	}
 	ps := b.proc(e.Node)
 	t := e.Time
 	ps.last, ps.clock = t, e.Clock
 	b.start, b.end = min(b.start, t), max(b.end, t)
-	b.tl.Records++
 	sub, hasSub := field(r, "subprogram number")
 	dir, _ := field(r, "directive number")
 	switch tag := r.Desc.Tag; tag {
@@ -156,6 +164,16 @@ func (b *builder) add(e *analysis.Event) error {
 		b.pushWait(e, KindLockWait, trace.TagWaitLockStop, sub, dir)
 	case trace.TagWaitCritSecStart:
 		b.pushWait(e, KindCriticalWait, trace.TagWaitCritSecStop, sub, dir)
+	case trace.TagMeasureStart:
+		level, _ := field(r, "level")
+		name := r.String("name")
+		b.push(e, KindMeasure, b.sites.measure(level, name), open{end: trace.TagMeasureFinish, sub: level, code: -2, name: name})
+	case trace.TagMeasureFinish:
+		level, _ := field(r, "level")
+		if !b.pop(e, open{end: tag, sub: level, code: -2, name: r.String("name")}) {
+			b.unmatch++
+			b.instant(e, false, 0, 0)
+		}
 	case trace.TagTraceRegionStop:
 		code, _ := field(r, "trace region type")
 		b.popOrWarn(e, tag, hasSub, sub, dir, code)
@@ -172,7 +190,7 @@ func (b *builder) add(e *analysis.Event) error {
 		b.popOrWarn(e, tag, hasSub, sub, dir, -1)
 		b.pushWait(e, KindCriticalHeld, trace.TagExitCritSec, sub, dir)
 	case trace.TagReleaseLock, trace.TagExitCritSec:
-		if !b.pop(e, tag, sub, dir, -1) {
+		if !b.pop(e, open{end: tag, sub: sub, dir: dir, code: -1}) {
 			// A release without a grant (an atomic update, or a lock
 			// taken before tracing began): an event, not an error.
 			b.instant(e, hasSub, sub, dir)
@@ -221,20 +239,21 @@ func (b *builder) push(e *analysis.Event, k Kind, site int, o open) {
 // popOrWarn is pop for records that must close something: one that does
 // not is counted and drawn as an instant.
 func (b *builder) popOrWarn(e *analysis.Event, tag trace.Tag, hasSub bool, sub, dir, code int) {
-	if !b.pop(e, tag, sub, dir, code) {
+	if !b.pop(e, open{end: tag, sub: sub, dir: dir, code: code}) {
 		b.unmatch++
 		b.instant(e, hasSub, sub, dir)
 	}
 }
 
-// pop closes the innermost open interval that the record closes; the
-// intervals opened inside it and still open end with it, marked unclosed.
-// It reports false when nothing open matches.
-func (b *builder) pop(e *analysis.Event, tag trace.Tag, sub, dir, code int) bool {
+// pop closes the innermost open interval that the record closes (same
+// closing record, sub, dir, code and name as k); the intervals opened
+// inside it and still open end with it, marked unclosed. It reports false
+// when nothing open matches.
+func (b *builder) pop(e *analysis.Event, k open) bool {
 	ps := b.proc(e.Node)
 	for i := len(ps.stack) - 1; i >= 0; i-- {
 		o := ps.stack[i]
-		if o.end != tag || o.sub != sub || o.dir != dir || o.code != code {
+		if o.end != k.end || o.sub != k.sub || o.dir != k.dir || o.code != k.code || o.name != k.name {
 			continue
 		}
 		for j := len(ps.stack) - 1; j > i; j-- {
@@ -292,11 +311,14 @@ func (b *builder) finish(procs int, stats analysis.OrderStats) *Timeline {
 	slices.SortStableFunc(tl.Instants, func(x, y Instant) int {
 		return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Seq, y.Seq))
 	})
+	if tl.Ended.Abnormal() || tl.Ended.Incomplete() {
+		tl.Warnings = append([]string{tl.Ended.Summary()}, tl.Warnings...)
+	}
 	if b.unmatch > 0 {
-		tl.Warnings = append(tl.Warnings, fmt.Sprintf("%d closing records without an open region or wait (drawn as events)", b.unmatch))
+		tl.Warnings = append(tl.Warnings, fmt.Sprintf("%d closing records without an open region, wait or measured interval (drawn as events)", b.unmatch))
 	}
 	if b.unclosed > 0 {
-		tl.Warnings = append(tl.Warnings, fmt.Sprintf("%d regions or waits without a closing record (closed with the enclosing region or at the processor's last record)", b.unclosed))
+		tl.Warnings = append(tl.Warnings, fmt.Sprintf("%d regions, waits or measured intervals without a closing record (closed with the enclosing one or at the processor's last record)", b.unclosed))
 	}
 	if stats.Violations > 0 {
 		tl.Warnings = append(tl.Warnings, fmt.Sprintf("%d records carry a clock earlier than a causal predecessor; they are drawn at the corrected time (largest correction %.3f µs)", stats.Violations, stats.MaxCorrection))

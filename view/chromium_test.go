@@ -18,9 +18,10 @@ import (
 )
 
 // These tests load the page in headless Chromium and read back what its
-// script drew: the script writes the number of lanes, bars, waiting bars
-// and event ticks it drew into data-* attributes of the footer, and counts
-// the lanes whose canvas rows hold the pixels of a bar. .ci/setup.sh
+// script drew: the script writes the number of lanes, bars, waiting bars,
+// measured-interval bars and event ticks it drew into data-* attributes of
+// the footer, and counts the lanes whose canvas rows hold the pixels of a
+// bar, and those that hold the measured intervals' colour. .ci/setup.sh
 // installs Chromium (Debian package chromium).
 
 func chromium(t *testing.T) string {
@@ -85,20 +86,26 @@ func drawn(t *testing.T, dom string) map[string]int {
 	return got
 }
 
-// lanesWithBars is the number of processors with at least one interval.
-func lanesWithBars(tl *view.Timeline) int {
+// lanesWithBars is the number of processors with at least one interval
+// for which keep is true.
+func lanesWithBars(tl *view.Timeline, keep func(view.Kind) bool) int {
 	seen := map[int]bool{}
 	for i := range tl.Intervals {
-		seen[tl.Intervals[i].Proc] = true
+		if keep(tl.Intervals[i].Kind) {
+			seen[tl.Intervals[i].Proc] = true
+		}
 	}
 	return len(seen)
 }
 
+func anyKind(view.Kind) bool { return true }
+
 func checkDrawn(t *testing.T, tl *view.Timeline, got map[string]int) {
 	t.Helper()
 	want := map[string]int{
-		"lanes": tl.Procs, "bars": len(tl.Intervals), "waits": tl.Waits(),
-		"events": len(tl.Instants), "painted-lanes": lanesWithBars(tl), "ready": 1,
+		"lanes": tl.Procs, "bars": len(tl.Intervals), "waits": tl.Waits(), "measures": tl.Measures(),
+		"events": len(tl.Instants), "painted-lanes": lanesWithBars(tl, anyKind),
+		"measure-lanes": lanesWithBars(tl, view.Kind.IsMeasure), "ready": 1,
 	}
 	for k, v := range want {
 		if got[k] != v {
@@ -124,6 +131,52 @@ func TestChromiumSyncKinds(t *testing.T) {
 	}
 	tl := buildBytes(t, data, view.Options{})
 	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
+}
+
+// TestChromiumMeasured: measured intervals are drawn as bars of their own
+// colour in the lanes of the processors that made them.
+func TestChromiumMeasured(t *testing.T) {
+	data, err := viewtest.Measured().Encode(trace.Binary, viewtest.Prog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := buildBytes(t, data, view.Options{})
+	got := drawn(t, render(t, tl, ""))
+	checkDrawn(t, tl, got)
+	if got["measures"] != 6 || got["measure-lanes"] != 2 {
+		t.Errorf("drew %d measured intervals in %d lanes, want 6 in 2", got["measures"], got["measure-lanes"])
+	}
+}
+
+// TestChromiumMeasureTooltip: a measured interval's tooltip names it and
+// shows its records with level and name.
+func TestChromiumMeasureTooltip(t *testing.T) {
+	data, err := viewtest.Measured().Encode(trace.Binary, viewtest.Prog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := buildBytes(t, data, view.Options{})
+	idx := -1
+	for i := range tl.Intervals {
+		if tl.Intervals[i].Kind == view.KindMeasure && tl.Sites[tl.Intervals[i].Site].Name == "solve" {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		t.Fatal("no measured interval solve")
+	}
+	dom := render(t, tl, "#tip="+strconv.Itoa(idx))
+	m := tipRE.FindStringSubmatch(dom)
+	if m == nil || strings.Contains(m[1], "hidden") {
+		t.Fatalf("no tooltip shown")
+	}
+	text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(m[2], " "))
+	for _, want := range []string{"solve", "measured interval", "P0", "14.000 µs", `MeasureStart("solve"), level 1`,
+		`measure-start { node 0, clock 5.000, level 1, name "solve" }`, `measure-finish { node 0, clock 19.000, level 1, name "solve" }`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tooltip lacks %q:\n%s", want, text)
+		}
+	}
 }
 
 // TestChromiumWindow opens the page on a part of the run and checks that

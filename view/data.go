@@ -19,7 +19,7 @@ type pageKind struct {
 	Color string `json:"color"`
 	Start string `json:"start"` // record that opens it
 	End   string `json:"end"`   // record that closes it
-	Style string `json:"style"` // "region", "wait" or "held"
+	Style string `json:"style"` // "region", "wait", "held" or "measure"
 }
 
 type pageSite struct {
@@ -31,6 +31,7 @@ type pageSite struct {
 	Label string `json:"l,omitempty"`
 	Where string `json:"w,omitempty"`
 	Text  string `json:"x,omitempty"`
+	Level int    `json:"lv,omitempty"` // a measured interval's level
 }
 
 type pageMeta struct {
@@ -62,19 +63,12 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 		Span: tl.End - tl.Start, Records: tl.Records, Warnings: tl.Warnings}
 	var ks []pageKind
 	for k := Kind(0); k < NumKinds; k++ {
-		style := "region"
-		switch {
-		case k.IsWait():
-			style = "wait"
-		case k.IsHeld():
-			style = "held"
-		}
-		ks = append(ks, pageKind{kinds[k].name, kinds[k].color, kinds[k].start, kinds[k].end, style})
+		ks = append(ks, pageKind{kinds[k].name, kinds[k].color, kinds[k].start, kinds[k].end, k.style()})
 	}
 	ss := make([]pageSite, len(tl.Sites))
 	for i := range tl.Sites {
 		s := &tl.Sites[i]
-		ss[i] = pageSite{s.Name, s.Func, s.Sub, s.Dir, s.Kind, s.Label, s.Where(), s.Text}
+		ss[i] = pageSite{s.Name, s.Func, s.Sub, s.Dir, s.Kind, s.Label, s.Where(), s.Text, s.Level}
 	}
 	buf.WriteString(`{"meta":`)
 	if err := writeJSON(buf, meta); err != nil {

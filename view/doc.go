@@ -1,5 +1,7 @@
 // Package view turns a trace into a timeline (processors × time, regions,
-// waits and holds as nested intervals, every other record as an instant)
+// waits, holds and measured intervals (MeasureStart / MeasureFinish) as
+// nested intervals, every other record as an instant; the runtime's
+// statistics and trace-end records, written after the run, are not drawn)
 // and writes it as one self-contained HTML page: zoomable lanes, tooltips
 // tied to the source lines of the program information, and a summary.
 //

@@ -90,8 +90,11 @@ type side struct {
 	Warnings          []string
 	PerProc           []sideProc
 	Top, TopWaits     []sideRow
+	Measures          []sideRow
 	Legend            []sideKind
 	Intervals, Events int
+	Ended             string
+	Abnormal          bool
 }
 
 type sideProc struct {
@@ -154,14 +157,22 @@ func sideData(tl *Timeline, s *Summary) side {
 		if !used[k] {
 			continue
 		}
-		style := "region"
-		switch {
-		case k.IsWait():
-			style = "wait"
-		case k.IsHeld():
-			style = "held"
+		d.Legend = append(d.Legend, sideKind{k.String(), template.CSS(kinds[k].color), k.style()})
+	}
+	for _, st := range s.Measures {
+		d.Measures = append(d.Measures, row(st))
+	}
+	switch e := &tl.Ended; {
+	case !e.Recorded:
+		d.Ended = "not recorded (no trace-end record)"
+	case e.Abnormal():
+		d.Ended = e.Summary()
+		d.Abnormal = true
+	default:
+		d.Ended = e.StatusName
+		if e.Incomplete() {
+			d.Ended = e.Summary()
 		}
-		d.Legend = append(d.Legend, sideKind{k.String(), template.CSS(kinds[k].color), style})
 	}
 	return d
 }
@@ -175,6 +186,7 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <tr><th>run time</th><td id="run-time">{{.RunTime}}</td></tr>
 <tr><th>records</th><td>{{.Records}} ({{.Intervals}} intervals, {{.Events}} events)</td></tr>
 <tr><th>order</th><td>{{.Order}}</td></tr>
+<tr><th>run end</th><td id="run-end"{{if .Abnormal}} class="abnormal"{{end}}>{{.Ended}}</td></tr>
 </table>
 {{range .Warnings}}<p class="warn">{{.}}</p>{{end}}
 <h2>Legend</h2>
@@ -199,6 +211,11 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <tr><th>site</th><th>waits</th><th>time</th><th title="share of N × run time">share</th></tr>
 {{range .TopWaits}}<tr title="{{.Kind}}{{if .Text}} · {{.Text}}{{end}}"><td>{{.Name}}<div class="where">{{.Kind}}{{if .Where}} · {{.Where}}{{end}}</div></td><td>{{.Calls}}</td><td>{{.Time}}</td><td>{{.Share}}</td></tr>
 {{end}}</table>{{else}}<p class="note">no waiting traced</p>{{end}}
+{{if .Measures}}<h2>Measured intervals</h2>
+<table class="top" id="measures">
+<tr><th>interval</th><th>entries</th><th>time</th><th title="share of N × run time">share</th></tr>
+{{range .Measures}}<tr title="{{.Text}}"><td>{{.Name}}<div class="where">{{.Kind}}</div></td><td>{{.Calls}}</td><td>{{.Time}}</td><td>{{.Share}}</td></tr>
+{{end}}</table>{{end}}
 </aside>
 </main>
 <footer id="status">loading…</footer>

@@ -15,13 +15,36 @@ type siteKey struct{ sub, dir, code int }
 // sites numbers the sites of a timeline and describes them from the program
 // information (numbers only when there is none).
 type sites struct {
-	prog  *progdb.Program
-	index map[siteKey]int
-	list  []Site
+	prog     *progdb.Program
+	index    map[siteKey]int
+	measures map[measureKey]int
+	list     []Site
+}
+
+type measureKey struct {
+	level int
+	name  string
 }
 
 func newSites(prog *progdb.Program) *sites {
-	return &sites{prog: prog, index: make(map[siteKey]int)}
+	return &sites{prog: prog, index: make(map[siteKey]int), measures: make(map[measureKey]int)}
+}
+
+// measure returns the index of the site of the measured interval name at
+// the given level.
+func (s *sites) measure(level int, name string) int {
+	k := measureKey{level, name}
+	if i, ok := s.measures[k]; ok {
+		return i
+	}
+	label := name
+	if label == "" {
+		label = `""`
+	}
+	s.measures[k] = len(s.list)
+	s.list = append(s.list, Site{Name: label, Kind: "measure", Label: name, Level: level, Region: -1,
+		Text: "MeasureStart(" + strconv.Quote(name) + "), level " + itoa(level)})
+	return len(s.list) - 1
 }
 
 func (s *sites) directive(sub, dir int) *progdb.Directive {

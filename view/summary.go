@@ -10,9 +10,11 @@ type Summary struct {
 	RunTime float64 // End − Start, µs
 	PerProc []ProcSummary
 	// Top are the regions with the largest inclusive time summed over
-	// processors, largest first; TopWaits the wait sites.
+	// processors, largest first; TopWaits the wait sites; Measures the
+	// measured intervals (per name and level).
 	Top      []SiteTotal
 	TopWaits []SiteTotal
+	Measures []SiteTotal
 }
 
 // ProcSummary splits a processor's share of the run time: Busy inside its
@@ -38,8 +40,11 @@ func Summarize(tl *Timeline, top int) *Summary {
 	s := &Summary{RunTime: tl.End - tl.Start, PerProc: make([]ProcSummary, tl.Procs)}
 	regions := map[siteKind]*SiteTotal{}
 	waits := map[siteKind]*SiteTotal{}
+	measures := map[siteKind]*SiteTotal{}
 	// open[d] is the site of the open region at depth d of the current
-	// processor, so that a recursive activation is counted once.
+	// processor (-1 for other intervals), so that a recursive activation is
+	// counted once and busy time is that of the outermost regions (a
+	// measured interval may enclose regions).
 	var open []int
 	for i := range tl.Intervals {
 		iv := &tl.Intervals[i]
@@ -50,10 +55,11 @@ func Summarize(tl *Timeline, top int) *Summary {
 			open = open[:0]
 		}
 		open = append(open[:min(iv.Depth, len(open))], -1)
+		inRegion := slices.ContainsFunc(open[:len(open)-1], func(s int) bool { return s >= 0 })
 		switch {
 		case iv.Kind.IsRegion():
 			ps.Regions++
-			if iv.Depth == 0 {
+			if !inRegion {
 				ps.Busy += d
 			}
 			open[len(open)-1] = iv.Site
@@ -64,10 +70,12 @@ func Summarize(tl *Timeline, top int) *Summary {
 		case iv.Kind.IsWait():
 			ps.Waits++
 			ps.Wait += d
-			if iv.Depth > 0 {
+			if inRegion {
 				ps.Busy -= d
 			}
 			add(waits, siteKind{iv.Site, iv.Kind}, d)
+		case iv.Kind.IsMeasure():
+			add(measures, siteKind{iv.Site, iv.Kind}, d)
 		}
 	}
 	for p := range s.PerProc {
@@ -78,6 +86,7 @@ func Summarize(tl *Timeline, top int) *Summary {
 	}
 	s.Top = topOf(regions, top)
 	s.TopWaits = topOf(waits, top)
+	s.Measures = topOf(measures, top)
 	return s
 }
 

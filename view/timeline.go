@@ -34,6 +34,11 @@ const (
 	KindLockHeld
 	KindCriticalHeld
 
+	// KindMeasure is a measured interval: from a measure-start to the
+	// measure-finish of the same name and level (rtlib.MeasureStart /
+	// MeasureFinish, seed 000 §9). Its site names it (Site.Kind "measure").
+	KindMeasure
+
 	NumKinds
 )
 
@@ -61,6 +66,7 @@ var kinds = [NumKinds]kindInfo{
 	KindCriticalWait:    {"critical wait", "wait-crit-sec-start", "wait-crit-sec-stop", "#c2187a"},
 	KindLockHeld:        {"lock held", "wait-lock-stop", "release-lock", "#d9c2ee"},
 	KindCriticalHeld:    {"critical section", "wait-crit-sec-stop", "exit-crit-sec", "#f4b6d6"},
+	KindMeasure:         {"measured interval", "measure-start", "measure-finish", "#3f3d99"},
 }
 
 func (k Kind) String() string {
@@ -84,6 +90,23 @@ func (k Kind) IsWait() bool { return k >= KindBarrier && k <= KindCriticalWait }
 
 // IsHeld reports whether k is holding a lock or a critical section.
 func (k Kind) IsHeld() bool { return k == KindLockHeld || k == KindCriticalHeld }
+
+// IsMeasure reports whether k is a measured interval.
+func (k Kind) IsMeasure() bool { return k == KindMeasure }
+
+// style is how the page draws a kind: "region", "wait", "held" or
+// "measure".
+func (k Kind) style() string {
+	switch {
+	case k.IsWait():
+		return "wait"
+	case k.IsHeld():
+		return "held"
+	case k.IsMeasure():
+		return "measure"
+	}
+	return "region"
+}
 
 func regionKind(code int) Kind {
 	if code >= trace.RegionProgram && code <= trace.RegionUser {
@@ -112,6 +135,12 @@ type Timeline struct {
 	Instants []Instant
 	Order    analysis.OrderStats
 	Warnings []string
+	// Ended is how the run ended (its trace-end record; Recorded false
+	// without one). trace-end and the runtime's statistics records
+	// (stat-interval, stat-group) are written after the processors
+	// stopped: they are counted in Records but are neither instants nor
+	// part of Start .. End.
+	Ended analysis.RunEnd
 }
 
 // Site is where an interval or instant comes from in the program: a
@@ -127,6 +156,10 @@ type Site struct {
 	Line     int
 	EndLine  int // last line of a region's source (0 unknown)
 	Region   int // progdb region number, -1 if not a region or unknown
+	// Level is a measured interval's enclosure level (1 outermost; 0 for
+	// other sites). A measured interval's site has Kind "measure", Label
+	// and Name its name, Sub and Dir 0 and no source position.
+	Level int
 }
 
 // Where is "file:line", or "" without program information.
@@ -137,7 +170,8 @@ func (s *Site) Where() string {
 	return s.File + ":" + itoa(s.Line)
 }
 
-// Interval is a region, a wait or a hold on one processor.
+// Interval is a region, a wait, a hold or a measured interval on one
+// processor.
 type Interval struct {
 	Proc  int
 	Kind  Kind
@@ -168,6 +202,17 @@ type Instant struct {
 	Clock  float64
 	Seq    int    // see Interval.Seq0
 	Record string // the record as trace.DumpLine prints it
+}
+
+// Measures is the number of measured intervals.
+func (tl *Timeline) Measures() int {
+	n := 0
+	for i := range tl.Intervals {
+		if tl.Intervals[i].Kind.IsMeasure() {
+			n++
+		}
+	}
+	return n
 }
 
 // Waits is the number of wait intervals.

@@ -96,7 +96,8 @@ from --info FILE (svminfo.json, written by svmc compile).
 			rep := analysis.NewReport(path, m, 5)
 			if findingsOnly {
 				rep.Model = &analysis.Model{Program: m.Program, Procs: m.Procs, Stage: m.Stage, Records: m.Records,
-					Start: m.Start, End: m.End, Duration: m.Duration, Time: m.Time, PerProc: m.PerProc, Order: m.Order, Warnings: m.Warnings}
+					Start: m.Start, End: m.End, Duration: m.Duration, Time: m.Time, PerProc: m.PerProc, Order: m.Order, Warnings: m.Warnings,
+					Ended: m.Ended}
 			}
 			if nextReq != "" {
 				data := []byte(rep.NextRequest)

@@ -1,7 +1,8 @@
 // svmc view: draws the timeline held in #svmc-data (see view/data.go for its
 // layout) on one canvas. One lane per processor, one row per nesting depth;
 // regions are solid bars, waiting is hatched, held locks and critical
-// sections are light bars with a border, other records are ticks in a strip
+// sections are light bars with a border, measured intervals dark bars
+// labelled with their name in white, other records are ticks in a strip
 // under the rows. Everything is drawn from arrays of numbers, so that a
 // trace of 1e5 intervals still pans smoothly: each row's intervals are
 // sorted and do not overlap, so the visible ones are found by binary search.
@@ -125,7 +126,7 @@
     ctx.clearRect(0, 0, W, totalH);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    var bars = 0, waits = 0, events = 0;
+    var bars = 0, waits = 0, measures = 0, events = 0;
     lanes.forEach(function (L, p) {
       ctx.fillStyle = p % 2 ? '#f3f5f8' : '#fcfcfd';
       ctx.fillRect(0, L.y - LGAP / 2, W, L.h + LGAP);
@@ -158,6 +159,7 @@
           if (x1 - x0 < 1 && Math.floor(x0) === lastPx && v[1] === lastKind) {
             bars++;
             if (kd.style === 'wait') waits++;
+            if (kd.style === 'measure') measures++;
             continue;
           }
           lastPx = Math.floor(x0 + w - 1);
@@ -169,10 +171,11 @@
             ctx.strokeRect(x0 + 0.5, yy + 0.5, w - 1, hh - 1);
           }
           bars++;
+          if (kd.style === 'measure') measures++;
           if (kd.style === 'wait') {
             waits++;
           } else if (w > 28) {
-            ctx.fillStyle = '#1d1d1d';
+            ctx.fillStyle = kd.style === 'measure' ? '#fff' : '#1d1d1d';
             label(S[v[2]].n, v[2], x0, w, yy + hh / 2 + 0.5);
           }
         }
@@ -205,24 +208,52 @@
     ctx.moveTo(GUT - 0.5, AXIS - 2);
     ctx.lineTo(GUT - 0.5, totalH);
     ctx.stroke();
-    report(bars, waits, events);
+    report(bars, waits, measures, events);
   }
 
   // report writes what was drawn into the page (the footer and its data-*
   // attributes), for the reader and for tests that load the page headless.
-  function report(bars, waits, events) {
+  function report(bars, waits, measures, events) {
     rangeEl.textContent = fmtDur(v0) + ' – ' + fmtDur(v1) + '  (' + fmtDur(v1 - v0) + ')';
-    statusEl.textContent = lanes.length + ' lanes · ' + bars + ' bars drawn (' + waits + ' waiting) · ' +
-      events + ' events · ' + IV.length + ' intervals and ' + IN.length + ' events in the trace';
+    statusEl.textContent = lanes.length + ' lanes · ' + bars + ' bars drawn (' + waits + ' waiting, ' +
+      measures + ' measured) · ' + events + ' events · ' + IV.length + ' intervals and ' + IN.length + ' events in the trace';
     statusEl.dataset.lanes = lanes.length;
     statusEl.dataset.bars = bars;
     statusEl.dataset.waits = waits;
+    statusEl.dataset.measures = measures;
     statusEl.dataset.events = events;
     if (firstDraw) {
       firstDraw = false;
       statusEl.dataset.paintedLanes = paintedLanes();
+      statusEl.dataset.measureLanes = colourLanes('measure');
       statusEl.dataset.ready = '1';
     }
+  }
+
+  // colourLanes counts the lanes whose rows hold pixels of the colour of
+  // the kinds drawn in the given style (exactly: the inside of a bar).
+  function colourLanes(style) {
+    var r = window.devicePixelRatio || 1, n = 0, cols = [];
+    K.forEach(function (k) {
+      if (k.style !== style) return;
+      var c = parseInt(k.color.slice(1), 16);
+      cols.push([c >> 16, (c >> 8) & 255, c & 255]);
+    });
+    if (!cols.length) return 0;
+    lanes.forEach(function (L) {
+      var x = Math.ceil(GUT * r), w = Math.floor(PW * r), y0 = Math.ceil(L.y * r), h = Math.floor(L.nrows * ROW * r);
+      if (w <= 0 || h <= 0) return;
+      var px = ctx.getImageData(x, y0, w, h).data;
+      for (var q = 0; q < px.length; q += 4) {
+        for (var c = 0; c < cols.length; c++) {
+          if (Math.abs(px[q] - cols[c][0]) <= 1 && Math.abs(px[q + 1] - cols[c][1]) <= 1 && Math.abs(px[q + 2] - cols[c][2]) <= 1) {
+            n++;
+            return;
+          }
+        }
+      }
+    });
+    return n;
   }
 
   // paintedLanes counts the lanes whose rows hold pixels of a bar: a colour
@@ -320,14 +351,15 @@
   function abs(t) { return (t + meta.start).toFixed(3); }
   function source(si) {
     if (si < 0) return '';
-    var s = S[si], h = '<div class="src">' + esc(s.f) + (s.l ? ' · ' + esc(s.l) : '') +
-      (s.w ? ' · ' + esc(s.w) : '') + '</div>';
+    var s = S[si], parts = [s.f, s.l, s.w].filter(function (x) { return x; });
+    var h = parts.length ? '<div class="src">' + parts.map(esc).join(' · ') + '</div>' : '';
     if (s.x) h += '<div class="src">' + esc(s.x) + '</div>';
     return h;
   }
   function recText(name, p, clock, s, kind) {
     var f = ['node ' + p, 'clock ' + clock];
-    if (s >= 0) f.push('sub ' + S[s].sub, 'dir ' + S[s].dir);
+    if (s >= 0 && S[s].k === 'measure') f.push('level ' + (S[s].lv || 0), 'name ' + JSON.stringify(S[s].l || ''));
+    else if (s >= 0) f.push('sub ' + S[s].sub, 'dir ' + S[s].dir);
     if (kind <= 7) f.push('type ' + kind);
     return name + ' { ' + f.join(', ') + ' }';
   }

@@ -67,6 +67,69 @@ func (s *Synth) APSInfo(node int, t float64, pids ...int) {
 	b.End()
 }
 
+// MeasureStart writes measure-start: a measured interval's level and name.
+func (s *Synth) MeasureStart(node int, t float64, level int, name string) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagMeasureStart, node, t)
+	b.Int(level)
+	b.Chars(name)
+	b.End()
+}
+
+// MeasureFinish writes measure-finish with the elapsed microseconds.
+func (s *Synth) MeasureFinish(node int, t float64, level int, name string, elapsed float64) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagMeasureFinish, node, t)
+	b.Int(level)
+	b.Chars(name)
+	b.Double(elapsed)
+	b.End()
+}
+
+// StatInterval writes a stat-interval record (processor 0, as the runtime
+// does at the end of a run): ints are interval id, parent id, level,
+// entries, processors; vals the eleven doubles from execution to
+// efficiency.
+func (s *Synth) StatInterval(t float64, name string, ints [5]int, vals [11]float64) {
+	b := &s.Bufs[0]
+	b.Begin(trace.TagStatInterval, 0, t)
+	b.Int(ints[0])
+	b.Int(ints[1])
+	b.Int(ints[2])
+	b.Chars(name)
+	b.Int(ints[3])
+	b.Int(ints[4])
+	for _, v := range vals {
+		b.Double(v)
+	}
+	b.End()
+}
+
+// StatGroup writes a stat-group record (processor 0).
+func (s *Synth) StatGroup(t float64, interval, caller, group int, name string, calls, prod, lost float64) {
+	b := &s.Bufs[0]
+	b.Begin(trace.TagStatGroup, 0, t)
+	b.Int(interval)
+	b.Int(caller)
+	b.Int(group)
+	b.Chars(name)
+	b.Double(calls)
+	b.Double(prod)
+	b.Double(lost)
+	b.End()
+}
+
+// TraceEnd writes trace-end (processor 0).
+func (s *Synth) TraceEnd(t float64, status int, msg string, notStopped []int, lost int) {
+	b := &s.Bufs[0]
+	b.Begin(trace.TagTraceEnd, 0, t)
+	b.Int(status)
+	b.Chars(msg)
+	b.Ints(notStopped)
+	b.Int(lost)
+	b.End()
+}
+
 // Encode writes the trace in format f with the "processors" attribute and,
 // if prog is not nil, the program information.
 func (s *Synth) Encode(f trace.Format, prog *progdb.Program) ([]byte, error) {
@@ -231,5 +294,42 @@ func Lanes(procs, n int) *Synth {
 		}
 		s.Stop(p, 1+float64(n)*10, SubMain, 0, trace.RegionProgram)
 	}
+	return s
+}
+
+// Measured is a run of two processors with measured intervals: P0 runs
+// "setup" [1, 4] and "solve" [5, 20] with two "row" [6, 9] and [10, 14]
+// (level 2) inside the pdo inside it; P1 runs "row" [6.5, 12] (level 1)
+// in the pdo, a measure-finish without a start at 13, and leaves "tail"
+// open from 15. The runtime's statistics and trace-end (normal) follow at
+// 30, after the processors' last records (20 and 16).
+func Measured() *Synth {
+	s := New(2)
+	s.Start(0, 0, SubMain, 0, trace.RegionProgram)
+	s.MeasureStart(0, 1, 1, "setup")
+	s.MeasureFinish(0, 4, 1, "setup", 2.9)
+	s.MeasureStart(0, 5, 1, "solve")
+	s.Start(0, 5.5, SubMain, DirPDO, trace.RegionPDO)
+	s.MeasureStart(0, 6, 2, "row")
+	s.MeasureFinish(0, 9, 2, "row", 3)
+	s.MeasureStart(0, 10, 2, "row")
+	s.MeasureFinish(0, 14, 2, "row", 4)
+	s.Stop(0, 15, SubMain, DirPDO, trace.RegionPDO)
+	s.MeasureFinish(0, 19, 1, "solve", 14)
+	s.Stop(0, 20, SubMain, 0, trace.RegionProgram)
+
+	s.Start(1, 0.5, SubMain, 0, trace.RegionProgram)
+	s.Start(1, 5.5, SubMain, DirPDO, trace.RegionPDO)
+	s.MeasureStart(1, 6.5, 1, "row")
+	s.MeasureFinish(1, 12, 1, "row", 5.5)
+	s.MeasureFinish(1, 13, 1, "ghost", 1) // no start
+	s.Stop(1, 14.5, SubMain, DirPDO, trace.RegionPDO)
+	s.MeasureStart(1, 15, 1, "tail") // never finished
+	s.Stop(1, 16, SubMain, 0, trace.RegionProgram)
+
+	s.StatInterval(30, "program", [5]int{0, -1, 0, 1, 2}, [11]float64{20, 40, 25, 0, 1, 10, 26, 10, 4, 3, 0.65})
+	s.StatGroup(30, 0, 0, 0, "user program", 0, 25, 0)
+	s.StatGroup(30, 0, 1, 2, "synchronisation", 0.5, 1, 10)
+	s.TraceEnd(30, trace.EndNormal, "", nil, 0)
 	return s
 }

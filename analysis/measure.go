@@ -1,0 +1,343 @@
+package analysis
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// MeasureStat is one measured interval (MeasureStart / MeasureFinish, seed
+// 000 §9): the entries of one name at one enclosure level, summed over the
+// processors that made them. The elapsed time of an entry is the
+// "elapsed microseconds" of its measure-finish (the runtime's measurement
+// from MeasureStart to MeasureFinish), else the difference of the two
+// records' clocks.
+type MeasureStat struct {
+	Name    string  `json:"name"`
+	Level   int     `json:"level"`   // enclosure level on the processor, 1 outermost
+	Entries int64   `json:"entries"` // finished entries, summed over processors
+	Elapsed float64 `json:"elapsed_us"`
+	Mean    float64 `json:"mean_us"` // Elapsed / Entries
+	Max     float64 `json:"max_us"`  // the longest single entry
+	// Unfinished counts measure-start records without a matching
+	// measure-finish (still open at the end of their processor's records,
+	// or left open when an enclosing interval finished); they are not in
+	// Entries and Elapsed.
+	Unfinished int64         `json:"unfinished,omitempty"`
+	First      float64       `json:"first_us"` // clock of the earliest measure-start
+	PerProc    []MeasureProc `json:"per_proc"`
+}
+
+// MeasureProc is a measured interval on one processor.
+type MeasureProc struct {
+	Entries int64   `json:"entries"`
+	Elapsed float64 `json:"elapsed_us"`
+}
+
+// StatInterval is a stat-interval record: the runtime's own summary
+// characteristics of one interval of its interval matrix (seed 000 §11.1.3,
+// written with SVMC_STATS=1; interval 0 is the whole program), with the
+// elements of its matrix (stat-group records). They are not computed from
+// the trace: a call that k processors make together counts 1/k call, its
+// time t counts t/k productive and (k−1)t/k lost (Lib-DVM's (n−1)/n rule),
+// and an interval includes the intervals nested in it.
+type StatInterval struct {
+	ID      int    `json:"id"`
+	Parent  int    `json:"parent"` // -1 for the program
+	Level   int    `json:"level"`  // 0 for the program
+	Name    string `json:"name"`
+	Entries int    `json:"entries"`
+	Procs   int    `json:"procs"`
+	// Exec is the longest processor's wall time in the interval (the whole
+	// run for the program); ProcTime = Procs × Exec.
+	Exec             float64     `json:"execution_us"`
+	ProcTime         float64     `json:"processor_time_us"`
+	UserProductive   float64     `json:"user_productive_us"`   // the user program's own code
+	UserLost         float64     `json:"user_lost_us"`         //
+	SystemProductive float64     `json:"system_productive_us"` // runtime functions it called
+	SystemLost       float64     `json:"system_lost_us"`       //
+	Productive       float64     `json:"productive_us"`        // user + system
+	Lost             float64     `json:"lost_us"`              // user + system
+	Idle             float64     `json:"idle_us"`              // waiting for work
+	SystemCalls      float64     `json:"system_calls"`         // runtime calls made directly by the user program
+	Efficiency       float64     `json:"efficiency"`           // Productive / ProcTime
+	Groups           []StatGroup `json:"groups"`               // its interval matrix, by caller group, then group
+}
+
+// StatGroup is one element IM[caller][group] of an interval matrix: the
+// calls of the group's functions made from the caller group, their
+// productive and lost time.
+type StatGroup struct {
+	Caller     int     `json:"caller_group"`
+	CallerName string  `json:"caller_name"`
+	Group      int     `json:"group"`
+	Name       string  `json:"group_name"`
+	Calls      float64 `json:"calls"`
+	Productive float64 `json:"productive_us"`
+	Lost       float64 `json:"lost_us"`
+}
+
+// RunEnd is how the run ended: the trace-end record the runtime writes
+// when it closes the trace.
+type RunEnd struct {
+	// Recorded is false when the trace has no trace-end record (the run
+	// was killed before it closed the trace, the trace is truncated, or an
+	// older svmc wrote it); Status is then -1.
+	Recorded   bool   `json:"recorded"`
+	Status     int    `json:"status"`      // trace.EndNormal ... trace.EndTerminate
+	StatusName string `json:"status_name"` // EndStatusName(Status)
+	Message    string `json:"message"`
+	// NotStopped are the processors that had not stopped when the runtime
+	// took their buffers over.
+	NotStopped []int `json:"not_stopped"`
+	// LostRecords is the number of records that could not be written; -1
+	// when a processor's buffer could not be taken over (unknown).
+	LostRecords int `json:"lost_records"`
+}
+
+// Abnormal reports whether the run did not end normally.
+func (e *RunEnd) Abnormal() bool { return e.Recorded && e.Status != trace.EndNormal }
+
+// Incomplete reports whether records are missing: lost, or of processors
+// that had not stopped.
+func (e *RunEnd) Incomplete() bool { return e.LostRecords != 0 || len(e.NotStopped) > 0 }
+
+// EndStatusName names a trace-end status.
+func EndStatusName(status int) string {
+	switch status {
+	case trace.EndNormal:
+		return "normal"
+	case trace.EndError:
+		return "error"
+	case trace.EndPanic:
+		return "panic"
+	case trace.EndDeadlock:
+		return "deadlock"
+	case trace.EndInterrupt:
+		return "interrupt"
+	case trace.EndTerminate:
+		return "terminate"
+	case -1:
+		return "not recorded"
+	}
+	return "status " + strconv.Itoa(status)
+}
+
+// Summary is one line on how the run ended, "" when it ended normally and
+// nothing was lost. The zero RunEnd (of a Model built by hand) says
+// nothing either.
+func (e *RunEnd) Summary() string {
+	if !e.Recorded && e.Status == 0 {
+		return ""
+	}
+	if !e.Recorded {
+		return "the trace has no trace-end record: the runtime did not close it (the run was killed or the trace is truncated), or an older svmc wrote it"
+	}
+	if !e.Abnormal() && !e.Incomplete() {
+		return ""
+	}
+	var s string
+	if e.Abnormal() {
+		s = "the run ended abnormally (" + e.StatusName + ")"
+		if msg := strings.Join(strings.Fields(e.Message), " "); msg != "" {
+			s += ": " + msg
+		}
+	} else {
+		s = "the run ended normally"
+	}
+	if len(e.NotStopped) > 0 {
+		s += "; " + procList(e.NotStopped) + " had not stopped when the trace was closed"
+	}
+	switch {
+	case e.LostRecords < 0:
+		s += "; records were lost (a processor's buffer could not be taken over)"
+	case e.LostRecords > 0:
+		s += "; " + strconv.Itoa(e.LostRecords) + " records were lost"
+	}
+	return s
+}
+
+func procList(ps []int) string {
+	s := "processor"
+	if len(ps) > 1 {
+		s += "s"
+	}
+	for i, p := range ps {
+		switch {
+		case i == 0:
+			s += " "
+		case i == len(ps)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += strconv.Itoa(p)
+	}
+	return s
+}
+
+// ---- builder ----
+
+type measKey struct {
+	level int32
+	name  string
+}
+
+type measOpen struct {
+	key   measKey
+	start float64
+}
+
+type measAgg struct {
+	key        measKey
+	first      float64
+	max        float64
+	unfinished int64
+	perProc    []MeasureProc
+}
+
+func (b *builder) measAgg(k measKey, t float64) *measAgg {
+	a := b.measures[k]
+	if a == nil {
+		a = &measAgg{key: k, first: t}
+		b.measures[k] = a
+	}
+	a.first = min(a.first, t)
+	return a
+}
+
+func measName(e *ev) string {
+	if e.x != nil {
+		return e.x.name
+	}
+	return ""
+}
+
+func (b *builder) measureStart(n *nodeState, e *ev) {
+	k := measKey{e.a, measName(e)}
+	b.measAgg(k, e.t)
+	n.meas = append(n.meas, measOpen{k, e.t})
+}
+
+// measureFinish closes the innermost open interval of the same name and
+// level; those opened inside it and still open are unfinished.
+func (b *builder) measureFinish(n *nodeState, e *ev, t float64) {
+	k := measKey{e.a, measName(e)}
+	i := len(n.meas) - 1
+	for i >= 0 && n.meas[i].key != k {
+		i--
+	}
+	if i < 0 {
+		b.measUnmatched++
+		return
+	}
+	for j := len(n.meas) - 1; j > i; j-- {
+		b.measures[n.meas[j].key].unfinished++
+		b.measUnfinished++
+	}
+	mo := n.meas[i]
+	n.meas = n.meas[:i]
+	d := e.f
+	if d < 0 {
+		d = max(0, t-mo.start)
+	}
+	a := b.measures[k]
+	for len(a.perProc) <= n.id {
+		a.perProc = append(a.perProc, MeasureProc{})
+	}
+	a.perProc[n.id].Entries++
+	a.perProc[n.id].Elapsed += d
+	a.max = max(a.max, d)
+}
+
+// runRecord takes a record the runtime writes once the processors have
+// stopped (statistics, trace-end): it belongs to no processor's time.
+func (b *builder) runRecord(e *ev) {
+	if e.x == nil {
+		return
+	}
+	switch {
+	case e.x.si != nil:
+		si := e.x.si
+		if old := b.stats[si.ID]; old != nil {
+			si.Groups = old.Groups // stat-group records that came first
+		}
+		b.stats[si.ID] = si
+	case e.x.sg != nil:
+		si := b.stats[e.x.sg.interval]
+		if si == nil {
+			si = &StatInterval{ID: e.x.sg.interval, Parent: -1, Name: "interval " + strconv.Itoa(e.x.sg.interval), Groups: []StatGroup{}}
+			b.stats[si.ID] = si
+		}
+		si.Groups = append(si.Groups, e.x.sg.g)
+	case e.x.end != nil:
+		b.end = e.x.end
+	}
+}
+
+// finishMeasures adds the measured intervals, the statistics and the end of
+// the run to m.
+func (b *builder) finishMeasures(m *Model) {
+	N := m.Procs
+	for _, n := range b.nodes {
+		for _, mo := range n.meas {
+			b.measures[mo.key].unfinished++
+			b.measUnfinished++
+		}
+	}
+	for _, a := range b.measures {
+		ms := &MeasureStat{Name: a.key.name, Level: int(a.key.level), Max: a.max, Unfinished: a.unfinished, First: a.first, PerProc: a.perProc}
+		for len(ms.PerProc) < N {
+			ms.PerProc = append(ms.PerProc, MeasureProc{})
+		}
+		for _, mp := range ms.PerProc {
+			ms.Entries += mp.Entries
+			ms.Elapsed += mp.Elapsed
+		}
+		if ms.Entries > 0 {
+			ms.Mean = ms.Elapsed / float64(ms.Entries)
+		}
+		m.Measures = append(m.Measures, ms)
+	}
+	slices.SortFunc(m.Measures, func(x, y *MeasureStat) int {
+		return cmp.Or(cmp.Compare(x.First, y.First), cmp.Compare(x.Level, y.Level), cmp.Compare(x.Name, y.Name))
+	})
+	if b.measUnmatched > 0 {
+		m.Warnings = append(m.Warnings, strconv.FormatInt(b.measUnmatched, 10)+" measure-finish records without a matching measure-start (not counted)")
+	}
+	if b.measUnfinished > 0 {
+		m.Warnings = append(m.Warnings, strconv.FormatInt(b.measUnfinished, 10)+" measure-start records without a matching measure-finish (not counted)")
+	}
+
+	names := map[int]string{}
+	for _, si := range b.stats {
+		for _, g := range si.Groups {
+			if g.Name != "" {
+				names[g.Group] = g.Name
+			}
+		}
+	}
+	for _, si := range b.stats {
+		for i := range si.Groups {
+			g := &si.Groups[i]
+			g.CallerName = names[g.Caller]
+			if g.CallerName == "" {
+				g.CallerName = "group " + strconv.Itoa(g.Caller)
+			}
+		}
+		slices.SortStableFunc(si.Groups, func(x, y StatGroup) int {
+			return cmp.Or(cmp.Compare(x.Caller, y.Caller), cmp.Compare(x.Group, y.Group))
+		})
+		m.Stats = append(m.Stats, si)
+	}
+	slices.SortFunc(m.Stats, func(x, y *StatInterval) int { return cmp.Compare(x.ID, y.ID) })
+
+	if b.end != nil {
+		m.Ended = *b.end
+	} else {
+		m.Ended = RunEnd{Status: -1, StatusName: EndStatusName(-1), NotStopped: []int{}}
+	}
+}

@@ -1,0 +1,461 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+func (s *synth) measureStart(node int, t float64, level int, name string) {
+	b := &s.bufs[node]
+	b.Begin(trace.TagMeasureStart, node, t)
+	b.Int(level)
+	b.Chars(name)
+	b.End()
+}
+
+func (s *synth) measureFinish(node int, t float64, level int, name string, elapsed float64) {
+	b := &s.bufs[node]
+	b.Begin(trace.TagMeasureFinish, node, t)
+	b.Int(level)
+	b.Chars(name)
+	b.Double(elapsed)
+	b.End()
+}
+
+// statInterval writes stat-interval as the runtime does: processor 0, at
+// the end of the run. vals are the eleven doubles from execution to
+// efficiency.
+func (s *synth) statInterval(t float64, id, parent, level int, name string, entries, procs int, vals [11]float64) {
+	b := &s.bufs[0]
+	b.Begin(trace.TagStatInterval, 0, t)
+	b.Int(id)
+	b.Int(parent)
+	b.Int(level)
+	b.Chars(name)
+	b.Int(entries)
+	b.Int(procs)
+	for _, v := range vals {
+		b.Double(v)
+	}
+	b.End()
+}
+
+func (s *synth) statGroup(t float64, interval, caller, group int, name string, calls, prod, lost float64) {
+	b := &s.bufs[0]
+	b.Begin(trace.TagStatGroup, 0, t)
+	b.Int(interval)
+	b.Int(caller)
+	b.Int(group)
+	b.Chars(name)
+	b.Double(calls)
+	b.Double(prod)
+	b.Double(lost)
+	b.End()
+}
+
+func (s *synth) traceEnd(t float64, status int, msg string, notStopped []int, lost int) {
+	b := &s.bufs[0]
+	b.Begin(trace.TagTraceEnd, 0, t)
+	b.Int(status)
+	b.Chars(msg)
+	b.Ints(notStopped)
+	b.Int(lost)
+	b.End()
+}
+
+// measured is a run of two processors with measured intervals:
+//
+//	P0: program [0, 100]; setup [10, 30] (elapsed 19.5); solve [40, 95]
+//	    (elapsed 54) holding a pdo [45, 90] with row (level 2) [50, 60]
+//	    (10) and [65, 80] (14.5)
+//	P1: program [0, 98]; pdo [45, 92] with row (level 1) [50, 70] (19.25),
+//	    [71, 75] (4) and a finish of "ghost" that nothing opened; "tail"
+//	    opened at 93 and never finished
+//
+// then the runtime's statistics and a normal trace-end at 200.
+func measured() *synth {
+	s := newSynth(2)
+	s.start(0, 0, 2, 0, trace.RegionProgram)
+	s.measureStart(0, 10, 1, "setup")
+	s.measureFinish(0, 30, 1, "setup", 19.5)
+	s.measureStart(0, 40, 1, "solve")
+	s.start(0, 45, 1, 2, trace.RegionPDO)
+	s.measureStart(0, 50, 2, "row")
+	s.measureFinish(0, 60, 2, "row", 10)
+	s.measureStart(0, 65, 2, "row")
+	s.measureFinish(0, 80, 2, "row", 14.5)
+	s.stop(0, 90, 1, 2, trace.RegionPDO)
+	s.measureFinish(0, 95, 1, "solve", 54)
+	s.stop(0, 100, 2, 0, trace.RegionProgram)
+
+	s.start(1, 0, 2, 0, trace.RegionProgram)
+	s.start(1, 45, 1, 2, trace.RegionPDO)
+	s.measureStart(1, 50, 1, "row")
+	s.measureFinish(1, 70, 1, "row", 19.25)
+	s.measureStart(1, 71, 1, "row")
+	s.measureFinish(1, 75, 1, "row", 4)
+	s.measureFinish(1, 80, 1, "ghost", 3)
+	s.stop(1, 92, 1, 2, trace.RegionPDO)
+	s.measureStart(1, 93, 1, "tail")
+	s.stop(1, 98, 2, 0, trace.RegionProgram)
+
+	s.statInterval(200, 0, -1, 0, "program", 1, 2, [11]float64{100, 200, 120, 0, 2.5, 30, 122.5, 30, 47.5, 6, 0.6125})
+	s.statGroup(200, 0, 0, 0, "user program", 0, 120, 0)
+	s.statGroup(200, 0, 1, 1, "parallel loops", 1, 2, 6)
+	s.statGroup(200, 0, 1, 2, "synchronisation", 0.5, 0.5, 24)
+	s.statGroup(200, 0, 5, 5, "measured intervals", 5, 0, 0)
+	s.statInterval(200, 1, 0, 1, "solve", 1, 2, [11]float64{55, 110, 80, 0, 2.5, 30, 82.5, 30, 0, 3.5, 0.75})
+	s.statGroup(200, 1, 0, 0, "user program", 0, 80, 0)
+	s.statGroup(200, 1, 1, 2, "synchronisation", 0.5, 2.5, 30)
+	s.traceEnd(200, trace.EndNormal, "", nil, 0)
+	return s
+}
+
+func TestMeasuredIntervals(t *testing.T) {
+	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
+		m := analyzeBytes(t, measured().encode(t, f, testProg()), Options{})
+		want := []*MeasureStat{
+			{Name: "setup", Level: 1, Entries: 1, Elapsed: 19.5, Mean: 19.5, Max: 19.5, First: 10,
+				PerProc: []MeasureProc{{1, 19.5}, {0, 0}}},
+			{Name: "solve", Level: 1, Entries: 1, Elapsed: 54, Mean: 54, Max: 54, First: 40,
+				PerProc: []MeasureProc{{1, 54}, {0, 0}}},
+			{Name: "row", Level: 1, Entries: 2, Elapsed: 23.25, Mean: 11.625, Max: 19.25, First: 50,
+				PerProc: []MeasureProc{{0, 0}, {2, 23.25}}},
+			{Name: "row", Level: 2, Entries: 2, Elapsed: 24.5, Mean: 12.25, Max: 14.5, First: 50,
+				PerProc: []MeasureProc{{2, 24.5}, {0, 0}}},
+			{Name: "tail", Level: 1, Unfinished: 1, First: 93,
+				PerProc: []MeasureProc{{0, 0}, {0, 0}}},
+		}
+		if !reflect.DeepEqual(m.Measures, want) {
+			js, _ := json.MarshalIndent(m.Measures, "", " ")
+			t.Errorf("measured intervals:\n%s", js)
+		}
+		// The statistics and trace-end at 200 are not processor 0's time.
+		if m.End != 100 || m.Duration != 100 || m.Records != 31 || m.PerProc[0].Records != 12 {
+			t.Errorf("end %v, duration %v, records %d (P0 %d): want 100, 100, 31 (12)", m.End, m.Duration, m.Records, m.PerProc[0].Records)
+		}
+		if !reflect.DeepEqual(m.Warnings, []string{
+			"1 measure-finish records without a matching measure-start (not counted)",
+			"1 measure-start records without a matching measure-finish (not counted)",
+		}) {
+			t.Errorf("warnings %q", m.Warnings)
+		}
+	}
+}
+
+// TestMeasureNesting: a finish closes the innermost open interval of its
+// name and level; those left open inside it are unfinished; a finish of a
+// name that is open at another level does not match.
+func TestMeasureNesting(t *testing.T) {
+	s := newSynth(1)
+	s.start(0, 0, 2, 0, trace.RegionProgram)
+	s.measureStart(0, 1, 1, "a")
+	s.measureStart(0, 2, 2, "b")
+	s.measureStart(0, 3, 3, "c") // left open by the finish of b
+	s.measureFinish(0, 4, 2, "b", 2)
+	s.measureFinish(0, 5, 2, "a", 9) // a is open at level 1: no match
+	s.measureFinish(0, 6, 1, "a", 5)
+	s.measureFinish(0, 7, 1, "a", 1) // nothing open
+	s.stop(0, 10, 2, 0, trace.RegionProgram)
+	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	type row struct {
+		name          string
+		level         int
+		entries, open int64
+		elapsed       float64
+	}
+	var got []row
+	for _, ms := range m.Measures {
+		got = append(got, row{ms.Name, ms.Level, ms.Entries, ms.Unfinished, ms.Elapsed})
+	}
+	want := []row{{"a", 1, 1, 0, 5}, {"b", 2, 1, 0, 2}, {"c", 3, 0, 1, 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("measures %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(m.Warnings, []string{
+		"2 measure-finish records without a matching measure-start (not counted)",
+		"1 measure-start records without a matching measure-finish (not counted)",
+	}) {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+}
+
+func TestRuntimeStats(t *testing.T) {
+	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
+		m := analyzeBytes(t, measured().encode(t, f, testProg()), Options{})
+		want := []*StatInterval{
+			{ID: 0, Parent: -1, Level: 0, Name: "program", Entries: 1, Procs: 2, Exec: 100, ProcTime: 200,
+				UserProductive: 120, SystemProductive: 2.5, SystemLost: 30, Productive: 122.5, Lost: 30, Idle: 47.5,
+				SystemCalls: 6, Efficiency: 0.6125, Groups: []StatGroup{
+					{0, "user program", 0, "user program", 0, 120, 0},
+					{1, "parallel loops", 1, "parallel loops", 1, 2, 6},
+					{1, "parallel loops", 2, "synchronisation", 0.5, 0.5, 24},
+					{5, "measured intervals", 5, "measured intervals", 5, 0, 0},
+				}},
+			{ID: 1, Parent: 0, Level: 1, Name: "solve", Entries: 1, Procs: 2, Exec: 55, ProcTime: 110,
+				UserProductive: 80, SystemProductive: 2.5, SystemLost: 30, Productive: 82.5, Lost: 30,
+				SystemCalls: 3.5, Efficiency: 0.75, Groups: []StatGroup{
+					{0, "user program", 0, "user program", 0, 80, 0},
+					{1, "parallel loops", 2, "synchronisation", 0.5, 2.5, 30},
+				}},
+		}
+		if !reflect.DeepEqual(m.Stats, want) {
+			js, _ := json.MarshalIndent(m.Stats, "", " ")
+			t.Errorf("statistics:\n%s", js)
+		}
+		want0 := RunEnd{Recorded: true, Status: 0, StatusName: "normal", NotStopped: []int{}}
+		if !reflect.DeepEqual(m.Ended, want0) {
+			t.Errorf("run end %+v", m.Ended)
+		}
+	}
+}
+
+// section returns the text report's lines from the one starting with
+// title up to the next section (a line without indentation after a blank
+// line).
+func section(out, title string) string {
+	i := strings.Index(out, "\n"+title)
+	if i < 0 {
+		return ""
+	}
+	s := out[i+1:]
+	if j := strings.Index(s, "\n\n"); j >= 0 {
+		for k := j; k >= 0 && k < len(s); {
+			if k+2 < len(s) && s[k+2] != ' ' {
+				return s[:k+1]
+			}
+			n := strings.Index(s[k+2:], "\n\n")
+			if n < 0 {
+				break
+			}
+			k += 2 + n
+		}
+	}
+	return s
+}
+
+func TestRenderMeasures(t *testing.T) {
+	m := analyzeBytes(t, measured().encode(t, trace.Binary, testProg()), Options{})
+	rep := NewReport("m.sddf", m, 5)
+	var txt bytes.Buffer
+	if err := WriteText(&txt, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := txt.String()
+	if strings.Contains(out, "note:") {
+		t.Errorf("a normal end has a note:\n%s", out)
+	}
+	wantM := `Measured intervals (MeasureStart/MeasureFinish per name and level; elapsed time from the measure-finish records)
+  interval  level  entries    total     mean      max  unfinished
+  setup         1        1  19.5 µs  19.5 µs  19.5 µs           0
+  solve         1        1  54.0 µs  54.0 µs  54.0 µs           0
+  row           1        2  23.2 µs  11.6 µs  19.2 µs           0
+    row         2        2  24.5 µs  12.2 µs  14.5 µs           0
+  tail          1        0   0.0 µs   0.0 µs   0.0 µs           1
+
+  interval  level  proc  entries    total     mean
+  setup         1     0        1  19.5 µs  19.5 µs
+  solve         1     0        1  54.0 µs  54.0 µs
+  row           1     1        2  23.2 µs  11.6 µs
+    row         2     0        2  24.5 µs  12.2 µs
+`
+	if got := section(out, "Measured intervals"); got != wantM {
+		t.Errorf("measured intervals:\n%s\nwant:\n%s", got, wantM)
+	}
+	wantS := `Interval statistics of the runtime (2 processors)
+  These are the runtime's own figures (stat-interval and stat-group records, SVMC_STATS=1;
+  Lib-DVM's interval matrix, seed 000 §11), not the trace-based characteristics above: a call
+  that k processors make together counts 1/k call, its time t counts t/k productive and
+  (k−1)t/k lost (Lib-DVM's (n−1)/n rule); an interval includes the intervals nested in it;
+  execution = the longest processor's wall time in it, processor time = processors × execution,
+  efficiency = productive / processor time.
+
+  id  interval  entries  execution  proc time  productive  user prod  system prod     lost  user lost  system lost     idle  calls  efficiency
+   0  program         1   100.0 µs   200.0 µs    122.5 µs   120.0 µs       2.5 µs  30.0 µs     0.0 µs      30.0 µs  47.5 µs      6       61.3%
+   1    solve         1    55.0 µs   110.0 µs     82.5 µs    80.0 µs       2.5 µs  30.0 µs     0.0 µs      30.0 µs   0.0 µs   3.50       75.0%
+
+  Interval matrices: calls, productive and lost time of each group of runtime functions
+  called from a caller group (user program → user program: the program's own code)
+  id  interval  caller group        group               calls  productive     lost
+   0  program   user program        user program            0    120.0 µs   0.0 µs
+   0  program   parallel loops      parallel loops          1      2.0 µs   6.0 µs
+   0  program   parallel loops      synchronisation      0.50      0.5 µs  24.0 µs
+   0  program   measured intervals  measured intervals      5      0.0 µs   0.0 µs
+   1  solve     user program        user program            0     80.0 µs   0.0 µs
+   1  solve     parallel loops      synchronisation      0.50      2.5 µs  30.0 µs
+`
+	if got := section(out, "Interval statistics of the runtime"); got != wantS {
+		t.Errorf("statistics:\n%s\nwant:\n%s", got, wantS)
+	}
+
+	var html bytes.Buffer
+	if err := WriteHTML(&html, rep); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	for _, s := range []string{
+		`<h2 id="measures">Measured intervals</h2>`,
+		`<tr><td class="ind">  row</td><td class="n">2</td><td class="n">2</td><td class="n">24.5 µs</td><td class="n">12.2 µs</td><td class="n">14.5 µs</td><td class="n">0</td><td class="n">2 × 12.2 µs<br>24.5 µs</td><td class="n">–</td></tr>`,
+		`<h2 id="stats">Interval statistics of the runtime</h2>`,
+		"Lib-DVM&#39;s (n−1)/n rule",
+		`<tr><td class="n">1</td><td>solve</td><td>parallel loops</td><td>synchronisation</td><td class="n">0.50</td><td class="n">2.5 µs</td><td class="n">30.0 µs</td></tr>`,
+	} {
+		if !strings.Contains(h, s) {
+			t.Errorf("HTML lacks %s", s)
+		}
+	}
+	if strings.Contains(h, `id="run-end"`) {
+		t.Errorf("HTML has a run-end note for a normal end")
+	}
+
+	var js bytes.Buffer
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Model struct {
+			Measures []struct {
+				Name    string `json:"name"`
+				Level   int    `json:"level"`
+				PerProc []struct {
+					Entries int64   `json:"entries"`
+					Elapsed float64 `json:"elapsed_us"`
+				} `json:"per_proc"`
+			} `json:"measures"`
+			Stats []struct {
+				Name   string `json:"name"`
+				Exec   float64
+				Groups []struct {
+					CallerName string  `json:"caller_name"`
+					Calls      float64 `json:"calls"`
+				} `json:"groups"`
+			} `json:"stats"`
+			End map[string]any `json:"end"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	bm := back.Model
+	if len(bm.Measures) != 5 || bm.Measures[3].Name != "row" || bm.Measures[3].Level != 2 || bm.Measures[3].PerProc[0].Entries != 2 ||
+		bm.Measures[3].PerProc[0].Elapsed != 24.5 || len(bm.Stats) != 2 || bm.Stats[1].Groups[1].CallerName != "parallel loops" ||
+		bm.Stats[1].Groups[1].Calls != 0.5 {
+		t.Errorf("JSON: %+v", bm)
+	}
+	if !reflect.DeepEqual(bm.End, map[string]any{"recorded": true, "status": 0.0, "status_name": "normal", "message": "",
+		"not_stopped": []any{}, "lost_records": 0.0}) {
+		t.Errorf("JSON end: %v", bm.End)
+	}
+}
+
+// TestAbnormalEnd: a run that ended abnormally is a note at the top and an
+// unranked finding first; the other findings keep their ranking and the
+// next request ignores it.
+func TestAbnormalEnd(t *testing.T) {
+	normal := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	s := twoLoops(true)
+	s.traceEnd(5000, trace.EndPanic, "processor 1 panicked: boom\n\tat main.go:22", []int{1, 3}, 12)
+	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	if m.Duration != normal.Duration {
+		t.Errorf("duration %v, want %v: trace-end is no processor's time", m.Duration, normal.Duration)
+	}
+	note := "the run ended abnormally (panic): processor 1 panicked: boom at main.go:22; processors 1 and 3 had not stopped when the trace was closed; 12 records were lost"
+	if got := m.Ended.Summary(); got != note {
+		t.Errorf("summary %q\nwant    %q", got, note)
+	}
+	fs, base := Findings(m), Findings(normal)
+	if len(fs) != len(base)+1 || fs[0].Kind != FindEnd || !fs[0].Unranked || fs[0].Severity != 0 || fs[0].Title != note ||
+		!strings.HasPrefix(fs[0].Advice, "fix the failure") {
+		t.Fatalf("findings %+v", fs)
+	}
+	if !reflect.DeepEqual(fs[1:], base) {
+		t.Errorf("the ranked findings changed:\n%+v\nwant\n%+v", fs[1:], base)
+	}
+	rep, repBase := NewReport("p.sddf", m, 3), NewReport("p.sddf", normal, 3)
+	if rep.NextRequest != repBase.NextRequest {
+		t.Errorf("next request\n%s\nwant\n%s", rep.NextRequest, repBase.NextRequest)
+	}
+	var txt bytes.Buffer
+	if err := WriteText(&txt, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := txt.String()
+	lines := strings.Split(out, "\n")
+	if lines[3] != "note: "+note {
+		t.Errorf("line 4 %q, want the note", lines[3])
+	}
+	if !strings.Contains(out, "\n  1.   n/a  abnormal end  "+note+"\n") || !strings.Contains(out, "\n  2. 30.0%  imbalance ") {
+		t.Errorf("findings in the text:\n%s", out)
+	}
+	var html bytes.Buffer
+	if err := WriteHTML(&html, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(html.String(), `<p class="end" id="run-end">`+note+`</p>`) ||
+		!strings.Contains(html.String(), `<span class="sev">n/a</span> abnormal end: `) {
+		t.Errorf("HTML lacks the abnormal end")
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Model struct {
+			End RunEnd `json:"end"`
+		} `json:"model"`
+		Findings []map[string]any `json:"findings"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	want := RunEnd{Recorded: true, Status: trace.EndPanic, StatusName: "panic", Message: "processor 1 panicked: boom\n\tat main.go:22",
+		NotStopped: []int{1, 3}, LostRecords: 12}
+	if !reflect.DeepEqual(back.Model.End, want) || back.Findings[0]["unranked"] != true || back.Findings[1]["unranked"] != nil {
+		t.Errorf("JSON: end %+v, findings %v", back.Model.End, back.Findings)
+	}
+
+	// A normal end with lost records: a note, no finding.
+	s = twoLoops(true)
+	s.traceEnd(5000, trace.EndNormal, "", nil, -1)
+	m = analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	if got := m.Ended.Summary(); got != "the run ended normally; records were lost (a processor's buffer could not be taken over)" {
+		t.Errorf("summary %q", got)
+	}
+	if fs := Findings(m); !reflect.DeepEqual(fs, base) {
+		t.Errorf("findings %+v", fs)
+	}
+}
+
+// TestNoTraceEnd: without a trace-end record the JSON says so and the text
+// has a note.
+func TestNoTraceEnd(t *testing.T) {
+	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	want := RunEnd{Status: -1, StatusName: "not recorded", NotStopped: []int{}}
+	if !reflect.DeepEqual(m.Ended, want) || m.Ended.Abnormal() {
+		t.Errorf("run end %+v", m.Ended)
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, NewReport("x", m, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"end": {
+      "recorded": false,
+      "status": -1,
+      "status_name": "not recorded",
+      "message": "",
+      "not_stopped": [],
+      "lost_records": 0
+    }`) {
+		t.Errorf("JSON lacks the end:\n%s", js.String())
+	}
+	var txt bytes.Buffer
+	WriteText(&txt, NewReport("x", m, 0))
+	if !strings.Contains(txt.String(), "\nnote: the trace has no trace-end record") {
+		t.Errorf("text lacks the note")
+	}
+}
