@@ -67,7 +67,6 @@ func main() {
 		//svm:pdo label(square) loops(i)
 //line ../main.go:29
 		svm_p.RegionStart(2, 4, 7)
-//line ../main.go:31
 //line ../main.go:30
 		svm_p.PDO(2, 5, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
@@ -81,10 +80,8 @@ func main() {
 //line ../main.go:32
 				svm_p.RegionStop(2, 6, 7)
 //line ../main.go:34
-//line ../main.go:34
 			}
 		})
-//line ../main.go:35
 //line ../main.go:29
 		svm_p.RegionStop(2, 4, 7)
 //line ../main.go:35

@@ -64,7 +64,6 @@ func main() {
 //line ../main.go:28
 			}},
 //line ../main.go:30
-//line ../main.go:30
 		})
 //line ../main.go:31
 
@@ -103,7 +102,6 @@ func main() {
 //line ../main.go:42
 				svm_rt.AtomicAdd(svm_p, 1, 11, &atomic, 0.5)
 //line ../main.go:43
-//line ../main.go:43
 			}
 		})
 //line ../main.go:44
@@ -114,9 +112,7 @@ func main() {
 //line ../main.go:46
 		svm_p.Replicated(1, 12, func(svm_p *svm_rt.Proc) {
 //line ../main.go:48
-//line ../main.go:48
 			svm_rt.AtomicAdd(svm_p, 1, 13, &replicas, 1)
-//line ../main.go:49
 //line ../main.go:46
 		})
 //line ../main.go:49
@@ -146,7 +142,6 @@ func main() {
 			//svm:barrier
 //line ../main.go:57
 			svm_p.Barrier(1, 19)
-//line ../main.go:58
 //line ../main.go:58
 		})
 //line ../main.go:58
