@@ -170,11 +170,11 @@ func (r *run) waitText(k waitKind, sub, dir, peer int) string {
 	case wCheckout:
 		return at("waiting at barrier checkout")
 	case wLock:
-		return at("in lock")
+		return at("waiting for a lock")
 	case wCritical:
-		return at("in critical section")
+		return at("waiting to enter the critical section")
 	case wAtomic:
-		return at("in atomic update")
+		return at("waiting for an atomic update")
 	case wLeader:
 		return at("waiting for processor " + strconv.Itoa(peer) + " at the same construct")
 	case wAck:

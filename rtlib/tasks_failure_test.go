@@ -108,11 +108,11 @@ func TestTaskFailures(t *testing.T) {
 			"  processor 1: waiting at barrier checkout (user.go:14:3)\n" +
 			"  processor 2: waiting at barrier checkout (user.go:14:3)\n", trace.EndDeadlock},
 		{"lockheld", "3", "svmc: deadlock: no processor can proceed\n" +
-			"  processor 0: in lock (user.go:12:3)\n" +
+			"  processor 0: waiting for a lock (user.go:12:3)\n" +
 			"  processor 1: waiting at barrier (user.go:13:3)\n" +
-			"  processor 2: in lock (user.go:12:3)\n", trace.EndDeadlock},
+			"  processor 2: waiting for a lock (user.go:12:3)\n", trace.EndDeadlock},
 		{"critself", "2", "svmc: deadlock: no processor can proceed\n" +
-			"  processor 0: in critical section (user.go:13:3)\n" +
+			"  processor 0: waiting to enter the critical section (user.go:13:3)\n" +
 			"  processor 1: idle, waiting for work from processor 0\n", trace.EndDeadlock},
 		{"sites", "3", "svmc: processors reached different barriers:\n" +
 			"  user.go:12:3 barrier: processor 0\n" +

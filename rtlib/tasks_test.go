@@ -868,7 +868,7 @@ func TestDeadlockInProcess(t *testing.T) {
 		p.CriticalEnter(1, 1, "a")
 		p.CriticalEnter(1, 2, "a")
 	})
-	want := "deadlock: no processor can proceed\n  processor 0: in critical section (main.go:11:1)\n  processor 1: idle, waiting for work from processor 0"
+	want := "deadlock: no processor can proceed\n  processor 0: waiting to enter the critical section (main.go:11:1)\n  processor 1: idle, waiting for work from processor 0"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
