@@ -558,3 +558,53 @@ func main() {
 		t.Errorf("the trace ends with %s, want trace-end with a failure status", last.Desc.Name)
 	}
 }
+
+// TestParamsAndOutput: --print-params names each value's source, and
+// --stdout each:PATTERN gives every processor its own output file.
+func TestParamsAndOutput(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	fmt.Println("hello from processor", rtlib.ProcessorID())
+}
+`})
+	params := filepath.Join(dir, "run.params")
+	os.WriteFile(params, []byte("# a parameter file\nstage = 1\nnprocs = 2\n"), 0o644)
+	cmd := exec.Command(svmcBin, "run", "-n", "3", "--params", params, "--print-params", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SVMC_FORMAT=ascii", "SVMC_STAGE=2")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("--print-params: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"nprocs          = 3  # flag SVMC_FLAG_NPROCS",
+		"stage           = 1  # parameter file " + params,
+		"format          = ascii  # environment SVMC_FORMAT",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("--print-params output lacks %q:\n%s", want, out)
+		}
+	}
+	res := runSvmc(t, dir, "run", "-n", "3", "--stdout", "each:out%d.txt", ".")
+	if res.code != 0 || res.stdout != "" {
+		t.Fatalf("exit %d, stdout %q\n%s", res.code, res.stdout, res.stderr)
+	}
+	for p := 0; p < 3; p++ {
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("out%d.txt", p)))
+		if want := fmt.Sprintf("hello from processor %d\n", p); err != nil || string(data) != want {
+			t.Errorf("out%d.txt: %q, %v; want %q", p, data, err, want)
+		}
+	}
+	res = runSvmc(t, dir, "run", "-n", "3", ".")
+	if res.stdout != "hello from processor 0\n" {
+		t.Errorf("default output %q, want processor 0's only", res.stdout)
+	}
+}
