@@ -59,9 +59,15 @@ func (g *gen) pdo(c *compiler.Construct) {
 
 	var end strings.Builder
 	end.WriteString("}\n")
-	// The combine closure captures a copy, so the accumulator itself does
-	// not escape and stays in a register in the loop.
+	// Real numbers hand their partial result to the runtime as a value, so
+	// a loop with reductions allocates nothing; complex and boolean ones
+	// register a closure over a copy (the accumulator itself must not
+	// escape, so that it stays in a register in the loop).
 	for k, r := range info.Reds {
+		if realNumber(r.Obj.Type()) {
+			fmt.Fprintf(&end, "%s.ReduceInto(%s, &%s, %s, %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, opName[r.Op])
+			continue
+		}
 		fmt.Fprintf(&end, "svm_part%d_%d := %s\n", d, k, redVar(k))
 		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, fmt.Sprintf("svm_part%d_%d", d, k)))
 	}
@@ -112,6 +118,12 @@ func (g *gen) typeName(t types.Type) string {
 		}
 		return p.Name()
 	})
+}
+
+// realNumber reports whether t is an integer or floating-point type.
+func realNumber(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0
 }
 
 func identity(r *compiler.Red) string {

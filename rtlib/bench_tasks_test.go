@@ -136,8 +136,7 @@ func BenchmarkEPCC_REDUCTION(b *testing.B) {
 						delay(delayLen)
 						red++
 					}
-					part := red
-					it.Reduce(func() { sum += part })
+					ReduceInto(it, &sum, red, OpAdd)
 				})
 			}
 		})

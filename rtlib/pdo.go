@@ -227,9 +227,7 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
 	for i := range a.slots {
-		for _, f := range a.slots[i].it.reduce {
-			f()
-		}
+		a.slots[i].it.combine()
 	}
 	if rec != nil {
 		p.recordDist(a, rec)
@@ -337,9 +335,7 @@ func (p *Proc) serialPDO(sub, dir int, space []Range, body func(p *Proc, it *Ite
 	loop := p.enterLoop(space, it)
 	body(p, it)
 	p.loop = loop
-	for _, f := range it.reduce {
-		f()
-	}
+	it.combine()
 	if work {
 		p.pdoWorkRec(sub, dir, it.ran, start)
 	}
@@ -891,6 +887,9 @@ type Iter struct {
 	done    bool
 	chk     *ownerCheck
 	reduce  []func()
+	// partials are the member's ReduceInto results, folded in with its
+	// closures (reduce) in the order they were registered.
+	partials []partial
 	ran     int // iterations handed out so far (pdo-work)
 
 	// Dynamic schedules: the chunk being walked, linear numbers linPos..
@@ -950,6 +949,7 @@ func (p *Proc) resetIter(it *Iter, space []Range) {
 	}
 	clear(it.reduce)
 	it.reduce = it.reduce[:0]
+	it.partials = it.partials[:0]
 }
 
 // setBox sets the iterations to counts lo0..hi0 of the outermost loop times
@@ -1114,3 +1114,13 @@ func (it *Iter) Index(d int) int { return it.idx[d] }
 // the shared variable; the leader runs it after the PDO's barrier, processor
 // by processor in order.
 func (it *Iter) Reduce(combine func()) { it.reduce = append(it.reduce, combine) }
+
+// combine folds the member's results into the shared variables.
+func (it *Iter) combine() {
+	for i := range it.partials {
+		it.partials[i].fold()
+	}
+	for _, f := range it.reduce {
+		f()
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"unsafe"
 )
 
 // Op is a reduction operator.
@@ -104,4 +105,89 @@ func Identity[T Number](like T, op Op) T {
 	return z
 bad:
 	panic(fmt.Sprintf("svm_rt: Identity: operator %v of %T", op, z))
+}
+
+// Real is a number a partial result fits in 64 bits for: every Number but
+// the complex ones.
+type Real interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64
+}
+
+// partial is one reduction's share of a member, kept in the member's Iter
+// as bits with the kind of its type, so that folding it in needs no closure
+// and a loop with reductions allocates nothing.
+type partial struct {
+	dst  unsafe.Pointer
+	bits uint64
+	op   Op
+	kind reflect.Kind
+}
+
+// ReduceInto records this member's partial result part of the reduction of
+// *dst with op. The leader folds the members' partials into *dst after the
+// PDO's barrier, processor by processor in order, like Reduce.
+func ReduceInto[T Real](it *Iter, dst *T, part T, op Op) {
+	var bits uint64
+	*(*T)(unsafe.Pointer(&bits)) = part
+	it.partials = append(it.partials, partial{unsafe.Pointer(dst), bits, op, reflect.TypeFor[T]().Kind()})
+}
+
+// fold applies a partial to its variable.
+func (pt *partial) fold() {
+	switch pt.kind {
+	case reflect.Int, reflect.Int64:
+		foldInt((*int64)(pt.dst), *(*int64)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Int32:
+		foldInt((*int32)(pt.dst), *(*int32)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Int16:
+		foldInt((*int16)(pt.dst), *(*int16)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Int8:
+		foldInt((*int8)(pt.dst), *(*int8)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		foldInt((*uint64)(pt.dst), pt.bits, pt.op)
+	case reflect.Uint32:
+		foldInt((*uint32)(pt.dst), *(*uint32)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Uint16:
+		foldInt((*uint16)(pt.dst), *(*uint16)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Uint8:
+		foldInt((*uint8)(pt.dst), *(*uint8)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Float64:
+		foldFloat((*float64)(pt.dst), *(*float64)(unsafe.Pointer(&pt.bits)), pt.op)
+	case reflect.Float32:
+		foldFloat((*float32)(pt.dst), *(*float32)(unsafe.Pointer(&pt.bits)), pt.op)
+	}
+}
+
+func foldInt[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64](d *T, v T, op Op) {
+	switch op {
+	case OpAdd:
+		*d += v
+	case OpMul:
+		*d *= v
+	case OpMin:
+		*d = min(*d, v)
+	case OpMax:
+		*d = max(*d, v)
+	case OpAnd:
+		*d &= v
+	case OpOr:
+		*d |= v
+	case OpXor:
+		*d ^= v
+	}
+}
+
+func foldFloat[T ~float32 | ~float64](d *T, v T, op Op) {
+	switch op {
+	case OpAdd:
+		*d += v
+	case OpMul:
+		*d *= v
+	case OpMin:
+		*d = min(*d, v)
+	case OpMax:
+		*d = max(*d, v)
+	}
 }

@@ -129,8 +129,7 @@ func main() {
 				svm_red16_0++
 //line ../main.go:44
 			}
-			svm_part16_0 := svm_red16_0
-			svm_it.Reduce(func() { cells += svm_part16_0 })
+			svm_rt.ReduceInto(svm_it, &cells, svm_red16_0, svm_rt.OpAdd)
 		})
 //line ../main.go:45
 		//svm:redistribute (block, block) onto Q :: D
@@ -150,8 +149,7 @@ func main() {
 				svm_red18_0++
 //line ../main.go:51
 			}
-			svm_part18_0 := svm_red18_0
-			svm_it.Reduce(func() { cells += svm_part18_0 })
+			svm_rt.ReduceInto(svm_it, &cells, svm_red18_0, svm_rt.OpAdd)
 		})
 //line ../main.go:52
 		//svm:undef B

@@ -46,8 +46,7 @@ func main() {
 				svm_red2_0 += a[i]
 //line ../main.go:23
 			}
-			svm_part2_0 := svm_red2_0
-			svm_it.Reduce(func() { total += svm_part2_0 })
+			svm_rt.ReduceInto(svm_it, &total, svm_red2_0, svm_rt.OpAdd)
 		})
 //line ../main.go:24
 		//svm:pdo label(affinity) loops(i, j) strategy(affinity)

@@ -98,8 +98,7 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			svm_red9_0 += a[i][j]
 //line ../../../../examples/example31/main.go:45
 		}
-		svm_part9_0 := svm_red9_0
-		svm_it.Reduce(func() { sum += svm_part9_0 })
+		svm_rt.ReduceInto(svm_it, &sum, svm_red9_0, svm_rt.OpAdd)
 	})
 //line ../../../../examples/example31/main.go:46
 
@@ -117,8 +116,7 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			}
 //line ../../../../examples/example31/main.go:55
 		}
-		svm_part10_0 := svm_red10_0
-		svm_it.Reduce(func() { diagonal += svm_part10_0 })
+		svm_rt.ReduceInto(svm_it, &diagonal, svm_red10_0, svm_rt.OpAdd)
 	})
 //line ../../../../examples/example31/main.go:56
 	//svm:destroy T2

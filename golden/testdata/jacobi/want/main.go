@@ -78,8 +78,7 @@ func main() {
 					a[i][j] = b[i][j]
 //line ../../../../examples/jacobi/main.go:47
 				}
-				svm_part5_0 := svm_red5_0
-				svm_it.Reduce(func() { change = max(change, svm_part5_0) })
+				svm_rt.ReduceInto(svm_it, &change, svm_red5_0, svm_rt.OpMax)
 			})
 //line ../../../../examples/jacobi/main.go:48
 		}

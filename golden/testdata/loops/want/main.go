@@ -30,8 +30,7 @@ func main() {
 				svm_red1_0 += i
 //line ../main.go:14
 			}
-			svm_part1_0 := svm_red1_0
-			svm_it.Reduce(func() { down += svm_part1_0 })
+			svm_rt.ReduceInto(svm_it, &down, svm_red1_0, svm_rt.OpAdd)
 		})
 //line ../main.go:15
 		steps := 0
@@ -45,8 +44,7 @@ func main() {
 				svm_red2_0 += i
 //line ../main.go:19
 			}
-			svm_part2_0 := svm_red2_0
-			svm_it.Reduce(func() { steps += svm_part2_0 })
+			svm_rt.ReduceInto(svm_it, &steps, svm_red2_0, svm_rt.OpAdd)
 		})
 //line ../main.go:20
 		back := 0
@@ -60,8 +58,7 @@ func main() {
 				svm_red3_0 += i
 //line ../main.go:24
 			}
-			svm_part3_0 := svm_red3_0
-			svm_it.Reduce(func() { back += svm_part3_0 })
+			svm_rt.ReduceInto(svm_it, &back, svm_red3_0, svm_rt.OpAdd)
 		})
 //line ../main.go:25
 		prod, lo, hi := 1, 1<<30, -1
@@ -91,18 +88,12 @@ func main() {
 				svm_red4_5 ^= v
 //line ../main.go:38
 			}
-			svm_part4_0 := svm_red4_0
-			svm_it.Reduce(func() { prod *= svm_part4_0 })
-			svm_part4_1 := svm_red4_1
-			svm_it.Reduce(func() { lo = min(lo, svm_part4_1) })
-			svm_part4_2 := svm_red4_2
-			svm_it.Reduce(func() { hi = max(hi, svm_part4_2) })
-			svm_part4_3 := svm_red4_3
-			svm_it.Reduce(func() { and &= svm_part4_3 })
-			svm_part4_4 := svm_red4_4
-			svm_it.Reduce(func() { or |= svm_part4_4 })
-			svm_part4_5 := svm_red4_5
-			svm_it.Reduce(func() { xor ^= svm_part4_5 })
+			svm_rt.ReduceInto(svm_it, &prod, svm_red4_0, svm_rt.OpMul)
+			svm_rt.ReduceInto(svm_it, &lo, svm_red4_1, svm_rt.OpMin)
+			svm_rt.ReduceInto(svm_it, &hi, svm_red4_2, svm_rt.OpMax)
+			svm_rt.ReduceInto(svm_it, &and, svm_red4_3, svm_rt.OpAnd)
+			svm_rt.ReduceInto(svm_it, &or, svm_red4_4, svm_rt.OpOr)
+			svm_rt.ReduceInto(svm_it, &xor, svm_red4_5, svm_rt.OpXor)
 		})
 //line ../main.go:39
 		count := 0
@@ -135,8 +126,7 @@ func main() {
 				svm_red7_0 += k
 //line ../main.go:50
 			}
-			svm_part7_0 := svm_red7_0
-			svm_it.Reduce(func() { count += svm_part7_0 })
+			svm_rt.ReduceInto(svm_it, &count, svm_red7_0, svm_rt.OpAdd)
 		})
 //line ../main.go:51
 		fmt.Fprintln(svm_p.Stdout(), down, steps, back, prod, lo, hi, and, or, xor, count)

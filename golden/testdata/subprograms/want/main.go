@@ -43,8 +43,7 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 			svm_red1_0 += v[i] * w[i]
 //line ../main.go:19
 		}
-		svm_part1_0 := svm_red1_0
-		svm_it.Reduce(func() { s += svm_part1_0 })
+		svm_rt.ReduceInto(svm_it, &s, svm_red1_0, svm_rt.OpAdd)
 	})
 //line ../main.go:20
 	return s
