@@ -890,7 +890,7 @@ type Iter struct {
 	// partials are the member's ReduceInto results, folded in with its
 	// closures (reduce) in the order they were registered.
 	partials []partial
-	ran     int // iterations handed out so far (pdo-work)
+	ran      int // iterations handed out so far (pdo-work)
 
 	// Dynamic schedules: the chunk being walked, linear numbers linPos..
 	// linEnd, and where chunks come from.
