@@ -9,6 +9,7 @@ import (
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 func TestNextRequest(t *testing.T) {
@@ -56,7 +57,7 @@ REQUEST GLOBAL TrOverhead
 
 // The findings of a real-shaped model name the right request targets.
 func TestFindingsToRequest(t *testing.T) {
-	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, twoLoops(true).MustEncode(t, trace.Binary, testProg()), Options{})
 	fs := Findings(m)
 	req := string(NextRequest(fs[:1], m.Prog()))
 	if !strings.Contains(req, "REQUEST LOCAL G.PDO_LABEL(tri): (REGION), (PDOInfo), (BARRIER)\n") {
@@ -65,7 +66,7 @@ func TestFindingsToRequest(t *testing.T) {
 }
 
 func TestRender(t *testing.T) {
-	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, twoLoops(true).MustEncode(t, trace.Binary, testProg()), Options{})
 	rep := NewReport("two.sddf", m, 3)
 	var txt bytes.Buffer
 	if err := WriteText(&txt, rep); err != nil {
@@ -146,12 +147,12 @@ func TestProgramInfo(t *testing.T) {
 		t.Errorf("unknown version: %v", err)
 	}
 	// Analyze passes the error on.
-	s := newSynth(1)
-	s.start(0, 0, 2, 0, trace.RegionProgram)
-	s.stop(0, 1, 2, 0, trace.RegionProgram)
+	s := tracetest.New(1)
+	s.Start(0, 0, 2, 0, trace.RegionProgram)
+	s.Stop(0, 1, 2, 0, trace.RegionProgram)
 	var out bytes.Buffer
 	w, _ := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: progAttr, Value: bad}})
-	w.WriteBuf(&s.bufs[0])
+	w.WriteBuf(&s.Bufs[0])
 	w.Close()
 	rd, _ := trace.NewReader(bytes.NewReader(out.Bytes()))
 	if _, err := Analyze(rd, Options{}); err == nil || !strings.Contains(err.Error(), "version 99") {

@@ -8,65 +8,8 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
-
-func (s *synth) measureStart(node int, t float64, level int, name string) {
-	b := &s.bufs[node]
-	b.Begin(trace.TagMeasureStart, node, t)
-	b.Int(level)
-	b.Chars(name)
-	b.End()
-}
-
-func (s *synth) measureFinish(node int, t float64, level int, name string, elapsed float64) {
-	b := &s.bufs[node]
-	b.Begin(trace.TagMeasureFinish, node, t)
-	b.Int(level)
-	b.Chars(name)
-	b.Double(elapsed)
-	b.End()
-}
-
-// statInterval writes stat-interval as the runtime does: processor 0, at
-// the end of the run. vals are the eleven doubles from execution to
-// efficiency.
-func (s *synth) statInterval(t float64, id, parent, level int, name string, entries, procs int, vals [11]float64) {
-	b := &s.bufs[0]
-	b.Begin(trace.TagStatInterval, 0, t)
-	b.Int(id)
-	b.Int(parent)
-	b.Int(level)
-	b.Chars(name)
-	b.Int(entries)
-	b.Int(procs)
-	for _, v := range vals {
-		b.Double(v)
-	}
-	b.End()
-}
-
-func (s *synth) statGroup(t float64, interval, caller, group int, name string, calls, prod, lost float64) {
-	b := &s.bufs[0]
-	b.Begin(trace.TagStatGroup, 0, t)
-	b.Int(interval)
-	b.Int(caller)
-	b.Int(group)
-	b.Chars(name)
-	b.Double(calls)
-	b.Double(prod)
-	b.Double(lost)
-	b.End()
-}
-
-func (s *synth) traceEnd(t float64, status int, msg string, notStopped []int, lost int) {
-	b := &s.bufs[0]
-	b.Begin(trace.TagTraceEnd, 0, t)
-	b.Int(status)
-	b.Chars(msg)
-	b.Ints(notStopped)
-	b.Int(lost)
-	b.End()
-}
 
 // measured is a run of two processors with measured intervals:
 //
@@ -78,47 +21,47 @@ func (s *synth) traceEnd(t float64, status int, msg string, notStopped []int, lo
 //	    opened at 93 and never finished
 //
 // then the runtime's statistics and a normal trace-end at 200.
-func measured() *synth {
-	s := newSynth(2)
-	s.start(0, 0, 2, 0, trace.RegionProgram)
-	s.measureStart(0, 10, 1, "setup")
-	s.measureFinish(0, 30, 1, "setup", 19.5)
-	s.measureStart(0, 40, 1, "solve")
-	s.start(0, 45, 1, 2, trace.RegionPDO)
-	s.measureStart(0, 50, 2, "row")
-	s.measureFinish(0, 60, 2, "row", 10)
-	s.measureStart(0, 65, 2, "row")
-	s.measureFinish(0, 80, 2, "row", 14.5)
-	s.stop(0, 90, 1, 2, trace.RegionPDO)
-	s.measureFinish(0, 95, 1, "solve", 54)
-	s.stop(0, 100, 2, 0, trace.RegionProgram)
+func measured() *tracetest.Synth {
+	s := tracetest.New(2)
+	s.Start(0, 0, 2, 0, trace.RegionProgram)
+	s.MeasureStart(0, 10, 1, "setup")
+	s.MeasureFinish(0, 30, 1, "setup", 19.5)
+	s.MeasureStart(0, 40, 1, "solve")
+	s.Start(0, 45, 1, 2, trace.RegionPDO)
+	s.MeasureStart(0, 50, 2, "row")
+	s.MeasureFinish(0, 60, 2, "row", 10)
+	s.MeasureStart(0, 65, 2, "row")
+	s.MeasureFinish(0, 80, 2, "row", 14.5)
+	s.Stop(0, 90, 1, 2, trace.RegionPDO)
+	s.MeasureFinish(0, 95, 1, "solve", 54)
+	s.Stop(0, 100, 2, 0, trace.RegionProgram)
 
-	s.start(1, 0, 2, 0, trace.RegionProgram)
-	s.start(1, 45, 1, 2, trace.RegionPDO)
-	s.measureStart(1, 50, 1, "row")
-	s.measureFinish(1, 70, 1, "row", 19.25)
-	s.measureStart(1, 71, 1, "row")
-	s.measureFinish(1, 75, 1, "row", 4)
-	s.measureFinish(1, 80, 1, "ghost", 3)
-	s.stop(1, 92, 1, 2, trace.RegionPDO)
-	s.measureStart(1, 93, 1, "tail")
-	s.stop(1, 98, 2, 0, trace.RegionProgram)
+	s.Start(1, 0, 2, 0, trace.RegionProgram)
+	s.Start(1, 45, 1, 2, trace.RegionPDO)
+	s.MeasureStart(1, 50, 1, "row")
+	s.MeasureFinish(1, 70, 1, "row", 19.25)
+	s.MeasureStart(1, 71, 1, "row")
+	s.MeasureFinish(1, 75, 1, "row", 4)
+	s.MeasureFinish(1, 80, 1, "ghost", 3)
+	s.Stop(1, 92, 1, 2, trace.RegionPDO)
+	s.MeasureStart(1, 93, 1, "tail")
+	s.Stop(1, 98, 2, 0, trace.RegionProgram)
 
-	s.statInterval(200, 0, -1, 0, "program", 1, 2, [11]float64{100, 200, 120, 0, 2.5, 30, 122.5, 30, 47.5, 6, 0.6125})
-	s.statGroup(200, 0, 0, 0, "user program", 0, 120, 0)
-	s.statGroup(200, 0, 1, 1, "parallel loops", 1, 2, 6)
-	s.statGroup(200, 0, 1, 2, "synchronisation", 0.5, 0.5, 24)
-	s.statGroup(200, 0, 5, 5, "measured intervals", 5, 0, 0)
-	s.statInterval(200, 1, 0, 1, "solve", 1, 2, [11]float64{55, 110, 80, 0, 2.5, 30, 82.5, 30, 0, 3.5, 0.75})
-	s.statGroup(200, 1, 0, 0, "user program", 0, 80, 0)
-	s.statGroup(200, 1, 1, 2, "synchronisation", 0.5, 2.5, 30)
-	s.traceEnd(200, trace.EndNormal, "", nil, 0)
+	s.StatInterval(200, 0, -1, 0, "program", 1, 2, [11]float64{100, 200, 120, 0, 2.5, 30, 122.5, 30, 47.5, 6, 0.6125})
+	s.StatGroup(200, 0, 0, 0, "user program", 0, 120, 0)
+	s.StatGroup(200, 0, 1, 1, "parallel loops", 1, 2, 6)
+	s.StatGroup(200, 0, 1, 2, "synchronisation", 0.5, 0.5, 24)
+	s.StatGroup(200, 0, 5, 5, "measured intervals", 5, 0, 0)
+	s.StatInterval(200, 1, 0, 1, "solve", 1, 2, [11]float64{55, 110, 80, 0, 2.5, 30, 82.5, 30, 0, 3.5, 0.75})
+	s.StatGroup(200, 1, 0, 0, "user program", 0, 80, 0)
+	s.StatGroup(200, 1, 1, 2, "synchronisation", 0.5, 2.5, 30)
+	s.TraceEnd(200, trace.EndNormal, "", nil, 0)
 	return s
 }
 
 func TestMeasuredIntervals(t *testing.T) {
 	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
-		m := analyzeBytes(t, measured().encode(t, f, testProg()), Options{})
+		m := analyzeBytes(t, measured().MustEncode(t, f, testProg()), Options{})
 		want := []*MeasureStat{
 			{Name: "setup", Level: 1, Entries: 1, Elapsed: 19.5, Mean: 19.5, Max: 19.5, First: 10,
 				PerProc: []MeasureProc{{1, 19.5}, {0, 0}}},
@@ -152,17 +95,17 @@ func TestMeasuredIntervals(t *testing.T) {
 // name and level; those left open inside it are unfinished; a finish of a
 // name that is open at another level does not match.
 func TestMeasureNesting(t *testing.T) {
-	s := newSynth(1)
-	s.start(0, 0, 2, 0, trace.RegionProgram)
-	s.measureStart(0, 1, 1, "a")
-	s.measureStart(0, 2, 2, "b")
-	s.measureStart(0, 3, 3, "c") // left open by the finish of b
-	s.measureFinish(0, 4, 2, "b", 2)
-	s.measureFinish(0, 5, 2, "a", 9) // a is open at level 1: no match
-	s.measureFinish(0, 6, 1, "a", 5)
-	s.measureFinish(0, 7, 1, "a", 1) // nothing open
-	s.stop(0, 10, 2, 0, trace.RegionProgram)
-	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	s := tracetest.New(1)
+	s.Start(0, 0, 2, 0, trace.RegionProgram)
+	s.MeasureStart(0, 1, 1, "a")
+	s.MeasureStart(0, 2, 2, "b")
+	s.MeasureStart(0, 3, 3, "c") // left open by the finish of b
+	s.MeasureFinish(0, 4, 2, "b", 2)
+	s.MeasureFinish(0, 5, 2, "a", 9) // a is open at level 1: no match
+	s.MeasureFinish(0, 6, 1, "a", 5)
+	s.MeasureFinish(0, 7, 1, "a", 1) // nothing open
+	s.Stop(0, 10, 2, 0, trace.RegionProgram)
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	type row struct {
 		name          string
 		level         int
@@ -187,7 +130,7 @@ func TestMeasureNesting(t *testing.T) {
 
 func TestRuntimeStats(t *testing.T) {
 	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
-		m := analyzeBytes(t, measured().encode(t, f, testProg()), Options{})
+		m := analyzeBytes(t, measured().MustEncode(t, f, testProg()), Options{})
 		want := []*StatInterval{
 			{ID: 0, Parent: -1, Level: 0, Name: "program", Entries: 1, Procs: 2, Exec: 100, ProcTime: 200,
 				UserProductive: 120, SystemProductive: 2.5, SystemLost: 30, Productive: 122.5, Lost: 30, Idle: 47.5,
@@ -240,7 +183,7 @@ func section(out, title string) string {
 }
 
 func TestRenderMeasures(t *testing.T) {
-	m := analyzeBytes(t, measured().encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, measured().MustEncode(t, trace.Binary, testProg()), Options{})
 	rep := NewReport("m.sddf", m, 5)
 	var txt bytes.Buffer
 	if err := WriteText(&txt, rep); err != nil {
@@ -357,10 +300,10 @@ func TestRenderMeasures(t *testing.T) {
 // unranked finding first; the other findings keep their ranking and the
 // next request ignores it.
 func TestAbnormalEnd(t *testing.T) {
-	normal := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	normal := analyzeBytes(t, twoLoops(true).MustEncode(t, trace.Binary, testProg()), Options{})
 	s := twoLoops(true)
-	s.traceEnd(5000, trace.EndPanic, "processor 1 panicked: boom\n\tat main.go:22", []int{1, 3}, 12)
-	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	s.TraceEnd(5000, trace.EndPanic, "processor 1 panicked: boom\n\tat main.go:22", []int{1, 3}, 12)
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	if m.Duration != normal.Duration {
 		t.Errorf("duration %v, want %v: trace-end is no processor's time", m.Duration, normal.Duration)
 	}
@@ -421,8 +364,8 @@ func TestAbnormalEnd(t *testing.T) {
 
 	// A normal end with lost records: a note, no finding.
 	s = twoLoops(true)
-	s.traceEnd(5000, trace.EndNormal, "", nil, -1)
-	m = analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	s.TraceEnd(5000, trace.EndNormal, "", nil, -1)
+	m = analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	if got := m.Ended.Summary(); got != "the run ended normally; records were lost (a processor's buffer could not be taken over)" {
 		t.Errorf("summary %q", got)
 	}
@@ -434,7 +377,7 @@ func TestAbnormalEnd(t *testing.T) {
 // TestNoTraceEnd: without a trace-end record the JSON says so and the text
 // has a note.
 func TestNoTraceEnd(t *testing.T) {
-	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, twoLoops(true).MustEncode(t, trace.Binary, testProg()), Options{})
 	want := RunEnd{Status: -1, StatusName: "not recorded", NotStopped: []int{}}
 	if !reflect.DeepEqual(m.Ended, want) || m.Ended.Abnormal() {
 		t.Errorf("run end %+v", m.Ended)

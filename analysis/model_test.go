@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 const eps = 1e-9
@@ -48,17 +49,17 @@ func waitAt(m *Model, sub, dir int, kind string) *WaitStat {
 // processor: program [0,100], T.M [10,90], T.M again [20,50], user region
 // [30,40] inside the inner call.
 func TestRegionTimes(t *testing.T) {
-	s := newSynth(1)
-	s.start(0, 0, 2, 0, trace.RegionProgram)
-	s.start(0, 10, 3, 0, trace.RegionSubroutine)
-	s.start(0, 20, 3, 0, trace.RegionSubroutine)
-	s.start(0, 30, 2, 1, trace.RegionUser)
-	s.stop(0, 40, 2, 1, trace.RegionUser)
-	s.stop(0, 50, 3, 0, trace.RegionSubroutine)
-	s.stop(0, 90, 3, 0, trace.RegionSubroutine)
-	s.stop(0, 100, 2, 0, trace.RegionProgram)
+	s := tracetest.New(1)
+	s.Start(0, 0, 2, 0, trace.RegionProgram)
+	s.Start(0, 10, 3, 0, trace.RegionSubroutine)
+	s.Start(0, 20, 3, 0, trace.RegionSubroutine)
+	s.Start(0, 30, 2, 1, trace.RegionUser)
+	s.Stop(0, 40, 2, 1, trace.RegionUser)
+	s.Stop(0, 50, 3, 0, trace.RegionSubroutine)
+	s.Stop(0, 90, 3, 0, trace.RegionSubroutine)
+	s.Stop(0, 100, 2, 0, trace.RegionProgram)
 	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
-		m := analyzeBytes(t, s.encode(t, f, testProg()), Options{})
+		m := analyzeBytes(t, s.MustEncode(t, f, testProg()), Options{})
 		prog := region(m, 2, 0, trace.RegionProgram)
 		tm := region(m, 3, 0, trace.RegionSubroutine)
 		user := region(m, 2, 1, trace.RegionUser)
@@ -96,45 +97,45 @@ func TestRegionTimes(t *testing.T) {
 //
 // With pdoWork the members also write pdo-work records (25 iterations each
 // for tri, 50 for the balanced loop).
-func twoLoops(pdoWork bool) *synth {
-	s := newSynth(4)
+func twoLoops(pdoWork bool) *tracetest.Synth {
+	s := tracetest.New(4)
 	busy := []float64{100, 300, 500, 700}
 	for p := 0; p < 4; p++ {
-		s.start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
 		if p == 0 {
-			s.start(0, 10, 1, 0, trace.RegionSubroutine)
+			s.Start(0, 10, 1, 0, trace.RegionSubroutine)
 		}
-		s.start(p, 20, 1, 2, trace.RegionPDO)
+		s.Start(p, 20, 1, 2, trace.RegionPDO)
 		if p == 0 {
-			s.pdoInfo(0, 20, 1, 2, 0)
+			s.PDOInfo(0, 20, 1, 2, 0)
 		}
 		if pdoWork {
-			s.pdoWork(p, 20+busy[p], 1, 2, 25, busy[p])
+			s.PDOWork(p, 20+busy[p], 1, 2, 25, busy[p])
 		}
-		s.sync(p, 20+busy[p], trace.TagWaitBarrierStart, 1, 2)
-		s.sync(p, 720, trace.TagWaitBarrierStop, 1, 2)
+		s.Sync(p, 20+busy[p], trace.TagWaitBarrierStart, 1, 2)
+		s.Sync(p, 720, trace.TagWaitBarrierStop, 1, 2)
 		if p == 0 {
-			s.iterSpace(0, 725, 1, 2, 0, 99)
+			s.IterSpace(0, 725, 1, 2, 0, 99)
 		}
-		s.stop(p, 730, 1, 2, trace.RegionPDO)
-		s.start(p, 730, 1, 3, trace.RegionPDO)
+		s.Stop(p, 730, 1, 2, trace.RegionPDO)
+		s.Start(p, 730, 1, 3, trace.RegionPDO)
 		if pdoWork {
-			s.pdoWork(p, 930, 1, 3, 50, 200)
+			s.PDOWork(p, 930, 1, 3, 50, 200)
 		}
-		s.sync(p, 930, trace.TagWaitBarrierStart, 1, 3)
-		s.sync(p, 935, trace.TagWaitBarrierStop, 1, 3)
-		s.stop(p, 940, 1, 3, trace.RegionPDO)
+		s.Sync(p, 930, trace.TagWaitBarrierStart, 1, 3)
+		s.Sync(p, 935, trace.TagWaitBarrierStop, 1, 3)
+		s.Stop(p, 940, 1, 3, trace.RegionPDO)
 		if p == 0 {
-			s.stop(0, 990, 1, 0, trace.RegionSubroutine)
+			s.Stop(0, 990, 1, 0, trace.RegionSubroutine)
 		}
-		s.stop(p, 1000, 2, 0, trace.RegionProgram)
+		s.Stop(p, 1000, 2, 0, trace.RegionProgram)
 	}
 	return s
 }
 
 func TestLoopImbalance(t *testing.T) {
 	for _, pdoWork := range []bool{false, true} {
-		m := analyzeBytes(t, twoLoops(pdoWork).encode(t, trace.Binary, testProg()), Options{})
+		m := analyzeBytes(t, twoLoops(pdoWork).MustEncode(t, trace.Binary, testProg()), Options{})
 		if m.Procs != 4 || m.Duration != 1000 {
 			t.Fatalf("procs %d, duration %v", m.Procs, m.Duration)
 		}
@@ -241,22 +242,22 @@ func TestLoopImbalance(t *testing.T) {
 // wait that long (within 10%), whatever the small jitter of the release.
 func TestLateArrival(t *testing.T) {
 	const delay = 300.0
-	s := newSynth(4)
+	s := tracetest.New(4)
 	jitter := []float64{0.5, 1.5, 0, 2.5}
 	for p := 0; p < 4; p++ {
-		s.start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
 		for k := 0; k < 10; k++ {
 			base := float64(1000 * k)
 			arrive := base + 100 + jitter[p]*float64(k%3)
 			if p == 2 {
 				arrive = base + 100 + delay
 			}
-			s.sync(p, arrive, trace.TagWaitBarrierStart, 2, 2)
-			s.sync(p, base+100+delay+1+jitter[p], trace.TagWaitBarrierStop, 2, 2)
+			s.Sync(p, arrive, trace.TagWaitBarrierStart, 2, 2)
+			s.Sync(p, base+100+delay+1+jitter[p], trace.TagWaitBarrierStop, 2, 2)
 		}
-		s.stop(p, 10000, 2, 0, trace.RegionProgram)
+		s.Stop(p, 10000, 2, 0, trace.RegionProgram)
 	}
-	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	w := waitAt(m, 2, 2, WaitBarrier)
 	if w == nil || w.Count != 40 || w.Where() != "main.go:45" {
 		t.Fatalf("barrier waits: %+v", w)
@@ -293,44 +294,44 @@ func TestLateArrival(t *testing.T) {
 // Locks, critical sections, split barriers, overhead records: waits and
 // hold times per site.
 func TestSyncWaits(t *testing.T) {
-	s := newSynth(2)
+	s := tracetest.New(2)
 	for p := 0; p < 2; p++ {
-		s.start(p, 0, 2, 0, trace.RegionProgram)
-		s.start(p, 0, 2, 8, trace.RegionReplicated)
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 0, 2, 8, trace.RegionReplicated)
 	}
 	// Processor 0 takes the lock at 10 and releases it at 40; processor
 	// 1 asks at 15 and gets it at 40, releases at 50.
-	s.lockWait(0, 10, 2, 3, 0x1000)
-	s.sync(0, 10, trace.TagWaitLockStop, 2, 3)
-	s.sync(0, 40, trace.TagReleaseLock, 2, 3)
-	s.lockWait(1, 15, 2, 3, 0x1000)
-	s.sync(1, 40, trace.TagWaitLockStop, 2, 3)
-	s.sync(1, 50, trace.TagReleaseLock, 2, 3)
+	s.LockWait(0, 10, 2, 3, 0x1000)
+	s.Sync(0, 10, trace.TagWaitLockStop, 2, 3)
+	s.Sync(0, 40, trace.TagReleaseLock, 2, 3)
+	s.LockWait(1, 15, 2, 3, 0x1000)
+	s.Sync(1, 40, trace.TagWaitLockStop, 2, 3)
+	s.Sync(1, 50, trace.TagReleaseLock, 2, 3)
 	// Critical section: 0 in [60,80], 1 waits from 65 to 80, in until 90.
-	s.sync(0, 60, trace.TagWaitCritSecStart, 2, 4)
-	s.sync(0, 60, trace.TagWaitCritSecStop, 2, 4)
-	s.sync(0, 80, trace.TagExitCritSec, 2, 4)
-	s.sync(1, 65, trace.TagWaitCritSecStart, 2, 4)
-	s.sync(1, 80, trace.TagWaitCritSecStop, 2, 4)
-	s.sync(1, 90, trace.TagExitCritSec, 2, 4)
+	s.Sync(0, 60, trace.TagWaitCritSecStart, 2, 4)
+	s.Sync(0, 60, trace.TagWaitCritSecStop, 2, 4)
+	s.Sync(0, 80, trace.TagExitCritSec, 2, 4)
+	s.Sync(1, 65, trace.TagWaitCritSecStart, 2, 4)
+	s.Sync(1, 80, trace.TagWaitCritSecStop, 2, 4)
+	s.Sync(1, 90, trace.TagExitCritSec, 2, 4)
 	// Split barrier: check-in at 100 (0) and 150 (1); check-out waits.
-	s.sync(0, 100, trace.TagBarrierCheckin, 2, 5)
-	s.sync(0, 110, trace.TagWaitBCheckoutStart, 2, 6)
-	s.sync(0, 150, trace.TagWaitBCheckoutStop, 2, 6)
-	s.sync(1, 150, trace.TagBarrierCheckin, 2, 5)
-	s.sync(1, 151, trace.TagWaitBCheckoutStart, 2, 6)
-	s.sync(1, 152, trace.TagWaitBCheckoutStop, 2, 6)
+	s.Sync(0, 100, trace.TagBarrierCheckin, 2, 5)
+	s.Sync(0, 110, trace.TagWaitBCheckoutStart, 2, 6)
+	s.Sync(0, 150, trace.TagWaitBCheckoutStop, 2, 6)
+	s.Sync(1, 150, trace.TagBarrierCheckin, 2, 5)
+	s.Sync(1, 151, trace.TagWaitBCheckoutStart, 2, 6)
+	s.Sync(1, 152, trace.TagWaitBCheckoutStop, 2, 6)
 	// Atomic update: a lock grant without release.
-	s.lockWait(0, 160, 2, 7, 0x2000)
-	s.sync(0, 161, trace.TagWaitLockStop, 2, 7)
-	s.lockWait(1, 160, 2, 7, 0x2000)
-	s.sync(1, 162, trace.TagWaitLockStop, 2, 7)
-	s.overhead(1, 170, 8)
+	s.LockWait(0, 160, 2, 7, 0x2000)
+	s.Sync(0, 161, trace.TagWaitLockStop, 2, 7)
+	s.LockWait(1, 160, 2, 7, 0x2000)
+	s.Sync(1, 162, trace.TagWaitLockStop, 2, 7)
+	s.Overhead(1, 170, 8)
 	for p := 0; p < 2; p++ {
-		s.stop(p, 200, 2, 8, trace.RegionReplicated)
-		s.stop(p, 200, 2, 0, trace.RegionProgram)
+		s.Stop(p, 200, 2, 8, trace.RegionReplicated)
+		s.Stop(p, 200, 2, 0, trace.RegionProgram)
 	}
-	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	lock := waitAt(m, 2, 3, WaitLock)
 	crit := waitAt(m, 2, 4, WaitCritical)
 	split := waitAt(m, 2, 6, WaitCheckout)
@@ -370,20 +371,20 @@ func TestSyncWaits(t *testing.T) {
 // A pdo inside a pdo body runs serially on each processor: its executions
 // are instances of one member each, not matched across processors.
 func TestNestedLoop(t *testing.T) {
-	s := newSynth(2)
+	s := tracetest.New(2)
 	for p := 0; p < 2; p++ {
-		s.start(p, 0, 2, 0, trace.RegionProgram)
-		s.start(p, 0, 1, 2, trace.RegionPDO)
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 0, 1, 2, trace.RegionPDO)
 		for k := 0; k <= p; k++ { // processor 1 runs the inner loop twice
-			s.start(p, float64(10+20*k), 1, 3, trace.RegionPDO)
-			s.stop(p, float64(20+20*k+5*p), 1, 3, trace.RegionPDO)
+			s.Start(p, float64(10+20*k), 1, 3, trace.RegionPDO)
+			s.Stop(p, float64(20+20*k+5*p), 1, 3, trace.RegionPDO)
 		}
-		s.sync(p, 50, trace.TagWaitBarrierStart, 1, 2)
-		s.sync(p, 50, trace.TagWaitBarrierStop, 1, 2)
-		s.stop(p, 50, 1, 2, trace.RegionPDO)
-		s.stop(p, 60, 2, 0, trace.RegionProgram)
+		s.Sync(p, 50, trace.TagWaitBarrierStart, 1, 2)
+		s.Sync(p, 50, trace.TagWaitBarrierStop, 1, 2)
+		s.Stop(p, 50, 1, 2, trace.RegionPDO)
+		s.Stop(p, 60, 2, 0, trace.RegionProgram)
 	}
-	m := analyzeBytes(t, s.encode(t, trace.Binary, testProg()), Options{})
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	in := loopAt(m, 1, 3)
 	if in == nil || in.Instances != 3 {
 		t.Fatalf("inner loop: %+v", in)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // skewed is a run on two processors whose processor 1 clock is 50 µs
@@ -24,8 +25,8 @@ import (
 // (after the grant at 400 in its own order, clock 370), critical entry and
 // exit: 5. Synchronisation edges backwards in time: barrier, lock,
 // critical: 3.
-func skewed() *synth {
-	s := newSynth(2)
+func skewed() *tracetest.Synth {
+	s := tracetest.New(2)
 	for p, off := range []float64{0, -50} {
 		tm := func(t0, t1 float64) float64 {
 			if p == 0 {
@@ -33,18 +34,18 @@ func skewed() *synth {
 			}
 			return t1 + off
 		}
-		s.start(p, tm(100, 100), 2, 0, trace.RegionProgram)
-		s.start(p, tm(100, 100), 2, 8, trace.RegionReplicated)
-		s.sync(p, tm(200, 205), trace.TagWaitBarrierStart, 2, 2)
-		s.sync(p, tm(210, 210), trace.TagWaitBarrierStop, 2, 2)
-		s.lockWait(p, tm(300, 310), 2, 3, 0x1000)
-		s.sync(p, tm(300, 405), trace.TagWaitLockStop, 2, 3)
-		s.sync(p, tm(400, 420), trace.TagReleaseLock, 2, 3)
-		s.sync(p, tm(440, 460), trace.TagWaitCritSecStart, 2, 4)
-		s.sync(p, tm(450, 510), trace.TagWaitCritSecStop, 2, 4)
-		s.sync(p, tm(480, 520), trace.TagExitCritSec, 2, 4)
-		s.stop(p, tm(600, 600), 2, 8, trace.RegionReplicated)
-		s.stop(p, tm(600, 600), 2, 0, trace.RegionProgram)
+		s.Start(p, tm(100, 100), 2, 0, trace.RegionProgram)
+		s.Start(p, tm(100, 100), 2, 8, trace.RegionReplicated)
+		s.Sync(p, tm(200, 205), trace.TagWaitBarrierStart, 2, 2)
+		s.Sync(p, tm(210, 210), trace.TagWaitBarrierStop, 2, 2)
+		s.LockWait(p, tm(300, 310), 2, 3, 0x1000)
+		s.Sync(p, tm(300, 405), trace.TagWaitLockStop, 2, 3)
+		s.Sync(p, tm(400, 420), trace.TagReleaseLock, 2, 3)
+		s.Sync(p, tm(440, 460), trace.TagWaitCritSecStart, 2, 4)
+		s.Sync(p, tm(450, 510), trace.TagWaitCritSecStop, 2, 4)
+		s.Sync(p, tm(480, 520), trace.TagExitCritSec, 2, 4)
+		s.Stop(p, tm(600, 600), 2, 8, trace.RegionReplicated)
+		s.Stop(p, tm(600, 600), 2, 0, trace.RegionProgram)
 	}
 	return s
 }
@@ -126,7 +127,7 @@ func checkSkewed(t *testing.T, evs []ordered, st OrderStats) {
 func TestOrderSkewedClocks(t *testing.T) {
 	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
 		t.Run(f.String(), func(t *testing.T) {
-			data := skewed().encode(t, f, testProg())
+			data := skewed().MustEncode(t, f, testProg())
 			// One stream (processor 0's records first, then processor 1's).
 			rd, err := trace.NewReader(bytes.NewReader(data))
 			if err != nil {
@@ -166,7 +167,7 @@ func TestOrderSkewedClocks(t *testing.T) {
 // Without program information the critical section is known by its
 // directive; the order is the same here.
 func TestOrderWithoutProgram(t *testing.T) {
-	data := skewed().encode(t, trace.Binary, nil)
+	data := skewed().MustEncode(t, trace.Binary, nil)
 	var evs []ordered
 	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{}, collect(&evs))
 	if err != nil {
@@ -179,18 +180,18 @@ func TestOrderWithoutProgram(t *testing.T) {
 // respects causality; records of a processor the merge could not see yet
 // come out with an earlier Time and are counted.
 func TestOrderShortLookahead(t *testing.T) {
-	s := newSynth(2)
+	s := tracetest.New(2)
 	for p := 0; p < 2; p++ {
-		s.start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
 		for k := 0; k < 50; k++ {
-			s.start(p, float64(10*k+p), 3, 0, trace.RegionSubroutine)
-			s.stop(p, float64(10*k+p+5), 3, 0, trace.RegionSubroutine)
+			s.Start(p, float64(10*k+p), 3, 0, trace.RegionSubroutine)
+			s.Stop(p, float64(10*k+p+5), 3, 0, trace.RegionSubroutine)
 		}
-		s.sync(p, 600, trace.TagWaitBarrierStart, 2, 2)
-		s.sync(p, 601, trace.TagWaitBarrierStop, 2, 2)
-		s.stop(p, 700, 2, 0, trace.RegionProgram)
+		s.Sync(p, 600, trace.TagWaitBarrierStart, 2, 2)
+		s.Sync(p, 601, trace.TagWaitBarrierStop, 2, 2)
+		s.Stop(p, 700, 2, 0, trace.RegionProgram)
 	}
-	data := s.encode(t, trace.Binary, nil)
+	data := s.MustEncode(t, trace.Binary, nil)
 	rd, _ := trace.NewReader(bytes.NewReader(data))
 	var evs []ordered
 	st, err := Order(rd, OrderOptions{Lookahead: 8}, collect(&evs))
@@ -217,12 +218,12 @@ func TestOrderShortLookahead(t *testing.T) {
 // An incomplete barrier instance (a processor's entry is missing) cannot
 // hold the merge forever: the constraint is dropped and counted.
 func TestOrderForced(t *testing.T) {
-	s := newSynth(2)
-	s.sync(0, 10, trace.TagWaitBarrierStart, 2, 2)
-	s.sync(0, 20, trace.TagWaitBarrierStop, 2, 2)
-	s.sync(1, 5, trace.TagReleaseLock, 2, 3) // a release without a grant
-	s.sync(1, 30, trace.TagWaitBarrierStop, 2, 2)
-	data := s.encode(t, trace.Binary, nil)
+	s := tracetest.New(2)
+	s.Sync(0, 10, trace.TagWaitBarrierStart, 2, 2)
+	s.Sync(0, 20, trace.TagWaitBarrierStop, 2, 2)
+	s.Sync(1, 5, trace.TagReleaseLock, 2, 3) // a release without a grant
+	s.Sync(1, 30, trace.TagWaitBarrierStop, 2, 2)
+	data := s.MustEncode(t, trace.Binary, nil)
 	var evs []ordered
 	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "forced", OrderOptions{}, collect(&evs))
 	if err != nil {
@@ -276,7 +277,7 @@ func TestOrderMessages(t *testing.T) {
 // Damaged input: the trace package's error with its byte offset, also
 // through the per-processor readers.
 func TestOrderCorrupt(t *testing.T) {
-	data := skewed().encode(t, trace.Binary, testProg())
+	data := skewed().MustEncode(t, trace.Binary, testProg())
 	bad := append([]byte(nil), data...)
 	// Make the last record's length field claim more than the file has.
 	bad = bad[:len(bad)-3]
@@ -331,7 +332,7 @@ func offsetOf(s string) string {
 }
 
 func TestOrderedIterator(t *testing.T) {
-	data := skewed().encode(t, trace.Binary, testProg())
+	data := skewed().MustEncode(t, trace.Binary, testProg())
 	rd, _ := trace.NewReader(bytes.NewReader(data))
 	var st OrderStats
 	var evs []ordered
@@ -363,8 +364,8 @@ func TestOrderNoAttributes(t *testing.T) {
 	s := skewed()
 	var out bytes.Buffer
 	w, _ := trace.NewWriter(&out, trace.Binary, nil)
-	w.WriteBuf(&s.bufs[0])
-	w.WriteBuf(&s.bufs[1])
+	w.WriteBuf(&s.Bufs[0])
+	w.WriteBuf(&s.Bufs[1])
 	w.Close()
 	rd, _ := trace.NewReader(bytes.NewReader(out.Bytes()))
 	var evs []ordered

@@ -39,6 +39,6 @@ func TestNextRequestParses(t *testing.T) {
 	}
 	check(NextRequest(fs, prog), prog)
 	// And the request of a whole analysis.
-	m := analyzeBytes(t, twoLoops(true).encode(t, trace.Binary, prog), Options{})
+	m := analyzeBytes(t, twoLoops(true).MustEncode(t, trace.Binary, prog), Options{})
 	check(NextRequest(Findings(m), prog), prog)
 }

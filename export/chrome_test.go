@@ -15,8 +15,8 @@ import (
 
 	"github.com/svmc/svmc/export"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
-	"github.com/svmc/svmc/view/viewtest"
 )
 
 // census is what a trace holds, counted straight from its records without
@@ -217,11 +217,11 @@ func TestChromeJacobi(t *testing.T) {
 }
 
 func TestChromeSyncKinds(t *testing.T) {
-	data, err := viewtest.Sync2().Encode(trace.ASCII, viewtest.Prog())
+	data, err := tracetest.Sync2().Encode(trace.ASCII, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	atomic := map[[2]int]bool{{viewtest.SubMain, viewtest.DirAtomic}: true}
+	atomic := map[[2]int]bool{{tracetest.SubMain, tracetest.DirAtomic}: true}
 	out := exportChrome(t, timeline(t, data))
 	checkChrome(t, out, count(t, data, atomic), 2)
 	for _, want := range []string{`"cat":"critical section"`, `"cat":"lock held"`, `"cat":"barrier checkout wait"`, `"label":"upd"`} {
@@ -234,14 +234,14 @@ func TestChromeSyncKinds(t *testing.T) {
 // TestChromeClockCorrection: a clock the order had to correct keeps its
 // value in args, and ts is the corrected time.
 func TestChromeClockCorrection(t *testing.T) {
-	s := viewtest.New(2)
+	s := tracetest.New(2)
 	for p, in := range []float64{12, 5} {
 		s.Start(p, 0, 1, 0, trace.RegionProgram)
-		s.Sync(p, in, trace.TagWaitBarrierStart, 1, viewtest.DirBar)
-		s.Sync(p, []float64{13, 10}[p], trace.TagWaitBarrierStop, 1, viewtest.DirBar)
+		s.Sync(p, in, trace.TagWaitBarrierStart, 1, tracetest.DirBar)
+		s.Sync(p, []float64{13, 10}[p], trace.TagWaitBarrierStop, 1, tracetest.DirBar)
 		s.Stop(p, 20, 1, 0, trace.RegionProgram)
 	}
-	data, err := s.Encode(trace.Binary, viewtest.Prog())
+	data, err := s.Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/svmc/svmc/export"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
-	"github.com/svmc/svmc/view/viewtest"
 )
 
 // These tests write OTF2 through the reference library and read it back
@@ -192,11 +192,11 @@ func TestOTF2Jacobi(t *testing.T) {
 }
 
 func TestOTF2SyncKinds(t *testing.T) {
-	data, err := viewtest.Sync2().Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Sync2().Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	atomic := map[[2]int]bool{{viewtest.SubMain, viewtest.DirAtomic}: true}
+	atomic := map[[2]int]bool{{tracetest.SubMain, tracetest.DirAtomic}: true}
 	a, dir := writeAndRead(t, timeline(t, data))
 	checkArchive(t, a, dir, count(t, data, atomic), 2)
 	checkRoles(t, a, map[string]string{

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
-	"github.com/svmc/svmc/view/viewtest"
 )
 
 // The fixtures are real runs on 4 processors (see export/testdata/README).
@@ -197,16 +197,16 @@ func TestJacobiBinary(t *testing.T) {
 // TestSkewedClocks: processor 1's clock says it left the barrier before
 // processor 0 arrived. The view must not draw that.
 func TestSkewedClocks(t *testing.T) {
-	s := viewtest.New(2)
+	s := tracetest.New(2)
 	s.Start(0, 0, 1, 0, trace.RegionProgram)
-	s.Sync(0, 12, trace.TagWaitBarrierStart, 1, viewtest.DirBar)
-	s.Sync(0, 13, trace.TagWaitBarrierStop, 1, viewtest.DirBar)
+	s.Sync(0, 12, trace.TagWaitBarrierStart, 1, tracetest.DirBar)
+	s.Sync(0, 13, trace.TagWaitBarrierStop, 1, tracetest.DirBar)
 	s.Stop(0, 20, 1, 0, trace.RegionProgram)
 	s.Start(1, 0, 1, 0, trace.RegionProgram)
-	s.Sync(1, 5, trace.TagWaitBarrierStart, 1, viewtest.DirBar)
-	s.Sync(1, 10, trace.TagWaitBarrierStop, 1, viewtest.DirBar) // skewed: before 12
+	s.Sync(1, 5, trace.TagWaitBarrierStart, 1, tracetest.DirBar)
+	s.Sync(1, 10, trace.TagWaitBarrierStop, 1, tracetest.DirBar) // skewed: before 12
 	s.Stop(1, 20, 1, 0, trace.RegionProgram)
-	data, err := s.Encode(trace.Binary, viewtest.Prog())
+	data, err := s.Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestSkewedClocks(t *testing.T) {
 }
 
 func TestSyncKinds(t *testing.T) {
-	data, err := viewtest.Sync2().Encode(trace.ASCII, viewtest.Prog())
+	data, err := tracetest.Sync2().Encode(trace.ASCII, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestSyncKinds(t *testing.T) {
 	// Without program information the implicit barriers are still found
 	// (the barrier's directive opened an enclosing region), and sites are
 	// named by numbers.
-	data, err = viewtest.Sync2().Encode(trace.Binary, nil)
+	data, err = tracetest.Sync2().Encode(trace.Binary, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,15 +319,15 @@ func equalKinds(a, b []view.Kind) bool {
 // stop, one left open at the end by the processor's last record; a stop
 // without a start becomes an event. All are reported.
 func TestUnmatched(t *testing.T) {
-	s := viewtest.New(2)
+	s := tracetest.New(2)
 	s.Start(0, 0, 1, 0, trace.RegionProgram)
-	s.Start(0, 1, 1, viewtest.DirPhase, trace.RegionUser) // never stopped
+	s.Start(0, 1, 1, tracetest.DirPhase, trace.RegionUser) // never stopped
 	s.Stop(0, 5, 1, 0, trace.RegionProgram)
 	s.Stop(0, 6, 2, 0, trace.RegionSubroutine) // never started
 	s.Start(1, 0, 1, 0, trace.RegionProgram)
-	s.Start(1, 2, 1, viewtest.DirPDO, trace.RegionPDO)
+	s.Start(1, 2, 1, tracetest.DirPDO, trace.RegionPDO)
 	s.APSInfo(1, 3, 0, 1) // the last record of P1
-	data, err := s.Encode(trace.ASCII, viewtest.Prog())
+	data, err := s.Encode(trace.ASCII, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}

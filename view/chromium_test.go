@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
-	"github.com/svmc/svmc/view/viewtest"
 )
 
 // These tests load the page in headless Chromium and read back what its
@@ -125,7 +125,7 @@ func TestChromiumJacobi(t *testing.T) {
 }
 
 func TestChromiumSyncKinds(t *testing.T) {
-	data, err := viewtest.Sync2().Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Sync2().Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestChromiumSyncKinds(t *testing.T) {
 // TestChromiumMeasured: measured intervals are drawn as bars of their own
 // colour in the lanes of the processors that made them.
 func TestChromiumMeasured(t *testing.T) {
-	data, err := viewtest.Measured().Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Measured().Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestChromiumMeasured(t *testing.T) {
 // TestChromiumMeasureTooltip: a measured interval's tooltip names it and
 // shows its records with level and name.
 func TestChromiumMeasureTooltip(t *testing.T) {
-	data, err := viewtest.Measured().Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Measured().Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestChromiumLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large page: not in -short")
 	}
-	data, err := viewtest.Lanes(4, 8334).Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Lanes(4, 8334).Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}

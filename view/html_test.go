@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
-	"github.com/svmc/svmc/view/viewtest"
 )
 
 func page(t *testing.T, tl *view.Timeline) []byte {
@@ -94,10 +94,10 @@ func TestPageSelfContained(t *testing.T) {
 // TestPageEscapes: names from the program information cannot break out of
 // the page.
 func TestPageEscapes(t *testing.T) {
-	prog := viewtest.Prog()
+	prog := tracetest.Prog()
 	prog.Subprograms[0].Directives[0].Label = `</script><script>alert(1)</script>`
 	prog.Subprograms[0].Regions[1].Label = prog.Subprograms[0].Directives[0].Label
-	data, err := viewtest.Sync2().Encode(trace.Binary, prog)
+	data, err := tracetest.Sync2().Encode(trace.Binary, prog)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestPageEscapes(t *testing.T) {
 
 // TestPageSize: the data stays compact, so that large traces open.
 func TestPageSize(t *testing.T) {
-	data, err := viewtest.Lanes(4, 8334).Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Lanes(4, 8334).Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestPageSize(t *testing.T) {
 // TestEmptyTrace: a trace without records still makes a page (with empty
 // lanes) and the browser draws it.
 func TestEmptyTrace(t *testing.T) {
-	data, err := viewtest.New(2).Encode(trace.ASCII, nil)
+	data, err := tracetest.New(2).Encode(trace.ASCII, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
-	"github.com/svmc/svmc/view/viewtest"
 )
 
 // TestMeasured: measured intervals are intervals of their own kind, named
@@ -18,7 +18,7 @@ import (
 // the run's time span.
 func TestMeasured(t *testing.T) {
 	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
-		data, err := viewtest.Measured().Encode(f, viewtest.Prog())
+		data, err := tracetest.Measured().Encode(f, tracetest.Prog())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,14 +99,14 @@ func siteOf(tl *view.Timeline, proc int, name string) int {
 // TestMeasureOutsideRegions: a measured interval that encloses the
 // program region does not hide the region's busy time.
 func TestMeasureOutsideRegions(t *testing.T) {
-	s := viewtest.New(1)
+	s := tracetest.New(1)
 	s.MeasureStart(0, 0, 1, "all")
-	s.Start(0, 1, viewtest.SubMain, 0, trace.RegionProgram)
-	s.Sync(0, 2, trace.TagWaitBarrierStart, viewtest.SubMain, viewtest.DirBar)
-	s.Sync(0, 4, trace.TagWaitBarrierStop, viewtest.SubMain, viewtest.DirBar)
-	s.Stop(0, 9, viewtest.SubMain, 0, trace.RegionProgram)
+	s.Start(0, 1, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Sync(0, 2, trace.TagWaitBarrierStart, tracetest.SubMain, tracetest.DirBar)
+	s.Sync(0, 4, trace.TagWaitBarrierStop, tracetest.SubMain, tracetest.DirBar)
+	s.Stop(0, 9, tracetest.SubMain, 0, trace.RegionProgram)
 	s.MeasureFinish(0, 10, 1, "all", 10)
-	data, err := s.Encode(trace.Binary, viewtest.Prog())
+	data, err := s.Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +121,11 @@ func TestMeasureOutsideRegions(t *testing.T) {
 // TestAbnormalEndWarning: a run that ended abnormally is the first warning
 // of the page and its run-end row.
 func TestAbnormalEndWarning(t *testing.T) {
-	s := viewtest.New(2)
-	s.Start(0, 0, viewtest.SubMain, 0, trace.RegionProgram)
-	s.Start(1, 0, viewtest.SubMain, 0, trace.RegionProgram)
+	s := tracetest.New(2)
+	s.Start(0, 0, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Start(1, 0, tracetest.SubMain, 0, trace.RegionProgram)
 	s.TraceEnd(5, trace.EndDeadlock, "deadlock: processors 0 and 1\nwait at the barrier", []int{1}, 7)
-	data, err := s.Encode(trace.Binary, viewtest.Prog())
+	data, err := s.Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestAbnormalEndWarning(t *testing.T) {
 // TestMeasuredPage: the page's data describes the measured kind and the
 // sites with their levels, and the side panel lists the intervals.
 func TestMeasuredPage(t *testing.T) {
-	data, err := viewtest.Measured().Encode(trace.Binary, viewtest.Prog())
+	data, err := tracetest.Measured().Encode(trace.Binary, tracetest.Prog())
 	if err != nil {
 		t.Fatal(err)
 	}

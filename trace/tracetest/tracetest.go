@@ -1,17 +1,24 @@
-// Package viewtest builds small synthetic traces for the tests of view and
-// export: records written per processor the way the runtime writes them
-// (one buffer per processor, flushed as one run each), covering what the
-// examples do not trace yet (locks, critical sections, split barriers,
-// sections, atomics, clock skew).
-package viewtest
+// Package tracetest builds synthetic traces for tests, record by record
+// per processor like the runtime: one buffer per processor, flushed as one
+// run each. It covers what the examples do not trace yet (locks, critical
+// sections, split barriers, sections, atomics, clock skew, measured
+// intervals, the runtime's statistics).
+//
+// It is not part of the runtime: instrumented programs embed only
+// trace/*.go, not this directory.
+package tracetest
 
 import (
 	"bytes"
 	"strconv"
+	"testing"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
 )
+
+// progAttr is the stream attribute that carries the program information.
+const progAttr = "svmc program info"
 
 // Synth collects records per processor.
 type Synth struct {
@@ -31,11 +38,12 @@ func (s *Synth) Rec(node int, t float64, tag trace.Tag, ints ...int) {
 	b.End()
 }
 
-// Start and Stop write trace-region-start and -stop.
+// Start writes trace-region-start.
 func (s *Synth) Start(node int, t float64, sub, dir, typ int) {
 	s.Rec(node, t, trace.TagTraceRegionStart, sub, dir, typ)
 }
 
+// Stop writes trace-region-stop.
 func (s *Synth) Stop(node int, t float64, sub, dir, typ int) {
 	s.Rec(node, t, trace.TagTraceRegionStop, sub, dir, typ)
 }
@@ -45,7 +53,10 @@ func (s *Synth) Sync(node int, t float64, tag trace.Tag, sub, dir int) {
 	s.Rec(node, t, tag, sub, dir)
 }
 
-// LockWait writes wait-lock-start with one locking-address row per address.
+// LockWait writes wait-lock-start with one locking-address row per
+// address, as the runtime does (rtlib's appendAddrRow): the 4 ints
+// [start hi, start lo, end hi, end lo] of an 8-byte variable at the
+// address, the end inclusive, each half as a 32-bit int.
 func (s *Synth) LockWait(node int, t float64, sub, dir int, addrs ...int) {
 	b := &s.Bufs[node]
 	b.Begin(trace.TagWaitLockStart, node, t)
@@ -53,9 +64,58 @@ func (s *Synth) LockWait(node int, t float64, sub, dir int, addrs ...int) {
 	b.Int(dir)
 	var rows []int
 	for _, a := range addrs {
-		rows = append(rows, 0, a)
+		rows = appendAddrRow(rows, uint64(a), uint64(a)+7)
 	}
-	b.IntRows(2, rows)
+	b.IntRows(4, rows)
+	b.End()
+}
+
+func appendAddrRow(rows []int, a, e uint64) []int {
+	return append(rows, int(int32(uint32(a>>32))), int(int32(uint32(a))), int(int32(uint32(e>>32))), int(int32(uint32(e))))
+}
+
+// PDOWork writes pdo-work: a processor's iterations and busy time in a pdo.
+func (s *Synth) PDOWork(node int, t float64, sub, dir, iters int, busy float64) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagPDOWork, node, t)
+	b.Int(sub)
+	b.Int(dir)
+	b.Int(iters)
+	b.Double(busy)
+	b.End()
+}
+
+// Overhead writes trace-overhead of a buffer flush lasting d microseconds.
+func (s *Synth) Overhead(node int, t, d float64) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagTraceOverhead, node, t)
+	b.Double(d)
+	b.Int(trace.OverheadFlush)
+	b.End()
+}
+
+// PDOInfo writes pdo-info: arrangement 0 over all processors, no block
+// cyclic lengths or constant template indices, and the startup time.
+func (s *Synth) PDOInfo(node int, t float64, sub, dir int, startup float64) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagPDOInfo, node, t)
+	b.Int(sub)
+	b.Int(dir)
+	b.Int(0)
+	b.IntRows(2, []int{0, len(s.Bufs) - 1})
+	b.Ints(nil)
+	b.Ints(nil)
+	b.Double(startup)
+	b.End()
+}
+
+// IterSpace writes pdo-iteration-space: one loop over [lo, hi], step 1.
+func (s *Synth) IterSpace(node int, t float64, sub, dir, lo, hi int) {
+	b := &s.Bufs[node]
+	b.Begin(trace.TagPDOIterationSpace, node, t)
+	b.Int(sub)
+	b.Int(dir)
+	b.IntRows(9, []int{lo, hi, 1, lo, hi, 1, 0, 0, 0})
 	b.End()
 }
 
@@ -86,19 +146,18 @@ func (s *Synth) MeasureFinish(node int, t float64, level int, name string, elaps
 	b.End()
 }
 
-// StatInterval writes a stat-interval record (processor 0, as the runtime
-// does at the end of a run): ints are interval id, parent id, level,
-// entries, processors; vals the eleven doubles from execution to
+// StatInterval writes stat-interval as the runtime does: processor 0, at
+// the end of the run. vals are the eleven doubles from execution to
 // efficiency.
-func (s *Synth) StatInterval(t float64, name string, ints [5]int, vals [11]float64) {
+func (s *Synth) StatInterval(t float64, id, parent, level int, name string, entries, procs int, vals [11]float64) {
 	b := &s.Bufs[0]
 	b.Begin(trace.TagStatInterval, 0, t)
-	b.Int(ints[0])
-	b.Int(ints[1])
-	b.Int(ints[2])
+	b.Int(id)
+	b.Int(parent)
+	b.Int(level)
 	b.Chars(name)
-	b.Int(ints[3])
-	b.Int(ints[4])
+	b.Int(entries)
+	b.Int(procs)
 	for _, v := range vals {
 		b.Double(v)
 	}
@@ -130,8 +189,10 @@ func (s *Synth) TraceEnd(t float64, status int, msg string, notStopped []int, lo
 	b.End()
 }
 
-// Encode writes the trace in format f with the "processors" attribute and,
-// if prog is not nil, the program information.
+// Encode writes the trace in format f as the runtime's final flush does:
+// the attributes ("processors", "stage" and, if prog is not nil, the
+// program information), then each processor's buffer as one run,
+// processor 0 first.
 func (s *Synth) Encode(f trace.Format, prog *progdb.Program) ([]byte, error) {
 	attrs := []trace.Attr{{Key: "processors", Value: strconv.Itoa(len(s.Bufs))}, {Key: "stage", Value: "3"}}
 	if prog != nil {
@@ -139,7 +200,7 @@ func (s *Synth) Encode(f trace.Format, prog *progdb.Program) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		attrs = append([]trace.Attr{{Key: "svmc program info", Value: string(js)}}, attrs...)
+		attrs = append([]trace.Attr{{Key: progAttr, Value: string(js)}}, attrs...)
 	}
 	var out bytes.Buffer
 	w, err := trace.NewWriter(&out, f, attrs)
@@ -155,6 +216,16 @@ func (s *Synth) Encode(f trace.Format, prog *progdb.Program) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// MustEncode is Encode that fails the test on an error.
+func (s *Synth) MustEncode(t testing.TB, f trace.Format, prog *progdb.Program) []byte {
+	t.Helper()
+	data, err := s.Encode(f, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // Program numbers of Prog.
@@ -327,7 +398,7 @@ func Measured() *Synth {
 	s.MeasureStart(1, 15, 1, "tail") // never finished
 	s.Stop(1, 16, SubMain, 0, trace.RegionProgram)
 
-	s.StatInterval(30, "program", [5]int{0, -1, 0, 1, 2}, [11]float64{20, 40, 25, 0, 1, 10, 26, 10, 4, 3, 0.65})
+	s.StatInterval(30, 0, -1, 0, "program", 1, 2, [11]float64{20, 40, 25, 0, 1, 10, 26, 10, 4, 3, 0.65})
 	s.StatGroup(30, 0, 0, 0, "user program", 0, 25, 0)
 	s.StatGroup(30, 0, 1, 2, "synchronisation", 0.5, 1, 10)
 	s.TraceEnd(30, trace.EndNormal, "", nil, 0)
