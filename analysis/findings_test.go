@@ -12,10 +12,10 @@ import (
 	"github.com/svmc/svmc/trace/tracetest"
 )
 
-func TestNextRequest(t *testing.T) {
-	prog := testProg()
+// sampleFindings is one finding of every kind on the sites of testProg.
+func sampleFindings(prog *progdb.Program) []Finding {
 	pi := progInfo{prog}
-	fs := []Finding{
+	return []Finding{
 		{Kind: FindImbalance, Severity: 0.30, Site: pi.site(1, 2), Region: 1},
 		{Kind: FindBarrier, Severity: 0.12, Site: pi.site(2, 2), Region: 1},
 		{Kind: FindSerial, Severity: 0.06, Site: pi.site(1, 0), Region: 0},
@@ -26,6 +26,11 @@ func TestNextRequest(t *testing.T) {
 		{Kind: FindOverhead, Severity: 0.015, Site: mainSite(pi), Region: -1},
 		{Kind: FindSerial, Severity: 0.011, Site: pi.site(3, 0), Region: 0},
 	}
+}
+
+func TestNextRequest(t *testing.T) {
+	prog := testProg()
+	fs := sampleFindings(prog)
 	got := string(NextRequest(fs, prog))
 	want := `# svmc report --findings: next run for the top findings
 CONFIG SVM_TraceStage: 1

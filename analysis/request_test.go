@@ -12,18 +12,7 @@ import (
 // it resolves against the program information.
 func TestNextRequestParses(t *testing.T) {
 	prog := testProg()
-	pi := progInfo{prog}
-	fs := []Finding{
-		{Kind: FindImbalance, Severity: 0.30, Site: pi.site(1, 2), Region: 1},
-		{Kind: FindBarrier, Severity: 0.12, Site: pi.site(2, 2), Region: 1},
-		{Kind: FindSerial, Severity: 0.06, Site: pi.site(1, 0), Region: 0},
-		{Kind: FindImbalance, Severity: 0.05, Site: pi.site(1, 3), Region: 2},
-		{Kind: FindLock, Severity: 0.04, Site: pi.site(2, 3), Region: 2},
-		{Kind: FindCritical, Severity: 0.03, Site: pi.site(2, 4), Region: 2},
-		{Kind: FindStartup, Severity: 0.02, Site: pi.site(1, 2), Region: 1},
-		{Kind: FindOverhead, Severity: 0.015, Site: mainSite(pi), Region: -1},
-		{Kind: FindSerial, Severity: 0.011, Site: pi.site(3, 0), Region: 0},
-	}
+	fs := sampleFindings(prog)
 	check := func(src []byte, prog *progdb.Program) {
 		t.Helper()
 		f, err := request.Parse("next.req", src)
