@@ -455,7 +455,7 @@ func TestReportFindsBlockImbalance(t *testing.T) {
 	}
 }
 
-// TestReportLateProcessor: processor 2 sleeps 200 ms before a barrier; the
+// TestReportLateProcessor: processor 2 sleeps 500 ms before a barrier; the
 // report shows that wait at the barrier on processors 0, 1 and 3, within 10%.
 func TestReportLateProcessor(t *testing.T) {
 	var rep struct {
@@ -469,7 +469,7 @@ func TestReportLateProcessor(t *testing.T) {
 		} `json:"model"`
 	}
 	reportJSON(t, "./cmd/svmc/testdata/late", 4, &rep)
-	const delay = 200e3 // µs
+	const delay = 500e3 // µs
 	found := false
 	for _, w := range rep.Model.Waits {
 		if w.Kind != "barrier" || w.Line != 18 {

@@ -13,7 +13,7 @@ func main() {
 	//svm:replicated
 	{
 		if rtlib.ProcessorID() == 2 {
-			time.Sleep(200 * time.Millisecond)
+			time.Sleep(500 * time.Millisecond)
 		}
 		//svm:barrier
 	}
