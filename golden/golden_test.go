@@ -92,12 +92,14 @@ func TestGolden(t *testing.T) {
 // so that an out-of-date want directory cannot hide a build failure.
 func buildWant(t *testing.T, c goldenCase, out *codegen.Output) string {
 	t.Helper()
-	dir := filepath.Join("testdata", c.name, "build")
-	os.RemoveAll(dir)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// A directory of its own inside the module (the package must be in it
+	// to import the runtime), at the depth of want so that the //line
+	// names resolve alike; unique, so that runs cannot collide.
+	dir, err := os.MkdirTemp(filepath.Join("testdata", c.name), "build-")
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	for name, data := range out.Files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)

@@ -428,13 +428,14 @@ func reportJSON(t *testing.T, pkg string, n int, out any, args ...string) {
 }
 
 // TestReportFindsBlockImbalance: the triangular loop with block scheduling
-// is the top finding, with its line; the same loop scheduled dynamically
-// is not reported as imbalanced.
+// is the top finding, with its line; the same loop scheduled dynamically is
+// not, and loses at most half as much.
 func TestReportFindsBlockImbalance(t *testing.T) {
 	var rep struct {
 		Findings []struct {
-			Kind string `json:"kind"`
-			Site struct {
+			Kind     string  `json:"kind"`
+			Severity float64 `json:"severity"`
+			Site     struct {
 				Label string `json:"label"`
 				Line  int    `json:"line"`
 			} `json:"site"`
@@ -448,9 +449,12 @@ func TestReportFindsBlockImbalance(t *testing.T) {
 	if top.Kind != "imbalance" || top.Site.Label != "static" || top.Site.Line != 20 {
 		t.Errorf("top finding %+v, want the imbalance of loop static at line 20", top)
 	}
-	for _, f := range rep.Findings {
-		if f.Kind == "imbalance" && f.Site.Label == "dynamic" {
-			t.Errorf("the dynamically scheduled loop is reported as imbalanced: %+v", f)
+	// On a loaded machine a processor descheduled in the middle of a
+	// chunk makes the others wait even under dynamic scheduling, so the
+	// dynamic loop may appear, but far below the block loop.
+	for _, f := range rep.Findings[1:] {
+		if f.Kind == "imbalance" && f.Site.Label == "dynamic" && f.Severity > rep.Findings[0].Severity/2 {
+			t.Errorf("the dynamically scheduled loop is reported with %.1f%% lost, the block one with %.1f%%", 100*f.Severity, 100*rep.Findings[0].Severity)
 		}
 	}
 }
