@@ -78,10 +78,9 @@ func Generate(p *compiler.Package, outDir string) (*Output, error) {
 
 // gen holds the state of rewriting one file.
 type gen struct {
-	p   *compiler.Package
-	f   *compiler.File
-	e   *editor
-	err error
+	p *compiler.Package
+	f *compiler.File
+	e *editor
 }
 
 func genFile(p *compiler.Package, f *compiler.File, lineName string) ([]byte, error) {

@@ -338,16 +338,3 @@ func (k WordKind) String() string {
 	}
 	return fmt.Sprintf("WordKind(%d)", int(k))
 }
-
-// allWord returns the "*.<group>" word of group g.
-func allWord(g Group) WordKind {
-	switch g {
-	case GroupSVM:
-		return WordAllSVM
-	case GroupSync:
-		return WordAllSync
-	case GroupLang:
-		return WordAllLang
-	}
-	return 0
-}

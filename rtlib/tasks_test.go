@@ -18,11 +18,6 @@ import (
 // synchronisation and dynamic scheduling (testProg: subprogram 1, directive
 // k on line 9+k).
 
-func pids(recs []*trace.Record) []int {
-	_, v := recs[0].IntArray("pids")
-	return v
-}
-
 // recsNamed returns the records of node (all nodes if node < 0) named name
 // with subprogram sub and directive dir (dir < 0: any).
 func recsNamed(recs []*trace.Record, node int, name string, sub, dir int) []*trace.Record {

@@ -429,21 +429,6 @@ func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
 	}
 }
 
-// ownerOf returns the processor owning the template element idx (every
-// index within its extent).
-func (d *distribution) ownerOf(idx []int) int {
-	if d.rec != nil {
-		return d.rec.owner(d.rec.number(d.dims, idx))
-	}
-	l := 0
-	for i := range d.dims {
-		if m := &d.dims[i]; m.adim >= 0 {
-			l += m.coord(idx[i]) * d.strides[m.adim]
-		}
-	}
-	return d.onto.pids[l]
-}
-
 // ownedBoxes appends the boxes of template indices owned by processor pid,
 // each as lo_1,hi_1,...,lo_r,hi_r: for every arrangement element on pid in
 // column-major order, the product of the runs of every dimension.

@@ -210,9 +210,9 @@ func TestPDOInfoLoopLevelAndConst(t *testing.T) {
 		t.Fatalf("%d pdo-info records", len(infos))
 	}
 	type row struct {
-		id          int
-		shape, bcl  []int
-		consts, ist []int
+		id         int
+		shape, bcl []int
+		consts     []int
 	}
 	got := func(r *trace.Record) row {
 		_, shape := r.IntArray("proc arrangement shape")
