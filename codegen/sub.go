@@ -238,15 +238,9 @@ func (g *gen) declare(c *compiler.Construct, name, call string) string {
 
 // region brackets the statements of a construct with region start and stop.
 func (g *gen) region(c *compiler.Construct, typ int) {
-	start := fmt.Sprintf("%s.RegionStart(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
-	stop := fmt.Sprintf("%s.RegionStop(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ)
-	if c.End != nil {
-		g.e.lines(g.off(c.Dir.Comment.End()), start, following, g.line(c.Pos()))
-		g.e.lines(g.off(c.End.Dir.Comment.Pos()), stop, closing, g.line(c.End.Pos()))
-		return
-	}
-	g.e.lines(g.off(c.Stmt.Pos()), start, opening, g.line(c.Pos()))
-	g.e.lines(g.off(c.Stmt.End()), stop, closing, g.line(c.Pos()))
+	g.around(c,
+		fmt.Sprintf("%s.RegionStart(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ),
+		fmt.Sprintf("%s.RegionStop(%d, %d, %d)", procVar, c.Sub.Num, c.Num, typ))
 }
 
 func names(ns []directives.Name) string {

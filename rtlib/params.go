@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/svmc/svmc/internal/suggest"
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
 )
@@ -325,37 +326,15 @@ func findParam(name string) (paramDef, bool) {
 
 // suggestParam proposes the parameter closest to a misspelt name.
 func suggestParam(name string) string {
-	best, bestD := "", 3
-	low := strings.TrimPrefix(strings.ToLower(name), "svmc_")
-	for _, d := range paramDefs {
-		if dist := editDistance(low, d.name); dist < bestD {
-			best, bestD = d.name, dist
-		}
+	names := make([]string, len(paramDefs))
+	for i, d := range paramDefs {
+		names[i] = d.name
 	}
+	best := suggest.Closest(strings.TrimPrefix(strings.ToLower(name), "svmc_"), names, false)
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // applyRequest loads the request file and lets its CONFIG entries set the
