@@ -45,13 +45,15 @@
 //	APSTime    = Σ_k |M_k| × max_p time_p,k
 //	LostShare  = Lost / APSTime   (= Σ(max − busy_p) / (N × loop time) for M_k = N)
 //
-// The strategy is the directive's strategy(...) clause ("block (default)"
-// without one); the iteration space is pdo-iteration-space's.
+// The strategy is the schedule the program information file records for the
+// pdo (progdb.Schedule: "block (default)" without a strategy clause, "?"
+// when the file has none); the iteration space is pdo-iteration-space's.
 //
 // Waiting. A wait is the time from a wait-*-start to the matching stop on
 // the same processor: barrier (explicit; implicit when its subprogram and
 // directive are those of an open pdo, psection, replicated or exclusive
-// region, or of such a directive), lock, critical section, split barrier
+// region, or of a directive the program information marks
+// implicit_barrier), lock, critical section, split barrier
 // (wait-bcheckout-start/stop). Per site (subprogram, directive, with the
 // directive's file:line) and processor: count and total; per site the
 // longest wait and, for locks and critical sections, the time held (grant

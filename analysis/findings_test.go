@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -146,7 +147,7 @@ func TestProgramInfo(t *testing.T) {
 		t.Errorf("no attribute: %v", err)
 	}
 	js, _ := progdb.Marshal(testProg())
-	bad := strings.Replace(string(js), `"version": 1`, `"version": 99`, 1)
+	bad := strings.Replace(string(js), fmt.Sprintf(`"version": %d`, progdb.Version), `"version": 99`, 1)
 	_, err := ProgramInfo([]trace.Attr{{Key: progAttr, Value: bad}}, "x.sddf")
 	if err == nil || !strings.Contains(err.Error(), "version 99 is not supported") || !strings.Contains(err.Error(), "x.sddf") {
 		t.Errorf("unknown version: %v", err)
@@ -165,17 +166,26 @@ func TestProgramInfo(t *testing.T) {
 	}
 }
 
-func TestStrategy(t *testing.T) {
-	for text, want := range map[string]string{
-		"//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))":                          "on_home(T1(i, j))",
-		"//svm:pdo label(grid) loops(i, j) processors(P) strategy(block, block) reduction(+: d)": "block, block onto P",
-		"//svm:pdo loops(i)": "block (default)",
-		"//svm:pdo loops(i) STRATEGY(dynamic(4)) template(T)":             "dynamic(4) recorded in T",
-		"//svm:pdo loops(i) reduction(+: mystrategy(x)) strategy(guided)": "guided",
-	} {
-		if got := strategy(text); got != want {
-			t.Errorf("strategy(%q) = %q, want %q", text, got, want)
-		}
+// TestStrategyFromProgramInformation: a loop's strategy is what the program
+// information file records, never words in the directive's text; a
+// commented-out strategy clause used to be reported as the loop's.
+func TestStrategyFromProgramInformation(t *testing.T) {
+	prog := testProg()
+	d := prog.Sub(1).Directive(3)
+	d.Text = "//svm:pdo loops(i) // was strategy(dynamic(4))"
+	s := tracetest.New(2)
+	for p := 0; p < 2; p++ {
+		s.Start(p, 0, 1, 3, trace.RegionPDO)
+		s.Stop(p, 10, 1, 3, trace.RegionPDO)
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
+	if len(m.Loops) != 1 || m.Loops[0].Strategy != "block (default)" {
+		t.Fatalf("loops %+v, want one with strategy block (default)", m.Loops)
+	}
+	d.Schedule = nil // a program information file of version 1
+	m = analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
+	if m.Loops[0].Strategy != "?" {
+		t.Errorf("without a recorded schedule the strategy is %q, want ?", m.Loops[0].Strategy)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // testProg is the program information of the synthetic traces:
@@ -19,14 +20,15 @@ import (
 //	sub 3 T.M (other.go:5)
 func testProg() *progdb.Program {
 	pos := func(line int) progdb.Pos { return progdb.Pos{File: "main.go", Line: line, Col: 2} }
-	return &progdb.Program{
+	prog := &progdb.Program{
 		Version: progdb.Version, Tool: "svmc", Package: "example.com/synth", Name: "main",
 		Files: []string{"main.go", "other.go"},
 		Subprograms: []*progdb.Subprogram{
 			{Num: 1, Name: "G", Pos: progdb.Pos{File: "main.go", Line: 10, Col: 1},
 				Directives: []*progdb.Directive{
 					{Num: 1, Kind: "processors", Text: "//svm:processors P(4)", Pos: pos(11), Procs: "P"},
-					{Num: 2, Kind: "pdo", Text: "//svm:pdo label(tri) loops(i) strategy(block)", Pos: pos(20), Label: "tri"},
+					{Num: 2, Kind: "pdo", Text: "//svm:pdo label(tri) loops(i) strategy(block)", Pos: pos(20), Label: "tri",
+						Schedule: &progdb.Schedule{Strategy: progdb.StrategyLoopLevel, Formats: []string{"block"}}},
 					{Num: 3, Kind: "pdo", Text: "//svm:pdo loops(i)", Pos: pos(30)},
 					{Num: 4, Kind: "barrier", Text: "//svm:barrier", Pos: pos(35)},
 				},
@@ -58,6 +60,12 @@ func testProg() *progdb.Program {
 				}},
 		},
 	}
+	for _, sp := range prog.Subprograms {
+		for _, d := range sp.Directives {
+			tracetest.Directive(d)
+		}
+	}
+	return prog
 }
 
 // analyzeBytes runs the analysis over an encoded trace: the stream reader

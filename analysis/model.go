@@ -112,7 +112,7 @@ type RegionProc struct {
 type LoopStat struct {
 	Site
 	Region    int         `json:"region"`   // progdb region number, -1 unknown
-	Strategy  string      `json:"strategy"` // from the directive text
+	Strategy  string      `json:"strategy"` // from the program information ("?" if it has none)
 	Space     []LoopRange `json:"space,omitempty"`
 	Instances int64       `json:"instances"` // executions of the loop
 	// Iterations of the whole iteration space, summed over instances
@@ -538,10 +538,8 @@ func (b *builder) implicit(n *nodeState, e *ev) bool {
 			}
 		}
 	}
-	if d := b.pi.directive(int(e.sub), int(e.dir)); d != nil {
-		return isImplicitBarrierKind(d.Kind)
-	}
-	return false
+	implicit, _ := b.pi.implicitBarrier(int(e.sub), int(e.dir))
+	return implicit
 }
 
 func (b *builder) loop(k sdKey) *loopAgg {
@@ -879,12 +877,9 @@ func (b *builder) model() *Model {
 			continue // pdo-info of a loop that ran serially, without a region
 		}
 		st, num := b.pi.regionSite(int(l.key.sub), int(l.key.dir), trace.RegionPDO)
-		ls := &LoopStat{Site: st, Region: num, Strategy: strategy(st.Text), Space: l.space,
+		ls := &LoopStat{Site: st, Region: num, Strategy: b.pi.strategy(st.Sub, st.Dir), Space: l.space,
 			Instances: l.instances, Iterations: l.iterations, Lost: l.lost, APSTime: l.apsTime,
 			Time: l.time, Startup: l.startup}
-		if ls.Strategy == "" {
-			ls.Strategy = "?"
-		}
 		ls.PerProc = l.perProc
 		for len(ls.PerProc) < N {
 			ls.PerProc = append(ls.PerProc, LoopProc{Iterations: -1})

@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
@@ -150,16 +149,6 @@ func posLE(a, b progdb.Pos) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Col <= b.Col
 }
 
-// isImplicitBarrierKind reports whether the barrier of a directive of this
-// kind is the implicit barrier that ends a construct.
-func isImplicitBarrierKind(kind string) bool {
-	switch kind {
-	case "pdo", "psection", "replicated", "exclusive":
-		return true
-	}
-	return false
-}
-
 // criticalName is the lock a critical section directive takes: "name:" +
 // its name ("" for the unnamed one), or the site without program information.
 func (pi progInfo) criticalKey(sub, dir int) string {
@@ -173,63 +162,28 @@ func (pi progInfo) criticalKey(sub, dir int) string {
 // update, which holds its lock for no time and writes no release-lock.
 func (pi progInfo) isAtomic(sub, dir int) bool {
 	d := pi.directive(sub, dir)
-	return d != nil && strings.EqualFold(d.Kind, "atomic")
+	return d != nil && d.Site == progdb.SiteAtomic
 }
 
-// strategy extracts the scheduling strategy of a pdo directive text:
-// the contents of strategy(...), with "processors(P)" appended when the
-// loop-level strategy names an arrangement; "block (default)" without one.
-func strategy(text string) string {
-	if text == "" {
-		return ""
+// implicitBarrier reports whether the barrier records of a site are those of
+// the implicit barrier that ends its construct, and whether the program
+// information knows the site.
+func (pi progInfo) implicitBarrier(sub, dir int) (implicit, known bool) {
+	d := pi.directive(sub, dir)
+	if d == nil {
+		return false, false
 	}
-	s := clause(text, "strategy")
-	if s == "" {
-		return "block (default)"
-	}
-	if p := clause(text, "processors"); p != "" {
-		s += " onto " + p
-	}
-	if t := clause(text, "template"); t != "" {
-		s += " recorded in " + t
-	}
-	return s
+	return d.ImplicitBarrier, true
 }
 
-// clause returns the parenthesised argument of the clause called name in a
-// directive text, or "".
-func clause(text, name string) string {
-	low := strings.ToLower(text)
-	for i := 0; ; {
-		j := strings.Index(low[i:], name+"(")
-		if j < 0 {
-			return ""
-		}
-		j += i
-		// The clause name must start a word.
-		if j > 0 && (isIdent(low[j-1])) {
-			i = j + 1
-			continue
-		}
-		start := j + len(name) + 1
-		depth := 1
-		for k := start; k < len(text); k++ {
-			switch text[k] {
-			case '(':
-				depth++
-			case ')':
-				depth--
-				if depth == 0 {
-					return strings.TrimSpace(text[start:k])
-				}
-			}
-		}
-		return strings.TrimSpace(text[start:])
+// strategy is how a pdo is scheduled, as the program information file
+// records it ("?" when it does not).
+func (pi progInfo) strategy(sub, dir int) string {
+	d := pi.directive(sub, dir)
+	if d == nil || d.Schedule == nil {
+		return "?"
 	}
-}
-
-func isIdent(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	return d.Schedule.String()
 }
 
 // regionTypeName is trace.RegionTypeName.

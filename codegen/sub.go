@@ -8,7 +8,6 @@ import (
 
 	"github.com/svmc/svmc/compiler"
 	"github.com/svmc/svmc/directives"
-	"github.com/svmc/svmc/trace"
 )
 
 // sub rewrites one subprogram. main runs inside rtlib.Main; every other
@@ -156,75 +155,17 @@ func (g *gen) callee(fun ast.Expr) *ast.Ident {
 	return nil
 }
 
-// construct generates the code of one directive.
+// construct generates the code of one directive with the generator of its
+// kind (constructs.go).
 func (g *gen) construct(c *compiler.Construct) {
-	s, d := c.Sub.Num, c.Num
-	after := g.off(c.Dir.Comment.End())
-	code := ""
-	dir := c.Dir
-	switch dir.Kind {
-	case directives.Processors:
-		pd := dir.Processors
-		code = g.declare(c, pd.Name.Name, fmt.Sprintf("%s.Processors(%%s, %d, %d, %q%s)", procVar, s, d, pd.Name.Name, g.extents(pd.Dims)))
-	case directives.Template:
-		td := dir.Template
-		if td.Creatable {
-			code = g.declare(c, td.Name.Name, fmt.Sprintf("%s.CreatableTemplate(%%s, %d, %d, %q, %d)", procVar, s, d, td.Name.Name, len(td.Dims)))
-		} else {
-			code = g.declare(c, td.Name.Name, fmt.Sprintf("%s.Template(%%s, %d, %d, %q%s)", procVar, s, d, td.Name.Name, g.extents(td.Dims)))
-		}
-	case directives.Distribute, directives.Redistribute:
-		dd := dir.Distribute
-		ts := names(dd.Templates)
-		if dd.With != nil {
-			code = fmt.Sprintf("%s.DistributeWith(%d, %d, %s, %s)", procVar, s, d, dd.With.Name, ts)
-		} else {
-			onto := "nil"
-			if dd.Onto != nil {
-				onto = dd.Onto.Name
-			}
-			code = fmt.Sprintf("%s.Distribute(%d, %d, %s, %s, %s)", procVar, s, d, onto, g.formats(dd.Formats), ts)
-		}
-	case directives.Create:
-		code = fmt.Sprintf("%s.Create(%s, %d, %d%s)", procVar, dir.Create.Name.Name, s, d, g.extents(dir.Create.Dims))
-	case directives.Destroy:
-		code = fmt.Sprintf("%s.Destroy(%s, %d, %d)", procVar, dir.Name.Name, s, d)
-	case directives.Undef:
-		code = fmt.Sprintf("%s.Undef(%s, %d, %d)", procVar, dir.Name.Name, s, d)
-	case directives.Barrier:
-		code = fmt.Sprintf("%s.Barrier(%d, %d)", procVar, s, d)
-	case directives.Shared:
-		var vs []string
-		for _, v := range c.Sub.Shared {
-			if v.Construct == c {
-				vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s)}", rt, v.Num, rt, v.Name))
-			}
-		}
-		code = fmt.Sprintf("%s.Shared(%d, %d, %s)", procVar, s, d, strings.Join(vs, ", "))
-	case directives.BarrierCheckin:
-		code = fmt.Sprintf("%s.BarrierCheckin(%d, %d)", procVar, s, d)
-	case directives.BarrierCheckout:
-		code = fmt.Sprintf("%s.BarrierCheckout(%d, %d)", procVar, s, d)
-	case directives.PSection:
-		g.psection(c)
-	case directives.Replicated:
-		g.mode(c, "Replicated")
-	case directives.Exclusive:
-		g.mode(c, "Exclusive")
-	case directives.Critical:
-		g.critical(c)
-	case directives.Lock:
-		g.lock(c)
-	case directives.Atomic:
-		g.atomic(c)
-	case directives.TraceRegion:
-		g.region(c, trace.RegionUser)
-	case directives.PDO:
-		g.pdo(c)
+	if gen := generators[c.Kind()]; gen != nil {
+		gen(g, c)
 	}
-	if code != "" {
-		g.e.lines(after, code, following, g.line(c.Pos()))
-	}
+}
+
+// after puts code right after the directive, at its line.
+func (g *gen) after(c *compiler.Construct, code string) {
+	g.e.lines(g.off(c.Dir.Comment.End()), code, following, g.line(c.Pos()))
 }
 
 // declare assigns to an existing variable of the runtime's type or declares

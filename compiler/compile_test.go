@@ -25,6 +25,8 @@ func compileOK(t *testing.T, dir string) *Package {
 
 func pos(file string, line, col int) progdb.Pos { return progdb.Pos{File: file, Line: line, Col: col} }
 
+func at(file string, line, col int) *progdb.Pos { p := pos(file, line, col); return &p }
+
 // TestNumbering checks the whole program information file of a two-file
 // package: subprograms numbered files-sorted then in source order (methods
 // as T.M, init skipped), directives per subprogram in textual order with end
@@ -53,21 +55,22 @@ func TestNumbering(t *testing.T) {
 			{
 				Num: 1, Name: "T.M", Pos: pos("a.go", 7, 1),
 				Directives: []*progdb.Directive{
-					{Num: 1, Kind: "barrier", Text: "//svm:barrier", Pos: pos("a.go", 8, 2)},
+					{Num: 1, Kind: "barrier", Site: progdb.SiteBarrier, Text: "//svm:barrier", Pos: pos("a.go", 8, 2)},
 				},
 				Regions: []*progdb.Region{sub(pos("a.go", 7, 1), pos("a.go", 10, 2))},
 			},
 			{
 				Num: 2, Name: "main", Pos: pos("a.go", 16, 1), Main: true,
 				Directives: []*progdb.Directive{
-					{Num: 1, Kind: "shared", Text: "//svm:shared a, total", Pos: pos("a.go", 20, 2)},
-					{Num: 2, Kind: "trace_region", Text: "//svm:trace_region outer", Pos: pos("a.go", 21, 2), Label: "outer"},
-					{Num: 3, Kind: "pdo", Text: "//svm:pdo label(first) loops(i)", Pos: pos("a.go", 23, 3), Label: "first",
+					{Num: 1, Kind: "shared", Site: progdb.SiteSVM, Text: "//svm:shared a, total", Pos: pos("a.go", 20, 2)},
+					{Num: 2, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region outer", Pos: pos("a.go", 21, 2), End: at("a.go", 31, 2), Label: "outer"},
+					{Num: 3, Kind: "pdo", Site: progdb.SiteLoop, Text: "//svm:pdo label(first) loops(i)", Pos: pos("a.go", 23, 3), Label: "first",
+						ImplicitBarrier: true, Loops: []string{"i"}, Schedule: &progdb.Schedule{Strategy: progdb.StrategyDefault},
 						Vars: &progdb.VarClasses{Shared: []string{"a", "k"}, Private: []string{"i"}}},
-					{Num: 4, Kind: "trace_region", Text: "//svm:trace_region body", Pos: pos("a.go", 25, 4), Label: "body"},
-					{Num: 5, Kind: "trace_region", Text: "//svm:trace_region single", Pos: pos("a.go", 29, 2), Label: "single"},
-					{Num: 6, Kind: "end", Text: "//svm:end trace_region outer", Pos: pos("a.go", 31, 2)},
-					{Num: 7, Kind: "barrier", Text: "//svm:barrier", Pos: pos("a.go", 32, 2)},
+					{Num: 4, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region body", Pos: pos("a.go", 25, 4), Label: "body"},
+					{Num: 5, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region single", Pos: pos("a.go", 29, 2), Label: "single"},
+					{Num: 6, Kind: "end", Site: progdb.SiteEnd, Text: "//svm:end trace_region outer", Pos: pos("a.go", 31, 2)},
+					{Num: 7, Kind: "barrier", Site: progdb.SiteBarrier, Text: "//svm:barrier", Pos: pos("a.go", 32, 2)},
 				},
 				Regions: []*progdb.Region{
 					{Num: 0, Type: "program", Code: trace.RegionProgram, Parent: -1, Pos: pos("a.go", 16, 1), End: pos("a.go", 37, 2)},
@@ -89,13 +92,15 @@ func TestNumbering(t *testing.T) {
 			{
 				Num: 4, Name: "helper", Pos: pos("b.go", 9, 1),
 				Directives: []*progdb.Directive{
-					{Num: 1, Kind: "shared", Text: "//svm:shared s, l", Pos: pos("b.go", 12, 2)},
-					{Num: 2, Kind: "trace_region", Text: "//svm:trace_region r1", Pos: pos("b.go", 13, 2), Label: "r1"},
-					{Num: 3, Kind: "pdo", Text: "//svm:pdo loops(i) reduction(+: s)", Pos: pos("b.go", 15, 3),
-						Vars: &progdb.VarClasses{Shared: []string{"a"}, Private: []string{"i"}, Reduction: []string{"+:s"}}},
-					{Num: 4, Kind: "trace_region", Text: "//svm:trace_region r2", Pos: pos("b.go", 19, 3), Label: "r2"},
-					{Num: 5, Kind: "trace_region", Text: "//svm:trace_region r3", Pos: pos("b.go", 22, 2), Label: "r3"},
-					{Num: 6, Kind: "end", Text: "//svm:end trace_region r3", Pos: pos("b.go", 23, 2)},
+					{Num: 1, Kind: "shared", Site: progdb.SiteSVM, Text: "//svm:shared s, l", Pos: pos("b.go", 12, 2)},
+					{Num: 2, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region r1", Pos: pos("b.go", 13, 2), Label: "r1"},
+					{Num: 3, Kind: "pdo", Site: progdb.SiteLoop, Text: "//svm:pdo loops(i) reduction(+: s)", Pos: pos("b.go", 15, 3),
+						ImplicitBarrier: true, Loops: []string{"i"}, Schedule: &progdb.Schedule{Strategy: progdb.StrategyDefault},
+						Reductions: []progdb.Reduction{{Op: "+", Vars: []string{"s"}}},
+						Vars:       &progdb.VarClasses{Shared: []string{"a"}, Private: []string{"i"}, Reduction: []string{"+:s"}}},
+					{Num: 4, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region r2", Pos: pos("b.go", 19, 3), Label: "r2"},
+					{Num: 5, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region r3", Pos: pos("b.go", 22, 2), End: at("b.go", 23, 2), Label: "r3"},
+					{Num: 6, Kind: "end", Site: progdb.SiteEnd, Text: "//svm:end trace_region r3", Pos: pos("b.go", 23, 2)},
 				},
 				Regions: []*progdb.Region{
 					sub(pos("b.go", 9, 1), pos("b.go", 24, 2)),

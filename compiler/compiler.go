@@ -11,6 +11,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -75,7 +76,8 @@ type Package struct {
 	Prog       *progdb.Program
 	Diags      Diagnostics // all diagnostics, sorted by position
 
-	funcs map[*types.Func]*Sub
+	funcs   map[*types.Func]*Sub
+	results map[*Pass]any
 }
 
 // File is one Go file of the package.
@@ -171,18 +173,33 @@ type Config struct {
 	BuildFlags []string
 }
 
-// Compile loads and compiles one package. Errors a user can cause come back
-// as Diagnostics; other errors (no such package) as plain errors.
+// Compile loads and compiles one package: it runs Passes in order. Errors a
+// user can cause come back as Diagnostics; other errors (no such package)
+// as plain errors.
 func Compile(cfg Config) (*Package, error) {
 	p, err := load(cfg)
 	if err != nil {
 		return p, err // p holds the diagnostics of Go code that does not compile
 	}
-	for _, pass := range passes {
-		pass.run(p)
-		if len(p.Diags.Errors()) > 0 {
-			break
+	p.results = map[*Pass]any{}
+	failed := map[*Pass]bool{}
+	for _, pass := range Passes {
+		// A pass runs when every pass it requires ran without errors: its
+		// results may be incomplete otherwise. Independent passes still
+		// run, so that their errors are reported in the same run.
+		skip := false
+		for _, req := range pass.Requires {
+			if _, ran := p.results[req]; !ran || failed[req] {
+				skip = true
+			}
 		}
+		if skip {
+			failed[pass] = true
+			continue
+		}
+		before := len(p.Diags.Errors())
+		p.results[pass] = pass.run(p)
+		failed[pass] = len(p.Diags.Errors()) > before
 	}
 	p.sortDiags()
 	if errs := p.Diags.Errors(); len(errs) > 0 {
@@ -191,23 +208,36 @@ func Compile(cfg Config) (*Package, error) {
 	return p, nil
 }
 
-// A pass is one step of the compiler. Passes run in order; a pass that
-// reports errors stops the ones after it, which may rely on its results.
-type pass struct {
-	name string
-	doc  string
-	run  func(*Package)
+// A Pass is one step of the compiler, in the shape of go/analysis's
+// Analyzer: a name, a doc, the passes whose results it needs and a typed
+// result (ResultOf). Each pass lives in a file of its own, pass_<name>.go.
+// A pass that reports errors stops the passes that require it.
+type Pass struct {
+	Name     string
+	Doc      string
+	Requires []*Pass
+	// ResultType is the type of the pass's result.
+	ResultType reflect.Type
+	run        func(*Package) any
 }
 
-var passes = []pass{
-	{"parse", "parse every //svm: comment of every file", (*Package).parseDirectives},
-	{"subprograms", "number the functions and methods: files sorted, then source order", (*Package).numberSubprograms},
-	{"attach", "attach each directive to its statement list and statement", (*Package).attach},
-	{"structure", "check constructs: end pairs, loop nests, names, jumps out of parallel bodies", (*Package).checkStructure},
-	{"regions", "number trace regions and find their parents", (*Package).numberRegions},
-	{"classify", "classify the variables of parallel bodies as shared, private, reduction", (*Package).classify},
-	{"progdb", "build the program information file", (*Package).buildProgDB},
+func (ps *Pass) String() string { return ps.Name }
+
+// newPass declares a pass whose result has type T.
+func newPass[T any](name, doc string, run func(*Package) T, requires ...*Pass) *Pass {
+	return &Pass{Name: name, Doc: doc, Requires: requires, ResultType: reflect.TypeFor[T](),
+		run: func(p *Package) any { return run(p) }}
 }
+
+// ResultOf returns the result of pass in p, and false when the pass did
+// not run (a pass it requires reported errors).
+func ResultOf[T any](p *Package, pass *Pass) (T, bool) {
+	r, ok := p.results[pass].(T)
+	return r, ok
+}
+
+// Passes are the compiler's passes in an order that respects Requires.
+var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, ProgDBPass}
 
 func (p *Package) errorf(pos token.Pos, format string, args ...any) {
 	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...)})

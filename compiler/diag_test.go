@@ -38,9 +38,9 @@ import (
 // The packages must be plain Go that compiles: the compiler reports Go
 // errors before it looks at directives. TestHarness checks the checker.
 //
-// A compiler pass that reports errors stops the passes after it, so the cases
-// are grouped by the pass that finds them, one package per theme with one
-// function per case:
+// A compiler pass that reports errors stops the passes that require it
+// (Pass.Requires), so the cases are grouped by the pass that finds them, one
+// package per theme with one function per case:
 //
 //	syntax       parse: directive syntax; a directive sharing its line with code
 //	placement    attach: outside a function, in init, inside an expression

@@ -106,3 +106,23 @@ func replaceNprocs(text string, repl func(call string) string) string {
 	b.WriteString(text[last:])
 	return b.String()
 }
+
+// exprType type-checks a directive expression in the scope at pos.
+func (p *Package) exprType(c *Construct, e *directives.Expr, pos token.Pos) (types.TypeAndValue, bool) {
+	src := ExprCode(e, "int(1)")
+	x, err := parser.ParseExprFrom(p.Fset, "", src, 0)
+	if err != nil {
+		p.errorf(posOf(p, e.Pos), "%s: %v", c.Kind(), err)
+		return types.TypeAndValue{}, false
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if err := types.CheckExpr(p.Fset, p.Types, pos, x, info); err != nil {
+		msg := err.Error()
+		if te, ok := err.(types.Error); ok {
+			msg = te.Msg
+		}
+		p.errorf(posOf(p, e.Pos), "%s: %s", c.Kind(), msg)
+		return types.TypeAndValue{}, false
+	}
+	return info.Types[x], true
+}

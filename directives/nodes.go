@@ -34,6 +34,18 @@ type Directive struct {
 	Prefetch   *PrefetchDir
 }
 
+// Label is the name that labels the construct: a pdo's label(...), the name
+// of a trace_region or of a critical section ("" for none).
+func (d *Directive) Label() string {
+	switch {
+	case d.PDO != nil && d.PDO.Label != nil:
+		return d.PDO.Label.Name
+	case (d.Kind == TraceRegion || d.Kind == Critical) && d.Name != nil:
+		return d.Name.Name
+	}
+	return ""
+}
+
 // Name is a Go identifier written in a directive.
 type Name struct {
 	Name string
@@ -92,6 +104,15 @@ type Format struct {
 	Kind FormatKind
 	Arg  *Expr
 	Pos  Pos
+}
+
+// String is the format as written: block, cyclic, cyclic(k),
+// general_block(sizes), indirect(owner) or *.
+func (f Format) String() string {
+	if f.Arg == nil {
+		return f.Kind.String()
+	}
+	return f.Kind.String() + "(" + f.Arg.Text + ")"
 }
 
 // DistributeDir is either `distribute (formats) [onto P] :: T1, T2` (Formats,

@@ -92,6 +92,8 @@ func parse(text string, pos Pos, base token.Pos) (*Directive, ErrorList) {
 		p.next()
 		if f := parsers[k]; f != nil {
 			f(p, d)
+		} else {
+			p.errorAt(p.kwOff, "svmc internal error: no parser for %s directives", k)
 		}
 		if p.tok != tEOF {
 			p.fail("expected end of directive")
@@ -103,25 +105,37 @@ func parse(text string, pos Pos, base token.Pos) (*Directive, ErrorList) {
 	return d, p.errs
 }
 
-// parsers holds the argument parser of each kind that takes arguments.
-var parsers = [numKinds]func(p *parser, d *Directive){
-	Processors:   parseProcessors,
-	Template:     parseTemplate,
-	Distribute:   parseDistribute,
-	Redistribute: parseDistribute,
-	Create:       parseCreate,
-	Destroy:      parseName("template name"),
-	Undef:        parseName("template name"),
-	PDO:          parsePDO,
-	Section:      parseSection,
-	Critical:     parseCritical,
-	Lock:         parseLock,
-	TraceRegion:  parseName("region name"),
-	End:          parseEnd,
-	Shared:       parseShared,
-	Coherence:    parseCoherence,
-	Prefetch:     parsePrefetch,
+// parsers holds the argument parser of each kind (noArgs for the kinds
+// without arguments); TestParsers checks that every kind has one.
+var parsers = map[Kind]func(p *parser, d *Directive){
+	Processors:      parseProcessors,
+	Template:        parseTemplate,
+	Distribute:      parseDistribute,
+	Redistribute:    parseDistribute,
+	Create:          parseCreate,
+	Destroy:         parseName("template name"),
+	Undef:           parseName("template name"),
+	PDO:             parsePDO,
+	PSection:        noArgs,
+	Section:         parseSection,
+	Barrier:         noArgs,
+	BarrierCheckin:  noArgs,
+	BarrierCheckout: noArgs,
+	Critical:        parseCritical,
+	Lock:            parseLock,
+	Atomic:          noArgs,
+	Replicated:      noArgs,
+	Exclusive:       noArgs,
+	TraceRegion:     parseName("region name"),
+	End:             parseEnd,
+	Shared:          parseShared,
+	Coherence:       parseCoherence,
+	Prefetch:        parsePrefetch,
 }
+
+// noArgs parses the arguments of a kind that takes none: the directive
+// must end after its keyword.
+func noArgs(*parser, *Directive) {}
 
 // ---- error handling
 

@@ -1,6 +1,11 @@
 package directives
 
 import (
+	"slices"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
@@ -381,7 +386,7 @@ func TestTable(t *testing.T) {
 	}
 	var endable, loops []string
 	for i, in := range Table {
-		if in.Kind != Kind(i) || Lookup(Kind(i)) != in || in.Kind.String() != in.Keyword {
+		if in.Kind != Kind(i) || Lookup(Kind(i)) != &Table[i] || in.Kind.String() != in.Keyword {
 			t.Errorf("row %d: %+v", i, in)
 		}
 		if in.Keyword != strings.ToLower(in.Keyword) {
@@ -406,8 +411,40 @@ func TestTable(t *testing.T) {
 	if got := Kind(99).String(); got != "Kind(99)" {
 		t.Errorf("Kind(99).String() = %q", got)
 	}
-	if got := (Lookup(-1) != Info{Kind: -1}); got {
-		t.Error("Lookup(-1) is not empty")
+	if got := Lookup(-1); got.Kind != -1 || got.Keyword != "" || got.Region != NoRegion {
+		t.Errorf("Lookup(-1) = %+v", got)
+	}
+}
+
+// TestRegistry checks that every row of the construct registry is complete:
+// an argument parser, a site kind the tools know, a region type of the
+// catalogue and records of the catalogue. The compiler and codegen check
+// their own handlers (TestHandlers in each).
+func TestRegistry(t *testing.T) {
+	for _, in := range Table {
+		if parsers[in.Kind] == nil {
+			t.Errorf("%s: no argument parser in directives.parsers (noArgs for a directive without arguments)", in.Keyword)
+		}
+		if !slices.Contains(progdb.Sites, in.Site) {
+			t.Errorf("%s: site kind %q is not one of progdb.Sites %v", in.Keyword, in.Site, progdb.Sites)
+		}
+		if in.Region != NoRegion && trace.RegionTypeName(in.Region) == "unknown" {
+			t.Errorf("%s: region type %d is not in the trace catalogue", in.Keyword, in.Region)
+		}
+		if in.Region == trace.RegionProgram {
+			t.Errorf("%s: Region is 0, the program's region type: set the type of the region the construct opens, or NoRegion", in.Keyword)
+		}
+		if in.ImplicitBarrier && (in.Region == NoRegion || !slices.Contains(in.Records, trace.TagWaitBarrierStop)) {
+			t.Errorf("%s: an implicit barrier ends a region and writes wait-barrier records", in.Keyword)
+		}
+		for _, tag := range in.Records {
+			if trace.Lookup(tag) == nil {
+				t.Errorf("%s: record #%d is not in the trace catalogue", in.Keyword, tag)
+			}
+		}
+		if in.Exclusive && !in.InParallelBody {
+			t.Errorf("%s: a construct that excludes others is meant for parallel bodies", in.Keyword)
+		}
 	}
 }
 

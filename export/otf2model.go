@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 
+	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/view"
 )
 
@@ -39,7 +40,8 @@ const (
 // critical region itself (entered before the lock is granted, as OPARI2
 // does) and holding it its structured block. Waiting for a lock has no
 // role of its own in OTF2; it is code (atomic for an atomic update).
-func Role(k view.Kind, directiveKind string) int {
+// siteKind is the directive's progdb.Site* kind.
+func Role(k view.Kind, siteKind string) int {
 	switch k {
 	case view.KindProgram, view.KindSubroutine:
 		return RoleFunction
@@ -62,7 +64,7 @@ func Role(k view.Kind, directiveKind string) int {
 	case view.KindCriticalHeld:
 		return RoleCriticalSBlock
 	case view.KindLockWait, view.KindLockHeld:
-		if directiveKind == "atomic" {
+		if siteKind == progdb.SiteAtomic {
 			return RoleAtomic
 		}
 	}
@@ -104,7 +106,7 @@ func newOTF2Model(tl *view.Timeline) *otf2Model {
 			id = uint32(len(m.regions))
 			ids[k] = id
 			site := &tl.Sites[iv.Site]
-			m.regions = append(m.regions, otf2Region{IntervalName(tl, iv), Role(iv.Kind, site.Kind), iv.Kind, site})
+			m.regions = append(m.regions, otf2Region{IntervalName(tl, iv), Role(iv.Kind, site.SiteKind), iv.Kind, site})
 		}
 		m.regionOf[i] = id
 		m.events[iv.Proc] += 2

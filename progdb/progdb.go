@@ -12,8 +12,12 @@ import (
 	"io"
 )
 
-// Version is the format version this package writes and reads.
-const Version = 1
+// Version is the format version this package writes. It reads this one and
+// version 1, which lacked the structured fields of a directive (Site,
+// ImplicitBarrier, End, Schedule, Loops, Reductions, Formats, With,
+// Templates): Unmarshal derives Site and ImplicitBarrier of a version 1 file
+// from the kind and leaves the others empty.
+const Version = 2
 
 // FileName is the name of the program information file in a compile output.
 const FileName = "svminfo.json"
@@ -54,19 +58,133 @@ type Subprogram struct {
 }
 
 // Directive is one //svm: directive, numbered from 1 in textual order within
-// its subprogram.
+// its subprogram. Tools read its structured fields; Text is for people.
 type Directive struct {
-	Num   int    `json:"num"`
-	Kind  string `json:"kind"`
-	Text  string `json:"text"`
-	Pos   Pos    `json:"pos"`
-	Label string `json:"label,omitempty"` // pdo label(...), trace_region or critical name
+	Num  int    `json:"num"`
+	Kind string `json:"kind"` // the keyword ("pdo", "barrier", ...)
+	// Site is what analysis tools treat the directive as: one of the Site*
+	// constants.
+	Site string `json:"site"`
+	Text string `json:"text"`
+	Pos  Pos    `json:"pos"`
+	// End is the position of the //svm:end that closes an end-form
+	// construct; nil when the construct is the one statement after it.
+	End *Pos `json:"end,omitempty"`
+	// ImplicitBarrier: the construct ends with a barrier of the processors
+	// that ran it, whose wait records carry the directive's numbers.
+	ImplicitBarrier bool   `json:"implicit_barrier,omitempty"`
+	Label           string `json:"label,omitempty"` // pdo label(...), trace_region or critical name
 	// Template and Procs name the template and processor arrangement a
-	// directive declares or uses.
+	// directive declares or uses (for a distribute, the first template).
 	Template string `json:"template,omitempty"`
 	Procs    string `json:"procs,omitempty"`
+	// Templates, Formats and With describe a distribute or redistribute:
+	// the templates it distributes, one format per dimension, or the
+	// template they are distributed with.
+	Templates []string `json:"templates,omitempty"`
+	Formats   []string `json:"formats,omitempty"`
+	With      string   `json:"with,omitempty"`
+	// Loops, Schedule and Reductions describe a pdo: its loop variables
+	// (outermost first), how its iterations are scheduled, and its
+	// reductions.
+	Loops      []string    `json:"loops,omitempty"`
+	Schedule   *Schedule   `json:"schedule,omitempty"`
+	Reductions []Reduction `json:"reductions,omitempty"`
 	// Vars classifies the variables of a parallel body (pdo only).
 	Vars *VarClasses `json:"vars,omitempty"`
+}
+
+// Site kinds (Directive.Site).
+const (
+	SiteMapping  = "mapping"  // processors, template, distribute, redistribute, create, destroy, undef
+	SiteLoop     = "loop"     // pdo
+	SiteSections = "sections" // psection
+	SiteSection  = "section"  // section of a psection
+	SiteBarrier  = "barrier"  // explicit barrier
+	SiteCheckin  = "checkin"  // barrier_checkin
+	SiteCheckout = "checkout" // barrier_checkout
+	SiteCritical = "critical" // critical section
+	SiteLock     = "lock"     // lock(vars)
+	SiteAtomic   = "atomic"   // atomic update: its lock records have no release
+	SiteMode     = "mode"     // replicated or exclusive region
+	SiteRegion   = "region"   // user trace region
+	SiteEnd      = "end"      // //svm:end
+	SiteSVM      = "svm"      // shared, coherence, prefetch
+)
+
+// Sites lists the site kinds.
+var Sites = []string{SiteMapping, SiteLoop, SiteSections, SiteSection, SiteBarrier, SiteCheckin, SiteCheckout,
+	SiteCritical, SiteLock, SiteAtomic, SiteMode, SiteRegion, SiteEnd, SiteSVM}
+
+// Schedule is how a pdo's iterations are scheduled.
+type Schedule struct {
+	// Strategy is one of the Strategy* constants.
+	Strategy string `json:"strategy"`
+	// Home is the template element of on_home: "T(i, j+1)".
+	Home string `json:"home,omitempty"`
+	// Formats are the loop-level formats, one per loop: "block",
+	// "cyclic", "cyclic(k)".
+	Formats []string `json:"formats,omitempty"`
+	// Chunk is the chunk size of dynamic or guided as written ("" default).
+	Chunk string `json:"chunk,omitempty"`
+	// Procs is the arrangement of processors(P).
+	Procs string `json:"procs,omitempty"`
+	// Record is the template of template(T) that records a dynamic
+	// decision as its distribution.
+	Record string `json:"record,omitempty"`
+}
+
+// Scheduling strategies (Schedule.Strategy).
+const (
+	StrategyDefault   = "default" // no strategy clause: block over the active processors
+	StrategyOnHome    = "on_home"
+	StrategyLoopLevel = "loop_level"
+	StrategyDynamic   = "dynamic"
+	StrategyGuided    = "guided"
+	StrategyAffinity  = "affinity"
+)
+
+// String says the schedule as a person would write it: "block (default)",
+// "on_home(T(i, j))", "cyclic(2) onto P", "dynamic(4) recorded in T".
+func (s *Schedule) String() string {
+	if s == nil {
+		return "?"
+	}
+	var out string
+	switch s.Strategy {
+	case StrategyDefault:
+		out = "block (default)"
+	case StrategyOnHome:
+		out = "on_home(" + s.Home + ")"
+	case StrategyLoopLevel:
+		for i, f := range s.Formats {
+			if i > 0 {
+				out += ", "
+			}
+			out += f
+		}
+	case StrategyDynamic, StrategyGuided:
+		out = s.Strategy
+		if s.Chunk != "" {
+			out += "(" + s.Chunk + ")"
+		}
+	default:
+		out = s.Strategy
+	}
+	if s.Procs != "" {
+		out += " onto " + s.Procs
+	}
+	if s.Record != "" {
+		out += " recorded in " + s.Record
+	}
+	return out
+}
+
+// Reduction is one operator of a pdo's reduction clauses with its
+// variables.
+type Reduction struct {
+	Op   string   `json:"op"` // + * min max & | ^ && ||
+	Vars []string `json:"vars"`
 }
 
 // VarClasses is the dataflow classification of the variables a parallel body
@@ -132,8 +250,8 @@ func Unmarshal(data []byte, name string) (*Program, error) {
 	if head.Version == nil {
 		return nil, fmt.Errorf("%s: not a program information file: no version", name)
 	}
-	if *head.Version != Version {
-		return nil, fmt.Errorf("%s: program information file version %d is not supported (this svmc reads version %d)", name, *head.Version, Version)
+	if *head.Version != Version && *head.Version != 1 {
+		return nil, fmt.Errorf("%s: program information file version %d is not supported (this svmc reads versions 1 and %d); use the svmc that compiled the program", name, *head.Version, Version)
 	}
 	var p Program
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -141,7 +259,35 @@ func Unmarshal(data []byte, name string) (*Program, error) {
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
+	if p.Version == 1 {
+		upgradeV1(&p)
+	}
 	return &p, nil
+}
+
+// v1Sites are the site kinds of the directive kinds version 1 knew.
+var v1Sites = map[string]string{
+	"processors": SiteMapping, "template": SiteMapping, "distribute": SiteMapping, "redistribute": SiteMapping,
+	"create": SiteMapping, "destroy": SiteMapping, "undef": SiteMapping,
+	"pdo": SiteLoop, "psection": SiteSections, "section": SiteSection,
+	"barrier": SiteBarrier, "barrier_checkin": SiteCheckin, "barrier_checkout": SiteCheckout,
+	"critical": SiteCritical, "lock": SiteLock, "atomic": SiteAtomic,
+	"replicated": SiteMode, "exclusive": SiteMode, "trace_region": SiteRegion, "end": SiteEnd,
+	"shared": SiteSVM, "coherence": SiteSVM, "prefetch": SiteSVM,
+}
+
+// upgradeV1 fills what version 2 derives from a directive's kind. The
+// schedule of a pdo stays nil (unknown): it was only in the text.
+func upgradeV1(p *Program) {
+	for _, s := range p.Subprograms {
+		for _, d := range s.Directives {
+			d.Site = v1Sites[d.Kind]
+			switch d.Kind {
+			case "pdo", "psection", "replicated", "exclusive":
+				d.ImplicitBarrier = true
+			}
+		}
+	}
 }
 
 // Sub returns subprogram num, or nil.

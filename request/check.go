@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
 )
 
 // Check resolves the names of f's local requests (and of the files it
@@ -208,9 +209,9 @@ func regionLabel(s *progdb.Subprogram, r *progdb.Region) string {
 // isPDO reports whether region r is a parallel loop.
 func isPDO(s *progdb.Subprogram, r *progdb.Region) bool {
 	if d := s.Directive(r.Directive); d != nil && r.Directive > 0 {
-		return d.Kind == "pdo"
+		return d.Site == progdb.SiteLoop
 	}
-	return r.Type == "pdo"
+	return r.Code == trace.RegionPDO
 }
 
 // varNums returns the numbers of the shared variables of s named in vars

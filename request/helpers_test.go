@@ -7,6 +7,7 @@ import (
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // testProg is a small program information file:
@@ -23,7 +24,7 @@ func testProg() *progdb.Program {
 		return &progdb.Region{Num: num, Type: typ, Code: code, Label: label, Parent: parent, Directive: dir}
 	}
 	dir := func(num int, kind, label string) *progdb.Directive {
-		return &progdb.Directive{Num: num, Kind: kind, Text: "//svm:" + kind, Label: label}
+		return tracetest.Directive(&progdb.Directive{Num: num, Kind: kind, Text: "//svm:" + kind, Label: label})
 	}
 	v := func(num int, name string) *progdb.Var {
 		return &progdb.Var{Num: num, Name: name, Type: "[]float64", ElemSize: 8}

@@ -19,6 +19,7 @@ import (
 	"github.com/svmc/svmc/progdb"
 	rt "github.com/svmc/svmc/rtlib"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // prog is the program information of the hand-written generated code
@@ -31,7 +32,7 @@ var prog = func() *rt.Program {
 	for i := 1; i < len(dirs); i++ {
 		dirs[i] = rt.Dir{Kind: "pdo", Line: 10 + i, Col: 3, Region: i}
 		pos := progdb.Pos{File: "user.go", Line: 10 + i, Col: 3}
-		sub.Directives = append(sub.Directives, &progdb.Directive{Num: i, Kind: "pdo", Text: "//svm:pdo", Pos: pos})
+		sub.Directives = append(sub.Directives, tracetest.Directive(&progdb.Directive{Num: i, Kind: "pdo", Text: "//svm:pdo", Pos: pos}))
 		sub.Regions = append(sub.Regions, &progdb.Region{Num: i, Type: "pdo", Code: trace.RegionPDO, Directive: i, Pos: pos, End: pos})
 	}
 	info.Subprograms = []*progdb.Subprogram{sub}

@@ -12,6 +12,7 @@ import (
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // reqProg is the program information of reqBody, with its regions as the
@@ -38,7 +39,7 @@ import (
 func reqProg() *Program {
 	pos := func(line int) progdb.Pos { return progdb.Pos{File: "main.go", Line: line, Col: 2} }
 	dir := func(num int, kind, label string) *progdb.Directive {
-		return &progdb.Directive{Num: num, Kind: kind, Text: "//svm:" + kind, Pos: pos(10 + num), Label: label}
+		return tracetest.Directive(&progdb.Directive{Num: num, Kind: kind, Text: "//svm:" + kind, Pos: pos(10 + num), Label: label})
 	}
 	reg := func(num int, typ string, code int, label string, parent, d int) *progdb.Region {
 		return &progdb.Region{Num: num, Type: typ, Code: code, Label: label, Parent: parent, Directive: d, Pos: pos(10 + d), End: pos(10 + d)}

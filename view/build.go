@@ -183,7 +183,7 @@ func (b *builder) add(e *analysis.Event) error {
 		b.popOrWarn(e, tag, hasSub, sub, dir, -1)
 		// An atomic update takes the lock and gives it back without a
 		// release-lock record: nothing is held afterwards.
-		if d := b.sites.directive(sub, dir); d == nil || d.Kind != "atomic" {
+		if d := b.sites.directive(sub, dir); d == nil || d.Site != progdb.SiteAtomic {
 			b.pushWait(e, KindLockHeld, trace.TagReleaseLock, sub, dir)
 		}
 	case trace.TagWaitCritSecStop:
@@ -206,11 +206,7 @@ func (b *builder) add(e *analysis.Event) error {
 // open regions was opened by the same directive.
 func (b *builder) implicit(ps *procState, sub, dir int) bool {
 	if d := b.sites.directive(sub, dir); d != nil {
-		switch d.Kind {
-		case "pdo", "psection", "replicated", "exclusive":
-			return true
-		}
-		return false
+		return d.ImplicitBarrier
 	}
 	for i := len(ps.stack) - 1; i >= 0; i-- {
 		o := ps.stack[i]

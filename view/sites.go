@@ -79,7 +79,7 @@ func (s *sites) describe(sub, dir, code int) Site {
 	if sp != nil {
 		st.Func, st.File, st.Line = sp.Name, sp.Pos.File, sp.Pos.Line
 		if d := sp.Directive(dir); d != nil {
-			st.Kind, st.Label, st.Text = d.Kind, d.Label, d.Text
+			st.Kind, st.SiteKind, st.Label, st.Text = d.Kind, d.Site, d.Label, d.Text
 			st.File, st.Line = d.Pos.File, d.Pos.Line
 		}
 		if code >= 0 {

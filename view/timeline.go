@@ -150,6 +150,7 @@ type Site struct {
 	Name     string // short name for labels: "main", "pdo fill", "barrier main.go:45"
 	Func     string // Go function ("F", "T.M"); "sub N" without program information
 	Kind     string // directive kind ("pdo", "barrier", ...), "" for the subprogram
+	SiteKind string // what the tools treat the directive as (progdb.Site*), "" for the subprogram
 	Label    string // pdo label, trace_region or critical name
 	Text     string // the directive's text
 	File     string // relative to the package directory

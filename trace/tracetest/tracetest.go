@@ -246,11 +246,42 @@ const (
 	SubWork = 2 // Work, a subroutine
 )
 
+// sites are the site kinds of the directive kinds, as svmc's compiler
+// writes them.
+var sites = map[string]string{
+	"processors": progdb.SiteMapping, "template": progdb.SiteMapping, "distribute": progdb.SiteMapping,
+	"pdo": progdb.SiteLoop, "psection": progdb.SiteSections, "section": progdb.SiteSection,
+	"barrier": progdb.SiteBarrier, "barrier_checkin": progdb.SiteCheckin, "barrier_checkout": progdb.SiteCheckout,
+	"critical": progdb.SiteCritical, "lock": progdb.SiteLock, "atomic": progdb.SiteAtomic,
+	"replicated": progdb.SiteMode, "exclusive": progdb.SiteMode, "trace_region": progdb.SiteRegion,
+	"end": progdb.SiteEnd, "shared": progdb.SiteSVM,
+}
+
+// Directive fills the fields of d that svmc's compiler derives from its
+// kind (site, implicit barrier; a pdo without a schedule gets the default
+// one) and returns d.
+func Directive(d *progdb.Directive) *progdb.Directive {
+	d.Site = sites[d.Kind]
+	switch d.Kind {
+	case "pdo", "psection", "replicated", "exclusive":
+		d.ImplicitBarrier = true
+	}
+	if d.Kind == "pdo" && d.Schedule == nil {
+		d.Schedule = &progdb.Schedule{Strategy: progdb.StrategyDefault}
+	}
+	return d
+}
+
+func withSchedule(d *progdb.Directive, s *progdb.Schedule) *progdb.Directive {
+	d.Schedule = s
+	return d
+}
+
 // Prog is the program information of the synthetic traces.
 func Prog() *progdb.Program {
 	pos := func(line int) progdb.Pos { return progdb.Pos{File: "main.go", Line: line, Col: 2} }
 	d := func(num int, kind, text string, line int, label string) *progdb.Directive {
-		return &progdb.Directive{Num: num, Kind: kind, Text: text, Pos: pos(line), Label: label}
+		return Directive(&progdb.Directive{Num: num, Kind: kind, Text: text, Pos: pos(line), Label: label})
 	}
 	return &progdb.Program{
 		Version: progdb.Version, Tool: "svmc", Package: "example.com/synth", Name: "main",
@@ -268,7 +299,8 @@ func Prog() *progdb.Program {
 					d(DirRepl, "replicated", "//svm:replicated", 32, ""),
 					d(DirPSec, "psection", "//svm:psection", 36, ""),
 					d(DirSec, "section", "//svm:section", 37, ""),
-					d(DirPDO, "pdo", "//svm:pdo label(work) loops(i) strategy(block)", 40, "work"),
+					withSchedule(d(DirPDO, "pdo", "//svm:pdo label(work) loops(i) strategy(block)", 40, "work"),
+						&progdb.Schedule{Strategy: progdb.StrategyLoopLevel, Formats: []string{"block"}}),
 				},
 				Regions: []*progdb.Region{
 					{Num: 0, Type: "program", Code: 0, Parent: -1, Pos: progdb.Pos{File: "main.go", Line: 10, Col: 1}, End: pos(50)},

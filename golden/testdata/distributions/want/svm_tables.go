@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/golden/testdata/distributions",
   "name": "main",
@@ -29,6 +29,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "processors",
+          "site": "mapping",
           "text": "//svm:processors P(2)",
           "pos": {
             "file": "main.go",
@@ -40,6 +41,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "processors",
+          "site": "mapping",
           "text": "//svm:processors Q(0:1, 0:1)",
           "pos": {
             "file": "main.go",
@@ -51,6 +53,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 3,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template A(8)",
           "pos": {
             "file": "main.go",
@@ -62,6 +65,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 4,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template B(6)",
           "pos": {
             "file": "main.go",
@@ -73,6 +77,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 5,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template C(6)",
           "pos": {
             "file": "main.go",
@@ -84,6 +89,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 6,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template D(4, 6)",
           "pos": {
             "file": "main.go",
@@ -95,6 +101,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 7,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template E(4, 6)",
           "pos": {
             "file": "main.go",
@@ -106,6 +113,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 8,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute (cyclic(3)) onto P :: A",
           "pos": {
             "file": "main.go",
@@ -113,11 +121,18 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "A",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "A"
+          ],
+          "formats": [
+            "cyclic(3)"
+          ]
         },
         {
           "num": 9,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute (general_block(sizes)) onto P :: B",
           "pos": {
             "file": "main.go",
@@ -125,11 +140,18 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "B",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "B"
+          ],
+          "formats": [
+            "general_block(sizes)"
+          ]
         },
         {
           "num": 10,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute (indirect(owner)) onto P :: C",
           "pos": {
             "file": "main.go",
@@ -137,11 +159,18 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "C",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "C"
+          ],
+          "formats": [
+            "indirect(owner)"
+          ]
         },
         {
           "num": 11,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute (cyclic, *) onto P :: D",
           "pos": {
             "file": "main.go",
@@ -149,29 +178,50 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "D",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "D"
+          ],
+          "formats": [
+            "cyclic",
+            "*"
+          ]
         },
         {
           "num": 12,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute E with D",
           "pos": {
             "file": "main.go",
             "line": 24,
             "col": 2
           },
-          "template": "E"
+          "template": "E",
+          "templates": [
+            "E"
+          ],
+          "with": "D"
         },
         {
           "num": 13,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) strategy(on_home(A(i)))",
           "pos": {
             "file": "main.go",
             "line": 26,
             "col": 2
           },
+          "implicit_barrier": true,
           "template": "A",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "A(i)"
+          },
           "vars": {
             "shared": [
               "hits"
@@ -184,13 +234,22 @@ var svm_program = svm_rt.Program{
         {
           "num": 14,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) strategy(on_home(B(i + 1)))",
           "pos": {
             "file": "main.go",
             "line": 30,
             "col": 2
           },
+          "implicit_barrier": true,
           "template": "B",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "B(i + 1)"
+          },
           "vars": {
             "shared": [
               "hits"
@@ -203,13 +262,22 @@ var svm_program = svm_rt.Program{
         {
           "num": 15,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) strategy(on_home(C(5 - i)))",
           "pos": {
             "file": "main.go",
             "line": 34,
             "col": 2
           },
+          "implicit_barrier": true,
           "template": "C",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "C(5 - i)"
+          },
           "vars": {
             "shared": [
               "hits"
@@ -222,13 +290,31 @@ var svm_program = svm_rt.Program{
         {
           "num": 16,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i, j) strategy(on_home(E(i, 2))) reduction(+: cells)",
           "pos": {
             "file": "main.go",
             "line": 39,
             "col": 2
           },
+          "implicit_barrier": true,
           "template": "E",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "E(i, 2)"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "cells"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i",
@@ -242,6 +328,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 17,
           "kind": "redistribute",
+          "site": "mapping",
           "text": "//svm:redistribute (block, block) onto Q :: D",
           "pos": {
             "file": "main.go",
@@ -249,18 +336,43 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "D",
-          "procs": "Q"
+          "procs": "Q",
+          "templates": [
+            "D"
+          ],
+          "formats": [
+            "block",
+            "block"
+          ]
         },
         {
           "num": 18,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i, j) strategy(on_home(D(i, j))) reduction(+: cells)",
           "pos": {
             "file": "main.go",
             "line": 46,
             "col": 2
           },
+          "implicit_barrier": true,
           "template": "D",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "D(i, j)"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "cells"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i",
@@ -274,6 +386,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 19,
           "kind": "undef",
+          "site": "mapping",
           "text": "//svm:undef B",
           "pos": {
             "file": "main.go",
@@ -285,6 +398,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 20,
           "kind": "undef",
+          "site": "mapping",
           "text": "//svm:undef C",
           "pos": {
             "file": "main.go",

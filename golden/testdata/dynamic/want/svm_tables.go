@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/golden/testdata/dynamic",
   "name": "main",
@@ -29,13 +29,22 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(self) loops(i) strategy(dynamic(4))",
           "pos": {
             "file": "main.go",
             "line": 13,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "self",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "dynamic",
+            "chunk": "4"
+          },
           "vars": {
             "shared": [
               "a"
@@ -49,13 +58,30 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(guided) loops(i) strategy(guided(2)) reduction(+: total)",
           "pos": {
             "file": "main.go",
             "line": 20,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "guided",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "guided",
+            "chunk": "2"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "total"
+              ]
+            }
+          ],
           "vars": {
             "shared": [
               "a"
@@ -71,13 +97,22 @@ var svm_program = svm_rt.Program{
         {
           "num": 3,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(affinity) loops(i, j) strategy(affinity)",
           "pos": {
             "file": "main.go",
             "line": 24,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "affinity",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "affinity"
+          },
           "vars": {
             "shared": [
               "a"

@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/examples/example31",
   "name": "main",
@@ -28,6 +28,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template T(10, 10)",
           "pos": {
             "file": "main.go",
@@ -39,6 +40,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template T1(n, n)",
           "pos": {
             "file": "main.go",
@@ -50,6 +52,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 3,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template T2(:, :)",
           "pos": {
             "file": "main.go",
@@ -61,6 +64,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 4,
           "kind": "processors",
+          "site": "mapping",
           "text": "//svm:processors P(2, 2)",
           "pos": {
             "file": "main.go",
@@ -72,6 +76,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 5,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute (block, block) onto P :: T1",
           "pos": {
             "file": "main.go",
@@ -79,19 +84,36 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "T1",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "T1"
+          ],
+          "formats": [
+            "block",
+            "block"
+          ]
         },
         {
           "num": 6,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))",
           "pos": {
             "file": "main.go",
             "line": 30,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "fill",
           "template": "T1",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "T1(i, j)"
+          },
           "vars": {
             "shared": [
               "a",
@@ -106,6 +128,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 7,
           "kind": "create",
+          "site": "mapping",
           "text": "//svm:create T2(m, m)",
           "pos": {
             "file": "main.go",
@@ -117,6 +140,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 8,
           "kind": "redistribute",
+          "site": "mapping",
           "text": "//svm:redistribute (block, block) onto P :: T2",
           "pos": {
             "file": "main.go",
@@ -124,19 +148,44 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "T2",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "T2"
+          ],
+          "formats": [
+            "block",
+            "block"
+          ]
         },
         {
           "num": 9,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(total) loops(i, j) strategy(on_home(T2(i, j))) reduction(+: sum)",
           "pos": {
             "file": "main.go",
             "line": 40,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "total",
           "template": "T2",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "T2(i, j)"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "sum"
+              ]
+            }
+          ],
           "vars": {
             "shared": [
               "a"
@@ -153,14 +202,36 @@ var svm_program = svm_rt.Program{
         {
           "num": 10,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(grid) loops(i, j) processors(P) strategy(block, block) reduction(+: diagonal)",
           "pos": {
             "file": "main.go",
             "line": 48,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "grid",
           "procs": "P",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "loop_level",
+            "formats": [
+              "block",
+              "block"
+            ],
+            "procs": "P"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "diagonal"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i",
@@ -174,6 +245,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 11,
           "kind": "destroy",
+          "site": "mapping",
           "text": "//svm:destroy T2",
           "pos": {
             "file": "main.go",

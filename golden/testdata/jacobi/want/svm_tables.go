@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/examples/jacobi",
   "name": "main",
@@ -29,6 +29,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "processors",
+          "site": "mapping",
           "text": "//svm:processors P(nprocs())",
           "pos": {
             "file": "main.go",
@@ -40,6 +41,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "template",
+          "site": "mapping",
           "text": "//svm:template T(size, size)",
           "pos": {
             "file": "main.go",
@@ -51,6 +53,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 3,
           "kind": "distribute",
+          "site": "mapping",
           "text": "//svm:distribute (block, *) onto P :: T",
           "pos": {
             "file": "main.go",
@@ -58,19 +61,36 @@ var svm_program = svm_rt.Program{
             "col": 2
           },
           "template": "T",
-          "procs": "P"
+          "procs": "P",
+          "templates": [
+            "T"
+          ],
+          "formats": [
+            "block",
+            "*"
+          ]
         },
         {
           "num": 4,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(sweep) loops(i, j) strategy(on_home(T(i, j)))",
           "pos": {
             "file": "main.go",
             "line": 34,
             "col": 3
           },
+          "implicit_barrier": true,
           "label": "sweep",
           "template": "T",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "T(i, j)"
+          },
           "vars": {
             "shared": [
               "a",
@@ -85,14 +105,32 @@ var svm_program = svm_rt.Program{
         {
           "num": 5,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(update) loops(i, j) strategy(on_home(T(i, j))) reduction(max: change)",
           "pos": {
             "file": "main.go",
             "line": 41,
             "col": 3
           },
+          "implicit_barrier": true,
           "label": "update",
           "template": "T",
+          "loops": [
+            "i",
+            "j"
+          ],
+          "schedule": {
+            "strategy": "on_home",
+            "home": "T(i, j)"
+          },
+          "reductions": [
+            {
+              "op": "max",
+              "vars": [
+                "change"
+              ]
+            }
+          ],
           "vars": {
             "shared": [
               "a",

@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/golden/testdata/loops",
   "name": "main",
@@ -29,12 +29,28 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) reduction(+: down)",
           "pos": {
             "file": "main.go",
             "line": 11,
             "col": 2
           },
+          "implicit_barrier": true,
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "down"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i"
@@ -47,12 +63,28 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) reduction(+: steps)",
           "pos": {
             "file": "main.go",
             "line": 16,
             "col": 2
           },
+          "implicit_barrier": true,
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "steps"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i"
@@ -65,12 +97,28 @@ var svm_program = svm_rt.Program{
         {
           "num": 3,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) reduction(+: back)",
           "pos": {
             "file": "main.go",
             "line": 21,
             "col": 2
           },
+          "implicit_barrier": true,
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "back"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i"
@@ -83,12 +131,58 @@ var svm_program = svm_rt.Program{
         {
           "num": 4,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) reduction(*: prod) reduction(min: lo) reduction(max: hi) reduction(&: and) reduction(|: or) reduction(^: xor)",
           "pos": {
             "file": "main.go",
             "line": 27,
             "col": 2
           },
+          "implicit_barrier": true,
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
+          "reductions": [
+            {
+              "op": "*",
+              "vars": [
+                "prod"
+              ]
+            },
+            {
+              "op": "min",
+              "vars": [
+                "lo"
+              ]
+            },
+            {
+              "op": "max",
+              "vars": [
+                "hi"
+              ]
+            },
+            {
+              "op": "&",
+              "vars": [
+                "and"
+              ]
+            },
+            {
+              "op": "|",
+              "vars": [
+                "or"
+              ]
+            },
+            {
+              "op": "^",
+              "vars": [
+                "xor"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "i",
@@ -107,6 +201,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 5,
           "kind": "processors",
+          "site": "mapping",
           "text": "//svm:processors R(nprocs())",
           "pos": {
             "file": "main.go",
@@ -118,13 +213,25 @@ var svm_program = svm_rt.Program{
         {
           "num": 6,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) processors(R) strategy(cyclic(2))",
           "pos": {
             "file": "main.go",
             "line": 41,
             "col": 2
           },
+          "implicit_barrier": true,
           "procs": "R",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "loop_level",
+            "formats": [
+              "cyclic(2)"
+            ],
+            "procs": "R"
+          },
           "vars": {
             "private": [
               "i",
@@ -135,12 +242,28 @@ var svm_program = svm_rt.Program{
         {
           "num": 7,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(k) reduction(+: count)",
           "pos": {
             "file": "main.go",
             "line": 47,
             "col": 2
           },
+          "implicit_barrier": true,
+          "loops": [
+            "k"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "count"
+              ]
+            }
+          ],
           "vars": {
             "private": [
               "k"

@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/golden/testdata/regions",
   "name": "main",
@@ -28,6 +28,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "trace_region",
+          "site": "region",
           "text": "//svm:trace_region search",
           "pos": {
             "file": "main.go",
@@ -88,6 +89,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "shared",
+          "site": "svm",
           "text": "//svm:shared total, squares",
           "pos": {
             "file": "main.go",
@@ -98,10 +100,16 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "trace_region",
+          "site": "region",
           "text": "//svm:trace_region setup",
           "pos": {
             "file": "main.go",
             "line": 24,
+            "col": 2
+          },
+          "end": {
+            "file": "main.go",
+            "line": 27,
             "col": 2
           },
           "label": "setup"
@@ -109,6 +117,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 3,
           "kind": "end",
+          "site": "end",
           "text": "//svm:end trace_region setup",
           "pos": {
             "file": "main.go",
@@ -119,6 +128,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 4,
           "kind": "trace_region",
+          "site": "region",
           "text": "//svm:trace_region compute",
           "pos": {
             "file": "main.go",
@@ -130,13 +140,21 @@ var svm_program = svm_rt.Program{
         {
           "num": 5,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(square) loops(i)",
           "pos": {
             "file": "main.go",
             "line": 30,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "square",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
           "vars": {
             "shared": [
               "squares"
@@ -149,6 +167,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 6,
           "kind": "trace_region",
+          "site": "region",
           "text": "//svm:trace_region body",
           "pos": {
             "file": "main.go",
@@ -160,6 +179,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 7,
           "kind": "barrier",
+          "site": "barrier",
           "text": "//svm:barrier",
           "pos": {
             "file": "main.go",
@@ -170,6 +190,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 8,
           "kind": "barrier",
+          "site": "barrier",
           "text": "//svm:barrier",
           "pos": {
             "file": "main.go",

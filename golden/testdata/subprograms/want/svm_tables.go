@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/golden/testdata/subprograms",
   "name": "main",
@@ -28,12 +28,28 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo loops(i) reduction(+: s)",
           "pos": {
             "file": "main.go",
             "line": 16,
             "col": 2
           },
+          "implicit_barrier": true,
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
+          "reductions": [
+            {
+              "op": "+",
+              "vars": [
+                "s"
+              ]
+            }
+          ],
           "vars": {
             "shared": [
               "v",

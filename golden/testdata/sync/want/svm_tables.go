@@ -8,7 +8,7 @@ import svm_rt "github.com/svmc/svmc/rtlib"
 // Info is the program information file (svminfo.json).
 var svm_program = svm_rt.Program{
 	Info: `{
-  "version": 1,
+  "version": 2,
   "tool": "svmc",
   "package": "github.com/svmc/svmc/golden/testdata/sync",
   "name": "main",
@@ -29,6 +29,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 1,
           "kind": "processors",
+          "site": "mapping",
           "text": "//svm:processors Pair(2)",
           "pos": {
             "file": "main.go",
@@ -40,16 +41,19 @@ var svm_program = svm_rt.Program{
         {
           "num": 2,
           "kind": "psection",
+          "site": "sections",
           "text": "//svm:psection",
           "pos": {
             "file": "main.go",
             "line": 19,
             "col": 2
-          }
+          },
+          "implicit_barrier": true
         },
         {
           "num": 3,
           "kind": "section",
+          "site": "section",
           "text": "//svm:section processors(Pair)",
           "pos": {
             "file": "main.go",
@@ -60,13 +64,21 @@ var svm_program = svm_rt.Program{
         {
           "num": 4,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(inner) loops(i)",
           "pos": {
             "file": "main.go",
             "line": 23,
             "col": 4
           },
+          "implicit_barrier": true,
           "label": "inner",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
           "vars": {
             "shared": [
               "hits"
@@ -79,6 +91,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 5,
           "kind": "section",
+          "site": "section",
           "text": "//svm:section",
           "pos": {
             "file": "main.go",
@@ -89,13 +102,21 @@ var svm_program = svm_rt.Program{
         {
           "num": 6,
           "kind": "pdo",
+          "site": "loop",
           "text": "//svm:pdo label(sync) loops(i)",
           "pos": {
             "file": "main.go",
             "line": 32,
             "col": 2
           },
+          "implicit_barrier": true,
           "label": "sync",
+          "loops": [
+            "i"
+          ],
+          "schedule": {
+            "strategy": "default"
+          },
           "vars": {
             "shared": [
               "atomic",
@@ -112,6 +133,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 7,
           "kind": "critical",
+          "site": "critical",
           "text": "//svm:critical tally",
           "pos": {
             "file": "main.go",
@@ -123,16 +145,23 @@ var svm_program = svm_rt.Program{
         {
           "num": 8,
           "kind": "critical",
+          "site": "critical",
           "text": "//svm:critical",
           "pos": {
             "file": "main.go",
             "line": 36,
+            "col": 3
+          },
+          "end": {
+            "file": "main.go",
+            "line": 38,
             "col": 3
           }
         },
         {
           "num": 9,
           "kind": "end",
+          "site": "end",
           "text": "//svm:end critical",
           "pos": {
             "file": "main.go",
@@ -143,6 +172,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 10,
           "kind": "lock",
+          "site": "lock",
           "text": "//svm:lock(locked, hits[i])",
           "pos": {
             "file": "main.go",
@@ -153,6 +183,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 11,
           "kind": "atomic",
+          "site": "atomic",
           "text": "//svm:atomic",
           "pos": {
             "file": "main.go",
@@ -163,16 +194,19 @@ var svm_program = svm_rt.Program{
         {
           "num": 12,
           "kind": "replicated",
+          "site": "mode",
           "text": "//svm:replicated",
           "pos": {
             "file": "main.go",
             "line": 46,
             "col": 2
-          }
+          },
+          "implicit_barrier": true
         },
         {
           "num": 13,
           "kind": "atomic",
+          "site": "atomic",
           "text": "//svm:atomic",
           "pos": {
             "file": "main.go",
@@ -183,16 +217,24 @@ var svm_program = svm_rt.Program{
         {
           "num": 14,
           "kind": "replicated",
+          "site": "mode",
           "text": "//svm:replicated",
           "pos": {
             "file": "main.go",
             "line": 51,
             "col": 2
-          }
+          },
+          "end": {
+            "file": "main.go",
+            "line": 58,
+            "col": 2
+          },
+          "implicit_barrier": true
         },
         {
           "num": 15,
           "kind": "barrier_checkin",
+          "site": "checkin",
           "text": "//svm:barrier_checkin",
           "pos": {
             "file": "main.go",
@@ -203,16 +245,24 @@ var svm_program = svm_rt.Program{
         {
           "num": 16,
           "kind": "exclusive",
+          "site": "mode",
           "text": "//svm:exclusive",
           "pos": {
             "file": "main.go",
             "line": 53,
             "col": 2
-          }
+          },
+          "end": {
+            "file": "main.go",
+            "line": 55,
+            "col": 2
+          },
+          "implicit_barrier": true
         },
         {
           "num": 17,
           "kind": "end",
+          "site": "end",
           "text": "//svm:end exclusive",
           "pos": {
             "file": "main.go",
@@ -223,6 +273,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 18,
           "kind": "barrier_checkout",
+          "site": "checkout",
           "text": "//svm:barrier_checkout",
           "pos": {
             "file": "main.go",
@@ -233,6 +284,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 19,
           "kind": "barrier",
+          "site": "barrier",
           "text": "//svm:barrier",
           "pos": {
             "file": "main.go",
@@ -243,6 +295,7 @@ var svm_program = svm_rt.Program{
         {
           "num": 20,
           "kind": "end",
+          "site": "end",
           "text": "//svm:end replicated",
           "pos": {
             "file": "main.go",

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
 	"github.com/svmc/svmc/progdb"
@@ -558,4 +559,70 @@ func constInt(e ast.Expr) (int64, bool) {
 	}
 	v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
 	return constant.Int64Val(v)
+}
+
+// infoPDO writes a pdo's loops, schedule, reductions and variable classes.
+func infoPDO(c *Construct, d *progdb.Directive) {
+	pd := c.Dir.PDO
+	d.Label = c.Dir.Label()
+	if pd.Strategy != nil && pd.Strategy.Template != nil {
+		d.Template = pd.Strategy.Template.Name
+	}
+	if pd.Processors != nil {
+		d.Procs = pd.Processors.Name
+	}
+	for _, l := range pd.Loops {
+		d.Loops = append(d.Loops, l.Name)
+	}
+	d.Schedule = schedule(pd)
+	for _, r := range pd.Reductions {
+		red := progdb.Reduction{Op: r.Op.String()}
+		for _, v := range r.Vars {
+			red.Vars = append(red.Vars, v.Name)
+		}
+		d.Reductions = append(d.Reductions, red)
+	}
+	if c.PDO != nil {
+		v := c.PDO.Vars
+		d.Vars = &v
+	}
+}
+
+// schedule describes a pdo's scheduling for the program information file.
+func schedule(pd *directives.PDODir) *progdb.Schedule {
+	s := &progdb.Schedule{Strategy: progdb.StrategyDefault}
+	if pd.Template != nil {
+		s.Record = pd.Template.Name
+	}
+	st := pd.Strategy
+	if st == nil {
+		return s
+	}
+	switch st.Kind {
+	case directives.OnHome:
+		s.Strategy = progdb.StrategyOnHome
+		subs := make([]string, len(st.Subs))
+		for i, e := range st.Subs {
+			subs[i] = e.Text
+		}
+		s.Home = st.Template.Name + "(" + strings.Join(subs, ", ") + ")"
+	case directives.LoopLevel:
+		s.Strategy = progdb.StrategyLoopLevel
+		for _, f := range st.Formats {
+			s.Formats = append(s.Formats, f.String())
+		}
+		if pd.Processors != nil {
+			s.Procs = pd.Processors.Name
+		}
+	case directives.Dynamic:
+		s.Strategy = progdb.StrategyDynamic
+	case directives.Guided:
+		s.Strategy = progdb.StrategyGuided
+	case directives.Affinity:
+		s.Strategy = progdb.StrategyAffinity
+	}
+	if st.Chunk != nil {
+		s.Chunk = st.Chunk.Text
+	}
+	return s
 }

@@ -3,117 +3,17 @@ package compiler
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
-	"strings"
 
 	"github.com/svmc/svmc/directives"
 )
 
-// parseDirectives parses every //svm: line comment; all errors of all files
-// are reported together.
-func (p *Package) parseDirectives() {
-	for _, f := range p.Files {
-		for _, cg := range f.Syntax.Comments {
-			for _, c := range cg.List {
-				if !directives.IsDirective(c.Text) {
-					continue
-				}
-				d, errs := directives.Parse(c.Text, p.Fset.Position(c.Slash))
-				for _, e := range errs {
-					p.Diags = append(p.Diags, Diagnostic{Pos: displayPos(e.Pos), Msg: e.Msg})
-				}
-				if d == nil || len(errs) > 0 {
-					continue
-				}
-				if !p.aloneOnLine(f, c) {
-					p.errorf(c.Slash, "%s directive must stand on a line of its own", d.Kind)
-					continue
-				}
-				f.Dirs = append(f.Dirs, &Dir{Directive: d, Comment: c, File: f})
-			}
-		}
-	}
-}
+// AttachPass finds for each directive its subprogram, its statement list
+// and its place in it, and numbers the directives of each subprogram.
+var AttachPass = newPass("attach", "attach each directive to its statement list and statement", (*Package).attach, ParsePass, SubprogramsPass)
 
-func (p *Package) aloneOnLine(f *File, c *ast.Comment) bool {
-	off := f.Tok.Offset(c.Slash)
-	for i := off - 1; i >= 0 && f.Src[i] != '\n'; i-- {
-		if f.Src[i] != ' ' && f.Src[i] != '\t' {
-			return false
-		}
-	}
-	return true
-}
-
-// numberSubprograms numbers the functions and methods with bodies: files in
-// name order, then source order. init functions are not subprograms: they
-// run before the processors start.
-func (p *Package) numberSubprograms() {
-	p.funcs = map[*types.Func]*Sub{}
-	for _, f := range p.Files {
-		for _, decl := range f.Syntax.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if strings.HasPrefix(fd.Name.Name, Reserved) {
-				p.errorf(fd.Name.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", fd.Name.Name, Reserved)
-				continue
-			}
-			if fd.Recv == nil && fd.Name.Name == "init" {
-				continue
-			}
-			obj, _ := p.Info.Defs[fd.Name].(*types.Func)
-			s := &Sub{Num: len(p.Subs) + 1, Name: funcName(fd), Decl: fd, Obj: obj, File: f,
-				Main: fd.Recv == nil && fd.Name.Name == "main"}
-			p.Subs = append(p.Subs, s)
-			if obj != nil {
-				p.funcs[obj] = s
-			}
-		}
-	}
-	// Reserved names elsewhere would collide with generated identifiers.
-	for id, obj := range p.Info.Defs {
-		if obj != nil && strings.HasPrefix(id.Name, Reserved) {
-			if _, isFunc := obj.(*types.Func); !isFunc {
-				p.errorf(id.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", id.Name, Reserved)
-			}
-		}
-	}
-}
-
-// funcName is "F" or "T.M".
-func funcName(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		}
-		break
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name + "." + fd.Name.Name
-	}
-	return fd.Name.Name
-}
-
-// attach finds for each directive its subprogram, its statement list and
-// the statement after it, and numbers the directives of each subprogram.
-func (p *Package) attach() {
+// attach fills Sub.Constructs and returns every construct.
+func (p *Package) attach() []*Construct {
+	var all []*Construct
 	for _, f := range p.Files {
 		for _, d := range f.Dirs {
 			s := p.subAt(d.Comment.Slash)
@@ -129,8 +29,10 @@ func (p *Package) attach() {
 			}
 			c := &Construct{Num: len(s.Constructs) + 1, Dir: d, Sub: s, List: list, Index: idx, ListPos: owner}
 			s.Constructs = append(s.Constructs, c)
+			all = append(all, c)
 		}
 	}
+	return all
 }
 
 // misplaced reports a directive that is in no subprogram.

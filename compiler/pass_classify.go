@@ -1,0 +1,112 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/progdb"
+)
+
+// ClassifyPass sorts the variables each pdo body uses into private (declared
+// in the nest, loop variables), reduction and shared (everything else), and
+// warns when a shared scalar is assigned: every processor would write it.
+var ClassifyPass = newPass("classify", "classify the variables of parallel bodies as shared, private, reduction", (*Package).classify, StructurePass)
+
+// classify fills PDO.Vars and returns the classes of every pdo.
+func (p *Package) classify() map[*Construct]progdb.VarClasses {
+	out := map[*Construct]progdb.VarClasses{}
+	for _, s := range p.Subs {
+		for _, c := range s.Constructs {
+			if c.PDO == nil {
+				continue
+			}
+			info := c.PDO
+			nest := info.Loops[0].Stmt
+			red := map[types.Object]*Red{}
+			for _, r := range info.Reds {
+				red[r.Obj] = r
+			}
+			shared, private, reds := map[string]bool{}, map[string]bool{}, map[string]bool{}
+			sharedObj := map[types.Object]bool{}
+			ast.Inspect(info.Body, func(n ast.Node) bool {
+				id, ok := n.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				v, ok := p.Info.Uses[id].(*types.Var)
+				if !ok || v.IsField() {
+					return true
+				}
+				switch {
+				case red[v] != nil:
+					reds[red[v].Op.String()+":"+v.Name()] = true
+				case nest.Pos() <= v.Pos() && v.Pos() < nest.End():
+					private[v.Name()] = true
+				default:
+					shared[v.Name()] = true
+					sharedObj[v] = true
+				}
+				return true
+			})
+			for _, l := range info.Loops {
+				private[l.Name] = true
+			}
+			info.Vars = progdb.VarClasses{Shared: keys(shared), Private: keys(private), Reduction: keys(reds)}
+			out[c] = info.Vars
+			line := p.Fset.Position(c.Pos()).Line
+			ast.Inspect(info.Body, func(n ast.Node) bool {
+				var lhs []ast.Expr
+				switch st := n.(type) {
+				case *ast.AssignStmt:
+					if st.Tok == token.DEFINE {
+						return true
+					}
+					lhs = st.Lhs
+				case *ast.IncDecStmt:
+					lhs = []ast.Expr{st.X}
+				case *ast.FuncLit:
+					return true
+				}
+				for _, e := range lhs {
+					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] && !synchronised(s, id.Pos()) {
+						p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor writes it (declare reduction(op: %s) or declare it inside the loop)", id.Name, line, id.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// synchronised reports whether pos lies in the statements of a construct
+// that runs them under mutual exclusion (critical, lock, atomic), where a
+// write to a shared variable is meant.
+func synchronised(s *Sub, pos token.Pos) bool {
+	for _, c := range s.Constructs {
+		if !directives.Lookup(c.Kind()).Exclusive {
+			continue
+		}
+		for _, st := range c.bodyStmts() {
+			if st.Pos() <= pos && pos < st.End() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

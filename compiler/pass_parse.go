@@ -1,0 +1,50 @@
+package compiler
+
+import (
+	"go/ast"
+
+	"github.com/svmc/svmc/directives"
+)
+
+// ParsePass parses every //svm: line comment of every file; all errors of
+// all files are reported together. A directive with errors is dropped.
+var ParsePass = newPass("parse", "parse every //svm: comment of every file", (*Package).parseDirectives)
+
+// parseDirectives fills File.Dirs and returns every directive parsed.
+func (p *Package) parseDirectives() []*Dir {
+	var all []*Dir
+	for _, f := range p.Files {
+		for _, cg := range f.Syntax.Comments {
+			for _, c := range cg.List {
+				if !directives.IsDirective(c.Text) {
+					continue
+				}
+				d, errs := directives.Parse(c.Text, p.Fset.Position(c.Slash))
+				for _, e := range errs {
+					p.Diags = append(p.Diags, Diagnostic{Pos: displayPos(e.Pos), Msg: e.Msg})
+				}
+				if d == nil || len(errs) > 0 {
+					continue
+				}
+				if !p.aloneOnLine(f, c) {
+					p.errorf(c.Slash, "%s directive must stand on a line of its own", d.Kind)
+					continue
+				}
+				dir := &Dir{Directive: d, Comment: c, File: f}
+				f.Dirs = append(f.Dirs, dir)
+				all = append(all, dir)
+			}
+		}
+	}
+	return all
+}
+
+func (p *Package) aloneOnLine(f *File, c *ast.Comment) bool {
+	off := f.Tok.Offset(c.Slash)
+	for i := off - 1; i >= 0 && f.Src[i] != '\n'; i-- {
+		if f.Src[i] != ' ' && f.Src[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,84 @@
+package compiler
+
+import (
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+// ProgDBPass records the numbering and what the tools need to know about each
+// directive in the program information file (package progdb).
+var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass)
+
+// buildProgDB sets and returns Package.Prog.
+func (p *Package) buildProgDB() *progdb.Program {
+	prog := &progdb.Program{Version: progdb.Version, Tool: "svmc", Package: p.ImportPath, Name: p.Types.Name()}
+	for _, f := range p.Files {
+		prog.Files = append(prog.Files, f.Name)
+	}
+	for _, s := range p.Subs {
+		ps := &progdb.Subprogram{Num: s.Num, Name: s.Name, Pos: p.ppos(s.Decl.Pos()), Main: s.Main,
+			Directives: []*progdb.Directive{}, Regions: []*progdb.Region{}}
+		for _, c := range s.Constructs {
+			ps.Directives = append(ps.Directives, p.pdir(c))
+		}
+		for _, r := range s.Regions {
+			pr := &progdb.Region{Num: r.Num, Type: trace.RegionTypeName(r.Type), Code: r.Type, Label: r.Label,
+				Parent: -1, Pos: p.ppos(r.Start), End: p.ppos(r.End)}
+			if r.Parent != nil {
+				pr.Parent = r.Parent.Num
+			}
+			if r.Construct != nil {
+				pr.Directive = r.Construct.Num
+			}
+			ps.Regions = append(ps.Regions, pr)
+		}
+		for _, v := range s.Shared {
+			t := v.Obj.Type()
+			elem := t
+			for {
+				switch u := elem.Underlying().(type) {
+				case *types.Array:
+					elem = u.Elem()
+					continue
+				case *types.Slice:
+					elem = u.Elem()
+					continue
+				}
+				break
+			}
+			ps.Shared = append(ps.Shared, &progdb.Var{Num: v.Num, Name: v.Name, Type: types.TypeString(t, types.RelativeTo(p.Types)),
+				ElemSize: sizes.Sizeof(elem), Pos: p.ppos(v.Obj.Pos())})
+		}
+		prog.Subprograms = append(prog.Subprograms, ps)
+	}
+	p.Prog = prog
+	return prog
+}
+
+var sizes = types.SizesFor("gc", "amd64")
+
+func (p *Package) ppos(pos token.Pos) progdb.Pos {
+	q := p.Fset.Position(pos)
+	return progdb.Pos{File: filepath.Base(q.Filename), Line: q.Line, Col: q.Column}
+}
+
+// pdir is the program information of a construct: the fields every kind
+// has from the registry (directives.Table), the kind's own from its handler.
+func (p *Package) pdir(c *Construct) *progdb.Directive {
+	info := directives.Lookup(c.Kind())
+	pd := &progdb.Directive{Num: c.Num, Kind: c.Kind().String(), Site: info.Site, Text: c.Dir.Text, Pos: p.ppos(c.Pos()),
+		ImplicitBarrier: info.ImplicitBarrier}
+	if c.End != nil {
+		end := p.ppos(c.End.Pos())
+		pd.End = &end
+	}
+	if h, ok := handlers[c.Kind()]; ok && h.info != nil {
+		h.info(c, pd)
+	}
+	return pd
+}
