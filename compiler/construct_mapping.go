@@ -115,8 +115,8 @@ func (p *Package) suggest(c *Construct, name string, kind directives.Kind, typ s
 			earlier = append(earlier, declName(o))
 		}
 	}
-	if best := suggest.Closest(name, earlier, false); best != "" {
-		return fmt.Sprintf("; did you mean %s?", best)
+	if dym := suggest.DidYouMean(name, earlier, false); dym != "" {
+		return dym
 	}
 	return fmt.Sprintf(": no %s directive declares it earlier in this function, and no variable %s of type %s is in scope", kind, name, typ)
 }

@@ -179,9 +179,5 @@ func keywords(keep func(Info) bool) []string {
 // suggest returns `; did you mean "x"?` for the candidate closest to word,
 // or "" when none is close.
 func suggest(word string, candidates []string) string {
-	best := sug.Closest(strings.ToLower(word), candidates, false)
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return sug.DidYouMean(strings.ToLower(word), candidates, false)
 }

@@ -39,7 +39,11 @@ func TestParseErrors(t *testing.T) {
 		{"zero size", "CONFIG SVM_Kernel_TraceBuf_Size: 0K",
 			[]string{`t.req:1:34: bad size "0K": a buffer needs at least one byte`}},
 		{"huge size", "CONFIG SVM_TraceBuf_Size: 99999999999G",
-			[]string{`t.req:1:27: bad size "99999999999G": too large`}},
+			[]string{`t.req:1:27: bad size "99999999999G": too large (at most 1024G)`}},
+		// The runtime reads the same sizes (ParseSize): 2048G used to pass
+		// here and be dropped there.
+		{"size the runtime cannot take", "CONFIG SVM_TraceBuf_Size: 2048G",
+			[]string{`t.req:1:27: bad size "2048G": too large (at most 1024G)`}},
 		{"size with a blank before the suffix", "CONFIG SVM_TraceBuf_Size: 64 k",
 			[]string{`t.req:1:30: unexpected "k" after the end of the entry; an entry ends at the end of its line`}},
 		{"config key", "CONFIG SVM_TraceStag: 1",

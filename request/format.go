@@ -230,13 +230,15 @@ func (r *Request) OnNodes(nodes ...int) *Request {
 }
 
 // NewConfig returns the entry "CONFIG <key>: <value>", checking the value
-// as the parser does (a stage 0..6, a positive size).
+// as the parser does (a stage 0..6, a positive size up to MaxSize).
 func NewConfig(key ConfigKey, value int64) (*ConfigEntry, error) {
 	switch {
 	case key == ConfigTraceStage && (value < 0 || value > MaxStage):
 		return nil, fmt.Errorf("request: bad stage %d: want a number from 0 to %d", value, MaxStage)
 	case (key == ConfigTraceBufSize || key == ConfigKernelTraceBufSize) && value <= 0:
 		return nil, fmt.Errorf("request: bad size %d: a buffer needs at least one byte", value)
+	case (key == ConfigTraceBufSize || key == ConfigKernelTraceBufSize) && value > MaxSize:
+		return nil, fmt.Errorf("request: bad size %d: too large (at most %dG)", value, MaxSize>>30)
 	case key < ConfigTraceBufSize || key > ConfigTraceStage:
 		return nil, fmt.Errorf("request: unknown configuration parameter %v", key)
 	}

@@ -238,33 +238,13 @@ func parseStage(s string) (int64, string) {
 	return int64(n), ""
 }
 
-// parseSize reads a size in bytes: decimal digits with an optional suffix
-// k or K (times 1024), m or M (1024²), g or G (1024³). It must be positive.
+// parseSize is ParseSize with its error as a message.
 func parseSize(s string) (int64, string) {
-	i := 0
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
+	n, err := ParseSize(s)
+	if err != nil {
+		return 0, err.Error()
 	}
-	mult := int64(1)
-	switch s[i:] {
-	case "":
-	case "k", "K":
-		mult = 1 << 10
-	case "m", "M":
-		mult = 1 << 20
-	case "g", "G":
-		mult = 1 << 30
-	default:
-		return 0, fmt.Sprintf("bad size %q: want a number of bytes, optionally followed by k, M or G", s)
-	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil || n > (1<<62)/mult {
-		return 0, fmt.Sprintf("bad size %q: too large", s)
-	}
-	if n == 0 {
-		return 0, fmt.Sprintf("bad size %q: a buffer needs at least one byte", s)
-	}
-	return n * mult, ""
+	return n, ""
 }
 
 // include parses "INCLUDE <file>"; it returns nil after an error.

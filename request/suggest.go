@@ -1,18 +1,10 @@
 package request
 
-import (
-	"fmt"
-
-	sug "github.com/svmc/svmc/internal/suggest"
-)
+import sug "github.com/svmc/svmc/internal/suggest"
 
 // suggest returns `; did you mean "x"?` for the candidate closest to word
 // (compared without case), or "" when none is close. A candidate equal to
 // word but for case is suggested too (for names, which are case-sensitive).
 func suggest(word string, candidates []string) string {
-	best := sug.Closest(word, candidates, true)
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return sug.DidYouMean(word, candidates, true)
 }

@@ -1,7 +1,7 @@
 // Package rtlib is the runtime of svmc-instrumented programs. Generated code
-// imports it as svm_rt and calls the API fixed in the contract (see
-// briefs/rtlib_api.md of the project); this comment records how the runtime
-// behaves where the contract leaves room.
+// imports it as svm_rt and calls the methods of Proc and the functions below
+// (codegen writes the calls; the golden files under golden/ show them); this
+// comment records how the runtime behaves where the API leaves room.
 //
 // # Processors and the team
 //
@@ -167,7 +167,8 @@
 //
 // # Parameters and output
 //
-// Main reads the run-time parameters (params.go has the table: nprocs,
+// Main reads the run-time parameters (package rtlib/internal/params has
+// the table: nprocs,
 // trace, format, stage, request, lenient, tracebuf, kernel_tracebuf,
 // stats, stdout, stderr, info, keep_old, stop_wait, deadlock_ms) from, in
 // increasing precedence, their defaults, the request file's CONFIG entries,

@@ -101,29 +101,6 @@ func TestOutputEach(t *testing.T) {
 	}
 }
 
-func TestParseOutput(t *testing.T) {
-	for s, want := range map[string]string{
-		"":                 "proc0",
-		"proc0":            "proc0",
-		"PROC0:o.txt":      "proc0:o.txt",
-		"each":             "each:stdout%d.sto",
-		"each:x/%d.out":    "each:x/%d.out",
-		"common":           "common",
-		"common:all.txt":   "common:all.txt",
-		"each:%d-%d":       "error",
-		"everything:a.txt": "error",
-	} {
-		o, err := parseOutput(s, "stdout%d.sto")
-		got := o.String()
-		if err != nil {
-			got = "error"
-		}
-		if got != want {
-			t.Errorf("%q: got %s, want %s", s, got, want)
-		}
-	}
-}
-
 // TestDetachedOutput: a goroutine the program starts writes as processor 0.
 func TestDetachedOutput(t *testing.T) {
 	var out bytes.Buffer

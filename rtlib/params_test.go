@@ -1,14 +1,10 @@
 package rtlib
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // withEnv replaces the environment of loadSettings by env for the test.
@@ -26,133 +22,6 @@ func writeFile(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// TestParamPrecedence: default < request file CONFIG < environment <
-// parameter file < flag.
-func TestParamPrecedence(t *testing.T) {
-	dir := t.TempDir()
-	req := writeFile(t, dir, "t.req", "CONFIG SVM_TraceStage: 2\nCONFIG SVM_TraceBuf_Size: 64K\nCONFIG SVM_Kernel_TraceBuf_Size: 1M\n")
-	par := writeFile(t, dir, "run.par", "# parameters\nnprocs = 3   # from the file\nSVMC_FORMAT = ascii\n\nstats=1\ntrace = \"a b#c.sddf\"\n")
-	withEnv(t, map[string]string{
-		"SVMC_NPROCS":          "2",
-		"SVMC_STAGE":           "1",
-		"SVMC_REQUEST":         req,
-		"SVMC_FORMAT":          "binary",
-		"SVMC_PARAMS":          par,
-		"SVMC_FLAG_NPROCS":     "4",
-		"SVMC_KERNEL_TRACEBUF": "2k",
-	})
-	s, err := loadSettings()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]setting{}
-	for _, n := range []string{"nprocs", "stage", "format", "tracebuf", "kernel_tracebuf", "stats", "trace", "lenient"} {
-		got[n] = s.vals[n]
-	}
-	want := map[string]setting{
-		"nprocs":          {"4", "flag SVMC_FLAG_NPROCS"},
-		"stage":           {"1", "environment SVMC_STAGE"},
-		"format":          {"ascii", "parameter file " + par + ":3"},
-		"tracebuf":        {"65536", "request file " + req + ":2:27"},
-		"kernel_tracebuf": {"2k", "environment SVMC_KERNEL_TRACEBUF"},
-		"stats":           {"1", "parameter file " + par + ":5"},
-		"trace":           {"a b#c.sddf", "parameter file " + par + ":6"},
-		"lenient":         {"0", "default"},
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(setting{})); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	if s.request == nil {
-		t.Error("request file not loaded")
-	}
-
-	// The stage of a request file without SVM_TraceStage is 0, else 3.
-	withEnv(t, map[string]string{"SVMC_REQUEST": writeFile(t, dir, "l.req", "REQUEST LOCAL main.*: (REGION)\n")})
-	if s, err := loadSettings(); err != nil || s.get("stage") != "0" {
-		t.Errorf("stage with a request file: %v %v", s.vals["stage"], err)
-	}
-	withEnv(t, nil)
-	if s, err := loadSettings(); err != nil || s.vals["stage"] != (setting{"3", "default"}) {
-		t.Errorf("stage without a request file: %v %v", s.vals["stage"], err)
-	}
-}
-
-func TestParamErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := writeFile(t, dir, "bad.par", "nprocs = 0\n  nproc = 2\njust words\nstage = 7 # too high\nparams = x.par\nstdout = each:out.txt\ninfo = \"x\n")
-	for _, c := range []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"SVMC_NPROCS": "abc"}, "SVMC_NPROCS=abc: want a positive integer"},
-		{map[string]string{"SVMC_FLAG_STAGE": "9"}, "SVMC_FLAG_STAGE=9: want a stage 0..6"},
-		{map[string]string{"SVMC_FORMAT": "xml"}, "SVMC_FORMAT=xml: want ascii or binary"},
-		{map[string]string{"SVMC_STATS": "maybe"}, "SVMC_STATS=maybe: want 1 or 0 (true/false, yes/no, on/off)"},
-		{map[string]string{"SVMC_TRACEBUF": "-1"}, "SVMC_TRACEBUF=-1: want a positive size in bytes (suffix k, m or g allowed)"},
-		{map[string]string{"SVMC_STDOUT": "some"}, "SVMC_STDOUT=some: want proc0[:FILE], each[:PATTERN] or common[:FILE]"},
-		{map[string]string{"SVMC_INFO": "file:"}, "SVMC_INFO=file:: want stderr, stdout, off or file:PATH"},
-		{map[string]string{"SVMC_STOP_WAIT": "soon"}, "SVMC_STOP_WAIT=soon: want a positive duration (2s, 500ms)"},
-		{map[string]string{"SVMC_PARAMS": filepath.Join(dir, "none.par")}, "SVMC_PARAMS: open " + filepath.Join(dir, "none.par") + ": no such file or directory"},
-		{map[string]string{"SVMC_PARAMS": bad}, strings.Join([]string{
-			bad + ":1:10: nprocs: want a positive integer",
-			bad + `:2:3: unknown parameter "nproc"; did you mean "nprocs"?`,
-			bad + ":3:1: want name = value",
-			bad + ":4:9: stage: want a stage 0..6",
-			bad + ":5:1: params cannot be set in a parameter file",
-			bad + ":6:10: stdout: each:out.txt: the file name pattern needs one %d for the processor number",
-			bad + `:7:8: bad quoted value "x`}, "\n")},
-		{map[string]string{"SVMC_REQUEST": writeFile(t, dir, "bad.req", "CONFIG SVM_TraceStage: 9\n")}, filepath.Join(dir, "bad.req") + ":1:24: bad stage \"9\": want a number from 0 to 6"},
-	} {
-		withEnv(t, c.env)
-		_, err := loadSettings()
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%v:\n got %v\nwant %s", c.env, err, c.want)
-		}
-	}
-}
-
-func TestPrintParams(t *testing.T) {
-	dir := t.TempDir()
-	par := writeFile(t, dir, "run.par", "stdout = each:out%d.txt\n")
-	withEnv(t, map[string]string{"SVMC_NPROCS": "2", "SVMC_PARAMS": par, "SVMC_FLAG_TRACE": "x y.sddf"})
-	var b bytes.Buffer
-	if err := PrintParams(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := `# svmc run-time parameters: name = value  # source
-# precedence: default < request file CONFIG < environment < parameter file < flag (SVMC_FLAG_<NAME>)
-# parameter file: ` + par + `
-nprocs          = 2  # environment SVMC_NPROCS
-trace           = "x y.sddf"  # flag SVMC_FLAG_TRACE
-format          = binary  # default
-stage           = 3  # default
-request         = ""  # default
-lenient         = 0  # default
-tracebuf        = 1M  # default
-kernel_tracebuf = ""  # default
-stats           = 0  # default
-stdout          = each:out%d.txt  # parameter file ` + par + `:1
-stderr          = proc0  # default
-info            = stderr  # default
-keep_old        = 0  # default
-stop_wait       = 2s  # default
-deadlock_ms     = 500  # default
-`
-	if diff := cmp.Diff(want, b.String()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	// The output is a parameter file that gives the same values.
-	again := writeFile(t, dir, "again.par", b.String())
-	withEnv(t, map[string]string{"SVMC_PARAMS": again})
-	s, err := loadSettings()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.get("trace") != "x y.sddf" || s.get("stdout") != "each:out%d.txt" || s.get("nprocs") != "2" {
-		t.Errorf("read back: %v", s.vals)
-	}
 }
 
 func TestParamsFromEnv(t *testing.T) {

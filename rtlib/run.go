@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/params"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -176,7 +177,7 @@ func sigName(s os.Signal) string {
 // the bounded wait of a failure), complete the trace and exit with 130 or
 // 143 after "svmc: interrupted (SIGINT): trace written to FILE".
 func Main(prog *Program, body func(p *Proc)) {
-	if isTrue(os.Getenv("SVMC_PRINT_PARAMS")) {
+	if params.IsTrue(os.Getenv("SVMC_PRINT_PARAMS")) {
 		if err := PrintParams(os.Stdout); err != nil {
 			fatal(err)
 		}

@@ -4,7 +4,21 @@
 // request.
 package suggest
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
+
+// DidYouMean is the "did you mean" part of a message about the unknown word:
+// `; did you mean "x"?` for the candidate Closest finds, "" when none is
+// close. Every message of svmc that suggests a word phrases it so.
+func DidYouMean(word string, candidates []string, fold bool) string {
+	best := Closest(word, candidates, fold)
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + strconv.Quote(best) + "?"
+}
 
 // Closest returns the candidate closest to word, or "" when none is close:
 // an edit distance (with transpositions) of at most 2 and at most half the

@@ -7,9 +7,9 @@ package main
 func unknownNames(n int) {
 	//svm:processors Procs(2)
 	//svm:template Grid(n)
-	//svm:distribute (block) onto Procz :: Gird // want 32:`^unknown processor arrangement Procz; did you mean Procs\?$` 41:`^unknown template Gird; did you mean Grid\?$`
+	//svm:distribute (block) onto Procz :: Gird // want 32:`^unknown processor arrangement Procz; did you mean "Procs"\?$` 41:`^unknown template Gird; did you mean "Grid"\?$`
 	//svm:distribute (block) onto Q :: X // want 32:`^unknown processor arrangement Q: no processors directive declares it earlier in this function, and no variable Q of type \*rtlib\.Procs is in scope$` 37:`^unknown template X: no template directive declares it earlier in this function, and no variable X of type \*rtlib\.Template is in scope$`
-	//svm:destroy Gridd // want 16:`^unknown template Gridd; did you mean Grid\?$`
+	//svm:destroy Gridd // want 16:`^unknown template Gridd; did you mean "Grid"\?$`
 	//svm:undef Y // want 14:`^unknown template Y: no template directive`
 }
 
@@ -88,7 +88,7 @@ func loopLevel(n int, a [][]int) {
 			a[i][j] = 1
 		}
 	}
-	//svm:pdo loops(i) processors(PP) strategy(block) // want 32:`^unknown processor arrangement PP; did you mean P\?$`
+	//svm:pdo loops(i) processors(PP) strategy(block) // want 32:`^unknown processor arrangement PP; did you mean "P"\?$`
 	for i := 0; i < n; i++ {
 		a[i][0] = 1
 	}

@@ -1,0 +1,200 @@
+// Package params holds the run-time parameters of an instrumented program
+// (seed 000 §8, DESIGN.md §6): one table of typed parameters, each value
+// parsed once, when it is set, into the field of Values it sets, and the
+// source every value came from.
+//
+//	name             environment            default    meaning
+//	nprocs           SVMC_NPROCS            1          number of processors
+//	trace            SVMC_TRACE             (none)     trace file to write; no trace without it
+//	format           SVMC_FORMAT            binary     ascii or binary SDDF
+//	stage            SVMC_STAGE             3          tracing stage 0..6; with a request file that
+//	                                                   sets no SVM_TraceStage the default is 0
+//	request          SVMC_REQUEST           (none)     trace request file (package request)
+//	lenient          SVMC_LENIENT           0          unknown names in the request file are warnings
+//	tracebuf         SVMC_TRACEBUF          1M         SVM_TraceBuf_Size: bytes of a processor's buffer
+//	kernel_tracebuf  SVMC_KERNEL_TRACEBUF   (none)     SVM_Kernel_TraceBuf_Size (kept, unused)
+//	stats            SVMC_STATS             0          statistics: interval matrices at the end
+//	stdout           SVMC_STDOUT            proc0      user stdout: proc0[:FILE], each[:PATTERN], common[:FILE]
+//	stderr           SVMC_STDERR            proc0      user stderr, the same forms
+//	info             SVMC_INFO              stderr     runtime messages: stderr, stdout, off or file:PATH
+//	keep_old         SVMC_KEEP_OLD          0          keep the output files of an earlier run (append)
+//	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
+//	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
+//
+// Sources, from the weakest: the default; the request file's CONFIG entries
+// (stage, tracebuf, kernel_tracebuf); the environment variable; the
+// parameter file; the flag. The parameter file is named by SVMC_PARAMS (or
+// its flag variable): lines "name = value", '#' starting a comment (at the
+// start of a line or after a blank), values optionally quoted as Go
+// strings; a name may also be written as its environment variable. `svmc
+// run` passes each of its flags as SVMC_FLAG_<NAME> (SVMC_FLAG_NPROCS=4,
+// SVMC_FLAG_PARAMS=run.par, ...), so that the program knows a value came
+// from a flag and lets it win. Booleans are 1/0, true/false, yes/no, on/off;
+// sizes are request.ParseSize's (bytes with an optional k, M or G), the
+// same as a request file's CONFIG sizes, which are checked like the values
+// of every other source.
+package params
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/trace"
+)
+
+// Values are the run-time parameters, typed.
+type Values struct {
+	NProcs         int
+	Trace          string // trace file; "" for none
+	Format         trace.Format
+	Stage          int
+	Request        string // request file; "" for none
+	Lenient        bool
+	TraceBuf       int // bytes
+	KernelTraceBuf int // bytes; 0 unset
+	Stats          bool
+	Stdout, Stderr Output
+	Info           Info
+	KeepOld        bool
+	StopWait       time.Duration
+	DeadlockMS     int // 0: off
+}
+
+// Info is where the runtime's informational messages go.
+type Info struct {
+	Mode string // "stderr", "stdout", "off" or "file"
+	Path string // Mode "file": the file
+}
+
+// Def is one parameter: its name (as a parameter file and Print write it),
+// its default and the parser that sets its field of Values.
+type Def struct {
+	Name    string
+	Default string
+	set     func(v *Values, s string) error
+}
+
+// Env is the environment variable of the parameter.
+func (d *Def) Env() string { return "SVMC_" + strings.ToUpper(d.Name) }
+
+// Flag is the variable by which `svmc run` passes the parameter's flag.
+func (d *Def) Flag() string { return "SVMC_FLAG_" + strings.ToUpper(d.Name) }
+
+// Defs is the parameter table.
+var Defs = []Def{
+	{"nprocs", "1", func(v *Values, s string) (err error) { v.NProcs, err = positive(s); return }},
+	{"trace", "", func(v *Values, s string) error { v.Trace = s; return nil }},
+	{"format", "binary", func(v *Values, s string) error {
+		f, err := trace.ParseFormat(s)
+		if err != nil {
+			return errors.New("want ascii or binary")
+		}
+		v.Format = f
+		return nil
+	}},
+	{"stage", "3", func(v *Values, s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 || n > request.MaxStage {
+			return fmt.Errorf("want a stage 0..%d", request.MaxStage)
+		}
+		v.Stage = n
+		return nil
+	}},
+	{"request", "", func(v *Values, s string) error { v.Request = s; return nil }},
+	{"lenient", "0", func(v *Values, s string) (err error) { v.Lenient, err = parseBool(s); return }},
+	{"tracebuf", "1M", func(v *Values, s string) (err error) { v.TraceBuf, err = size(s); return }},
+	{"kernel_tracebuf", "", func(v *Values, s string) (err error) { v.KernelTraceBuf, err = size(s); return }},
+	{"stats", "0", func(v *Values, s string) (err error) { v.Stats, err = parseBool(s); return }},
+	{"stdout", "proc0", func(v *Values, s string) (err error) { v.Stdout, err = ParseOutput(s, "stdout%d.sto"); return }},
+	{"stderr", "proc0", func(v *Values, s string) (err error) { v.Stderr, err = ParseOutput(s, "stderr%d.ste"); return }},
+	{"info", "stderr", func(v *Values, s string) error {
+		mode, path, _ := strings.Cut(strings.TrimSpace(s), ":")
+		switch mode = strings.ToLower(mode); mode {
+		case "stderr", "stdout", "off":
+			v.Info = Info{Mode: mode}
+			return nil
+		case "file":
+			if path != "" {
+				v.Info = Info{Mode: mode, Path: path}
+				return nil
+			}
+		}
+		return errors.New("want stderr, stdout, off or file:PATH")
+	}},
+	{"keep_old", "0", func(v *Values, s string) (err error) { v.KeepOld, err = parseBool(s); return }},
+	{"stop_wait", "2s", func(v *Values, s string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil || d <= 0 {
+			return errors.New("want a positive duration (2s, 500ms)")
+		}
+		v.StopWait = d
+		return nil
+	}},
+	{"deadlock_ms", "500", func(v *Values, s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return errors.New("want milliseconds >= 0 (0: off)")
+		}
+		v.DeadlockMS = n
+		return nil
+	}},
+}
+
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 {
+		return 0, errors.New("want a positive integer")
+	}
+	return n, nil
+}
+
+// IsTrue reports whether s is a true boolean (1, true, yes, on).
+func IsTrue(s string) bool { b, _ := parseBool(s); return b }
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off", "":
+		return false, nil
+	}
+	return false, errors.New("want 1 or 0 (true/false, yes/no, on/off)")
+}
+
+// size is request.ParseSize; blank means unset (0).
+func size(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := request.ParseSize(s)
+	if err != nil {
+		return 0, errors.New(strings.TrimPrefix(err.Error(), "bad size "+strconv.Quote(s)+": "))
+	}
+	return int(n), nil
+}
+
+// Find finds a parameter by its name or its environment variable,
+// case-insensitively.
+func Find(name string) (*Def, bool) {
+	low := strings.TrimPrefix(strings.ToLower(name), "svmc_")
+	for i := range Defs {
+		if Defs[i].Name == low {
+			return &Defs[i], true
+		}
+	}
+	return nil, false
+}
+
+// Names are the parameters' names in table order.
+func Names() []string {
+	names := make([]string, len(Defs))
+	for i, d := range Defs {
+		names[i] = d.Name
+	}
+	return names
+}
