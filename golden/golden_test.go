@@ -62,7 +62,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("compile %s:\n%v", c.dir, err)
 			}
-			out, err := codegen.Generate(p, want)
+			out, err := codegen.Generate(p, want, []string{"svmc", "compile", "-o", "want", "."})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,7 +27,7 @@ func TestRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := codegen.Generate(p, filepath.Join("testdata", "example31", "build"))
+	out, err := codegen.Generate(p, filepath.Join("testdata", "example31", "build"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

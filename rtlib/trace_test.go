@@ -424,21 +424,6 @@ func TestVariableMapping(t *testing.T) {
 	t.Error("no variable-mapping")
 }
 
-func TestStageConstants(t *testing.T) {
-	for tag, st := range map[trace.Tag]int{
-		trace.TagTraceRegionStart: stageRegion, trace.TagTraceRegionStop: stageRegion,
-		trace.TagTraceOverhead: stageRegion, trace.TagKernelTraceBufferOverflow: stageRegion,
-		trace.TagPDOInfo: stageSched, trace.TagAPSInfo: stageSched, trace.TagPDOIterationSpace: stageSched,
-		trace.TagTemplateInfo: stageSched, trace.TagTemplateDist: stageSched, trace.TagUndefTemplate: stageSched,
-		trace.TagDestroyTemplate: stageSched, trace.TagProcArrangement: stageSched, trace.TagVariableMapping: stageSched,
-		trace.TagWaitBarrierStart: stageSync, trace.TagWaitBarrierStop: stageSync,
-	} {
-		if trace.Stage(tag) != st {
-			t.Errorf("tag %d: trace.Stage %d, rtlib uses %d", tag, trace.Stage(tag), st)
-		}
-	}
-}
-
 func TestWrapInfoMessage(t *testing.T) {
 	var msg bytes.Buffer
 	err := Run(testProg(), Params{NProcs: 2, Stderr: &msg}, func(p *Proc) {

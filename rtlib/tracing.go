@@ -9,16 +9,10 @@ import (
 	"github.com/svmc/svmc/trace"
 )
 
-// Stages of the records the runtime writes (seed 002, Table 2; trace.Stage
-// has the table). Record sites test p.on(tag) instead; these remain for
-// documentation and old call sites.
-const (
-	stageRegion = 1 // trace-region-start/stop, trace-overhead, buffer overflow
-	stageSched  = 2 // pdo-info, aps-info, templates, arrangements, mapping
-	stageSync   = 3 // barrier, lock and critical section waits
-	// MaxStage is the highest tracing stage.
-	MaxStage = 6
-)
+// MaxStage is the highest tracing stage (seed 002, Table 2; trace.Stage
+// says at which stage each record is written, and record sites test
+// p.on(tag)).
+const MaxStage = request.MaxStage
 
 // on reports whether records with tag are traced on p now: one bit test of
 // p's current mask, which is the compiled request table's base mask of the

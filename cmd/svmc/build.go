@@ -72,7 +72,7 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := codegen.Generate(p, p.Dir)
+	out, err := codegen.Generate(p, p.Dir, []string{"svmc", "run"})
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 			if err != nil {
 				return err
 			}
-			out, err := codegen.Generate(p, outDir)
+			out, err := codegen.Generate(p, outDir, append([]string{"svmc"}, os.Args[1:]...))
 			if err != nil {
 				return err
 			}
