@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,11 +36,7 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 	}
 	c := census{map[int]int{}, map[int]map[string]int{}, map[int]int{}, map[int]int{}}
 	writer := 0
-	for {
-		r, err := rd.Next()
-		if err == io.EOF {
-			return c
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,6 +66,7 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 			c.instants[writer]++
 		}
 	}
+	return c
 }
 
 func fixture(t *testing.T, name string) []byte {

@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,11 +139,7 @@ func canonical(t *testing.T, path string, dynamic bool) []byte {
 	// sit in the leader's buffer; they are listed apart, so the order of
 	// two goroutines' clocks does not make the file flaky.
 	own, onBehalf := map[int][]string{}, map[int][]string{}
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range r.All() {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package golden
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,11 +70,7 @@ func recordSets(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	nodes, count := map[string]map[int]bool{}, map[string]int{}
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range r.All() {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package rtlib_test
 import (
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,19 +156,16 @@ func readRecords(t *testing.T, path string) []*trace.Record {
 		t.Fatalf("trace unreadable: %v", err)
 	}
 	var recs []*trace.Record
-	for {
-		r, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
-				t.Fatalf("the trace does not end with trace-end")
-			}
-			return recs[:len(recs)-1]
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatalf("trace unreadable: %v", err)
 		}
 		recs = append(recs, r)
 	}
+	if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
+		t.Fatalf("the trace does not end with trace-end")
+	}
+	return recs[:len(recs)-1]
 }
 
 func TestUserErrors(t *testing.T) {
@@ -346,11 +342,7 @@ func TestStuckProcessor(t *testing.T) {
 	}
 	nodes := map[int]bool{}
 	var end *trace.Record
-	for {
-		r, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatal(err)
 		}

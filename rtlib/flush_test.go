@@ -2,7 +2,6 @@ package rtlib
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
 	"syscall"
@@ -83,11 +82,7 @@ func TestTraceEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		var last *trace.Record
-		for {
-			r, err := rd.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
+		for r, err := range rd.All() {
 			if err != nil {
 				t.Fatal(err)
 			}

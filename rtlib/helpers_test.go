@@ -2,7 +2,6 @@ package rtlib
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -54,21 +53,18 @@ func readTrace(t testing.TB, b []byte) []*trace.Record {
 		t.Fatalf("NewReader: %v", err)
 	}
 	var recs []*trace.Record
-	for {
-		r, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			// Every trace the runtime closes ends with trace-end; the tests
-			// compare the records before it (see TestTraceEnd).
-			if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
-				t.Fatalf("the trace does not end with trace-end")
-			}
-			return recs[:len(recs)-1]
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatalf("Next: %v", err)
 		}
 		recs = append(recs, r)
 	}
+	// Every trace the runtime closes ends with trace-end; the tests
+	// compare the records before it (see TestTraceEnd).
+	if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
+		t.Fatalf("the trace does not end with trace-end")
+	}
+	return recs[:len(recs)-1]
 }
 
 // byNode splits records by node id.

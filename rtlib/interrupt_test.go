@@ -100,16 +100,13 @@ func readAllRecords(t *testing.T, path string) []*trace.Record {
 		t.Fatalf("trace unreadable: %v", err)
 	}
 	var recs []*trace.Record
-	for {
-		r, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return recs
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatalf("trace unreadable after %d records: %v", len(recs), err)
 		}
 		recs = append(recs, r)
 	}
+	return recs
 }
 
 // TestInterruptMidLoop: SIGINT while the program loops over PDOs stops the

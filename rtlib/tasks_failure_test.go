@@ -1,8 +1,6 @@
 package rtlib_test
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -80,11 +78,7 @@ func traceEnd(t *testing.T, path string) (map[int]int, int) {
 	}
 	nodes := map[int]int{}
 	status := -1
-	for {
-		r, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return nodes, status
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatalf("trace unreadable: %v", err)
 		}
@@ -94,6 +88,7 @@ func traceEnd(t *testing.T, path string) (map[int]int, int) {
 		}
 		nodes[r.Node()]++
 	}
+	return nodes, status
 }
 
 func TestTaskFailures(t *testing.T) {

@@ -129,11 +129,7 @@ func benchRead(b *testing.B, f Format) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for {
-			_, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
+		for _, err := range rd.All() {
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -171,16 +171,13 @@ func readAll(t testing.TB, data []byte) (*Reader, []*Record) {
 		t.Fatalf("NewReader: %v", err)
 	}
 	var recs []*Record
-	for {
-		r, err := rd.Next()
-		if err == io.EOF {
-			return rd, recs
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatalf("Next after %d records: %v", len(recs), err)
 		}
 		recs = append(recs, r)
 	}
+	return rd, recs
 }
 
 func writeRecords(t testing.TB, f Format, attrs []Attr, recs []*Record) []byte {
@@ -956,5 +953,47 @@ func TestWriteTrusted(t *testing.T) {
 		if err := w2.WriteTrusted(b.B); err == nil {
 			t.Errorf("%v: WriteTrusted after Close succeeded", f)
 		}
+	}
+}
+
+// TestAll: the iterator yields the records, then a damaged stream's error
+// once, and stops early when the loop does.
+func TestAll(t *testing.T) {
+	data, recs, _ := smallTrace(t, Binary)
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for r, err := range rd.All() {
+		if err != nil || r == nil {
+			t.Fatalf("record %d: %v", n, err)
+		}
+		n++
+	}
+	if n != len(recs) {
+		t.Errorf("%d records, want %d", n, len(recs))
+	}
+	rd, _ = NewReader(bytes.NewReader(data[:len(data)-3]))
+	var errs, got int
+	for r, err := range rd.All() {
+		if err != nil {
+			errs++
+			if r != nil {
+				t.Error("a record with the error")
+			}
+			continue
+		}
+		got++
+	}
+	if errs != 1 || got >= len(recs) {
+		t.Errorf("truncated stream: %d records, %d errors; want fewer than %d records and one error", got, errs, len(recs))
+	}
+	rd, _ = NewReader(bytes.NewReader(data))
+	for range rd.All() {
+		break
+	}
+	if r, err := rd.Next(); err != nil || r == nil {
+		t.Errorf("after an early break the reader goes on: %v", err)
 	}
 }

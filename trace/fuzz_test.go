@@ -92,14 +92,11 @@ func fuzzRead(data []byte) (*Reader, []*Record, error) {
 		return nil, nil, err
 	}
 	var recs []*Record
-	for {
-		r, err := rd.Next()
-		if err == io.EOF {
-			return rd, recs, nil
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			return rd, recs, err
 		}
 		recs = append(recs, r)
 	}
+	return rd, recs, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 )
 
 // Reader reads an SDDF stream, ASCII or binary (detected from the header).
@@ -85,6 +86,24 @@ func (r *Reader) Format() Format { return r.format }
 // NewReader; attribute packets later in the stream are appended as Next
 // passes them).
 func (r *Reader) Attrs() []Attr { return r.attrs }
+
+// All returns an iterator over the data records that are still to be read:
+// each record with a nil error and, if the stream is damaged, then one nil
+// record with the error (the same as Next's). The end of the stream ends
+// the iteration.
+func (r *Reader) All() iter.Seq2[*Record, error] {
+	return func(yield func(*Record, error) bool) {
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+	}
+}
 
 // Descriptors returns the descriptors read so far, in stream order.
 func (r *Reader) Descriptors() []*Descriptor { return r.descs }

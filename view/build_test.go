@@ -3,7 +3,6 @@ package view_test
 import (
 	"bytes"
 	"errors"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,17 +49,14 @@ func counts(t *testing.T, path string) (map[string]int, int) {
 		t.Fatal(err)
 	}
 	c, n := map[string]int{}, 0
-	for {
-		r, err := rd.Next()
-		if err == io.EOF {
-			return c, n
-		}
+	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatal(err)
 		}
 		c[r.Desc.Name]++
 		n++
 	}
+	return c, n
 }
 
 // checkStructure checks what every timeline must satisfy: intervals nest

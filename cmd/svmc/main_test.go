@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,16 +67,13 @@ func readTrace(t *testing.T, path string) []*trace.Record {
 		t.Fatal(err)
 	}
 	var recs []*trace.Record
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return recs
-		}
+	for rec, err := range r.All() {
 		if err != nil {
 			t.Fatal(err)
 		}
 		recs = append(recs, rec)
 	}
+	return recs
 }
 
 func ints(rec *trace.Record, name string) []int { return rec.Value(name).Ints }
