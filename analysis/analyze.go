@@ -1,34 +1,24 @@
 package analysis
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
 
-// progAttr is the stream attribute that carries the program information.
-const progAttr = "svmc program info"
-
 // ErrNoProgramInfo is returned by ProgramInfo for a trace without the
 // "svmc program info" stream attribute.
-var ErrNoProgramInfo = errors.New(`the trace has no program information (stream attribute "svmc program info")`)
+var ErrNoProgramInfo = replay.ErrNoProgramInfo
 
 // ProgramInfo decodes the program information a trace carries in its
-// stream attributes. It rejects program information files of a version it
-// does not know (progdb's error); it returns ErrNoProgramInfo when there is
-// none. name is used in error messages.
+// stream attributes (replay.ProgramInfo).
 func ProgramInfo(attrs []trace.Attr, name string) (*progdb.Program, error) {
-	for _, a := range attrs {
-		if a.Key == progAttr {
-			return progdb.Unmarshal([]byte(a.Value), name+`: stream attribute "svmc program info"`)
-		}
-	}
-	return nil, ErrNoProgramInfo
+	return replay.ProgramInfo(attrs, name)
 }
 
 // attrInt returns the integer value of a stream attribute, or def.
@@ -69,12 +59,18 @@ type Options struct {
 // processors may interleave in any way. Errors of the trace (a
 // *trace.CorruptError with its byte offset) are returned as they are.
 func Analyze(rd *trace.Reader, opt Options) (*Model, error) {
-	return analyze(rd.Attrs(), opt, func(o *orderer) { o.in = &windowInput{src: rd} }, rd)
+	return analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+		if opt.FileOrder {
+			n, err := replay.Decode(rd, false, fn)
+			return replay.OrderStats{Records: n}, err
+		}
+		return replay.Order(rd, o, fn)
+	})
 }
 
 // AnalyzeFile is Analyze for the trace file at path. A binary trace is read
 // one processor at a time through an index of its buffer runs (see
-// OrderFile), so the causally consistent order needs no look-ahead.
+// replay.OrderFile), so the causally consistent order needs no look-ahead.
 func AnalyzeFile(path string, opt Options) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -95,20 +91,17 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 	if err != nil {
 		return nil, err
 	}
-	if opt.FileOrder || rd.Format() != trace.Binary {
+	if opt.FileOrder {
 		return Analyze(rd, opt)
 	}
-	ni, err := newNodeInput(ra, size, name)
-	if err != nil || ni == nil {
-		return Analyze(rd, opt) // not indexable: the reader reports the damage
-	}
-	return analyze(rd.Attrs(), opt, func(o *orderer) {
-		o.grow(len(ni.readers))
-		o.in = ni
-	}, nil)
+	return analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+		return replay.OrderFile(ra, size, name, o, fn)
+	})
 }
 
-func analyze(attrs []trace.Attr, opt Options, setInput func(*orderer), fileOrder *trace.Reader) (*Model, error) {
+// analyze runs order (the records in file order or in a causally
+// consistent one) into a builder.
+func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error)) (*Model, error) {
 	prog := opt.Prog
 	if prog == nil {
 		p, err := ProgramInfo(attrs, "trace")
@@ -125,42 +118,20 @@ func analyze(attrs []trace.Attr, opt Options, setInput func(*orderer), fileOrder
 		}
 	}
 	b := newBuilder(prog, procs, attrInt(attrs, "stage", -1))
-	var count int64
-	progress := func() {
-		count++
-		if opt.Progress != nil && count&(1<<16-1) == 0 {
-			opt.Progress(count)
+	st, err := order(replay.OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}, func(e *replay.Event) error {
+		b.add(e)
+		if opt.Progress != nil && b.records&(1<<16-1) == 0 {
+			opt.Progress(b.records)
 		}
-	}
-	if opt.FileOrder && fileOrder != nil {
-		dec := newDecoder()
-		var e ev
-		for {
-			r, err := fileOrder.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			dec.decode(r, &e)
-			b.add(&e)
-			progress()
-		}
-		return b.model(), nil
-	}
-	o := newOrderer(OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}, false)
-	setInput(o)
-	o.emit = func(it *item, q int, L float64) error {
-		b.add(&it.e)
-		progress()
 		return nil
-	}
-	if err := o.run(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	m := b.model()
-	st := o.stats
+	if opt.FileOrder {
+		return m, nil
+	}
 	m.Order = &st
 	if st.Forced > 0 {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%d synchronisation constraints could not be met in the consistent order (incomplete barrier instances or lock records)", st.Forced))

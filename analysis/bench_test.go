@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -27,7 +28,7 @@ func genTrace(w io.Writer, procs int, events int64) (int64, error) {
 		return 0, err
 	}
 	tw, err := trace.NewWriter(w, trace.Binary, []trace.Attr{
-		{Key: progAttr, Value: string(js)},
+		{Key: replay.ProgAttr, Value: string(js)},
 		{Key: "processors", Value: strconv.Itoa(procs)},
 		{Key: "stage", Value: "3"},
 	})

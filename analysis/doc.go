@@ -1,16 +1,18 @@
 // Package analysis reads svmc traces and answers where the time of a run
 // goes (DESIGN.md §7): the model behind `svmc report`, the automatic search
-// for bottlenecks of OPAL (seed 002 §2), the trace request for the next run,
-// and a causally consistent order of the processors' records (seed 001,
-// VISTOP) for the timeline and the exports. It imports the standard library,
-// trace and progdb only.
+// for bottlenecks of OPAL (seed 002 §2) and the trace request for the next
+// run. It reads the trace through package replay (the causally consistent
+// order of seed 001 and each processor's intervals) and imports the
+// standard library, trace, progdb and replay only.
 //
 // # The pass
 //
 // Analyze (a *trace.Reader) and AnalyzeFile / AnalyzeReaderAt (a file) read
-// a trace once. Records go through Order first (see below), then into the
-// model, one processor at a time in the order it wrote them; the model keeps
-// per processor a stack of open regions and per region, loop and
+// a trace once. Records go through replay.OrderFile (or replay.Order) first,
+// then through a replay.Replayer, which pairs each processor's records into
+// regions, waits, holds and measured intervals; the model attributes each
+// processor's time between its records to the state it is in and keeps per
+// region, loop and
 // synchronisation site one row per processor, so its memory grows with
 // regions × processors, not with the length of the trace. The program
 // information comes from Options.Prog or from the trace's stream attribute
@@ -125,37 +127,6 @@
 // file:line and carries a one-line explanation and advice. NextRequest
 // turns the top findings into a trace request file (seed 002 §5) for the
 // next, finer run: the incremental cycle of seed 002's Figure 2.
-//
-// # Consistent order
-//
-// Order merges the per-processor streams into one order that keeps each
-// processor's order and puts every barrier exit after all entries of its
-// instance, a split-barrier check-out after all check-ins, a lock grant
-// after the release of its previous holder (a lock is never granted while
-// held), a critical-section entry after the previous exit of the same
-// section (by name), and a message receive after its send (the hook
-// OrderOptions.Message, for records from #2000 up). Among the records whose
-// predecessors are out it emits the one with the smallest corrected time
-// Time = max(Clock, Time of every causal predecessor) — a forward-only
-// logical clock correction; a record with Time > Clock violates the clock
-// condition and is counted (OrderStats.Violations), as is every
-// synchronisation edge that goes backwards in time (EdgeViolations).
-//
-// A k-way merge over one interleaved stream needs look-ahead: the runtime
-// writes each processor's 1 MiB buffer as one run, so the next record of a
-// processor may lie a few runs further on. Order reads ahead until every
-// processor has a record waiting, but at most OrderOptions.Lookahead
-// records (default 2^18, the records of about nine full 1 MiB buffers); beyond
-// that it emits what it has, counting records that then come out of time
-// order (OutOfOrder). A causal dependency that is still unread may make it
-// read on to MaxBuffer (8 × Lookahead); a constraint that cannot be met
-// (an incomplete barrier instance, a lock never released, more than 4096
-// open instances of one barrier) is dropped and counted (Forced). OrderFile
-// avoids the look-ahead for binary files: one scan of the packet framing
-// finds each processor's runs, and each processor is then read by a reader
-// of its own, so the merge holds one record per processor plus the heads
-// blocked on a partner: memory O(N), independent of the buffer size and of
-// the order of the runs. `svmc report` reads binary traces this way.
 //
 // # Limits
 //

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 	"github.com/svmc/svmc/trace/tracetest"
 )
@@ -148,7 +149,7 @@ func TestProgramInfo(t *testing.T) {
 	}
 	js, _ := progdb.Marshal(testProg())
 	bad := strings.Replace(string(js), fmt.Sprintf(`"version": %d`, progdb.Version), `"version": 99`, 1)
-	_, err := ProgramInfo([]trace.Attr{{Key: progAttr, Value: bad}}, "x.sddf")
+	_, err := ProgramInfo([]trace.Attr{{Key: replay.ProgAttr, Value: bad}}, "x.sddf")
 	if err == nil || !strings.Contains(err.Error(), "version 99 is not supported") || !strings.Contains(err.Error(), "x.sddf") {
 		t.Errorf("unknown version: %v", err)
 	}
@@ -157,7 +158,7 @@ func TestProgramInfo(t *testing.T) {
 	s.Start(0, 0, 2, 0, trace.RegionProgram)
 	s.Stop(0, 1, 2, 0, trace.RegionProgram)
 	var out bytes.Buffer
-	w, _ := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: progAttr, Value: bad}})
+	w, _ := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: replay.ProgAttr, Value: bad}})
 	w.WriteBuf(&s.Bufs[0])
 	w.Close()
 	rd, _ := trace.NewReader(bytes.NewReader(out.Bytes()))

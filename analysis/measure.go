@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -186,11 +187,6 @@ type measKey struct {
 	name  string
 }
 
-type measOpen struct {
-	key   measKey
-	start float64
-}
-
 type measAgg struct {
 	key        measKey
 	first      float64
@@ -209,40 +205,19 @@ func (b *builder) measAgg(k measKey, t float64) *measAgg {
 	return a
 }
 
-func measName(e *ev) string {
-	if e.x != nil {
-		return e.x.name
-	}
-	return ""
-}
-
-func (b *builder) measureStart(n *nodeState, e *ev) {
-	k := measKey{e.a, measName(e)}
-	b.measAgg(k, e.t)
-	n.meas = append(n.meas, measOpen{k, e.t})
-}
-
-// measureFinish closes the innermost open interval of the same name and
-// level; those opened inside it and still open are unfinished.
-func (b *builder) measureFinish(n *nodeState, e *ev, t float64) {
-	k := measKey{e.a, measName(e)}
-	i := len(n.meas) - 1
-	for i >= 0 && n.meas[i].key != k {
-		i--
-	}
-	if i < 0 {
-		b.measUnmatched++
+// measureFinish counts a measured interval the replay closed: a finished
+// entry, or one left open (Unclosed: an enclosing interval finished, or the
+// processor's records ended).
+func (b *builder) measureFinish(n *nodeState, iv *replay.Interval, e *replay.Event) {
+	k := measKey{int32(iv.Level), iv.Name}
+	if iv.Unclosed {
+		b.measures[k].unfinished++
+		b.measUnfinished++
 		return
 	}
-	for j := len(n.meas) - 1; j > i; j-- {
-		b.measures[n.meas[j].key].unfinished++
-		b.measUnfinished++
-	}
-	mo := n.meas[i]
-	n.meas = n.meas[:i]
-	d := e.f
+	d := e.F
 	if d < 0 {
-		d = max(0, t-mo.start)
+		d = max(0, iv.Clock1-iv.Clock0)
 	}
 	a := b.measures[k]
 	for len(a.perProc) <= n.id {
@@ -255,26 +230,24 @@ func (b *builder) measureFinish(n *nodeState, e *ev, t float64) {
 
 // runRecord takes a record the runtime writes once the processors have
 // stopped (statistics, trace-end): it belongs to no processor's time.
-func (b *builder) runRecord(e *ev) {
-	if e.x == nil {
-		return
-	}
-	switch {
-	case e.x.si != nil:
-		si := e.x.si
+func (b *builder) runRecord(e *replay.Event) {
+	switch e.Tag {
+	case trace.TagStatInterval:
+		si := decodeStatInterval(e.Rec)
 		if old := b.stats[si.ID]; old != nil {
 			si.Groups = old.Groups // stat-group records that came first
 		}
 		b.stats[si.ID] = si
-	case e.x.sg != nil:
-		si := b.stats[e.x.sg.interval]
+	case trace.TagStatGroup:
+		sg := decodeStatGroup(e.Rec)
+		si := b.stats[sg.interval]
 		if si == nil {
-			si = &StatInterval{ID: e.x.sg.interval, Parent: -1, Name: "interval " + strconv.Itoa(e.x.sg.interval), Groups: []StatGroup{}}
+			si = &StatInterval{ID: sg.interval, Parent: -1, Name: "interval " + strconv.Itoa(sg.interval), Groups: []StatGroup{}}
 			b.stats[si.ID] = si
 		}
-		si.Groups = append(si.Groups, e.x.sg.g)
-	case e.x.end != nil:
-		b.end = e.x.end
+		si.Groups = append(si.Groups, sg.g)
+	case trace.TagTraceEnd:
+		b.end = decodeEnd(e.Rec)
 	}
 }
 
@@ -282,12 +255,6 @@ func (b *builder) runRecord(e *ev) {
 // the run to m.
 func (b *builder) finishMeasures(m *Model) {
 	N := m.Procs
-	for _, n := range b.nodes {
-		for _, mo := range n.meas {
-			b.measures[mo.key].unfinished++
-			b.measUnfinished++
-		}
-	}
 	for _, a := range b.measures {
 		ms := &MeasureStat{Name: a.key.name, Level: int(a.key.level), Max: a.max, Unfinished: a.unfinished, First: a.first, PerProc: a.perProc}
 		for len(ms.PerProc) < N {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -33,8 +34,8 @@ type Model struct {
 	Serial []*SerialStat `json:"serial,omitempty"`
 	// Order describes the causally consistent order the pass read the
 	// records in (nil when the pass read them in file order).
-	Order    *OrderStats `json:"order,omitempty"`
-	Warnings []string    `json:"warnings,omitempty"`
+	Order    *replay.OrderStats `json:"order,omitempty"`
+	Warnings []string           `json:"warnings,omitempty"`
 
 	// Measures are the measured intervals (MeasureStart / MeasureFinish)
 	// per name and level, in the order of their first entry.
@@ -190,6 +191,8 @@ type SerialStat struct {
 
 type regKey struct{ sub, dir, typ int32 }
 
+type sdKey struct{ sub, dir int32 }
+
 type regAgg struct {
 	key     regKey
 	perProc []RegionProc
@@ -228,21 +231,8 @@ type part struct {
 
 type waitKey struct {
 	sub, dir int32
-	kind     waitKind
+	kind     replay.WaitKind
 }
-
-type waitKind uint8
-
-const (
-	wkNone waitKind = iota
-	wkBarrier
-	wkImplicit
-	wkLock
-	wkCritical
-	wkCheckout
-)
-
-var waitNames = [...]string{"", WaitBarrier, WaitImplicit, WaitLock, WaitCritical, WaitCheckout}
 
 type waitAgg struct {
 	key     waitKey
@@ -261,9 +251,11 @@ const (
 	nBuckets
 )
 
+// frame is an open region of a processor: the replay's interval with what
+// the model adds to it.
 type frame struct {
+	iv    *replay.Interval
 	key   regKey
-	start float64
 	child float64
 	mode  int8 // 1 parallel work, 0 exclusive mode
 	pdo   *pdoExec
@@ -281,38 +273,28 @@ type pdoExec struct {
 	iters   int64
 }
 
-type waitOpen struct {
-	kind  waitKind
-	site  sdKey
-	start float64
-	open  bool
-}
-
-type holdOpen struct {
-	sub, dir int32
-	t        float64
-	kind     waitKind
-}
-
 type nodeState struct {
 	id          int
 	seen        bool
 	first, last float64
 	records     int64
-	stack       []frame
-	wait        waitOpen
+	stack       []frame // the open regions
 	buckets     [nBuckets]float64
 	traceOv     float64
 	startup     float64
 	pending     *pdoExec // closed loop part waiting for a late pdo-work
-	holds       []holdOpen
-	imb         float64 // implicit-barrier waiting explained by imbalance (pdo)
-	implOther   float64 // implicit-barrier waiting of other constructs
-	meas        []measOpen
+	imb         float64  // implicit-barrier waiting explained by imbalance (pdo)
+	implOther   float64  // implicit-barrier waiting of other constructs
 }
 
+// builder builds the Model from a replay of the trace (a replay.Handler):
+// the replay pairs the records into regions, waits, holds and measured
+// intervals; the builder attributes each processor's time between its
+// records to the state it was in and aggregates.
 type builder struct {
+	replay.Nop
 	pi       progInfo
+	rp       *replay.Replayer
 	nprocs   int // from the attribute or option, 0 unknown
 	stage    int
 	nodes    []*nodeState
@@ -334,7 +316,7 @@ type builder struct {
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
-	return &builder{
+	b := &builder{
 		pi:      progInfo{prog},
 		nprocs:  nprocs,
 		stage:   stage,
@@ -346,6 +328,15 @@ func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
 		measures: make(map[measKey]*measAgg),
 		stats:    make(map[int]*StatInterval),
 	}
+	b.rp = replay.New(prog, b)
+	return b
+}
+
+// add takes the next record of processor e.Proc (records of one processor
+// must come in the order it wrote them; processors may interleave freely).
+func (b *builder) add(e *replay.Event) {
+	b.records++
+	b.rp.Add(e)
 }
 
 func (b *builder) node(id int) *nodeState {
@@ -365,30 +356,22 @@ func growRP(s []RegionProc, n int) []RegionProc {
 	return s
 }
 
-// add takes the next record of processor e.w (records of one processor
-// must come in the order it wrote them; processors may interleave freely).
-func (b *builder) add(e *ev) {
-	b.records++
-	switch e.tag {
-	case trace.TagStatInterval, trace.TagStatGroup, trace.TagTraceEnd:
-		b.runRecord(e)
-		return
-	}
-	n := b.node(int(e.w))
-	t := e.t
+// Before attributes the time since the processor's previous record to the
+// state it was in.
+func (b *builder) Before(e *replay.Event) {
+	n := b.node(int(e.Proc))
+	t := e.Clock
 	n.records++
 	if !n.seen {
 		n.seen, n.first, n.last = true, t, t
 	}
-	if n.pending != nil && e.tag != trace.TagPDOWork {
+	if n.pending != nil && e.Tag != trace.TagPDOWork {
 		b.finishPDO(n, n.pending)
 		n.pending = nil
 	}
-	if e.tag == trace.TagTemplateDist && e.node != e.w {
+	if e.Tag == trace.TagTemplateDist && e.Node != e.Proc {
 		return // written by the leader for another processor: no time of the writer's own
 	}
-	// Attribute the time since the previous record to the state the
-	// processor was in.
 	d := t - n.last
 	if d < 0 {
 		b.nonMono++
@@ -403,32 +386,81 @@ func (b *builder) add(e *ev) {
 			b.serial[n.stack[len(n.stack)-1].key] += d
 		}
 	}
-	switch e.tag {
-	case trace.TagTraceRegionStart:
-		b.regionStart(n, e)
-	case trace.TagTraceRegionStop:
-		b.regionStop(n, e, t)
+}
+
+func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
+	n := b.node(iv.Proc)
+	switch iv.Kind {
+	case replay.KindRegion:
+		b.regionStart(n, iv)
+	case replay.KindWait:
+		if iv.Wait == replay.WaitImplicit {
+			if fr := topPDO(n); fr != nil && int(fr.key.sub) == iv.Sub && int(fr.key.dir) == iv.Dir && fr.pdo.arrival < 0 {
+				fr.pdo.arrival = iv.Clock0
+			}
+		}
+	case replay.KindMeasure:
+		b.measAgg(measKey{int32(iv.Level), iv.Name}, iv.Clock0)
+	}
+}
+
+func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
+	n := b.node(iv.Proc)
+	switch iv.Kind {
+	case replay.KindRegion:
+		if e == nil {
+			b.unclosed++ // still open at the processor's last record
+		}
+		b.regionStop(n, iv)
+	case replay.KindWait:
+		if !iv.Unclosed {
+			b.waitStop(n, iv)
+		}
+	case replay.KindHold:
+		if !iv.Unclosed {
+			b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).hold += iv.Clock1 - iv.Clock0
+		}
+	case replay.KindMeasure:
+		b.measureFinish(n, iv, e)
+	}
+}
+
+func (b *builder) Instant(e *replay.Event, _ int) {
+	if replay.AfterRun(e.Tag) {
+		b.runRecord(e)
+		return
+	}
+	if replay.Unmatched(e) {
+		if e.Tag == trace.TagMeasureFinish {
+			b.measUnmatched++
+		} else {
+			b.unmatch++
+		}
+		return
+	}
+	n := b.node(int(e.Proc))
+	switch e.Tag {
 	case trace.TagPDOWork:
 		b.pdoWork(n, e)
 	case trace.TagPDOInfo:
-		n.startup += e.f
-		n.buckets[b.bucket(n)] -= e.f
-		if l := b.loopOf(n, e); l != nil {
-			l.startup += e.f
+		n.startup += e.F
+		n.buckets[b.bucket(n)] -= e.F
+		if l := b.loopOf(e); l != nil {
+			l.startup += e.F
 		}
 	case trace.TagAPSInfo:
-		if fr := topPDO(n); fr != nil && len(e.arr) > 0 {
+		if fr := topPDO(n); fr != nil && len(e.Arr) > 0 {
 			if in := fr.pdo.loop.pending[fr.pdo.k]; in != nil {
-				in.expected = len(e.arr)
+				in.expected = len(e.Arr)
 			}
 		}
 	case trace.TagPDOIterationSpace:
-		if l := b.loopOf(n, e); l != nil {
+		if l := b.loopOf(e); l != nil {
 			l.space = l.space[:0]
 			total := int64(1)
-			cols := e.cols
-			for r := 0; cols >= 3 && r+cols <= len(e.arr); r += cols {
-				lr := LoopRange{Lo: e.arr[r], Hi: e.arr[r+1], Step: e.arr[r+2]}
+			cols := e.Cols
+			for r := 0; cols >= 3 && r+cols <= len(e.Arr); r += cols {
+				lr := LoopRange{Lo: e.Arr[r], Hi: e.Arr[r+1], Step: e.Arr[r+2]}
 				lr.Count = rangeCount(lr.Lo, lr.Hi, lr.Step)
 				l.space = append(l.space, lr)
 				total *= int64(lr.Count)
@@ -437,52 +469,9 @@ func (b *builder) add(e *ev) {
 				l.iterations += total
 			}
 		}
-	case trace.TagMeasureStart:
-		b.measureStart(n, e)
-	case trace.TagMeasureFinish:
-		b.measureFinish(n, e, t)
 	case trace.TagTraceOverhead:
-		n.traceOv += e.f
-		n.buckets[b.bucket(n)] -= e.f
-	case trace.TagWaitBarrierStart:
-		kind := wkBarrier
-		if b.implicit(n, e) {
-			kind = wkImplicit
-			if fr := topPDO(n); fr != nil && fr.key.sub == e.sub && fr.key.dir == e.dir && fr.pdo.arrival < 0 {
-				fr.pdo.arrival = t
-			}
-		}
-		b.waitStart(n, e, kind)
-	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
-		b.waitStop(n, e, t)
-	case trace.TagWaitBCheckoutStart:
-		b.waitStart(n, e, wkCheckout)
-	case trace.TagWaitLockStart:
-		b.waitStart(n, e, wkLock)
-	case trace.TagWaitCritSecStart:
-		b.waitStart(n, e, wkCritical)
-	case trace.TagWaitLockStop, trace.TagWaitCritSecStop:
-		kind := wkLock
-		if e.tag == trace.TagWaitCritSecStop {
-			kind = wkCritical
-		}
-		b.waitStop(n, e, t)
-		if !(kind == wkLock && b.pi.isAtomic(int(e.sub), int(e.dir))) {
-			n.holds = append(n.holds, holdOpen{e.sub, e.dir, t, kind})
-		}
-	case trace.TagReleaseLock, trace.TagExitCritSec:
-		kind := wkLock
-		if e.tag == trace.TagExitCritSec {
-			kind = wkCritical
-		}
-		for i := len(n.holds) - 1; i >= 0; i-- {
-			h := n.holds[i]
-			if h.sub == e.sub && h.dir == e.dir && h.kind == kind {
-				b.wait(waitKey{e.sub, e.dir, kind}).hold += t - h.t
-				n.holds = append(n.holds[:i], n.holds[i+1:]...)
-				break
-			}
-		}
+		n.traceOv += e.F
+		n.buckets[b.bucket(n)] -= e.F
 	}
 }
 
@@ -496,13 +485,16 @@ func rangeCount(lo, hi, step int) int {
 	return 0
 }
 
-// bucket is the state a processor is in between two of its records.
+// bucket is the state a processor is in between two of its records: the
+// replay's innermost open interval tells whether it waits.
 func (b *builder) bucket(n *nodeState) int {
-	if n.wait.open {
-		if n.wait.kind == wkImplicit {
-			return bImplicit
+	if open := b.rp.Open(n.id); len(open) > 0 {
+		if top := open[len(open)-1]; top.Kind == replay.KindWait {
+			if top.Wait == replay.WaitImplicit {
+				return bImplicit
+			}
+			return bSync
 		}
-		return bSync
 	}
 	if n.id != b.leader && b.topMode(n) == 0 {
 		return bSerial
@@ -526,22 +518,6 @@ func topPDO(n *nodeState) *frame {
 	return nil
 }
 
-// implicit reports whether a barrier is the implicit one at the end of an
-// open construct (same subprogram and directive) of the processor.
-func (b *builder) implicit(n *nodeState, e *ev) bool {
-	for i := len(n.stack) - 1; i >= 0; i-- {
-		k := n.stack[i].key
-		if k.sub == e.sub && k.dir == e.dir && k.dir != 0 {
-			switch k.typ {
-			case trace.RegionPDO, trace.RegionPSection, trace.RegionReplicated, trace.RegionExclusive:
-				return true
-			}
-		}
-	}
-	implicit, _ := b.pi.implicitBarrier(int(e.sub), int(e.dir))
-	return implicit
-}
-
 func (b *builder) loop(k sdKey) *loopAgg {
 	l := b.loops[k]
 	if l == nil {
@@ -552,25 +528,26 @@ func (b *builder) loop(k sdKey) *loopAgg {
 }
 
 // loopOf is the loop a pdo-info or pdo-iteration-space record describes.
-func (b *builder) loopOf(n *nodeState, e *ev) *loopAgg {
-	return b.loop(sdKey{e.sub, e.dir})
+func (b *builder) loopOf(e *replay.Event) *loopAgg {
+	return b.loop(sdKey{e.Sub, e.Dir})
 }
 
-func (b *builder) regionStart(n *nodeState, e *ev) {
-	k := regKey{e.sub, e.dir, e.a}
-	fr := frame{key: k, start: e.t, mode: b.topMode(n)}
-	switch e.a {
+func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
+	k := regKey{int32(iv.Sub), int32(iv.Dir), int32(iv.Code)}
+	fr := frame{iv: iv, key: k, mode: b.topMode(n)}
+	switch iv.Code {
 	case trace.RegionPDO, trace.RegionPSection, trace.RegionSection, trace.RegionReplicated:
 		fr.mode = 1
 	case trace.RegionExclusive:
 		fr.mode = 0
 	}
-	if e.a == trace.RegionPDO {
-		l := b.loop(sdKey{e.sub, e.dir})
+	t := iv.Clock0
+	if iv.Code == trace.RegionPDO {
+		l := b.loop(sdKey{k.sub, k.dir})
 		if topPDO(n) != nil {
 			// A pdo inside a pdo body runs serially on this processor:
 			// an instance of its own, with one member.
-			fr.pdo = &pdoExec{loop: l, k: -1, start: e.t, arrival: -1, busy: -1, iters: -1}
+			fr.pdo = &pdoExec{loop: l, k: -1, start: t, arrival: -1, busy: -1, iters: -1}
 			l.instances++
 		} else {
 			for len(l.next) <= n.id {
@@ -578,7 +555,7 @@ func (b *builder) regionStart(n *nodeState, e *ev) {
 			}
 			k := l.next[n.id]
 			l.next[n.id]++
-			fr.pdo = &pdoExec{loop: l, k: k, start: e.t, arrival: -1, busy: -1, iters: -1}
+			fr.pdo = &pdoExec{loop: l, k: k, start: t, arrival: -1, busy: -1, iters: -1}
 			if l.pending[k] == nil {
 				l.pending[k] = &loopInst{}
 				l.instances++
@@ -588,71 +565,61 @@ func (b *builder) regionStart(n *nodeState, e *ev) {
 	n.stack = append(n.stack, fr)
 }
 
-func (b *builder) regionStop(n *nodeState, e *ev, t float64) {
-	k := regKey{e.sub, e.dir, e.a}
-	i := len(n.stack) - 1
-	for i >= 0 && n.stack[i].key != k {
-		i--
+// regionStop closes the processor's innermost open region (the replay
+// closes regions from the innermost).
+func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
+	j := len(n.stack) - 1
+	if j < 0 || n.stack[j].iv != iv {
+		return // opened before a damaged part the replay skipped
 	}
-	if i < 0 {
-		b.unmatch++
-		return
+	fr := &n.stack[j]
+	t := iv.Clock1
+	incl := max(0, t-iv.Clock0)
+	a := b.regions[fr.key]
+	if a == nil {
+		a = &regAgg{key: fr.key}
+		b.regions[fr.key] = a
 	}
-	b.closeFrames(n, i, t)
+	a.perProc = growRP(a.perProc, n.id)
+	rp := &a.perProc[n.id]
+	rp.Calls++
+	rp.Excl += max(0, incl-fr.child)
+	outer := true
+	for k := 0; k < j; k++ {
+		if n.stack[k].key == fr.key {
+			outer = false
+			break
+		}
+	}
+	if outer {
+		rp.Incl += incl
+	}
+	if j > 0 {
+		n.stack[j-1].child += incl
+	}
+	if fr.pdo != nil {
+		fr.pdo.end = t
+		if n.pending != nil {
+			b.finishPDO(n, n.pending)
+		}
+		n.pending = fr.pdo
+	}
+	n.stack = n.stack[:j]
 }
 
-// closeFrames closes the frames from the top of the stack down to index i
-// at time t.
-func (b *builder) closeFrames(n *nodeState, i int, t float64) {
-	for j := len(n.stack) - 1; j >= i; j-- {
-		fr := &n.stack[j]
-		incl := max(0, t-fr.start)
-		a := b.regions[fr.key]
-		if a == nil {
-			a = &regAgg{key: fr.key}
-			b.regions[fr.key] = a
-		}
-		a.perProc = growRP(a.perProc, n.id)
-		rp := &a.perProc[n.id]
-		rp.Calls++
-		rp.Excl += max(0, incl-fr.child)
-		outer := true
-		for k := 0; k < j; k++ {
-			if n.stack[k].key == fr.key {
-				outer = false
-				break
-			}
-		}
-		if outer {
-			rp.Incl += incl
-		}
-		if j > 0 {
-			n.stack[j-1].child += incl
-		}
-		if fr.pdo != nil {
-			fr.pdo.end = t
-			if n.pending != nil {
-				b.finishPDO(n, n.pending)
-			}
-			n.pending = fr.pdo
-		}
-	}
-	n.stack = n.stack[:i]
-}
-
-func (b *builder) pdoWork(n *nodeState, e *ev) {
+func (b *builder) pdoWork(n *nodeState, e *replay.Event) {
 	var p *pdoExec
-	if fr := topPDO(n); fr != nil && fr.key.sub == e.sub && fr.key.dir == e.dir {
+	if fr := topPDO(n); fr != nil && fr.key.sub == e.Sub && fr.key.dir == e.Dir {
 		p = fr.pdo
-	} else if n.pending != nil && n.pending.loop.key == (sdKey{e.sub, e.dir}) {
+	} else if n.pending != nil && n.pending.loop.key == (sdKey{e.Sub, e.Dir}) {
 		p = n.pending
 	}
 	if p == nil {
 		b.unmatch++
 		return
 	}
-	p.busy = e.f
-	p.iters = int64(e.a)
+	p.busy = e.F
+	p.iters = int64(e.A)
 }
 
 // finishPDO adds one processor's part of a loop instance.
@@ -739,19 +706,11 @@ func (b *builder) wait(k waitKey) *waitAgg {
 	return w
 }
 
-func (b *builder) waitStart(n *nodeState, e *ev, kind waitKind) {
-	n.wait = waitOpen{kind: kind, site: sdKey{e.sub, e.dir}, start: e.t, open: true}
-}
-
-func (b *builder) waitStop(n *nodeState, e *ev, t float64) {
-	if !n.wait.open {
-		b.unmatch++
-		return
-	}
-	wo := n.wait
-	n.wait.open = false
-	d := max(0, t-wo.start)
-	w := b.wait(waitKey{wo.site.sub, wo.site.dir, wo.kind})
+// waitStop counts a finished wait at its site; the wait at a loop's
+// implicit barrier is the member's wait in that instance.
+func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
+	d := max(0, iv.Clock1-iv.Clock0)
+	w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
 	for len(w.perProc) <= n.id {
 		w.perProc = append(w.perProc, 0)
 		w.counts = append(w.counts, 0)
@@ -759,8 +718,8 @@ func (b *builder) waitStop(n *nodeState, e *ev, t float64) {
 	w.perProc[n.id] += d
 	w.counts[n.id]++
 	w.max = max(w.max, d)
-	if wo.kind == wkImplicit {
-		if fr := topPDO(n); fr != nil && fr.key.sub == wo.site.sub && fr.key.dir == wo.site.dir {
+	if iv.Wait == replay.WaitImplicit {
+		if fr := topPDO(n); fr != nil && int(fr.key.sub) == iv.Sub && int(fr.key.dir) == iv.Dir {
 			l := fr.pdo.loop
 			for len(l.perProc) <= n.id {
 				l.perProc = append(l.perProc, LoopProc{Iterations: -1})
@@ -776,6 +735,7 @@ func (b *builder) waitStop(n *nodeState, e *ev, t float64) {
 // model finishes the pass: it closes what is still open at each
 // processor's last record and computes the derived numbers.
 func (b *builder) model() *Model {
+	b.rp.Finish()
 	N := b.procs()
 	m := &Model{Procs: N, Stage: b.stage, Records: b.records, prog: b.pi.p}
 	if b.pi.p != nil {
@@ -785,10 +745,6 @@ func (b *builder) model() *Model {
 	for _, n := range b.nodes {
 		if !n.seen {
 			continue
-		}
-		if len(n.stack) > 0 {
-			b.unclosed += int64(len(n.stack))
-			b.closeFrames(n, 0, n.last)
 		}
 		if n.pending != nil {
 			b.finishPDO(n, n.pending)
@@ -918,7 +874,7 @@ func (b *builder) model() *Model {
 
 	// Waits.
 	for _, w := range b.waits {
-		ws := &WaitStat{Site: b.pi.site(int(w.key.sub), int(w.key.dir)), Wait: waitNames[w.key.kind], Max: w.max, Hold: w.hold}
+		ws := &WaitStat{Site: b.pi.site(int(w.key.sub), int(w.key.dir)), Wait: w.key.kind.String(), Max: w.max, Hold: w.hold}
 		ws.PerProc = w.perProc
 		ws.Counts = w.counts
 		for len(ws.PerProc) < N {

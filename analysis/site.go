@@ -149,33 +149,6 @@ func posLE(a, b progdb.Pos) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Col <= b.Col
 }
 
-// criticalName is the lock a critical section directive takes: "name:" +
-// its name ("" for the unnamed one), or the site without program information.
-func (pi progInfo) criticalKey(sub, dir int) string {
-	if d := pi.directive(sub, dir); d != nil {
-		return "critical:" + d.Label
-	}
-	return "site:" + strconv.Itoa(sub) + "." + strconv.Itoa(dir)
-}
-
-// isAtomic reports whether lock records of this site come from an atomic
-// update, which holds its lock for no time and writes no release-lock.
-func (pi progInfo) isAtomic(sub, dir int) bool {
-	d := pi.directive(sub, dir)
-	return d != nil && d.Site == progdb.SiteAtomic
-}
-
-// implicitBarrier reports whether the barrier records of a site are those of
-// the implicit barrier that ends its construct, and whether the program
-// information knows the site.
-func (pi progInfo) implicitBarrier(sub, dir int) (implicit, known bool) {
-	d := pi.directive(sub, dir)
-	if d == nil {
-		return false, false
-	}
-	return d.ImplicitBarrier, true
-}
-
 // strategy is how a pdo is scheduled, as the program information file
 // records it ("?" when it does not).
 func (pi progInfo) strategy(sub, dir int) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -44,17 +45,18 @@ func BuildFile(path string, opt Options) (*Timeline, error) {
 
 // Build reads a trace (ASCII or binary SDDF; name is used in messages) and
 // turns it into a timeline. The records of all processors are merged in a
-// causally consistent order first (analysis.OrderFile); each processor's
-// records keep the order it wrote them in. Errors of a damaged trace name
-// the file and the byte offset (the trace reader's errors).
+// causally consistent order first (replay.OrderFile) and replayed into
+// each processor's intervals (replay.Replayer); each processor's records
+// keep the order it wrote them in. Errors of a damaged trace name the file
+// and the byte offset (the trace reader's errors).
 func Build(ra io.ReaderAt, size int64, name string, opt Options) (*Timeline, error) {
 	rd, err := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
 	if err != nil {
 		return nil, err
 	}
 	if opt.Prog == nil {
-		p, err := analysis.ProgramInfo(rd.Attrs(), name)
-		if err != nil && err != analysis.ErrNoProgramInfo {
+		p, err := replay.ProgramInfo(rd.Attrs(), name)
+		if err != nil && err != replay.ErrNoProgramInfo {
 			return nil, err
 		}
 		opt.Prog = p
@@ -68,36 +70,29 @@ func Build(ra io.ReaderAt, size int64, name string, opt Options) (*Timeline, err
 		}
 	}
 	b := newBuilder(name, opt.Prog)
-	stats, err := analysis.OrderFile(ra, size, name, analysis.OrderOptions{Prog: opt.Prog, Procs: procs}, b.add)
+	rp := replay.New(opt.Prog, b)
+	stats, err := replay.OrderFile(ra, size, name, replay.OrderOptions{Prog: opt.Prog, Procs: procs, Records: true}, func(e *replay.Event) error {
+		if e.Proc < 0 || e.Proc >= maxProcs {
+			return fmt.Errorf("%s: record %q #%d: node id %d is not a processor number (0..%d)", name, e.Rec.Desc.Name, b.tl.Records+1, e.Proc, maxProcs-1)
+		}
+		b.tl.Records++
+		rp.Add(e)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	return b.finish(procs, stats), nil
+	rp.Finish()
+	return b.finish(max(procs, rp.Procs()), stats), nil
 }
 
 // maxProcs bounds the node ids the view accepts (a lane each).
-const maxProcs = 1 << 16
+const maxProcs = replay.MaxProcs
 
-// open is an interval not closed yet.
-type open struct {
-	iv       int       // index into Timeline.Intervals
-	end      trace.Tag // the record that closes it
-	sub, dir int       // a measured interval: its level, 0
-	code     int       // region type, -1 for waits and holds, -2 for measured intervals
-	name     string    // a measured interval's name
-}
-
-type procState struct {
-	stack []open
-	seq   int
-	last  float64 // corrected time of the latest record
-	clock float64 // and its clock
-}
-
+// builder makes the timeline of a replay (a replay.Handler).
 type builder struct {
 	tl       *Timeline
 	sites    *sites
-	procs    []*procState
 	start    float64
 	end      float64
 	unmatch  int
@@ -112,189 +107,88 @@ func newBuilder(name string, prog *progdb.Program) *builder {
 	return &builder{tl: tl, sites: newSites(prog), start: math.Inf(1), end: math.Inf(-1)}
 }
 
-func (b *builder) proc(n int) *procState {
-	for len(b.procs) <= n {
-		b.procs = append(b.procs, &procState{})
-	}
-	return b.procs[n]
+// Before takes the time of every record of a processor.
+func (b *builder) Before(e *replay.Event) {
+	b.start, b.end = min(b.start, e.Time), max(b.end, e.Time)
 }
 
-// field returns the int scalar field called name and whether it exists.
-func field(r *trace.Record, name string) (int, bool) {
-	i := r.Desc.Index(name)
-	if i < 0 || i >= len(r.Values) || r.Desc.Fields[i].Dims != 0 {
-		return 0, false
+// intervalKind is the timeline's kind of a replayed interval.
+func intervalKind(iv *replay.Interval) Kind {
+	switch iv.Kind {
+	case replay.KindRegion:
+		return regionKind(iv.Code)
+	case replay.KindMeasure:
+		return KindMeasure
+	case replay.KindHold:
+		if iv.Wait == replay.WaitCritical {
+			return KindCriticalHeld
+		}
+		return KindLockHeld
 	}
-	return r.Values[i].Int, true
+	switch iv.Wait {
+	case replay.WaitImplicit:
+		return KindImplicitBarrier
+	case replay.WaitCheckout:
+		return KindCheckout
+	case replay.WaitLock:
+		return KindLockWait
+	case replay.WaitCritical:
+		return KindCriticalWait
+	}
+	return KindBarrier
 }
 
-// add takes the next event of the causally consistent order.
-func (b *builder) add(e *analysis.Event) error {
-	r := e.Record
-	if e.Node < 0 || e.Node >= maxProcs {
-		return fmt.Errorf("%s: record %q #%d: node id %d is not a processor number (0..%d)", b.tl.Trace, r.Desc.Name, b.tl.Records+1, e.Node, maxProcs-1)
-	}
-	b.tl.Records++
-	switch r.Desc.Tag {
-	case trace.TagStatInterval, trace.TagStatGroup:
-		return nil // the runtime's statistics, written after the run: no event of a processor
-	case trace.TagTraceEnd:
-		b.tl.Ended = analysis.RunEndOf(r)
-		return nil
-	}
-	ps := b.proc(e.Node)
-	t := e.Time
-	ps.last, ps.clock = t, e.Clock
-	b.start, b.end = min(b.start, t), max(b.end, t)
-	sub, hasSub := field(r, "subprogram number")
-	dir, _ := field(r, "directive number")
-	switch tag := r.Desc.Tag; tag {
-	case trace.TagTraceRegionStart:
-		code, _ := field(r, "trace region type")
-		b.push(e, regionKind(code), b.sites.get(sub, dir, code), open{end: trace.TagTraceRegionStop, sub: sub, dir: dir, code: code})
-	case trace.TagWaitBarrierStart:
-		k := KindBarrier
-		if b.implicit(ps, sub, dir) {
-			k = KindImplicitBarrier
-		}
-		b.pushWait(e, k, trace.TagWaitBarrierStop, sub, dir)
-	case trace.TagWaitBCheckoutStart:
-		b.pushWait(e, KindCheckout, trace.TagWaitBCheckoutStop, sub, dir)
-	case trace.TagWaitLockStart:
-		b.pushWait(e, KindLockWait, trace.TagWaitLockStop, sub, dir)
-	case trace.TagWaitCritSecStart:
-		b.pushWait(e, KindCriticalWait, trace.TagWaitCritSecStop, sub, dir)
-	case trace.TagMeasureStart:
-		level, _ := field(r, "level")
-		name := r.String("name")
-		b.push(e, KindMeasure, b.sites.measure(level, name), open{end: trace.TagMeasureFinish, sub: level, code: -2, name: name})
-	case trace.TagMeasureFinish:
-		level, _ := field(r, "level")
-		if !b.pop(e, open{end: tag, sub: level, code: -2, name: r.String("name")}) {
-			b.unmatch++
-			b.instant(e, false, 0, 0)
-		}
-	case trace.TagTraceRegionStop:
-		code, _ := field(r, "trace region type")
-		b.popOrWarn(e, tag, hasSub, sub, dir, code)
-	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
-		b.popOrWarn(e, tag, hasSub, sub, dir, -1)
-	case trace.TagWaitLockStop:
-		b.popOrWarn(e, tag, hasSub, sub, dir, -1)
-		// An atomic update takes the lock and gives it back without a
-		// release-lock record: nothing is held afterwards.
-		if d := b.sites.directive(sub, dir); d == nil || d.Site != progdb.SiteAtomic {
-			b.pushWait(e, KindLockHeld, trace.TagReleaseLock, sub, dir)
-		}
-	case trace.TagWaitCritSecStop:
-		b.popOrWarn(e, tag, hasSub, sub, dir, -1)
-		b.pushWait(e, KindCriticalHeld, trace.TagExitCritSec, sub, dir)
-	case trace.TagReleaseLock, trace.TagExitCritSec:
-		if !b.pop(e, open{end: tag, sub: sub, dir: dir, code: -1}) {
-			// A release without a grant (an atomic update, or a lock
-			// taken before tracing began): an event, not an error.
-			b.instant(e, hasSub, sub, dir)
-		}
+func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
+	var site int
+	switch iv.Kind {
+	case replay.KindRegion:
+		site = b.sites.get(iv.Sub, iv.Dir, iv.Code)
+	case replay.KindMeasure:
+		site = b.sites.measure(iv.Level, iv.Name)
 	default:
-		b.instant(e, hasSub, sub, dir)
+		site = b.sites.get(iv.Sub, iv.Dir, -1)
 	}
-	return nil
-}
-
-// implicit reports whether a barrier is the implicit one that ends a
-// construct: its directive is the construct's, or one of the processor's
-// open regions was opened by the same directive.
-func (b *builder) implicit(ps *procState, sub, dir int) bool {
-	if d := b.sites.directive(sub, dir); d != nil {
-		return d.ImplicitBarrier
-	}
-	for i := len(ps.stack) - 1; i >= 0; i-- {
-		o := ps.stack[i]
-		if o.code >= 0 && o.sub == sub && o.dir == dir && dir != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) pushWait(e *analysis.Event, k Kind, end trace.Tag, sub, dir int) {
-	b.push(e, k, b.sites.get(sub, dir, -1), open{end: end, sub: sub, dir: dir, code: -1})
-}
-
-func (b *builder) push(e *analysis.Event, k Kind, site int, o open) {
-	ps := b.proc(e.Node)
-	o.iv = len(b.tl.Intervals)
+	iv.Index = len(b.tl.Intervals)
 	b.tl.Intervals = append(b.tl.Intervals, Interval{
-		Proc: e.Node, Kind: k, Site: site, Depth: len(ps.stack),
-		Start: e.Time, Clock0: e.Clock, Seq0: ps.seq,
+		Proc: iv.Proc, Kind: intervalKind(iv), Site: site, Depth: iv.Depth,
+		Start: iv.Start, Clock0: iv.Clock0, Seq0: iv.Seq0,
 	})
-	ps.seq++
-	ps.stack = append(ps.stack, o)
 }
 
-// popOrWarn is pop for records that must close something: one that does
-// not is counted and drawn as an instant.
-func (b *builder) popOrWarn(e *analysis.Event, tag trace.Tag, hasSub bool, sub, dir, code int) {
-	if !b.pop(e, open{end: tag, sub: sub, dir: dir, code: code}) {
-		b.unmatch++
-		b.instant(e, hasSub, sub, dir)
-	}
-}
-
-// pop closes the innermost open interval that the record closes (same
-// closing record, sub, dir, code and name as k); the intervals opened
-// inside it and still open end with it, marked unclosed. It reports false
-// when nothing open matches.
-func (b *builder) pop(e *analysis.Event, k open) bool {
-	ps := b.proc(e.Node)
-	for i := len(ps.stack) - 1; i >= 0; i-- {
-		o := ps.stack[i]
-		if o.end != k.end || o.sub != k.sub || o.dir != k.dir || o.code != k.code || o.name != k.name {
-			continue
-		}
-		for j := len(ps.stack) - 1; j > i; j-- {
-			b.close(ps, ps.stack[j], e.Time, e.Clock, true)
-		}
-		b.close(ps, o, e.Time, e.Clock, false)
-		ps.stack = ps.stack[:i]
-		return true
-	}
-	return false
-}
-
-func (b *builder) close(ps *procState, o open, t, clock float64, unclosed bool) {
-	iv := &b.tl.Intervals[o.iv]
-	iv.End, iv.Clock1, iv.Seq1, iv.Unclosed = t, clock, ps.seq, unclosed
-	ps.seq++
-	if unclosed {
+func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
+	out := &b.tl.Intervals[iv.Index]
+	out.End, out.Clock1, out.Seq1, out.Unclosed = iv.End, iv.Clock1, iv.Seq1, iv.Unclosed
+	if iv.Unclosed {
 		b.unclosed++
 	}
 }
 
-func (b *builder) instant(e *analysis.Event, hasSub bool, sub, dir int) {
-	ps := b.proc(e.Node)
+func (b *builder) Instant(e *replay.Event, seq int) {
+	r := e.Rec
+	switch r.Desc.Tag {
+	case trace.TagStatInterval, trace.TagStatGroup:
+		return // the runtime's statistics, written after the run: no event of a processor
+	case trace.TagTraceEnd:
+		b.tl.Ended = analysis.RunEndOf(r)
+		return
+	}
+	if replay.Unmatched(e) {
+		b.unmatch++
+	}
 	site := -1
-	if hasSub {
-		site = b.sites.get(sub, dir, -1)
+	if r.Desc.Index("subprogram number") >= 0 {
+		site = b.sites.get(int(e.Sub), int(e.Dir), -1)
 	}
 	b.tl.Instants = append(b.tl.Instants, Instant{
-		Proc: e.Node, Tag: e.Record.Desc.Tag, Name: e.Record.Desc.Name, Site: site,
-		Time: e.Time, Clock: e.Clock, Seq: ps.seq, Record: trace.DumpLine(e.Record),
+		Proc: int(e.Proc), Tag: r.Desc.Tag, Name: r.Desc.Name, Site: site,
+		Time: e.Time, Clock: e.Clock, Seq: seq, Record: trace.DumpLine(r),
 	})
-	ps.seq++
 }
 
-// finish closes what is still open at each processor's last record and
-// sorts the timeline.
-func (b *builder) finish(procs int, stats analysis.OrderStats) *Timeline {
+// finish sorts the timeline and says what was odd about the trace.
+func (b *builder) finish(procs int, stats replay.OrderStats) *Timeline {
 	tl := b.tl
-	for _, ps := range b.procs {
-		for j := len(ps.stack) - 1; j >= 0; j-- {
-			b.close(ps, ps.stack[j], ps.last, ps.clock, true)
-		}
-		ps.stack = nil
-	}
-	tl.Procs = max(procs, len(b.procs))
+	tl.Procs = procs
 	tl.Sites = b.sites.list
 	tl.Order = stats
 	if tl.Records == 0 {

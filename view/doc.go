@@ -6,7 +6,7 @@
 // tied to the source lines of the program information, and a summary.
 //
 // The records of the processors are merged in a causally consistent order
-// (seed 001, VISTOP; analysis.Order) before anything is drawn, and every
+// (seed 001, VISTOP; package replay) before anything is drawn, and every
 // time on the timeline is the corrected time of that order: a barrier's
 // exits are never drawn before its last entry, whatever the processors'
 // clocks said. The exports (package export) read the same Timeline.

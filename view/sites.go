@@ -47,16 +47,6 @@ func (s *sites) measure(level int, name string) int {
 	return len(s.list) - 1
 }
 
-func (s *sites) directive(sub, dir int) *progdb.Directive {
-	if s.prog == nil || dir <= 0 {
-		return nil
-	}
-	if sp := s.prog.Sub(sub); sp != nil {
-		return sp.Directive(dir)
-	}
-	return nil
-}
-
 // get returns the index of the site (sub, dir) seen as a region of type
 // code, or as a directive when code is -1.
 func (s *sites) get(sub, dir, code int) int {

@@ -2,6 +2,7 @@ package view
 
 import (
 	"github.com/svmc/svmc/analysis"
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -117,7 +118,7 @@ func regionKind(code int) Kind {
 
 // Timeline is a trace as intervals and instants per processor, in
 // corrected time: the records of all processors were merged in a causally
-// consistent order (analysis.Order, seed 001) and every time is the
+// consistent order (replay.Order, seed 001) and every time is the
 // record's corrected time, so that, for example, no processor leaves a
 // barrier before the last one has entered it. Times are microseconds.
 type Timeline struct {
@@ -133,7 +134,7 @@ type Timeline struct {
 	// Instants are the records that are neither the start nor the end of
 	// an interval, sorted by processor, then by their order in its stream.
 	Instants []Instant
-	Order    analysis.OrderStats
+	Order    replay.OrderStats
 	Warnings []string
 	// Ended is how the run ended (its trace-end record; Recorded false
 	// without one). trace-end and the runtime's statistics records

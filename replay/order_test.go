@@ -1,8 +1,9 @@
-package analysis
+package replay
 
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -34,18 +35,19 @@ func skewed() *tracetest.Synth {
 			}
 			return t1 + off
 		}
-		s.Start(p, tm(100, 100), 2, 0, trace.RegionProgram)
-		s.Start(p, tm(100, 100), 2, 8, trace.RegionReplicated)
-		s.Sync(p, tm(200, 205), trace.TagWaitBarrierStart, 2, 2)
-		s.Sync(p, tm(210, 210), trace.TagWaitBarrierStop, 2, 2)
-		s.LockWait(p, tm(300, 310), 2, 3, 0x1000)
-		s.Sync(p, tm(300, 405), trace.TagWaitLockStop, 2, 3)
-		s.Sync(p, tm(400, 420), trace.TagReleaseLock, 2, 3)
-		s.Sync(p, tm(440, 460), trace.TagWaitCritSecStart, 2, 4)
-		s.Sync(p, tm(450, 510), trace.TagWaitCritSecStop, 2, 4)
-		s.Sync(p, tm(480, 520), trace.TagExitCritSec, 2, 4)
-		s.Stop(p, tm(600, 600), 2, 8, trace.RegionReplicated)
-		s.Stop(p, tm(600, 600), 2, 0, trace.RegionProgram)
+		const m = tracetest.SubMain
+		s.Start(p, tm(100, 100), m, 0, trace.RegionProgram)
+		s.Start(p, tm(100, 100), m, tracetest.DirRepl, trace.RegionReplicated)
+		s.Sync(p, tm(200, 205), trace.TagWaitBarrierStart, m, tracetest.DirBar)
+		s.Sync(p, tm(210, 210), trace.TagWaitBarrierStop, m, tracetest.DirBar)
+		s.LockWait(p, tm(300, 310), m, tracetest.DirLock, 0x1000)
+		s.Sync(p, tm(300, 405), trace.TagWaitLockStop, m, tracetest.DirLock)
+		s.Sync(p, tm(400, 420), trace.TagReleaseLock, m, tracetest.DirLock)
+		s.Sync(p, tm(440, 460), trace.TagWaitCritSecStart, m, tracetest.DirCrit)
+		s.Sync(p, tm(450, 510), trace.TagWaitCritSecStop, m, tracetest.DirCrit)
+		s.Sync(p, tm(480, 520), trace.TagExitCritSec, m, tracetest.DirCrit)
+		s.Stop(p, tm(600, 600), m, tracetest.DirRepl, trace.RegionReplicated)
+		s.Stop(p, tm(600, 600), m, 0, trace.RegionProgram)
 	}
 	return s
 }
@@ -66,7 +68,7 @@ func collect(evs *[]ordered) func(*Event) error {
 		if int64(len(*evs)) != e.Seq {
 			return fmt.Errorf("seq %d at position %d", e.Seq, len(*evs))
 		}
-		*evs = append(*evs, ordered{e.Node, e.Record.Desc.Name, e.Clock, e.Time})
+		*evs = append(*evs, ordered{int(e.Proc), e.Rec.Desc.Name, e.Clock, e.Time})
 		return nil
 	}
 }
@@ -127,14 +129,14 @@ func checkSkewed(t *testing.T, evs []ordered, st OrderStats) {
 func TestOrderSkewedClocks(t *testing.T) {
 	for _, f := range []trace.Format{trace.ASCII, trace.Binary} {
 		t.Run(f.String(), func(t *testing.T) {
-			data := skewed().MustEncode(t, f, testProg())
+			data := skewed().MustEncode(t, f, tracetest.Prog())
 			// One stream (processor 0's records first, then processor 1's).
 			rd, err := trace.NewReader(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var evs []ordered
-			st, err := Order(rd, OrderOptions{}, collect(&evs))
+			st, err := Order(rd, OrderOptions{Records: true}, collect(&evs))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +146,7 @@ func TestOrderSkewedClocks(t *testing.T) {
 			checkSkewed(t, evs, st)
 			// Indexed, one reader per processor (binary only).
 			var evs2 []ordered
-			st2, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{}, collect(&evs2))
+			st2, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{Records: true}, collect(&evs2))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,11 +157,6 @@ func TestOrderSkewedClocks(t *testing.T) {
 			if fmt.Sprint(evs) != fmt.Sprint(evs2) {
 				t.Errorf("stream and indexed orders differ:\n%v\n%v", evs, evs2)
 			}
-			// The analysis reports the same counts.
-			m := analyzeBytes(t, data, Options{})
-			if m.Order.Violations != 5 || m.Order.EdgeViolations != 3 {
-				t.Errorf("model order stats %+v", m.Order)
-			}
 		})
 	}
 }
@@ -169,7 +166,7 @@ func TestOrderSkewedClocks(t *testing.T) {
 func TestOrderWithoutProgram(t *testing.T) {
 	data := skewed().MustEncode(t, trace.Binary, nil)
 	var evs []ordered
-	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{}, collect(&evs))
+	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "skewed", OrderOptions{Records: true}, collect(&evs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +191,7 @@ func TestOrderShortLookahead(t *testing.T) {
 	data := s.MustEncode(t, trace.Binary, nil)
 	rd, _ := trace.NewReader(bytes.NewReader(data))
 	var evs []ordered
-	st, err := Order(rd, OrderOptions{Lookahead: 8}, collect(&evs))
+	st, err := Order(rd, OrderOptions{Lookahead: 8, Records: true}, collect(&evs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +206,7 @@ func TestOrderShortLookahead(t *testing.T) {
 	// With enough look-ahead the same stream is in time order.
 	rd, _ = trace.NewReader(bytes.NewReader(data))
 	evs = nil
-	st, err = Order(rd, OrderOptions{}, collect(&evs))
+	st, err = Order(rd, OrderOptions{Records: true}, collect(&evs))
 	if err != nil || st.OutOfOrder != 0 || st.Violations != 0 {
 		t.Errorf("full look-ahead: %+v %v", st, err)
 	}
@@ -225,7 +222,7 @@ func TestOrderForced(t *testing.T) {
 	s.Sync(1, 30, trace.TagWaitBarrierStop, 2, 2)
 	data := s.MustEncode(t, trace.Binary, nil)
 	var evs []ordered
-	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "forced", OrderOptions{}, collect(&evs))
+	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "forced", OrderOptions{Records: true}, collect(&evs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +262,7 @@ func TestOrderMessages(t *testing.T) {
 		return "", false, false
 	}
 	var evs []ordered
-	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "msg", OrderOptions{Message: hook}, collect(&evs))
+	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "msg", OrderOptions{Message: hook, Records: true}, collect(&evs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,11 +274,11 @@ func TestOrderMessages(t *testing.T) {
 // Damaged input: the trace package's error with its byte offset, also
 // through the per-processor readers.
 func TestOrderCorrupt(t *testing.T) {
-	data := skewed().MustEncode(t, trace.Binary, testProg())
+	data := skewed().MustEncode(t, trace.Binary, tracetest.Prog())
 	bad := append([]byte(nil), data...)
 	// Make the last record's length field claim more than the file has.
 	bad = bad[:len(bad)-3]
-	_, err := AnalyzeReaderAt(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", Options{})
+	_, err := OrderFile(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", OrderOptions{}, discard)
 	if err == nil || !strings.Contains(err.Error(), "bad.sddf: byte offset") {
 		t.Errorf("truncated trace: %v", err)
 	}
@@ -290,7 +287,7 @@ func TestOrderCorrupt(t *testing.T) {
 	bad = append([]byte(nil), data...)
 	i := bytes.LastIndex(bad, []byte{byte(trace.TagTraceRegionStop & 0xff), byte(trace.TagTraceRegionStop >> 8), 0, 0})
 	copy(bad[i:], []byte{0xff, 0xff, 0, 0}) // a tag without descriptor
-	_, err = AnalyzeReaderAt(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", Options{})
+	_, err = OrderFile(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", OrderOptions{}, discard)
 	if err == nil || !strings.Contains(err.Error(), "bad.sddf: byte offset") {
 		t.Errorf("bad tag: %v", err)
 	}
@@ -307,12 +304,12 @@ func TestOrderCorrupt(t *testing.T) {
 	if segs, _, _ := indexBinary(bytes.NewReader(bad), int64(len(bad))); segs == nil {
 		t.Fatal("the damaged trace is not indexable")
 	}
-	_, err = AnalyzeReaderAt(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", Options{})
+	_, err = OrderFile(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", OrderOptions{}, discard)
 	if err == nil || !strings.Contains(err.Error(), "of processor 1") {
 		t.Errorf("bad array size: %v", err)
 	}
 	rd, _ := trace.NewReader(bytes.NewReader(bad))
-	_, err2 := Analyze(rd, Options{})
+	_, err2 := Order(rd, OrderOptions{}, discard)
 	if err2 == nil {
 		t.Fatal("stream analysis accepted a bad tag")
 	}
@@ -332,21 +329,21 @@ func offsetOf(s string) string {
 }
 
 func TestOrderedIterator(t *testing.T) {
-	data := skewed().MustEncode(t, trace.Binary, testProg())
+	data := skewed().MustEncode(t, trace.Binary, tracetest.Prog())
 	rd, _ := trace.NewReader(bytes.NewReader(data))
 	var st OrderStats
 	var evs []ordered
-	for e, err := range Ordered(rd, OrderOptions{}, &st) {
+	for e, err := range Ordered(rd, OrderOptions{Records: true}, &st) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs = append(evs, ordered{e.Node, e.Record.Desc.Name, e.Clock, e.Time})
+		evs = append(evs, ordered{int(e.Proc), e.Rec.Desc.Name, e.Clock, e.Time})
 	}
 	checkSkewed(t, evs, st)
 	// Stopping early is no error.
 	rd, _ = trace.NewReader(bytes.NewReader(data))
 	n := 0
-	for _, err := range Ordered(rd, OrderOptions{}, &st) {
+	for _, err := range Ordered(rd, OrderOptions{Records: true}, &st) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,7 +366,7 @@ func TestOrderNoAttributes(t *testing.T) {
 	w.Close()
 	rd, _ := trace.NewReader(bytes.NewReader(out.Bytes()))
 	var evs []ordered
-	st, err := Order(rd, OrderOptions{}, collect(&evs))
+	st, err := Order(rd, OrderOptions{Records: true}, collect(&evs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,15 +376,16 @@ func TestOrderNoAttributes(t *testing.T) {
 	w, _ = trace.NewWriter(&out, trace.Binary, nil)
 	w.Close()
 	rd, _ = trace.NewReader(bytes.NewReader(out.Bytes()))
-	if st, err := Order(rd, OrderOptions{}, collect(&evs)); err != nil || st.Records != 0 {
+	if st, err := Order(rd, OrderOptions{Records: true}, collect(&evs)); err != nil || st.Records != 0 {
 		t.Errorf("empty trace: %+v %v", st, err)
 	}
-	m, err := AnalyzeReaderAt(bytes.NewReader(out.Bytes()), int64(out.Len()), "empty", Options{})
-	if err != nil || m.Records != 0 || len(Findings(m)) != 0 {
-		t.Errorf("empty trace: %+v %v", m, err)
-	}
-	var txt bytes.Buffer
-	if err := WriteText(&txt, NewReport("empty", m, 0)); err != nil {
-		t.Error(err)
+}
+
+func discard(*Event) error { return nil }
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-6 {
+		t.Errorf("%s = %v, want %v", what, got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package analysis
+package replay
 
 import (
 	"errors"
@@ -16,24 +16,6 @@ import (
 type Source interface {
 	Next() (*trace.Record, error)
 }
-
-// Event is one record in the causally consistent order. The Event passed
-// to the callback of Order is reused: it is valid during the call only (the
-// Record it points to stays valid).
-type Event struct {
-	Record *trace.Record
-	Node   int     // the processor whose stream holds the record (its writer)
-	Seq    int64   // position in the merged order, from 0
-	Clock  float64 // the record's own time stamp (µs)
-	// Time is the corrected logical time (µs): the largest Clock of the
-	// record and of all its causal predecessors. Time >= Clock; Time >
-	// Clock exactly when the record's clock is earlier than a causal
-	// predecessor's (a violation of the clock condition).
-	Time float64
-}
-
-// Violation reports whether the event's clock had to be corrected.
-func (e *Event) Violation() bool { return e.Time > e.Clock }
 
 // Default look-ahead limits of Order (records held in memory).
 const (
@@ -66,6 +48,9 @@ type OrderOptions struct {
 	// "svmc program info" attribute when the source is a *trace.Reader,
 	// else critical sections are identified by their directive.
 	Prog *progdb.Program
+	// Records keeps every record in Event.Rec (the records written after
+	// the run are always kept).
+	Records bool
 	// Message classifies the message records a runtime may add (tags from
 	// 2000 up; pdo-work #2001 is not one): ok reports that r is a message
 	// event, send whether it is the send side, and key names the channel.
@@ -136,23 +121,42 @@ func Order(src Source, opt OrderOptions, fn func(*Event) error) (OrderStats, err
 	if rd, ok := src.(*trace.Reader); ok {
 		fillOptions(&opt, rd.Attrs())
 	}
-	o := newOrderer(opt, true)
+	o := newOrderer(opt)
 	o.in = &windowInput{src: src}
-	var ev Event
-	o.emit = func(it *item, q int, L float64) error {
-		ev = Event{Record: it.rec, Node: q, Seq: o.stats.Records - 1, Clock: it.e.t, Time: L}
-		return fn(&ev)
-	}
+	o.emit = fn
 	err := o.run()
 	return o.stats, err
 }
 
+// Decode calls fn for every record of src in file order, without ordering
+// them: Time is Clock. records keeps every record in Event.Rec.
+func Decode(src Source, records bool, fn func(*Event) error) (int64, error) {
+	dec := newDecoder()
+	var e Event
+	var n int64
+	for {
+		r, err := src.Next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		dec.decode(r, &e, records)
+		e.Seq = n
+		n++
+		if err := fn(&e); err != nil {
+			return n, err
+		}
+	}
+}
+
 // errStop ends an iteration the consumer left early.
-var errStop = errors.New("analysis: iteration stopped")
+var errStop = errors.New("replay: iteration stopped")
 
 // Ordered is Order as an iterator over the events and a final error:
 //
-//	for ev, err := range analysis.Ordered(rd, analysis.OrderOptions{}, &st) { ... }
+//	for ev, err := range replay.Ordered(rd, replay.OrderOptions{}, &st) { ... }
 //
 // The *Event is valid for one step only. When the loop ends, stats (if not
 // nil) holds the statistics of the records emitted so far.
@@ -182,7 +186,7 @@ func fillOptions(opt *OrderOptions, attrs []trace.Attr) {
 			if n, err := strconv.Atoi(a.Value); err == nil && opt.Procs == 0 && n > 0 && n <= 1<<16 {
 				opt.Procs = n
 			}
-		case progAttr:
+		case ProgAttr:
 			if opt.Prog == nil {
 				if p, err := progdb.Unmarshal([]byte(a.Value), "trace attribute"); err == nil {
 					opt.Prog = p
@@ -194,10 +198,9 @@ func fillOptions(opt *OrderOptions, attrs []trace.Attr) {
 
 // item is a record waiting in a processor's queue.
 type item struct {
-	e    ev
-	rec  *trace.Record // nil when the caller needs the compact form only
-	msg  string        // channel of a message record
-	kind uint8         // msgSend, msgRecv or 0
+	e    Event
+	msg  string // channel of a message record
+	kind uint8  // msgSend, msgRecv or 0
 }
 
 const (
@@ -349,10 +352,9 @@ type nodeOrd struct {
 
 type orderer struct {
 	opt       OrderOptions
-	pi        progInfo
+	pi        Prog
 	dec       *decoder
 	in        input
-	keepRecs  bool
 	q         []deque
 	st        []nodeOrd
 	nlive     int // processors 0..nlive-1 are expected to write records
@@ -367,11 +369,11 @@ type orderer struct {
 	chans     map[string]*lockState
 	stats     OrderStats
 	maxL      float64
-	emit      func(it *item, node int, L float64) error
+	emit      func(e *Event) error
 	scratch   item
 }
 
-func newOrderer(opt OrderOptions, keepRecs bool) *orderer {
+func newOrderer(opt OrderOptions) *orderer {
 	if opt.Lookahead <= 0 {
 		opt.Lookahead = DefaultLookahead
 	}
@@ -379,15 +381,14 @@ func newOrderer(opt OrderOptions, keepRecs bool) *orderer {
 		opt.MaxBuffer = maxBufferFactor * opt.Lookahead
 	}
 	o := &orderer{
-		opt:      opt,
-		pi:       progInfo{opt.Prog},
-		dec:      newDecoder(),
-		keepRecs: keepRecs,
-		bars:     make(map[sdKey]*barSite),
-		locks:    make(map[lockKey]*lockState),
-		crits:    make(map[string]*lockState),
-		chans:    make(map[string]*lockState),
-		maxL:     math.Inf(-1),
+		opt:   opt,
+		pi:    Prog{opt.Prog},
+		dec:   newDecoder(),
+		bars:  make(map[sdKey]*barSite),
+		locks: make(map[lockKey]*lockState),
+		crits: make(map[string]*lockState),
+		chans: make(map[string]*lockState),
+		maxL:  math.Inf(-1),
 	}
 	o.grow(opt.Procs)
 	return o
@@ -440,14 +441,11 @@ func (w *windowInput) read(o *orderer, _ int) error {
 func (o *orderer) add(r *trace.Record, node int, dec *decoder) {
 	it := &o.scratch
 	*it = item{}
-	dec.decode(r, &it.e)
+	dec.decode(r, &it.e, o.opt.Records)
 	if node >= 0 {
-		it.e.w = int32(node)
+		it.e.Proc = int32(node)
 	}
-	if o.keepRecs {
-		it.rec = r
-	}
-	if o.opt.Message != nil && it.e.tag >= 2000 && it.e.tag != trace.TagPDOWork {
+	if o.opt.Message != nil && it.e.Tag >= 2000 && it.e.Tag != trace.TagPDOWork {
 		if key, send, ok := o.opt.Message(r); ok {
 			it.msg = key
 			if send {
@@ -457,7 +455,7 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) {
 			}
 		}
 	}
-	w := int(it.e.w)
+	w := int(it.e.Proc)
 	if w >= len(o.q) {
 		o.grow(w + 1)
 	}
@@ -561,7 +559,7 @@ func (o *orderer) less(a, b int32) bool {
 	if sa.key != sb.key {
 		return sa.key < sb.key
 	}
-	ta, tb := o.q[a].front().e.t, o.q[b].front().e.t
+	ta, tb := o.q[a].front().e.Clock, o.q[b].front().e.Clock
 	if ta != tb {
 		return ta < tb
 	}
@@ -615,7 +613,7 @@ func (o *orderer) check(q int) (ok bool, predL, predT float64, wl *waitList) {
 	it := o.q[q].front()
 	s := &o.st[q]
 	predL, predT = math.Inf(-1), math.Inf(-1)
-	switch it.e.tag {
+	switch it.e.Tag {
 	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
 		b := o.barOf(q, &it.e)
 		if b == nil {
@@ -634,7 +632,7 @@ func (o *orderer) check(q int) (ok bool, predL, predT float64, wl *waitList) {
 		}
 		return true, predL, predT, nil
 	case trace.TagWaitCritSecStop:
-		l := o.crit(it.e.sub, it.e.dir)
+		l := o.crit(it.e.Sub, it.e.Dir)
 		if l.holder >= 0 && int(l.holder) != q {
 			return false, 0, 0, &l.waitList
 		}
@@ -663,11 +661,11 @@ func (o *orderer) barSite(sub, dir int32) *barSite {
 // barOf is the barrier instance an exit (wait-barrier-stop) or check-out
 // (wait-bcheckout-stop) of q leaves: that of q's latest entry at the same
 // site, or of q's latest check-in. nil if there is none.
-func (o *orderer) barOf(q int, e *ev) *barInst {
-	if e.tag == trace.TagWaitBCheckoutStop {
+func (o *orderer) barOf(q int, e *Event) *barInst {
+	if e.Tag == trace.TagWaitBCheckoutStop {
 		return o.checks.current(q)
 	}
-	bs := o.bars[sdKey{e.sub, e.dir}]
+	bs := o.bars[sdKey{e.Sub, e.Dir}]
 	if bs == nil {
 		return nil
 	}
@@ -675,7 +673,7 @@ func (o *orderer) barOf(q int, e *ev) *barInst {
 }
 
 func (o *orderer) crit(sub, dir int32) *lockState {
-	k := o.pi.criticalKey(int(sub), int(dir))
+	k := o.pi.CriticalKey(int(sub), int(dir))
 	l := o.crits[k]
 	if l == nil {
 		l = &lockState{holder: -1, relL: math.Inf(-1), relT: math.Inf(-1)}
@@ -712,7 +710,7 @@ func (o *orderer) tryEnable(q int) {
 		wl.waiters = append(wl.waiters, int32(q))
 		return
 	}
-	t := o.q[q].front().e.t
+	t := o.q[q].front().e.Clock
 	L := max(t, predL)
 	if s.any {
 		L = max(L, s.lastL)
@@ -758,18 +756,18 @@ func (o *orderer) force() error {
 	best := -1
 	for q := range o.q {
 		if o.q[q].n > 0 && o.st[q].status == stBlocked {
-			if best < 0 || o.q[q].front().e.t < o.q[best].front().e.t {
+			if best < 0 || o.q[q].front().e.Clock < o.q[best].front().e.Clock {
 				best = q
 			}
 		}
 	}
 	if best < 0 {
-		return errors.New("analysis: order: internal error: nothing to emit")
+		return errors.New("replay: order: internal error: nothing to emit")
 	}
 	o.stats.Forced++
 	predL, predT := math.Inf(-1), math.Inf(-1)
 	it := o.q[best].front()
-	switch it.e.tag {
+	switch it.e.Tag {
 	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
 		if b := o.barOf(best, &it.e); b != nil {
 			predL, predT = b.maxL, b.maxT
@@ -784,7 +782,7 @@ func (o *orderer) emitHead(q int, predL, predT float64) error {
 	s := &o.st[q]
 	d := &o.q[q]
 	it := d.front()
-	t := it.e.t
+	t := it.e.Clock
 	L := max(t, predL)
 	if s.any {
 		L = max(L, s.lastL)
@@ -806,7 +804,8 @@ func (o *orderer) emitHead(q int, predL, predT float64) error {
 	o.apply(q, it, L)
 	var err error
 	if o.emit != nil {
-		err = o.emit(it, q, L)
+		it.e.Time, it.e.Seq = L, o.stats.Records-1
+		err = o.emit(&it.e)
 	}
 	d.pop()
 	o.buffered--
@@ -824,12 +823,12 @@ func (o *orderer) emitHead(q int, predL, predT float64) error {
 func (o *orderer) apply(q int, it *item, L float64) {
 	s := &o.st[q]
 	e := &it.e
-	t := e.t
-	switch e.tag {
+	t := e.Clock
+	switch e.Tag {
 	case trace.TagWaitBarrierStart, trace.TagBarrierCheckin:
 		bs := &o.checks
-		if e.tag == trace.TagWaitBarrierStart {
-			bs = o.barSite(e.sub, e.dir)
+		if e.Tag == trace.TagWaitBarrierStart {
+			bs = o.barSite(e.Sub, e.Dir)
 		}
 		if b := bs.enter(q); b != nil {
 			b.entries++
@@ -841,27 +840,27 @@ func (o *orderer) apply(q int, it *item, L float64) {
 	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
 		if b := o.barOf(q, e); b != nil {
 			bs := &o.checks
-			if e.tag == trace.TagWaitBarrierStop {
-				bs = o.barSite(e.sub, e.dir)
+			if e.Tag == trace.TagWaitBarrierStop {
+				bs = o.barSite(e.Sub, e.Dir)
 			}
 			bs.exit(b, o.expected())
 		}
 	case trace.TagWaitLockStart:
 		s.lockReq = s.lockReq[:0]
-		cols := e.cols
-		if cols <= 0 || len(e.arr) == 0 {
-			s.lockReq = append(s.lockReq, o.lock(lockKey{-1, e.sub, e.dir, 0}))
+		cols := e.Cols
+		if cols <= 0 || len(e.Arr) == 0 {
+			s.lockReq = append(s.lockReq, o.lock(lockKey{-1, e.Sub, e.Dir, 0}))
 			break
 		}
-		for r := 0; r+cols <= len(e.arr); r += cols {
+		for r := 0; r+cols <= len(e.Arr); r += cols {
 			var k lockKey
 			for c := 0; c < cols && c < 4; c++ {
-				k[c] = int32(e.arr[r+c])
+				k[c] = int32(e.Arr[r+c])
 			}
 			s.lockReq = append(s.lockReq, o.lock(k))
 		}
 	case trace.TagWaitLockStop:
-		if o.pi.isAtomic(int(e.sub), int(e.dir)) {
+		if o.pi.IsAtomic(int(e.Sub), int(e.Dir)) {
 			for _, l := range s.lockReq {
 				l.relL, l.relT = L, t
 				o.wake(&l.waitList)
@@ -871,11 +870,11 @@ func (o *orderer) apply(q int, it *item, L float64) {
 		for _, l := range s.lockReq {
 			l.holder = int32(q)
 		}
-		s.held = append(s.held, held{e.sub, e.dir, append([]*lockState(nil), s.lockReq...)})
+		s.held = append(s.held, held{e.Sub, e.Dir, append([]*lockState(nil), s.lockReq...)})
 	case trace.TagReleaseLock:
 		for i := len(s.held) - 1; i >= 0; i-- {
 			h := s.held[i]
-			if h.sub != e.sub || h.dir != e.dir {
+			if h.sub != e.Sub || h.dir != e.Dir {
 				continue
 			}
 			for _, l := range h.locks {
@@ -889,10 +888,10 @@ func (o *orderer) apply(q int, it *item, L float64) {
 			break
 		}
 	case trace.TagWaitCritSecStop:
-		l := o.crit(e.sub, e.dir)
+		l := o.crit(e.Sub, e.Dir)
 		l.holder = int32(q)
 	case trace.TagExitCritSec:
-		l := o.crit(e.sub, e.dir)
+		l := o.crit(e.Sub, e.Dir)
 		if l.holder == int32(q) {
 			l.holder = -1
 		}

@@ -1,4 +1,4 @@
-package analysis
+package replay
 
 import (
 	"bufio"
@@ -313,14 +313,10 @@ func OrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn fun
 		return Order(rd, opt, fn)
 	}
 	fillOptions(&opt, rd.Attrs())
-	o := newOrderer(opt, true)
+	o := newOrderer(opt)
 	o.grow(len(ni.readers))
 	o.in = ni
-	var ev Event
-	o.emit = func(it *item, q int, L float64) error {
-		ev = Event{Record: it.rec, Node: q, Seq: o.stats.Records - 1, Clock: it.e.t, Time: L}
-		return fn(&ev)
-	}
+	o.emit = fn
 	err = o.run()
 	return o.stats, err
 }

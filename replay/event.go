@@ -1,0 +1,251 @@
+package replay
+
+import (
+	"github.com/svmc/svmc/trace"
+)
+
+// Event is one record in the form the tools use: the fields they need,
+// found by name through the record's own descriptor (streams are
+// self-describing), so that a pass keeps no trace.Record alive unless it
+// asks for them (OrderOptions.Records). The Event passed to a callback is
+// reused: it is valid during the call only (its Rec and Arr stay valid).
+type Event struct {
+	Tag  trace.Tag
+	Proc int32 // the processor whose stream holds the record: its writer
+	Node int32 // the record's node id (-1 if none); template-dist names the owner
+	Sub  int32 // subprogram number
+	Dir  int32 // directive number
+	// A is the region type (trace-region-*), iterations (pdo-work),
+	// overhead type (trace-overhead) or level (measure-*).
+	A int32
+	// F is busy µs (pdo-work), duration (trace-overhead), startup
+	// (pdo-info) or elapsed µs (measure-finish; -1 when the record has
+	// none).
+	F float64
+	// Arr is the lock rows (wait-lock-start), the iteration space or the
+	// pids (aps-info), sharing the record's slice; Cols is its columns.
+	Arr  []int
+	Cols int
+	Name string // a measured interval's name (interned per stream)
+
+	Clock float64 // the record's own time stamp (µs)
+	// Time is the corrected logical time (µs) in the causally consistent
+	// order: the largest Clock of the record and of all its causal
+	// predecessors; Clock when the records are read in file order.
+	Time float64
+	Seq  int64 // position in the order, from 0
+
+	// Rec is the record itself: always for the records written after the
+	// run (statistics, trace-end), for every record when the order keeps
+	// them (OrderOptions.Records).
+	Rec *trace.Record
+}
+
+// Violation reports whether the event's clock had to be corrected.
+func (e *Event) Violation() bool { return e.Time > e.Clock }
+
+// layout holds the field indices of one descriptor (-1: absent).
+type layout struct {
+	node, clock, sub, dir, a, f, arr int
+	name                             int // char array "name" (measure records)
+}
+
+// decoder turns records into Events. It caches a layout per descriptor and
+// tracks the writer of the current run of records (see decode). Use one
+// decoder per stream.
+type decoder struct {
+	byTag   []layoutEntry // tags below len(byTag)
+	layouts map[*trace.Descriptor]*layout
+	writer  int32             // writer of the previous record, -1 before the first
+	names   map[string]string // interned names of measured intervals
+}
+
+type layoutEntry struct {
+	desc *trace.Descriptor
+	l    *layout
+}
+
+func newDecoder() *decoder {
+	return &decoder{byTag: make([]layoutEntry, 2048), layouts: make(map[*trace.Descriptor]*layout), writer: -1}
+}
+
+func (d *decoder) layout(desc *trace.Descriptor) *layout {
+	t := int(desc.Tag)
+	if t >= 0 && t < len(d.byTag) && d.byTag[t].desc == desc {
+		return d.byTag[t].l
+	}
+	l := d.layouts[desc]
+	if l == nil {
+		l = newLayout(desc)
+		d.layouts[desc] = l
+	}
+	if t >= 0 && t < len(d.byTag) {
+		d.byTag[t] = layoutEntry{desc, l}
+	}
+	return l
+}
+
+func scalarIndex(desc *trace.Descriptor, name string, types ...trace.FieldType) int {
+	i := desc.Index(name)
+	if i < 0 || desc.Fields[i].Dims != 0 {
+		return -1
+	}
+	for _, t := range types {
+		if desc.Fields[i].Type == t {
+			return i
+		}
+	}
+	return -1
+}
+
+func arrayIndex(desc *trace.Descriptor, name string) int {
+	i := desc.Index(name)
+	if i < 0 || desc.Fields[i].Dims == 0 || desc.Fields[i].Type != trace.Int {
+		return -1
+	}
+	return i
+}
+
+func newLayout(desc *trace.Descriptor) *layout {
+	l := &layout{
+		node:  scalarIndex(desc, "node id", trace.Int),
+		clock: -1,
+		sub:   scalarIndex(desc, "subprogram number", trace.Int),
+		dir:   scalarIndex(desc, "directive number", trace.Int),
+		a:     -1, f: -1, arr: -1, name: -1,
+	}
+	// The clock: "clock microseconds", else the first scalar double whose
+	// name mentions a clock (as trace.Record.Clock does).
+	for i, fd := range desc.Fields {
+		if fd.Dims != 0 || (fd.Type != trace.Double && fd.Type != trace.Float) {
+			continue
+		}
+		if fd.Name == "clock microseconds" {
+			l.clock = i
+			break
+		}
+		if l.clock < 0 && containsClock(fd.Name) {
+			l.clock = i
+		}
+	}
+	switch desc.Tag {
+	case trace.TagTraceRegionStart, trace.TagTraceRegionStop:
+		l.a = scalarIndex(desc, "trace region type", trace.Int)
+	case trace.TagPDOWork:
+		l.a = scalarIndex(desc, "iterations", trace.Int)
+		l.f = scalarIndex(desc, "busy microseconds", trace.Double, trace.Float)
+	case trace.TagTraceOverhead, trace.TagSVMOverhead:
+		l.a = scalarIndex(desc, "overhead type", trace.Int)
+		l.f = scalarIndex(desc, "duration microseconds", trace.Double, trace.Float)
+	case trace.TagPDOInfo:
+		l.f = scalarIndex(desc, "startup time microseconds", trace.Double, trace.Float)
+	case trace.TagWaitLockStart:
+		l.arr = arrayIndex(desc, "locking address")
+	case trace.TagPDOIterationSpace:
+		l.arr = arrayIndex(desc, "iteration space")
+	case trace.TagAPSInfo:
+		l.arr = arrayIndex(desc, "pids")
+	case trace.TagMeasureStart, trace.TagMeasureFinish:
+		l.a = scalarIndex(desc, "level", trace.Int)
+		l.f = scalarIndex(desc, "elapsed microseconds", trace.Double, trace.Float)
+		if i := desc.Index("name"); i >= 0 && desc.Fields[i].Type == trace.Char && desc.Fields[i].Dims == 1 {
+			l.name = i
+		}
+	}
+	return l
+}
+
+func containsClock(s string) bool {
+	for i := 0; i+5 <= len(s); i++ {
+		if s[i:i+5] == "clock" {
+			return true
+		}
+	}
+	return false
+}
+
+// AfterRun reports whether records with this tag are written by the runtime
+// once the processors have stopped (statistics, trace-end): they belong to
+// no processor's time.
+func AfterRun(tag trace.Tag) bool {
+	return tag == trace.TagStatInterval || tag == trace.TagStatGroup || tag == trace.TagTraceEnd
+}
+
+// decode fills e from r; keep keeps r in e.Rec. The writer of a record is
+// its node id, except for template-dist: the APS leader writes one per owner
+// with the owner's node id into its own buffer, so it belongs to the stream
+// of the record before it (the runtime's buffers reach the trace as runs of
+// one processor's records, and such a run never starts with a
+// template-dist).
+func (d *decoder) decode(r *trace.Record, e *Event, keep bool) {
+	l := d.layout(r.Desc)
+	v := r.Values
+	*e = Event{Tag: r.Desc.Tag, Node: -1}
+	if keep || AfterRun(e.Tag) {
+		e.Rec = r
+	}
+	if l.node >= 0 {
+		e.Node = int32(v[l.node].Int)
+	}
+	if l.clock >= 0 {
+		e.Clock = v[l.clock].Double
+	}
+	e.Time = e.Clock
+	if l.sub >= 0 {
+		e.Sub = int32(v[l.sub].Int)
+	}
+	if l.dir >= 0 {
+		e.Dir = int32(v[l.dir].Int)
+	}
+	if l.a >= 0 {
+		e.A = int32(v[l.a].Int)
+	}
+	if l.f >= 0 {
+		e.F = v[l.f].Double
+	} else if e.Tag == trace.TagMeasureFinish {
+		e.F = -1 // no elapsed time: the clocks' difference
+	}
+	if l.arr >= 0 {
+		x := &v[l.arr]
+		e.Arr = x.Ints
+		if len(x.Dims) == 2 {
+			e.Cols = x.Dims[1]
+		} else {
+			e.Cols = len(x.Ints)
+		}
+	}
+	if l.name >= 0 {
+		e.Name = d.intern(cstring(v[l.name].Str))
+	}
+	e.Proc = e.Node
+	if (e.Tag == trace.TagTemplateDist || e.Node < 0) && d.writer >= 0 {
+		e.Proc = d.writer
+	}
+	if e.Proc < 0 {
+		e.Proc = 0
+	}
+	d.writer = e.Proc
+}
+
+// intern returns the one copy of a measured interval's name, so that a
+// measured interval costs no allocation in the pass.
+func (d *decoder) intern(name string) string {
+	if s, ok := d.names[name]; ok {
+		return s
+	}
+	if d.names == nil {
+		d.names = make(map[string]string)
+	}
+	d.names[name] = name
+	return name
+}
+
+// cstring is a char array as a Go string: its bytes up to the first NUL.
+func cstring(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			return s[:i]
+		}
+	}
+	return s
+}
