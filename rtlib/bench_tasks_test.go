@@ -91,7 +91,7 @@ func epccPDO(b *testing.B, sched func(p *Proc) Schedule) {
 	epccCases(b, func(b *testing.B, n, stage int) {
 		epcc(b, n, stage, func(p *Proc, reps int) {
 			s := sched(p)
-			space := []Range{{0, n - 1, 1}}
+			space := []Range{{Lo: 0, Hi: n - 1, Step: 1}}
 			for range reps {
 				p.PDO(1, 1, s, space, delayBody)
 			}
@@ -105,7 +105,7 @@ func BenchmarkEPCC_PDO_default(b *testing.B) {
 
 func BenchmarkEPCC_PDO_onhome(b *testing.B) {
 	epccPDO(b, func(p *Proc) Schedule {
-		T := p.Template(nil, 1, 2, "T", Extent{0, p.NProcs() - 1})
+		T := p.Template(nil, 1, 2, "T", Extent{Lo: 0, Hi: p.NProcs() - 1})
 		p.Distribute(1, 3, nil, []Format{Block()}, T)
 		return OnHome(T, LoopVar(0, 0))
 	})
@@ -127,7 +127,7 @@ func BenchmarkEPCC_REDUCTION(b *testing.B) {
 	epccCases(b, func(b *testing.B, n, stage int) {
 		var sum int
 		epcc(b, n, stage, func(p *Proc, reps int) {
-			space := []Range{{0, n - 1, 1}}
+			space := []Range{{Lo: 0, Hi: n - 1, Step: 1}}
 			for range reps {
 				// The code svmc generates for reduction(+: sum).
 				p.PDO(1, 1, DefaultSchedule(), space, func(q *Proc, it *Iter) {

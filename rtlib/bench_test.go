@@ -33,7 +33,7 @@ func benchRun(b *testing.B, n, stage int, body func(p *Proc)) {
 func BenchmarkPDOForkJoin(b *testing.B) {
 	for _, n := range []int{2, 4} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			space := []Range{{0, n - 1, 1}}
+			space := []Range{{Lo: 0, Hi: n - 1, Step: 1}}
 			body := func(q *Proc, it *Iter) {
 				for it.Next() {
 				}
@@ -69,7 +69,7 @@ func BenchmarkBarrier(b *testing.B) {
 	for _, n := range []int{2, 4} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			benchRun(b, n, 0, func(p *Proc) {
-				p.PDO(1, 1, DefaultSchedule(), []Range{{0, n - 1, 1}}, func(q *Proc, it *Iter) {
+				p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: n - 1, Step: 1}}, func(q *Proc, it *Iter) {
 					for range b.N {
 						q.Barrier(1, 2)
 					}
@@ -196,7 +196,7 @@ func BenchmarkPDOStage0(b *testing.B) {
 			benchRun(b, n, 0, func(p *Proc) {
 				for range b.N {
 					sum = 0
-					p.PDO(1, 1, DefaultSchedule(), []Range{{0, iters - 1, 1}}, func(q *Proc, it *Iter) {
+					p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: iters - 1, Step: 1}}, func(q *Proc, it *Iter) {
 						local := Identity(sum, OpAdd)
 						for it.Next() {
 							local += a[it.Index(0)]
@@ -261,8 +261,8 @@ func BenchmarkScheduleOnHome(b *testing.B) {
 }
 
 func onHomeSetup(p *Proc) (Schedule, []Range) {
-	P := p.Processors(nil, 1, 1, "P", Extent{0, 1}, Extent{0, 1})
-	T := p.Template(nil, 1, 2, "T", Extent{0, 99}, Extent{0, 99})
+	P := p.Processors(nil, 1, 1, "P", Extent{Lo: 0, Hi: 1}, Extent{Lo: 0, Hi: 1})
+	T := p.Template(nil, 1, 2, "T", Extent{Lo: 0, Hi: 99}, Extent{Lo: 0, Hi: 99})
 	p.Distribute(1, 3, P, []Format{Cyclic(4), Block()}, T)
-	return OnHome(T, LoopVar(0, 0), LoopVar(1, 0)), []Range{{0, 99, 1}, {0, 99, 1}}
+	return OnHome(T, LoopVar(0, 0), LoopVar(1, 0)), []Range{{Lo: 0, Hi: 99, Step: 1}, {Lo: 0, Hi: 99, Step: 1}}
 }

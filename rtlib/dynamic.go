@@ -1,9 +1,9 @@
 package rtlib
 
 import (
+	"github.com/svmc/svmc/rtlib/internal/sched"
+
 	"fmt"
-	"slices"
-	"sort"
 	"sync/atomic"
 
 	"github.com/svmc/svmc/trace"
@@ -89,7 +89,7 @@ type dynIter struct {
 func (p *Proc) nestTotal(sub, dir int, space []Range) int {
 	t := 1
 	for _, r := range space {
-		n := r.count()
+		n := r.Count()
 		if n != 0 && t > (1<<62)/n {
 			p.errorf(sub, dir, false, "pdo: the nest has more than 2^62 iterations")
 		}
@@ -105,7 +105,7 @@ func (p *Proc) setDynamic(it *Iter, a *aps, kind dynKind, chunk int, space []Ran
 	it.lin = true
 	it.linPos, it.linEnd = 0, -1
 	for l, r := range space {
-		it.lv[l].n = r.count()
+		it.lv[l].n = r.Count()
 	}
 	if kind == dAffinity && total > 1<<31-1 {
 		kind, chunk = dDynamic, max(1, total/(64*len(a.members)))
@@ -191,7 +191,7 @@ func (it *Iter) grab() bool {
 	it.linPos, it.linEnd = lo, hi
 	if d.record {
 		s := &d.a.slots[d.me]
-		s.log = append(s.log, ivl{lo, hi})
+		s.log = append(s.log, sched.Ivl{Lo: lo, Hi: hi})
 	}
 	return true
 }
@@ -247,92 +247,6 @@ func (d *dynIter) affinity() (lo, hi int, ok bool) {
 	}
 }
 
-// recorded is a distribution decided by a dynamic schedule: runs of
-// consecutive template elements (numbered row-major over the extents) and
-// the processor that owns each run, sorted and disjoint, covering every
-// element the loop ran.
-type recorded struct {
-	sizes []int
-	runs  []recRun
-}
-
-type recRun struct{ lo, hi, pid int }
-
-// owner is the processor owning element number x, -1 if none.
-func (rc *recorded) owner(x int) int {
-	i := sort.Search(len(rc.runs), func(i int) bool { return rc.runs[i].hi >= x })
-	if i < len(rc.runs) && rc.runs[i].lo <= x {
-		return rc.runs[i].pid
-	}
-	return -1
-}
-
-// number is the element number of template indices idx (within dims).
-func (rc *recorded) number(dims []dimMap, idx []int) int {
-	x := 0
-	for i := range dims {
-		x = x*rc.sizes[i] + idx[i] - dims[i].lo
-	}
-	return x
-}
-
-// linBoxes calls emit with the boxes (one interval of offsets per
-// dimension) that make up element numbers a..b of an array of the given
-// sizes, row-major, in order.
-func linBoxes(sizes []int, a, b int, prefix []ivl, emit func([]ivl)) {
-	if len(sizes) == 0 {
-		emit(prefix)
-		return
-	}
-	inner := 1
-	for _, s := range sizes[1:] {
-		inner *= s
-	}
-	a0, ar := a/inner, a%inner
-	b0, br := b/inner, b%inner
-	if a0 == b0 {
-		linBoxes(sizes[1:], ar, br, append(prefix, ivl{a0, a0}), emit)
-		return
-	}
-	if ar != 0 {
-		linBoxes(sizes[1:], ar, inner-1, append(prefix, ivl{a0, a0}), emit)
-		a0++
-	}
-	last := b0
-	if br != inner-1 {
-		last--
-	}
-	if a0 <= last {
-		box := append(prefix, ivl{a0, last})
-		for _, s := range sizes[1:] {
-			box = append(box, ivl{0, s - 1})
-		}
-		emit(box)
-	}
-	if br != inner-1 {
-		linBoxes(sizes[1:], 0, br, append(prefix, ivl{b0, b0}), emit)
-	}
-}
-
-// boxes calls emit for every box of template indices the runs of pid cover
-// (pid < 0: every run), with the run's processor.
-func (rc *recorded) boxes(dims []dimMap, pid int, emit func(pid int, box []ivl)) {
-	var prefix, tb []ivl
-	for _, r := range rc.runs {
-		if pid >= 0 && r.pid != pid {
-			continue
-		}
-		linBoxes(rc.sizes, r.lo, r.hi, prefix[:0], func(box []ivl) {
-			tb = append(tb[:0], box...)
-			for i := range tb {
-				tb[i].lo += dims[i].lo
-				tb[i].hi += dims[i].lo
-			}
-			emit(r.pid, tb)
-		})
-	}
-}
-
 // checkRecord checks that t can record a PDO over space.
 func (p *Proc) checkRecord(sub, dir int, s Schedule, space []Range) {
 	t := s.rec
@@ -347,12 +261,12 @@ func (p *Proc) checkRecord(sub, dir int, s Schedule, space []Range) {
 	}
 	ok := t.rank == len(space)
 	for i := 0; ok && i < t.rank; i++ {
-		ok = t.dims[i].Size() == space[i].count()
+		ok = t.dims[i].Size() == space[i].Count()
 	}
 	if !ok {
 		counts := make([]int, len(space))
 		for i, r := range space {
-			counts[i] = r.count()
+			counts[i] = r.Count()
 		}
 		p.errorf(sub, dir, false, "template(%s): the shape of the template differs from the iteration space %v", t, counts)
 	}
@@ -362,28 +276,13 @@ func (p *Proc) checkRecord(sub, dir int, s Schedule, space []Range) {
 // in their logs. Called by the leader after the PDO's barrier. It writes
 // template-dist for every member.
 func (p *Proc) recordDist(a *aps, t *Template) {
-	var runs []recRun
+	var runs []sched.RecRun
 	for i := range a.slots {
 		for _, c := range a.slots[i].log {
-			runs = append(runs, recRun{c.lo, c.hi, a.pids[i]})
+			runs = append(runs, sched.RecRun{Lo: c.Lo, Hi: c.Hi, Pid: a.pids[i]})
 		}
 	}
-	slices.SortFunc(runs, func(x, y recRun) int { return x.lo - y.lo })
-	merged := runs[:0]
-	for _, r := range runs {
-		if n := len(merged); n > 0 && merged[n-1].pid == r.pid && merged[n-1].hi+1 == r.lo {
-			merged[n-1].hi = r.hi
-			continue
-		}
-		merged = append(merged, r)
-	}
-	rc := &recorded{sizes: make([]int, t.rank), runs: slices.Clip(merged)}
-	d := &distribution{onto: a.procs, dims: make([]dimMap, t.rank), rec: rc}
-	for i, e := range t.dims {
-		rc.sizes[i] = e.Size()
-		d.dims[i] = dimMap{kind: fStar, lo: e.Lo, n: e.Size(), adim: -1}
-	}
-	d.strides = []int{1}
+	d := sched.NewRecorded(&a.procs.g, t.dims, runs)
 	t.dist = d
 	p.templateDistRecs(t)
 }

@@ -20,7 +20,7 @@ func TestSmallBuffers(t *testing.T) {
 	for _, f := range []trace.Format{trace.Binary, trace.ASCII} {
 		var buf bytes.Buffer
 		err := Run(testProg(), Params{NProcs: 3, Stage: 3, Trace: &buf, Format: f, BufSize: 200, Stderr: io.Discard}, func(p *Proc) {
-			p.PDO(1, 1, DefaultSchedule(), []Range{{0, 3*iters - 1, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 3*iters - 1, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					q.RegionStart(1, 2, trace.RegionUser)
 					q.RegionStop(1, 2, trace.RegionUser)

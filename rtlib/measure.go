@@ -1,6 +1,8 @@
 package rtlib
 
 import (
+	"github.com/svmc/svmc/rtlib/internal/sched"
+
 	"fmt"
 
 	"github.com/svmc/svmc/trace"
@@ -137,7 +139,7 @@ func (t *Template) LocalSize(pid int) int {
 		pid = Current().id
 	}
 	n := 0
-	boxes := t.dist.ownedBoxes(pid, nil)
+	boxes := t.dist.OwnedBoxes(pid, nil)
 	for i := 0; i+2*t.rank <= len(boxes); i += 2 * t.rank {
 		c := 1
 		for d := range t.rank {
@@ -182,7 +184,7 @@ func (p *Proc) LoopSize() int {
 	}
 	n := 1
 	for _, r := range p.loop.space {
-		n *= r.count()
+		n *= r.Count()
 	}
 	return n
 }
@@ -196,29 +198,7 @@ func (p *Proc) LoopLocalSize() int {
 	if it.chk != nil {
 		return p.countOwned(it)
 	}
-	return treeCount(it.root, len(p.loop.space))
-}
-
-// treeCount counts the iterations of a share's tree of segments.
-func treeCount(nd *snode, levels int) int {
-	if nd == nil {
-		return 0
-	}
-	if levels == 0 {
-		return 1
-	}
-	n := 0
-	for _, s := range nd.segs {
-		if s.hi < s.lo {
-			continue
-		}
-		w := s.hi - s.lo + 1
-		if levels > 1 {
-			w *= treeCount(s.child, levels-1)
-		}
-		n += w
-	}
-	return n
+	return sched.TreeCount(it.root, len(p.loop.space))
 }
 
 // countOwned counts the candidate iterations of a share with an owner
@@ -227,16 +207,16 @@ func (p *Proc) countOwned(it *Iter) int {
 	space := p.loop.space
 	idx := make([]int, len(space))
 	n := 0
-	var walk func(nd *snode, l int)
-	walk = func(nd *snode, l int) {
+	var walk func(nd *sched.Node, l int)
+	walk = func(nd *sched.Node, l int) {
 		if nd == nil {
 			return
 		}
-		for _, s := range nd.segs {
-			for k := s.lo; k <= s.hi; k++ {
+		for _, s := range nd.Segs {
+			for k := s.Lo; k <= s.Hi; k++ {
 				idx[l] = space[l].Lo + k*space[l].Step
 				if l+1 < len(space) {
-					walk(s.child, l+1)
+					walk(s.Child, l+1)
 				} else if it.chk.owns(p, idx) {
 					n++
 				}
@@ -244,7 +224,7 @@ func (p *Proc) countOwned(it *Iter) int {
 		}
 	}
 	if len(space) == 0 {
-		return treeCount(it.root, 0)
+		return sched.TreeCount(it.root, 0)
 	}
 	walk(it.root, 0)
 	return n

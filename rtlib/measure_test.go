@@ -17,7 +17,7 @@ func TestMeasureRecords(t *testing.T) {
 		p.MeasureStart("inner")
 		time.Sleep(2 * time.Millisecond)
 		p.MeasureFinish("inner")
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
 			q.MeasureStart("body")
 			q.MeasureFinish("")
 		})
@@ -106,17 +106,17 @@ func TestSizeQueries(t *testing.T) {
 		tundist = U.LocalSize(1)
 		psize, plocal = P.Size(), P.LocalSize()
 		// default schedule: block of the outer loop, 7 = ceil(13/2) counts
-		p.PDO(1, 4, DefaultSchedule(), []Range{{0, 12, 1}, {5, 0, -2}}, func(q *Proc, it *Iter) { note("default", q) })
+		p.PDO(1, 4, DefaultSchedule(), []Range{{Lo: 0, Hi: 12, Step: 1}, {Lo: 5, Hi: 0, Step: -2}}, func(q *Proc, it *Iter) { note("default", q) })
 		// on_home over the cyclic(3) template: 1..3, 7..9 on 0; 4..6, 10 on 1
-		p.PDO(1, 5, OnHome(T, LoopVar(0, 0), ConstIndex(0)), []Range{{1, 10, 1}}, func(q *Proc, it *Iter) { note("onhome", q) })
+		p.PDO(1, 5, OnHome(T, LoopVar(0, 0), ConstIndex(0)), []Range{{Lo: 1, Hi: 10, Step: 1}}, func(q *Proc, it *Iter) { note("onhome", q) })
 		// IndexFunc: iteration i on the owner of T(11-i, 0)
-		p.PDO(1, 6, OnHome(T, IndexFunc(func(idx []int) int { return 11 - idx[0] }), ConstIndex(0)), []Range{{1, 10, 1}},
+		p.PDO(1, 6, OnHome(T, IndexFunc(func(idx []int) int { return 11 - idx[0] }), ConstIndex(0)), []Range{{Lo: 1, Hi: 10, Step: 1}},
 			func(q *Proc, it *Iter) { note("indexfunc", q) })
 		// loop-level cyclic(2) over 9 iterations
-		p.PDO(1, 7, LoopLevel(nil, Cyclic(2)), []Range{{0, 16, 2}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 7, LoopLevel(nil, Cyclic(2)), []Range{{Lo: 0, Hi: 16, Step: 2}}, func(q *Proc, it *Iter) {
 			note("looplevel", q)
 			// a PDO inside a body runs serially: all its iterations here
-			q.PDO(1, 8, DefaultSchedule(), []Range{{0, 4, 1}}, func(r *Proc, it *Iter) { note("nested", r) })
+			q.PDO(1, 8, DefaultSchedule(), []Range{{Lo: 0, Hi: 4, Step: 1}}, func(r *Proc, it *Iter) { note("nested", r) })
 			if q.LoopSize() != 9 {
 				t.Errorf("after the nested PDO: LoopSize %d", q.LoopSize())
 			}

@@ -14,7 +14,7 @@ import (
 // printEach makes every processor print one line in a PDO body, and the
 // leader one on stderr.
 func printEach(p *Proc) {
-	p.PDO(1, 1, DefaultSchedule(), []Range{{0, p.NProcs() - 1, 1}}, func(q *Proc, it *Iter) {
+	p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: p.NProcs() - 1, Step: 1}}, func(q *Proc, it *Iter) {
 		for it.Next() {
 			fmt.Fprintf(q.Stdout(), "out %d\n", q.ID())
 		}

@@ -1,6 +1,8 @@
 package rtlib
 
 import (
+	"github.com/svmc/svmc/rtlib/internal/sched"
+
 	"fmt"
 	"slices"
 	"time"
@@ -10,18 +12,7 @@ import (
 
 // Range is one loop of a PDO nest: Lo, Lo+Step, ... up to Hi inclusive.
 // Step must not be 0.
-type Range struct{ Lo, Hi, Step int }
-
-// count is the number of iterations.
-func (r Range) count() int {
-	switch {
-	case r.Step > 0 && r.Hi >= r.Lo:
-		return (r.Hi-r.Lo)/r.Step + 1
-	case r.Step < 0 && r.Lo >= r.Hi:
-		return (r.Lo-r.Hi)/(-r.Step) + 1
-	}
-	return 0
-}
+type Range = sched.Range
 
 type schedKind uint8
 
@@ -167,10 +158,10 @@ func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Pro
 		// Every member computes its block itself: nothing to write into
 		// the other members' Iters.
 		t.selfPlan = true
-		info.arr = a.procs
+		info.arr = &a.procs.g
 		p.planDefaultShare(space)
 	case sDynamic:
-		info.arr = a.procs
+		info.arr = &a.procs.g
 		t.dyn, t.chunk, t.total, t.record = s.dyn, s.chunk, p.nestTotal(sub, dir, space), s.rec != nil
 		p.setDynamic(p.iter(), a, t.dyn, t.chunk, space, t.total, t.record)
 	default:
@@ -296,7 +287,7 @@ func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *P
 		p.planDefaultShare(space)
 	}
 	if infoOn {
-		p.pdoInfoRec(sub, dir, &pdoInfo{arr: a.procs}, float64(time.Since(t0))/1e3)
+		p.pdoInfoRec(sub, dir, &pdoInfo{arr: &a.procs.g}, float64(time.Since(t0))/1e3)
 	}
 	if leader && p.on(trace.TagAPSInfo) {
 		p.begin(trace.TagAPSInfo, p.id)
@@ -346,8 +337,8 @@ func (p *Proc) pdoInfoRec(sub, dir int, info *pdoInfo, startup float64) {
 	p.begin(trace.TagPDOInfo, p.id)
 	p.buf.Int(sub)
 	p.buf.Int(dir)
-	p.buf.Int(info.arr.id)
-	p.extentRows(info.arr.dims)
+	p.buf.Int(info.arr.ID)
+	p.extentRows(info.arr.Dims)
 	p.buf.Ints(info.bcl)
 	p.buf.Ints(info.consts)
 	p.buf.Double(startup)
@@ -375,7 +366,7 @@ func (p *Proc) iterSpaceRec(sub, dir int, space []Range) {
 
 // pdoInfo is what pdo-info reports about a schedule.
 type pdoInfo struct {
-	arr    *Procs
+	arr    *sched.Grid
 	bcl    []int
 	consts []int
 }
@@ -391,7 +382,7 @@ func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 		e.install(a, space)
 		return e.info
 	}
-	info := pdoInfo{arr: a.procs}
+	info := pdoInfo{arr: &a.procs.g}
 	var bs *boxSet
 	switch s.kind {
 	case sOnHome:
@@ -402,8 +393,8 @@ func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 	e := &planEntry{info: info, shares: make([]planShare, len(a.members))}
 	for i := range a.members {
 		e.shares[i].boxes = bs.boxes[i]
-		if !singleBox(space, bs.boxes[i]) {
-			e.shares[i].root = buildTree(bs.boxes[i], len(space))
+		if !sched.SingleBox(space, bs.boxes[i]) {
+			e.shares[i].root = sched.BuildTree(bs.boxes[i], len(space))
 		}
 	}
 	e.install(a, space)
@@ -424,7 +415,7 @@ func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 type planEntry struct {
 	kind    schedKind
 	t       *Template
-	dist    *distribution
+	dist    *sched.Distribution
 	subs    []Subscript
 	onto    *Procs
 	formats []Format
@@ -437,8 +428,8 @@ type planEntry struct {
 // planShare is one member's iterations: a single box (set without
 // allocating) or the tree of several.
 type planShare struct {
-	boxes [][][]ivl
-	root  *snode
+	boxes [][][]sched.Ivl
+	root  *sched.Node
 }
 
 func (e *planEntry) key(s Schedule, space []Range) {
@@ -448,8 +439,7 @@ func (e *planEntry) key(s Schedule, space []Range) {
 	}
 	e.subs = append([]Subscript(nil), s.subs...)
 	for _, f := range s.formats {
-		f.vals = append([]int(nil), f.vals...)
-		e.formats = append(e.formats, f)
+		e.formats = append(e.formats, f.Clone())
 	}
 	e.space = append([]Range(nil), space...)
 }
@@ -468,7 +458,7 @@ func (e *planEntry) matches(s Schedule, space []Range) bool {
 		}
 	}
 	for i, f := range s.formats {
-		if o := e.formats[i]; o.kind != f.kind || o.k != f.k || !slices.Equal(o.vals, f.vals) {
+		if !e.formats[i].Equal(f) {
 			return false
 		}
 	}
@@ -485,19 +475,6 @@ func (e *planEntry) install(a *aps, space []Range) {
 	}
 }
 
-// singleBox reports whether boxes is one box of one interval per loop.
-func singleBox(space []Range, boxes [][][]ivl) bool {
-	if len(boxes) != 1 || len(space) == 0 {
-		return len(boxes) == 0
-	}
-	for _, s := range boxes[0] {
-		if len(s) != 1 {
-			return false
-		}
-	}
-	return true
-}
-
 // iter is p's Iter in its current APS. The Iters live in the member slots
 // of the APS, so that a leader planning a PDO never writes an Iter its
 // member uses in another APS (overlapping sections).
@@ -511,11 +488,11 @@ func (p *Proc) planDefaultShare(space []Range) {
 	p.resetIter(it, space)
 	if len(space) == 0 {
 		if p == a.leader {
-			it.root = &snode{}
+			it.root = &sched.Node{}
 		}
 		return
 	}
-	n0 := space[0].count()
+	n0 := space[0].Count()
 	bs := (n0 + len(a.members) - 1) / len(a.members)
 	lo := p.apsIndex * bs
 	it.setBox(space, lo, min(n0, lo+bs)-1)
@@ -524,7 +501,7 @@ func (p *Proc) planDefaultShare(space []Range) {
 // boxSet collects the boxes of iteration counts of each member.
 type boxSet struct {
 	slot      []int // member index of each pid, -1 if not a member
-	boxes     [][][][]ivl
+	boxes     [][][][]sched.Ivl
 	cacheable bool // the schedule can be reused (no IndexFunc)
 }
 
@@ -540,7 +517,7 @@ func (bs *boxSet) memberOf(pid int) int {
 
 func (p *Proc) newBoxSet() *boxSet {
 	a := p.aps
-	bs := &boxSet{slot: make([]int, p.r.n), boxes: make([][][][]ivl, len(a.members)), cacheable: true}
+	bs := &boxSet{slot: make([]int, p.r.n), boxes: make([][][][]sched.Ivl, len(a.members)), cacheable: true}
 	for i := range bs.slot {
 		bs.slot[i] = -1
 	}
@@ -548,15 +525,6 @@ func (p *Proc) newBoxSet() *boxSet {
 		bs.slot[m.id] = i
 	}
 	return bs
-}
-
-// fullBox is one interval of all counts per loop.
-func fullBox(space []Range) [][]ivl {
-	box := make([][]ivl, len(space))
-	for l, r := range space {
-		box[l] = []ivl{{0, r.count() - 1}}
-	}
-	return box
 }
 
 func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo) *boxSet {
@@ -572,10 +540,10 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 		p.errorf(sub, dir, false, "on_home(%s): %d subscripts for a template of rank %d", t, len(s.subs), t.rank)
 	}
 	d := t.dist
-	info.arr = d.onto
+	info.arr = d.Onto
 	empty := false
 	for _, r := range space {
-		if r.count() == 0 {
+		if r.Count() == 0 {
 			empty = true
 		}
 	}
@@ -588,7 +556,7 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 				p.errorf(sub, dir, false, "on_home(%s): subscript %d uses loop %d of a nest of %d loops", t, i+1, sb.dim, len(space))
 			}
 			if r := space[sb.dim]; !empty {
-				last := r.Lo + (r.count()-1)*r.Step
+				last := r.Lo + (r.Count()-1)*r.Step
 				lo, hi := min(r.Lo, last)+sb.v, max(r.Lo, last)+sb.v
 				if lo < e.Lo || hi > e.Hi {
 					p.errorf(sub, dir, false, "on_home(%s): subscript %d takes the values %d..%d, outside the extent %s", t, i+1, lo, hi, e)
@@ -615,30 +583,30 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 	if hasFunc {
 		seen = map[string]bool{}
 	}
-	if d.rec != nil {
+	if d.Rec != nil {
 		p.planRecorded(d, s, space, bs, hasFunc)
 		if hasFunc {
 			p.setOwnerChecks(d, t, s, sub, dir)
 		}
 		return bs
 	}
-	for l, pid := range d.onto.pids {
+	for l, pid := range d.Onto.Pids {
 		slot := bs.memberOf(pid)
-		c = d.onto.coords(l, c)
-		box := fullBox(space)
+		c = d.Onto.Coords(l, c)
+		box := sched.FullBox(space)
 		ok := true
 		key := ""
 		for i, sb := range s.subs {
-			m := &d.dims[i]
-			if m.adim < 0 {
+			m := &d.Dims[i]
+			if m.Adim < 0 {
 				continue
 			}
-			cc := c[m.adim]
+			cc := c[m.Adim]
 			switch sb.kind {
 			case subConst:
-				ok = ok && m.coord(sb.v) == cc
+				ok = ok && m.Coord(sb.v) == cc
 			case subLoopVar:
-				box[sb.dim] = intersect(box[sb.dim], toCounts(m.runs(cc, nil), space[sb.dim], sb.v))
+				box[sb.dim] = sched.Intersect(box[sb.dim], sched.ToCounts(m.Runs(cc, nil), space[sb.dim], sb.v))
 				ok = ok && len(box[sb.dim]) > 0
 			case subFunc:
 				continue
@@ -668,7 +636,7 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 
 // setOwnerChecks gives every member's Iter the owner test of an IndexFunc
 // schedule.
-func (p *Proc) setOwnerChecks(d *distribution, t *Template, s Schedule, sub, dir int) {
+func (p *Proc) setOwnerChecks(d *sched.Distribution, t *Template, s Schedule, sub, dir int) {
 	a := p.aps
 	slot := make([]int, p.r.n)
 	for i := range slot {
@@ -686,25 +654,25 @@ func (p *Proc) setOwnerChecks(d *distribution, t *Template, s Schedule, sub, dir
 // planRecorded computes the members' boxes of an on_home schedule over a
 // template whose distribution a dynamic schedule recorded. With IndexFunc
 // subscripts every member gets the whole nest, filtered by the owner test.
-func (p *Proc) planRecorded(d *distribution, s Schedule, space []Range, bs *boxSet, hasFunc bool) {
+func (p *Proc) planRecorded(d *sched.Distribution, s Schedule, space []Range, bs *boxSet, hasFunc bool) {
 	if hasFunc {
 		for i := range bs.boxes {
-			bs.boxes[i] = append(bs.boxes[i], fullBox(space))
+			bs.boxes[i] = append(bs.boxes[i], sched.FullBox(space))
 		}
 		return
 	}
-	var one [1]ivl
-	d.rec.boxes(d.dims, -1, func(pid int, tb []ivl) {
-		box := fullBox(space)
+	var one [1]sched.Ivl
+	d.Rec.Boxes(d.Dims, -1, func(pid int, tb []sched.Ivl) {
+		box := sched.FullBox(space)
 		for i, sb := range s.subs {
 			switch sb.kind {
 			case subConst:
-				if sb.v < tb[i].lo || sb.v > tb[i].hi {
+				if sb.v < tb[i].Lo || sb.v > tb[i].Hi {
 					return
 				}
 			case subLoopVar:
 				one[0] = tb[i]
-				box[sb.dim] = intersect(box[sb.dim], toCounts(one[:], space[sb.dim], sb.v))
+				box[sb.dim] = sched.Intersect(box[sb.dim], sched.ToCounts(one[:], space[sb.dim], sb.v))
 				if len(box[sb.dim]) == 0 {
 					return
 				}
@@ -721,21 +689,21 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 	if onto == nil {
 		onto = a.procs
 	}
-	info.arr = onto
+	info.arr = &onto.g
 	if onto.size == 0 {
 		p.errorf(sub, dir, false, "pdo onto the empty processor arrangement %s", onto)
 	}
 	if len(s.formats) > len(space) {
 		p.errorf(sub, dir, false, "pdo: %d loop-level formats for a nest of %d loops", len(s.formats), len(space))
 	}
-	if nd := countDistributed(s.formats); nd != onto.Rank() {
+	if nd := sched.CountDistributed(s.formats); nd != onto.Rank() {
 		p.errorf(sub, dir, false, "pdo: %d distributed loops onto %s of rank %d", nd, onto, onto.Rank())
 	}
 	exts := make([]Extent, len(s.formats))
 	for l := range exts {
-		exts[l] = Extent{0, space[l].count() - 1}
+		exts[l] = Extent{Lo: 0, Hi: space[l].Count() - 1}
 	}
-	d, err := newDistribution(onto, s.formats, exts, func(l int) string {
+	d, err := sched.NewDistribution(&onto.g, s.formats, exts, func(l int) string {
 		return fmt.Sprintf("pdo: loop %d", l+1)
 	})
 	if err != nil {
@@ -745,87 +713,33 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 	for l := range info.bcl {
 		info.bcl[l] = -1
 		if l < len(s.formats) {
-			switch f := s.formats[l]; f.kind {
-			case fBlock:
-				info.bcl[l] = 0
-			case fCyclic:
-				info.bcl[l] = f.k
-			case fGenBlock:
-				info.bcl[l] = -2
-			case fIndirect:
-				info.bcl[l] = -3
-			}
+			info.bcl[l] = s.formats[l].BlockCyclicLength()
 		}
 	}
 	bs := p.newBoxSet()
 	var c []int
 	for l, pid := range onto.pids {
 		slot := bs.memberOf(pid)
-		c = onto.coords(l, c)
-		box := fullBox(space)
+		c = onto.g.Coords(l, c)
+		box := sched.FullBox(space)
 		ok := true
-		for i := range d.dims {
-			if m := &d.dims[i]; m.adim >= 0 {
-				box[i] = m.runs(c[m.adim], nil)
+		for i := range d.Dims {
+			if m := &d.Dims[i]; m.Adim >= 0 {
+				box[i] = m.Runs(c[m.Adim], nil)
 				ok = ok && len(box[i]) > 0
 			}
 		}
-		if ok && !emptyBox(box) {
+		if ok && !sched.EmptyBox(box) {
 			bs.boxes[slot] = append(bs.boxes[slot], box)
 		}
 	}
 	return bs
 }
 
-func emptyBox(box [][]ivl) bool {
-	for _, s := range box {
-		if len(s) == 0 || s[0].lo > s[len(s)-1].hi {
-			return true
-		}
-	}
-	return false
-}
-
-// toCounts converts the template index intervals runs, reached by loop r
-// through subscript value+off, into sorted intervals of iteration counts.
-func toCounts(runs []ivl, r Range, off int) []ivl {
-	n := r.count()
-	var out []ivl
-	for _, iv := range runs {
-		a, b := iv.lo-off-r.Lo, iv.hi-off-r.Lo // value - Lo range
-		var klo, khi int
-		if r.Step > 0 {
-			klo, khi = ceilDiv(a, r.Step), floorDiv(b, r.Step)
-		} else {
-			klo, khi = ceilDiv(b, r.Step), floorDiv(a, r.Step)
-		}
-		klo, khi = max(klo, 0), min(khi, n-1)
-		if klo <= khi {
-			out = append(out, ivl{klo, khi})
-		}
-	}
-	if r.Step < 0 {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-	}
-	return out
-}
-
-func floorDiv(x, y int) int {
-	q := x / y
-	if x%y != 0 && (x < 0) != (y < 0) {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(x, y int) int { return -floorDiv(-x, y) }
-
 // ownerCheck is the per-iteration owner test of schedules with IndexFunc
 // subscripts.
 type ownerCheck struct {
-	d        *distribution
+	d        *sched.Distribution
 	t        *Template
 	subs     []Subscript
 	me       int   // member index of the Iter's processor
@@ -847,23 +761,23 @@ func (c *ownerCheck) owns(p *Proc, idx []int) bool {
 		case subFunc:
 			v = sb.f(idx)
 		}
-		m := &c.d.dims[i]
-		if v < m.lo || v >= m.lo+m.n {
+		m := &c.d.Dims[i]
+		if v < m.Lo || v >= m.Lo+m.N {
 			p.errorf(c.sub, c.dir, true, "on_home(%s): subscript %d is %d at iteration %v, outside the extent %s",
 				c.t, i+1, v, idx, c.t.dims[i])
 		}
 		c.tidx[i] = v
-		if m.adim >= 0 {
-			l += m.coord(v) * c.d.strides[m.adim]
+		if m.Adim >= 0 {
+			l += m.Coord(v) * c.d.Strides[m.Adim]
 		}
 	}
 	pid := 0
-	if c.d.rec != nil {
-		if pid = c.d.rec.owner(c.d.rec.number(c.d.dims, c.tidx)); pid < 0 {
+	if c.d.Rec != nil {
+		if pid = c.d.Rec.Owner(c.d.Rec.Number(c.d.Dims, c.tidx)); pid < 0 {
 			return false // not run by the recorded loop: nobody owns it
 		}
 	} else {
-		pid = c.d.onto.pids[l]
+		pid = c.d.Onto.Pids[l]
 	}
 	if s := c.slot[pid]; s >= 0 {
 		return s == c.me
@@ -882,7 +796,7 @@ type Iter struct {
 	p       *Proc
 	lv      []level
 	idx     []int
-	root    *snode
+	root    *sched.Node
 	started bool
 	done    bool
 	chk     *ownerCheck
@@ -898,8 +812,8 @@ type Iter struct {
 	linPos, linEnd int
 	dyn            dynIter
 
-	nodes []snode // storage of single-box trees
-	segs  []sseg
+	nodes []sched.Node // storage of single-box trees
+	segs  []sched.Seg
 
 	lvBuf  [4]level
 	idxBuf [4]int
@@ -907,7 +821,7 @@ type Iter struct {
 
 // level is the position of the walk in one loop.
 type level struct {
-	segs     []sseg
+	segs     []sched.Seg
 	si       int // current segment
 	k, hi    int // current count, end of the segment
 	lo, step int
@@ -961,26 +875,26 @@ func (it *Iter) setBox(space []Range, lo0, hi0 int) {
 		return
 	}
 	for _, r := range space[1:] {
-		if r.count() == 0 {
+		if r.Count() == 0 {
 			it.root = nil
 			return
 		}
 	}
 	if cap(it.nodes) < nl {
-		it.nodes = make([]snode, nl)
-		it.segs = make([]sseg, nl)
+		it.nodes = make([]sched.Node, nl)
+		it.segs = make([]sched.Seg, nl)
 	}
 	it.nodes, it.segs = it.nodes[:nl], it.segs[:nl]
 	for l := nl - 1; l >= 0; l-- {
-		s := sseg{0, space[l].count() - 1, nil}
+		s := sched.Seg{Lo: 0, Hi: space[l].Count() - 1, Child: nil}
 		if l == 0 {
-			s.lo, s.hi = lo0, hi0
+			s.Lo, s.Hi = lo0, hi0
 		}
 		if l+1 < nl {
-			s.child = &it.nodes[l+1]
+			s.Child = &it.nodes[l+1]
 		}
 		it.segs[l] = s
-		it.nodes[l].segs = it.segs[l : l+1]
+		it.nodes[l].Segs = it.segs[l : l+1]
 	}
 	it.root = &it.nodes[0]
 }
@@ -988,29 +902,29 @@ func (it *Iter) setBox(space []Range, lo0, hi0 int) {
 // setFull sets all iterations of the nest.
 func (it *Iter) setFull(space []Range) {
 	if len(space) == 0 {
-		it.root = &snode{}
+		it.root = &sched.Node{}
 		return
 	}
-	it.setBox(space, 0, space[0].count()-1)
+	it.setBox(space, 0, space[0].Count()-1)
 }
 
 // setBoxes sets the union of disjoint boxes.
-func (it *Iter) setBoxes(space []Range, boxes [][][]ivl) {
+func (it *Iter) setBoxes(space []Range, boxes [][][]sched.Ivl) {
 	if len(boxes) == 0 {
 		it.root = nil
 		return
 	}
-	if singleBox(space, boxes) {
-		it.setBox(space, boxes[0][0][0].lo, boxes[0][0][0].hi)
+	if sched.SingleBox(space, boxes) {
+		it.setBox(space, boxes[0][0][0].Lo, boxes[0][0][0].Hi)
 		// setBox covers every count of the inner loops; narrow them.
 		if it.root != nil {
 			for l := 1; l < len(space); l++ {
-				it.segs[l].lo, it.segs[l].hi = boxes[0][l][0].lo, boxes[0][l][0].hi
+				it.segs[l].Lo, it.segs[l].Hi = boxes[0][l][0].Lo, boxes[0][l][0].Hi
 			}
 		}
 		return
 	}
-	it.root = buildTree(boxes, len(space))
+	it.root = sched.BuildTree(boxes, len(space))
 }
 
 // Next advances to this processor's next iteration and reports whether there
@@ -1075,17 +989,17 @@ func (it *Iter) advance() bool {
 			L.k++
 			it.idx[l] += L.step
 			if l+1 < n {
-				it.descend(l+1, L.segs[L.si].child)
+				it.descend(l+1, L.segs[L.si].Child)
 			}
 			return true
 		}
 		if L.si+1 < len(L.segs) {
 			L.si++
 			s := &L.segs[L.si]
-			L.k, L.hi = s.lo, s.hi
+			L.k, L.hi = s.Lo, s.Hi
 			it.idx[l] = L.lo + L.k*L.step
 			if l+1 < n {
-				it.descend(l+1, s.child)
+				it.descend(l+1, s.Child)
 			}
 			return true
 		}
@@ -1095,14 +1009,14 @@ func (it *Iter) advance() bool {
 }
 
 // descend positions loops l.. at the first iteration of node nd.
-func (it *Iter) descend(l int, nd *snode) {
+func (it *Iter) descend(l int, nd *sched.Node) {
 	for ; l < len(it.lv); l++ {
 		L := &it.lv[l]
-		L.segs, L.si = nd.segs, 0
-		s := &nd.segs[0]
-		L.k, L.hi = s.lo, s.hi
+		L.segs, L.si = nd.Segs, 0
+		s := &nd.Segs[0]
+		L.k, L.hi = s.Lo, s.Hi
 		it.idx[l] = L.lo + L.k*L.step
-		nd = s.child
+		nd = s.Child
 	}
 }
 

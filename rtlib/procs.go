@@ -1,53 +1,15 @@
 package rtlib
 
 import (
+	"github.com/svmc/svmc/rtlib/internal/sched"
+
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/svmc/svmc/trace"
 )
 
 // Extent is the index range lo:hi (inclusive) of one dimension.
-type Extent struct{ Lo, Hi int }
-
-// Size is the number of indices, 0 if Hi < Lo.
-func (e Extent) Size() int {
-	if e.Hi < e.Lo {
-		return 0
-	}
-	return e.Hi - e.Lo + 1
-}
-
-func (e Extent) String() string { return strconv.Itoa(e.Lo) + ":" + strconv.Itoa(e.Hi) }
-
-// shapeString formats name(lo:hi,lo:hi).
-func shapeString(name string, dims []Extent) string {
-	var b strings.Builder
-	b.WriteString(name)
-	b.WriteByte('(')
-	for i, d := range dims {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(d.String())
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-// sameSizes reports whether two shapes have the same rank and extent sizes.
-func sameSizes(a, b []Extent) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Size() != b[i].Size() {
-			return false
-		}
-	}
-	return true
-}
+type Extent = sched.Extent
 
 // Procs is a processor arrangement. Its elements, in column-major order,
 // live on processors L mod N.
@@ -57,7 +19,15 @@ type Procs struct {
 	dims  []Extent
 	sizes []int
 	size  int
-	pids  []int // pid of each element, column-major
+	pids  []int      // pid of each element, column-major
+	g     sched.Grid // the arrangement as distributions see it (sharing the slices)
+}
+
+// newProcs is the arrangement name(dims) whose element l lives on
+// processor pid(l).
+func newProcs(id int, name string, dims []Extent, pid func(l int) int) *Procs {
+	g := sched.NewGrid(id, name, dims, pid)
+	return &Procs{id: id, name: name, dims: g.Dims, sizes: g.Sizes, size: len(g.Pids), pids: g.Pids, g: *g}
 }
 
 // Rank is the number of dimensions.
@@ -79,7 +49,7 @@ func (a *Procs) ID() int { return a.id }
 // Name is the arrangement's name.
 func (a *Procs) Name() string { return a.name }
 
-func (a *Procs) String() string { return shapeString(a.name, a.dims) }
+func (a *Procs) String() string { return sched.ShapeString(a.name, a.dims) }
 
 // Processors declares a processor arrangement (or, with prev non-nil, an
 // arrangement passed in: prev is returned, its shape must match) and writes
@@ -87,25 +57,15 @@ func (a *Procs) String() string { return shapeString(a.name, a.dims) }
 func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent) *Procs {
 	defer p.statRestore(p.statSwitch(grpDistr))
 	if prev != nil {
-		if !sameSizes(prev.dims, dims) {
+		if !sched.SameSizes(prev.dims, dims) {
 			p.errorf(sub, dir, false, "processor arrangement %s does not match the shape of the argument %s",
-				shapeString(name, dims), prev)
+				sched.ShapeString(name, dims), prev)
 		}
 		p.procArrangementRec(prev, sub, dir)
 		return prev
 	}
-	a := &Procs{id: int(p.r.nextProcs.Add(1)), name: name, dims: append([]Extent(nil), dims...)}
-	a.size = 1
-	a.sizes = make([]int, len(dims))
-	for i, d := range dims {
-		a.sizes[i] = d.Size()
-		a.size *= a.sizes[i]
-	}
 	n := p.r.n
-	a.pids = make([]int, a.size)
-	for l := range a.pids {
-		a.pids[l] = l % n
-	}
+	a := newProcs(int(p.r.nextProcs.Add(1)), name, append([]Extent(nil), dims...), func(l int) int { return l % n })
 	if a.size > n {
 		p.r.info(sub, dir, fmt.Sprintf("processor arrangement %s has %d elements for %d processors; mapped in column-major order, wrapping",
 			a, a.size, n))
@@ -136,15 +96,4 @@ func (p *Proc) extentRows(dims []Extent) {
 		p.buf.Int(d.Lo)
 		p.buf.Int(d.Hi)
 	}
-}
-
-// coords returns the 0-based coordinates of the element with column-major
-// linear index l.
-func (a *Procs) coords(l int, c []int) []int {
-	c = c[:0]
-	for _, s := range a.sizes {
-		c = append(c, l%s)
-		l /= s
-	}
-	return c
 }

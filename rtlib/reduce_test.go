@@ -59,7 +59,7 @@ func TestIdentity(t *testing.T) {
 func reduceOnce[T Number](t *testing.T, n int, x0 T, op Op, f func(i int) T, combine func(a, b T) T) T {
 	x := x0
 	runN(t, n, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 99, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 99, Step: 1}}, func(q *Proc, it *Iter) {
 			local := Identity(x0, op)
 			for it.Next() {
 				local = combine(local, f(it.Index(0)))
@@ -151,7 +151,7 @@ func TestReduceOrder(t *testing.T) {
 	var order []int
 	var leaders []int
 	runN(t, n, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 7, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 7, Step: 1}}, func(q *Proc, it *Iter) {
 			id := q.ID()
 			it.Reduce(func() { order = append(order, id); leaders = append(leaders, Current().ID()) })
 			it.Reduce(func() { order = append(order, 10+id) })

@@ -47,7 +47,7 @@ func TestReduceInto(t *testing.T) {
 			ReduceInto(it, &fsum, f, OpAdd)
 		}
 		runN(t, n, func(p *Proc) {
-			p.PDO(1, 1, DefaultSchedule(), []Range{{0, 15, 1}}, body)
+			p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 15, Step: 1}}, body)
 		})
 		if sum != 120 || prod != 16 || lo != -5 || hi != 7.5 || and != math.MaxUint32&^0xffff || or != 0xff || xr != 0 || fsum != 8 {
 			t.Errorf("N=%d: sum %d prod %d lo %d hi %v and %#x or %#x xor %d fsum %v", n, sum, prod, lo, hi, and, or, xr, fsum)
@@ -65,7 +65,7 @@ func TestReduceIntoAllocatesNothing(t *testing.T) {
 		ReduceInto(it, &sum, s, OpAdd)
 	}
 	runN(t, 2, func(p *Proc) {
-		space := []Range{{0, 99, 1}}
+		space := []Range{{Lo: 0, Hi: 99, Step: 1}}
 		p.PDO(1, 1, DefaultSchedule(), space, body) // warm the storage
 		if a := testing.AllocsPerRun(100, func() { p.PDO(1, 1, DefaultSchedule(), space, body) }); a != 0 {
 			t.Errorf("%v allocations per PDO with a reduction, want 0", a)

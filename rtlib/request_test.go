@@ -84,13 +84,13 @@ func reqBody(p *Proc) {
 	P := p.Processors(nil, 1, 1, "P", ext(0, 1))
 	T := p.Template(nil, 1, 2, "T", ext(0, 9))
 	p.Distribute(1, 7, P, []Format{Block()}, T)
-	p.PDO(1, 3, OnHome(T, LoopVar(0, 0)), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {
+	p.PDO(1, 3, OnHome(T, LoopVar(0, 0)), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {
 		for it.Next() {
 		}
 	})
 	p.Barrier(1, 4)
 	p.RegionStart(1, 5, trace.RegionUser)
-	p.PDO(1, 6, DefaultSchedule(), []Range{{0, 3, 1}}, func(q *Proc, it *Iter) {
+	p.PDO(1, 6, DefaultSchedule(), []Range{{Lo: 0, Hi: 3, Step: 1}}, func(q *Proc, it *Iter) {
 		for it.Next() {
 		}
 		reqWork(q)

@@ -51,7 +51,7 @@ func enumerate(space []Range, f func(k, v []int)) {
 			f(k, v)
 			return
 		}
-		for c := 0; c < space[l].count(); c++ {
+		for c := 0; c < space[l].Count(); c++ {
 			k[l], v[l] = c, space[l].Lo+c*space[l].Step
 			rec(l + 1)
 		}
@@ -86,10 +86,10 @@ func (c schedCase) check(t *testing.T, n int) {
 	}
 }
 
-func ext(lo, hi int) Extent { return Extent{lo, hi} }
+func ext(lo, hi int) Extent { return Extent{Lo: lo, Hi: hi} }
 
 func TestOnHomeBlockBlockQuadrants(t *testing.T) {
-	space := []Range{{0, 9, 1}, {0, 9, 1}}
+	space := []Range{{Lo: 0, Hi: 9, Step: 1}, {Lo: 0, Hi: 9, Step: 1}}
 	setup := func(p *Proc) Schedule {
 		P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 		T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
@@ -131,7 +131,7 @@ func TestOnHomeFormats(t *testing.T) {
 	indirect := []int{1, 0, 0, 1, 1, 1, 0, 1, 0, 0}
 	indirect13 := []int{3, 1, 2, 2, 3, 1, 1, 1, 3, 2}
 	cases := []schedCase{
-		{"cyclic(2),block", []Range{{1, 12, 1}, {0, 7, 1}}, func(p *Proc) Schedule {
+		{"cyclic(2),block", []Range{{Lo: 1, Hi: 12, Step: 1}, {Lo: 0, Hi: 7, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 			T := p.Template(nil, 1, 2, "T", ext(1, 12), ext(0, 7))
 			p.Distribute(1, 3, P, []Format{Cyclic(2), Block()}, T)
@@ -139,7 +139,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refCyclic(v[0], 1, 2, 2), refBlock(v[1], 0, 8, 2))
 		}},
-		{"cyclic, step 2, offset 1", []Range{{0, 18, 2}}, func(p *Proc) Schedule {
+		{"cyclic, step 2, offset 1", []Range{{Lo: 0, Hi: 18, Step: 2}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
 			T := p.Template(nil, 1, 2, "T", ext(0, 20))
 			p.Distribute(1, 3, P, []Format{Cyclic(1)}, T)
@@ -147,21 +147,21 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{3}, refCyclic(v[0]+1, 0, 1, 3))
 		}},
-		{"block, negative step", []Range{{9, 0, -1}, {3, 1, -2}}, func(p *Proc) Schedule {
+		{"block, negative step", []Range{{Lo: 9, Hi: 0, Step: -1}, {Lo: 3, Hi: 1, Step: -2}}, func(p *Proc) Schedule {
 			T := p.Template(nil, 1, 2, "T", ext(0, 9))
 			p.Distribute(1, 3, nil, []Format{Block()}, T)
 			return OnHome(T, LoopVar(0, 0))
 		}, func(n int, k, v []int) int {
 			return refBlock(v[0], 0, 10, n)
 		}},
-		{"cyclic(3), negative step", []Range{{20, 1, -3}}, func(p *Proc) Schedule {
+		{"cyclic(3), negative step", []Range{{Lo: 20, Hi: 1, Step: -3}}, func(p *Proc) Schedule {
 			T := p.Template(nil, 1, 2, "T", ext(-5, 30))
 			p.Distribute(1, 3, nil, []Format{Cyclic(3)}, T)
 			return OnHome(T, LoopVar(0, -2))
 		}, func(n int, k, v []int) int {
 			return refCyclic(v[0]-2, -5, 3, n)
 		}},
-		{"general_block", []Range{{0, 9, 1}}, func(p *Proc) Schedule {
+		{"general_block", []Range{{Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
 			T := p.Template(nil, 1, 2, "T", ext(0, 9))
 			p.Distribute(1, 3, P, []Format{GeneralBlock([]int{3, 0, 7})}, T)
@@ -169,7 +169,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{3}, refGenBlock(v[0], 0, []int{3, 0, 7}))
 		}},
-		{"indirect", []Range{{0, 9, 1}, {0, 2, 1}}, func(p *Proc) Schedule {
+		{"indirect", []Range{{Lo: 0, Hi: 9, Step: 1}, {Lo: 0, Hi: 2, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1))
 			T := p.Template(nil, 1, 2, "T", ext(0, 9))
 			p.Distribute(1, 3, P, []Format{Indirect(indirect)}, T)
@@ -177,7 +177,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2}, indirect[v[0]])
 		}},
-		{"indirect onto P(1:3)", []Range{{1, 10, 1}}, func(p *Proc) Schedule {
+		{"indirect onto P(1:3)", []Range{{Lo: 1, Hi: 10, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(1, 3))
 			T := p.Template(nil, 1, 2, "T", ext(1, 10))
 			p.Distribute(1, 3, P, []Format{Indirect(indirect13)}, T)
@@ -185,7 +185,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{3}, indirect13[v[0]-1]-1)
 		}},
-		{"*,block", []Range{{0, 3, 1}, {0, 5, 1}}, func(p *Proc) Schedule {
+		{"*,block", []Range{{Lo: 0, Hi: 3, Step: 1}, {Lo: 0, Hi: 5, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1))
 			T := p.Template(nil, 1, 2, "T", ext(0, 3), ext(0, 5))
 			p.Distribute(1, 3, P, []Format{Star(), Block()}, T)
@@ -193,7 +193,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2}, refBlock(v[1], 0, 6, 2))
 		}},
-		{"transposed subscripts on P(0:1,1:2)", []Range{{0, 5, 1}, {0, 9, 1}}, func(p *Proc) Schedule {
+		{"transposed subscripts on P(0:1,1:2)", []Range{{Lo: 0, Hi: 5, Step: 1}, {Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(1, 2))
 			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 5))
 			p.Distribute(1, 3, P, []Format{Block(), Cyclic(2)}, T)
@@ -201,7 +201,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refBlock(v[1], 0, 10, 2), refCyclic(v[0], 0, 2, 2))
 		}},
-		{"diagonal T(i,i), j free", []Range{{0, 9, 1}, {0, 2, 1}}, func(p *Proc) Schedule {
+		{"diagonal T(i,i), j free", []Range{{Lo: 0, Hi: 9, Step: 1}, {Lo: 0, Hi: 2, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
 			p.Distribute(1, 3, P, []Format{Block(), Block()}, T)
@@ -209,7 +209,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refBlock(v[0], 0, 10, 2), refBlock(v[0], 0, 10, 2))
 		}},
-		{"const index", []Range{{0, 9, 1}}, func(p *Proc) Schedule {
+		{"const index", []Range{{Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
 			p.Distribute(1, 3, P, []Format{Block(), Block()}, T)
@@ -217,7 +217,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refBlock(v[0], 0, 10, 2), 1)
 		}},
-		{"index func", []Range{{0, 9, 1}, {0, 9, 1}}, func(p *Proc) Schedule {
+		{"index func", []Range{{Lo: 0, Hi: 9, Step: 1}, {Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 			T := p.Template(nil, 1, 2, "T", ext(0, 9), ext(0, 9))
 			p.Distribute(1, 3, P, []Format{Cyclic(3), Block()}, T)
@@ -225,7 +225,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refCyclic((v[0]*v[1])%10, 0, 3, 2), refBlock(v[1], 0, 10, 2))
 		}},
-		{"linked", []Range{{1, 10, 1}, {0, 5, 1}}, func(p *Proc) Schedule {
+		{"linked", []Range{{Lo: 1, Hi: 10, Step: 1}, {Lo: 0, Hi: 5, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 			T1 := p.Template(nil, 1, 2, "T1", ext(0, 9), ext(0, 5))
 			T2 := p.Template(nil, 1, 3, "T2", ext(1, 10), ext(0, 5))
@@ -235,7 +235,7 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refCyclic(v[0]-1, 0, 3, 2), refBlock(v[1], 0, 6, 2))
 		}},
-		{"creatable, 3 loops", []Range{{0, 3, 1}, {0, 4, 1}, {2, 0, -1}}, func(p *Proc) Schedule {
+		{"creatable, 3 loops", []Range{{Lo: 0, Hi: 3, Step: 1}, {Lo: 0, Hi: 4, Step: 1}, {Lo: 2, Hi: 0, Step: -1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
 			T := p.CreatableTemplate(nil, 1, 2, "T", 2)
 			p.Create(T, 1, 3, ext(0, 4), ext(0, 3))
@@ -244,29 +244,29 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{3}, refCyclic(v[1], 0, 2, 3))
 		}},
-		{"default", []Range{{0, 6, 1}, {0, 1, 1}}, func(p *Proc) Schedule {
+		{"default", []Range{{Lo: 0, Hi: 6, Step: 1}, {Lo: 0, Hi: 1, Step: 1}}, func(p *Proc) Schedule {
 			return DefaultSchedule()
 		}, func(n int, k, v []int) int {
 			return k[0] / ((7 + n - 1) / n)
 		}},
-		{"loop-level block,cyclic(2)", []Range{{0, 9, 1}, {10, -2, -2}}, func(p *Proc) Schedule {
+		{"loop-level block,cyclic(2)", []Range{{Lo: 0, Hi: 9, Step: 1}, {Lo: 10, Hi: -2, Step: -2}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1), ext(0, 1))
 			return LoopLevel(P, Block(), Cyclic(2))
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refBlock(k[0], 0, 10, 2), refCyclic(k[1], 0, 2, 2))
 		}},
-		{"loop-level cyclic(3) on the APS", []Range{{5, 40, 3}}, func(p *Proc) Schedule {
+		{"loop-level cyclic(3) on the APS", []Range{{Lo: 5, Hi: 40, Step: 3}}, func(p *Proc) Schedule {
 			return LoopLevel(nil, Cyclic(3))
 		}, func(n int, k, v []int) int {
 			return refCyclic(k[0], 0, 3, n)
 		}},
-		{"loop-level *,block, 3 loops", []Range{{0, 2, 1}, {0, 6, 1}, {0, 1, 1}}, func(p *Proc) Schedule {
+		{"loop-level *,block, 3 loops", []Range{{Lo: 0, Hi: 2, Step: 1}, {Lo: 0, Hi: 6, Step: 1}, {Lo: 0, Hi: 1, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
 			return LoopLevel(P, Star(), Block())
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{3}, refBlock(k[1], 0, 7, 3))
 		}},
-		{"loop-level general_block", []Range{{0, 9, 1}}, func(p *Proc) Schedule {
+		{"loop-level general_block", []Range{{Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 1))
 			return LoopLevel(P, GeneralBlock([]int{8, 2}))
 		}, func(n int, k, v []int) int {
@@ -285,7 +285,7 @@ func TestEmptyAndTinyNests(t *testing.T) {
 		calls := make([]int, n)
 		iters := make([]int, n)
 		runN(t, n, func(p *Proc) {
-			for _, space := range [][]Range{{{0, -1, 1}}, {{0, 3, 1}, {5, 4, 1}}, {{3, 3, 1}}, {{0, 0, 1}, {0, 0, 1}}} {
+			for _, space := range [][]Range{{{Lo: 0, Hi: -1, Step: 1}}, {{Lo: 0, Hi: 3, Step: 1}, {Lo: 5, Hi: 4, Step: 1}}, {{Lo: 3, Hi: 3, Step: 1}}, {{Lo: 0, Hi: 0, Step: 1}, {Lo: 0, Hi: 0, Step: 1}}} {
 				p.PDO(1, 1, DefaultSchedule(), space, func(q *Proc, it *Iter) {
 					calls[q.ID()]++
 					for it.Next() {
@@ -295,7 +295,7 @@ func TestEmptyAndTinyNests(t *testing.T) {
 			}
 			T := p.Template(nil, 1, 2, "T", ext(0, 9))
 			p.Distribute(1, 3, nil, []Format{Block()}, T)
-			p.PDO(1, 4, OnHome(T, LoopVar(0, 0)), []Range{{0, -1, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 4, OnHome(T, LoopVar(0, 0)), []Range{{Lo: 0, Hi: -1, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					iters[q.ID()]++
 				}
@@ -319,9 +319,9 @@ func TestNestedPDO(t *testing.T) {
 	const n = 3
 	count := make([]int, n)
 	runN(t, n, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 5, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 5, Step: 1}}, func(q *Proc, it *Iter) {
 			for it.Next() {
-				q.PDO(1, 2, DefaultSchedule(), []Range{{0, 9, 1}}, func(r *Proc, in *Iter) {
+				q.PDO(1, 2, DefaultSchedule(), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(r *Proc, in *Iter) {
 					if r != q {
 						t.Errorf("nested PDO on another processor")
 					}
@@ -370,13 +370,13 @@ func TestPlanCache(t *testing.T) {
 		owner   func(v int) int
 	}
 	steps := []step{
-		{[]Format{Cyclic(2)}, []Range{{0, 9, 1}}, 0, func(v int) int { return refCyclic(v, 0, 2, 3) }},
-		{[]Format{Cyclic(2)}, []Range{{0, 9, 1}}, 0, func(v int) int { return refCyclic(v, 0, 2, 3) }},
-		{[]Format{Block()}, []Range{{0, 9, 1}}, 0, func(v int) int { return refBlock(v, 0, 12, 3) }},
-		{[]Format{Block()}, []Range{{0, 10, 1}}, 0, func(v int) int { return refBlock(v, 0, 12, 3) }},
-		{[]Format{Block()}, []Range{{0, 10, 1}}, 1, func(v int) int { return refBlock(v+1, 0, 12, 3) }},
-		{[]Format{Indirect([]int{2, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0})}, []Range{{0, 10, 1}}, 1, func(v int) int { return 2 - min(2, (v+1)/3) }},
-		{[]Format{Indirect([]int{0, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0})}, []Range{{0, 10, 1}}, 1, func(v int) int {
+		{[]Format{Cyclic(2)}, []Range{{Lo: 0, Hi: 9, Step: 1}}, 0, func(v int) int { return refCyclic(v, 0, 2, 3) }},
+		{[]Format{Cyclic(2)}, []Range{{Lo: 0, Hi: 9, Step: 1}}, 0, func(v int) int { return refCyclic(v, 0, 2, 3) }},
+		{[]Format{Block()}, []Range{{Lo: 0, Hi: 9, Step: 1}}, 0, func(v int) int { return refBlock(v, 0, 12, 3) }},
+		{[]Format{Block()}, []Range{{Lo: 0, Hi: 10, Step: 1}}, 0, func(v int) int { return refBlock(v, 0, 12, 3) }},
+		{[]Format{Block()}, []Range{{Lo: 0, Hi: 10, Step: 1}}, 1, func(v int) int { return refBlock(v+1, 0, 12, 3) }},
+		{[]Format{Indirect([]int{2, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0})}, []Range{{Lo: 0, Hi: 10, Step: 1}}, 1, func(v int) int { return 2 - min(2, (v+1)/3) }},
+		{[]Format{Indirect([]int{0, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0})}, []Range{{Lo: 0, Hi: 10, Step: 1}}, 1, func(v int) int {
 			if v+1 == 0 {
 				return 0
 			}
@@ -415,7 +415,7 @@ func TestPlanCache(t *testing.T) {
 		}
 		// Same distribution object, same PDO: reused.
 		before := p.aps.plans[[2]int{1, 3}]
-		p.PDO(1, 3, OnHome(T, LoopVar(0, 1)), []Range{{0, 10, 1}}, func(q *Proc, it *Iter) {})
+		p.PDO(1, 3, OnHome(T, LoopVar(0, 1)), []Range{{Lo: 0, Hi: 10, Step: 1}}, func(q *Proc, it *Iter) {})
 		reused = append(reused, before == p.aps.plans[[2]int{1, 3}])
 	})
 	if want := []bool{false, false, false, false, false, false, true}; !reflect.DeepEqual(reused, want) {
@@ -443,7 +443,7 @@ func TestPlanCacheLoopLevel(t *testing.T) {
 				sizes[0], sizes[1] = 7, 3 // the same slice, changed
 			}
 			var g [2][]int
-			p.PDO(1, 1, LoopLevel(nil, GeneralBlock(sizes)), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 1, LoopLevel(nil, GeneralBlock(sizes)), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					g[q.ID()] = append(g[q.ID()], it.Index(0))
 				}
@@ -468,7 +468,7 @@ func TestImbalance(t *testing.T) {
 		var count [3]int
 		runN(t, n, func(p *Proc) {
 			for k := range 12 {
-				p.PDO(1, 1, DefaultSchedule(), []Range{{0, 3*n - 1, 1}}, func(q *Proc, it *Iter) {
+				p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 3*n - 1, Step: 1}}, func(q *Proc, it *Iter) {
 					if q.ID() == k%n {
 						time.Sleep(time.Duration(k%3) * 300 * time.Microsecond)
 					}

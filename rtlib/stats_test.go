@@ -25,7 +25,7 @@ func statsBody(p *Proc) {
 	spin(5 * time.Millisecond)
 	p.MeasureStart("solve")
 	for range 3 {
-		p.PDO(1, 3, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 3, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
 			for it.Next() {
 				spin(2 * time.Millisecond)
 			}

@@ -111,7 +111,7 @@ func TestPSection(t *testing.T) {
 				return Section{Dir: 2 + i, Body: func(q *Proc) {
 					ran[i].Add(1)
 					who[i].Store(int32(q.ID()))
-					q.PDO(1, 5+i, DefaultSchedule(), []Range{{0, 9, 1}}, func(r *Proc, it *Iter) {
+					q.PDO(1, 5+i, DefaultSchedule(), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(r *Proc, it *Iter) {
 						for it.Next() {
 							cov[i].add(r.ID(), it.Index(0))
 						}
@@ -194,7 +194,7 @@ func TestPSectionCoverage(t *testing.T) {
 			body := func(i int) func(q *Proc) {
 				return func(q *Proc) {
 					aps[i] = q.aps.pids
-					q.PDO(1, 4+i, Dynamic(2), []Range{{0, 36, 1}}, func(r *Proc, it *Iter) {
+					q.PDO(1, 4+i, Dynamic(2), []Range{{Lo: 0, Hi: 36, Step: 1}}, func(r *Proc, it *Iter) {
 						for it.Next() {
 							cov[i].add(r.ID(), it.Index(0))
 						}
@@ -345,7 +345,7 @@ func TestModes(t *testing.T) {
 				p.Distribute(1, 13, nil, []Format{Cyclic(1)}, T)
 				p.Replicated(1, 1, func(q *Proc) {
 					reps[q.ID()].Add(1)
-					q.PDO(1, 2, DefaultSchedule(), []Range{{0, 99, 1}}, func(r *Proc, it *Iter) {
+					q.PDO(1, 2, DefaultSchedule(), []Range{{Lo: 0, Hi: 99, Step: 1}}, func(r *Proc, it *Iter) {
 						s := 0
 						for it.Next() {
 							cov.add(r.ID(), it.Index(0))
@@ -354,7 +354,7 @@ func TestModes(t *testing.T) {
 						it.Reduce(func() { shared += s })
 					})
 					seen[q.ID()] = shared
-					q.PDO(1, 8, OnHome(T, LoopVar(0, 0)), []Range{{0, 11, 1}}, func(r *Proc, it *Iter) {
+					q.PDO(1, 8, OnHome(T, LoopVar(0, 0)), []Range{{Lo: 0, Hi: 11, Step: 1}}, func(r *Proc, it *Iter) {
 						for it.Next() {
 							covHome.add(r.ID(), it.Index(0))
 							if it.Index(0)%n != r.ID() {
@@ -364,7 +364,7 @@ func TestModes(t *testing.T) {
 					})
 					q.Exclusive(1, 3, func(r *Proc) {
 						excl[r.ID()].Add(1)
-						r.PDO(1, 4, DefaultSchedule(), []Range{{0, 22, 1}}, func(s *Proc, it *Iter) {
+						r.PDO(1, 4, DefaultSchedule(), []Range{{Lo: 0, Hi: 22, Step: 1}}, func(s *Proc, it *Iter) {
 							for it.Next() {
 								covEx.add(s.ID(), it.Index(0))
 							}
@@ -526,7 +526,7 @@ func TestSyncCounters(t *testing.T) {
 	var c64 complex64
 	var u uint
 	recs := traced(t, n, 3, trace.Binary, func(p *Proc) {
-		p.PDO(1, 1, Dynamic(7), []Range{{0, iters - 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, Dynamic(7), []Range{{Lo: 0, Hi: iters - 1, Step: 1}}, func(q *Proc, it *Iter) {
 			for it.Next() {
 				q.CriticalEnter(1, 2, "c")
 				crit++
@@ -631,9 +631,8 @@ func TestDynamicSchedules(t *testing.T) {
 		"guided1": Guided(1), "guided4": Guided(4), "affinity": Affinity(),
 	}
 	nests := map[string][]Range{
-		"0": {{0, -1, 1}}, "1": {{5, 5, 1}}, "7": {{0, 6, 1}}, "101": {{0, 100, 1}},
-		"neg": {{40, 0, -3}}, "2d": {{0, 4, 1}, {10, -2, -2}}, "3d": {{0, 2, 1}, {0, 0, 1}, {1, 9, 4}},
-	}
+		"0": {{Lo: 0, Hi: -1, Step: 1}}, "1": {{Lo: 5, Hi: 5, Step: 1}}, "7": {{Lo: 0, Hi: 6, Step: 1}}, "101": {{Lo: 0, Hi: 100, Step: 1}},
+		"neg": {{Lo: 40, Hi: 0, Step: -3}}, "2d": {{Lo: 0, Hi: 4, Step: 1}, {Lo: 10, Hi: -2, Step: -2}}, "3d": {{Lo: 0, Hi: 2, Step: 1}, {Lo: 0, Hi: 0, Step: 1}, {Lo: 1, Hi: 9, Step: 4}}}
 	for name, s := range scheds {
 		for nn, space := range nests {
 			for n := 1; n <= 4; n++ {
@@ -641,13 +640,13 @@ func TestDynamicSchedules(t *testing.T) {
 					what := fmt.Sprintf("%s %s N=%d replicated=%v", name, nn, n, repl)
 					total := 1
 					for _, r := range space {
-						total *= r.count()
+						total *= r.Count()
 					}
 					cov := newCoverage(total)
 					key := func(idx ...int) int {
 						k := 0
 						for l, r := range space {
-							k = k*r.count() + (idx[l]-r.Lo)/r.Step
+							k = k*r.Count() + (idx[l]-r.Lo)/r.Step
 						}
 						return k
 					}
@@ -697,7 +696,7 @@ func TestRecordOnHome(t *testing.T) {
 		var first2, second2 [6][7]atomic.Int32
 		recs := traced(t, n, 2, trace.Binary, func(p *Proc) {
 			T := p.Template(nil, 1, 1, "T", ext(1, m))
-			p.PDO(1, 2, Dynamic(3).Record(T), []Range{{1, m, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 2, Dynamic(3).Record(T), []Range{{Lo: 1, Hi: m, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					first[it.Index(0)-1].Store(int32(q.ID()))
 					if q.ID() == 0 {
@@ -705,12 +704,12 @@ func TestRecordOnHome(t *testing.T) {
 					}
 				}
 			})
-			p.PDO(1, 3, OnHome(T, LoopVar(0, 0)), []Range{{1, m, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 3, OnHome(T, LoopVar(0, 0)), []Range{{Lo: 1, Hi: m, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					second[it.Index(0)-1].Store(int32(q.ID()))
 				}
 			})
-			p.PDO(1, 4, OnHome(T, IndexFunc(func(idx []int) int { return m + 1 - idx[0] })), []Range{{1, m, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 4, OnHome(T, IndexFunc(func(idx []int) int { return m + 1 - idx[0] })), []Range{{Lo: 1, Hi: m, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					third[m-it.Index(0)].Store(int32(q.ID()))
 				}
@@ -718,13 +717,13 @@ func TestRecordOnHome(t *testing.T) {
 			// 2-D, guided, recorded in replicated mode, used transposed.
 			U := p.Template(nil, 1, 5, "U", ext(0, 5), ext(0, 6))
 			p.Replicated(1, 6, func(q *Proc) {
-				q.PDO(1, 7, Guided(1).Record(U), []Range{{0, 5, 1}, {0, 6, 1}}, func(r *Proc, it *Iter) {
+				q.PDO(1, 7, Guided(1).Record(U), []Range{{Lo: 0, Hi: 5, Step: 1}, {Lo: 0, Hi: 6, Step: 1}}, func(r *Proc, it *Iter) {
 					for it.Next() {
 						first2[it.Index(0)][it.Index(1)].Store(int32(r.ID()))
 					}
 				})
 			})
-			p.PDO(1, 8, OnHome(U, LoopVar(1, 0), LoopVar(0, 0)), []Range{{0, 6, 1}, {0, 5, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 8, OnHome(U, LoopVar(1, 0), LoopVar(0, 0)), []Range{{Lo: 0, Hi: 6, Step: 1}, {Lo: 0, Hi: 5, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					second2[it.Index(1)][it.Index(0)].Store(int32(q.ID()))
 				}
@@ -788,11 +787,11 @@ func TestRecordErrors(t *testing.T) {
 	}{
 		{"shape", func(p *Proc) {
 			T := p.Template(nil, 1, 1, "T", ext(1, 49))
-			p.PDO(1, 2, Affinity().Record(T), []Range{{1, 50, 1}}, func(*Proc, *Iter) {})
+			p.PDO(1, 2, Affinity().Record(T), []Range{{Lo: 1, Hi: 50, Step: 1}}, func(*Proc, *Iter) {})
 		}, "main.go:11:1: template(T(1:49)): the shape of the template differs from the iteration space [50]"},
 		{"static", func(p *Proc) {
 			T := p.Template(nil, 1, 1, "T", ext(1, 50))
-			p.PDO(1, 2, DefaultSchedule().Record(T), []Range{{1, 50, 1}}, func(*Proc, *Iter) {})
+			p.PDO(1, 2, DefaultSchedule().Record(T), []Range{{Lo: 1, Hi: 50, Step: 1}}, func(*Proc, *Iter) {})
 		}, "main.go:11:1: template(T(1:50)): only a dynamic strategy can be recorded"},
 	} {
 		err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, c.body)
@@ -815,9 +814,9 @@ func TestBalance(t *testing.T) {
 		}
 	}
 	recs := traced(t, n, 2, trace.Binary, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, m - 1, 1}}, body)
-		p.PDO(1, 2, Dynamic(1), []Range{{0, m - 1, 1}}, body)
-		p.PDO(1, 3, Affinity(), []Range{{0, m - 1, 1}}, body)
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: m - 1, Step: 1}}, body)
+		p.PDO(1, 2, Dynamic(1), []Range{{Lo: 0, Hi: m - 1, Step: 1}}, body)
+		p.PDO(1, 3, Affinity(), []Range{{Lo: 0, Hi: m - 1, Step: 1}}, body)
 	})
 	ratio := func(dir int) float64 {
 		var busy []float64

@@ -1,6 +1,8 @@
 package rtlib
 
 import (
+	"github.com/svmc/svmc/rtlib/internal/sched"
+
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -95,7 +97,7 @@ type memberSlot struct {
 	ckin   atomic.Uint64 // split-barrier check-ins
 	ckWait atomic.Uint32 // waiting at a checkout
 	ckout  uint64        // split-barrier checkouts (the member, or the leader while the member is idle)
-	log    []ivl         // Record: the linear chunks this member ran in the current PDO
+	log    []sched.Ivl   // Record: the linear chunks this member ran in the current PDO
 	it     Iter          // the member's share of the current PDO
 	_      [cacheLine]byte
 }
@@ -127,8 +129,7 @@ func newAPS(r *run, members []*Proc) *aps {
 		m.aps = a
 		m.apsIndex = i
 	}
-	a.procs = &Procs{id: 0, name: "APS", dims: []Extent{{0, len(members) - 1}},
-		sizes: []int{len(members)}, size: len(members), pids: a.pids}
+	a.procs = newProcs(0, "APS", []Extent{{Lo: 0, Hi: len(members) - 1}}, func(l int) int { return a.pids[l] })
 	a.dyn.reset(a)
 	return a
 }
@@ -142,8 +143,7 @@ func (a *aps) newChild(members []*Proc) *aps {
 	for i, m := range members {
 		c.pids[i] = m.id
 	}
-	c.procs = &Procs{id: 0, name: "APS", dims: []Extent{{0, len(members) - 1}},
-		sizes: []int{len(members)}, size: len(members), pids: c.pids}
+	c.procs = newProcs(0, "APS", []Extent{{Lo: 0, Hi: len(members) - 1}}, func(l int) int { return c.pids[l] })
 	c.dyn.reset(c)
 	return c
 }

@@ -27,7 +27,7 @@ func smallProgram(p *Proc) {
 	T := p.Template(nil, 1, 2, "T", ext(0, 9))
 	p.Distribute(1, 3, P, []Format{Block()}, T)
 	p.RegionStart(1, 4, trace.RegionUser)
-	p.PDO(1, 5, OnHome(T, LoopVar(0, 0)), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {
+	p.PDO(1, 5, OnHome(T, LoopVar(0, 0)), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {
 		q.Enter(2)
 		for it.Next() {
 		}
@@ -194,11 +194,11 @@ func TestRecordFields(t *testing.T) {
 func TestPDOInfoLoopLevelAndConst(t *testing.T) {
 	recs := traced(t, 3, 2, trace.Binary, func(p *Proc) {
 		P := p.Processors(nil, 1, 1, "P", ext(0, 2), ext(1, 1))
-		p.PDO(1, 2, LoopLevel(P, Cyclic(2), Block()), []Range{{0, 9, 1}, {3, 1, -1}, {0, 1, 1}}, func(q *Proc, it *Iter) {})
+		p.PDO(1, 2, LoopLevel(P, Cyclic(2), Block()), []Range{{Lo: 0, Hi: 9, Step: 1}, {Lo: 3, Hi: 1, Step: -1}, {Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {})
 		T := p.Template(nil, 1, 3, "T", ext(0, 9), ext(0, 9))
 		p.Distribute(1, 4, P, []Format{Block(), Block()}, T)
-		p.PDO(1, 5, OnHome(T, LoopVar(0, 0), ConstIndex(4)), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {})
-		p.PDO(1, 6, DefaultSchedule(), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {})
+		p.PDO(1, 5, OnHome(T, LoopVar(0, 0), ConstIndex(4)), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {})
+		p.PDO(1, 6, DefaultSchedule(), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {})
 	})
 	var infos []*trace.Record
 	for _, r := range recs {
@@ -352,7 +352,7 @@ func TestBufferOverflow(t *testing.T) {
 	var buf bytes.Buffer
 	const n, regions = 2, 300
 	err := Run(testProg(), Params{NProcs: n, Stage: 1, Trace: &buf, BufSize: 512, Stderr: io.Discard}, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
 			for range regions {
 				q.RegionStart(1, 2, trace.RegionUser)
 				q.RegionStop(1, 2, trace.RegionUser)
@@ -447,7 +447,7 @@ func TestCurrentAndDetached(t *testing.T) {
 	var same [n]bool
 	var detachedID, detachedN int
 	runN(t, n, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, n - 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: n - 1, Step: 1}}, func(q *Proc, it *Iter) {
 			same[q.ID()] = Current() == q
 		})
 		done := make(chan struct{})
@@ -458,7 +458,7 @@ func TestCurrentAndDetached(t *testing.T) {
 			d.Barrier(1, 2) // returns at once
 			T := d.Template(nil, 1, 3, "T", ext(0, 9))
 			d.Distribute(1, 4, nil, []Format{Block()}, T)
-			d.PDO(1, 5, OnHome(T, LoopVar(0, 0)), []Range{{0, 9, 1}}, func(q *Proc, it *Iter) {
+			d.PDO(1, 5, OnHome(T, LoopVar(0, 0)), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {
 				detachedCalls++
 				for it.Next() {
 					detachedIters++
@@ -502,7 +502,7 @@ func TestManyProcessors(t *testing.T) {
 	var sum [n]int
 	runN(t, n, func(p *Proc) {
 		for k := range 50 {
-			p.PDO(1, 1, DefaultSchedule(), []Range{{0, 99, 1}}, func(q *Proc, it *Iter) {
+			p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 99, Step: 1}}, func(q *Proc, it *Iter) {
 				for it.Next() {
 					sum[q.ID()] += it.Index(0)
 				}
@@ -523,7 +523,7 @@ func TestManyProcessors(t *testing.T) {
 
 func TestGoexitInBody(t *testing.T) {
 	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
 			if q.ID() == 1 {
 				runtime.Goexit()
 			}

@@ -91,7 +91,7 @@ func BenchmarkEventAppendParallel(b *testing.B) {
 	var elapsed [2]time.Duration
 	err := Run(testProg(), par, func(p *Proc) {
 		b.ResetTimer()
-		p.PDO(1, 1, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
 			t0 := time.Now()
 			for range b.N {
 				q.RegionStart(1, 2, trace.RegionUser)
@@ -117,7 +117,7 @@ func BenchmarkStatsOverhead(b *testing.B) {
 			err := Run(testProg(), par, func(p *Proc) {
 				b.ResetTimer()
 				for range b.N {
-					p.PDO(1, 1, DefaultSchedule(), []Range{{0, 1, 1}}, func(q *Proc, it *Iter) {
+					p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
 						for it.Next() {
 						}
 					})

@@ -1,4 +1,4 @@
-package rtlib
+package sched
 
 import (
 	"sort"
@@ -6,19 +6,19 @@ import (
 	"strings"
 )
 
-// ivl is the inclusive interval lo..hi of indices or iteration counts.
-type ivl struct{ lo, hi int }
+// Ivl is the inclusive interval Lo..Hi of indices or iteration counts.
+type Ivl struct{ Lo, Hi int }
 
-// intersect returns the intersection of two sorted lists of disjoint
+// Intersect returns the intersection of two sorted lists of disjoint
 // intervals.
-func intersect(a, b []ivl) []ivl {
-	var out []ivl
+func Intersect(a, b []Ivl) []Ivl {
+	var out []Ivl
 	for i, j := 0, 0; i < len(a) && j < len(b); {
-		lo, hi := max(a[i].lo, b[j].lo), min(a[i].hi, b[j].hi)
+		lo, hi := max(a[i].Lo, b[j].Lo), min(a[i].Hi, b[j].Hi)
 		if lo <= hi {
-			out = append(out, ivl{lo, hi})
+			out = append(out, Ivl{lo, hi})
 		}
-		if a[i].hi < b[j].hi {
+		if a[i].Hi < b[j].Hi {
 			i++
 		} else {
 			j++
@@ -27,10 +27,10 @@ func intersect(a, b []ivl) []ivl {
 	return out
 }
 
-// contains reports whether the sorted interval list s holds x.
-func contains(s []ivl, x int) bool {
-	i := sort.Search(len(s), func(i int) bool { return s[i].hi >= x })
-	return i < len(s) && s[i].lo <= x
+// Contains reports whether the sorted interval list s holds x.
+func Contains(s []Ivl, x int) bool {
+	i := sort.Search(len(s), func(i int) bool { return s[i].Hi >= x })
+	return i < len(s) && s[i].Lo <= x
 }
 
 // A processor's iterations of a loop nest are a union of disjoint boxes (one
@@ -39,23 +39,25 @@ func contains(s []ivl, x int) bool {
 // segments of iteration counts of loop l, each with the node of level l+1
 // that applies to every count in the segment (nil at the innermost level).
 
-type snode struct{ segs []sseg }
+// Node is a node of such a tree.
+type Node struct{ Segs []Seg }
 
-type sseg struct {
-	lo, hi int
-	child  *snode
+// Seg is a segment of iteration counts Lo..Hi of a node's loop.
+type Seg struct {
+	Lo, Hi int
+	Child  *Node
 }
 
-// buildTree returns the tree of the union of boxes (each a list of
+// BuildTree returns the tree of the union of boxes (each a list of
 // intervals per loop, none empty), nil if there are none.
-func buildTree(boxes [][][]ivl, nl int) *snode {
+func BuildTree(boxes [][][]Ivl, nl int) *Node {
 	if len(boxes) == 0 {
 		return nil
 	}
 	if nl == 0 {
-		return &snode{}
+		return &Node{}
 	}
-	b := &treeBuilder{boxes: boxes, nl: nl, memo: map[string]*snode{}}
+	b := &treeBuilder{boxes: boxes, nl: nl, memo: map[string]*Node{}}
 	all := make([]int, len(boxes))
 	for i := range all {
 		all[i] = i
@@ -64,12 +66,12 @@ func buildTree(boxes [][][]ivl, nl int) *snode {
 }
 
 type treeBuilder struct {
-	boxes [][][]ivl
+	boxes [][][]Ivl
 	nl    int
-	memo  map[string]*snode
+	memo  map[string]*Node
 }
 
-func (b *treeBuilder) build(active []int, l int) *snode {
+func (b *treeBuilder) build(active []int, l int) *Node {
 	if l == b.nl {
 		return nil
 	}
@@ -82,11 +84,11 @@ func (b *treeBuilder) build(active []int, l int) *snode {
 	if nd, ok := b.memo[key.String()]; ok {
 		return nd
 	}
-	nd := &snode{}
+	nd := &Node{}
 	if len(active) == 1 {
 		child := b.build(active, l+1)
 		for _, iv := range b.boxes[active[0]][l] {
-			nd.segs = append(nd.segs, sseg{iv.lo, iv.hi, child})
+			nd.Segs = append(nd.Segs, Seg{iv.Lo, iv.Hi, child})
 		}
 	} else {
 		// Sweep the boundaries of the active boxes' intervals of loop l;
@@ -94,7 +96,7 @@ func (b *treeBuilder) build(active []int, l int) *snode {
 		var pts []int
 		for _, a := range active {
 			for _, iv := range b.boxes[a][l] {
-				pts = append(pts, iv.lo, iv.hi+1)
+				pts = append(pts, iv.Lo, iv.Hi+1)
 			}
 		}
 		sort.Ints(pts)
@@ -106,7 +108,7 @@ func (b *treeBuilder) build(active []int, l int) *snode {
 			}
 			act = act[:0]
 			for _, a := range active {
-				if contains(b.boxes[a][l], x) {
+				if Contains(b.boxes[a][l], x) {
 					act = append(act, a)
 				}
 			}
@@ -114,13 +116,36 @@ func (b *treeBuilder) build(active []int, l int) *snode {
 				continue
 			}
 			child := b.build(append([]int(nil), act...), l+1)
-			if n := len(nd.segs); n > 0 && nd.segs[n-1].child == child && nd.segs[n-1].hi+1 == x {
-				nd.segs[n-1].hi = y
+			if n := len(nd.Segs); n > 0 && nd.Segs[n-1].Child == child && nd.Segs[n-1].Hi+1 == x {
+				nd.Segs[n-1].Hi = y
 			} else {
-				nd.segs = append(nd.segs, sseg{x, y, child})
+				nd.Segs = append(nd.Segs, Seg{x, y, child})
 			}
 		}
 	}
 	b.memo[key.String()] = nd
 	return nd
+}
+
+// TreeCount counts the iterations of a tree of segments of the given
+// number of loops.
+func TreeCount(nd *Node, levels int) int {
+	if nd == nil {
+		return 0
+	}
+	if levels == 0 {
+		return 1
+	}
+	n := 0
+	for _, s := range nd.Segs {
+		if s.Hi < s.Lo {
+			continue
+		}
+		w := s.Hi - s.Lo + 1
+		if levels > 1 {
+			w *= TreeCount(s.Child, levels-1)
+		}
+		n += w
+	}
+	return n
 }
