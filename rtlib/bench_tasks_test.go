@@ -263,9 +263,9 @@ func BenchmarkEPCC_GoForkJoin(b *testing.B) {
 	})
 }
 
-// team runs f on n goroutines started once (the persistent team of the
+// goTeam runs f on n goroutines started once (the persistent goTeam of the
 // baselines) and waits for them.
-func team(n int, f func(id int)) {
+func goTeam(n int, f func(id int)) {
 	var wg sync.WaitGroup
 	wg.Add(n)
 	for id := range n {
@@ -281,7 +281,7 @@ func BenchmarkEPCC_GoMutex(b *testing.B) {
 	goCases(b, func(b *testing.B, n int) {
 		var mu sync.Mutex
 		x := 0
-		team(n, func(id int) {
+		goTeam(n, func(id int) {
 			k := b.N / n
 			if id < b.N%n {
 				k++
@@ -299,7 +299,7 @@ func BenchmarkEPCC_GoMutex(b *testing.B) {
 func BenchmarkEPCC_GoAtomic(b *testing.B) {
 	goCases(b, func(b *testing.B, n int) {
 		var x atomic.Int64
-		team(n, func(int) {
+		goTeam(n, func(int) {
 			for range b.N {
 				delay(delayLen)
 				x.Add(1)
@@ -337,7 +337,7 @@ func BenchmarkEPCC_GoCondBarrier(b *testing.B) {
 	goCases(b, func(b *testing.B, n int) {
 		cb := &condBarrier{n: n}
 		cb.c = sync.NewCond(&cb.mu)
-		team(n, func(int) {
+		goTeam(n, func(int) {
 			for range b.N {
 				delay(delayLen)
 				cb.wait()
@@ -367,7 +367,7 @@ func BenchmarkEPCC_GoChanBarrier(b *testing.B) {
 			}
 			close(done)
 		}()
-		team(n, func(id int) {
+		goTeam(n, func(id int) {
 			for range b.N {
 				delay(delayLen)
 				arrive <- struct{}{}

@@ -116,7 +116,7 @@ func (r *run) watchdog(d time.Duration) {
 		blocked := true
 		for i, p := range r.procs {
 			s := p.wstate.Load()
-			if waitKind(s&0xff) == wRunning || len(p.wake) > 0 {
+			if waitKind(s&0xff) == wRunning || p.waiter.Pending() {
 				blocked = false
 				break
 			}

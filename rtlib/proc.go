@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/team"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -48,11 +49,8 @@ type Proc struct {
 	wsite      atomic.Uint64
 	wpeer      atomic.Int32
 
-	_        [cacheLine]byte
-	sleeping atomic.Int32
-	_        [cacheLine - 4]byte
-	wake     chan struct{}
-	exited   chan struct{}
+	waiter team.Waiter // await sleeps here (its flag on a cache line of its own)
+	exited chan struct{}
 }
 
 // ID returns the processor number, 0..NProcs()-1. A detached Proc (see

@@ -16,6 +16,7 @@ import (
 
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/rtlib/internal/params"
+	"github.com/svmc/svmc/rtlib/internal/team"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -274,7 +275,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if par.Stats {
 		r.stats = newStatsRun(r.n)
 	}
-	r.spin, r.minYields = spinPolicy(r.n)
+	r.spin, r.minYields = team.SpinPolicy(r.n)
 	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
@@ -282,7 +283,6 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			id:       i,
 			r:        r,
 			bufLimit: r.bufLimit,
-			wake:     make(chan struct{}, 1),
 			yields:   r.minYields,
 			exited:   make(chan struct{}),
 		}
@@ -290,6 +290,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.mask = r.req.Base(i)
 			p.track = r.hasLocal || p.mask != 0
 		}
+		p.waiter.Init()
 		p.tr.spare = make(chan []byte, 1)
 		p.tr.spare <- nil
 		r.procs[i] = p
@@ -457,15 +458,6 @@ func endStatus(err error) (int, string) {
 		return trace.EndDeadlock, err.Error()
 	}
 	return trace.EndError, err.Error()
-}
-
-// spinPolicy bounds the waiting of processors (see await): loads spun and
-// rounds of yielding before blocking.
-func spinPolicy(n int) (spin, yields int) {
-	if n <= runtime.GOMAXPROCS(0) {
-		return 32, 2
-	}
-	return 16, 1
 }
 
 // procMain is the goroutine of one processor.

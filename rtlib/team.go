@@ -2,13 +2,13 @@ package rtlib
 
 import (
 	"github.com/svmc/svmc/rtlib/internal/sched"
+	"github.com/svmc/svmc/rtlib/internal/team"
 
-	"runtime"
 	"sync/atomic"
 	"time"
 )
 
-const cacheLine = 64
+const cacheLine = team.CacheLine
 
 type taskKind int
 
@@ -75,7 +75,11 @@ type aps struct {
 	kids  map[kidKey]*aps       // child APSs of sections, reused (leader only)
 	secScratch
 
-	bar  barrier
+	// bar is a centralised barrier (team.Barrier): the last of n arrivals
+	// resets the count, bumps the generation and wakes the sleepers. In its
+	// leader-release form (gather/release) the leader waits for the n
+	// arrivals, does its work and then releases the others.
+	bar  team.Barrier
 	dyn  dynShared
 	ckin splitBarrier
 
@@ -106,18 +110,6 @@ type memberSlot struct {
 type site struct {
 	sub, dir int
 	kind     waitKind
-}
-
-// barrier is a centralised barrier: the last of n arrivals resets the count,
-// bumps the generation and wakes the sleepers. In its leader-release form
-// (gather/release) the leader waits for the n arrivals, does its work and
-// then releases the others.
-type barrier struct {
-	_       [cacheLine]byte
-	arrived atomic.Uint64
-	_       [cacheLine - 8]byte
-	gen     atomic.Uint64
-	_       [cacheLine - 8]byte
 }
 
 func newAPS(r *run, members []*Proc) *aps {
@@ -267,14 +259,14 @@ func (a *aps) wait(p *Proc, sub, dir int, kind waitKind) {
 	st := site{sub, dir, kind}
 	a.slots[p.apsIndex].site = st
 	b := &a.bar
-	g := b.gen.Load()
+	g := b.Gen.Load()
 	h := st.hash()
-	if v := b.arrived.Add(1 + h<<32); uint32(v) == uint32(len(a.members)) {
-		if uint32(v>>32) != uint32(len(a.members))*uint32(h) {
+	if last, same := team.Complete(b.Arrive(h), len(a.members), h); last {
+		if !same {
 			a.checkSites(p)
 		}
-		b.arrived.Store(0)
-		b.gen.Store(g + 1)
+		b.Arrived.Store(0)
+		b.Gen.Store(g + 1)
 		for _, m := range a.members {
 			if m != p {
 				m.wakeup()
@@ -282,7 +274,7 @@ func (a *aps) wait(p *Proc, sub, dir int, kind waitKind) {
 		}
 	} else {
 		p.waitFor(kind, sub, dir)
-		p.await(&b.gen, g, p.r.adaptive)
+		p.await(&b.Gen, g, p.r.adaptive)
 	}
 	if p == a.leader {
 		a.pending = 0
@@ -296,44 +288,41 @@ func (a *aps) gather(p *Proc, sub, dir int, kind waitKind) {
 	st := site{sub, dir, kind}
 	a.slots[p.apsIndex].site = st
 	b := &a.bar
-	n := uint32(len(a.members))
+	n := len(a.members)
 	h := st.hash()
 	p.waitFor(kind, sub, dir)
 	if p == a.leader {
-		v := b.arrived.Add(1 + h<<32)
-		for uint32(v) != n {
-			v = p.await(&b.arrived, v, false)
-		}
-		if uint32(v>>32) != n*uint32(h) {
-			a.checkSites(p)
+		v := b.Arrive(h)
+		for {
+			last, same := team.Complete(v, n, h)
+			if last {
+				if !same {
+					a.checkSites(p)
+				}
+				break
+			}
+			v = p.await(&b.Arrived, v, false)
 		}
 		a.pending = 0
 		return
 	}
-	g := b.gen.Load()
-	if uint32(b.arrived.Add(1+h<<32)) == n {
+	g := b.Gen.Load()
+	if last, _ := team.Complete(b.Arrive(h), n, h); last {
 		a.leader.wakeup()
 	}
-	p.await(&b.gen, g, p.r.adaptive)
+	p.await(&b.Gen, g, p.r.adaptive)
 }
 
 // release ends the barrier begun by gather. Called by the leader.
 func (a *aps) release(p *Proc) {
-	b := &a.bar
-	b.arrived.Store(0)
-	b.gen.Add(1)
+	a.bar.Release()
 	for _, m := range a.members[1:] {
 		m.wakeup()
 	}
 }
 
 // hash is a 32-bit hash of the site.
-func (s site) hash() uint64 {
-	x := uint64(s.sub)*0x9E3779B97F4A7C15 ^ uint64(s.dir)*0xC2B2AE3D27D4EB4F ^ uint64(s.kind)*0x165667B19E3779F9
-	x ^= x >> 29
-	x *= 0xBF58476D1CE4E5B9
-	return uint64(uint32(x ^ x>>32))
-}
+func (s site) hash() uint64 { return team.SiteHash(s.sub, s.dir, int(s.kind)) }
 
 // checkSites stops the run if the members arrived at different barriers.
 // Called by the processor that saw the last arrival.
@@ -348,95 +337,40 @@ func (a *aps) checkSites(p *Proc) {
 
 // await waits until *w differs from old and returns the new value: a short
 // spin, then rounds of runtime.Gosched, then blocking on the processor's
-// wake channel. A waker changes *w first and then calls wakeup. Waiting is a
-// safe point: a processor of a failing run stops here. While blocked, the
-// processor publishes what it waits for (set by waitFor) for the deadlock
-// watchdog.
+// wake channel (team.Spin, team.Waiter). A waker changes *w first and then
+// calls wakeup. Waiting is a safe point: a processor of a failing run stops
+// here. While blocked, the processor publishes what it waits for (set by
+// waitFor) for the deadlock watchdog.
 //
-// Long spins did not pay in measurements on the 2-CPU machines svmc targets:
-// while one processor spins, the one it waits for is often not running (more
-// processors than CPUs, other programs), so the spin is a few dozen loads.
 // With adapt (barrier waits when every processor has a CPU) the number of
-// yielding rounds adapts per processor: a wait that blocked but was woken
-// soon after (load imbalance at the end of a PDO) doubles it, so that the
-// next such wait ends without a wake-up through the scheduler; a long
-// blocked wait halves it.
+// yielding rounds adapts per processor (team.Adapt): a wait that blocked
+// but was woken soon after (load imbalance at the end of a PDO) doubles
+// it, so that the next such wait ends without a wake-up through the
+// scheduler; a long blocked wait halves it.
 func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 	r := p.r
-	for i := 0; i < r.spin; i++ {
-		if v := w.Load(); v != old {
-			return v
-		}
-	}
 	yields := r.minYields
 	if adapt {
 		yields = p.yields
 	}
-	for i := 0; i < yields; i++ {
-		runtime.Gosched()
-		if v := w.Load(); v != old {
-			return v
-		}
+	if v, ok := team.Spin(w, old, r.spin, yields); ok {
+		return v
 	}
 	var t0 time.Time
 	if adapt {
 		t0 = time.Now()
 	}
 	p.publishWait()
-	v := p.block(w, old)
+	v := p.waiter.Block(w, old, &r.aborting, p.checkAbort)
 	p.unpublishWait()
 	if adapt {
-		p.adaptYields(t0)
+		p.yields = team.Adapt(p.yields, r.minYields, time.Since(t0))
 	}
 	return v
 }
 
-// block sleeps on the wake channel until *w differs from old.
-func (p *Proc) block(w *atomic.Uint64, old uint64) uint64 {
-	r := p.r
-	for {
-		p.checkAbort()
-		p.sleeping.Store(1)
-		if v := w.Load(); v != old || r.aborting.Load() {
-			if !p.sleeping.CompareAndSwap(1, 0) {
-				<-p.wake // a waker took the flag: take its token
-			}
-			if v != old {
-				return v
-			}
-			continue // aborting: checkAbort ends the processor
-		}
-		<-p.wake
-		if v := w.Load(); v != old {
-			return v
-		}
-	}
-}
-
-// Bounds of the adaptive yielding of await, and the blocked time below which
-// yielding longer would have paid.
-const (
-	minYields  = 2
-	maxYields  = 256
-	shortBlock = 20 * time.Microsecond
-)
-
-func (p *Proc) adaptYields(t0 time.Time) {
-	if time.Since(t0) < shortBlock {
-		p.yields = min(maxYields, 2*p.yields)
-	} else {
-		p.yields = max(p.r.minYields, p.yields/2)
-	}
-}
-
-// wakeup wakes p if it sleeps in await. A token is sent only by the waker
-// that flips the flag, so the channel (capacity 1) never blocks and every
-// token is taken by the await that set the flag.
-func (p *Proc) wakeup() {
-	if p.sleeping.Load() != 0 && p.sleeping.CompareAndSwap(1, 0) {
-		p.wake <- struct{}{}
-	}
-}
+// wakeup wakes p if it sleeps in await.
+func (p *Proc) wakeup() { p.waiter.Wakeup() }
 
 // enter moves p into APS a (a section's APS) and returns what to restore
 // with leave.
