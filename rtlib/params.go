@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
 )
 
@@ -89,9 +90,9 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 		if err != nil {
 			return fail(fmt.Errorf("%s: %v", s.SourceName("info"), err))
 		}
-		lw := &lockedWriter{f: f, bw: bufio.NewWriter(f)}
+		lw := output.File(f, 4096)
 		par.Stderr = lw
-		closers = append(closers, lw.close)
+		closers = append(closers, lw.Close)
 	default:
 		par.Stderr = os.Stderr
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
 	"github.com/svmc/svmc/rtlib/internal/team"
 	"github.com/svmc/svmc/trace"
@@ -113,7 +114,7 @@ type run struct {
 	writerDone chan struct{}
 
 	stats *statsRun // nil: statistics off
-	outs  outputs
+	outs  output.Files
 
 	procs []*Proc
 	aps   *aps
@@ -311,7 +312,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			{Key: "format version", Value: "1"},
 		})
 		if err != nil {
-			r.outs.close()
+			r.outs.Close()
 			return err
 		}
 		r.w = w
@@ -429,7 +430,7 @@ func (r *run) finish(end int64) {
 	} else if sums != nil {
 		printStats(r.stderr, sums, r.n)
 	}
-	if err := r.outs.close(); err != nil {
+	if err := r.outs.Close(); err != nil {
 		r.setWriteErr(err)
 	}
 }
