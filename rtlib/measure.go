@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"github.com/svmc/svmc/rtlib/internal/sched"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 
 	"fmt"
 
@@ -12,9 +13,9 @@ import (
 type measure struct {
 	name    string
 	t0      int64 // nanotime at MeasureStart
-	node    *ivNode
-	global  bool    // opened by the APS leader in exclusive mode: every processor's time goes to it
-	prevOwn *ivNode // the processor's own interval outside this one
+	node    *stats.Node
+	global  bool        // opened by the APS leader in exclusive mode: every processor's time goes to it
+	prevOwn *stats.Node // the processor's own interval outside this one
 }
 
 // MeasureStart opens a measured interval called name (seed 000 §9) on the
@@ -50,20 +51,20 @@ func (p *Proc) MeasureStart(name string) {
 	if p.detached {
 		return
 	}
-	sv := p.statSwitch(grpMeasure)
+	sv := p.st.Switch(stats.Measure)
 	m := measure{name: name}
 	if st := p.r.stats; st != nil {
-		m.prevOwn = p.st.own
-		parent := p.st.own
+		m.prevOwn = p.st.Own
+		parent := p.st.Own
 		m.global = parent == nil && p.isLeader() && !p.inTask
 		if parent == nil {
-			parent = st.globalNode()
+			parent = st.GlobalNode()
 		}
-		m.node = st.child(parent, name, p.r.n)
+		m.node = st.Child(parent, name)
 		if m.global {
-			st.enterGlobal(m.node, p.r.procs)
+			st.EnterGlobal(m.node)
 		} else {
-			p.st.own = m.node
+			p.st.Own = m.node
 		}
 	}
 	p.meas = append(p.meas, m)
@@ -73,7 +74,7 @@ func (p *Proc) MeasureStart(name string) {
 		p.chars(name)
 		p.end()
 	}
-	p.statRestore(sv)
+	p.st.Restore(sv)
 	p.meas[len(p.meas)-1].t0 = nanotime()
 }
 
@@ -90,7 +91,7 @@ func (p *Proc) MeasureFinish(name string) {
 	if name != "" && name != m.name {
 		p.measureError(fmt.Sprintf("MeasureFinish(%q): the innermost measured interval is %q", name, m.name))
 	}
-	sv := p.statSwitch(grpMeasure)
+	sv := p.st.Switch(stats.Measure)
 	level := len(p.meas)
 	p.meas = p.meas[:level-1]
 	elapsed := t1 - m.t0
@@ -102,19 +103,19 @@ func (p *Proc) MeasureFinish(name string) {
 		p.end()
 	}
 	if st := p.r.stats; st != nil && m.node != nil {
-		a := &m.node.acc[p.id]
-		a.exec += float64(elapsed)
-		a.entries++
-		p.statRestore(sv)
+		a := &m.node.Acc[p.id]
+		a.Exec += float64(elapsed)
+		a.Entries++
+		p.st.Restore(sv)
 		// Time from here on goes to the enclosing interval.
 		if m.global {
-			st.enterGlobal(m.node.parent, p.r.procs)
+			st.EnterGlobal(m.node.Parent)
 		} else {
-			p.st.own = m.prevOwn
+			p.st.Own = m.prevOwn
 		}
 		return
 	}
-	p.statRestore(sv)
+	p.st.Restore(sv)
 }
 
 // measureError stops the run with a user error at the caller's position.
@@ -229,3 +230,7 @@ func (p *Proc) countOwned(it *Iter) int {
 	walk(it.root, 0)
 	return n
 }
+
+// GroupNames names the groups of the interval matrix by number (the
+// "group" and "caller group" fields of stat-group).
+var GroupNames = stats.GroupNames

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"github.com/svmc/svmc/rtlib/internal/sched"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 
 	"fmt"
 	"slices"
@@ -137,7 +138,7 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 // leadPDO is the leader's part of a PDO it dispatches.
 func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter), repl bool) {
 	a := p.aps
-	sv := p.statCall(grpPDO, len(a.members))
+	sv := p.st.Call(stats.PDO, len(a.members))
 	p.pushRegion(sub, dir, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
@@ -197,7 +198,7 @@ func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Pro
 		p.iterSpaceRec(sub, dir, space)
 	}
 	p.popRegion(sub, dir, trace.RegionPDO)
-	p.statRestore(sv)
+	p.st.Restore(sv)
 }
 
 // runBody runs p's share of a PDO over space.
@@ -205,9 +206,9 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 	it := p.iter()
 	loop := p.enterLoop(space, it)
 	p.inTask = true
-	us := p.statUser()
+	us := p.st.User()
 	body(p, it)
-	p.statRestore(us)
+	p.st.Restore(us)
 	p.inTask = false
 	p.loop = loop
 }
@@ -232,7 +233,7 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 func (p *Proc) pdoShare(t *pdoTask) {
 	sub, dir, body, repl := t.sub, t.dir, t.body, t.repl
 	a := p.aps
-	sv := p.statCall(grpPDO, len(a.members))
+	sv := p.st.Call(stats.PDO, len(a.members))
 	p.pushRegion(sub, dir, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
@@ -255,7 +256,7 @@ func (p *Proc) pdoShare(t *pdoTask) {
 		p.barrierRec(sub, dir, wPDOEnd)
 	}
 	p.popRegion(sub, dir, trace.RegionPDO)
-	p.statRestore(sv)
+	p.st.Restore(sv)
 }
 
 // sharedPDO is a PDO with a self-computed schedule (default, dynamic)
@@ -263,7 +264,7 @@ func (p *Proc) pdoShare(t *pdoTask) {
 func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
 	a := p.aps
 	leader := p == a.leader
-	sv := p.statCall(grpPDO, len(a.members))
+	sv := p.st.Call(stats.PDO, len(a.members))
 	p.pushRegion(sub, dir, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
@@ -307,7 +308,7 @@ func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *P
 		}
 	}
 	p.popRegion(sub, dir, trace.RegionPDO)
-	p.statRestore(sv)
+	p.st.Restore(sv)
 }
 
 // serialPDO runs every iteration of the nest on p. A recorded schedule

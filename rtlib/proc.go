@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/rtlib/internal/team"
 	"github.com/svmc/svmc/trace"
 )
@@ -32,7 +33,7 @@ type Proc struct {
 	out   procOut
 	meas  []measure
 	loop  loopFrame
-	st    *procStats // nil when statistics are off
+	st    *stats.Proc // nil when statistics are off
 
 	yields int // current rounds of yielding in await (adaptive)
 

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"github.com/svmc/svmc/rtlib/internal/sched"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 
 	"fmt"
 
@@ -55,7 +56,7 @@ func (a *Procs) String() string { return sched.ShapeString(a.name, a.dims) }
 // arrangement passed in: prev is returned, its shape must match) and writes
 // proc-arrangement.
 func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent) *Procs {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if prev != nil {
 		if !sched.SameSizes(prev.dims, dims) {
 			p.errorf(sub, dir, false, "processor arrangement %s does not match the shape of the argument %s",

@@ -17,6 +17,7 @@ import (
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/rtlib/internal/team"
 	"github.com/svmc/svmc/trace"
 )
@@ -113,7 +114,7 @@ type run struct {
 	flushQ     chan flushItem // full buffers to the writer goroutine
 	writerDone chan struct{}
 
-	stats *statsRun // nil: statistics off
+	stats *stats.Run // nil: statistics off
 	outs  output.Files
 
 	procs []*Proc
@@ -273,9 +274,6 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			r.req, r.hasLocal, r.stage = tab, tab.HasLocal(), par.Stage
 		}
 	}
-	if par.Stats {
-		r.stats = newStatsRun(r.n)
-	}
 	r.spin, r.minYields = team.SpinPolicy(r.n)
 	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
 	r.procs = make([]*Proc, r.n)
@@ -326,8 +324,12 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 
 	r.start = time.Now()
 	r.startNano = nanotime()
-	for _, p := range r.procs {
-		p.startStats()
+	if par.Stats {
+		// Every processor starts in the user program (package stats).
+		r.stats = stats.NewRun(r.n, r.startNano, nanotime)
+		for _, p := range r.procs {
+			p.st = r.stats.Proc(p.id)
+		}
 	}
 	r.startWatchdog(par.Deadlock)
 	for _, p := range r.procs {
@@ -378,9 +380,9 @@ func (r *run) finish(end int64) {
 		default:
 		}
 	}
-	var sums []*ivSummary
+	var sums []*stats.Summary
 	if r.stats != nil {
-		sums = r.stats.summarize(stopped, float64(end-r.startNano))
+		sums = r.stats.Summarize(stopped, float64(end-r.startNano))
 	}
 	if r.w != nil {
 		// Seal every processor, so that none hands over a buffer any more,
@@ -410,7 +412,7 @@ func (r *run) finish(end int64) {
 		var tail trace.Buf
 		clock := float64(nanotime()-r.startNano) / 1e3
 		if sums != nil {
-			statRecords(&tail, sums, r.n, clock)
+			stats.Records(&tail, sums, r.n, clock, maxName)
 		}
 		r.mu.Lock()
 		status, msg := endStatus(r.failErr)
@@ -428,7 +430,7 @@ func (r *run) finish(end int64) {
 			r.setWriteErr(err)
 		}
 	} else if sums != nil {
-		printStats(r.stderr, sums, r.n)
+		stats.Print(r.stderr, sums, r.n)
 	}
 	if err := r.outs.Close(); err != nil {
 		r.setWriteErr(err)
@@ -472,7 +474,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 		} else if !normal && !r.aborting.Load() {
 			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}
-		p.stopStats()
+		p.st.Stop()
 		procsByG.Delete(g)
 		close(p.exited)
 		if r.live.Add(-1) == 0 {

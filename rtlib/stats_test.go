@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -68,7 +69,7 @@ func TestStatistics(t *testing.T) {
 		solve.Int("processors") != 2 {
 		t.Errorf("interval fields: %v / %v", prog, solve)
 	}
-	calls := func(iv int, caller, g grp) float64 {
+	calls := func(iv int, caller, g stats.Group) float64 {
 		if r := groups[key{iv, int(caller), int(g)}]; r != nil {
 			return r.Double("calls")
 		}
@@ -76,15 +77,15 @@ func TestStatistics(t *testing.T) {
 	}
 	for _, c := range []struct {
 		iv          int
-		caller, grp grp
+		caller, grp stats.Group
 		want        float64
 	}{
-		{1, grpPDO, grpPDO, 3},     // each PDO counts 1/2 on each of 2 processors
-		{1, grpPDO, grpSync, 3},    // the implicit barriers, called by the PDOs
-		{1, grpSync, grpSync, 2},   // the explicit barriers
-		{0, grpPDO, grpPDO, 3},     // the program includes the interval
-		{0, grpDistr, grpDistr, 2}, // Template, Distribute
-		{0, grpMeasure, grpMeasure, 2},
+		{1, stats.PDO, stats.PDO, 3},     // each PDO counts 1/2 on each of 2 processors
+		{1, stats.PDO, stats.Sync, 3},    // the implicit barriers, called by the PDOs
+		{1, stats.Sync, stats.Sync, 2},   // the explicit barriers
+		{0, stats.PDO, stats.PDO, 3},     // the program includes the interval
+		{0, stats.Distr, stats.Distr, 2}, // Template, Distribute
+		{0, stats.Measure, stats.Measure, 2},
 	} {
 		if got := calls(c.iv, c.caller, c.grp); got != c.want {
 			t.Errorf("interval %d [%s][%s] calls %v, want %v", c.iv, GroupNames[c.caller], GroupNames[c.grp], got, c.want)

@@ -3,6 +3,7 @@ package rtlib
 import (
 	"sync/atomic"
 
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -34,34 +35,34 @@ func (p *Proc) idleMembers() bool {
 // barrierRec is the APS barrier at site (sub, dir, kind) with its wait
 // records.
 func (p *Proc) barrierRec(sub, dir int, kind waitKind) {
-	sv := p.statCall(grpSync, len(p.aps.members))
+	sv := p.st.Call(stats.Sync, len(p.aps.members))
 	if p.on(trace.TagWaitBarrierStart) {
 		p.syncRec(trace.TagWaitBarrierStart, sub, dir)
 	}
-	ws := p.statWait()
+	ws := p.st.Wait()
 	p.aps.wait(p, sub, dir, kind)
-	p.statRestore(ws)
+	p.st.Restore(ws)
 	if p.on(trace.TagWaitBarrierStop) {
 		p.syncRec(trace.TagWaitBarrierStop, sub, dir)
 	}
-	p.statRestore(sv)
+	p.st.Restore(sv)
 }
 
 // gatherRec is the leader-release barrier (aps.gather) with its wait
 // records: a member returns when the leader released it, the leader when
 // every member arrived; the leader then calls aps.release.
 func (p *Proc) gatherRec(sub, dir int, kind waitKind) {
-	sv := p.statCall(grpSync, len(p.aps.members))
+	sv := p.st.Call(stats.Sync, len(p.aps.members))
 	if p.on(trace.TagWaitBarrierStart) {
 		p.syncRec(trace.TagWaitBarrierStart, sub, dir)
 	}
-	ws := p.statWait()
+	ws := p.st.Wait()
 	p.aps.gather(p, sub, dir, kind)
-	p.statRestore(ws)
+	p.st.Restore(ws)
 	if p.on(trace.TagWaitBarrierStop) {
 		p.syncRec(trace.TagWaitBarrierStop, sub, dir)
 	}
-	p.statRestore(sv)
+	p.st.Restore(sv)
 }
 
 // splitBarrier is the shared part of BARRIER_CHECKIN/CHECKOUT: the

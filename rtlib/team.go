@@ -209,9 +209,9 @@ func (p *Proc) serveAPS(a *aps) taskKind {
 	p.mode = exclusive
 	defer func() { p.mode = mode }()
 	for {
-		is := p.statIdle()
+		is := p.st.Idle()
 		k := p.nextTask(a, wIdle, a.leaderID, 0)
-		p.statRestore(is)
+		p.st.Restore(is)
 		if k == taskStop || k == taskLeave {
 			return k
 		}

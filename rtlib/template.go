@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"github.com/svmc/svmc/rtlib/internal/sched"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 
 	"fmt"
 
@@ -74,7 +75,7 @@ func (t *Template) String() string {
 // template passed in: prev is returned, its shape must match) and writes
 // template-info.
 func (p *Proc) Template(prev *Template, sub, dir int, name string, dims ...Extent) *Template {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if prev != nil {
 		if !prev.defined || !sched.SameSizes(prev.dims, dims) {
 			p.errorf(sub, dir, false, "template %s does not match the shape of the argument %s", sched.ShapeString(name, dims), prev)
@@ -103,7 +104,7 @@ func (p *Proc) CreatableTemplate(prev *Template, sub, dir int, name string, rank
 // Create gives a creatable template its shape (dropping any distribution)
 // and writes template-info.
 func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if len(dims) != t.rank {
 		p.errorf(sub, dir, false, "create %s: %d extents for a template of rank %d", sched.ShapeString(t.name, dims), len(dims), t.rank)
 	}
@@ -116,7 +117,7 @@ func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
 // Destroy destroys a created template (destroy-template); it becomes
 // undefined.
 func (p *Proc) Destroy(t *Template, sub, dir int) {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	t.defined, t.dims, t.dist = false, nil, nil
 	p.templateIDRec(trace.TagDestroyTemplate, t)
 }
@@ -124,7 +125,7 @@ func (p *Proc) Destroy(t *Template, sub, dir int) {
 // Undef makes a template undefined (undef-template): its shape and
 // distribution are dropped.
 func (p *Proc) Undef(t *Template, sub, dir int) {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	t.defined, t.dims, t.dist = false, nil, nil
 	p.templateIDRec(trace.TagUndefTemplate, t)
 }
@@ -177,7 +178,7 @@ func Star() Format { return sched.Star() }
 // and writes template-dist: one record per processor of the APS. It also
 // serves REDISTRIBUTE.
 func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Template) {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if onto == nil {
 		onto = p.aps.procs
 	}
@@ -208,7 +209,7 @@ func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Te
 // DistributeWith gives each template of ts the current distribution of with
 // (linked distribution); the shapes must be equal. It writes template-dist.
 func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
-	defer p.statRestore(p.statSwitch(grpDistr))
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if !with.defined || with.dist == nil {
 		p.errorf(sub, dir, false, "distribute with %s: the template is not distributed", with)
 	}

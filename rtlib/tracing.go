@@ -6,6 +6,7 @@ import (
 	_ "unsafe" // go:linkname nanotime
 
 	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -45,11 +46,14 @@ func (p *Proc) end() {
 }
 
 // chars appends a char array field.
-func (p *Proc) chars(s string) {
+func (p *Proc) chars(s string) { p.buf.Chars(truncName(s)) }
+
+// truncName cuts a name to maxName bytes.
+func truncName(s string) string {
 	if len(s) > maxName {
-		s = s[:maxName]
+		return s[:maxName]
 	}
-	p.buf.Chars(s)
+	return s
 }
 
 // maxName bounds the names written in records.
@@ -122,13 +126,13 @@ type flushItem struct {
 func (p *Proc) flushFull() {
 	r := p.r
 	t0 := nanotime()
-	sw := p.statSwitch(grpTrace)
+	sw := p.st.Switch(stats.Trace)
 	if !p.tr.state.CompareAndSwap(stRunning, stFlushing) {
 		// Sealed: the trace is complete; what comes after is not part of it.
 		// Fresh memory, as the end of the run may be reading the old.
 		p.tr.noPub = true
 		p.buf = trace.Buf{}
-		p.statRestore(sw)
+		p.st.Restore(sw)
 		return
 	}
 	r.flushQ <- flushItem{p, p.buf.B}
@@ -150,7 +154,7 @@ func (p *Proc) flushFull() {
 	}
 	p.publish()
 	p.tr.state.Store(stRunning)
-	p.statRestore(sw)
+	p.st.Restore(sw)
 }
 
 // writer writes the buffers the processors hand over, in the order they
