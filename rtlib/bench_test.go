@@ -255,7 +255,7 @@ func BenchmarkScheduleOnHome(b *testing.B) {
 		b.ResetTimer()
 		for range b.N {
 			clear(p.aps.plans)
-			p.plan(1, 4, s, space)
+			p.plan(Site{Sub: 1, Dir: 4}, s, space)
 		}
 	})
 }

@@ -14,7 +14,7 @@ type waitKind uint8
 
 const (
 	wRunning       waitKind = iota
-	wIdle                   // waiting for work from the APS leader (wsub: its pid)
+	wIdle                   // waiting for work from the APS leader (wat.Sub: its pid)
 	wBarrier                // explicit barrier
 	wPDOEnd                 // implicit barrier at the end of a pdo
 	wPSectionEnd            // implicit barrier at the end of a psection
@@ -48,14 +48,14 @@ func (k waitKind) siteName() string {
 // waitFor describes the wait p is about to start; await publishes it if the
 // wait blocks. Plain stores on p's own fields: the cost of a wait that does
 // not block is three moves.
-func (p *Proc) waitFor(k waitKind, sub, dir int) { p.wk, p.wsub, p.wdir = k, sub, dir }
+func (p *Proc) waitFor(k waitKind, at Site) { p.wk, p.wat = k, at }
 
 // publishWait makes the wait described by waitFor visible to the watchdog:
 // the site first, then the state word (sequence number and kind), so a
 // watchdog that reads the state and then the site sees this wait's site or
 // a newer one (and then a newer sequence number on its next look).
 func (p *Proc) publishWait() {
-	p.wsite.Store(uint64(uint32(p.wsub))<<32 | uint64(uint32(p.wdir)))
+	p.wsite.Store(uint64(uint32(p.wat.Sub))<<32 | uint64(uint32(p.wat.Dir)))
 	p.wpeer.Store(int32(p.wpeerID))
 	p.wseq++
 	p.wstate.Store(p.wseq<<8 | uint64(p.wk))
@@ -145,15 +145,15 @@ func (r *run) deadlockError(states []uint64) error {
 	for i, p := range r.procs {
 		k := waitKind(states[i] & 0xff)
 		s := p.wsite.Load()
-		sub, dir := int(int32(uint32(s>>32))), int(int32(uint32(s)))
-		fmt.Fprintf(&b, "\n  processor %d: %s", i, r.waitText(k, sub, dir, int(p.wpeer.Load())))
+		at := Site{Sub: int(int32(uint32(s >> 32))), Dir: int(int32(uint32(s)))}
+		fmt.Fprintf(&b, "\n  processor %d: %s", i, r.waitText(k, at, int(p.wpeer.Load())))
 	}
 	return &Error{Proc: -1, Msg: b.String()}
 }
 
-func (r *run) waitText(k waitKind, sub, dir, peer int) string {
+func (r *run) waitText(k waitKind, site Site, peer int) string {
 	at := func(what string) string {
-		if pos := r.pos(sub, dir); pos != "" {
+		if pos := r.pos(site); pos != "" {
 			return what + " (" + pos + ")"
 		}
 		return what
@@ -162,7 +162,7 @@ func (r *run) waitText(k waitKind, sub, dir, peer int) string {
 	case wRunning:
 		return "running"
 	case wIdle:
-		return fmt.Sprintf("idle, waiting for work from processor %d", sub)
+		return fmt.Sprintf("idle, waiting for work from processor %d", site.Sub)
 	case wBarrier:
 		return at("waiting at barrier")
 	case wPDOEnd, wPSectionEnd, wReplicatedEnd, wExclusiveEnd:
@@ -203,7 +203,7 @@ func (a *aps) siteError() error {
 	b.WriteString("processors reached different barriers:")
 	for k, s := range sites {
 		b.WriteString("\n  ")
-		if pos := a.r.pos(s.sub, s.dir); pos != "" {
+		if pos := a.r.pos(s.at); pos != "" {
 			b.WriteString(pos + " ")
 		}
 		b.WriteString(s.kind.siteName())

@@ -86,12 +86,12 @@ type dynIter struct {
 }
 
 // nestTotal is the number of iterations of the nest (1 for no loops).
-func (p *Proc) nestTotal(sub, dir int, space []Range) int {
+func (p *Proc) nestTotal(at Site, space []Range) int {
 	t := 1
 	for _, r := range space {
 		n := r.Count()
 		if n != 0 && t > (1<<62)/n {
-			p.errorf(sub, dir, false, "pdo: the nest has more than 2^62 iterations")
+			p.errorf(at, false, "pdo: the nest has more than 2^62 iterations")
 		}
 		t *= n
 	}
@@ -248,16 +248,16 @@ func (d *dynIter) affinity() (lo, hi int, ok bool) {
 }
 
 // checkRecord checks that t can record a PDO over space.
-func (p *Proc) checkRecord(sub, dir int, s Schedule, space []Range) {
+func (p *Proc) checkRecord(at Site, s Schedule, space []Range) {
 	t := s.rec
 	if t == nil {
 		return
 	}
 	if s.kind != sDynamic {
-		p.errorf(sub, dir, false, "template(%s): only a dynamic strategy can be recorded", t)
+		p.errorf(at, false, "template(%s): only a dynamic strategy can be recorded", t)
 	}
 	if !t.defined {
-		p.errorf(sub, dir, false, "template(%s): the template is undefined", t)
+		p.errorf(at, false, "template(%s): the template is undefined", t)
 	}
 	ok := t.rank == len(space)
 	for i := 0; ok && i < t.rank; i++ {
@@ -268,7 +268,7 @@ func (p *Proc) checkRecord(sub, dir int, s Schedule, space []Range) {
 		for i, r := range space {
 			counts[i] = r.Count()
 		}
-		p.errorf(sub, dir, false, "template(%s): the shape of the template differs from the iteration space %v", t, counts)
+		p.errorf(at, false, "template(%s): the shape of the template differs from the iteration space %v", t, counts)
 	}
 }
 
@@ -308,11 +308,11 @@ func (s Schedule) String() string {
 
 // pdoWorkRec writes pdo-work: the iterations p ran in the PDO and the time
 // from start (its region start) until now (its arrival at the barrier).
-func (p *Proc) pdoWorkRec(sub, dir, iters int, start float64) {
+func (p *Proc) pdoWorkRec(at Site, iters int, start float64) {
 	now := p.now()
 	p.buf.Begin(trace.TagPDOWork, p.id, now)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.buf.Int(iters)
 	p.buf.Double(now - start)
 	p.end()

@@ -64,10 +64,10 @@ func userFrame() string {
 	}
 }
 
-// errorf stops the run with a user error at directive (sub, dir). withProc
+// errorf stops the run with a user error at directive (at). withProc
 // adds the processor to the message.
-func (p *Proc) errorf(sub, dir int, withProc bool, format string, args ...any) {
-	e := &Error{Pos: p.r.pos(sub, dir), Proc: -1, Msg: fmt.Sprintf(format, args...)}
+func (p *Proc) errorf(at Site, withProc bool, format string, args ...any) {
+	e := &Error{Pos: p.r.pos(at), Proc: -1, Msg: fmt.Sprintf(format, args...)}
 	if withProc && !p.detached {
 		e.Proc = p.id
 	}

@@ -27,13 +27,13 @@ type rtLock struct {
 	_       [cacheLine]byte
 }
 
-func (l *rtLock) lock(p *Proc, k waitKind, sub, dir int) {
+func (l *rtLock) lock(p *Proc, k waitKind, at Site) {
 	if !l.state.CompareAndSwap(0, 1) {
-		l.lockSlow(p, k, sub, dir)
+		l.lockSlow(p, k, at)
 	}
 }
 
-func (l *rtLock) lockSlow(p *Proc, k waitKind, sub, dir int) {
+func (l *rtLock) lockSlow(p *Proc, k waitKind, at Site) {
 	if p.detached {
 		// A goroutine rtlib did not start has no wake channel: yield.
 		for !l.state.CompareAndSwap(0, 1) {
@@ -55,7 +55,7 @@ func (l *rtLock) lockSlow(p *Proc, k waitKind, sub, dir int) {
 		if l.state.CompareAndSwap(0, 1) {
 			break
 		}
-		p.waitFor(k, sub, dir)
+		p.waitFor(k, at)
 		p.await(&l.gen, g, false)
 	}
 	l.nwait.Add(-1)
@@ -177,27 +177,29 @@ func (p *Proc) varLock(addr uintptr) *rtLock {
 // one lock per name for the whole run): wait-crit-sec-start, wait until no
 // other processor is inside, wait-crit-sec-stop.
 func (p *Proc) CriticalEnter(sub, dir int, name string) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.on(trace.TagWaitCritSecStart) {
-		p.syncRec(trace.TagWaitCritSecStart, sub, dir)
+		p.syncRec(trace.TagWaitCritSecStart, at)
 	}
 	l := p.critLock(name)
-	l.lock(p, wCritical, sub, dir)
+	l.lock(p, wCritical, at)
 	p.sync.crit = append(p.sync.crit, l)
 	if p.on(trace.TagWaitCritSecStop) {
-		p.syncRec(trace.TagWaitCritSecStop, sub, dir)
+		p.syncRec(trace.TagWaitCritSecStop, at)
 	}
 }
 
 // CriticalExit leaves the innermost critical section entered (exit-crit-sec,
 // written before the section is released).
 func (p *Proc) CriticalExit(sub, dir int, name string) {
+	at := Site{Sub: sub, Dir: dir}
 	s := &p.sync
 	n := len(s.crit)
 	if n == 0 {
-		p.errorf(sub, dir, true, "end of critical section %q without its start", name)
+		p.errorf(at, true, "end of critical section %q without its start", name)
 	}
 	if p.on(trace.TagExitCritSec) {
-		p.syncRec(trace.TagExitCritSec, sub, dir)
+		p.syncRec(trace.TagExitCritSec, at)
 	}
 	l := s.crit[n-1]
 	s.crit[n-1] = nil
@@ -225,6 +227,7 @@ type Held struct{ start, n int32 }
 // address as two 32-bit halves, the low one as a two's complement int),
 // then wait-lock-stop once all are taken.
 func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
+	at := Site{Sub: sub, Dir: dir}
 	s := &p.sync
 	vs := append(s.vars[:0], vars...)
 	for i := 1; i < len(vs); i++ { // insertion sort: a directive locks few variables
@@ -248,19 +251,19 @@ func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
 		}
 		s.rows = rows
 		p.begin(trace.TagWaitLockStart, p.id)
-		p.buf.Int(sub)
-		p.buf.Int(dir)
+		p.buf.Int(at.Sub)
+		p.buf.Int(at.Dir)
 		p.buf.IntRows(4, rows)
 		p.end()
 	}
 	h := Held{start: int32(len(s.held)), n: int32(len(vs))}
 	for _, v := range vs {
 		l := p.varLock(v.Addr)
-		l.lock(p, wLock, sub, dir)
+		l.lock(p, wLock, at)
 		s.held = append(s.held, l)
 	}
 	if p.on(trace.TagWaitLockStop) {
-		p.syncRec(trace.TagWaitLockStop, sub, dir)
+		p.syncRec(trace.TagWaitLockStop, at)
 	}
 	return h
 }
@@ -268,8 +271,9 @@ func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
 // Unlock releases what Lock took (release-lock, written before the locks
 // are released), and any lock taken after it and still held.
 func (p *Proc) Unlock(sub, dir int, h Held) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.on(trace.TagReleaseLock) {
-		p.syncRec(trace.TagReleaseLock, sub, dir)
+		p.syncRec(trace.TagReleaseLock, at)
 	}
 	s := &p.sync
 	for i := len(s.held) - 1; i >= int(h.start); i-- {
@@ -346,12 +350,12 @@ func kindClass(k reflect.Kind, size uintptr) atomClass {
 }
 
 // atomicRec writes wait-lock-start with the address row of the variable.
-func (p *Proc) atomicRec(sub, dir int, addr, size uintptr) {
+func (p *Proc) atomicRec(at Site, addr, size uintptr) {
 	s := &p.sync
 	s.rows = appendAddrRow(s.rows[:0], LockVar{addr, size})
 	p.begin(trace.TagWaitLockStart, p.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.buf.IntRows(4, s.rows)
 	p.end()
 }
@@ -361,9 +365,10 @@ func (p *Proc) atomicRec(sub, dir int, addr, size uintptr) {
 // lock for the others. Records: wait-lock-start with x's address row,
 // wait-lock-stop (ATOMIC UPDATE, Table 1).
 func AtomicAdd[T Number](p *Proc, sub, dir int, x *T, delta T) {
+	at := Site{Sub: sub, Dir: dir}
 	tr := p.on(trace.TagWaitLockStart)
 	if tr {
-		p.atomicRec(sub, dir, uintptr(unsafe.Pointer(x)), unsafe.Sizeof(*x))
+		p.atomicRec(at, uintptr(unsafe.Pointer(x)), unsafe.Sizeof(*x))
 	}
 	ptr := unsafe.Pointer(x)
 	switch classOf(x) {
@@ -397,12 +402,12 @@ func AtomicAdd[T Number](p *Proc, sub, dir int, x *T, delta T) {
 		}
 	default:
 		l := p.r.locks.atomLock(uintptr(ptr))
-		l.lock(p, wAtomic, sub, dir)
+		l.lock(p, wAtomic, at)
 		*x += delta
 		l.unlock()
 	}
 	if tr && p.on(trace.TagWaitLockStop) {
-		p.syncRec(trace.TagWaitLockStop, sub, dir)
+		p.syncRec(trace.TagWaitLockStop, at)
 	}
 }
 
@@ -411,9 +416,10 @@ func AtomicAdd[T Number](p *Proc, sub, dir int, x *T, delta T) {
 // and must not have side effects; for other types f runs once under a
 // stripe lock. Records as AtomicAdd.
 func AtomicUpdate[T any](p *Proc, sub, dir int, x *T, f func(T) T) {
+	at := Site{Sub: sub, Dir: dir}
 	tr := p.on(trace.TagWaitLockStart)
 	if tr {
-		p.atomicRec(sub, dir, uintptr(unsafe.Pointer(x)), unsafe.Sizeof(*x))
+		p.atomicRec(at, uintptr(unsafe.Pointer(x)), unsafe.Sizeof(*x))
 	}
 	ptr := unsafe.Pointer(x)
 	switch classOf(x) {
@@ -435,12 +441,12 @@ func AtomicUpdate[T any](p *Proc, sub, dir int, x *T, f func(T) T) {
 		}
 	default:
 		l := p.r.locks.atomLock(uintptr(ptr))
-		l.lock(p, wAtomic, sub, dir)
+		l.lock(p, wAtomic, at)
 		*x = f(*x)
 		l.unlock()
 	}
 	if tr && p.on(trace.TagWaitLockStop) {
-		p.syncRec(trace.TagWaitLockStop, sub, dir)
+		p.syncRec(trace.TagWaitLockStop, at)
 	}
 }
 

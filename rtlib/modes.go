@@ -14,8 +14,8 @@ import (
 
 // repTask is a replicated region dispatched to the members.
 type repTask struct {
-	sub, dir int
-	body     func(p *Proc)
+	at   Site
+	body func(p *Proc)
 }
 
 // Replicated runs body on every member of the APS in replicated mode
@@ -27,30 +27,31 @@ type repTask struct {
 // each processor is back in its previous mode. Inside a PDO body, or on a
 // detached Proc, body runs once on the caller.
 func (p *Proc) Replicated(sub, dir int, body func(p *Proc)) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached || p.inTask {
-		p.pushRegion(sub, dir, trace.RegionReplicated)
+		p.pushRegion(at, trace.RegionReplicated)
 		body(p)
-		p.popRegion(sub, dir, trace.RegionReplicated)
+		p.popRegion(at, trace.RegionReplicated)
 		return
 	}
 	p.checkAbort()
 	if p.idleMembers() {
 		a := p.aps
-		a.rep = repTask{sub, dir, body}
+		a.rep = repTask{at, body}
 		a.dispatch(taskReplicated)
 	}
-	p.replicatedRun(sub, dir, body)
+	p.replicatedRun(at, body)
 }
 
-func (p *Proc) replicatedShare(t *repTask) { p.replicatedRun(t.sub, t.dir, t.body) }
+func (p *Proc) replicatedShare(t *repTask) { p.replicatedRun(t.at, t.body) }
 
-func (p *Proc) replicatedRun(sub, dir int, body func(p *Proc)) {
+func (p *Proc) replicatedRun(at Site, body func(p *Proc)) {
 	mode := p.mode
 	p.mode = replicated
-	p.pushRegion(sub, dir, trace.RegionReplicated)
+	p.pushRegion(at, trace.RegionReplicated)
 	body(p)
-	p.barrierRec(sub, dir, wReplicatedEnd)
-	p.popRegion(sub, dir, trace.RegionReplicated)
+	p.barrierRec(at, wReplicatedEnd)
+	p.popRegion(at, trace.RegionReplicated)
 	p.mode = mode
 }
 
@@ -62,15 +63,16 @@ func (p *Proc) replicatedRun(sub, dir int, body func(p *Proc)) {
 // the end (wait-barrier-start/stop). Called in exclusive mode only the
 // leader is here: region records, no barrier.
 func (p *Proc) Exclusive(sub, dir int, body func(p *Proc)) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached || p.inTask || p.mode == exclusive {
-		p.pushRegion(sub, dir, trace.RegionExclusive)
+		p.pushRegion(at, trace.RegionExclusive)
 		body(p)
-		p.popRegion(sub, dir, trace.RegionExclusive)
+		p.popRegion(at, trace.RegionExclusive)
 		return
 	}
 	p.checkAbort()
 	a := p.aps
-	p.pushRegion(sub, dir, trace.RegionExclusive)
+	p.pushRegion(at, trace.RegionExclusive)
 	if p == a.leader {
 		p.mode = exclusive
 		body(p)
@@ -79,37 +81,38 @@ func (p *Proc) Exclusive(sub, dir int, body func(p *Proc)) {
 			a.dispatch(taskLeave)
 		}
 	} else if k := p.serveAPS(a); k != taskLeave {
-		p.constructMismatch(a, sub, dir, "exclusive region")
+		p.constructMismatch(a, at, "exclusive region")
 	}
-	p.barrierRec(sub, dir, wExclusiveEnd)
-	p.popRegion(sub, dir, trace.RegionExclusive)
+	p.barrierRec(at, wExclusiveEnd)
+	p.popRegion(at, trace.RegionExclusive)
 }
 
 // constructMismatch stops the run: in replicated mode member p reached
-// construct what at (sub, dir) while the leader of a dispatched another
+// construct what at (at) while the leader of a dispatched another
 // one.
-func (p *Proc) constructMismatch(a *aps, sub, dir int, what string) {
-	lsub, ldir, lwhat := 0, 0, "?"
+func (p *Proc) constructMismatch(a *aps, at Site, what string) {
+	var lat Site
+	lwhat := "?"
 	switch a.kind {
 	case taskPDO:
-		lsub, ldir, lwhat = a.pdo.sub, a.pdo.dir, "pdo"
+		lat, lwhat = a.pdo.at, "pdo"
 	case taskPSection:
-		lsub, ldir, lwhat = a.psec.sub, a.psec.dir, "psection"
+		lat, lwhat = a.psec.at, "psection"
 	case taskBarrier:
-		lsub, ldir, lwhat = a.bsub, a.bdir, "barrier"
+		lat, lwhat = a.bat, "barrier"
 	case taskReplicated:
-		lsub, ldir, lwhat = a.rep.sub, a.rep.dir, "replicated region"
+		lat, lwhat = a.rep.at, "replicated region"
 	case taskLeave:
 		lwhat = "end of an exclusive region"
 	case taskStop:
 		lwhat = "end of the program"
 	}
-	at := func(sub, dir int) string {
-		if pos := p.r.pos(sub, dir); pos != "" {
+	where := func(at Site) string {
+		if pos := p.r.pos(at); pos != "" {
 			return pos + " "
 		}
 		return ""
 	}
 	p.die(&Error{Proc: -1, Msg: fmt.Sprintf("processors reached different constructs in replicated mode:\n  %s%s: processor %d\n  %s%s: processor %d (the leader)",
-		at(sub, dir), what, p.id, at(lsub, ldir), lwhat, a.leader.id)})
+		where(at), what, p.id, where(lat), lwhat, a.leader.id)})
 }

@@ -83,7 +83,7 @@ func DefaultSchedule() Schedule { return Schedule{} }
 
 // pdoTask is a PDO dispatched to the members of the APS.
 type pdoTask struct {
-	sub, dir int
+	at       Site
 	body     func(p *Proc, it *Iter)
 	selfPlan bool // default schedule: members compute their block from aps.space
 	dyn      dynKind
@@ -113,33 +113,34 @@ type pdoTask struct {
 // Inside a PDO body, or on a detached Proc, the nest runs serially on the
 // calling processor (region records and pdo-work only).
 func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached || p.inTask {
-		p.serialPDO(sub, dir, space, body)
+		p.serialPDO(at, space, body)
 		return
 	}
 	p.checkAbort()
 	a := p.aps
 	repl := p.mode == replicated && len(a.members) > 1
 	if repl && (s.kind == sDefault || s.kind == sDynamic) {
-		p.sharedPDO(sub, dir, s, space, body)
+		p.sharedPDO(at, s, space, body)
 		return
 	}
 	if repl && p != a.leader {
 		p.wpeerID = a.leader.id
-		if k := p.nextTask(a, wLeader, sub, dir); k != taskPDO || a.pdo.sub != sub || a.pdo.dir != dir {
-			p.constructMismatch(a, sub, dir, "pdo")
+		if k := p.nextTask(a, wLeader, at); k != taskPDO || a.pdo.at != at {
+			p.constructMismatch(a, at, "pdo")
 		}
 		p.pdoShare(&a.pdo)
 		return
 	}
-	p.leadPDO(sub, dir, s, space, body, repl)
+	p.leadPDO(at, s, space, body, repl)
 }
 
 // leadPDO is the leader's part of a PDO it dispatches.
-func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter), repl bool) {
+func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it *Iter), repl bool) {
 	a := p.aps
 	sv := p.st.Call(stats.PDO, len(a.members))
-	p.pushRegion(sub, dir, trace.RegionPDO)
+	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
 	if work {
@@ -150,9 +151,9 @@ func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Pro
 	if infoOn {
 		t0 = time.Now()
 	}
-	p.checkSteps(sub, dir, space)
-	p.checkRecord(sub, dir, s, space)
-	t := pdoTask{sub: sub, dir: dir, body: body, repl: repl}
+	p.checkSteps(at, space)
+	p.checkRecord(at, s, space)
+	t := pdoTask{at: at, body: body, repl: repl}
 	var info pdoInfo
 	switch s.kind {
 	case sDefault:
@@ -163,13 +164,13 @@ func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Pro
 		p.planDefaultShare(space)
 	case sDynamic:
 		info.arr = &a.procs.g
-		t.dyn, t.chunk, t.total, t.record = s.dyn, s.chunk, p.nestTotal(sub, dir, space), s.rec != nil
+		t.dyn, t.chunk, t.total, t.record = s.dyn, s.chunk, p.nestTotal(at, space), s.rec != nil
 		p.setDynamic(p.iter(), a, t.dyn, t.chunk, space, t.total, t.record)
 	default:
-		info = p.plan(sub, dir, s, space)
+		info = p.plan(at, s, space)
 	}
 	if infoOn {
-		p.pdoInfoRec(sub, dir, &info, float64(time.Since(t0))/1e3)
+		p.pdoInfoRec(at, &info, float64(time.Since(t0))/1e3)
 	}
 	if p.on(trace.TagAPSInfo) {
 		p.begin(trace.TagAPSInfo, p.id)
@@ -183,21 +184,21 @@ func (p *Proc) leadPDO(sub, dir int, s Schedule, space []Range, body func(p *Pro
 	}
 	p.runBody(body, space)
 	if work {
-		p.pdoWorkRec(sub, dir, p.iter().ran, start)
+		p.pdoWorkRec(at, p.iter().ran, start)
 	}
 	if repl {
-		p.gatherRec(sub, dir, wPDOEnd)
+		p.gatherRec(at, wPDOEnd)
 	} else {
-		p.barrierRec(sub, dir, wPDOEnd)
+		p.barrierRec(at, wPDOEnd)
 	}
 	p.endPDO(&t, s.rec)
 	if repl {
 		a.release(p)
 	}
 	if p.on(trace.TagPDOIterationSpace) {
-		p.iterSpaceRec(sub, dir, space)
+		p.iterSpaceRec(at, space)
 	}
-	p.popRegion(sub, dir, trace.RegionPDO)
+	p.popRegion(at, trace.RegionPDO)
 	p.st.Restore(sv)
 }
 
@@ -231,10 +232,10 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 
 // pdoShare is a member's part of a PDO dispatched by the leader.
 func (p *Proc) pdoShare(t *pdoTask) {
-	sub, dir, body, repl := t.sub, t.dir, t.body, t.repl
+	at, body, repl := t.at, t.body, t.repl
 	a := p.aps
 	sv := p.st.Call(stats.PDO, len(a.members))
-	p.pushRegion(sub, dir, trace.RegionPDO)
+	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
 	if work {
@@ -248,24 +249,24 @@ func (p *Proc) pdoShare(t *pdoTask) {
 	}
 	p.runBody(body, a.space)
 	if work {
-		p.pdoWorkRec(sub, dir, p.iter().ran, start)
+		p.pdoWorkRec(at, p.iter().ran, start)
 	}
 	if repl {
-		p.gatherRec(sub, dir, wPDOEnd)
+		p.gatherRec(at, wPDOEnd)
 	} else {
-		p.barrierRec(sub, dir, wPDOEnd)
+		p.barrierRec(at, wPDOEnd)
 	}
-	p.popRegion(sub, dir, trace.RegionPDO)
+	p.popRegion(at, trace.RegionPDO)
 	p.st.Restore(sv)
 }
 
 // sharedPDO is a PDO with a self-computed schedule (default, dynamic)
 // reached in replicated mode: every member runs it without a dispatch.
-func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
+func (p *Proc) sharedPDO(at Site, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
 	a := p.aps
 	leader := p == a.leader
 	sv := p.st.Call(stats.PDO, len(a.members))
-	p.pushRegion(sub, dir, trace.RegionPDO)
+	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
 	if work {
@@ -276,19 +277,19 @@ func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *P
 	if infoOn {
 		t0 = time.Now()
 	}
-	p.checkSteps(sub, dir, space)
-	t := pdoTask{sub: sub, dir: dir, repl: true}
+	p.checkSteps(at, space)
+	t := pdoTask{at: at, repl: true}
 	if s.kind == sDynamic {
 		if leader {
-			p.checkRecord(sub, dir, s, space)
+			p.checkRecord(at, s, space)
 		}
 		t.dyn = s.dyn
-		p.setDynamic(p.iter(), a, s.dyn, s.chunk, space, p.nestTotal(sub, dir, space), s.rec != nil)
+		p.setDynamic(p.iter(), a, s.dyn, s.chunk, space, p.nestTotal(at, space), s.rec != nil)
 	} else {
 		p.planDefaultShare(space)
 	}
 	if infoOn {
-		p.pdoInfoRec(sub, dir, &pdoInfo{arr: &a.procs.g}, float64(time.Since(t0))/1e3)
+		p.pdoInfoRec(at, &pdoInfo{arr: &a.procs.g}, float64(time.Since(t0))/1e3)
 	}
 	if leader && p.on(trace.TagAPSInfo) {
 		p.begin(trace.TagAPSInfo, p.id)
@@ -297,30 +298,30 @@ func (p *Proc) sharedPDO(sub, dir int, s Schedule, space []Range, body func(p *P
 	}
 	p.runBody(body, space)
 	if work {
-		p.pdoWorkRec(sub, dir, p.iter().ran, start)
+		p.pdoWorkRec(at, p.iter().ran, start)
 	}
-	p.gatherRec(sub, dir, wPDOEnd)
+	p.gatherRec(at, wPDOEnd)
 	if leader {
 		p.endPDO(&t, s.rec)
 		a.release(p)
 		if p.on(trace.TagPDOIterationSpace) {
-			p.iterSpaceRec(sub, dir, space)
+			p.iterSpaceRec(at, space)
 		}
 	}
-	p.popRegion(sub, dir, trace.RegionPDO)
+	p.popRegion(at, trace.RegionPDO)
 	p.st.Restore(sv)
 }
 
 // serialPDO runs every iteration of the nest on p. A recorded schedule
 // records nothing here.
-func (p *Proc) serialPDO(sub, dir int, space []Range, body func(p *Proc, it *Iter)) {
-	p.pushRegion(sub, dir, trace.RegionPDO)
+func (p *Proc) serialPDO(at Site, space []Range, body func(p *Proc, it *Iter)) {
+	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
 	if work {
 		start = p.now()
 	}
-	p.checkSteps(sub, dir, space)
+	p.checkSteps(at, space)
 	it := &Iter{}
 	p.resetIter(it, space)
 	it.setFull(space)
@@ -329,15 +330,15 @@ func (p *Proc) serialPDO(sub, dir int, space []Range, body func(p *Proc, it *Ite
 	p.loop = loop
 	it.combine()
 	if work {
-		p.pdoWorkRec(sub, dir, it.ran, start)
+		p.pdoWorkRec(at, it.ran, start)
 	}
-	p.popRegion(sub, dir, trace.RegionPDO)
+	p.popRegion(at, trace.RegionPDO)
 }
 
-func (p *Proc) pdoInfoRec(sub, dir int, info *pdoInfo, startup float64) {
+func (p *Proc) pdoInfoRec(at Site, info *pdoInfo, startup float64) {
 	p.begin(trace.TagPDOInfo, p.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.buf.Int(info.arr.ID)
 	p.extentRows(info.arr.Dims)
 	p.buf.Ints(info.bcl)
@@ -346,10 +347,10 @@ func (p *Proc) pdoInfoRec(sub, dir int, info *pdoInfo, startup float64) {
 	p.end()
 }
 
-func (p *Proc) iterSpaceRec(sub, dir int, space []Range) {
+func (p *Proc) iterSpaceRec(at Site, space []Range) {
 	p.begin(trace.TagPDOIterationSpace, p.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.buf.Int(len(space))
 	p.buf.Int(9)
 	for _, r := range space {
@@ -373,12 +374,12 @@ type pdoInfo struct {
 }
 
 // plan computes every member's iterations into its Iter.
-func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
+func (p *Proc) plan(at Site, s Schedule, space []Range) pdoInfo {
 	a := p.aps
 	for i, m := range a.members {
 		m.resetIter(&a.slots[i].it, space)
 	}
-	key := [2]int{sub, dir}
+	key := at
 	if e := a.plans[key]; e != nil && e.matches(s, space) {
 		e.install(a, space)
 		return e.info
@@ -387,9 +388,9 @@ func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 	var bs *boxSet
 	switch s.kind {
 	case sOnHome:
-		bs = p.planOnHome(sub, dir, s, space, &info)
+		bs = p.planOnHome(at, s, space, &info)
 	case sLoopLevel:
-		bs = p.planLoopLevel(sub, dir, s, space, &info)
+		bs = p.planLoopLevel(at, s, space, &info)
 	}
 	e := &planEntry{info: info, shares: make([]planShare, len(a.members))}
 	for i := range a.members {
@@ -402,7 +403,7 @@ func (p *Proc) plan(sub, dir int, s Schedule, space []Range) pdoInfo {
 	if bs.cacheable {
 		e.key(s, space)
 		if a.plans == nil {
-			a.plans = map[[2]int]*planEntry{}
+			a.plans = map[Site]*planEntry{}
 		}
 		a.plans[key] = e
 	}
@@ -528,17 +529,17 @@ func (p *Proc) newBoxSet() *boxSet {
 	return bs
 }
 
-func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo) *boxSet {
+func (p *Proc) planOnHome(at Site, s Schedule, space []Range, info *pdoInfo) *boxSet {
 	t := s.t
 	switch {
 	case t == nil:
-		p.errorf(sub, dir, false, "on_home: no template")
+		p.errorf(at, false, "on_home: no template")
 	case !t.defined:
-		p.errorf(sub, dir, false, "on_home(%s): the template is undefined", t)
+		p.errorf(at, false, "on_home(%s): the template is undefined", t)
 	case t.dist == nil:
-		p.errorf(sub, dir, false, "on_home(%s): the template is not distributed", t)
+		p.errorf(at, false, "on_home(%s): the template is not distributed", t)
 	case len(s.subs) != t.rank:
-		p.errorf(sub, dir, false, "on_home(%s): %d subscripts for a template of rank %d", t, len(s.subs), t.rank)
+		p.errorf(at, false, "on_home(%s): %d subscripts for a template of rank %d", t, len(s.subs), t.rank)
 	}
 	d := t.dist
 	info.arr = d.Onto
@@ -554,24 +555,24 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 		switch sb.kind {
 		case subLoopVar:
 			if sb.dim < 0 || sb.dim >= len(space) {
-				p.errorf(sub, dir, false, "on_home(%s): subscript %d uses loop %d of a nest of %d loops", t, i+1, sb.dim, len(space))
+				p.errorf(at, false, "on_home(%s): subscript %d uses loop %d of a nest of %d loops", t, i+1, sb.dim, len(space))
 			}
 			if r := space[sb.dim]; !empty {
 				last := r.Lo + (r.Count()-1)*r.Step
 				lo, hi := min(r.Lo, last)+sb.v, max(r.Lo, last)+sb.v
 				if lo < e.Lo || hi > e.Hi {
-					p.errorf(sub, dir, false, "on_home(%s): subscript %d takes the values %d..%d, outside the extent %s", t, i+1, lo, hi, e)
+					p.errorf(at, false, "on_home(%s): subscript %d takes the values %d..%d, outside the extent %s", t, i+1, lo, hi, e)
 				}
 			}
 		case subConst:
 			if sb.v < e.Lo || sb.v > e.Hi {
-				p.errorf(sub, dir, false, "on_home(%s): subscript %d is %d, outside the extent %s", t, i+1, sb.v, e)
+				p.errorf(at, false, "on_home(%s): subscript %d is %d, outside the extent %s", t, i+1, sb.v, e)
 			}
 			info.consts = append(info.consts, sb.v)
 		case subFunc:
 			hasFunc = true
 		default:
-			p.errorf(sub, dir, false, "on_home(%s): subscript %d is invalid", t, i+1)
+			p.errorf(at, false, "on_home(%s): subscript %d is invalid", t, i+1)
 		}
 	}
 	bs := p.newBoxSet()
@@ -587,7 +588,7 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 	if d.Rec != nil {
 		p.planRecorded(d, s, space, bs, hasFunc)
 		if hasFunc {
-			p.setOwnerChecks(d, t, s, sub, dir)
+			p.setOwnerChecks(d, t, s, at)
 		}
 		return bs
 	}
@@ -630,14 +631,14 @@ func (p *Proc) planOnHome(sub, dir int, s Schedule, space []Range, info *pdoInfo
 		bs.boxes[slot] = append(bs.boxes[slot], box)
 	}
 	if hasFunc {
-		p.setOwnerChecks(d, t, s, sub, dir)
+		p.setOwnerChecks(d, t, s, at)
 	}
 	return bs
 }
 
 // setOwnerChecks gives every member's Iter the owner test of an IndexFunc
 // schedule.
-func (p *Proc) setOwnerChecks(d *sched.Distribution, t *Template, s Schedule, sub, dir int) {
+func (p *Proc) setOwnerChecks(d *sched.Distribution, t *Template, s Schedule, at Site) {
 	a := p.aps
 	slot := make([]int, p.r.n)
 	for i := range slot {
@@ -647,7 +648,7 @@ func (p *Proc) setOwnerChecks(d *sched.Distribution, t *Template, s Schedule, su
 		slot[m.id] = i
 	}
 	for i := range a.members {
-		a.slots[i].it.chk = &ownerCheck{d: d, t: t, subs: s.subs, me: i, slot: slot, m: len(a.members), sub: sub, dir: dir,
+		a.slots[i].it.chk = &ownerCheck{d: d, t: t, subs: s.subs, me: i, slot: slot, m: len(a.members), at: at,
 			tidx: make([]int, t.rank)}
 	}
 }
@@ -684,7 +685,7 @@ func (p *Proc) planRecorded(d *sched.Distribution, s Schedule, space []Range, bs
 	})
 }
 
-func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoInfo) *boxSet {
+func (p *Proc) planLoopLevel(at Site, s Schedule, space []Range, info *pdoInfo) *boxSet {
 	a := p.aps
 	onto := s.onto
 	if onto == nil {
@@ -692,13 +693,13 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 	}
 	info.arr = &onto.g
 	if onto.size == 0 {
-		p.errorf(sub, dir, false, "pdo onto the empty processor arrangement %s", onto)
+		p.errorf(at, false, "pdo onto the empty processor arrangement %s", onto)
 	}
 	if len(s.formats) > len(space) {
-		p.errorf(sub, dir, false, "pdo: %d loop-level formats for a nest of %d loops", len(s.formats), len(space))
+		p.errorf(at, false, "pdo: %d loop-level formats for a nest of %d loops", len(s.formats), len(space))
 	}
 	if nd := sched.CountDistributed(s.formats); nd != onto.Rank() {
-		p.errorf(sub, dir, false, "pdo: %d distributed loops onto %s of rank %d", nd, onto, onto.Rank())
+		p.errorf(at, false, "pdo: %d distributed loops onto %s of rank %d", nd, onto, onto.Rank())
 	}
 	exts := make([]Extent, len(s.formats))
 	for l := range exts {
@@ -708,7 +709,7 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 		return fmt.Sprintf("pdo: loop %d", l+1)
 	})
 	if err != nil {
-		p.errorf(sub, dir, false, "%v", err)
+		p.errorf(at, false, "%v", err)
 	}
 	info.bcl = make([]int, len(space))
 	for l := range info.bcl {
@@ -740,14 +741,14 @@ func (p *Proc) planLoopLevel(sub, dir int, s Schedule, space []Range, info *pdoI
 // ownerCheck is the per-iteration owner test of schedules with IndexFunc
 // subscripts.
 type ownerCheck struct {
-	d        *sched.Distribution
-	t        *Template
-	subs     []Subscript
-	me       int   // member index of the Iter's processor
-	slot     []int // member index of each pid, -1 outside the APS
-	m        int   // members of the APS
-	sub, dir int
-	tidx     []int // template indices (recorded distributions)
+	d    *sched.Distribution
+	t    *Template
+	subs []Subscript
+	me   int   // member index of the Iter's processor
+	slot []int // member index of each pid, -1 outside the APS
+	m    int   // members of the APS
+	at   Site
+	tidx []int // template indices (recorded distributions)
 }
 
 func (c *ownerCheck) owns(p *Proc, idx []int) bool {
@@ -764,7 +765,7 @@ func (c *ownerCheck) owns(p *Proc, idx []int) bool {
 		}
 		m := &c.d.Dims[i]
 		if v < m.Lo || v >= m.Lo+m.N {
-			p.errorf(c.sub, c.dir, true, "on_home(%s): subscript %d is %d at iteration %v, outside the extent %s",
+			p.errorf(c.at, true, "on_home(%s): subscript %d is %d at iteration %v, outside the extent %s",
 				c.t, i+1, v, idx, c.t.dims[i])
 		}
 		c.tidx[i] = v
@@ -830,10 +831,10 @@ type level struct {
 }
 
 // checkSteps rejects a loop of step 0.
-func (p *Proc) checkSteps(sub, dir int, space []Range) {
+func (p *Proc) checkSteps(at Site, space []Range) {
 	for l, r := range space {
 		if r.Step == 0 {
-			p.errorf(sub, dir, false, "pdo: loop %d has step 0", l+1)
+			p.errorf(at, false, "pdo: loop %d has step 0", l+1)
 		}
 	}
 }

@@ -42,13 +42,13 @@ type Proc struct {
 
 	// The wait this processor is in (deadlock.go): described by plain
 	// fields, published in the atomics below only when the wait blocks.
-	wk         waitKind
-	wsub, wdir int
-	wpeerID    int
-	wseq       uint64
-	wstate     atomic.Uint64
-	wsite      atomic.Uint64
-	wpeer      atomic.Int32
+	wk      waitKind
+	wat     Site
+	wpeerID int
+	wseq    uint64
+	wstate  atomic.Uint64
+	wsite   atomic.Uint64
+	wpeer   atomic.Int32
 
 	waiter team.Waiter // await sleeps here (its flag on a cache line of its own)
 	exited chan struct{}
@@ -101,3 +101,9 @@ func goid() uint64 {
 	}
 	return id
 }
+
+// Site is a place in the program that records and messages name: a
+// subprogram and one of its directives (Dir 0: the subprogram itself).
+// Generated code passes the two numbers; inside the runtime they travel
+// together.
+type Site struct{ Sub, Dir int }

@@ -56,33 +56,34 @@ func (a *Procs) String() string { return sched.ShapeString(a.name, a.dims) }
 // arrangement passed in: prev is returned, its shape must match) and writes
 // proc-arrangement.
 func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent) *Procs {
+	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if prev != nil {
 		if !sched.SameSizes(prev.dims, dims) {
-			p.errorf(sub, dir, false, "processor arrangement %s does not match the shape of the argument %s",
+			p.errorf(at, false, "processor arrangement %s does not match the shape of the argument %s",
 				sched.ShapeString(name, dims), prev)
 		}
-		p.procArrangementRec(prev, sub, dir)
+		p.procArrangementRec(prev, at)
 		return prev
 	}
 	n := p.r.n
 	a := newProcs(int(p.r.nextProcs.Add(1)), name, append([]Extent(nil), dims...), func(l int) int { return l % n })
 	if a.size > n {
-		p.r.info(sub, dir, fmt.Sprintf("processor arrangement %s has %d elements for %d processors; mapped in column-major order, wrapping",
+		p.r.info(at, fmt.Sprintf("processor arrangement %s has %d elements for %d processors; mapped in column-major order, wrapping",
 			a, a.size, n))
 	}
-	p.procArrangementRec(a, sub, dir)
+	p.procArrangementRec(a, at)
 	return a
 }
 
-func (p *Proc) procArrangementRec(a *Procs, sub, dir int) {
+func (p *Proc) procArrangementRec(a *Procs, at Site) {
 	if !p.on(trace.TagProcArrangement) || !p.isLeader() {
 		return
 	}
 	p.begin(trace.TagProcArrangement, p.id)
 	p.buf.Int(a.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.buf.Int(len(a.dims))
 	p.extentRows(a.dims)
 	p.buf.Ints(a.pids)

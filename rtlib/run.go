@@ -125,7 +125,7 @@ type run struct {
 	nextProcs    atomic.Int64
 
 	mu       sync.Mutex
-	infoSeen map[[2]int]bool
+	infoSeen map[Site]bool
 	failErr  error
 	writeErr error
 
@@ -251,7 +251,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		bufLimit: par.BufSize,
 		stderr:   par.Stderr,
 		stopWait: par.StopWait,
-		infoSeen: map[[2]int]bool{},
+		infoSeen: map[Site]bool{},
 		failCh:   make(chan struct{}),
 		allDone:  make(chan struct{}),
 	}
@@ -481,7 +481,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 			close(r.allDone)
 		}
 	}()
-	p.pushRegion(r.prog.Main, 0, trace.RegionProgram)
+	p.pushRegion(Site{Sub: r.prog.Main}, trace.RegionProgram)
 	if p.id == 0 {
 		body(p)
 		p.closeRegionsAbove(1)
@@ -522,13 +522,13 @@ func (r *run) setWriteErr(err error) {
 
 // pos is the position of directive dir of subprogram sub, "file:line:col",
 // or the subprogram's position for directive 0.
-func (r *run) pos(sub, dir int) string {
-	if r.prog == nil || sub <= 0 || sub >= len(r.prog.Subs) {
+func (r *run) pos(at Site) string {
+	if r.prog == nil || at.Sub <= 0 || at.Sub >= len(r.prog.Subs) {
 		return ""
 	}
-	s := &r.prog.Subs[sub]
-	if dir > 0 && dir < len(s.Dirs) {
-		d := s.Dirs[dir]
+	s := &r.prog.Subs[at.Sub]
+	if at.Dir > 0 && at.Dir < len(s.Dirs) {
+		d := s.Dirs[at.Dir]
 		return fmt.Sprintf("%s:%d:%d", s.File, d.Line, d.Col)
 	}
 	if s.Line > 0 {
@@ -538,17 +538,17 @@ func (r *run) pos(sub, dir int) string {
 }
 
 // info prints an informational message once per directive.
-func (r *run) info(sub, dir int, msg string) {
+func (r *run) info(at Site, msg string) {
 	r.mu.Lock()
-	seen := r.infoSeen[[2]int{sub, dir}]
+	seen := r.infoSeen[at]
 	if r.infoSeen != nil {
-		r.infoSeen[[2]int{sub, dir}] = true
+		r.infoSeen[at] = true
 	}
 	r.mu.Unlock()
 	if seen {
 		return
 	}
-	if pos := r.pos(sub, dir); pos != "" {
+	if pos := r.pos(at); pos != "" {
 		msg = pos + ": " + msg
 	}
 	fmt.Fprintf(r.stderr, "svmc: %s\n", msg)

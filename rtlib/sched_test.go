@@ -403,20 +403,20 @@ func TestPlanCache(t *testing.T) {
 				checkOwners(t, k, got, st.space, st.owner)
 				continue
 			}
-			before := p.aps.plans[[2]int{1, 3}]
+			before := p.aps.plans[Site{Sub: 1, Dir: 3}]
 			got := make([][]int, n)
 			p.PDO(1, 3, OnHome(T, LoopVar(0, st.off)), st.space, func(q *Proc, it *Iter) {
 				for it.Next() {
 					got[q.ID()] = append(got[q.ID()], it.Index(0))
 				}
 			})
-			reused = append(reused, before == p.aps.plans[[2]int{1, 3}])
+			reused = append(reused, before == p.aps.plans[Site{Sub: 1, Dir: 3}])
 			checkOwners(t, k, got, st.space, st.owner)
 		}
 		// Same distribution object, same PDO: reused.
-		before := p.aps.plans[[2]int{1, 3}]
+		before := p.aps.plans[Site{Sub: 1, Dir: 3}]
 		p.PDO(1, 3, OnHome(T, LoopVar(0, 1)), []Range{{Lo: 0, Hi: 10, Step: 1}}, func(q *Proc, it *Iter) {})
-		reused = append(reused, before == p.aps.plans[[2]int{1, 3}])
+		reused = append(reused, before == p.aps.plans[Site{Sub: 1, Dir: 3}])
 	})
 	if want := []bool{false, false, false, false, false, false, true}; !reflect.DeepEqual(reused, want) {
 		t.Errorf("plan reuse %v, want %v", reused, want)

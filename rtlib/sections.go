@@ -16,13 +16,16 @@ type Section struct {
 
 // psecTask is a parallel section dispatched to the members of the APS.
 type psecTask struct {
-	sub, dir int
-	secs     []Section
-	kids     []*aps // the APS of each section
+	at   Site
+	secs []Section
+	kids []*aps // the APS of each section
 }
 
 // kidKey names the child APS of one section of one PSECTION of an APS.
-type kidKey struct{ sub, dir, sec int }
+type kidKey struct {
+	at  Site
+	sec int
+}
 
 // PSection runs a parallel section on the current APS: by its leader in
 // exclusive mode, or by every member in replicated mode (the leader acts,
@@ -48,14 +51,15 @@ type kidKey struct{ sub, dir, sec int }
 // SECTION's dir). Inside a PDO body, or on a detached Proc, the sections
 // run one after another on the caller.
 func (p *Proc) PSection(sub, dir int, sections []Section) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached || p.inTask {
-		p.pushRegion(sub, dir, trace.RegionPSection)
+		p.pushRegion(at, trace.RegionPSection)
 		for _, s := range sections {
-			p.pushRegion(sub, s.Dir, trace.RegionSection)
+			p.pushRegion(Site{Sub: at.Sub, Dir: s.Dir}, trace.RegionSection)
 			s.Body(p)
-			p.popRegion(sub, s.Dir, trace.RegionSection)
+			p.popRegion(Site{Sub: at.Sub, Dir: s.Dir}, trace.RegionSection)
 		}
-		p.popRegion(sub, dir, trace.RegionPSection)
+		p.popRegion(at, trace.RegionPSection)
 		return
 	}
 	p.checkAbort()
@@ -63,14 +67,14 @@ func (p *Proc) PSection(sub, dir int, sections []Section) {
 	if p != a.leader {
 		// Replicated mode: wait for the leader to form the sections.
 		p.wpeerID = a.leader.id
-		if k := p.nextTask(a, wLeader, sub, dir); k != taskPSection || a.psec.sub != sub || a.psec.dir != dir {
-			p.constructMismatch(a, sub, dir, "psection")
+		if k := p.nextTask(a, wLeader, at); k != taskPSection || a.psec.at != at {
+			p.constructMismatch(a, at, "psection")
 		}
 		p.psectionShare(&a.psec)
 		return
 	}
-	a.psec.sub, a.psec.dir, a.psec.secs = sub, dir, sections
-	a.psec.kids = p.formSections(sub, dir, sections, a.psec.kids[:0])
+	a.psec.at, a.psec.secs = at, sections
+	a.psec.kids = p.formSections(at, sections, a.psec.kids[:0])
 	if len(a.members) > 1 {
 		a.dispatch(taskPSection)
 	}
@@ -79,7 +83,7 @@ func (p *Proc) PSection(sub, dir int, sections []Section) {
 
 // formSections computes the APS of every section (see PSection), reusing
 // the child APSs of earlier executions with the same processors.
-func (p *Proc) formSections(sub, dir int, sections []Section, kids []*aps) []*aps {
+func (p *Proc) formSections(at Site, sections []Section, kids []*aps) []*aps {
 	a := p.aps
 	m := len(a.members)
 	sc := &a.secScratch
@@ -103,7 +107,7 @@ func (p *Proc) formSections(sub, dir int, sections []Section, kids []*aps) []*ap
 			}
 		}
 		if len(idx[i]) == 0 {
-			p.errorf(sub, s.Dir, false, "section processors(%s): none of its processors %v is in the active processor set %v",
+			p.errorf(Site{Sub: at.Sub, Dir: s.Dir}, false, "section processors(%s): none of its processors %v is in the active processor set %v",
 				s.Procs, s.Procs.pids, a.pids)
 		}
 	}
@@ -133,7 +137,7 @@ func (p *Proc) formSections(sub, dir int, sections []Section, kids []*aps) []*ap
 		j++
 	}
 	for i := range sections {
-		key := kidKey{sub, dir, i}
+		key := kidKey{at, i}
 		c := a.kids[key]
 		if c == nil || len(c.pids) != len(idx[i]) || !sameMembers(a, c, idx[i]) {
 			members := make([]*Proc, len(idx[i]))
@@ -177,27 +181,27 @@ func sameMembers(a, c *aps, idx []int) bool {
 // psectionShare is a member's part of a parallel section: its sections in
 // order, then the implicit barrier.
 func (p *Proc) psectionShare(t *psecTask) {
-	sub, dir := t.sub, t.dir
-	p.pushRegion(sub, dir, trace.RegionPSection)
+	at := t.at
+	p.pushRegion(at, trace.RegionPSection)
 	for i := range t.secs {
 		if c := t.kids[i]; c.index(p.id) >= 0 {
-			p.runSection(c, sub, &t.secs[i])
+			p.runSection(c, at.Sub, &t.secs[i])
 		}
 	}
-	p.barrierRec(sub, dir, wPSectionEnd)
-	p.popRegion(sub, dir, trace.RegionPSection)
+	p.barrierRec(at, wPSectionEnd)
+	p.popRegion(at, trace.RegionPSection)
 }
 
 // runSection takes part in section s on its APS c.
 func (p *Proc) runSection(c *aps, sub int, s *Section) {
+	at := Site{Sub: sub, Dir: s.Dir}
 	prev, prevIndex := p.enter(c)
 	mode := p.mode
-	p.pushRegion(sub, s.Dir, trace.RegionSection)
+	p.pushRegion(at, trace.RegionSection)
 	if c.leader == p {
 		if p.on(trace.TagSectionInfo) {
 			p.begin(trace.TagSectionInfo, p.id)
-			p.buf.Int(sub)
-			p.buf.Int(s.Dir)
+			p.site(at)
 			if s.Procs != nil {
 				p.buf.Int(s.Procs.id)
 				p.extentRows(s.Procs.dims)
@@ -218,9 +222,9 @@ func (p *Proc) runSection(c *aps, sub int, s *Section) {
 			c.dispatch(taskLeave)
 		}
 	} else if k := p.serveAPS(c); k != taskLeave {
-		p.constructMismatch(c, sub, s.Dir, "section")
+		p.constructMismatch(c, at, "section")
 	}
-	p.popRegion(sub, s.Dir, trace.RegionSection)
+	p.popRegion(at, trace.RegionSection)
 	p.mode = mode
 	p.leave(prev, prevIndex)
 }

@@ -13,16 +13,17 @@ import (
 // must reach the same barrier (see checkSites). wait-barrier-start/stop are
 // stage 3.
 func (p *Proc) Barrier(sub, dir int) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached {
 		return
 	}
 	p.checkAbort()
 	a := p.aps
 	if p.idleMembers() {
-		a.bsub, a.bdir = sub, dir
+		a.bat = at
 		a.dispatch(taskBarrier)
 	}
-	p.barrierRec(sub, dir, wBarrier)
+	p.barrierRec(at, wBarrier)
 }
 
 // idleMembers reports whether p is the leader running exclusive code while
@@ -32,18 +33,18 @@ func (p *Proc) idleMembers() bool {
 	return !p.inTask && p.mode == exclusive && p == a.leader && len(a.members) > 1
 }
 
-// barrierRec is the APS barrier at site (sub, dir, kind) with its wait
+// barrierRec is the APS barrier at site (at, kind) with its wait
 // records.
-func (p *Proc) barrierRec(sub, dir int, kind waitKind) {
+func (p *Proc) barrierRec(at Site, kind waitKind) {
 	sv := p.st.Call(stats.Sync, len(p.aps.members))
 	if p.on(trace.TagWaitBarrierStart) {
-		p.syncRec(trace.TagWaitBarrierStart, sub, dir)
+		p.syncRec(trace.TagWaitBarrierStart, at)
 	}
 	ws := p.st.Wait()
-	p.aps.wait(p, sub, dir, kind)
+	p.aps.wait(p, at, kind)
 	p.st.Restore(ws)
 	if p.on(trace.TagWaitBarrierStop) {
-		p.syncRec(trace.TagWaitBarrierStop, sub, dir)
+		p.syncRec(trace.TagWaitBarrierStop, at)
 	}
 	p.st.Restore(sv)
 }
@@ -51,16 +52,16 @@ func (p *Proc) barrierRec(sub, dir int, kind waitKind) {
 // gatherRec is the leader-release barrier (aps.gather) with its wait
 // records: a member returns when the leader released it, the leader when
 // every member arrived; the leader then calls aps.release.
-func (p *Proc) gatherRec(sub, dir int, kind waitKind) {
+func (p *Proc) gatherRec(at Site, kind waitKind) {
 	sv := p.st.Call(stats.Sync, len(p.aps.members))
 	if p.on(trace.TagWaitBarrierStart) {
-		p.syncRec(trace.TagWaitBarrierStart, sub, dir)
+		p.syncRec(trace.TagWaitBarrierStart, at)
 	}
 	ws := p.st.Wait()
-	p.aps.gather(p, sub, dir, kind)
+	p.aps.gather(p, at, kind)
 	p.st.Restore(ws)
 	if p.on(trace.TagWaitBarrierStop) {
-		p.syncRec(trace.TagWaitBarrierStop, sub, dir)
+		p.syncRec(trace.TagWaitBarrierStop, at)
 	}
 	p.st.Restore(sv)
 }
@@ -79,12 +80,13 @@ type splitBarrier struct {
 // wait. Called by the leader in exclusive mode, the idle members check in
 // with it.
 func (p *Proc) BarrierCheckin(sub, dir int) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached {
 		return
 	}
 	p.checkAbort()
 	if p.on(trace.TagBarrierCheckin) {
-		p.syncRec(trace.TagBarrierCheckin, sub, dir)
+		p.syncRec(trace.TagBarrierCheckin, at)
 	}
 	a := p.aps
 	if p.idleMembers() {
@@ -109,12 +111,13 @@ func (p *Proc) BarrierCheckin(sub, dir int) {
 // the k-th check-in of every member (wait-bcheckout-start/stop). Called by
 // the leader in exclusive mode, it checks out for the idle members too.
 func (p *Proc) BarrierCheckout(sub, dir int) {
+	at := Site{Sub: sub, Dir: dir}
 	if p.detached {
 		return
 	}
 	p.checkAbort()
 	if p.on(trace.TagWaitBCheckoutStart) {
-		p.syncRec(trace.TagWaitBCheckoutStart, sub, dir)
+		p.syncRec(trace.TagWaitBCheckoutStart, at)
 	}
 	a := p.aps
 	s := &a.slots[p.apsIndex]
@@ -134,14 +137,14 @@ func (p *Proc) BarrierCheckout(sub, dir int) {
 			if a.checkedIn(k) {
 				break
 			}
-			p.waitFor(wCheckout, sub, dir)
+			p.waitFor(wCheckout, at)
 			p.await(&a.ckin.gen, g, false)
 		}
 		a.ckin.waiting.Add(-1)
 		s.ckWait.Store(0)
 	}
 	if p.on(trace.TagWaitBCheckoutStop) {
-		p.syncRec(trace.TagWaitBCheckoutStop, sub, dir)
+		p.syncRec(trace.TagWaitBCheckoutStop, at)
 	}
 }
 

@@ -58,8 +58,7 @@ type aps struct {
 	// overwrites a task a member still reads.
 	kind  taskKind
 	pdo   pdoTask
-	bsub  int
-	bdir  int
+	bat   Site    // a barrier's site
 	space []Range // the nest of a PDO whose members compute their share
 	rep   repTask
 	psec  psecTask
@@ -71,8 +70,8 @@ type aps struct {
 	// for the members' acknowledgements before it writes the next one.
 	pending int
 
-	plans map[[2]int]*planEntry // last schedule of each PDO directive (leader only)
-	kids  map[kidKey]*aps       // child APSs of sections, reused (leader only)
+	plans map[Site]*planEntry // last schedule of each PDO directive (leader only)
+	kids  map[kidKey]*aps     // child APSs of sections, reused (leader only)
 	secScratch
 
 	// bar is a centralised barrier (team.Barrier): the last of n arrivals
@@ -108,8 +107,8 @@ type memberSlot struct {
 
 // site is where a member arrived at a barrier.
 type site struct {
-	sub, dir int
-	kind     waitKind
+	at   Site
+	kind waitKind
 }
 
 func newAPS(r *run, members []*Proc) *aps {
@@ -167,7 +166,7 @@ func (a *aps) ready() {
 		if a.acked(e) {
 			break
 		}
-		p.waitFor(wAck, 0, 0)
+		p.waitFor(wAck, Site{})
 		p.await(&a.ackGen, g, false)
 	}
 	a.ackWait.Store(0)
@@ -210,7 +209,7 @@ func (p *Proc) serveAPS(a *aps) taskKind {
 	defer func() { p.mode = mode }()
 	for {
 		is := p.st.Idle()
-		k := p.nextTask(a, wIdle, a.leaderID, 0)
+		k := p.nextTask(a, wIdle, Site{Sub: a.leaderID})
 		p.st.Restore(is)
 		if k == taskStop || k == taskLeave {
 			return k
@@ -220,7 +219,7 @@ func (p *Proc) serveAPS(a *aps) taskKind {
 		case taskPDO:
 			p.pdoShare(&a.pdo)
 		case taskBarrier:
-			p.barrierRec(a.bsub, a.bdir, wBarrier)
+			p.barrierRec(a.bat, wBarrier)
 		case taskReplicated:
 			p.replicatedShare(&a.slots[p.apsIndex].rep)
 		case taskPSection:
@@ -232,10 +231,10 @@ func (p *Proc) serveAPS(a *aps) taskKind {
 
 // nextTask waits for the next task the leader of a dispatches and returns
 // its kind. While blocked the processor is shown as waiting with kind k at
-// (sub, dir) (for wIdle, sub is the leader).
-func (p *Proc) nextTask(a *aps, k waitKind, sub, dir int) taskKind {
+// (at) (for wIdle, sub is the leader).
+func (p *Proc) nextTask(a *aps, k waitKind, at Site) taskKind {
 	s := &a.slots[p.apsIndex]
-	p.waitFor(k, sub, dir)
+	p.waitFor(k, at)
 	s.seen = p.await(&a.epoch, s.seen, false)
 	kind := a.kind
 	if kind == taskReplicated {
@@ -249,14 +248,14 @@ func (p *Proc) nextTask(a *aps, k waitKind, sub, dir int) taskKind {
 	return kind
 }
 
-// wait arrives at the APS barrier at site (sub, dir, kind) and returns when
+// wait arrives at the APS barrier at site (at, kind) and returns when
 // all members arrived. The sites of all arrivals must agree: each arrival
 // adds 1 to the low half of the arrival word and the hash of its site to
 // the high half, so the last arrival sees at once whether all hashes are
 // its own (then the sites agree, but for a 2^-32 chance) and compares the
 // sites themselves only if not.
-func (a *aps) wait(p *Proc, sub, dir int, kind waitKind) {
-	st := site{sub, dir, kind}
+func (a *aps) wait(p *Proc, at Site, kind waitKind) {
+	st := site{at, kind}
 	a.slots[p.apsIndex].site = st
 	b := &a.bar
 	g := b.Gen.Load()
@@ -273,7 +272,7 @@ func (a *aps) wait(p *Proc, sub, dir int, kind waitKind) {
 			}
 		}
 	} else {
-		p.waitFor(kind, sub, dir)
+		p.waitFor(kind, at)
 		p.await(&b.Gen, g, p.r.adaptive)
 	}
 	if p == a.leader {
@@ -284,13 +283,13 @@ func (a *aps) wait(p *Proc, sub, dir int, kind waitKind) {
 // gather is the first half of a leader-release barrier: a member arrives and
 // waits for the leader's release; the leader returns when every member
 // arrived, does its work and then calls release.
-func (a *aps) gather(p *Proc, sub, dir int, kind waitKind) {
-	st := site{sub, dir, kind}
+func (a *aps) gather(p *Proc, at Site, kind waitKind) {
+	st := site{at, kind}
 	a.slots[p.apsIndex].site = st
 	b := &a.bar
 	n := len(a.members)
 	h := st.hash()
-	p.waitFor(kind, sub, dir)
+	p.waitFor(kind, at)
 	if p == a.leader {
 		v := b.Arrive(h)
 		for {
@@ -322,7 +321,7 @@ func (a *aps) release(p *Proc) {
 }
 
 // hash is a 32-bit hash of the site.
-func (s site) hash() uint64 { return team.SiteHash(s.sub, s.dir, int(s.kind)) }
+func (s site) hash() uint64 { return team.SiteHash(s.at.Sub, s.at.Dir, int(s.kind)) }
 
 // checkSites stops the run if the members arrived at different barriers.
 // Called by the processor that saw the last arrival.

@@ -75,26 +75,28 @@ func (t *Template) String() string {
 // template passed in: prev is returned, its shape must match) and writes
 // template-info.
 func (p *Proc) Template(prev *Template, sub, dir int, name string, dims ...Extent) *Template {
+	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if prev != nil {
 		if !prev.defined || !sched.SameSizes(prev.dims, dims) {
-			p.errorf(sub, dir, false, "template %s does not match the shape of the argument %s", sched.ShapeString(name, dims), prev)
+			p.errorf(at, false, "template %s does not match the shape of the argument %s", sched.ShapeString(name, dims), prev)
 		}
-		p.templateInfoRec(prev, sub, dir)
+		p.templateInfoRec(prev, at)
 		return prev
 	}
 	t := &Template{id: int(p.r.nextTemplate.Add(1)), name: name, rank: len(dims),
 		dims: append([]Extent(nil), dims...), defined: true}
-	p.templateInfoRec(t, sub, dir)
+	p.templateInfoRec(t, at)
 	return t
 }
 
 // CreatableTemplate declares a creatable template of the given rank; it has
 // no shape until Create. No record is written.
 func (p *Proc) CreatableTemplate(prev *Template, sub, dir int, name string, rank int) *Template {
+	at := Site{Sub: sub, Dir: dir}
 	if prev != nil {
 		if prev.rank != rank {
-			p.errorf(sub, dir, false, "template %s of rank %d does not match the rank %d of the argument %s", name, rank, prev.rank, prev)
+			p.errorf(at, false, "template %s of rank %d does not match the rank %d of the argument %s", name, rank, prev.rank, prev)
 		}
 		return prev
 	}
@@ -104,14 +106,15 @@ func (p *Proc) CreatableTemplate(prev *Template, sub, dir int, name string, rank
 // Create gives a creatable template its shape (dropping any distribution)
 // and writes template-info.
 func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
+	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if len(dims) != t.rank {
-		p.errorf(sub, dir, false, "create %s: %d extents for a template of rank %d", sched.ShapeString(t.name, dims), len(dims), t.rank)
+		p.errorf(at, false, "create %s: %d extents for a template of rank %d", sched.ShapeString(t.name, dims), len(dims), t.rank)
 	}
 	t.dims = append(t.dims[:0], dims...)
 	t.defined = true
 	t.dist = nil
-	p.templateInfoRec(t, sub, dir)
+	p.templateInfoRec(t, at)
 }
 
 // Destroy destroys a created template (destroy-template); it becomes
@@ -130,14 +133,14 @@ func (p *Proc) Undef(t *Template, sub, dir int) {
 	p.templateIDRec(trace.TagUndefTemplate, t)
 }
 
-func (p *Proc) templateInfoRec(t *Template, sub, dir int) {
+func (p *Proc) templateInfoRec(t *Template, at Site) {
 	if !p.on(trace.TagTemplateInfo) || !p.isLeader() {
 		return
 	}
 	p.begin(trace.TagTemplateInfo, p.id)
 	p.buf.Int(t.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.buf.Int(t.rank)
 	p.extentRows(t.dims)
 	p.end()
@@ -178,28 +181,29 @@ func Star() Format { return sched.Star() }
 // and writes template-dist: one record per processor of the APS. It also
 // serves REDISTRIBUTE.
 func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Template) {
+	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if onto == nil {
 		onto = p.aps.procs
 	}
 	if onto.size == 0 {
-		p.errorf(sub, dir, false, "distribute onto the empty processor arrangement %s", onto)
+		p.errorf(at, false, "distribute onto the empty processor arrangement %s", onto)
 	}
 	for _, t := range ts {
 		if !t.defined {
-			p.errorf(sub, dir, false, "distribute %s: the template is undefined", t)
+			p.errorf(at, false, "distribute %s: the template is undefined", t)
 		}
 		if len(formats) != t.rank {
-			p.errorf(sub, dir, false, "distribute %s: %d formats for a template of rank %d", t, len(formats), t.rank)
+			p.errorf(at, false, "distribute %s: %d formats for a template of rank %d", t, len(formats), t.rank)
 		}
 		if nd := sched.CountDistributed(formats); nd != onto.Rank() {
-			p.errorf(sub, dir, false, "distribute %s: %d distributed dimensions onto %s of rank %d", t, nd, onto, onto.Rank())
+			p.errorf(at, false, "distribute %s: %d distributed dimensions onto %s of rank %d", t, nd, onto, onto.Rank())
 		}
 		d, err := sched.NewDistribution(&onto.g, formats, t.dims, func(i int) string {
 			return fmt.Sprintf("distribute %s: dimension %d", t, i+1)
 		})
 		if err != nil {
-			p.errorf(sub, dir, false, "%v", err)
+			p.errorf(at, false, "%v", err)
 		}
 		t.dist = d
 		p.templateDistRecs(t)
@@ -209,16 +213,17 @@ func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Te
 // DistributeWith gives each template of ts the current distribution of with
 // (linked distribution); the shapes must be equal. It writes template-dist.
 func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
+	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if !with.defined || with.dist == nil {
-		p.errorf(sub, dir, false, "distribute with %s: the template is not distributed", with)
+		p.errorf(at, false, "distribute with %s: the template is not distributed", with)
 	}
 	for _, t := range ts {
 		if !t.defined {
-			p.errorf(sub, dir, false, "distribute %s with %s: the template is undefined", t, with)
+			p.errorf(at, false, "distribute %s with %s: the template is undefined", t, with)
 		}
 		if !sched.SameSizes(t.dims, with.dims) {
-			p.errorf(sub, dir, false, "distribute %s with %s: the shapes differ", t, with)
+			p.errorf(at, false, "distribute %s with %s: the shapes differ", t, with)
 		}
 		t.dist = with.dist.With(t.dims)
 		p.templateDistRecs(t)

@@ -193,20 +193,21 @@ func (p *Proc) seal(wait time.Duration) (b []byte, ok bool) {
 // region is an open trace region of a processor, with the mask in force
 // outside it.
 type region struct {
-	sub, dir, typ int
-	outer         request.Mask
+	at    Site
+	typ   int
+	outer request.Mask
 }
 
 // regionNo is the region number (in its subprogram, as trace request files
 // count) of the region directive dir of sub opens; 0 for the subprogram
 // itself, -1 if unknown.
-func (r *run) regionNo(sub, dir int) int {
-	if dir == 0 {
+func (r *run) regionNo(at Site) int {
+	if at.Dir == 0 {
 		return 0
 	}
-	if uint(sub) < uint(len(r.prog.Subs)) {
-		if ds := r.prog.Subs[sub].Dirs; uint(dir) < uint(len(ds)) {
-			return ds[dir].Region
+	if uint(at.Sub) < uint(len(r.prog.Subs)) {
+		if ds := r.prog.Subs[at.Sub].Dirs; uint(at.Dir) < uint(len(ds)) {
+			return ds[at.Dir].Region
 		}
 	}
 	return -1
@@ -215,36 +216,41 @@ func (r *run) regionNo(sub, dir int) int {
 // pushRegion enters a trace region: the mask becomes the one the request
 // table gives inside it, and trace-region-start is written if that mask
 // has it. It does nothing when nothing can be traced on p (p.track).
-func (p *Proc) pushRegion(sub, dir, typ int) {
+func (p *Proc) pushRegion(at Site, typ int) {
 	if !p.track {
 		return
 	}
 	outer := p.mask
 	if p.r.hasLocal {
-		p.mask = p.r.req.Enter(p.id, sub, p.r.regionNo(sub, dir), outer)
+		p.mask = p.r.req.Enter(p.id, at.Sub, p.r.regionNo(at), outer)
 	}
-	p.regions = append(p.regions, region{sub, dir, typ, outer})
+	p.regions = append(p.regions, region{at, typ, outer})
 	if p.on(trace.TagTraceRegionStart) {
-		p.regionRec(trace.TagTraceRegionStart, sub, dir, typ)
+		p.regionRec(trace.TagTraceRegionStart, at, typ)
 	}
 }
 
-func (p *Proc) regionRec(tag trace.Tag, sub, dir, typ int) {
+func (p *Proc) regionRec(tag trace.Tag, at Site, typ int) {
 	p.begin(tag, p.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.site(at)
 	p.buf.Int(typ)
 	p.end()
 }
 
-// popRegion closes the innermost open region (sub, dir, typ) and every
+// site appends a site's subprogram and directive numbers.
+func (p *Proc) site(at Site) {
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
+}
+
+// popRegion closes the innermost open region (at, typ) and every
 // region opened inside it. It does nothing if no such region is open.
-func (p *Proc) popRegion(sub, dir, typ int) {
+func (p *Proc) popRegion(at Site, typ int) {
 	if !p.track {
 		return
 	}
 	for i := len(p.regions) - 1; i >= 0; i-- {
-		if rg := p.regions[i]; rg.sub == sub && rg.dir == dir && rg.typ == typ {
+		if rg := p.regions[i]; rg.at == at && rg.typ == typ {
 			p.closeRegionsAbove(i)
 			return
 		}
@@ -258,7 +264,7 @@ func (p *Proc) closeRegionsAbove(i int) {
 	for j := len(p.regions) - 1; j >= i; j-- {
 		rg := p.regions[j]
 		if p.on(trace.TagTraceRegionStop) {
-			p.regionRec(trace.TagTraceRegionStop, rg.sub, rg.dir, rg.typ)
+			p.regionRec(trace.TagTraceRegionStop, rg.at, rg.typ)
 		}
 		p.mask = rg.outer
 	}
@@ -269,10 +275,10 @@ func (p *Proc) closeRegionsAbove(i int) {
 
 // syncRec writes one of the four-field synchronisation records. Callers
 // test p.on(tag).
-func (p *Proc) syncRec(tag trace.Tag, sub, dir int) {
+func (p *Proc) syncRec(tag trace.Tag, at Site) {
 	p.begin(tag, p.id)
-	p.buf.Int(sub)
-	p.buf.Int(dir)
+	p.buf.Int(at.Sub)
+	p.buf.Int(at.Dir)
 	p.end()
 }
 
@@ -285,7 +291,7 @@ func (p *Proc) Enter(sub int) {
 	if !p.track {
 		return
 	}
-	p.pushRegion(sub, 0, trace.RegionSubroutine)
+	p.pushRegion(Site{Sub: sub}, trace.RegionSubroutine)
 }
 
 // Exit closes the regions still open inside the innermost region of sub (a
@@ -295,7 +301,7 @@ func (p *Proc) Exit(sub int) {
 	if !p.track {
 		return
 	}
-	p.popRegion(sub, 0, trace.RegionSubroutine)
+	p.popRegion(Site{Sub: sub}, trace.RegionSubroutine)
 }
 
 // RegionStart opens a trace region of type typ (trace.RegionUser, ...)
@@ -304,7 +310,7 @@ func (p *Proc) RegionStart(sub, dir, typ int) {
 	if !p.track {
 		return
 	}
-	p.pushRegion(sub, dir, typ)
+	p.pushRegion(Site{Sub: sub, Dir: dir}, typ)
 }
 
 // RegionStop closes the region opened by RegionStart with the same
@@ -313,7 +319,7 @@ func (p *Proc) RegionStop(sub, dir, typ int) {
 	if !p.track {
 		return
 	}
-	p.popRegion(sub, dir, typ)
+	p.popRegion(Site{Sub: sub, Dir: dir}, typ)
 }
 
 // SharedVar is one shared variable: its number and address.
@@ -325,11 +331,12 @@ type SharedVar struct {
 // Shared writes variable-mapping (stage 2): one row [number, addr>>32,
 // addr&0xffffffff] per variable.
 func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
+	at := Site{Sub: sub, Dir: dir}
 	if !p.on(trace.TagVariableMapping) {
 		return
 	}
 	p.begin(trace.TagVariableMapping, p.id)
-	p.buf.Int(sub)
+	p.buf.Int(at.Sub)
 	p.buf.Int(len(vars))
 	p.buf.Int(3)
 	for _, v := range vars {
@@ -357,7 +364,7 @@ func (p *Proc) snapCtx() {
 	}
 	p.tr.ctx = p.tr.ctx[:0]
 	for _, rg := range p.regions {
-		p.tr.ctx = append(p.tr.ctx, ctxEntry{rg.sub, p.r.regionNo(rg.sub, rg.dir)})
+		p.tr.ctx = append(p.tr.ctx, ctxEntry{rg.at.Sub, p.r.regionNo(rg.at)})
 	}
 }
 
