@@ -1,6 +1,8 @@
 package rtlib
 
 import (
+	"runtime"
+
 	"github.com/svmc/svmc/rtlib/internal/sched"
 	"github.com/svmc/svmc/rtlib/internal/team"
 
@@ -336,7 +338,8 @@ func (a *aps) checkSites(p *Proc) {
 
 // await waits until *w differs from old and returns the new value: a short
 // spin, then rounds of runtime.Gosched, then blocking on the processor's
-// wake channel (team.Spin, team.Waiter). A waker changes *w first and then
+// wake channel (team.Waiter). The loops stay here, inline: a call per wait
+// measurably cost. A waker changes *w first and then
 // calls wakeup. Waiting is a safe point: a processor of a failing run stops
 // here. While blocked, the processor publishes what it waits for (set by
 // waitFor) for the deadlock watchdog.
@@ -352,20 +355,39 @@ func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 	if adapt {
 		yields = p.yields
 	}
-	if v, ok := team.Spin(w, old, r.spin, yields); ok {
-		return v
+	for i := 0; i < r.spin; i++ {
+		if v := w.Load(); v != old {
+			return v
+		}
+	}
+	for i := 0; i < yields; i++ {
+		runtime.Gosched()
+		if v := w.Load(); v != old {
+			return v
+		}
 	}
 	var t0 time.Time
 	if adapt {
 		t0 = time.Now()
 	}
 	p.publishWait()
-	v := p.waiter.Block(w, old, &r.aborting, p.checkAbort)
+	v := p.block(w, old)
 	p.unpublishWait()
 	if adapt {
 		p.yields = team.Adapt(p.yields, r.minYields, time.Since(t0))
 	}
 	return v
+}
+
+// block sleeps until *w differs from old; a processor of a failing run
+// stops here.
+func (p *Proc) block(w *atomic.Uint64, old uint64) uint64 {
+	for {
+		p.checkAbort()
+		if v, ok := p.waiter.Block(w, old, &p.r.aborting); ok {
+			return v
+		}
+	}
 }
 
 // wakeup wakes p if it sleeps in await.
