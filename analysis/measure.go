@@ -88,7 +88,7 @@ type RunEnd struct {
 	// was killed before it closed the trace, the trace is truncated, or an
 	// older svmc wrote it); Status is then -1.
 	Recorded   bool   `json:"recorded"`
-	Status     int    `json:"status"`      // trace.EndNormal ... trace.EndTerminate
+	Status     int    `json:"status"`      // trace.EndNormal ... trace.EndExit
 	StatusName string `json:"status_name"` // EndStatusName(Status)
 	Message    string `json:"message"`
 	// NotStopped are the processors that had not stopped when the runtime
@@ -119,6 +119,8 @@ func EndStatusName(status int) string {
 		return "deadlock"
 	case trace.EndInterrupt:
 		return "interrupt"
+	case trace.EndExit:
+		return "exit"
 	case trace.EndTerminate:
 		return "terminate"
 	case -1:

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -89,10 +90,14 @@ type gen struct {
 	p *compiler.Package
 	f *compiler.File
 	e *editor
+	// dropped counts, per imported package, the uses the rewriting
+	// replaced, with the text of the first (see keepImports).
+	dropped map[*types.PkgName]*droppedUses
+	usesRT  bool // the file calls the runtime outside its subprograms
 }
 
 func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string) ([]byte, error) {
-	g := &gen{p: p, f: f, e: &editor{name: lineName, src: f.Src}}
+	g := &gen{p: p, f: f, e: &editor{name: lineName, src: f.Src}, dropped: map[*types.PkgName]*droppedUses{}}
 	var subs []*compiler.Sub
 	for _, s := range p.Subs {
 		if s.File == f {
@@ -104,12 +109,14 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	// first //line stands right above the package clause.
 	pkgLine := g.e.lineStart(g.off(f.Syntax.Package))
 	g.e.add(pkgLine, pkgLine, g.e.resume(pkgLine, false), opening)
-	if len(subs) > 0 {
-		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
-	}
 	for _, s := range subs {
 		g.sub(s)
 	}
+	g.exits(subs)
+	if len(subs) > 0 || g.usesRT {
+		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
+	}
+	g.keepImports()
 	body, err := g.e.apply()
 	if err != nil {
 		return nil, err

@@ -45,6 +45,10 @@ func (g *gen) output(call *ast.CallExpr) {
 		}
 		if pt != nil && types.IsInterface(pt) {
 			g.e.raw(g.off(a.Pos()), g.off(a.End()), procVar+"."+method+"()")
+			sel := ast.Unparen(a).(*ast.SelectorExpr)
+			if pkg, ok := g.p.Info.Uses[sel.X.(*ast.Ident)].(*types.PkgName); ok {
+				g.drop(pkg, sel)
+			}
 		}
 	}
 }

@@ -31,8 +31,35 @@ func (g *gen) sub(s *compiler.Sub) {
 		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), opening, g.line(body.Lbrace))
 	}
 	g.calls(s)
+	g.funcLits(s)
 	for _, c := range s.Constructs {
 		g.construct(c)
+	}
+}
+
+// funcLits gives every function literal that holds directives the
+// processor of the goroutine that runs it: the literal may run on a
+// goroutine the program starts, where the enclosing function's processor
+// must not be used (two goroutines would drive one processor's constructs
+// at once). On a goroutine that is not a processor, Current is a detached
+// Proc: its constructs run serially there, and say so once.
+func (g *gen) funcLits(s *compiler.Sub) {
+	holds := map[*ast.FuncLit]bool{}
+	for _, c := range s.Constructs {
+		var inner *ast.FuncLit
+		ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+			lit, ok := n.(*ast.FuncLit)
+			if ok && lit.Body.Lbrace < c.Pos() && c.Pos() < lit.Body.Rbrace {
+				inner = lit // Inspect goes outside in: the last one is the innermost
+			}
+			return n == nil || n.Pos() <= c.Pos() && c.Pos() < n.End()
+		})
+		if inner != nil {
+			holds[inner] = true
+		}
+	}
+	for lit := range holds {
+		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 	}
 }
 

@@ -266,3 +266,35 @@ func onHomeSetup(p *Proc) (Schedule, []Range) {
 	p.Distribute(1, 3, P, []Format{Cyclic(4), Block()}, T)
 	return OnHome(T, LoopVar(0, 0), LoopVar(1, 0)), []Range{{Lo: 0, Hi: 99, Step: 1}, {Lo: 0, Hi: 99, Step: 1}}
 }
+
+// BenchmarkCurrent is the lookup a wrapper of an instrumented function
+// makes when it is called through a function value, a method value or an
+// interface: on a processor, and on a goroutine the program started.
+func BenchmarkCurrent(b *testing.B) {
+	b.Run("processor", func(b *testing.B) {
+		Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
+			for i := 0; i < b.N; i++ {
+				if Current() != p {
+					b.Fatal("wrong processor")
+				}
+			}
+		})
+	})
+	b.Run("goroutine", func(b *testing.B) {
+		Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				q := Current()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if Current() != q {
+						b.Error("the goroutine's detached Proc changed")
+						return
+					}
+				}
+			}()
+			<-done
+		})
+	})
+}

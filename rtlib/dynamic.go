@@ -1,6 +1,8 @@
 package rtlib
 
 import (
+	"math"
+
 	"github.com/svmc/svmc/rtlib/internal/sched"
 
 	"fmt"
@@ -90,8 +92,8 @@ func (p *Proc) nestTotal(at Site, space []Range) int {
 	t := 1
 	for _, r := range space {
 		n := r.Count()
-		if n != 0 && t > (1<<62)/n {
-			p.errorf(at, false, "pdo: the nest has more than 2^62 iterations")
+		if n != 0 && t > math.MaxInt/n {
+			p.errorf(at, false, "pdo: the nest has more than %d iterations", math.MaxInt)
 		}
 		t *= n
 	}

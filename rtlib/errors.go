@@ -64,6 +64,29 @@ func userFrame() string {
 	}
 }
 
+// detachedConstruct says once per site what a construct does on a detached
+// Proc: the goroutine that reached it is not one of the processors (the
+// program started it, or it runs before main), so there is no team to run
+// the construct with.
+func (p *Proc) detachedConstruct(at Site, what, does string) {
+	r := p.r
+	r.mu.Lock()
+	seen := r.infoSeen[at]
+	r.infoSeen[at] = true
+	r.mu.Unlock()
+	if seen {
+		return
+	}
+	pos := r.pos(at)
+	if pos == "" {
+		pos = userFrame()
+	}
+	if pos != "" {
+		pos += ": "
+	}
+	fmt.Fprintf(r.stderr, "svmc: %s%s %s: it was reached from a goroutine that is not one of the program's processors (one the program started, or code running before main)\n", pos, what, does)
+}
+
 // errorf stops the run with a user error at directive (at). withProc
 // adds the processor to the message.
 func (p *Proc) errorf(at Site, withProc bool, format string, args ...any) {

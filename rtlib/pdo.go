@@ -115,6 +115,9 @@ type pdoTask struct {
 func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
 	at := Site{Sub: sub, Dir: dir}
 	if p.detached || p.inTask {
+		if p.detached {
+			p.detachedConstruct(at, "pdo", "runs all its iterations on this goroutine")
+		}
 		p.serialPDO(at, space, body)
 		return
 	}

@@ -1,8 +1,6 @@
 package rtlib
 
 import (
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/svmc/svmc/request"
@@ -61,46 +59,6 @@ func (p *Proc) ID() int { return p.id }
 // NProcs returns the number of processors of the run (the directive
 // expression nprocs()).
 func (p *Proc) NProcs() int { return p.r.n }
-
-// procsByG maps the goroutine ids of processor goroutines to their Procs.
-var procsByG sync.Map
-
-// Current returns the Proc of the calling goroutine. It is slow (it looks
-// the goroutine up) and meant for wrappers of functions called through
-// function values. A goroutine rtlib did not start gets a detached Proc of
-// the active run: it records nothing, its PDOs run all iterations serially,
-// its barriers return at once.
-func Current() *Proc {
-	if v, ok := procsByG.Load(goid()); ok {
-		return v.(*Proc)
-	}
-	r := activeRun.Load()
-	if r == nil {
-		r = standaloneRun()
-	}
-	return &Proc{id: 0, r: r, aps: r.aps, detached: true}
-}
-
-// goid returns the id of the calling goroutine, parsed from the first line
-// of its stack trace ("goroutine 123 [running]:").
-func goid() uint64 {
-	var b [64]byte
-	n := runtime.Stack(b[:], false)
-	s := b[:n]
-	const prefix = "goroutine "
-	if len(s) < len(prefix) {
-		return 0
-	}
-	s = s[len(prefix):]
-	var id uint64
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			break
-		}
-		id = id*10 + uint64(c-'0')
-	}
-	return id
-}
 
 // Site is a place in the program that records and messages name: a
 // subprogram and one of its directives (Dir 0: the subprogram itself).

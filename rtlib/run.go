@@ -141,7 +141,7 @@ var activeRun atomic.Pointer[run]
 
 // standaloneRun serves detached Procs when no run is active.
 var standaloneRun = sync.OnceValue(func() *run {
-	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true}
+	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true, infoSeen: map[Site]bool{}}
 	r.aps = newAPS(r, []*Proc{{id: 0, r: r, detached: true}})
 	return r
 })
@@ -197,6 +197,10 @@ func Main(prog *Program, body func(p *Proc)) {
 	signal.Stop(sig)
 	if cerr := closeAll(); err == nil && cerr != nil {
 		err = cerr
+	}
+	var xe *ExitError
+	if errors.As(err, &xe) {
+		os.Exit(xe.Code)
 	}
 	var ie *InterruptError
 	if errors.As(err, &ie) {
@@ -465,8 +469,8 @@ func endStatus(err error) (int, string) {
 
 // procMain is the goroutine of one processor.
 func (r *run) procMain(p *Proc, body func(p *Proc)) {
-	g := goid()
-	procsByG.Store(g, p)
+	g := getg()
+	gProcs.store(g, p)
 	normal := false
 	defer func() {
 		if v := recover(); v != nil {
@@ -475,7 +479,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}
 		p.st.Stop()
-		procsByG.Delete(g)
+		gProcs.store(g, nil)
 		close(p.exited)
 		if r.live.Add(-1) == 0 {
 			close(r.allDone)

@@ -53,6 +53,9 @@ type kidKey struct {
 func (p *Proc) PSection(sub, dir int, sections []Section) {
 	at := Site{Sub: sub, Dir: dir}
 	if p.detached || p.inTask {
+		if p.detached {
+			p.detachedConstruct(at, "psection", "runs its sections one after the other on this goroutine")
+		}
 		p.pushRegion(at, trace.RegionPSection)
 		for _, s := range sections {
 			p.pushRegion(Site{Sub: at.Sub, Dir: s.Dir}, trace.RegionSection)

@@ -15,6 +15,7 @@ import (
 func (p *Proc) Barrier(sub, dir int) {
 	at := Site{Sub: sub, Dir: dir}
 	if p.detached {
+		p.detachedConstruct(at, "barrier", "returns at once")
 		return
 	}
 	p.checkAbort()
@@ -82,6 +83,7 @@ type splitBarrier struct {
 func (p *Proc) BarrierCheckin(sub, dir int) {
 	at := Site{Sub: sub, Dir: dir}
 	if p.detached {
+		p.detachedConstruct(at, "barrier_checkin", "returns at once")
 		return
 	}
 	p.checkAbort()
@@ -113,6 +115,7 @@ func (p *Proc) BarrierCheckin(sub, dir int) {
 func (p *Proc) BarrierCheckout(sub, dir int) {
 	at := Site{Sub: sub, Dir: dir}
 	if p.detached {
+		p.detachedConstruct(at, "barrier_checkout", "returns at once")
 		return
 	}
 	p.checkAbort()

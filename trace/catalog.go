@@ -312,6 +312,7 @@ const (
 	EndDeadlock  = 3 // the runtime detected a deadlock
 	EndInterrupt = 4 // SIGINT
 	EndTerminate = 5 // SIGTERM
+	EndExit      = 6 // the program called os.Exit (or log.Fatal) with a status other than 0
 )
 
 // Stage returns the lowest tracing stage (seed 002, Table 2) at which records

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -31,6 +32,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// goStack matches the header of a goroutine in a Go stack trace.
+var goStack = regexp.MustCompile(`goroutine \d+ \[`)
+
 type result struct {
 	stdout, stderr string
 	code           int
@@ -49,7 +53,7 @@ func runSvmc(t *testing.T, dir string, args ...string) result {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(errb.String(), "goroutine ") || strings.Contains(errb.String(), ".go:") && strings.Contains(errb.String(), "+0x") {
+	if goStack.MatchString(errb.String()) || strings.Contains(errb.String(), ".go:") && strings.Contains(errb.String(), "+0x") {
 		t.Errorf("svmc %s printed a Go stack trace:\n%s", strings.Join(args, " "), errb.String())
 	}
 	return result{out.String(), errb.String(), code}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// traceEnd returns the status and message of a trace's trace-end, which
+// must be its last record.
+func traceEnd(t *testing.T, path string) (status int, msg string) {
+	t.Helper()
+	recs := readTrace(t, path)
+	if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
+		t.Fatalf("%s does not end with trace-end", path)
+	}
+	end := recs[len(recs)-1]
+	return field(end, "status"), end.String("message")
+}
+
+// TestExitKeepsTrace: os.Exit, log.Fatalf inside a pdo and a Logger's
+// Fatal end the program with their status and a complete trace, whose
+// trace-end says where the program exited; a file that used os only for
+// os.Exit still builds.
+func TestExitKeepsTrace(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": `package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+)
+
+func main() {
+	l := log.New(os.Stderr, "app: ", 0)
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 10; i++ {
+		if i == 7 && len(os.Args) > 2 {
+			log.Fatalf("inside the pdo at %d", i)
+		}
+		s += i
+	}
+	fmt.Println(s)
+	if len(os.Args) > 1 {
+		l.Fatal("bye")
+	}
+	quit(3)
+}
+`,
+		"quit.go": `package main
+
+import "os"
+
+func quit(code int) { os.Exit(code) }
+`})
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string
+		at     string
+	}{
+		{nil, 3, "", "quit.go:5"},
+		{[]string{"x"}, 1, "app: bye", "main.go:21"},
+		{[]string{"x", "y"}, 1, "inside the pdo at 7", "main.go:15"},
+	} {
+		tr := filepath.Join(dir, "t.sddf")
+		res := runSvmc(t, dir, append([]string{"run", "-n", "2", "--trace", tr, ".", "--"}, c.args...)...)
+		if res.code != c.code || !strings.Contains(res.stderr, c.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, res.code, res.stderr, c.code, c.stderr)
+		}
+		status, msg := traceEnd(t, tr)
+		if status != 6 || !strings.Contains(msg, "os.Exit("+string(rune('0'+c.code))+") at "+c.at) {
+			t.Errorf("%v: trace-end status %d %q, want 6 (exit) at %s", c.args, status, msg, c.at)
+		}
+	}
+}
+
+// TestOrdinaryGo: the smoke program of ordinary Go (sort.Interface methods
+// called by the standard library, a function value, goroutines, os.Exit(0)
+// at the end) prints what go run prints, and its trace ends normally.
+func TestOrdinaryGo(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": ordinaryMain})
+	goRun := exec.Command("go", "run", ".")
+	goRun.Dir = dir
+	want, err := goRun.Output()
+	if err != nil {
+		t.Fatalf("go run: %v", err)
+	}
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 0 || res.stdout != string(want) {
+		t.Errorf("exit %d, stdout %q, want %q\n%s", res.code, res.stdout, want, res.stderr)
+	}
+	if status, msg := traceEnd(t, tr); status != 0 || !strings.Contains(msg, "os.Exit(0)") {
+		t.Errorf("trace-end %d %q", status, msg)
+	}
+}
+
+// TestPDOInGoroutines: two goroutines the program starts each run a pdo
+// with a reduction: each gets its own sum (they used to share processor
+// 0's team), and the runtime says once that the pdo runs serially there.
+func TestPDOInGoroutines(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func main() {
+	sums := make([]int, 2)
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := 0
+			//svm:pdo loops(i) reduction(+: s)
+			for i := 0; i < 100*(g+1); i++ {
+				s++
+			}
+			sums[g] = s
+		}()
+	}
+	wg.Wait()
+	fmt.Println(sums)
+}
+`})
+	for _, n := range []string{"1", "2", "4"} {
+		res := runSvmc(t, dir, "run", "-n", n, ".")
+		if res.code != 0 || res.stdout != "[100 200]\n" {
+			t.Errorf("-n %s: exit %d, stdout %q\n%s", n, res.code, res.stdout, res.stderr)
+		}
+		if strings.Count(res.stderr, "main.go:16:4: pdo runs all its iterations on this goroutine") != 1 {
+			t.Errorf("-n %s: stderr %q, want one note that the pdo runs serially", n, res.stderr)
+		}
+	}
+}
+
+const ordinaryMain = `// Ordinary Go around one parallel loop.
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+)
+
+type byVal []int
+
+func (b byVal) Len() int           { return len(b) }
+func (b byVal) Less(i, j int) bool { return b[i] < b[j] }
+func (b byVal) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+func twice(x int) int { return 2 * x }
+
+func main() {
+	a := make([]int, 20000)
+	x := 1
+	for i := range a {
+		x = (x*1103515245 + 12345) & 0x7fffffff
+		a[i] = x % 1000
+	}
+	sort.Sort(byVal(a))
+	f := twice
+	var wg sync.WaitGroup
+	part := make([]int, 2)
+	for g := range part {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 1000; i++ {
+				part[g] += f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < len(a); i++ {
+		s += a[i]
+	}
+	fmt.Fprintln(os.Stderr, "sorted:", sort.IsSorted(byVal(a)))
+	fmt.Println("sum", s, "parts", part[0]+part[1])
+	os.Exit(0)
+}
+`

@@ -1,0 +1,147 @@
+package codegen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/svmc/svmc/compiler"
+)
+
+// exitFuncs are the functions that end the process, with the runtime
+// function that winds the run up first (rtlib.Exit: the trace is
+// completed, the output flushed): os.Exit and log's Fatal functions, and
+// the Fatal methods of *log.Logger (called with the logger first).
+var exitFuncs = map[string]string{
+	"os.Exit":               "Exit",
+	"log.Fatal":             "Fatal",
+	"log.Fatalf":            "Fatalf",
+	"log.Fatalln":           "Fatalln",
+	"(*log.Logger).Fatal":   "LoggerFatal",
+	"(*log.Logger).Fatalf":  "LoggerFatalf",
+	"(*log.Logger).Fatalln": "LoggerFatalln",
+}
+
+// exits rewrites every use of os.Exit and of log's Fatal functions in the
+// file (in the subprograms, init functions and package-level function
+// literals alike) into the runtime's, so that a program that exits early
+// still leaves a complete trace. A Fatal method is rewritten where it is
+// called on a receiver without calls (a variable or a field): l.Fatal(x)
+// becomes svm_rt.LoggerFatal(l, x).
+func (g *gen) exits(subs []*compiler.Sub) {
+	var skip [][2]token.Pos
+	for _, s := range subs {
+		skip = append(skip, headers(s)...)
+	}
+	info := g.p.Info
+	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		for _, h := range skip {
+			if h[0] <= n.Pos() && n.End() <= h[1] {
+				return false
+			}
+		}
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			s := info.Selections[sel]
+			if s == nil || s.Kind() != types.MethodVal || !plainReceiver(sel.X) {
+				return true
+			}
+			fn, ok := s.Obj().(*types.Func)
+			if !ok {
+				return true
+			}
+			if to := exitFuncs[fn.FullName()]; to != "" {
+				arg := rt + "." + to + "(" + g.p.Text(sel.X)
+				if len(x.Args) > 0 {
+					arg += ", "
+				}
+				g.e.raw(g.off(x.Fun.Pos()), g.off(x.Lparen)+1, arg)
+				g.usesRT = true
+				return false
+			}
+		case *ast.SelectorExpr:
+			id, ok := x.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			pkg, ok := info.Uses[id].(*types.PkgName)
+			if !ok {
+				return true
+			}
+			fn, ok := info.Uses[x.Sel].(*types.Func)
+			if !ok {
+				return true
+			}
+			if to := exitFuncs[fn.FullName()]; to != "" {
+				g.e.raw(g.off(x.Pos()), g.off(x.End()), rt+"."+to)
+				g.drop(pkg, x)
+				g.usesRT = true
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// plainReceiver reports whether e is a variable or a field of one: an
+// expression that another rewriting cannot touch.
+func plainReceiver(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return plainReceiver(x.X)
+	case *ast.StarExpr:
+		return plainReceiver(x.X)
+	}
+	return false
+}
+
+// droppedUses are the uses of an imported package that the rewriting
+// replaced.
+type droppedUses struct {
+	n     int
+	first string // the text of the first, a reference that keeps the import used
+}
+
+// drop records that the rewriting replaced use sel of package pkg.
+func (g *gen) drop(pkg *types.PkgName, sel *ast.SelectorExpr) {
+	d := g.dropped[pkg]
+	if d == nil {
+		d = &droppedUses{first: pkg.Name() + "." + sel.Sel.Name}
+		g.dropped[pkg] = d
+	}
+	d.n++
+}
+
+// keepImports keeps an import whose every use the rewriting replaced (a
+// file that used os only for os.Exit or os.Stderr) used, with a blank
+// declaration at the end of the file: Go rejects an unused import.
+func (g *gen) keepImports() {
+	if len(g.dropped) == 0 {
+		return
+	}
+	total := map[*types.PkgName]int{}
+	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if pkg, ok := g.p.Info.Uses[id].(*types.PkgName); ok {
+				total[pkg]++
+			}
+		}
+		return true
+	})
+	end := len(g.f.Src)
+	for pkg, d := range g.dropped {
+		if d.n == total[pkg] {
+			g.e.add(end, end, fmt.Sprintf("\nvar _ = %s // the rewriting replaced every other use\n", d.first), following)
+		}
+	}
+}

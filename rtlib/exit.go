@@ -1,0 +1,89 @@
+package rtlib
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"runtime"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// ExitError is how a run ends when the program calls os.Exit: generated
+// code calls Exit instead, so that the trace is completed (ending with
+// trace-end) and the output files are flushed before the process exits
+// with Code.
+type ExitError struct {
+	Code int
+	At   string // where the program called it, "file:line"
+}
+
+func (e *ExitError) Error() string {
+	if e.At == "" {
+		return fmt.Sprintf("the program called os.Exit(%d)", e.Code)
+	}
+	return fmt.Sprintf("the program called os.Exit(%d) at %s", e.Code, e.At)
+}
+
+// EndStatus is the trace-end status: a normal end for os.Exit(0).
+func (e *ExitError) EndStatus() int {
+	if e.Code == 0 {
+		return trace.EndNormal
+	}
+	return trace.EndExit
+}
+
+// Exit ends the program with status code as os.Exit does, after winding
+// the run up: the other processors stop at their next safe point (or the
+// bounded wait passes), the trace is completed and the output files are
+// flushed; Main then exits with code. svmc rewrites the program's calls of
+// os.Exit into calls of Exit. Outside a run (before main, in a program that
+// did not start one) it is os.Exit.
+func Exit(code int) {
+	r := activeRun.Load()
+	if r == nil || r.standalone || r.done.Load() {
+		os.Exit(code)
+	}
+	r.fail(&ExitError{Code: code, At: userFrame()})
+	if p := gProcs.load(getg()); p != nil && !p.detached && p.r == r {
+		runtime.Goexit() // the processor stops here; Run finishes the trace
+	}
+	select {} // another goroutine: Main exits the process when the run is wound up
+}
+
+// Fatal is log.Fatal through Exit: svmc rewrites the program's calls of
+// log.Fatal into calls of it.
+func Fatal(v ...any) {
+	log.Default().Output(2, fmt.Sprint(v...))
+	Exit(1)
+}
+
+// Fatalf is log.Fatalf through Exit.
+func Fatalf(format string, v ...any) {
+	log.Default().Output(2, fmt.Sprintf(format, v...))
+	Exit(1)
+}
+
+// Fatalln is log.Fatalln through Exit.
+func Fatalln(v ...any) {
+	log.Default().Output(2, fmt.Sprintln(v...))
+	Exit(1)
+}
+
+// LoggerFatal is l.Fatal through Exit.
+func LoggerFatal(l *log.Logger, v ...any) {
+	l.Output(2, fmt.Sprint(v...))
+	Exit(1)
+}
+
+// LoggerFatalf is l.Fatalf through Exit.
+func LoggerFatalf(l *log.Logger, format string, v ...any) {
+	l.Output(2, fmt.Sprintf(format, v...))
+	Exit(1)
+}
+
+// LoggerFatalln is l.Fatalln through Exit.
+func LoggerFatalln(l *log.Logger, v ...any) {
+	l.Output(2, fmt.Sprintln(v...))
+	Exit(1)
+}
