@@ -46,6 +46,11 @@ type Model struct {
 	Stats []*StatInterval `json:"stats,omitempty"`
 	// Ended is how the run ended (the trace-end record).
 	Ended RunEnd `json:"end"`
+	// Throttled are the subprograms whose tracing the runtime throttled
+	// (trace-throttled, throttled-calls): their calls after throttling are
+	// in Regions (their time counted as inclusive and exclusive), but no
+	// record of theirs is in the trace.
+	Throttled []*ThrottleStat `json:"throttled,omitempty"`
 
 	prog *progdb.Program
 }
@@ -178,6 +183,28 @@ type WaitStat struct {
 	Counts  []int64   `json:"per_proc_count"`
 }
 
+// ThrottleStat is a subprogram the runtime stopped tracing on some
+// processors because it was called very often for very little time each.
+type ThrottleStat struct {
+	Site
+	PerProc []ThrottleProc `json:"per_proc"`
+	// Untraced and UntracedTime sum the calls made after throttling, and
+	// their inclusive time, over the processors.
+	Untraced     int64   `json:"untraced_calls"`
+	UntracedTime float64 `json:"untraced_us"`
+}
+
+// ThrottleProc is a throttled subprogram on one processor (zero where it
+// was not throttled).
+type ThrottleProc struct {
+	Throttled    bool    `json:"throttled"`
+	At           float64 `json:"at_us"`   // clock of trace-throttled
+	Traced       int64   `json:"traced"`  // calls traced before
+	Mean         float64 `json:"mean_us"` // their mean inclusive time
+	Untraced     int64   `json:"untraced_calls"`
+	UntracedTime float64 `json:"untraced_us"`
+}
+
 // SerialStat is the leader's exclusive-mode time in one region.
 type SerialStat struct {
 	Site
@@ -308,6 +335,7 @@ type builder struct {
 	unmatch  int64
 	unclosed int64
 
+	throttled      map[int32][]ThrottleProc // per subprogram, per processor
 	measures       map[measKey]*measAgg
 	measUnmatched  int64
 	measUnfinished int64
@@ -472,7 +500,44 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 	case trace.TagTraceOverhead:
 		n.traceOv += e.F
 		n.buckets[b.bucket(n)] -= e.F
+	case trace.TagTraceThrottled, trace.TagThrottledCalls:
+		b.throttle(n, e)
 	}
+}
+
+// throttle takes trace-throttled (when a subprogram stopped being traced
+// on processor n) and throttled-calls (the calls it made afterwards, which
+// count in the subprogram's region as inclusive and exclusive time: their
+// insides are unknown).
+func (b *builder) throttle(n *nodeState, e *replay.Event) {
+	if b.throttled == nil {
+		b.throttled = map[int32][]ThrottleProc{}
+	}
+	tp := b.throttled[e.Sub]
+	for len(tp) <= n.id {
+		tp = append(tp, ThrottleProc{})
+	}
+	b.throttled[e.Sub] = tp
+	p := &tp[n.id]
+	calls := int64(e.Rec.Int("calls"))
+	if e.Tag == trace.TagTraceThrottled {
+		p.Throttled, p.At, p.Traced, p.Mean = true, e.Clock, calls, e.Rec.Double("mean inclusive microseconds")
+		return
+	}
+	us := e.Rec.Double("inclusive microseconds")
+	p.Untraced += calls
+	p.UntracedTime += us
+	k := regKey{e.Sub, 0, trace.RegionSubroutine}
+	a := b.regions[k]
+	if a == nil {
+		a = &regAgg{key: k}
+		b.regions[k] = a
+	}
+	a.perProc = growRP(a.perProc, n.id)
+	rp := &a.perProc[n.id]
+	rp.Calls += calls
+	rp.Incl += us
+	rp.Excl += us
 }
 
 func rangeCount(lo, hi, step int) int {
@@ -909,6 +974,20 @@ func (b *builder) model() *Model {
 		return cmp.Or(cmp.Compare(y.Time, x.Time), siteCmp(x.Site, y.Site), cmp.Compare(x.Code, y.Code))
 	})
 
+	for sub, tp := range b.throttled {
+		ts := &ThrottleStat{Site: b.pi.site(int(sub), 0), PerProc: tp}
+		for len(ts.PerProc) < N {
+			ts.PerProc = append(ts.PerProc, ThrottleProc{})
+		}
+		for _, p := range ts.PerProc {
+			ts.Untraced += p.Untraced
+			ts.UntracedTime += p.UntracedTime
+		}
+		m.Throttled = append(m.Throttled, ts)
+	}
+	slices.SortFunc(m.Throttled, func(x, y *ThrottleStat) int {
+		return cmp.Or(cmp.Compare(y.Untraced, x.Untraced), siteCmp(x.Site, y.Site))
+	})
 	b.finishMeasures(m)
 	if b.nonMono > 0 {
 		m.Warnings = append(m.Warnings, strconv.FormatInt(b.nonMono, 10)+" records have a clock earlier than the previous record of their processor")

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -397,3 +398,37 @@ func TestNestedLoop(t *testing.T) {
 		t.Fatalf("outer loop: %+v", out)
 	}
 }
+
+// TestThrottled: the calls a processor made after the runtime stopped
+// tracing a subprogram count in its region (inclusive and exclusive), and
+// the report lists the subprogram with when and how often.
+func TestThrottled(t *testing.T) {
+	s := tracetest.New(2)
+	for p := 0; p < 2; p++ {
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 1, 3, 0, trace.RegionSubroutine)
+		s.Stop(p, 2, 3, 0, trace.RegionSubroutine)
+		s.Stop(p, 100, 2, 0, trace.RegionProgram)
+	}
+	s.Throttle(0, 3, trace.TagTraceThrottled, 3, 1, 1.0)
+	s.Throttle(0, 99, trace.TagThrottledCalls, 3, 1000, 40)
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
+	r := region(m, 3, 0, trace.RegionSubroutine)
+	if r == nil || r.Calls != 1002 || r.PerProc[0].Calls != 1001 || !nearly(r.Incl, 42) || !nearly(r.PerProc[0].Excl, 41) {
+		t.Fatalf("region of T.M: %+v", r)
+	}
+	if len(m.Throttled) != 1 {
+		t.Fatalf("throttled %+v", m.Throttled)
+	}
+	ts := m.Throttled[0]
+	if ts.Func != "T.M" || ts.Untraced != 1000 || !ts.PerProc[0].Throttled || ts.PerProc[1].Throttled || ts.PerProc[0].Traced != 1 {
+		t.Errorf("throttled %+v", ts)
+	}
+	var txt bytes.Buffer
+	WriteText(&txt, NewReport("t", m, 0))
+	if !strings.Contains(txt.String(), "Throttled") || !strings.Contains(txt.String(), "T.M") {
+		t.Errorf("report:\n%s", txt.String())
+	}
+}
+
+func nearly(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

@@ -265,6 +265,7 @@ func WriteText(w io.Writer, r *Report) error {
 		t.write(w, "  ")
 	}
 
+	writeThrottled(w, m)
 	writeMeasures(w, m)
 	writeStats(w, m)
 
@@ -441,6 +442,25 @@ func writeStats(w io.Writer, m *Model) {
 	for _, si := range m.Stats {
 		for _, g := range si.Groups {
 			t.add(strconv.Itoa(si.ID), si.Name, g.CallerName, g.Name, count(g.Calls), Dur(g.Productive), Dur(g.Lost))
+		}
+	}
+	t.write(w, "  ")
+}
+
+// writeThrottled lists the subprograms the runtime stopped tracing.
+func writeThrottled(w io.Writer, m *Model) {
+	if len(m.Throttled) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nThrottled (called often and briefly: no longer traced after a while; their calls count above)\n")
+	t := newTable("subprogram", "where", ">proc", ">traced calls", ">mean", ">untraced calls", ">untraced time")
+	for _, ts := range m.Throttled {
+		for p, tp := range ts.PerProc {
+			if !tp.Throttled {
+				continue
+			}
+			t.add(ts.Func, ts.Where(), strconv.Itoa(p), strconv.FormatInt(tp.Traced, 10), Dur(tp.Mean),
+				strconv.FormatInt(tp.Untraced, 10), Dur(tp.UntracedTime))
 		}
 	}
 	t.write(w, "  ")

@@ -35,9 +35,10 @@ type Event struct {
 	Time float64
 	Seq  int64 // position in the order, from 0
 
-	// Rec is the record itself: always for the records written after the
-	// run (statistics, trace-end), for every record when the order keeps
-	// them (OrderOptions.Records).
+	// Rec is the record itself: always for the rare records the compact
+	// form does not hold (those written after the run, statistics and
+	// trace-end, and the throttling records), for every record when the
+	// order keeps them (OrderOptions.Records).
 	Rec *trace.Record
 }
 
@@ -181,7 +182,7 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) {
 	l := d.layout(r.Desc)
 	v := r.Values
 	*e = Event{Tag: r.Desc.Tag, Node: -1}
-	if keep || AfterRun(e.Tag) {
+	if keep || AfterRun(e.Tag) || e.Tag == trace.TagTraceThrottled || e.Tag == trace.TagThrottledCalls {
 		e.Rec = r
 	}
 	if l.node >= 0 {

@@ -306,7 +306,7 @@ var Words = func() [numWords]WordInfo {
 		WordLock:         {Name: "LOCK", Group: GroupSync, Tags: tags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock)},
 		WordWaitCritical: {Name: "WaitCritical", Group: GroupSync, Tags: tags(trace.TagWaitCritSecStart, trace.TagWaitCritSecStop, trace.TagExitCritSec)},
 		WordAllSync:      {Name: "*.SyncInfo", Group: GroupSync, All: true},
-		WordRegion:       {Name: "REGION", Group: GroupLang, Tags: tags(trace.TagTraceRegionStart, trace.TagTraceRegionStop)},
+		WordRegion:       {Name: "REGION", Group: GroupLang, Tags: tags(trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagTraceThrottled, trace.TagThrottledCalls)},
 		WordPDOInfo:      {Name: "PDOInfo", Group: GroupLang, Tags: tags(trace.TagPDOInfo, trace.TagPDOIterationSpace, trace.TagPDOWork)},
 		WordSECTIONInfo:  {Name: "SECTIONInfo", Group: GroupLang, Tags: tags(trace.TagSectionInfo)},
 		WordAPSInfo:      {Name: "APSInfo", Group: GroupLang, Tags: tags(trace.TagAPSInfo)},

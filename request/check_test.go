@@ -97,7 +97,7 @@ func TestCheckLenientKeepsGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sorted(tab.Enter(0, 3, 0, 0)); !cmp.Equal(got, names("trace-region-start", "trace-region-stop")) {
+	if got := sorted(tab.Enter(0, 3, 0, 0)); !cmp.Equal(got, names("trace-region-start", "trace-region-stop", "trace-throttled", "throttled-calls")) {
 		t.Errorf("inside solve: %v", got)
 	}
 	// Checking again strictly undoes the drop.

@@ -36,6 +36,7 @@ type Table struct {
 	local    [][][]Mask // [subprogram][region][node]; nil where nothing is requested
 	hasLocal bool
 	vars     map[[2]int][]varRule // [subprogram, region]
+	named    []bool               // [subprogram]: a LOCAL request names it (not through *)
 }
 
 // varRule is one request word with a variable list on one region.
@@ -103,6 +104,12 @@ func Compile(f *File, prog *progdb.Program, nprocs int) (*Table, error) {
 				}
 			}
 			for _, tg := range targets {
+				if r.Local.Sub.Kind != SubAll {
+					for len(t.named) <= tg.sub.Num {
+						t.named = append(t.named, false)
+					}
+					t.named[tg.sub.Num] = true
+				}
 				key := [2]int{tg.sub.Num, tg.region}
 				row := rows[key]
 				if row == nil {
@@ -247,6 +254,13 @@ func (t *Table) Enter(node, sub, region int, outer Mask) Mask {
 		}
 	}
 	return outer
+}
+
+// Named reports whether a LOCAL request names subprogram sub itself (by its
+// name or as @MAIN, not through *): the runtime never throttles the tracing
+// of such a subprogram.
+func (t *Table) Named(sub int) bool {
+	return t != nil && uint(sub) < uint(len(t.named)) && t.named[sub]
 }
 
 // HasLocal reports whether any LOCAL request survived compilation; if not,

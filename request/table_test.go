@@ -14,8 +14,8 @@ import (
 var stageAdds = [MaxStage + 1][]string{
 	0: nil,
 	1: {"trace-region-start", "trace-region-stop", "trace-overhead", "kernel-trace-buffer-overflow",
-		// svmc's measured intervals, statistics and end of trace
-		"measure-start", "measure-finish", "stat-interval", "stat-group", "trace-end"},
+		// svmc's measured intervals, statistics, end of trace and throttling
+		"measure-start", "measure-finish", "stat-interval", "stat-group", "trace-end", "trace-throttled", "throttled-calls"},
 	2: {"pdo-info", "pdo-iteration-space", "pdo-work", "section-info", "aps-info", "template-info", "template-dist",
 		"undef-template", "destroy-template", "proc-arrangement", "variable-mapping"},
 	3: {"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
@@ -70,7 +70,7 @@ func TestWordRecords(t *testing.T) {
 		"invalidate-copy", "reduce-access-permission", "page-travel", "o-page-dist", "c-page-dist", "page-out", "svm-overhead-start"}
 	sync := []string{"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
 		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec"}
-	lang := []string{"trace-region-start", "trace-region-stop", "pdo-info", "pdo-iteration-space", "pdo-work",
+	lang := []string{"trace-region-start", "trace-region-stop", "trace-throttled", "throttled-calls", "pdo-info", "pdo-iteration-space", "pdo-work",
 		"section-info", "aps-info", "coherence-switch", "prefetch"}
 	for _, tc := range []struct {
 		word string
@@ -91,8 +91,8 @@ func TestWordRecords(t *testing.T) {
 		{"LOCK", sync[5:8]},
 		{"WaitCritical", sync[8:]},
 		{"*.SyncInfo", sync},
-		{"REGION", lang[:2]},
-		{"PDOInfo", lang[2:5]},
+		{"REGION", lang[:4]},
+		{"PDOInfo", lang[4:7]},
 		{"SECTIONInfo", []string{"section-info"}},
 		{"APSInfo", []string{"aps-info"}},
 		{"CoSwitch", []string{"coherence-switch"}},
@@ -123,7 +123,7 @@ func TestWordRecords(t *testing.T) {
 }
 
 var (
-	regionRecs = MaskOfTags(trace.TagTraceRegionStart, trace.TagTraceRegionStop)
+	regionRecs = MaskOfTags(trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagTraceThrottled, trace.TagThrottledCalls)
 	pdoRecs    = MaskOfTags(trace.TagPDOInfo, trace.TagPDOIterationSpace, trace.TagPDOWork)
 	lockRecs   = MaskOfTags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock)
 	overhead   = MaskOf(trace.TagTraceOverhead)
@@ -269,5 +269,20 @@ func TestMaskBits(t *testing.T) {
 				t.Errorf("StageMask(%d).Has(%s) = %v", s, d.Name, got)
 			}
 		}
+	}
+}
+
+// TestNamed: a LOCAL request names a subprogram by its name or as @MAIN;
+// one for * names none.
+func TestNamed(t *testing.T) {
+	tab := mustCompile(t, "REQUEST LOCAL solve.*: (REGION)\nREQUEST LOCAL @MAIN.REG_LABEL(phase): (LOCK)\nREQUEST LOCAL *.PDO_LABEL(sweep): (REGION)", 2)
+	for sub, want := range map[int]bool{0: false, 1: true, 2: false, 3: true, 4: false, -1: false} {
+		if got := tab.Named(sub); got != want {
+			t.Errorf("Named(%d) = %v, want %v", sub, got, want)
+		}
+	}
+	var none *Table
+	if none.Named(1) {
+		t.Error("a nil table names a subprogram")
 	}
 }

@@ -22,6 +22,7 @@ type Proc struct {
 	buf      trace.Buf
 	bufLimit int
 	regions  []region
+	thr      []throttle // per subprogram, when throttling is on (throttle.go)
 
 	// Tracing, output, measuring and statistics (tracing.go, output.go,
 	// measure.go, stats.go).

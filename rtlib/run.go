@@ -85,6 +85,13 @@ type Params struct {
 	// Deadlock is how long every processor must be blocked before the run
 	// is declared deadlocked: negative off, 0 the default (deadlock.go).
 	Deadlock time.Duration
+	// ThrottleCalls and ThrottleUs throttle the tracing of subprograms: one
+	// called ThrottleCalls times on a processor with a mean inclusive time
+	// under ThrottleUs µs stops being traced there (trace-throttled), its
+	// further calls are counted (throttled-calls), unless a LOCAL request
+	// names it. Either 0: no throttling (Main's defaults are 100000 and
+	// 10).
+	ThrottleCalls, ThrottleUs int
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -103,9 +110,11 @@ type run struct {
 	bufLimit   int
 	stderr     io.Writer
 	stopWait   time.Duration
-	spin       int  // loads spun by a waiter before yielding
-	minYields  int  // least rounds of runtime.Gosched before blocking
-	adaptive   bool // barrier waits adapt their yielding (see await)
+	spin       int     // loads spun by a waiter before yielding
+	minYields  int     // least rounds of runtime.Gosched before blocking
+	adaptive   bool    // barrier waits adapt their yielding (see await)
+	thrCalls   int64   // throttling (throttle.go): calls, 0 off
+	thrUs      float64 // and mean inclusive µs
 	standalone bool
 
 	req      *request.Table // compiled trace requests (nil without a trace)
@@ -278,6 +287,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			r.req, r.hasLocal, r.stage = tab, tab.HasLocal(), par.Stage
 		}
 	}
+	if par.Trace != nil && par.ThrottleCalls > 0 && par.ThrottleUs > 0 {
+		r.thrCalls, r.thrUs = int64(par.ThrottleCalls), float64(par.ThrottleUs)
+	}
 	r.spin, r.minYields = team.SpinPolicy(r.n)
 	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
 	r.procs = make([]*Proc, r.n)
@@ -294,6 +306,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.track = r.hasLocal || p.mask != 0
 		}
 		p.waiter.Init()
+		if r.thrCalls > 0 {
+			p.thr = make([]throttle, len(prog.Subs))
+		}
 		p.tr.spare = make(chan []byte, 1)
 		p.tr.spare <- nil
 		r.procs[i] = p
@@ -479,6 +494,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}
 		p.st.Stop()
+		p.throttledCallsRecs()
 		gProcs.store(g, nil)
 		close(p.exited)
 		if r.live.Add(-1) == 0 {

@@ -196,7 +196,15 @@ type region struct {
 	at    Site
 	typ   int
 	outer request.Mask
+	t0    float64 // clock of its start record (µs), or nanotime of a throttled subprogram's start
+	how   uint8   // regionUntimed, regionTimed (start record written) or regionThrottled
 }
+
+const (
+	regionUntimed uint8 = iota
+	regionTimed
+	regionThrottled
+)
 
 // regionNo is the region number (in its subprogram, as trace request files
 // count) of the region directive dir of sub opens; 0 for the subprogram
@@ -224,14 +232,20 @@ func (p *Proc) pushRegion(at Site, typ int) {
 	if p.r.hasLocal {
 		p.mask = p.r.req.Enter(p.id, at.Sub, p.r.regionNo(at), outer)
 	}
-	p.regions = append(p.regions, region{at, typ, outer})
+	rg := region{at: at, typ: typ, outer: outer}
 	if p.on(trace.TagTraceRegionStart) {
-		p.regionRec(trace.TagTraceRegionStart, at, typ)
+		if typ == trace.RegionSubroutine && p.throttled(at.Sub) {
+			rg.how, rg.t0 = regionThrottled, float64(nanotime())
+		} else {
+			rg.how, rg.t0 = regionTimed, p.now()
+			p.regionRec(trace.TagTraceRegionStart, at, typ, rg.t0)
+		}
 	}
+	p.regions = append(p.regions, rg)
 }
 
-func (p *Proc) regionRec(tag trace.Tag, at Site, typ int) {
-	p.begin(tag, p.id)
+func (p *Proc) regionRec(tag trace.Tag, at Site, typ int, clock float64) {
+	p.buf.Begin(tag, p.id, clock)
 	p.site(at)
 	p.buf.Int(typ)
 	p.end()
@@ -262,9 +276,16 @@ func (p *Proc) popRegion(at Site, typ int) {
 // it, then the mask outside it is restored.
 func (p *Proc) closeRegionsAbove(i int) {
 	for j := len(p.regions) - 1; j >= i; j-- {
-		rg := p.regions[j]
-		if p.on(trace.TagTraceRegionStop) {
-			p.regionRec(trace.TagTraceRegionStop, rg.at, rg.typ)
+		rg := &p.regions[j]
+		switch {
+		case rg.how == regionThrottled:
+			p.throttledCall(rg.at.Sub, float64(nanotime())-rg.t0)
+		case p.on(trace.TagTraceRegionStop):
+			t1 := p.now()
+			p.regionRec(trace.TagTraceRegionStop, rg.at, rg.typ, t1)
+			if rg.how == regionTimed && rg.typ == trace.RegionSubroutine && p.thr != nil {
+				p.tracedCall(rg.at.Sub, t1-rg.t0)
+			}
 		}
 		p.mask = rg.outer
 	}

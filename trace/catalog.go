@@ -73,6 +73,14 @@ const (
 	// run ended, the processors that had not stopped when their buffers
 	// were taken over, and the records that could not be written.
 	TagTraceEnd Tag = 2006
+
+	// Throttling (as TAU does it): a subprogram called very often for
+	// very little time each stops being traced on a processor.
+	// TagTraceThrottled says when (with the calls and their mean inclusive
+	// time so far); TagThrottledCalls, written by each processor when it
+	// ends, the calls and inclusive time it made afterwards, untraced.
+	TagTraceThrottled Tag = 2007
+	TagThrottledCalls Tag = 2008
 )
 
 // FieldType is one of the four SDDF scalar types.
@@ -250,6 +258,10 @@ var Catalog = []*Descriptor{
 	{TagTraceEnd, "trace-end", "end of the trace",
 		one(nodeID, clock, Field{Int, "status", 0}, Field{Char, "message", 1},
 			Field{Int, "processors not stopped", 1}, Field{Int, "lost records", 0})},
+	{TagTraceThrottled, "trace-throttled", "a subprogram stops being traced on a processor: called often, briefly",
+		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "mean inclusive microseconds", 0})},
+	{TagThrottledCalls, "throttled-calls", "calls of a throttled subprogram after it stopped being traced",
+		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "inclusive microseconds", 0})},
 }
 
 var byTag = func() map[Tag]*Descriptor {
@@ -325,7 +337,7 @@ func Stage(tag Tag) int {
 		return 1
 	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
-	case tag >= TagMeasureStart && tag <= TagTraceEnd:
+	case tag >= TagMeasureStart && tag <= TagThrottledCalls:
 		return 1
 	case tag >= 1101 && tag <= 1111:
 		return 3

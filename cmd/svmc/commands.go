@@ -66,6 +66,8 @@ var runFlags = []struct {
 	{"stderr", "STDERR", "user error output, as --stdout"},
 	{"info", "INFO", "runtime messages: stderr, stdout, off or file:PATH"},
 	{"deadlock-ms", "DEADLOCK_MS", "report a deadlock after this many ms without progress (0 off)"},
+	{"throttle-calls", "THROTTLE_CALLS", "stop tracing a subprogram on a processor after this many calls ... (0 off)"},
+	{"throttle-us", "THROTTLE_US", "... when their mean inclusive time is under this many µs (0 off)"},
 }
 
 var runBools = []struct {

@@ -85,6 +85,18 @@ func (s *Synth) PDOWork(node int, t float64, sub, dir, iters int, busy float64) 
 	b.End()
 }
 
+// Throttle writes trace-throttled (sub stopped being traced after calls
+// of mean µs) or, with tag TagThrottledCalls, throttled-calls (calls and
+// their inclusive µs afterwards).
+func (s *Synth) Throttle(node int, t float64, tag trace.Tag, sub, calls int, us float64) {
+	b := &s.Bufs[node]
+	b.Begin(tag, node, t)
+	b.Int(sub)
+	b.Int(calls)
+	b.Double(us)
+	b.End()
+}
+
 // Overhead writes trace-overhead of a buffer flush lasting d microseconds.
 func (s *Synth) Overhead(node int, t, d float64) {
 	b := &s.Bufs[node]

@@ -20,6 +20,8 @@
 //	keep_old         SVMC_KEEP_OLD          0          keep the output files of an earlier run (append)
 //	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
 //	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
+//	throttle_calls   SVMC_THROTTLE_CALLS    100000     a subprogram called this often on a processor ...
+//	throttle_us      SVMC_THROTTLE_US       10         ... for less than this many µs each stops being traced there; 0 off
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -62,6 +64,8 @@ type Values struct {
 	KeepOld        bool
 	StopWait       time.Duration
 	DeadlockMS     int // 0: off
+	ThrottleCalls  int // 0: no throttling
+	ThrottleUs     int // 0: no throttling
 }
 
 // Info is where the runtime's informational messages go.
@@ -134,6 +138,8 @@ var Defs = []Def{
 		v.StopWait = d
 		return nil
 	}},
+	{"throttle_calls", "100000", func(v *Values, s string) (err error) { v.ThrottleCalls, err = nonNegative(s); return }},
+	{"throttle_us", "10", func(v *Values, s string) (err error) { v.ThrottleUs, err = nonNegative(s); return }},
 	{"deadlock_ms", "500", func(v *Values, s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 0 {
@@ -148,6 +154,14 @@ func positive(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
 		return 0, errors.New("want a positive integer")
+	}
+	return n, nil
+}
+
+func nonNegative(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 {
+		return 0, errors.New("want an integer >= 0 (0: off)")
 	}
 	return n, nil
 }

@@ -141,6 +141,8 @@ stderr          = proc0  # default
 info            = stderr  # default
 keep_old        = 0  # default
 stop_wait       = 2s  # default
+throttle_calls  = 100000  # default
+throttle_us     = 10  # default
 deadlock_ms     = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {

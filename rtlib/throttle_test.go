@@ -1,0 +1,74 @@
+package rtlib
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/trace"
+)
+
+// tiny is subprogram 2 of testProg: a function called very often.
+func tiny(p *Proc) {
+	p.Enter(2)
+	defer p.Exit(2)
+}
+
+// TestThrottle: a subprogram called more than ThrottleCalls times briefly
+// is traced for its first ThrottleCalls calls on each processor, then
+// trace-throttled says so and throttled-calls counts the rest; a LOCAL
+// request that names it keeps it traced.
+func TestThrottle(t *testing.T) {
+	const calls, limit = 5000, 1000
+	body := func(p *Proc) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				for range calls {
+					tiny(q)
+				}
+			}
+		})
+	}
+	count := func(recs []*trace.Record) (starts, throttled, untraced map[int]int) {
+		starts, throttled, untraced = map[int]int{}, map[int]int{}, map[int]int{}
+		for _, r := range recs {
+			switch {
+			case r.Desc.Tag == trace.TagTraceRegionStart && r.Int("subprogram number") == 2:
+				starts[r.Node()]++
+			case r.Desc.Tag == trace.TagTraceThrottled:
+				throttled[r.Node()] = r.Int("calls")
+				if r.Int("subprogram number") != 2 || r.Double("mean inclusive microseconds") >= 10 {
+					t.Errorf("trace-throttled %s", trace.DumpLine(r))
+				}
+			case r.Desc.Tag == trace.TagThrottledCalls:
+				untraced[r.Node()] = r.Int("calls")
+			}
+		}
+		return
+	}
+	var buf bytes.Buffer
+	if err := Run(testProg(), Params{NProcs: 2, Stage: 1, Trace: &buf, Stderr: io.Discard, ThrottleCalls: limit, ThrottleUs: 10}, body); err != nil {
+		t.Fatal(err)
+	}
+	starts, throttled, untraced := count(readTrace(t, buf.Bytes()))
+	for p := 0; p < 2; p++ {
+		if starts[p] != limit || throttled[p] != limit || untraced[p] != calls-limit {
+			t.Errorf("processor %d: %d traced calls, throttled after %d, %d untraced; want %d, %d, %d",
+				p, starts[p], throttled[p], untraced[p], limit, limit, calls-limit)
+		}
+	}
+	// Named by a LOCAL request: traced every time.
+	f, err := request.Parse("t.req", []byte("CONFIG SVM_TraceStage: 1\nREQUEST LOCAL work.*: (REGION)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := Run(reqProg(), Params{NProcs: 2, Stage: 1, Trace: &buf, Stderr: io.Discard, ThrottleCalls: limit, ThrottleUs: 10, Request: f}, body); err != nil {
+		t.Fatal(err)
+	}
+	starts, throttled, _ = count(readTrace(t, buf.Bytes()))
+	if starts[0] != calls || starts[1] != calls || len(throttled) != 0 {
+		t.Errorf("named: %v traced calls, throttled %v; want every call traced", starts, throttled)
+	}
+}
