@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"syscall"
 
@@ -76,6 +77,62 @@ var runBools = []struct {
 	{"lenient", "LENIENT", "unknown names in the request file are warnings, not errors"},
 	{"stats", "STATS", "write Lib-DVM interval statistics at the end of the run"},
 	{"keep-old", "KEEP_OLD", "append to old output files instead of replacing them"},
+}
+
+func buildCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "build -o BIN [package]",
+		Short: "compile a package and build it against rtlib into a binary",
+		Long: `build compiles the package source to source and builds it against the runtime
+embedded in this svmc, as svmc run does (offline; the package may live in any module),
+into the executable BIN, for benchmarking, deployment or a debugger. The binary reads its
+run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see svmc run).`,
+		Example: `  svmc build -o jacobi ./examples/jacobi
+  SVMC_NPROCS=4 SVMC_TRACE=j.sddf ./jacobi -n 200`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("build needs -o BIN, the executable to write")
+			}
+			pattern := "."
+			switch len(args) {
+			case 0:
+			case 1:
+				pattern = args[0]
+			default:
+				return fmt.Errorf("build takes one package")
+			}
+			abs, err := filepath.Abs(out)
+			if err != nil {
+				return err
+			}
+			work, err := os.MkdirTemp("", "svmc-build-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(work)
+			exe, err := build(pattern, work, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return moveFile(exe, abs)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write")
+	return cmd
+}
+
+// moveFile moves a file, copying it when a rename cannot (another file
+// system).
+func moveFile(from, to string) error {
+	if err := os.Rename(from, to); err == nil {
+		return nil
+	}
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o755)
 }
 
 func runCmd() *cobra.Command {

@@ -35,7 +35,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(
-		compileCmd(), runCmd(), traceCmd(), versionCmd(),
+		compileCmd(), buildCmd(), runCmd(), traceCmd(), versionCmd(),
 		reportCmd(),
 		viewCmd(), exportCmd(),
 	)

@@ -189,3 +189,38 @@ func main() {
 	os.Exit(0)
 }
 `
+
+// TestBuild: svmc build writes a binary of the instrumented program that
+// reads its run-time parameters itself.
+func TestBuild(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func main() {
+	total := 0
+	//svm:pdo loops(i) reduction(+: total)
+	for i := 1; i <= 100; i++ {
+		total += i
+	}
+	fmt.Println(total)
+}
+`})
+	bin := filepath.Join(t.TempDir(), "prog")
+	if res := runSvmc(t, dir, "build", "-o", bin, "."); res.code != 0 {
+		t.Fatalf("svmc build: exit %d\n%s", res.code, res.stderr)
+	}
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	cmd := exec.Command(bin)
+	cmd.Env = append(cmd.Environ(), "SVMC_NPROCS=3", "SVMC_TRACE="+tr)
+	out, err := cmd.Output()
+	if err != nil || string(out) != "5050\n" {
+		t.Fatalf("the binary: %v, %q", err, out)
+	}
+	if status, _ := traceEnd(t, tr); status != 0 {
+		t.Errorf("trace-end status %d", status)
+	}
+	if res := runSvmc(t, dir, "build", "."); res.code == 0 || !strings.Contains(res.stderr, "build needs -o BIN") {
+		t.Errorf("build without -o: exit %d, %q", res.code, res.stderr)
+	}
+}
