@@ -113,6 +113,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 		g.sub(s)
 	}
 	g.exits(subs)
+	g.dropGenerate()
 	if len(subs) > 0 || g.usesRT {
 		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
 	}
@@ -160,4 +161,17 @@ func commandLine(args []string) string {
 		}
 	}
 	return strconv.Quote(strings.Join(quoted, " "))
+}
+
+// dropGenerate makes the file's //go:generate lines inert in the generated
+// copy: go generate ./... would otherwise run svmc again in the output
+// directory, on the generated code.
+func (g *gen) dropGenerate() {
+	for _, cg := range g.f.Syntax.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:generate") {
+				g.e.raw(g.off(c.Slash), g.off(c.Slash)+len("//go:generate"), "// go:generate (run in the original package; svmc made this copy inert)")
+			}
+		}
+	}
 }

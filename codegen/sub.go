@@ -18,8 +18,14 @@ func (g *gen) sub(s *compiler.Sub) {
 	fd := s.Decl
 	body := fd.Body
 	if s.Main {
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt), opening, g.line(body.Lbrace))
-		g.e.lines(g.off(body.Rbrace), "})", closing, g.line(body.Rbrace))
+		open := fmt.Sprintf("%s.Main(&%s, func(%s *%s.Proc) {", rt, progVar, procVar, rt)
+		if g.off(body.Lbrace)+1 == g.off(body.Rbrace) {
+			// func main() {}: the opening and the closing share an offset.
+			g.e.lines(g.off(body.Rbrace), open+"\n})", opening, g.line(body.Lbrace))
+		} else {
+			g.e.lines(g.off(body.Lbrace)+1, open, opening, g.line(body.Lbrace))
+			g.e.lines(g.off(body.Rbrace), "})", closing, g.line(body.Rbrace))
+		}
 	} else {
 		g.e.lines(g.off(fd.Pos()), g.wrapper(s), opening, g.line(fd.Pos()))
 		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
@@ -28,6 +34,13 @@ func (g *gen) sub(s *compiler.Sub) {
 			sep = ", "
 		}
 		g.e.raw(g.off(fd.Type.Params.Opening)+1, g.off(fd.Type.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
+		// Parameters without names (func f(int) bool) get blank ones: the
+		// processor's parameter has a name, and Go does not mix the two.
+		for _, f := range fd.Type.Params.List {
+			if len(f.Names) == 0 {
+				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), "_ ")
+			}
+		}
 		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), opening, g.line(body.Lbrace))
 	}
 	g.calls(s)

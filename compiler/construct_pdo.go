@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -273,12 +274,19 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 		p.errorf(id.Pos(), "pdo loop variable %s must have an integer type", id.Name)
 		return nil
 	}
-	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: p.Text(init.Rhs[0])}
+	// The runtime counts in int: bounds of a loop variable of another
+	// integer type are converted before any arithmetic (a uint8 bound of
+	// 0 minus 1 would wrap).
+	asInt := func(text string) string { return text }
+	if !types.Identical(obj.Type(), types.Typ[types.Int]) {
+		asInt = func(text string) string { return "int(" + text + ")" }
+	}
+	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: asInt(p.Text(init.Rhs[0]))}
 	cond, ok := s.Cond.(*ast.BinaryExpr)
 	if !ok || !isIdentOf(p.Info, cond.X, obj) {
 		return bad("its condition must compare the loop variable with the bound")
 	}
-	bound := "(" + p.Text(cond.Y) + ")"
+	bound := asInt("(" + p.Text(cond.Y) + ")")
 	var up bool
 	switch cond.Op {
 	case token.LSS:
@@ -307,7 +315,7 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 			return bad("its post statement must be " + name.Name + "++, " + name.Name + "--, " + name.Name + " += c or " + name.Name + " -= c")
 		}
 		stepExpr = post.Rhs[0]
-		l.Step = "(" + p.Text(stepExpr) + ")"
+		l.Step = asInt("(" + p.Text(stepExpr) + ")")
 		if post.Tok == token.SUB_ASSIGN {
 			l.Step = "-" + l.Step
 		}
@@ -367,7 +375,11 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 			return nil
 		}
-		l.Hi = "(" + x + ") - 1"
+		if types.Identical(t, types.Typ[types.Int]) || types.Identical(t, types.Typ[types.UntypedInt]) {
+			l.Hi = "(" + x + ") - 1"
+		} else {
+			l.Hi = "int(" + x + ") - 1"
+		}
 	case *types.Slice, *types.Array:
 		l.Range = x
 	case *types.Pointer:
@@ -427,8 +439,21 @@ func (p *Package) checkReductions(c *Construct, info *PDO) {
 }
 
 // reductionType says why a variable of type t cannot be reduced with op, or
-// returns "".
+// returns "". A type parameter qualifies when every type of its
+// constraint's type set does.
 func reductionType(op directives.ReduceOp, t types.Type) string {
+	if tp, ok := t.(*types.TypeParam); ok {
+		terms, ok := typeSet(tp.Constraint())
+		if !ok || len(terms) == 0 {
+			return fmt.Sprintf("the constraint of %s admits types without %s; constrain it to numbers (~int | ~float64 | ...)", tp.Obj().Name(), op)
+		}
+		for _, term := range terms {
+			if why := reductionType(op, term); why != "" {
+				return fmt.Sprintf("%s admits %s: %s", tp.Obj().Name(), term, why)
+			}
+		}
+		return ""
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	var info types.BasicInfo
 	if ok {
@@ -456,6 +481,34 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 		}
 	}
 	return ""
+}
+
+// typeSet lists the types of a constraint's type set (the terms of its
+// unions, through embedded interfaces); ok is false when the set is not
+// given by terms (a constraint such as any or a method set).
+func typeSet(constraint types.Type) (terms []types.Type, ok bool) {
+	iface, isIface := constraint.Underlying().(*types.Interface)
+	if !isIface {
+		return []types.Type{constraint}, true
+	}
+	if iface.NumEmbeddeds() == 0 {
+		return nil, false
+	}
+	for i := range iface.NumEmbeddeds() {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := range e.Len() {
+				terms = append(terms, e.Term(j).Type())
+			}
+		default:
+			sub, ok := typeSet(e)
+			if !ok {
+				return nil, false
+			}
+			terms = append(terms, sub...)
+		}
+	}
+	return terms, true
 }
 
 func (p *Package) checkStrategy(c *Construct, info *PDO) {

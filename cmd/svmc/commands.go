@@ -40,11 +40,17 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 			if err != nil {
 				return err
 			}
+			if err := checkOutDir(p, outDir); err != nil {
+				return err
+			}
 			out, err := codegen.Generate(p, outDir, append([]string{"svmc"}, os.Args[1:]...))
 			if err != nil {
 				return err
 			}
-			return writeOutput(out, outDir)
+			if err := writeOutput(out, outDir); err != nil {
+				return err
+			}
+			return removeStale(out, outDir)
 		},
 	}
 	cmd.Flags().StringVarP(&outDir, "out", "o", "", "directory to write the instrumented package to")

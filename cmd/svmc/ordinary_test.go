@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -222,5 +223,36 @@ func main() {
 	}
 	if res := runSvmc(t, dir, "build", "."); res.code == 0 || !strings.Contains(res.stderr, "build needs -o BIN") {
 		t.Errorf("build without -o: exit %d, %q", res.code, res.stderr)
+	}
+}
+
+// TestCompileOutput: svmc compile refuses to write over the package's own
+// sources, and removes the files it generated earlier for a source file
+// that is gone, leaving other files alone.
+func TestCompileOutput(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go":   "package main\n\nfunc main() { helper() }\n",
+		"helper.go": "package main\n\nfunc helper() {}\n",
+	})
+	if res := runSvmc(t, dir, "compile", "-o", ".", "."); res.code == 0 || !strings.Contains(res.stderr, "directory of the package's own sources") {
+		t.Errorf("compile -o .: exit %d, %q", res.code, res.stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "main.go")); !strings.HasPrefix(string(data), "package main") {
+		t.Fatalf("the source was replaced: %q", data)
+	}
+	if res := runSvmc(t, dir, "compile", "-o", "svm", "."); res.code != 0 {
+		t.Fatalf("compile: %d %s", res.code, res.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "svm", "notes.go"), []byte("package main\n"), 0o644)
+	os.Remove(filepath.Join(dir, "helper.go"))
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	if res := runSvmc(t, dir, "compile", "-o", "svm", "."); res.code != 0 {
+		t.Fatalf("compile again: %d %s", res.code, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "svm", "helper.go")); !os.IsNotExist(err) {
+		t.Error("the generated helper.go of the deleted source is still there")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "svm", "notes.go")); err != nil {
+		t.Error("a file svmc did not generate was removed")
 	}
 }

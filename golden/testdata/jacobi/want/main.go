@@ -8,7 +8,8 @@
 //	go run ./examples/jacobi                  # serial, plain Go
 //	svmc run -n 4 ./examples/jacobi           # on 4 processors
 //
-//go:generate go run github.com/svmc/svmc/cmd/svmc compile -o ./svm .
+// go:generate (run in the original package; svmc made this copy inert) go run github.com/svmc/svmc/cmd/svmc compile -o ./svm .
+//
 //line ../../../../examples/jacobi/main.go:10
 package main
 
