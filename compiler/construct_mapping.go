@@ -2,6 +2,9 @@ package compiler
 
 import (
 	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/parser"
 	"go/types"
 	"strings"
 
@@ -121,13 +124,56 @@ func (p *Package) suggest(c *Construct, name string, kind directives.Kind, typ s
 	return fmt.Sprintf(": no %s directive declares it earlier in this function, and no variable %s of type %s is in scope", kind, name, typ)
 }
 
-func (p *Package) checkDim(c *Construct, d directives.Dim) {
-	for _, e := range []*directives.Expr{d.Size, d.Lo, d.Hi} {
-		if e != nil {
-			p.checkExpr(c, e, c.Pos(), intType)
+// checkDim checks a dimension (e: a positive extent; lo:hi: integers, hi
+// not below lo when both are constant) and returns its constant size, or
+// -1 when it is not constant.
+func (p *Package) checkDim(c *Construct, d directives.Dim) int64 {
+	if d.Size != nil {
+		if p.checkExpr(c, d.Size, c.Pos(), posInt) != nil {
+			if n, ok := p.constInt(c, d.Size); ok {
+				return n
+			}
 		}
+		return -1
 	}
+	if d.Lo == nil || d.Hi == nil {
+		return -1
+	}
+	if p.checkExpr(c, d.Lo, c.Pos(), intType) == nil || p.checkExpr(c, d.Hi, c.Pos(), intType) == nil {
+		return -1
+	}
+	lo, okLo := p.constInt(c, d.Lo)
+	hi, okHi := p.constInt(c, d.Hi)
+	if !okLo || !okHi {
+		return -1
+	}
+	if hi < lo {
+		p.errorf(posOf(p, d.Pos), "%s: the dimension %s:%s is empty (its upper bound is below its lower bound)", c.Kind(), d.Lo.Text, d.Hi.Text)
+		return -1
+	}
+	return hi - lo + 1
 }
+
+// constInt is the value of a directive expression (one checkExpr accepted)
+// when it is a constant in the directive's scope, and whether it is one.
+func (p *Package) constInt(c *Construct, e *directives.Expr) (int64, bool) {
+	if strings.Contains(e.Text, "nprocs") {
+		return 0, false
+	}
+	x, err := parser.ParseExpr(e.Text)
+	if err != nil {
+		return 0, false
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if types.CheckExpr(p.Fset, p.Types, c.Pos(), x, info) != nil || info.Types[x].Value == nil {
+		return 0, false
+	}
+	return constant.Int64Val(constant.ToInt(info.Types[x].Value))
+}
+
+// maxArrangement bounds the elements of a processor arrangement whose
+// shape is constant: the runtime keeps the processor of each element.
+const maxArrangement = 1 << 20
 
 func (p *Package) checkFormat(c *Construct, f directives.Format) {
 	if f.Arg == nil {
@@ -135,7 +181,7 @@ func (p *Package) checkFormat(c *Construct, f directives.Format) {
 	}
 	switch f.Kind {
 	case directives.Cyclic:
-		p.checkExpr(c, f.Arg, c.Pos(), intType)
+		p.checkExpr(c, f.Arg, c.Pos(), posInt)
 	case directives.GeneralBlock, directives.Indirect:
 		p.checkExpr(c, f.Arg, c.Pos(), intSlice)
 	}
@@ -147,8 +193,16 @@ func (p *Package) checkFormat(c *Construct, f directives.Format) {
 func (p *Package) checkProcessors(c *Construct) {
 	d := c.Dir.Processors
 	c.Declares = p.declares(c, d.Name, "Procs", directives.Processors)
+	size := int64(1)
 	for _, dim := range d.Dims {
-		p.checkDim(c, dim)
+		if n := p.checkDim(c, dim); n > 0 && size > 0 && size <= maxArrangement {
+			size *= n
+		} else {
+			size = -1
+		}
+	}
+	if size > maxArrangement {
+		p.errorf(c.Pos(), "processors %s has %d elements; an arrangement has at most %d", d.Name.Name, size, maxArrangement)
 	}
 }
 

@@ -114,7 +114,7 @@ func topLevelDefs(info *types.Info, stmts []ast.Stmt) []types.Object {
 func (p *Package) checkDynamic(c *Construct, info *PDO) {
 	d := c.Dir.PDO
 	if st := d.Strategy; st.Chunk != nil {
-		p.checkExpr(c, st.Chunk, c.Pos(), intType)
+		p.checkExpr(c, st.Chunk, c.Pos(), posInt)
 	}
 	if d.Processors != nil {
 		p.errorf(posOf(p, d.Processors.Pos), "a dynamic strategy schedules over the active processors; drop processors(%s)", d.Processors.Name)

@@ -1,9 +1,13 @@
 package compiler
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/internal/suggest"
 	"github.com/svmc/svmc/progdb"
 )
 
@@ -41,8 +45,8 @@ var handlers = map[directives.Kind]handler{
 	directives.TraceRegion:     {(*Package).checkTraceRegion, infoLabel},
 	directives.End:             {noCheck, noInfo}, // paired by pairEnds
 	directives.Shared:          {(*Package).checkShared, noInfo},
-	directives.Coherence:       {(*Package).checkNoEffect, noInfo},
-	directives.Prefetch:        {(*Package).checkNoEffect, noInfo},
+	directives.Coherence:       {(*Package).checkCoherence, noInfo},
+	directives.Prefetch:        {(*Package).checkPrefetch, noInfo},
 }
 
 func noCheck(*Package, *Construct)                {}
@@ -59,6 +63,84 @@ func (p *Package) checkTraceRegion(c *Construct) {
 // gets a warning, so it is never a silent no-op.
 func (p *Package) checkNoEffect(c *Construct) {
 	p.warnf(c.Pos(), "%s has no effect: Go has no shared virtual memory layer to steer; the directive is recorded in the program information file only", c.Kind())
+}
+
+// CoherenceStrategies are the strategies coherence(...) names: Li's
+// write-invalidate protocol (one writer, many readers; the default) and
+// multiple writers whose changes are merged at synchronisation (tolerates
+// false sharing).
+var CoherenceStrategies = []string{"invalidate", "multiple_writers"}
+
+func (p *Package) checkCoherence(c *Construct) {
+	d := c.Dir.Coherence
+	if !slices.Contains(CoherenceStrategies, strings.ToLower(d.Strategy.Name)) {
+		p.errorf(posOf(p, d.Strategy.Pos), "coherence(%s): unknown coherence strategy%s (the strategies are %s)",
+			d.Strategy.Name, suggest.DidYouMean(strings.ToLower(d.Strategy.Name), CoherenceStrategies, false), strings.Join(CoherenceStrategies, ", "))
+	}
+	for _, v := range d.Vars {
+		if _, ok := p.lookup(c.Pos(), v.Name).(*types.Var); !ok {
+			p.errorf(posOf(p, v.Pos), "coherence: %s is not a variable in scope", v.Name)
+		}
+	}
+	p.checkNoEffect(c)
+}
+
+// checkPrefetch type-checks the references of a prefetch directive.
+func (p *Package) checkPrefetch(c *Construct) {
+	for _, r := range c.Dir.Prefetch.Refs {
+		p.exprType(c, r, c.Pos())
+	}
+	p.checkNoEffect(c)
+}
+
+// checkLabels rejects a pdo label used twice in a subprogram: request
+// files name a loop by its label.
+func (p *Package) checkLabels(s *Sub) {
+	first := map[string]*Construct{}
+	for _, c := range s.Constructs {
+		if c.Kind() != directives.PDO || c.Dir.PDO.Label == nil {
+			continue
+		}
+		l := c.Dir.PDO.Label
+		if f := first[l.Name]; f != nil {
+			p.errorf(posOf(p, l.Pos), "pdo label(%s) is used twice in %s (first at line %d): request files name a loop by its label; give each loop its own",
+				l.Name, s.Name, p.Fset.Position(f.Pos()).Line)
+			continue
+		}
+		first[l.Name] = c
+	}
+}
+
+// checkLifeCycle warns about a creatable template created again, or
+// destroyed again, in the same statement list with no destroy (or create)
+// between: the first shape is lost, or the second destroy has nothing to
+// destroy.
+func (p *Package) checkLifeCycle(s *Sub) {
+	type key struct {
+		list token.Pos
+		name string
+	}
+	last := map[key]*Construct{}
+	for _, c := range s.Constructs {
+		var name string
+		switch c.Kind() {
+		case directives.Create:
+			name = c.Dir.Create.Name.Name
+		case directives.Destroy:
+			name = c.Dir.Name.Name
+		default:
+			continue
+		}
+		k := key{c.ListPos, name}
+		if prev := last[k]; prev != nil && prev.Kind() == c.Kind() {
+			what := "created again without a destroy since its create"
+			if c.Kind() == directives.Destroy {
+				what = "destroyed again without a create since its destroy"
+			}
+			p.warnf(c.Pos(), "template %s is %s at line %d", name, what, p.Fset.Position(prev.Pos()).Line)
+		}
+		last[k] = c
+	}
 }
 
 // checkShared numbers the variables of a shared directive.

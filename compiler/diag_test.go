@@ -43,6 +43,7 @@ import (
 // package per theme with one function per case:
 //
 //	syntax       parse: directive syntax; a directive sharing its line with code
+//	nearmiss     parse: comments that look almost like directives (warnings)
 //	placement    attach: outside a function, in init, inside an expression
 //	reserved     subprograms: identifiers with the prefix svm_
 //	pdoloops     structure: the loop nest of a pdo
@@ -51,7 +52,8 @@ import (
 //	mapping      structure: templates, processor arrangements, strategies
 //	reductions   structure: reduction clauses
 //	exprs        structure: types of directive expressions, with columns
-//	unsupported  structure: directives this version cannot run
+//	limits       structure: constant sizes, empty dimensions, labels, coherence
+//	tasks        structure: sections, regions, locks, atomic, dynamic templates
 //	warnings     classify: a shared scalar written in a pdo (the package compiles)
 func TestDiagnostics(t *testing.T) {
 	dirs, err := os.ReadDir(filepath.Join("testdata", "diag"))

@@ -2,9 +2,11 @@ package compiler
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"math"
 	"strings"
 
 	"github.com/svmc/svmc/directives"
@@ -15,6 +17,7 @@ type exprWant int
 
 const (
 	intType  exprWant = iota // an integer
+	posInt                   // a positive integer (an extent, a block or chunk size)
 	intSlice                 // []int
 )
 
@@ -54,12 +57,27 @@ func (p *Package) checkExpr(c *Construct, e *directives.Expr, scopePos token.Pos
 		p.errorf(posOf(p, pos), "%s: %s", c.Kind(), msg)
 		return nil
 	}
-	t := info.Types[fx].Type
+	tv := info.Types[fx]
+	t := tv.Type
 	switch want {
-	case intType:
+	case intType, posInt:
 		if !isInteger(t) {
 			p.errorf(posOf(p, e.Pos), "%s: %s has type %s, want an integer", c.Kind(), e.Text, p.typeString(t))
 			return nil
+		}
+		// A constant must fit the runtime's int, and be positive where a
+		// size is wanted: the mistake is found here, at its position,
+		// rather than by the Go compiler in generated code or at run time.
+		if tv.Value != nil {
+			v, exact := constant.Int64Val(constant.ToInt(tv.Value))
+			if !exact || v > math.MaxInt32 && want == posInt {
+				p.errorf(posOf(p, e.Pos), "%s: %s is too large", c.Kind(), e.Text)
+				return nil
+			}
+			if want == posInt && v <= 0 {
+				p.errorf(posOf(p, e.Pos), "%s: %s must be positive", c.Kind(), e.Text)
+				return nil
+			}
 		}
 	case intSlice:
 		s, ok := t.Underlying().(*types.Slice)

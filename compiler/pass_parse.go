@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"go/ast"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
 )
@@ -17,6 +18,10 @@ func (p *Package) parseDirectives() []*Dir {
 		for _, cg := range f.Syntax.Comments {
 			for _, c := range cg.List {
 				if !directives.IsDirective(c.Text) {
+					if nearMiss(c.Text) {
+						p.warnf(c.Slash, "%s is an ordinary comment, not a directive: a directive is a line comment that begins exactly //svm: (no blank, lower case); svmc ignores this one",
+							strings.TrimSpace(firstLine(c.Text)))
+					}
 					continue
 				}
 				d, errs := directives.Parse(c.Text, p.Fset.Position(c.Slash))
@@ -47,4 +52,17 @@ func (p *Package) aloneOnLine(f *File, c *ast.Comment) bool {
 		}
 	}
 	return true
+}
+
+// nearMiss reports whether a comment that is not a directive looks like one
+// written almost right: // svm:pdo, //SVM:PDO, /*svm:barrier*/.
+func nearMiss(text string) bool {
+	body := strings.TrimPrefix(strings.TrimPrefix(text, "//"), "/*")
+	body = strings.TrimLeft(body, " \t")
+	return len(body) > 4 && strings.EqualFold(body[:4], "svm:") && body[4] != ' ' && body[4] != '\t' && body[4] != '\n'
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

@@ -30,6 +30,8 @@ func (p *Package) checkStructure() []*Construct {
 		}
 		p.checkSections(s)
 		p.checkPlacement(s)
+		p.checkLabels(s)
+		p.checkLifeCycle(s)
 	}
 	return ok
 }

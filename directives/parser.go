@@ -467,8 +467,10 @@ func parsePDO(p *parser, d *Directive) {
 	if !seen["loops"] {
 		p.errorAt(p.kwOff, "missing loops(...) clause")
 	}
-	if s := x.Strategy; s != nil && s.Kind == LoopLevel && x.Loops != nil && len(s.Formats) != len(x.Loops) {
-		p.report(s.Pos, "number of loop formats in strategy (%d) differs from number of loops (%d)", len(s.Formats), len(x.Loops))
+	// Fewer formats than loops distribute the outer loops (as the default
+	// schedule distributes the outermost); more have no loop to apply to.
+	if s := x.Strategy; s != nil && s.Kind == LoopLevel && x.Loops != nil && len(s.Formats) > len(x.Loops) {
+		p.report(s.Pos, "strategy has %d loop formats for a nest of %d: one format per loop at most, outermost first", len(s.Formats), len(x.Loops))
 	}
 }
 

@@ -281,7 +281,7 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo loops(i) strategy(blok)", `f.go:12:30: pdo: unknown strategy "blok"; did you mean "block"?`},
 		{"//svm:pdo loops(i) strategy()", `f.go:12:30: pdo: expected strategy (on_home, block, cyclic, dynamic, guided, affinity), found ")"`},
 		{"//svm:pdo loops(i) strategy(block, indirect(m))", `f.go:12:37: pdo: unknown format "indirect"`},
-		{"//svm:pdo loops(i) strategy(block, cyclic)", `f.go:12:30: pdo: number of loop formats in strategy (2) differs from number of loops (1)`},
+		{"//svm:pdo loops(i) strategy(block, cyclic)", `f.go:12:30: pdo: strategy has 2 loop formats for a nest of 1: one format per loop at most, outermost first`},
 		{"//svm:pdo loops(i) strategy(dynamic, 4)", `f.go:12:37: pdo: expected ")", found ","`},
 		{"//svm:pdo loops(i) strategy(on_home(T))", `f.go:12:39: pdo: expected "(" and template subscripts, found ")"`},
 		{"//svm:pdo loops(i) reduction(-: s)", `f.go:12:31: pdo: expected reduction operator (+ * min max & | ^ && ||), found "-"`},

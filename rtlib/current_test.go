@@ -119,3 +119,17 @@ func readTraceAll(t *testing.T, b []byte) []*trace.Record {
 	}
 	return recs
 }
+
+// TestNilQueries: in the serial build no template or processors directive
+// runs, so the variables stay nil: their queries answer as for an
+// undefined template and for one processor instead of panicking.
+func TestNilQueries(t *testing.T) {
+	var T *Template
+	var P *Procs
+	if T.Size() != 0 || T.LocalSize(0) != 0 || T.Rank() != 0 || T.Defined() || T.Distributed() || T.Extent(0) != (Extent{}) || T.Name() != "" || T.ID() != 0 || T.String() == "" {
+		t.Error("nil template")
+	}
+	if P.Size() != 1 || P.LocalSize() != 1 || P.Rank() != 1 || len(P.Pids()) != 1 || P.Extent(0) != (Extent{}) || P.Name() != "" || P.ID() != 0 || P.String() == "" {
+		t.Error("nil arrangement")
+	}
+}

@@ -130,7 +130,7 @@ func (p *Proc) measureError(msg string) {
 // template has 0; a template that is not distributed is local everywhere,
 // so its local size is its size.
 func (t *Template) LocalSize(pid int) int {
-	if !t.defined {
+	if t == nil || !t.defined {
 		return 0
 	}
 	if t.dist == nil {
@@ -153,7 +153,7 @@ func (t *Template) LocalSize(pid int) int {
 
 // LocalSize of an arrangement is its size (seed 000 §10: for a processor
 // system the global and local sizes are equal).
-func (a *Procs) LocalSize() int { return a.size }
+func (a *Procs) LocalSize() int { return a.Size() }
 
 // loopFrame is the parallel loop whose body a processor runs.
 type loopFrame struct {

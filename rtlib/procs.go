@@ -31,26 +31,65 @@ func newProcs(id int, name string, dims []Extent, pid func(l int) int) *Procs {
 	return &Procs{id: id, name: name, dims: g.Dims, sizes: g.Sizes, size: len(g.Pids), pids: g.Pids, g: *g}
 }
 
+// The queries of a nil *Procs answer as for one processor: in the serial
+// build (go run without svmc) no processors directive runs, so an
+// arrangement variable stays nil, and its queries must not fail.
+
 // Rank is the number of dimensions.
-func (a *Procs) Rank() int { return len(a.dims) }
+func (a *Procs) Rank() int {
+	if a == nil {
+		return 1
+	}
+	return len(a.dims)
+}
 
 // Extent is the index range of dimension d.
-func (a *Procs) Extent(d int) Extent { return a.dims[d] }
+func (a *Procs) Extent(d int) Extent {
+	if a == nil {
+		return Extent{Lo: 0, Hi: 0}
+	}
+	return a.dims[d]
+}
 
 // Size is the number of elements.
-func (a *Procs) Size() int { return a.size }
+func (a *Procs) Size() int {
+	if a == nil {
+		return 1
+	}
+	return a.size
+}
 
 // Pids returns the processor of each element in column-major order.
-func (a *Procs) Pids() []int { return append([]int(nil), a.pids...) }
+func (a *Procs) Pids() []int {
+	if a == nil {
+		return []int{0}
+	}
+	return append([]int(nil), a.pids...)
+}
 
 // ID is the arrangement id of the run (0 for the implicit arrangement of
 // the APS).
-func (a *Procs) ID() int { return a.id }
+func (a *Procs) ID() int {
+	if a == nil {
+		return 0
+	}
+	return a.id
+}
 
 // Name is the arrangement's name.
-func (a *Procs) Name() string { return a.name }
+func (a *Procs) Name() string {
+	if a == nil {
+		return ""
+	}
+	return a.name
+}
 
-func (a *Procs) String() string { return sched.ShapeString(a.name, a.dims) }
+func (a *Procs) String() string {
+	if a == nil {
+		return "<nil arrangement>"
+	}
+	return sched.ShapeString(a.name, a.dims)
+}
 
 // Processors declares a processor arrangement (or, with prev non-nil, an
 // arrangement passed in: prev is returned, its shape must match) and writes

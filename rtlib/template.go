@@ -21,12 +21,21 @@ type Template struct {
 	dist      *sched.Distribution
 }
 
+// The queries of a nil *Template answer as for an undefined template: in
+// the serial build (go run without svmc) no template directive runs, so a
+// template variable stays nil, and its queries must not fail.
+
 // Rank is the number of dimensions.
-func (t *Template) Rank() int { return t.rank }
+func (t *Template) Rank() int {
+	if t == nil {
+		return 0
+	}
+	return t.rank
+}
 
 // Extent is the index range of dimension d (zero when undefined).
 func (t *Template) Extent(d int) Extent {
-	if !t.defined {
+	if t == nil || !t.defined {
 		return Extent{}
 	}
 	return t.dims[d]
@@ -34,7 +43,7 @@ func (t *Template) Extent(d int) Extent {
 
 // Size is the number of elements (0 when undefined).
 func (t *Template) Size() int {
-	if !t.defined {
+	if t == nil || !t.defined {
 		return 0
 	}
 	n := 1
@@ -46,18 +55,31 @@ func (t *Template) Size() int {
 
 // Defined reports whether the template has a shape (created and neither
 // destroyed nor undefined).
-func (t *Template) Defined() bool { return t.defined }
+func (t *Template) Defined() bool { return t != nil && t.defined }
 
 // ID is the template id of the run.
-func (t *Template) ID() int { return t.id }
+func (t *Template) ID() int {
+	if t == nil {
+		return 0
+	}
+	return t.id
+}
 
 // Name is the template's name.
-func (t *Template) Name() string { return t.name }
+func (t *Template) Name() string {
+	if t == nil {
+		return ""
+	}
+	return t.name
+}
 
 // Distributed reports whether the template has a distribution.
-func (t *Template) Distributed() bool { return t.defined && t.dist != nil }
+func (t *Template) Distributed() bool { return t != nil && t.defined && t.dist != nil }
 
 func (t *Template) String() string {
+	if t == nil {
+		return "<nil template>"
+	}
 	if !t.defined {
 		s := t.name + "("
 		for i := 0; i < t.rank; i++ {

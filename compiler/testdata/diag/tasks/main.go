@@ -71,7 +71,7 @@ func schedules(n int) {
 	for i := 0; i < n; i++ {
 		a[i] = i
 	}
-	//svm:coherence(release) :: a // want 2:`^warning: coherence has no effect: Go has no shared virtual memory layer to steer`
+	//svm:coherence(invalidate) :: a // want 2:`^warning: coherence has no effect: Go has no shared virtual memory layer to steer`
 	//svm:prefetch a[0:2] // want 2:`^warning: prefetch has no effect`
 }
 
