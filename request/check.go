@@ -131,6 +131,18 @@ func resolve(l *Local, prog *progdb.Program) (targets []target, diags []Diagnost
 					}
 					known = append(known, name)
 				}
+				if rs.Kind == RegLabel {
+					for _, d := range s.Directives {
+						if d.Site != progdb.SiteCritical || d.Label == "" {
+							continue
+						}
+						if d.Label == lab.Name {
+							targets = append(targets, target{s, holdingRegion(s, d.Pos)})
+							found = true
+						}
+						known = append(known, d.Label)
+					}
+				}
 			}
 			if !found {
 				errorf(lab.Pos, "%s %s labelled %q%s", where, what, lab.Name, suggest(lab.Name, known))
@@ -204,6 +216,28 @@ func regionLabel(s *progdb.Subprogram, r *progdb.Region) string {
 		return d.Label
 	}
 	return ""
+}
+
+// holdingRegion is the innermost region of s that holds position pos (0,
+// the subprogram, when none does). A critical section is no region of its
+// own (seed 002 numbers none), so REG_LABEL(name) of a critical section
+// names the region it stands in: its waits and exits are traced there.
+func holdingRegion(s *progdb.Subprogram, pos progdb.Pos) int {
+	best, bestPos := 0, progdb.Pos{}
+	for _, r := range s.Regions {
+		if r.Num == 0 || r.Pos.File != pos.File || before(pos, r.Pos) || before(r.End, pos) {
+			continue
+		}
+		if best == 0 || before(bestPos, r.Pos) {
+			best, bestPos = r.Num, r.Pos
+		}
+	}
+	return best
+}
+
+// before reports whether a comes before b in the same file.
+func before(a, b progdb.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }
 
 // isPDO reports whether region r is a parallel loop.

@@ -102,7 +102,8 @@
 // (subprogram number, region number), region 0 being the subprogram itself
 // (progdb Regions). PDO_LABEL(l) names the pdo regions labelled l (progdb:
 // the region's directive is a pdo with Label l), REG_LABEL(l) every region
-// labelled l (a trace_region's name, a pdo's label, ...), REG_NO(n) region n
+// labelled l (a trace_region's name, a pdo's label, ...) and the innermost
+// region holding each critical section named l, REG_NO(n) region n
 // (0 = the subprogram), * every region of the subprogram. With SubName *
 // a label or number names the matching regions of every function.
 //

@@ -2,11 +2,14 @@ package request
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // stageAdds is seed 002's Table 2 as svmc reads it: the records each stage
@@ -284,5 +287,40 @@ func TestNamed(t *testing.T) {
 	var none *Table
 	if none.Named(1) {
 		t.Error("a nil table names a subprogram")
+	}
+}
+
+// TestCriticalLabel: a critical section is no region (seed 002 numbers
+// none), so REG_LABEL of its name selects the innermost region holding it,
+// or the function itself when it stands outside every region; a name that
+// is neither a region's nor a critical section's is still an error.
+func TestCriticalLabel(t *testing.T) {
+	prog := testProg()
+	main := prog.Subprograms[0]
+	at := func(line, col int) progdb.Pos { return progdb.Pos{File: "main.go", Line: line, Col: col} }
+	// phase (region 2) spans lines 10-20, inner (region 3) lines 12-15.
+	main.Regions[2].Pos, main.Regions[2].End = at(10, 2), at(20, 2)
+	main.Regions[3].Pos, main.Regions[3].End = at(12, 2), at(15, 3)
+	crit := func(num int, label string, pos progdb.Pos) *progdb.Directive {
+		return tracetest.Directive(&progdb.Directive{Num: num, Kind: "critical", Text: "//svm:critical " + label, Label: label, Pos: pos})
+	}
+	main.Directives = append(main.Directives, crit(6, "alpha", at(17, 3)), crit(7, "beta", at(25, 2)), crit(8, "alpha", at(30, 2)))
+	f := mustParse(t, "REQUEST LOCAL main.REG_LABEL(alpha): (WaitCritical)\nREQUEST LOCAL *.REG_LABEL(beta): (REGION)\n")
+	if _, errs := Check(f, prog, false); errs != nil {
+		t.Fatalf("Check: %v", errs)
+	}
+	tab, err := Compile(f, prog, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crits := MaskOfTags(trace.TagWaitCritSecStart, trace.TagWaitCritSecStop, trace.TagExitCritSec)
+	for region, want := range map[int]Mask{0: crits | regionRecs, 1: 0, 2: crits, 3: 0} {
+		if got := tab.Enter(0, 1, region, 0); got != want {
+			t.Errorf("region %d: %v, want %v", region, got, want)
+		}
+	}
+	f = mustParse(t, "REQUEST LOCAL main.REG_LABEL(alpa): (WaitCritical)")
+	if _, errs := Check(f, prog, false); len(errs) != 1 || !strings.Contains(errs[0].Error(), `no region labelled "alpa"; did you mean "alpha"?`) {
+		t.Errorf("misspelt critical name: %v", errs)
 	}
 }
