@@ -235,6 +235,53 @@ func TestOnHomeFormats(t *testing.T) {
 		}, func(n int, k, v []int) int {
 			return colMajor(n, []int{2, 2}, refCyclic(v[0]-1, 0, 3, 2), refBlock(v[1], 0, 6, 2))
 		}},
+		{"linked follows redistribute", []Range{{Lo: 1, Hi: 10, Step: 1}}, func(p *Proc) Schedule {
+			T1 := p.Template(nil, 1, 2, "T1", ext(0, 9))
+			T2 := p.Template(nil, 1, 3, "T2", ext(1, 10))
+			T3 := p.Template(nil, 1, 4, "T3", ext(5, 14))
+			p.Distribute(1, 5, nil, []Format{Block()}, T1)
+			p.DistributeWith(1, 6, T1, T2)
+			p.DistributeWith(1, 7, T2, T3)
+			p.Distribute(1, 8, nil, []Format{Cyclic(3)}, T1) // T2 and T3 follow
+			return OnHome(T3, LoopVar(0, 4))
+		}, func(n int, k, v []int) int {
+			return refCyclic(v[0]-1, 0, 3, n)
+		}},
+		{"linked, then distributed itself", []Range{{Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
+			T1 := p.Template(nil, 1, 2, "T1", ext(0, 9))
+			T2 := p.Template(nil, 1, 3, "T2", ext(0, 9))
+			p.Distribute(1, 4, nil, []Format{Block()}, T1)
+			p.DistributeWith(1, 5, T1, T2)
+			p.Distribute(1, 6, nil, []Format{Cyclic(2)}, T2) // the link ends
+			p.Distribute(1, 7, nil, []Format{Cyclic(1)}, T1)
+			return OnHome(T2, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return refCyclic(v[0], 0, 2, n)
+		}},
+		{"linked both ways: the newer link wins", []Range{{Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
+			T1 := p.Template(nil, 1, 2, "T1", ext(0, 9))
+			T2 := p.Template(nil, 1, 3, "T2", ext(0, 9))
+			p.Distribute(1, 4, nil, []Format{Block()}, T1)
+			p.DistributeWith(1, 5, T1, T2)
+			p.DistributeWith(1, 6, T2, T1)                   // T1 follows T2, T2 no longer T1
+			p.Distribute(1, 7, nil, []Format{Cyclic(2)}, T2) // T1 follows
+			return OnHome(T1, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return refCyclic(v[0], 0, 2, n)
+		}},
+		{"destroy ends the link", []Range{{Lo: 0, Hi: 9, Step: 1}}, func(p *Proc) Schedule {
+			T1 := p.CreatableTemplate(nil, 1, 2, "T1", 1)
+			p.Create(T1, 1, 3, ext(0, 9))
+			T2 := p.Template(nil, 1, 4, "T2", ext(0, 9))
+			p.Distribute(1, 5, nil, []Format{Cyclic(2)}, T1)
+			p.DistributeWith(1, 6, T1, T2)
+			p.Destroy(T1, 1, 7)
+			p.Create(T1, 1, 8, ext(0, 9))
+			p.Distribute(1, 9, nil, []Format{Block()}, T1) // T2 keeps cyclic(2)
+			return OnHome(T2, LoopVar(0, 0))
+		}, func(n int, k, v []int) int {
+			return refCyclic(v[0], 0, 2, n)
+		}},
 		{"creatable, 3 loops", []Range{{Lo: 0, Hi: 3, Step: 1}, {Lo: 0, Hi: 4, Step: 1}, {Lo: 2, Hi: 0, Step: -1}}, func(p *Proc) Schedule {
 			P := p.Processors(nil, 1, 1, "P", ext(0, 2))
 			T := p.CreatableTemplate(nil, 1, 2, "T", 2)

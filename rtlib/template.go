@@ -19,6 +19,40 @@ type Template struct {
 	defined   bool
 	creatable bool
 	dist      *sched.Distribution
+	// with is the template whose distribution this one follows (distribute
+	// T with A), followers those that follow this one: linked distribution
+	// is a form of alignment (seed 002), so redistributing A redistributes
+	// T. Each template follows at most one, so the links form trees.
+	with      *Template
+	followers []*Template
+}
+
+// link makes t follow with (nil: follow nothing).
+func (t *Template) link(with *Template) {
+	if t.with != nil {
+		fs := t.with.followers
+		for i, f := range fs {
+			if f == t {
+				t.with.followers = append(fs[:i], fs[i+1:]...)
+				break
+			}
+		}
+	}
+	t.with = with
+	if with != nil {
+		with.followers = append(with.followers, t)
+	}
+}
+
+// unlinkAll ends t's links both ways: t lost its shape or distribution, so
+// neither does it follow another template nor do others follow it (they
+// keep the ownership they have).
+func (t *Template) unlinkAll() {
+	t.link(nil)
+	for _, f := range t.followers {
+		f.with = nil
+	}
+	t.followers = nil
 }
 
 // The queries of a nil *Template answer as for an undefined template: in
@@ -136,6 +170,7 @@ func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
 	t.dims = append(t.dims[:0], dims...)
 	t.defined = true
 	t.dist = nil
+	t.unlinkAll()
 	p.templateInfoRec(t, at)
 }
 
@@ -144,6 +179,7 @@ func (p *Proc) Create(t *Template, sub, dir int, dims ...Extent) {
 func (p *Proc) Destroy(t *Template, sub, dir int) {
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	t.defined, t.dims, t.dist = false, nil, nil
+	t.unlinkAll()
 	p.templateIDRec(trace.TagDestroyTemplate, t)
 }
 
@@ -152,6 +188,7 @@ func (p *Proc) Destroy(t *Template, sub, dir int) {
 func (p *Proc) Undef(t *Template, sub, dir int) {
 	defer p.st.Restore(p.st.Switch(stats.Distr))
 	t.defined, t.dims, t.dist = false, nil, nil
+	t.unlinkAll()
 	p.templateIDRec(trace.TagUndefTemplate, t)
 }
 
@@ -201,7 +238,8 @@ func Star() Format { return sched.Star() }
 // Distribute distributes the templates ts with one format per template
 // dimension onto the arrangement onto (nil: the 1-D arrangement of the APS)
 // and writes template-dist: one record per processor of the APS. It also
-// serves REDISTRIBUTE.
+// serves REDISTRIBUTE. A template distributed this way stops following the
+// one it was linked to; the templates linked to it follow it.
 func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Template) {
 	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
@@ -228,12 +266,17 @@ func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Te
 			p.errorf(at, false, "%v", err)
 		}
 		t.dist = d
+		t.link(nil)
 		p.templateDistRecs(t)
+		p.redistributeFollowers(t)
 	}
 }
 
 // DistributeWith gives each template of ts the current distribution of with
 // (linked distribution); the shapes must be equal. It writes template-dist.
+// The link holds until the template is distributed again, or either
+// template is created, destroyed or made undefined: meanwhile every
+// redistribution of with is also one of ts.
 func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
 	at := Site{Sub: sub, Dir: dir}
 	defer p.st.Restore(p.st.Switch(stats.Distr))
@@ -247,8 +290,31 @@ func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
 		if !sched.SameSizes(t.dims, with.dims) {
 			p.errorf(at, false, "distribute %s with %s: the shapes differ", t, with)
 		}
+		if t == with {
+			continue // distribute T with T: nothing changes
+		}
+		// If with follows t (through any chain), the newer link wins: the
+		// template of that chain linked to t stops following it.
+		for x := with; x != nil; x = x.with {
+			if x.with == t {
+				x.link(nil)
+				break
+			}
+		}
 		t.dist = with.dist.With(t.dims)
+		t.link(with)
 		p.templateDistRecs(t)
+		p.redistributeFollowers(t)
+	}
+}
+
+// redistributeFollowers gives the templates linked to t, and to them, t's
+// new distribution, writing template-dist for each.
+func (p *Proc) redistributeFollowers(t *Template) {
+	for _, f := range t.followers {
+		f.dist = t.dist.With(f.dims)
+		p.templateDistRecs(f)
+		p.redistributeFollowers(f)
 	}
 }
 
