@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -144,9 +145,10 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), "GOWORK=off")
-	cmd.Stdout, cmd.Stderr = stderr, stderr
+	var goOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &goOut, &goOut
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building the instrumented program failed (files kept in %s)", work)
+		return "", explainBuildFailure(goOut.Bytes(), p, work)
 	}
 	return exe, nil
 }

@@ -116,8 +116,8 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(work)
 			exe, err := build(pattern, work, cmd.ErrOrStderr())
+			defer removeWork(work, err)
 			if err != nil {
 				return err
 			}
@@ -215,10 +215,11 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			}
 			if keep {
 				fmt.Fprintf(cmd.ErrOrStderr(), "svmc: work directory %s\n", work)
-			} else {
-				defer os.RemoveAll(work)
 			}
 			exe, err := build(pattern, work, cmd.ErrOrStderr())
+			if !keep {
+				defer removeWork(work, err)
+			}
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/compiler"
+)
+
+// TestExplainBuildFailure: a Go compile error in the instrumented program
+// is reported as svmc's bug at the directive whose code it is in, with Go's
+// words and position after; output without a compile error (the module
+// cannot be reached) is passed on as the environment's failure. Either way
+// the work directory is kept.
+func TestExplainBuildFailure(t *testing.T) {
+	p, err := compiler.Compile(compiler.Config{Pattern: "../../examples/triangle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goOut := "# github.com/svmc/svmc/examples/triangle\n" +
+		"./main.go:23:12: cannot use int64(0) (constant 0 of type int64) as int value in struct literal\n" +
+		"main.go:5: undefined: svm_x\n"
+	err = explainBuildFailure([]byte(goOut), p, "/tmp/w")
+	msg := err.Error()
+	for _, want := range []string{
+		"main.go:20:2: in the code svmc generated for //svm:pdo label(static) loops(i) strategy(block) (Go reports main.go:23:12): cannot use int64(0)",
+		"main.go:5: in code svmc generated: undefined: svm_x",
+		"svmc internal error: the instrumented program does not compile",
+		"this is a bug in svmc, not in your program",
+		"kept in /tmp/w",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("missing %q in:\n%s", want, msg)
+		}
+	}
+	var bf buildFailure
+	if !errors.As(err, &bf) {
+		t.Errorf("%T is not a buildFailure: the work directory would be removed", err)
+	}
+
+	env := "go: example.com/dep@v1.2.0: missing go.sum entry; to add it:\n\tgo mod download example.com/dep\n"
+	err = explainBuildFailure([]byte(env), p, "/tmp/w")
+	if msg := err.Error(); strings.Contains(msg, "internal error") || !strings.Contains(msg, "missing go.sum entry") || !strings.Contains(msg, "building the instrumented program failed") {
+		t.Errorf("environment failure reported as:\n%s", msg)
+	}
+}
