@@ -88,6 +88,9 @@ type File struct {
 	Src    []byte
 	Tok    *token.File
 	Dirs   []*Dir // the file's directives in source order
+	// Dropped are the positions of directives the parse pass dropped for
+	// their errors: the functions holding them are not checked further.
+	Dropped []token.Pos
 }
 
 // Dir is a parsed directive with its comment.
@@ -108,6 +111,10 @@ type Sub struct {
 	Constructs []*Construct // one per directive, in textual order (Num = index+1)
 	Regions    []*Region    // Regions[0] is the subprogram itself
 	Shared     []*SharedVar
+	// broken: a directive of the function was dropped for its errors, so
+	// its constructs are not checked (their pairing and nesting would
+	// report what the dropped directive caused, not what is wrong).
+	broken bool
 }
 
 // Construct is a directive attached to its place in a statement list.
@@ -179,7 +186,15 @@ type Config struct {
 func Compile(cfg Config) (*Package, error) {
 	p, err := load(cfg)
 	if err != nil {
-		return p, err // p holds the diagnostics of Go code that does not compile
+		// p holds the diagnostics of Go code that does not compile. Without
+		// types only the directives' syntax can be checked: do that too,
+		// so that fixing the Go errors does not reveal a second round.
+		if p != nil && len(p.Files) > 0 {
+			p.parseDirectives()
+			p.sortDiags()
+			return p, p.Diags
+		}
+		return p, err
 	}
 	p.results = map[*Pass]any{}
 	failed := map[*Pass]bool{}
@@ -199,7 +214,7 @@ func Compile(cfg Config) (*Package, error) {
 		}
 		before := len(p.Diags.Errors())
 		p.results[pass] = pass.run(p)
-		failed[pass] = len(p.Diags.Errors()) > before
+		failed[pass] = len(p.Diags.Errors()) > before && !pass.Confined
 	}
 	p.sortDiags()
 	if errs := p.Diags.Errors(); len(errs) > 0 {
@@ -211,13 +226,18 @@ func Compile(cfg Config) (*Package, error) {
 // A Pass is one step of the compiler, in the shape of go/analysis's
 // Analyzer: a name, a doc, the passes whose results it needs and a typed
 // result (ResultOf). Each pass lives in a file of its own, pass_<name>.go.
-// A pass that reports errors stops the passes that require it.
+// A pass that reports errors stops the passes that require it, unless it
+// is Confined.
 type Pass struct {
 	Name     string
 	Doc      string
 	Requires []*Pass
 	// ResultType is the type of the pass's result.
 	ResultType reflect.Type
+	// Confined: the pass drops what its errors concern (and marks the
+	// functions they are in), so the passes that require it still run on
+	// the rest and report their errors in the same run.
+	Confined bool
 	run        func(*Package) any
 }
 

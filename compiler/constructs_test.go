@@ -1,8 +1,11 @@
 package compiler
 
 import (
+	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/svmc/svmc/directives"
@@ -56,8 +59,8 @@ func TestPasses(t *testing.T) {
 
 // TestResults checks that each pass's result is what it declares and that
 // a pass whose requirement failed does not run, while an independent pass
-// does: a directive syntax error (parse) and a reserved name (subprograms)
-// are reported in one run.
+// does, and that a Confined pass's errors do not stop the passes after it
+// (testdata/rounds).
 func TestResults(t *testing.T) {
 	p := compileOK(t, "numbering")
 	for _, ps := range Passes {
@@ -78,17 +81,43 @@ func TestResults(t *testing.T) {
 	}
 	var msgs []string
 	for _, d := range q.Diags {
-		msgs = append(msgs, d.Msg)
+		msgs = append(msgs, fmt.Sprintf("%d: %s", d.Pos.Line, d.Msg))
 	}
-	if len(msgs) != 2 {
-		t.Errorf("diagnostics %q, want a syntax error and a reserved name", msgs)
+	want := []string{
+		`10: the name svm_x is reserved: svmc uses the prefix "svm_" for generated code; rename it`,
+		`13: critical.*`,
+		`21: barrier .*`,
 	}
-	if _, ok := ResultOf[[]*Construct](q, AttachPass); ok {
-		t.Error("attach ran although parse reported an error")
+	if len(msgs) != len(want) {
+		t.Fatalf("diagnostics:\n%s\nwant one for each of\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
 	}
-	if _, ok := ResultOf[[]*Sub](q, SubprogramsPass); !ok {
-		t.Error("subprograms did not run although it requires nothing that failed")
+	for i, re := range want {
+		if !regexp.MustCompile("^" + re + "$").MatchString(msgs[i]) {
+			t.Errorf("diagnostic %q, want %q", msgs[i], re)
+		}
+	}
+	if _, ok := ResultOf[[]*Construct](q, AttachPass); !ok {
+		t.Error("attach did not run: parse and subprograms confine their errors")
+	}
+	if _, ok := ResultOf[map[*Construct]progdb.VarClasses](q, ClassifyPass); ok {
+		t.Error("classify ran although structure reported an error")
 	}
 }
 
 func reflectType(v any) reflect.Type { return reflect.TypeOf(v) }
+
+// TestGoErrorsWithDirectiveSyntax: Go errors stop everything that needs
+// types, but the directives' syntax is still checked in the same run.
+func TestGoErrorsWithDirectiveSyntax(t *testing.T) {
+	p, err := Compile(Config{Dir: "testdata/goerrors", Pattern: "."})
+	if err == nil || p == nil {
+		t.Fatalf("Compile = %v, %v; want the diagnostics", p, err)
+	}
+	var got []string
+	for _, d := range p.Diags {
+		got = append(got, fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Column))
+	}
+	if want := []string{"6:14", "7:20"}; !slices.Equal(got, want) {
+		t.Errorf("diagnostics at %v, want %v:\n%v", got, want, err)
+	}
+}

@@ -3,6 +3,7 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -46,6 +47,11 @@ func load(cfg Config) (*Package, error) {
 			return nil, errors.New(diags.Error())
 		}
 		p.Diags = diags
+		// The files are kept, so that Compile can still report the
+		// directives' syntax errors in the same run.
+		if err := p.addFiles(lp.Syntax); err != nil {
+			return nil, err
+		}
 		return p, diags
 	}
 	if lp.Name != "main" {
@@ -54,17 +60,30 @@ func load(cfg Config) (*Package, error) {
 	if len(lp.Syntax) == 0 {
 		return nil, fmt.Errorf("%s: no Go files", pattern)
 	}
-	for _, syn := range lp.Syntax {
-		path := fset.File(syn.Pos()).Name()
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
+	if err := p.addFiles(lp.Syntax); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// addFiles fills Files, sorted by name, and Dir.
+func (p *Package) addFiles(syntax []*ast.File) error {
+	for _, syn := range syntax {
+		tok := p.Fset.File(syn.Pos())
+		if tok == nil {
+			continue
 		}
-		p.Files = append(p.Files, &File{Name: filepath.Base(path), Path: path, Syntax: syn, Src: src, Tok: fset.File(syn.Pos())})
+		src, err := os.ReadFile(tok.Name())
+		if err != nil {
+			return err
+		}
+		p.Files = append(p.Files, &File{Name: filepath.Base(tok.Name()), Path: tok.Name(), Syntax: syn, Src: src, Tok: tok})
 	}
 	sort.Slice(p.Files, func(i, j int) bool { return p.Files[i].Name < p.Files[j].Name })
-	p.Dir = filepath.Dir(p.Files[0].Path)
-	return p, nil
+	if len(p.Files) > 0 {
+		p.Dir = filepath.Dir(p.Files[0].Path)
+	}
+	return nil
 }
 
 // goError turns a go/packages error into a diagnostic with its position.

@@ -8,13 +8,19 @@ import (
 )
 
 // AttachPass finds for each directive its subprogram, its statement list
-// and its place in it, and numbers the directives of each subprogram.
-var AttachPass = newPass("attach", "attach each directive to its statement list and statement", (*Package).attach, ParsePass, SubprogramsPass)
+// and its place in it, and numbers the directives of each subprogram. It is
+// Confined: a function with a directive it (or the parse pass) dropped
+// keeps no constructs, so the later checks leave it alone.
+var AttachPass = confined(newPass("attach", "attach each directive to its statement list and statement", (*Package).attach, ParsePass, SubprogramsPass))
 
 // attach fills Sub.Constructs and returns every construct.
 func (p *Package) attach() []*Construct {
-	var all []*Construct
 	for _, f := range p.Files {
+		for _, pos := range f.Dropped {
+			if s := p.subAt(pos); s != nil {
+				s.broken = true
+			}
+		}
 		for _, d := range f.Dirs {
 			s := p.subAt(d.Comment.Slash)
 			if s == nil {
@@ -25,12 +31,19 @@ func (p *Package) attach() []*Construct {
 			if in != nil {
 				p.errorf(d.Comment.Slash, "%s directive inside %s (line %d): a directive stands between statements, on a line of its own",
 					d.Kind, stmtKind(in), p.Fset.Position(in.Pos()).Line)
+				s.broken = true
 				continue
 			}
 			c := &Construct{Num: len(s.Constructs) + 1, Dir: d, Sub: s, List: list, Index: idx, ListPos: owner}
 			s.Constructs = append(s.Constructs, c)
-			all = append(all, c)
 		}
+	}
+	var all []*Construct
+	for _, s := range p.Subs {
+		if s.broken {
+			s.Constructs = nil
+		}
+		all = append(all, s.Constructs...)
 	}
 	return all
 }

@@ -8,8 +8,12 @@ import (
 )
 
 // ParsePass parses every //svm: line comment of every file; all errors of
-// all files are reported together. A directive with errors is dropped.
-var ParsePass = newPass("parse", "parse every //svm: comment of every file", (*Package).parseDirectives)
+// all files are reported together. A directive with errors is dropped, and
+// the function it stands in is left out of the later checks, which run on
+// the other functions (the pass is Confined).
+var ParsePass = confined(newPass("parse", "parse every //svm: comment of every file", (*Package).parseDirectives))
+
+func confined(ps *Pass) *Pass { ps.Confined = true; return ps }
 
 // parseDirectives fills File.Dirs and returns every directive parsed.
 func (p *Package) parseDirectives() []*Dir {
@@ -29,10 +33,12 @@ func (p *Package) parseDirectives() []*Dir {
 					p.Diags = append(p.Diags, Diagnostic{Pos: displayPos(e.Pos), Msg: e.Msg})
 				}
 				if d == nil || len(errs) > 0 {
+					f.Dropped = append(f.Dropped, c.Slash)
 					continue
 				}
 				if !p.aloneOnLine(f, c) {
 					p.errorf(c.Slash, "%s directive must stand on a line of its own", d.Kind)
+					f.Dropped = append(f.Dropped, c.Slash)
 					continue
 				}
 				dir := &Dir{Directive: d, Comment: c, File: f}

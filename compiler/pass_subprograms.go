@@ -9,8 +9,9 @@ import (
 // SubprogramsPass numbers the functions and methods with bodies: files in
 // name order, then source order. init functions are not subprograms: they
 // run before the processors start. It also rejects identifiers with the
-// prefix svmc reserves.
-var SubprogramsPass = newPass("subprograms", "number the functions and methods: files sorted, then source order", (*Package).numberSubprograms)
+// prefix svmc reserves; a function so named is left out (the pass is
+// Confined).
+var SubprogramsPass = confined(newPass("subprograms", "number the functions and methods: files sorted, then source order", (*Package).numberSubprograms))
 
 // numberSubprograms fills Package.Subs and returns it.
 func (p *Package) numberSubprograms() []*Sub {
