@@ -238,7 +238,7 @@ type Pass struct {
 	// functions they are in), so the passes that require it still run on
 	// the rest and report their errors in the same run.
 	Confined bool
-	run        func(*Package) any
+	run      func(*Package) any
 }
 
 func (ps *Pass) String() string { return ps.Name }
