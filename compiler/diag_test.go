@@ -54,6 +54,7 @@ import (
 //	exprs        structure: types of directive expressions, with columns
 //	limits       structure: constant sizes, empty dimensions, labels, coherence
 //	tasks        structure: sections, regions, locks, atomic, dynamic templates
+//	goroutines   structure: pdo, psection, barrier in a goroutine the program starts (warnings)
 //	warnings     classify: a shared scalar written in a pdo (the package compiles)
 func TestDiagnostics(t *testing.T) {
 	dirs, err := os.ReadDir(filepath.Join("testdata", "diag"))

@@ -32,8 +32,60 @@ func (p *Package) checkStructure() []*Construct {
 		p.checkPlacement(s)
 		p.checkLabels(s)
 		p.checkLifeCycle(s)
+		p.checkGoroutines(s)
 	}
 	return ok
+}
+
+// detachedDoes is what a construct that needs its processors' team does
+// on a goroutine that is not a processor (as the runtime says it).
+var detachedDoes = map[directives.Kind]string{
+	directives.PDO:             "runs all its iterations on that goroutine",
+	directives.PSection:        "runs its sections one after the other on that goroutine",
+	directives.Barrier:         "returns at once",
+	directives.BarrierCheckin:  "returns at once",
+	directives.BarrierCheckout: "returns at once",
+}
+
+// checkGoroutines warns about a construct that needs a team in the function
+// literal of a go statement (or in a literal inside it): the goroutine is
+// not one of the program's processors. (Where a goroutine calls a function holding one, only the
+// runtime can see it, and says so.)
+func (p *Package) checkGoroutines(s *Sub) {
+	var lits []*ast.FuncLit // function literals of the body
+	started := map[*ast.FuncLit]*ast.GoStmt{}
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			lits = append(lits, n)
+		case *ast.GoStmt:
+			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
+				started[lit] = n
+			}
+		}
+		return true
+	})
+	if len(started) == 0 {
+		return
+	}
+	for _, c := range s.Constructs {
+		does, ok := detachedDoes[c.Kind()]
+		if !ok {
+			continue
+		}
+		// Code in a literal a started goroutine holds runs on that
+		// goroutine too (lits are in source order: the last is innermost).
+		var g *ast.GoStmt
+		for _, lit := range lits {
+			if lit.Body.Lbrace < c.Pos() && c.Pos() < lit.Body.Rbrace && started[lit] != nil {
+				g = started[lit]
+			}
+		}
+		if g != nil {
+			p.warnf(c.Pos(), "%s in the goroutine started at line %d %s: a goroutine the program starts is not one of its processors; reach the %s from the processors' code to run it in parallel",
+				c.Kind(), p.Fset.Position(g.Pos()).Line, does, c.Kind())
+		}
+	}
 }
 
 // pairEnds matches //svm:end directives with the end-form constructs they
