@@ -126,7 +126,9 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	src := append([]byte(header), dropShadowedLines(body)...)
 	formatted, err := format.Source(src)
 	if err != nil {
-		return nil, fmt.Errorf("svmc internal error: generated code for %s does not parse: %v\n%s", f.Name, err, src)
+		// The user's file parsed, so this is svmc's bug: say so without
+		// burying the message under the generated text.
+		return nil, fmt.Errorf("svmc internal error: the code generated for %s does not parse (%v); this is a bug in svmc, not in your program: please report it with the file", f.Name, err)
 	}
 	return formatted, nil
 }

@@ -11,10 +11,11 @@ import (
 // it, and after every piece of generated code a //line directive in column 1
 // puts the positions of the following user text back to where they were.
 type editor struct {
-	name  string // file name written in //line directives
-	src   []byte
-	edits []edit
-	seq   int
+	name     string // file name written in //line directives
+	src      []byte
+	edits    []edit
+	seq      int
+	lineOffs []int // offsets at which lines begin, computed on first use
 }
 
 type edit struct {
@@ -90,14 +91,18 @@ func (e *editor) at(line int) string { return fmt.Sprintf("//line %s:%d\n", e.na
 // resume is the //line directive that gives the text at offset off its
 // original position.
 func (e *editor) resume(off int, withCol bool) string {
-	line, col := 1, 1
-	for _, c := range e.src[:off] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
+	if e.lineOffs == nil {
+		e.lineOffs = []int{0}
+		for i, c := range e.src {
+			if c == '\n' {
+				e.lineOffs = append(e.lineOffs, i+1)
+			}
 		}
 	}
+	// The line is the last that begins at or before off; columns count
+	// bytes, as Go's do.
+	i := sort.SearchInts(e.lineOffs, off+1) - 1
+	line, col := i+1, off-e.lineOffs[i]+1
 	if withCol {
 		return fmt.Sprintf("//line %s:%d:%d\n", e.name, line, col)
 	}

@@ -3,7 +3,6 @@ package codegen
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -64,5 +63,5 @@ func genTables(p *compiler.Package, info []byte, generatedBy string) ([]byte, er
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("svmc internal error: rendering tables: %v", err)
 	}
-	return format.Source(buf.Bytes())
+	return buf.Bytes(), nil // Render formats the file already
 }

@@ -21,7 +21,7 @@ func load(cfg Config) (*Package, error) {
 	fset := token.NewFileSet()
 	lc := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes |
-			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
+			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
 		Dir:        cfg.Dir,
 		BuildFlags: cfg.BuildFlags,
 		Fset:       fset,
@@ -39,7 +39,7 @@ func load(cfg Config) (*Package, error) {
 	// Errors of the Go code itself come first: svmc instruments only
 	// programs that compile as plain Go.
 	var diags Diagnostics
-	for _, e := range lp.Errors {
+	for _, e := range goErrors(lp.Errors) {
 		diags = append(diags, goError(e))
 	}
 	if len(diags) > 0 {
@@ -84,6 +84,25 @@ func (p *Package) addFiles(syntax []*ast.File) error {
 		p.Dir = filepath.Dir(p.Files[0].Path)
 	}
 	return nil
+}
+
+// goErrors drops the go list errors when the package has parse or type
+// errors: dependencies come from export data (go list -export, much faster
+// than type-checking them from source), and compiling the package for it
+// repeats its compile errors as one list error.
+func goErrors(errs []packages.Error) []packages.Error {
+	var own []packages.Error
+	seen := map[packages.Error]bool{} // go/packages may report a parse error twice
+	for _, e := range errs {
+		if e.Kind != packages.ListError && !seen[e] {
+			own = append(own, e)
+			seen[e] = true
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return errs
 }
 
 // goError turns a go/packages error into a diagnostic with its position.
