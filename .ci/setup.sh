@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests of view and export use besides Go, and only what
 # is missing, quietly, so it can run before every CI run:
+#   gcc                C compiler: cgo, for golden/corpus/cgo and the otf2 export
 #   chromium           headless browser: view's tests load the page and read back what it drew
 #   otf2-tools         otf2-print: export's otf2 tests read the archive back with it
 #   libotf2-trace-dev  the OTF2 library and headers for `go build -tags otf2`
@@ -10,7 +11,7 @@
 set -euo pipefail
 
 missing=()
-for p in chromium otf2-tools libotf2-trace-dev; do
+for p in gcc chromium otf2-tools libotf2-trace-dev; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,6 +38,14 @@ func load(cfg Config) (*Package, error) {
 		return nil, fmt.Errorf("%s names %d packages; svmc compiles one package main at a time", pattern, len(pkgs))
 	}
 	lp := pkgs[0]
+	if usesCgo(lp) && len(lp.Errors) == 0 {
+		// go/packages type-checks the files cgo generated, whose text is
+		// not the user's: svmc rewrites the user's files, so it checks
+		// those, with C's names left unchecked, as cmd/vet does.
+		if err := typecheckCgo(fset, lp); err != nil {
+			return nil, err
+		}
+	}
 	p := &Package{Fset: fset, ImportPath: lp.PkgPath, Module: lp.Module, Types: lp.Types, Info: lp.TypesInfo}
 	// Errors of the Go code itself come first: svmc instruments only
 	// programs that compile as plain Go.
@@ -132,3 +143,56 @@ func displayPos(pos token.Position) token.Position {
 	}
 	return pos
 }
+
+// usesCgo reports whether the package's compiled files are not its Go
+// files (cgo rewrote them).
+func usesCgo(lp *packages.Package) bool {
+	return len(lp.CompiledGoFiles) > 0 && !slices.Equal(lp.CompiledGoFiles, lp.GoFiles)
+}
+
+// typecheckCgo replaces lp's syntax and types by those of its own Go files,
+// type-checked with import "C" faked (go/types' FakeImportC): calls into C
+// are not checked, everything else is. Imports come from the export data
+// go/packages loaded.
+func typecheckCgo(fset *token.FileSet, lp *packages.Package) error {
+	var files []*ast.File
+	for _, name := range lp.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		FileVersions: map[*ast.File]string{},
+	}
+	conf := types.Config{
+		FakeImportC: true,
+		GoVersion:   lp.TypesInfo.FileVersions[lp.Syntax[0]],
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if ip := lp.Imports[path]; ip != nil && ip.Types != nil {
+				return ip.Types, nil
+			}
+			return nil, fmt.Errorf("%s is not imported by %s", path, lp.PkgPath)
+		}),
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				lp.Errors = append(lp.Errors, packages.Error{Pos: fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+			}
+		},
+	}
+	pkg, _ := conf.Check(lp.PkgPath, fset, files, info)
+	lp.Syntax, lp.TypesInfo, lp.Types = files, info, pkg
+	return nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

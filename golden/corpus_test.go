@@ -6,12 +6,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 // TestCorpus runs every program of corpus/ — ordinary Go with directives:
 // methods and interfaces, generics, closures, goroutines, several files and
-// a library package, os.Exit — with go run and with svmc run on 1, 2 and 4
+// a library package, os.Exit, cgo — with go run and with svmc run on 1, 2 and 4
 // processors: the standard output and the exit status must be the same.
 // Every change runs against it.
 func TestCorpus(t *testing.T) {
@@ -35,6 +36,9 @@ func TestCorpus(t *testing.T) {
 		seen[dir] = true
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
+			if filepath.Base(dir) == "cgo" && !cgoEnabled() {
+				t.Skip("cgo is disabled here (no C compiler; .ci/setup.sh installs gcc)")
+			}
 			want, wantCode := runProgram(t, exec.Command("go", "run", "./"+dir))
 			for _, n := range []int{1, 2, 4} {
 				got, code := runProgram(t, exec.Command(svmc, "run", "-n", strconv.Itoa(n), "./"+dir))
@@ -44,6 +48,12 @@ func TestCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cgoEnabled reports whether the go command builds cgo packages here.
+func cgoEnabled() bool {
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	return err == nil && strings.TrimSpace(string(out)) == "1"
 }
 
 // runProgram runs cmd and returns its standard output and exit status (go

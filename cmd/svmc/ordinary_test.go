@@ -256,3 +256,24 @@ func TestCompileOutput(t *testing.T) {
 		t.Error("a file svmc did not generate was removed")
 	}
 }
+
+// TestGoGenerateTwice: a //go:generate line that runs svmc compile is made
+// inert in the generated copy, so go generate ./... works again after the
+// first run (it used to run svmc on the generated package too).
+func TestGoGenerateTwice(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": "package main\n\n//go:generate " + svmcBin + " compile -o ./svm .\n\nfunc main() {\n\ts := 0\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := range 10 {\n\t\ts += i\n\t}\n\tprintln(s)\n}\n"})
+	for round := 1; round <= 2; round++ {
+		cmd := exec.Command("go", "generate", "./...")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go generate, round %d: %v\n%s", round, err, out)
+		}
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, "svm", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(gen), "\n//go:generate") {
+		t.Errorf("the generated copy still has an active //go:generate line:\n%s", gen)
+	}
+}
