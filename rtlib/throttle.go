@@ -10,15 +10,68 @@ import "github.com/svmc/svmc/trace"
 // throttled-calls record per subprogram when the processor ends, so the
 // report still has every call and its time. A subprogram a LOCAL request
 // names is never throttled.
+//
+// A throttled call costs a few counter updates (untracedEnter and
+// untracedExit; Enter and Exit take that path when no LOCAL request can
+// change the trace mask inside a region): no record, no region, and a
+// clock reading for one outermost call in sampleEvery only. Its time is
+// the inclusive time of the outermost untraced calls (a recursion counts
+// once, and calls inside a traced call of the same subprogram, whose time
+// that call has, not at all), estimated from those samples.
 
 // throttle is one subprogram's calls on one processor.
 type throttle struct {
 	calls int64   // traced calls
 	us    float64 // their inclusive time
 	off   bool    // throttled: no longer traced
-	// after throttling: calls and inclusive time in ns
-	offCalls int64
-	offNs    float64
+	// after throttling: calls, calls that were not inside another
+	// untraced call of the subprogram, and their time in ns (offNs, for
+	// the slow path's timed calls; sampleNs over samples for the fast one)
+	offCalls   int64
+	outerCalls int64
+	offNs      float64
+	open       int   // untraced calls open now (fast path)
+	tracedOpen int   // traced calls open now: they hold the untraced ones' time
+	t0         int64 // start of the sampled call, when sampling
+	sampling   bool
+	sampleNs   int64
+	samples    int64
+}
+
+// sampleEvery: one outermost untraced call in sampleEvery is timed.
+const sampleEvery = 16
+
+// untracedEnter counts a call of a throttled subprogram that opens no
+// region.
+func (th *throttle) untracedEnter() {
+	th.offCalls++
+	th.open++
+	if th.open == 1 && th.tracedOpen == 0 {
+		th.outerCalls++
+		if th.outerCalls%sampleEvery == 1 {
+			th.t0, th.sampling = nanotime(), true
+		}
+	}
+}
+
+// untracedExit closes a call untracedEnter counted.
+func (th *throttle) untracedExit() {
+	th.open--
+	if th.open == 0 && th.sampling {
+		th.sampleNs += nanotime() - th.t0
+		th.samples++
+		th.sampling = false
+	}
+}
+
+// untracedUs is the time of the untraced calls in µs: measured on the
+// slow path, estimated from the samples on the fast one.
+func (th *throttle) untracedUs() float64 {
+	ns := th.offNs
+	if th.samples > 0 {
+		ns += float64(th.sampleNs) / float64(th.samples) * float64(th.outerCalls)
+	}
+	return ns / 1e3
 }
 
 // throttled reports whether sub is no longer traced on p.
@@ -56,6 +109,27 @@ func (p *Proc) throttledCall(sub int, ns float64) {
 	th.offNs += ns
 }
 
+// enterThrottled takes the fast path of Enter for a throttled subprogram
+// and reports whether it did.
+func (p *Proc) enterThrottled(sub int) bool {
+	if p.r.hasLocal || uint(sub) >= uint(len(p.thr)) || !p.thr[sub].off {
+		return false
+	}
+	p.thr[sub].untracedEnter()
+	return true
+}
+
+// exitThrottled takes the fast path of Exit for a call enterThrottled
+// counted and reports whether it did. Calls nest, so while untraced calls
+// of sub are open, the Exit is one of theirs.
+func (p *Proc) exitThrottled(sub int) bool {
+	if uint(sub) >= uint(len(p.thr)) || p.thr[sub].open == 0 {
+		return false
+	}
+	p.thr[sub].untracedExit()
+	return true
+}
+
 // throttledCallsRecs writes throttled-calls for every subprogram throttled
 // on p: when p ends.
 func (p *Proc) throttledCallsRecs() {
@@ -67,7 +141,7 @@ func (p *Proc) throttledCallsRecs() {
 		p.begin(trace.TagThrottledCalls, p.id)
 		p.buf.Int(sub)
 		p.buf.Int(int(th.offCalls))
-		p.buf.Double(th.offNs / 1e3)
+		p.buf.Double(th.untracedUs())
 		p.end()
 	}
 }

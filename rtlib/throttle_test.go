@@ -72,3 +72,55 @@ func TestThrottle(t *testing.T) {
 		t.Errorf("named: %v traced calls, throttled %v; want every call traced", starts, throttled)
 	}
 }
+
+// rec is subprogram 2 as a binary recursion of the given depth; it returns
+// the number of calls it made.
+func rec(p *Proc, depth int) int {
+	p.Enter(2)
+	defer p.Exit(2)
+	if depth == 0 {
+		return 1
+	}
+	return 1 + rec(p, depth-1) + rec(p, depth-1)
+}
+
+// TestThrottleRecursion: once a recursive subprogram is throttled, its
+// calls are still all counted (traced + untraced = made), the regions its
+// traced calls opened close properly around the untraced ones, and the
+// untraced time counts a recursion once: it cannot exceed the run's time
+// (summing every nested call's inclusive time would, about depth times).
+func TestThrottleRecursion(t *testing.T) {
+	const limit, depth, reps = 1000, 10, 40
+	made := 0
+	var buf bytes.Buffer
+	if err := Run(testProg(), Params{NProcs: 1, Stage: 1, Trace: &buf, Stderr: io.Discard, ThrottleCalls: limit, ThrottleUs: 1000}, func(p *Proc) {
+		for range reps {
+			made += rec(p, depth)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	starts, stops, untraced := 0, 0, 0
+	var untracedUs, t0, t1 float64
+	for i, r := range readTrace(t, buf.Bytes()) {
+		if i == 0 {
+			t0 = r.Clock()
+		}
+		t1 = max(t1, r.Clock())
+		switch {
+		case r.Desc.Tag == trace.TagTraceRegionStart && r.Int("subprogram number") == 2:
+			starts++
+		case r.Desc.Tag == trace.TagTraceRegionStop && r.Int("subprogram number") == 2:
+			stops++
+		case r.Desc.Tag == trace.TagThrottledCalls:
+			untraced = r.Int("calls")
+			untracedUs = r.Double("inclusive microseconds")
+		}
+	}
+	if starts != stops || starts+untraced != made || untraced == 0 {
+		t.Errorf("%d calls made: %d traced (%d stops), %d untraced", made, starts, stops, untraced)
+	}
+	if untracedUs <= 0 || untracedUs > t1-t0 {
+		t.Errorf("untraced time %.1f µs, run %.1f µs: a recursion must count once", untracedUs, t1-t0)
+	}
+}

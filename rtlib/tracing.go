@@ -239,6 +239,9 @@ func (p *Proc) pushRegion(at Site, typ int) {
 		} else {
 			rg.how, rg.t0 = regionTimed, p.now()
 			p.regionRec(trace.TagTraceRegionStart, at, typ, rg.t0)
+			if typ == trace.RegionSubroutine && uint(at.Sub) < uint(len(p.thr)) {
+				p.thr[at.Sub].tracedOpen++
+			}
 		}
 	}
 	p.regions = append(p.regions, rg)
@@ -283,7 +286,8 @@ func (p *Proc) closeRegionsAbove(i int) {
 		case p.on(trace.TagTraceRegionStop):
 			t1 := p.now()
 			p.regionRec(trace.TagTraceRegionStop, rg.at, rg.typ, t1)
-			if rg.how == regionTimed && rg.typ == trace.RegionSubroutine && p.thr != nil {
+			if rg.how == regionTimed && rg.typ == trace.RegionSubroutine && uint(rg.at.Sub) < uint(len(p.thr)) {
+				p.thr[rg.at.Sub].tracedOpen--
 				p.tracedCall(rg.at.Sub, t1-rg.t0)
 			}
 		}
@@ -312,7 +316,13 @@ func (p *Proc) Enter(sub int) {
 	if !p.track {
 		return
 	}
-	p.pushRegion(Site{Sub: sub}, trace.RegionSubroutine)
+	p.enterSub(sub)
+}
+
+func (p *Proc) enterSub(sub int) {
+	if !p.enterThrottled(sub) {
+		p.pushRegion(Site{Sub: sub}, trace.RegionSubroutine)
+	}
 }
 
 // Exit closes the regions still open inside the innermost region of sub (a
@@ -322,7 +332,13 @@ func (p *Proc) Exit(sub int) {
 	if !p.track {
 		return
 	}
-	p.popRegion(Site{Sub: sub}, trace.RegionSubroutine)
+	p.exitSub(sub)
+}
+
+func (p *Proc) exitSub(sub int) {
+	if !p.exitThrottled(sub) {
+		p.popRegion(Site{Sub: sub}, trace.RegionSubroutine)
+	}
 }
 
 // RegionStart opens a trace region of type typ (trace.RegionUser, ...)

@@ -78,7 +78,9 @@ const (
 	// very little time each stops being traced on a processor.
 	// TagTraceThrottled says when (with the calls and their mean inclusive
 	// time so far); TagThrottledCalls, written by each processor when it
-	// ends, the calls and inclusive time it made afterwards, untraced.
+	// ends, the calls it made afterwards, untraced, and their inclusive
+	// time (a recursion counted once; estimated by rtlib from a timed
+	// sample of the calls).
 	TagTraceThrottled Tag = 2007
 	TagThrottledCalls Tag = 2008
 )
