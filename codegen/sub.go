@@ -41,7 +41,9 @@ func (g *gen) sub(s *compiler.Sub) {
 				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), "_ ")
 			}
 		}
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("%s.Enter(%d)\ndefer %s.Exit(%d)", procVar, s.Num, procVar, s.Num), opening, g.line(body.Lbrace))
+		// The region is opened only when something can be traced (Tracked
+		// does not change during a run): the defer costs a branch otherwise.
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Tracked() {\n%s.Enter(%d)\ndefer %s.Exit(%d)\n}", procVar, procVar, s.Num, procVar, s.Num), opening, g.line(body.Lbrace))
 	}
 	g.calls(s)
 	g.funcLits(s)

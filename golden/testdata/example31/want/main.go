@@ -38,8 +38,10 @@ func G(svm_a0 *rtlib.Template, svm_a1 int, svm_a2 int, svm_a3 [][]float64) (floa
 //line ../../../../examples/example31/main.go:23
 func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (float64, int) {
 //line ../../../../examples/example31/main.go:23
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
+	if svm_p.Tracked() {
+		svm_p.Enter(1)
+		defer svm_p.Exit(1)
+	}
 //line ../../../../examples/example31/main.go:24
 	//svm:template T(10, 10)
 //line ../../../../examples/example31/main.go:24

@@ -97,8 +97,10 @@ func grid(svm_a0 int) [][]float64 {
 //line ../../../../examples/jacobi/main.go:52
 func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
 //line ../../../../examples/jacobi/main.go:52
-	svm_p.Enter(2)
-	defer svm_p.Exit(2)
+	if svm_p.Tracked() {
+		svm_p.Enter(2)
+		defer svm_p.Exit(2)
+	}
 //line ../../../../examples/jacobi/main.go:53
 	g := make([][]float64, n)
 	for i := range g {
@@ -118,8 +120,10 @@ func checksum(svm_a0 [][]float64) float64 {
 //line ../../../../examples/jacobi/main.go:62
 func svm_checksum(svm_p *svm_rt.Proc, a [][]float64) float64 {
 //line ../../../../examples/jacobi/main.go:62
-	svm_p.Enter(3)
-	defer svm_p.Exit(3)
+	if svm_p.Tracked() {
+		svm_p.Enter(3)
+		defer svm_p.Exit(3)
+	}
 //line ../../../../examples/jacobi/main.go:63
 	s := 0.0
 	for _, row := range a {

@@ -23,8 +23,10 @@ func find(svm_a0 []int, svm_a1 int) int {
 //line ../main.go:9
 func svm_find(svm_p *svm_rt.Proc, xs []int, x int) int {
 //line ../main.go:9
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
+	if svm_p.Tracked() {
+		svm_p.Enter(1)
+		defer svm_p.Exit(1)
+	}
 //line ../main.go:10
 	//svm:trace_region search
 //line ../main.go:10

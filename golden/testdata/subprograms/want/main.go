@@ -28,8 +28,10 @@ func (svm_recv vec) dot(svm_a0 vec) float64 {
 //line ../main.go:14
 func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 //line ../main.go:14
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
+	if svm_p.Tracked() {
+		svm_p.Enter(1)
+		defer svm_p.Exit(1)
+	}
 //line ../main.go:15
 	s := 0.0
 	//svm:pdo loops(i) reduction(+: s)
@@ -59,8 +61,10 @@ func (svm_recv *counter) add(svm_a0 int) {
 //line ../main.go:25
 func (c *counter) svm_add(svm_p *svm_rt.Proc, k int) {
 //line ../main.go:25
-	svm_p.Enter(2)
-	defer svm_p.Exit(2)
+	if svm_p.Tracked() {
+		svm_p.Enter(2)
+		defer svm_p.Exit(2)
+	}
 //line ../main.go:25:31
 	c.n += k
 }
@@ -73,8 +77,10 @@ func (svm_recv *counter) String() string {
 //line ../main.go:27
 func (c *counter) svm_String(svm_p *svm_rt.Proc) string {
 //line ../main.go:27
-	svm_p.Enter(3)
-	defer svm_p.Exit(3)
+	if svm_p.Tracked() {
+		svm_p.Enter(3)
+		defer svm_p.Exit(3)
+	}
 //line ../main.go:27:36
 	return fmt.Sprintf("counter(%d)", c.n)
 }
@@ -87,8 +93,10 @@ func sum[T int | float64](svm_a0 ...T) T {
 //line ../main.go:29
 func svm_sum[T int | float64](svm_p *svm_rt.Proc, xs ...T) T {
 //line ../main.go:29
-	svm_p.Enter(4)
-	defer svm_p.Exit(4)
+	if svm_p.Tracked() {
+		svm_p.Enter(4)
+		defer svm_p.Exit(4)
+	}
 //line ../main.go:30
 	var s T
 	for _, x := range xs {
@@ -105,8 +113,10 @@ func fib(svm_a0 int) int {
 //line ../main.go:37
 func svm_fib(svm_p *svm_rt.Proc, n int) int {
 //line ../main.go:37
-	svm_p.Enter(5)
-	defer svm_p.Exit(5)
+	if svm_p.Tracked() {
+		svm_p.Enter(5)
+		defer svm_p.Exit(5)
+	}
 //line ../main.go:38
 	if n < 2 {
 		return n
@@ -122,8 +132,10 @@ func apply(svm_a0 func(int) int, svm_a1 int) int {
 //line ../main.go:44
 func svm_apply(svm_p *svm_rt.Proc, f func(int) int, x int) int {
 //line ../main.go:44
-	svm_p.Enter(6)
-	defer svm_p.Exit(6)
+	if svm_p.Tracked() {
+		svm_p.Enter(6)
+		defer svm_p.Exit(6)
+	}
 //line ../main.go:44:41
 	return f(x)
 }
