@@ -118,6 +118,10 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
 	}
 	g.keepImports()
+	// A byte-order mark may open a Go file, not stand after the header.
+	if bytes.HasPrefix(f.Src, []byte("\uFEFF")) {
+		g.e.raw(0, len("\uFEFF"), "")
+	}
 	body, err := g.e.apply()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/svmc/svmc/internal/limits"
 )
 
 // Version is the format version this package writes. It reads this one and
@@ -232,9 +234,9 @@ func Marshal(p *Program) ([]byte, error) {
 // Read decodes a program information file and rejects versions it does not
 // know. name is used in error messages.
 func Read(r io.Reader, name string) (*Program, error) {
-	data, err := io.ReadAll(r)
+	data, err := limits.ReadAll(r, limits.ProgramInfo, name, "a program information file")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, err
 	}
 	return Unmarshal(data, name)
 }

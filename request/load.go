@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/svmc/svmc/internal/limits"
 )
 
 // ParseFile reads and parses the request file at path and the files it
@@ -17,7 +18,8 @@ func ParseFile(path string) (*File, error) { return Load(path, nil) }
 // that a file including another many times over cannot blow up.
 const maxIncludes = 1000
 
-// Load reads the request file at path with read (os.ReadFile if nil), parses
+// Load reads the request file at path with read (if nil, reading at most
+// limits.RequestFile bytes of each file), parses
 // it and, recursively, every file it includes, and links each Include to its
 // File. An included path is relative to the directory of the including file
 // (an absolute path is taken as it is); positions in an included file carry
@@ -28,14 +30,14 @@ const maxIncludes = 1000
 // parsed.
 func Load(path string, read func(name string) ([]byte, error)) (*File, error) {
 	if read == nil {
-		read = os.ReadFile
+		read = func(name string) ([]byte, error) { return limits.ReadFile(name, limits.RequestFile, "a request file") }
 	}
 	data, err := read(path)
 	if err != nil {
 		return nil, err
 	}
 	l := &loader{read: read}
-	f := l.load(path, data)
+	f := l.load(path, data, nil)
 	return f, l.errs.Err()
 }
 
@@ -47,9 +49,15 @@ type loader struct {
 	count int
 }
 
-func (l *loader) load(name string, src []byte) *File {
+func (l *loader) load(name string, src []byte, from *Include) *File {
 	f, err := Parse(name, src)
-	if err != nil {
+	switch {
+	case err != nil && from != nil && !startsLikeRequestFile(src):
+		// Not a request file at all: say so at the INCLUDE, without
+		// quoting what the file holds (it may be anything readable, say
+		// a password file).
+		l.errs = append(l.errs, Diagnostic{from.PathPos, fmt.Sprintf("cannot include %q: %s is not a request file (it does not begin with CONFIG, REQUEST or INCLUDE)", from.Path, name)})
+	case err != nil:
 		l.errs = append(l.errs, err.(ErrorList)...)
 	}
 	l.keys = append(l.keys, filepath.Clean(name))
@@ -94,9 +102,29 @@ func (l *loader) load(name string, src []byte) *File {
 			l.errs = append(l.errs, Diagnostic{in.PathPos, msg})
 			continue
 		}
-		in.File = l.load(resolved, data)
+		in.File = l.load(resolved, data, in)
 	}
 	return f
+}
+
+// startsLikeRequestFile reports whether the first word of src, after
+// blank lines and comments, is an entry keyword (in any case) or close to
+// one.
+func startsLikeRequestFile(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		word := strings.Fields(line)[0]
+		for _, k := range entryKeywords {
+			if strings.EqualFold(word, k) {
+				return true
+			}
+		}
+		return suggest(word, entryKeywords) != ""
+	}
+	return true // empty: nothing to complain about
 }
 
 func indexOf(list []string, s string) int {

@@ -154,6 +154,8 @@ func TestLoadIncludes(t *testing.T) {
 		"missing.req":      "REQUEST GLOBAL TrOverhead\nINCLUDE nothere.req\nINCLUDE \"also missing.req\"\nREQUEST GLOBL x\n",
 		"bad-included.req": "INCLUDE sub/bad.req\n",
 		"sub/bad.req":      "CONFIG SVM_TraceStage: 8\n",
+		"secret.req":       "INCLUDE shadow\n",
+		"shadow":           "root:$6$salt$hash:19000:0:99999:7:::\n",
 	}
 	read := func(name string) ([]byte, error) {
 		if s, ok := files[name]; ok {
@@ -191,6 +193,9 @@ func TestLoadIncludes(t *testing.T) {
 			`missing.req:2:9: cannot include "nothere.req": nothere.req does not exist`,
 			`missing.req:3:9: cannot include "also missing.req": also missing.req does not exist`}},
 		{"bad-included.req", []string{`sub/bad.req:1:24: bad stage "8": want a number from 0 to 6`}},
+		// A file that is no request file at all: said at the INCLUDE, and
+		// nothing it holds is quoted.
+		{"secret.req", []string{`secret.req:1:9: cannot include "shadow": shadow is not a request file (it does not begin with CONFIG, REQUEST or INCLUDE)`}},
 	} {
 		_, err := Load(tc.file, read)
 		if d := cmp.Diff(tc.want, errStrings(err)); d != "" {

@@ -277,3 +277,15 @@ func TestGoGenerateTwice(t *testing.T) {
 		t.Errorf("the generated copy still has an active //go:generate line:\n%s", gen)
 	}
 }
+
+// TestByteOrderMark: a source file may begin with a byte-order mark (go
+// accepts it; gofmt would remove it, so the file is written here rather
+// than kept in the repository); the instrumented copy must not carry it
+// after its header.
+func TestByteOrderMark(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": "\uFEFFpackage main\n\nimport \"fmt\"\n\nfunc main() {\n\ts := 0\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := 0; i < 100; i++ {\n\t\ts += i\n\t}\n\tfmt.Println(s)\n}\n"})
+	res := runSvmc(t, dir, "run", "-n", "2", ".")
+	if res.code != 0 || res.stdout != "4950\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}

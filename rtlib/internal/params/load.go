@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/svmc/svmc/internal/limits"
 	"github.com/svmc/svmc/internal/suggest"
 	"github.com/svmc/svmc/request"
 )
@@ -93,7 +93,7 @@ func Load(lookupEnv func(string) (string, bool)) (*Set, error) {
 // readParamFile reads a parameter file: "name = value" lines. All its
 // errors are reported together.
 func (s *Set) readParamFile(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, limits.ParamFile, "a parameter file")
 	if err != nil {
 		return fmt.Errorf("SVMC_PARAMS: %v", err)
 	}
