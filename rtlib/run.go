@@ -195,6 +195,9 @@ func Main(prog *Program, body func(p *Proc)) {
 		}
 		os.Exit(0)
 	}
+	for _, w := range params.Unknown(os.Environ()) {
+		fmt.Fprintln(os.Stderr, "svmc: warning: "+w)
+	}
 	par, closeAll, err := ParamsFromEnv()
 	if err != nil {
 		fatal(err)

@@ -589,7 +589,7 @@ func main() {
 		t.Fatalf("--print-params: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"nprocs          = 3  # flag SVMC_FLAG_NPROCS",
+		"nprocs          = 3  # flag -n",
 		"stage           = 1  # parameter file " + params,
 		"format          = ascii  # environment SVMC_FORMAT",
 	} {

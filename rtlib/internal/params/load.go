@@ -26,6 +26,10 @@ type Set struct {
 	Texts       map[string]Setting
 	ParamFile   string
 	RequestFile *request.File // loaded when the request parameter is set
+	// overridden holds the error of an environment variable's value until
+	// a later source (the parameter file, a flag) sets the parameter: a
+	// bad SVMC_NPROCS does not matter under svmc run -n 2.
+	overridden map[string]error
 }
 
 // Get is the text of a parameter's effective value.
@@ -38,13 +42,14 @@ func (s *Set) set(d *Def, text, source string, errAt func(msg string) error) err
 		return errAt(err.Error())
 	}
 	s.Texts[d.Name] = Setting{text, source}
+	delete(s.overridden, d.Name)
 	return nil
 }
 
 // Load resolves the parameters from their sources; lookupEnv is
 // os.LookupEnv (tests pass their own environment).
 func Load(lookupEnv func(string) (string, bool)) (*Set, error) {
-	s := &Set{Texts: map[string]Setting{}}
+	s := &Set{Texts: map[string]Setting{}, overridden: map[string]error{}}
 	for i := range Defs {
 		d := &Defs[i]
 		if err := s.set(d, d.Default, "default", func(msg string) error {
@@ -60,8 +65,17 @@ func Load(lookupEnv func(string) (string, bool)) (*Set, error) {
 			if !ok {
 				continue
 			}
-			if err := s.set(d, v, source+" "+name(d), func(msg string) error {
-				return fmt.Errorf("%s=%s: %s", name(d), v, msg)
+			// A flag is named as the user typed it, not by its carrier variable.
+			shown := name(d)
+			if source == "flag" {
+				shown = d.FlagName()
+			}
+			if err := s.set(d, v, source+" "+shown, func(msg string) error {
+				if source == "flag" {
+					return fmt.Errorf("%s %s: %s", d.FlagName(), v, msg)
+				}
+				s.overridden[d.Name] = fmt.Errorf("%s=%s: %s", name(d), v, msg)
+				return nil
 			}); err != nil {
 				return err
 			}
@@ -83,6 +97,11 @@ func Load(lookupEnv func(string) (string, bool)) (*Set, error) {
 	}
 	if err := fromVars((*Def).Flag, "flag"); err != nil {
 		return nil, err
+	}
+	for i := range Defs {
+		if err := s.overridden[Defs[i].Name]; err != nil {
+			return nil, err
+		}
 	}
 	if err := s.applyRequest(); err != nil {
 		return nil, err

@@ -40,10 +40,12 @@ package params
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/svmc/svmc/internal/suggest"
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
 )
@@ -88,9 +90,50 @@ func (d *Def) Env() string { return "SVMC_" + strings.ToUpper(d.Name) }
 // Flag is the variable by which `svmc run` passes the parameter's flag.
 func (d *Def) Flag() string { return "SVMC_FLAG_" + strings.ToUpper(d.Name) }
 
+// FlagName is the parameter's flag of svmc run, as a user types it.
+func (d *Def) FlagName() string {
+	if d.Name == "nprocs" {
+		return "-n"
+	}
+	return "--" + strings.ReplaceAll(d.Name, "_", "-")
+}
+
+// MaxProcs bounds the processors of a run: each is a goroutine with its
+// buffers, and svmc runs on one machine (MPI aside).
+const MaxProcs = 4096
+
+// otherVars are the SVMC_ variables that are not parameters but that svmc
+// or its tests read.
+var otherVars = []string{"SVMC_PARAMS", "SVMC_FLAG_PARAMS", "SVMC_PRINT_PARAMS", "SVMC_TEST_PROG",
+	"SVMC_TRACE_ENGINE", "SVMC_GEN_TRACE", "SVMC_GEN_EVENTS", "SVMC_GEN_PROCS"}
+
+// Unknown returns a warning for each SVMC_ variable of environ (as
+// os.Environ gives it) that svmc does not read: a misspelt SVMC_NPROC
+// would otherwise be ignored without a word.
+func Unknown(environ []string) []string {
+	known := append([]string(nil), otherVars...)
+	for i := range Defs {
+		known = append(known, Defs[i].Env(), Defs[i].Flag())
+	}
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "SVMC_") || slices.Contains(known, name) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s is not a parameter svmc reads and is ignored%s", name, suggest.DidYouMean(name, known, false)))
+	}
+	return out
+}
+
 // Defs is the parameter table.
 var Defs = []Def{
-	{"nprocs", "1", func(v *Values, s string) (err error) { v.NProcs, err = positive(s); return }},
+	{"nprocs", "1", func(v *Values, s string) (err error) {
+		if v.NProcs, err = positive(s); err == nil && v.NProcs > MaxProcs {
+			err = fmt.Errorf("%d processors is more than svmc runs (at most %d)", v.NProcs, MaxProcs)
+		}
+		return
+	}},
 	{"trace", "", func(v *Values, s string) error { v.Trace = s; return nil }},
 	{"format", "binary", func(v *Values, s string) error {
 		f, err := trace.ParseFormat(s)

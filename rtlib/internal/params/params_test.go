@@ -51,7 +51,7 @@ func TestParamPrecedence(t *testing.T) {
 		got[n] = s.Texts[n]
 	}
 	want := map[string]Setting{
-		"nprocs":          {"4", "flag SVMC_FLAG_NPROCS"},
+		"nprocs":          {"4", "flag -n"},
 		"stage":           {"1", "environment SVMC_STAGE"},
 		"format":          {"ascii", "parameter file " + par + ":3"},
 		"tracebuf":        {"65536", "request file " + req + ":2:27"},
@@ -86,7 +86,12 @@ func TestParamErrors(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"SVMC_NPROCS": "abc"}, "SVMC_NPROCS=abc: want a positive integer"},
-		{map[string]string{"SVMC_FLAG_STAGE": "9"}, "SVMC_FLAG_STAGE=9: want a stage 0..6"},
+		{map[string]string{"SVMC_FLAG_STAGE": "9"}, "--stage 9: want a stage 0..6"},
+		{map[string]string{"SVMC_FLAG_TRACEBUF": "0"}, "--tracebuf 0: a buffer needs at least one byte"},
+		{map[string]string{"SVMC_FLAG_NPROCS": "1000000"}, "-n 1000000: 1000000 processors is more than svmc runs (at most 4096)"},
+		// An environment value that a flag overrides is not an error; one
+		// that nothing overrides is, also after the flags.
+		{map[string]string{"SVMC_NPROCS": "x", "SVMC_STAGE": "9", "SVMC_FLAG_NPROCS": "2"}, "SVMC_STAGE=9: want a stage 0..6"},
 		{map[string]string{"SVMC_FORMAT": "xml"}, "SVMC_FORMAT=xml: want ascii or binary"},
 		{map[string]string{"SVMC_STATS": "maybe"}, "SVMC_STATS=maybe: want 1 or 0 (true/false, yes/no, on/off)"},
 		{map[string]string{"SVMC_TRACEBUF": "-1"}, "SVMC_TRACEBUF=-1: want a number of bytes, optionally followed by k, M or G"},
@@ -128,7 +133,7 @@ func TestPrintParams(t *testing.T) {
 # precedence: default < request file CONFIG < environment < parameter file < flag (SVMC_FLAG_<NAME>)
 # parameter file: ` + par + `
 nprocs          = 2  # environment SVMC_NPROCS
-trace           = "x y.sddf"  # flag SVMC_FLAG_TRACE
+trace           = "x y.sddf"  # flag --trace
 format          = binary  # default
 stage           = 3  # default
 request         = ""  # default
@@ -192,5 +197,33 @@ func TestTyped(t *testing.T) {
 	if v.NProcs != 3 || v.Format.String() != "ascii" || v.TraceBuf != 4096 || v.Info != (Info{"file", "i.txt"}) ||
 		v.Stdout.String() != "each:o%d" || v.DeadlockMS != 0 || v.StopWait.String() != "300ms" || !v.KeepOld || v.Stage != 3 {
 		t.Errorf("values %+v", v)
+	}
+}
+
+// TestOverriddenEnv: a bad environment value that the parameter file or a
+// flag overrides does not stop the run.
+func TestOverriddenEnv(t *testing.T) {
+	dir := t.TempDir()
+	par := writeFile(t, dir, "run.par", "stage = 2\n")
+	withEnv(t, map[string]string{"SVMC_NPROCS": "x", "SVMC_FLAG_NPROCS": "2", "SVMC_STAGE": "many", "SVMC_PARAMS": par})
+	s, err := Load(lookupEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.NProcs != 2 || s.Stage != 2 {
+		t.Errorf("nprocs %d, stage %d; want 2, 2", s.NProcs, s.Stage)
+	}
+}
+
+// TestUnknown: SVMC_ variables svmc does not read get a warning, with the
+// parameter meant when one is close; other variables are left alone.
+func TestUnknown(t *testing.T) {
+	got := Unknown([]string{"HOME=/root", "SVMC_NPROC=4", "SVMC_NPROCS=2", "SVMC_FLAG_TRACE=t", "SVMC_PARAMS=p", "SVMC_COLOR=1"})
+	want := []string{
+		`SVMC_NPROC is not a parameter svmc reads and is ignored; did you mean "SVMC_NPROCS"?`,
+		"SVMC_COLOR is not a parameter svmc reads and is ignored",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
