@@ -28,15 +28,22 @@ func (e *Error) Error() string {
 	return s
 }
 
-// PanicError is a panic of user code on a processor.
+// PanicError is a panic of user code on a processor, or (Proc -1) in a
+// goroutine the program started.
 type PanicError struct {
 	Proc  int
 	Value any
 	At    string // "file:line" of the first frame outside rtlib and runtime
+	// Started is where the goroutine was started ("file:line:col" of its go
+	// statement) when the panic was not on a processor.
+	Started string
 }
 
 func (e *PanicError) Error() string {
 	s := fmt.Sprintf("processor %d panicked: %v", e.Proc, e.Value)
+	if e.Proc < 0 {
+		s = fmt.Sprintf("the goroutine started at %s panicked: %v", e.Started, e.Value)
+	}
 	if e.At != "" {
 		s += "\n\tat " + e.At
 	}
@@ -55,7 +62,7 @@ func userFrame() string {
 	for {
 		f, more := frames.Next()
 		fn := f.Function
-		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, rtPkg) {
+		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") && !strings.HasPrefix(fn, rtPkg) {
 			return fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
 		if !more {

@@ -1,0 +1,60 @@
+package codegen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+)
+
+// guardGoroutines rewrites every go statement of the file so that a panic
+// in the goroutine it starts ends the run with a complete trace
+// (rtlib.Recover) instead of killing the process first:
+//
+//	go func(x T) { ... }(a)  ->  go func(x T) { defer svm_rt.Recover("f.go:3:2"); ... }(a)
+//	go f(a, b)               ->  go svm_rt.Guard(f, "f.go:3:2")(a, b)
+//
+// Both keep where Go evaluates the function value and the arguments. Left
+// as they are: builtins (go close(c)), whose value cannot be taken, and
+// generic functions whose type arguments are inferred, which cannot be
+// passed uninstantiated.
+func (g *gen) guardGoroutines() {
+	info := g.p.Info
+	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
+		st, ok := n.(*ast.GoStmt)
+		if !ok {
+			return true
+		}
+		p := g.f.Tok.Position(st.Pos())
+		pos := fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", g.f.Name, p.Line, p.Column))
+		fun := ast.Unparen(st.Call.Fun)
+		if lit, ok := fun.(*ast.FuncLit); ok {
+			at := g.off(lit.Body.Lbrace) + 1
+			g.e.lines(at, "defer "+rt+".Recover("+pos+")", opening, g.line(st.Pos()))
+			g.usesRT = true
+			return true
+		}
+		if tv, ok := info.Types[st.Call.Fun]; !ok || tv.IsBuiltin() || inferred(info, fun) {
+			return true
+		}
+		g.e.add(g.off(st.Call.Fun.Pos()), g.off(st.Call.Fun.Pos()), rt+".Guard(", opening)
+		g.e.add(g.off(st.Call.Fun.End()), g.off(st.Call.Fun.End()), ", "+pos+")", following)
+		g.usesRT = true
+		return true
+	})
+}
+
+// inferred reports whether fun names a generic function whose type
+// arguments the call infers (f(x) rather than f[T](x)).
+func inferred(info *types.Info, fun ast.Expr) bool {
+	var id *ast.Ident
+	switch x := fun.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	_, ok := info.Instances[id]
+	return ok
+}
