@@ -127,7 +127,7 @@ func TestSealRunning(t *testing.T) {
 	p.tr.spare = make(chan []byte, 1)
 	p.tr.spare <- nil
 	p.RegionStart(1, 1, trace.RegionUser)
-	b, ok := p.seal(0)
+	b, ok := p.seal(0, nil)
 	if !ok || len(b) == 0 {
 		t.Fatalf("seal: %d bytes, %v", len(b), ok)
 	}
@@ -139,7 +139,7 @@ func TestSealRunning(t *testing.T) {
 		t.Error("a sealed processor handed a buffer over")
 	}
 	// What was published when it was sealed stays as it was.
-	if b2, _ := p.seal(0); len(b2) < n || !bytes.Equal(b2[:n], b) {
+	if b2, _ := p.seal(0, nil); len(b2) < n || !bytes.Equal(b2[:n], b) {
 		t.Errorf("published %d bytes after the seal, had %d", len(b2), n)
 	}
 }

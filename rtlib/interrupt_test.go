@@ -198,3 +198,37 @@ func TestTerminateStuck(t *testing.T) {
 		t.Errorf("last record %v", end)
 	}
 }
+
+// TestTerminateTwice: a second SIGTERM while the run waits for processors
+// that never reach a safe point ends the wait: the trace is completed at
+// once and the exit status is 143. Before, the second signal killed the
+// program with nothing of the trace written. Two signals within a moment
+// (a process-group kill through svmc run) count as one.
+func TestTerminateTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "twice.sddf")
+	cmd, out, stderr := startProg(t, "sigstuck", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1", "SVMC_STOP_WAIT=1h")
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("%q %v; stderr %q", line, err, stderr.String())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(syscall.SIGTERM) // the same kill, passed on
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := exitCode(t, cmd); code != 143 {
+		t.Errorf("exit status %d, want 143; stderr %q", code, stderr.String())
+	}
+	want := "svmc: SIGTERM again: completing the trace without waiting for the processors\n" +
+		"svmc: interrupted (SIGTERM): trace written to " + path + "\n"
+	if stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	recs := readAllRecords(t, path)
+	end := recs[len(recs)-1]
+	if _, notStopped := end.IntArray("processors not stopped"); end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate ||
+		!reflect.DeepEqual(notStopped, []int{0, 1}) {
+		t.Errorf("last record %v", end)
+	}
+	if len(recs) < 7 {
+		t.Errorf("%d records, want the 6 region starts and trace-end", len(recs))
+	}
+}

@@ -139,6 +139,7 @@ type run struct {
 	writeErr error
 
 	failCh   chan struct{} // closed on the first failure
+	hurry    chan struct{} // closed on a second signal: wait for no processor any more
 	aborting atomic.Bool
 	live     atomic.Int32
 	allDone  chan struct{} // closed when every processor goroutine ended
@@ -270,6 +271,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		infoSeen: map[Site]bool{},
 		failCh:   make(chan struct{}),
 		allDone:  make(chan struct{}),
+		hurry:    make(chan struct{}),
 	}
 	if r.bufLimit <= 0 {
 		r.bufLimit = DefaultBufSize
@@ -359,15 +361,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	}
 	sigDone := make(chan struct{})
 	if par.signals != nil {
-		go func() {
-			select {
-			case s := <-par.signals:
-				// A second signal ends the program at once.
-				signal.Reset(syscall.SIGINT, syscall.SIGTERM)
-				r.fail(&InterruptError{Signal: s})
-			case <-sigDone:
-			}
-		}()
+		go r.onSignals(par.signals, sigDone)
 	}
 	select {
 	case <-r.allDone:
@@ -376,12 +370,13 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		select {
 		case <-r.allDone:
 		case <-t.C:
+		case <-r.hurry:
 		}
 		t.Stop()
 	}
-	close(sigDone)
 	end := nanotime()
 	r.finish(end)
+	close(sigDone)
 	r.done.Store(true)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -389,6 +384,41 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		return r.failErr
 	}
 	return r.writeErr
+}
+
+// onSignals handles Main's signals until done is closed, that is until the
+// trace is complete. The first stops the run as a failure does: the
+// processors stop at their next safe point, waited for up to stop_wait.
+// The second ends that wait: the trace is completed at once with what the
+// processors handed over. Only a third ends the process without the trace.
+// A signal within sameSignal of the previous one counts with it: a
+// process-group kill (timeout(1), kill -TERM -PGID) reaches the program
+// twice, directly and passed on by svmc run.
+func (r *run) onSignals(sigs <-chan os.Signal, done <-chan struct{}) {
+	const sameSignal = 250 * time.Millisecond
+	var last time.Time
+	for n := 0; ; {
+		var s os.Signal
+		select {
+		case s = <-sigs:
+		case <-done:
+			return
+		}
+		if n > 0 && time.Since(last) < sameSignal {
+			continue
+		}
+		last = time.Now()
+		switch n++; n {
+		case 1:
+			r.fail(&InterruptError{Signal: s})
+		case 2:
+			fmt.Fprintf(os.Stderr, "svmc: %s again: completing the trace without waiting for the processors\n", sigName(s))
+			close(r.hurry)
+		default:
+			fmt.Fprintf(os.Stderr, "svmc: %s a third time: exiting without completing the trace\n", sigName(s))
+			os.Exit((&InterruptError{Signal: s}).ExitCode())
+		}
+	}
 }
 
 // finish completes the trace and the statistics after the processors
@@ -413,7 +443,7 @@ func (r *run) finish(end int64) {
 		lost := 0
 		bufs := make([][]byte, r.n)
 		for i, p := range r.procs {
-			b, ok := p.seal(r.stopWait)
+			b, ok := p.seal(r.stopWait, r.hurry)
 			if !ok {
 				lost = -1
 			}

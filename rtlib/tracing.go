@@ -170,12 +170,18 @@ func (r *run) writer() {
 }
 
 // seal stops p's flushing and publication and returns the records it
-// published, or ok false if p stayed in a flush for longer than wait.
-func (p *Proc) seal(wait time.Duration) (b []byte, ok bool) {
+// published, or ok false if p stayed in a flush for longer than wait or
+// until hurry was closed.
+func (p *Proc) seal(wait time.Duration, hurry <-chan struct{}) (b []byte, ok bool) {
 	deadline := time.Now().Add(wait)
 	for !p.tr.state.CompareAndSwap(stRunning, stSealed) {
 		if p.tr.state.Load() == stSealed {
 			break
+		}
+		select {
+		case <-hurry:
+			return nil, false
+		default:
 		}
 		if time.Now().After(deadline) {
 			return nil, false
