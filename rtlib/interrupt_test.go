@@ -232,3 +232,45 @@ func TestTerminateTwice(t *testing.T) {
 		t.Errorf("%d records, want the 6 region starts and trace-end", len(recs))
 	}
 }
+
+// TestKilledKeepsRecords: SIGKILL cannot be caught, so what a killed run
+// keeps is what reached the file. The writer writes every buffer handed
+// over at once: the loss is bounded by the processors' buffers (two of
+// SVMC_TRACEBUF bytes each), not by file buffers in between. Before, 320
+// KiB of buffers in front of the file held the whole trace of this run.
+func TestKilledKeepsRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "killed.sddf")
+	cmd, out, stderr := startProg(t, "sigloop", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1", "SVMC_TRACEBUF=2k")
+	var done int
+	for done < 100 {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%v; stderr %q", err, stderr.String())
+		}
+		done, _ = strconv.Atoi(line[:len(line)-1])
+	}
+	cmd.Process.Kill()
+	go io.Copy(io.Discard, out)
+	exitCode(t, cmd)
+	recs := readAllRecords(t, path)
+	pdos := map[int]int{}
+	bytesPerPDO := 0
+	for _, r := range recs {
+		if r.Desc.Name == "trace-region-stop" && r.Int("directive number") == 1 {
+			pdos[r.Node()]++
+		}
+	}
+	if fi, err := os.Stat(path); err == nil && pdos[0] > 0 {
+		bytesPerPDO = int(fi.Size()) / (pdos[0] + pdos[1])
+	}
+	// Two buffers of 2 KiB per processor hold this many PDOs at most.
+	if bytesPerPDO == 0 {
+		t.Fatalf("no PDO of the %d the leader finished is in the trace (%d records)", done+1, len(recs))
+	}
+	lost := 2 * 2048 / bytesPerPDO
+	for node := 0; node < 2; node++ {
+		if pdos[node] < done+1-lost-1 {
+			t.Errorf("node %d: %d PDOs in the trace, the leader finished %d; at most %d could be in the buffers", node, pdos[node], done+1, lost)
+		}
+	}
+}

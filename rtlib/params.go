@@ -1,7 +1,6 @@
 package rtlib
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -102,15 +101,12 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 		if err != nil {
 			return fail(fmt.Errorf("%s=%s: %v", s.SourceName("trace"), path, err))
 		}
-		bw := bufio.NewWriterSize(f, 256<<10)
-		par.Trace = bw
+		// No buffer of its own: the trace writer's is flushed whenever a
+		// processor's buffer was written (see run.writer).
+		par.Trace = f
 		par.TraceName = path
 		closers = append(closers, func() error {
-			err := bw.Flush()
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
+			if err := f.Close(); err != nil {
 				return fmt.Errorf("%s=%s: %v", s.SourceName("trace"), path, err)
 			}
 			return nil

@@ -337,6 +337,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			r.outs.Close()
 			return err
 		}
+		if err := w.Flush(); err != nil { // the header is on disk before anything runs
+			r.outs.Close()
+			return err
+		}
 		r.w = w
 		r.flushQ = make(chan flushItem, r.n)
 		r.writerDone = make(chan struct{})

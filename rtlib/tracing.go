@@ -166,6 +166,13 @@ func (r *run) writer() {
 			r.setWriteErr(err)
 		}
 		it.p.tr.spare <- it.b[:0]
+		// What a killed run loses is then only what the processors'
+		// buffers hold: the one filling and one handed over, at most.
+		if len(r.flushQ) == 0 {
+			if err := r.w.Flush(); err != nil {
+				r.setWriteErr(err)
+			}
+		}
 	}
 }
 
