@@ -63,7 +63,9 @@ func removeWork(work string, buildErr error) {
 	var bf buildFailure
 	if !errors.As(buildErr, &bf) {
 		os.RemoveAll(work)
+		return
 	}
+	keepWork(work)
 }
 
 // directiveAbove is the construct of file name whose directive stands

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -112,7 +110,7 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 			if err != nil {
 				return err
 			}
-			work, err := os.MkdirTemp("", "svmc-build-")
+			work, err := newWorkDir("svmc-build-", false)
 			if err != nil {
 				return err
 			}
@@ -209,7 +207,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			if print {
 				env = append(env, "SVMC_PRINT_PARAMS=1")
 			}
-			work, err := os.MkdirTemp("", "svmc-run-")
+			work, err := newWorkDir("svmc-run-", keep)
 			if err != nil {
 				return err
 			}
@@ -226,30 +224,11 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			prog := exec.Command(exe, progArgs...)
 			prog.Env = env
 			prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := prog.Start(); err != nil {
-				return err
+			tracePath := os.Getenv("SVMC_TRACE")
+			if cmd.Flags().Changed("trace") {
+				tracePath = *values["trace"]
 			}
-			// The program stops itself on SIGINT and SIGTERM and writes its
-			// trace; svmc waits for it. Ctrl-C reaches the program through
-			// the process group, so svmc only swallows SIGINT; a SIGTERM
-			// sent to svmc is passed on.
-			sigc := make(chan os.Signal, 1)
-			signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-			defer signal.Stop(sigc)
-			go func() {
-				for sig := range sigc {
-					if sig == syscall.SIGTERM {
-						prog.Process.Signal(sig)
-					}
-				}
-			}()
-			if err := prog.Wait(); err != nil {
-				if xe, ok := err.(*exec.ExitError); ok {
-					return exitError{xe.ExitCode()}
-				}
-				return err
-			}
-			return nil
+			return runProgram(prog, cmd.ErrOrStderr(), tracePath)
 		},
 	}
 	f := cmd.Flags()

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -102,5 +109,110 @@ func TestGoroutinePanic(t *testing.T) {
 	res := runSvmc(t, dir, "run", "-n", "2", ".")
 	if res.code != 0 || res.stdout != "45\n7\n" {
 		t.Errorf("without a panic: exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// A program that runs PDOs until it is stopped, printing its process id and
+// then "ready"; with MODE=quick it returns at once, with MODE=suicide it
+// kills itself with SIGKILL.
+const endlessProg = `package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+func main() {
+	if os.Getenv("MODE") == "quick" {
+		return
+	}
+	fmt.Println(os.Getpid())
+	for k := 0; ; k++ {
+		s := 0
+		//svm:pdo loops(i) reduction(+:s)
+		for i := 0; i < 100; i++ {
+			s += i
+		}
+		if k == 10 {
+			fmt.Println("ready")
+			if os.Getenv("MODE") == "suicide" {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		}
+	}
+}
+`
+
+// TestKilledSvmcRun: SIGKILL of svmc run reaches the program as SIGTERM, so
+// that it writes its trace instead of running on as an orphan, and the next
+// svmc removes the work directory the killed one left. Before, the program
+// ran on and the directory stayed.
+func TestKilledSvmcRun(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's")
+	}
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tmp := t.TempDir()
+	tr := filepath.Join(dir, "t.sddf")
+	cmd := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(out)
+	line, err := rd.ReadString('\n')
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	if ready, _ := rd.ReadString('\n'); err != nil || pid == 0 || ready != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("%q %q %v; stderr %s", line, ready, err, stderr.String())
+	}
+	works, _ := filepath.Glob(filepath.Join(tmp, "svmc-run-*"))
+	if len(works) != 1 {
+		t.Fatalf("work directories %v, want one", works)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for i := 0; processAlive(pid); i++ {
+		if i == 200 {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal("the program runs on after svmc run was killed")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	recs := readTrace(t, tr)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate {
+		t.Errorf("last record %v, want trace-end of a SIGTERM", end)
+	}
+	quick := exec.Command(svmcBin, "run", ".")
+	quick.Dir = dir
+	quick.Env = append(os.Environ(), "TMPDIR="+tmp, "MODE=quick")
+	if out, err := quick.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if _, err := os.Stat(works[0]); !os.IsNotExist(err) {
+		t.Errorf("the killed svmc's work directory %s is still there (%v)", works[0], err)
+	}
+}
+
+// TestKilledProgram: a program killed by SIGKILL cannot say so itself;
+// svmc run does, with what is left of the trace, and exits 137. Before, it
+// exited 255 without a word.
+func TestKilledProgram(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tr := filepath.Join(dir, "t.sddf")
+	t.Setenv("MODE", "suicide")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	want := "svmc: the program was killed by SIGKILL; the trace " + tr + " holds what the processors had handed over (at most two trace buffers each are lost) and has no trace-end record\n"
+	if res.code != 137 || res.stderr != want {
+		t.Errorf("exit %d, stderr %q; want 137 and %q", res.code, res.stderr, want)
+	}
+	rep := runSvmc(t, dir, "report", tr)
+	if rep.code != 0 || !strings.Contains(rep.stdout, "no trace-end record") {
+		t.Errorf("report of the killed run: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 }

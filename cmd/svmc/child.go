@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// runProgram runs the instrumented program exe and waits for it. The
+// program stops itself on SIGINT and SIGTERM and writes its trace: Ctrl-C
+// reaches it through the process group, so svmc only swallows SIGINT; a
+// SIGTERM sent to svmc is passed on. Where the system allows (Linux), the
+// program gets SIGTERM when svmc itself dies, even by SIGKILL, so that it
+// writes its trace instead of running on as an orphan. tracePath names the
+// trace in messages ("" if unknown).
+func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
+	prog.SysProcAttr = childAttr()
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigc)
+	done := make(chan error, 1)
+	go func() {
+		// The parent-death signal follows the thread that started the
+		// child: keep that thread until the child has ended.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := prog.Start(); err != nil {
+			done <- err
+			return
+		}
+		done <- prog.Wait()
+	}()
+	var err error
+wait:
+	for {
+		select {
+		case sig := <-sigc:
+			if sig == syscall.SIGTERM && prog.Process != nil {
+				prog.Process.Signal(sig)
+			}
+		case err = <-done:
+			break wait
+		}
+	}
+	var xe *exec.ExitError
+	if !errors.As(err, &xe) {
+		return err
+	}
+	if ws, ok := xe.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		// The runtime handles SIGINT and SIGTERM itself; any other signal
+		// (SIGKILL, the kernel's out-of-memory killer) ended it at once.
+		sig := ws.Signal()
+		msg := fmt.Sprintf("svmc: the program was killed by %s", signalName(sig))
+		if tracePath != "" {
+			msg += fmt.Sprintf("; the trace %s holds what the processors had handed over (at most two trace buffers each are lost) and has no trace-end record", tracePath)
+		}
+		fmt.Fprintln(stderr, msg)
+		return exitError{128 + int(sig)}
+	}
+	return exitError{xe.ExitCode()}
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return "signal " + strconv.Itoa(int(s)) + " (" + s.String() + ")"
+}
+
+// Work directories of svmc run and svmc build hold a file naming the svmc
+// process that uses them. One whose process is gone (svmc was killed) is
+// removed by the next svmc that starts; directories kept on purpose (--work,
+// a failed build) hold no such file.
+const workOwner = "svmc.pid"
+
+// newWorkDir creates a work directory under the temporary directory, with
+// its owner file unless it is to be kept, after removing the directories
+// that killed svmc processes left behind.
+func newWorkDir(prefix string, keep bool) (string, error) {
+	sweepWorkDirs()
+	work, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", err
+	}
+	if !keep {
+		os.WriteFile(filepath.Join(work, workOwner), []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	return work, nil
+}
+
+// keepWork marks a work directory to be kept: it is no longer swept.
+func keepWork(work string) { os.Remove(filepath.Join(work, workOwner)) }
+
+func sweepWorkDirs() {
+	for _, prefix := range []string{"svmc-run-", "svmc-build-"} {
+		dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
+		for _, dir := range dirs {
+			data, err := os.ReadFile(filepath.Join(dir, workOwner))
+			if err != nil {
+				continue
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+			if err != nil || pid <= 0 || processAlive(pid) {
+				continue
+			}
+			os.RemoveAll(dir)
+		}
+	}
+}
