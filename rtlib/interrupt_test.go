@@ -252,6 +252,8 @@ func TestKilledKeepsRecords(t *testing.T) {
 	cmd.Process.Kill()
 	go io.Copy(io.Discard, out)
 	exitCode(t, cmd)
+	// The trace is complete when it has its name; until then it is partial.
+	path = trace.PartialName(path, cmd.Process.Pid)
 	recs := readAllRecords(t, path)
 	pdos := map[int]int{}
 	bytesPerPDO := 0
@@ -272,5 +274,42 @@ func TestKilledKeepsRecords(t *testing.T) {
 		if pdos[node] < done+1-lost-1 {
 			t.Errorf("node %d: %d PDOs in the trace, the leader finished %d; at most %d could be in the buffers", node, pdos[node], done+1, lost)
 		}
+	}
+}
+
+// TestSameTraceTwoRuns: two runs writing the same trace file at once each
+// write a partial file of their own and rename it when complete, so the
+// file is one whole trace (the later run's) and no partial file is left.
+// Before, both wrote the one file and left it unreadable.
+func TestSameTraceTwoRuns(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "same.sddf")
+	var cmds []*exec.Cmd
+	for range 2 {
+		cmd, out, stderr := startProg(t, "sigloop", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1", "SVMC_TRACEBUF=2k")
+		for {
+			line, err := out.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%v; stderr %q", err, stderr.String())
+			}
+			if n, _ := strconv.Atoi(line[:len(line)-1]); n >= 20 {
+				break
+			}
+		}
+		go io.Copy(io.Discard, out)
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		cmd.Process.Signal(syscall.SIGINT)
+		if code := exitCode(t, cmd); code != 130 {
+			t.Errorf("exit status %d, want 130", code)
+		}
+	}
+	recs := readAllRecords(t, path)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" {
+		t.Errorf("last record %v, want trace-end", end)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 1 {
+		t.Errorf("files %v, want the trace alone", files)
 	}
 }

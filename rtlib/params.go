@@ -8,6 +8,7 @@ import (
 
 	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
+	"github.com/svmc/svmc/trace"
 )
 
 // Run-time parameters: the table, their sources and the parameter file are
@@ -49,6 +50,9 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	closeAll = func() error { return nil }
 	s, err := params.Load(lookupEnv)
 	if err != nil {
+		return par, closeAll, err
+	}
+	if err := s.Collisions(); err != nil {
 		return par, closeAll, err
 	}
 	v := &s.Values
@@ -97,7 +101,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 		par.Stderr = os.Stderr
 	}
 	if path := v.Trace; path != "" {
-		f, err := os.Create(path)
+		f, partial, err := createTrace(path)
 		if err != nil {
 			return fail(fmt.Errorf("%s=%s: %v", s.SourceName("trace"), path, err))
 		}
@@ -106,11 +110,30 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 		par.Trace = f
 		par.TraceName = path
 		closers = append(closers, func() error {
-			if err := f.Close(); err != nil {
+			err := f.Close()
+			if err == nil && partial != "" {
+				err = os.Rename(partial, path)
+			}
+			if err != nil {
 				return fmt.Errorf("%s=%s: %v", s.SourceName("trace"), path, err)
 			}
 			return nil
 		})
 	}
 	return par, closeAll, nil
+}
+
+// createTrace creates the trace file. A regular file is written under
+// trace.PartialName and renamed when the run is over: two runs writing the
+// same trace each leave a whole one (the later wins), and an earlier trace
+// stays until the new one is complete. Anything else (/dev/stdout, a pipe)
+// is written as it is. partial is the name written, "" for path itself.
+func createTrace(path string) (f *os.File, partial string, err error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		return f, "", err
+	}
+	partial = trace.PartialName(path, os.Getpid())
+	f, err = os.OpenFile(partial, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	return f, partial, err
 }

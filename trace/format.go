@@ -126,3 +126,10 @@ func appendQuoted(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
+
+// PartialName is the name under which process pid writes the trace file
+// path until the trace is complete (it is renamed to path then). What a run
+// killed by SIGKILL wrote stays under this name; svmc run renames it.
+func PartialName(path string, pid int) string {
+	return path + "." + strconv.Itoa(pid) + ".partial"
+}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/svmc/svmc/trace"
 )
 
 // runProgram runs the instrumented program exe and waits for it. The
@@ -59,7 +61,9 @@ wait:
 		// (SIGKILL, the kernel's out-of-memory killer) ended it at once.
 		sig := ws.Signal()
 		msg := fmt.Sprintf("svmc: the program was killed by %s", signalName(sig))
-		if tracePath != "" {
+		// The program writes its trace under a partial name until it is
+		// complete; what it wrote is all there is now.
+		if tracePath != "" && os.Rename(trace.PartialName(tracePath, prog.Process.Pid), tracePath) == nil {
 			msg += fmt.Sprintf("; the trace %s holds what the processors had handed over (at most two trace buffers each are lost) and has no trace-end record", tracePath)
 		}
 		fmt.Fprintln(stderr, msg)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -274,15 +275,9 @@ func traceCmd() *cobra.Command {
 				return err
 			}
 			defer in.Close()
-			out, err := os.Create(args[1])
-			if err != nil {
-				return err
-			}
-			if err := trace.Convert(out, format, in); err != nil {
-				out.Close()
-				return err
-			}
-			return out.Close()
+			return writeResult("convert: output", args[1], args[:1], func(out io.Writer) error {
+				return trace.Convert(out, format, in)
+			})
 		},
 	}
 	conv.Flags().StringVar(&to, "to", "", "output format: ascii or binary")

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -69,7 +69,7 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 			if err := export.WriteChrome(&buf, tl); err != nil {
 				return fmt.Errorf("export: %v", err)
 			}
-			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 				return fmt.Errorf("export: %v", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote %s: %d threads, %d slices, %d instant events\n",

@@ -216,3 +216,38 @@ func TestKilledProgram(t *testing.T) {
 		t.Errorf("report of the killed run: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 }
+
+// TestOutputIsInput: a command whose output file is its input (also
+// through a symbolic link) refuses and leaves the input as it was. Before,
+// trace convert truncated its input and view replaced the trace by HTML.
+func TestOutputIsInput(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tr := filepath.Join(dir, "t.sddf")
+	t.Setenv("MODE", "quick")
+	if res := runSvmc(t, dir, "run", "--trace", tr, "."); res.code != 0 {
+		t.Fatalf("run: %d %s", res.code, res.stderr)
+	}
+	os.Symlink(tr, filepath.Join(dir, "link.sddf"))
+	before, _ := os.ReadFile(tr)
+	for _, args := range [][]string{
+		{"trace", "convert", "--to", "ascii", "t.sddf", "t.sddf"},
+		{"trace", "convert", "--to", "ascii", "t.sddf", "link.sddf"},
+		{"view", "t.sddf", "-o", "link.sddf"},
+		{"export", "--format", "chrome", "t.sddf", "-o", "t.sddf"},
+		{"report", "t.sddf", "--next-request", "t.sddf"},
+	} {
+		res := runSvmc(t, dir, args...)
+		if res.code == 0 || !strings.Contains(res.stderr, "is the input file t.sddf: write the output to another file") {
+			t.Errorf("svmc %s: exit %d, stderr %q", strings.Join(args, " "), res.code, res.stderr)
+		}
+		if after, _ := os.ReadFile(tr); !bytes.Equal(after, before) {
+			t.Fatalf("svmc %s changed its input", strings.Join(args, " "))
+		}
+	}
+	if res := runSvmc(t, dir, "trace", "convert", "--to", "ascii", "t.sddf", "t.txt"); res.code != 0 {
+		t.Errorf("convert to another file: %d %s", res.code, res.stderr)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "t.txt")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("converted file: %v %v", fi, err)
+	}
+}

@@ -104,7 +104,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 				if len(data) == 0 {
 					data = []byte("# svmc report --findings: no findings above the threshold; nothing to refine\nCONFIG SVM_TraceStage: 1\n")
 				}
-				if err := os.WriteFile(nextReq, data, 0o644); err != nil {
+				if err := writeResult("--next-request", nextReq, []string{path, info}, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 					return fmt.Errorf("report: --next-request: %v", err)
 				}
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,7 +52,7 @@ written next to the trace, with the extension .html.`,
 			if err := view.WriteHTML(&buf, tl); err != nil {
 				return fmt.Errorf("view: %v", err)
 			}
-			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 				return fmt.Errorf("view: %v", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: wrote %s: %d processors, %d intervals (%d waiting), %d events\n",

@@ -2,6 +2,7 @@ package params
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,5 +226,45 @@ func TestUnknown(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestCollisions: a file the run writes may not be another file of the
+// run, also through a symbolic link or a relative path; the user's stdout
+// and stderr may share one.
+func TestCollisions(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	req := writeFile(t, dir, "run.req", "CONFIG SVM_TraceStage: 1\n")
+	tr := filepath.Join(dir, "t.sddf")
+	t.Chdir(dir)
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"SVMC_FLAG_TRACE": tr, "SVMC_FLAG_STDOUT": "common:" + tr},
+			"--stdout common:" + tr + " is the same file as --trace " + tr + ": a run cannot write it twice"},
+		{map[string]string{"SVMC_FLAG_TRACE": "t.sddf", "SVMC_STDERR": "proc0:" + filepath.Join(link, "t.sddf")},
+			"SVMC_STDERR=proc0:" + filepath.Join(link, "t.sddf") + " is the same file as --trace t.sddf: a run cannot write it twice"},
+		{map[string]string{"SVMC_FLAG_TRACE": "out1.txt", "SVMC_FLAG_NPROCS": "2", "SVMC_FLAG_STDOUT": "each:out%d.txt"},
+			"--stdout each:out%d.txt (processor 1) is the same file as --trace out1.txt: a run cannot write it twice"},
+		{map[string]string{"SVMC_FLAG_TRACE": tr, "SVMC_INFO": "file:" + tr},
+			"SVMC_INFO=file:" + tr + " is the same file as --trace " + tr + ": a run cannot write it twice"},
+		{map[string]string{"SVMC_FLAG_TRACE": req, "SVMC_FLAG_REQUEST": req},
+			"--trace " + req + " is the same file as --request " + req + ": the run would overwrite it"},
+		{map[string]string{"SVMC_FLAG_STDOUT": "common:o.txt", "SVMC_FLAG_STDERR": "common:o.txt", "SVMC_FLAG_TRACE": tr}, ""},
+	} {
+		withEnv(t, c.env)
+		s, err := Load(lookupEnv)
+		if err != nil {
+			t.Fatalf("%v: %v", c.env, err)
+		}
+		err = s.Collisions()
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
+			t.Errorf("%v:\n got %v\nwant %s", c.env, err, c.want)
+		}
 	}
 }
