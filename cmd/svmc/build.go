@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -221,7 +222,10 @@ func runtimeModfile(goMod, work string) (string, error) {
 }
 
 // extractRuntime writes the embedded runtime source into the user cache,
-// once per content, and returns the module directory.
+// once per content, and returns the module directory. The directory is
+// trusted only when it holds exactly the embedded files and nobody else
+// can change it: code another local user planted there would run inside
+// the user's program. A directory that fails the check is extracted again.
 func extractRuntime() (string, error) {
 	files := map[string][]byte{"go.mod": []byte("module " + svmc.Module + "\n\ngo 1.24\n")}
 	h := sha256.New()
@@ -238,22 +242,22 @@ func extractRuntime() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cache, err := os.UserCacheDir()
+	base, err := runtimeBase()
 	if err != nil {
-		cache = os.TempDir()
+		return "", err
 	}
-	dir := filepath.Join(cache, "svmc", "runtime-"+hex.EncodeToString(h.Sum(nil))[:16])
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-		return dir, nil
+	dir := filepath.Join(base, "runtime-"+hex.EncodeToString(h.Sum(nil))[:16])
+	if _, err := os.Lstat(dir); err == nil {
+		if verifyRuntime(dir, files) == nil {
+			return dir, nil
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", fmt.Errorf("the runtime directory %s is not as svmc wrote it and cannot be removed: %v", dir, err)
+		}
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "tmp-runtime-")
+	tmp, err := os.MkdirTemp(base, "tmp-runtime-")
 	if err != nil {
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			return "", err
-		}
-		if tmp, err = os.MkdirTemp(filepath.Dir(dir), "tmp-runtime-"); err != nil {
-			return "", err
-		}
+		return "", err
 	}
 	for path, data := range files {
 		full := filepath.Join(tmp, filepath.FromSlash(path))
@@ -264,12 +268,81 @@ func extractRuntime() (string, error) {
 			return "", err
 		}
 	}
-	// Another svmc may have won the race; either copy is the same.
+	os.Chmod(tmp, 0o755)
+	// Another svmc may have won the race; either copy is the same, and
+	// the winner's is checked like any other.
 	if err := os.Rename(tmp, dir); err != nil {
 		os.RemoveAll(tmp)
-		if _, statErr := os.Stat(filepath.Join(dir, "go.mod")); statErr != nil {
-			return "", err
+		if verr := verifyRuntime(dir, files); verr != nil {
+			return "", fmt.Errorf("%v (%v)", err, verr)
 		}
 	}
 	return dir, nil
+}
+
+// runtimeBase is the directory that holds the extracted runtimes: svmc's
+// in the user cache, or without one (neither HOME nor XDG_CACHE_HOME)
+// svmc-UID in the temporary directory, created private. Either must be a
+// directory of the user's that nobody else can write.
+func runtimeBase() (string, error) {
+	cache, err := os.UserCacheDir()
+	var base string
+	if err == nil {
+		base = filepath.Join(cache, "svmc")
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return "", err
+		}
+	} else {
+		base = filepath.Join(os.TempDir(), "svmc-"+strconv.Itoa(os.Getuid()))
+		if err := os.Mkdir(base, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	fi, err := os.Lstat(base)
+	if err != nil {
+		return "", err
+	}
+	if err := private(fi); err != nil {
+		return "", fmt.Errorf("svmc will not use %s for its runtime: %v; remove it, or set XDG_CACHE_HOME to a directory of yours", base, err)
+	}
+	return base, nil
+}
+
+// verifyRuntime checks that dir holds exactly files, as regular files and
+// directories of the user's that nobody else can write.
+func verifyRuntime(dir string, files map[string][]byte) error {
+	found := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if err := private(fi); err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		want, ok := files[filepath.ToSlash(rel)]
+		if !ok {
+			return fmt.Errorf("%s: not a file of svmc's runtime", path)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(got, want) {
+			return fmt.Errorf("%s: changed", path)
+		}
+		found++
+		return nil
+	})
+	if err == nil && found != len(files) {
+		err = fmt.Errorf("%s: %d of the runtime's %d files", dir, found, len(files))
+	}
+	return err
 }

@@ -251,3 +251,57 @@ func TestOutputIsInput(t *testing.T) {
 		t.Errorf("converted file: %v %v", fi, err)
 	}
 }
+
+// TestRuntimeDirTrusted: without HOME and XDG_CACHE_HOME the runtime goes
+// to TMPDIR/svmc-UID, created private; one that others can write is
+// refused, and code planted in the runtime directory is removed before it
+// can run. Before, an existing directory was trusted by its name.
+func TestRuntimeDirTrusted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("ownership is Unix's")
+	}
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tmp := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CACHE_HOME=") && !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, v+"="+strings.TrimSpace(string(out)))
+	}
+	env = append(env, "TMPDIR="+tmp, "MODE=quick")
+	run := func() (string, error) {
+		cmd := exec.Command(svmcBin, "run", ".")
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	base := filepath.Join(tmp, "svmc-"+strconv.Itoa(os.Getuid()))
+	os.Mkdir(base, 0o777)
+	os.Chmod(base, 0o777)
+	if out, err := run(); err == nil || !strings.Contains(out, "svmc will not use "+base+" for its runtime: writable by others") {
+		t.Fatalf("a world-writable runtime directory: %v\n%s", err, out)
+	}
+	os.Chmod(base, 0o700)
+	if out, err := run(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	rts, _ := filepath.Glob(filepath.Join(base, "runtime-*"))
+	if len(rts) != 1 {
+		t.Fatalf("runtime directories %v", rts)
+	}
+	planted := filepath.Join(rts[0], "rtlib", "planted.go")
+	os.WriteFile(planted, []byte("package rtlib\n\nfunc init() { println(\"PLANTED\") }\n"), 0o644)
+	if out, err := run(); err != nil || strings.Contains(out, "PLANTED") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(planted); !os.IsNotExist(err) {
+		t.Errorf("the planted file is still there: %v", err)
+	}
+}
