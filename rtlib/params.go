@@ -61,6 +61,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.BufSize, par.KernelBufSize = v.TraceBuf, v.KernelTraceBuf
 	par.UserStdout, par.UserStderr, par.KeepOld = v.Stdout, v.Stderr, v.KeepOld
 	par.StopWait = v.StopWait
+	par.TimeLimit = v.TimeLimit
 	par.ThrottleCalls, par.ThrottleUs = v.ThrottleCalls, v.ThrottleUs
 	par.Deadlock = time.Duration(v.DeadlockMS) * time.Millisecond
 	if v.DeadlockMS == 0 {

@@ -79,6 +79,9 @@ type Params struct {
 	// appended to them, and no file of OutEach patterns is removed.
 	UserStdout, UserStderr Output
 	KeepOld                bool
+	// TimeLimit stops the run after this long as SIGTERM does, with a
+	// TimeLimitError saying what each processor was doing; 0: none.
+	TimeLimit time.Duration
 	// StopWait bounds how long a failing run waits for the other processors
 	// to reach a safe point; 0 means 2 seconds.
 	StopWait time.Duration
@@ -215,6 +218,15 @@ func Main(prog *Program, body func(p *Proc)) {
 	if errors.As(err, &xe) {
 		os.Exit(xe.Code)
 	}
+	var te *TimeLimitError
+	if errors.As(err, &te) {
+		msg := err.Error()
+		if par.TraceName != "" {
+			msg += "\ntrace written to " + par.TraceName
+		}
+		printErr(msg)
+		os.Exit(te.ExitCode())
+	}
 	var ie *InterruptError
 	if errors.As(err, &ie) {
 		msg := "svmc: " + ie.Error()
@@ -232,8 +244,15 @@ func Main(prog *Program, body func(p *Proc)) {
 // fatal prints err, every line that does not start with a blank prefixed by
 // "svmc: ", and exits with status 2.
 func fatal(err error) {
+	printErr(err.Error())
+	os.Exit(2)
+}
+
+// printErr prints a message on stderr, every line that does not start
+// with a blank prefixed by "svmc: ".
+func printErr(msg string) {
 	var b strings.Builder
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for _, line := range strings.Split(msg, "\n") {
 		if line != "" && line[0] != ' ' && line[0] != '\t' {
 			b.WriteString("svmc: ")
 		}
@@ -241,7 +260,6 @@ func fatal(err error) {
 		b.WriteByte('\n')
 	}
 	os.Stderr.WriteString(b.String())
-	os.Exit(2)
 }
 
 // Run executes body on processor 0 of a team of par.NProcs processors and
@@ -360,6 +378,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		}
 	}
 	r.startWatchdog(par.Deadlock)
+	if par.TimeLimit > 0 {
+		limit := time.AfterFunc(par.TimeLimit, func() { r.fail(r.timeLimitError(par.TimeLimit)) })
+		defer limit.Stop()
+	}
 	for _, p := range r.procs {
 		go r.procMain(p, body)
 	}
@@ -523,6 +545,7 @@ func endStatus(err error) (int, string) {
 func (r *run) procMain(p *Proc, body func(p *Proc)) {
 	g := getg()
 	gProcs.store(g, p)
+	p.goid = goid()
 	normal := false
 	defer func() {
 		if v := recover(); v != nil {

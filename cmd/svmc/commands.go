@@ -72,6 +72,7 @@ var runFlags = []struct {
 	{"stderr", "STDERR", "user error output, as --stdout"},
 	{"info", "INFO", "runtime messages: stderr, stdout, off or file:PATH"},
 	{"deadlock-ms", "DEADLOCK_MS", "report a deadlock after this many ms without progress (0 off)"},
+	{"time-limit", "TIME_LIMIT", "stop the run after this long (10s, 5m), as SIGTERM does, saying what each processor was doing"},
 	{"throttle-calls", "THROTTLE_CALLS", "stop tracing a subprogram on a processor after this many calls ... (0 off)"},
 	{"throttle-us", "THROTTLE_US", "... when their mean inclusive time is under this many µs (0 off)"},
 }

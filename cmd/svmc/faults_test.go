@@ -305,3 +305,55 @@ func TestRuntimeDirTrusted(t *testing.T) {
 		t.Errorf("the planted file is still there: %v", err)
 	}
 }
+
+// TestTimeLimit: a run that hangs on a Go channel inside a pdo, which the
+// deadlock detection cannot see, is stopped by --time-limit as by SIGTERM:
+// the trace is complete, each processor is named with what it was doing at
+// which line, and the status is timeout(1)'s 124.
+func TestTimeLimit(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func main() {
+	var mu sync.Mutex
+	never := make(chan int)
+	s := 0
+	//svm:pdo loops(i) reduction(+:s)
+	for i := 0; i < 2; i++ {
+		if i == 0 {
+			s += <-never
+		} else {
+			mu.Lock()
+			mu.Lock()
+		}
+	}
+	fmt.Println(s)
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	t.Setenv("SVMC_STOP_WAIT", "100ms")
+	res := runSvmc(t, dir, "run", "-n", "2", "--time-limit", "500ms", "--trace", tr, ".")
+	if res.code != 124 {
+		t.Errorf("exit %d, want 124", res.code)
+	}
+	for _, want := range []string{
+		"svmc: time limit 500ms reached: the run was stopped\n",
+		"  processor 0: blocked (chan receive) in main.",
+		"main.go:15\n",
+		"  processor 1: blocked (sync.Mutex.Lock) in main.",
+		"main.go:18\n",
+		"svmc: trace written to " + tr + "\n",
+	} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+		}
+	}
+	recs := readTrace(t, tr)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate {
+		t.Errorf("last record %v", end)
+	}
+}

@@ -20,6 +20,7 @@
 //	keep_old         SVMC_KEEP_OLD          0          keep the output files of an earlier run (append)
 //	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
 //	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
+//	time_limit       SVMC_TIME_LIMIT        0          stop the run after this long (10s, 5m); 0 none
 //	throttle_calls   SVMC_THROTTLE_CALLS    100000     a subprogram called this often on a processor ...
 //	throttle_us      SVMC_THROTTLE_US       10         ... for less than this many µs each stops being traced there; 0 off
 //
@@ -65,6 +66,7 @@ type Values struct {
 	Info           Info
 	KeepOld        bool
 	StopWait       time.Duration
+	TimeLimit      time.Duration // 0: none
 	DeadlockMS     int // 0: off
 	ThrottleCalls  int // 0: no throttling
 	ThrottleUs     int // 0: no throttling
@@ -179,6 +181,19 @@ var Defs = []Def{
 			return errors.New("want a positive duration (2s, 500ms)")
 		}
 		v.StopWait = d
+		return nil
+	}},
+	{"time_limit", "0", func(v *Values, s string) error {
+		s = strings.TrimSpace(s)
+		if s == "0" {
+			v.TimeLimit = 0
+			return nil
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return errors.New("want a duration (10s, 5m) or 0 for none")
+		}
+		v.TimeLimit = d
 		return nil
 	}},
 	{"throttle_calls", "100000", func(v *Values, s string) (err error) { v.ThrottleCalls, err = nonNegative(s); return }},

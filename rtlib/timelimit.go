@@ -1,0 +1,117 @@
+package rtlib
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// TimeLimitError ends a run that reached its time limit (time_limit): it
+// stops as on SIGTERM, and says what each processor was doing, so that a
+// hang the deadlock detection cannot see (Go channels, sync.Mutex) is
+// found at its line.
+type TimeLimitError struct {
+	Limit  time.Duration
+	States []string // per processor
+}
+
+func (e *TimeLimitError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "time limit %v reached: the run was stopped", e.Limit)
+	for i, s := range e.States {
+		fmt.Fprintf(&b, "\n  processor %d: %s", i, s)
+	}
+	return b.String()
+}
+
+// EndStatus is the trace-end status: stopped from outside, as by SIGTERM.
+func (e *TimeLimitError) EndStatus() int { return trace.EndTerminate }
+
+// ExitCode is timeout(1)'s.
+func (e *TimeLimitError) ExitCode() int { return 124 }
+
+func (r *run) timeLimitError(limit time.Duration) error {
+	e := &TimeLimitError{Limit: limit, States: make([]string, r.n)}
+	stacks := goroutineStacks()
+	for i, p := range r.procs {
+		s := p.wstate.Load()
+		k := waitKind(s & 0xff)
+		if k != wRunning {
+			site := p.wsite.Load()
+			at := Site{Sub: int(int32(uint32(site >> 32))), Dir: int(int32(uint32(site)))}
+			e.States[i] = r.waitText(k, at, int(p.wpeer.Load()))
+			continue
+		}
+		e.States[i] = "running"
+		if st, ok := stacks[p.goid]; ok {
+			e.States[i] = st
+		}
+	}
+	return e
+}
+
+// goid is the calling goroutine's id, as runtime.Stack prints it.
+func goid() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b, _ = bytes.CutPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		id, _ := strconv.ParseInt(string(b[:i]), 10, 64)
+		return id
+	}
+	return 0
+}
+
+// goroutineStacks describes every goroutine by its state and innermost
+// frame of the program (outside the Go runtime and rtlib): "blocked (chan
+// receive) in main.worker at /src/main.go:20" or "running main.main at
+// ...". Only called when a run is stopped for its time limit.
+func goroutineStacks() map[int64]string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	out := map[int64]string{}
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		lines := strings.Split(g, "\n")
+		head, ok := strings.CutPrefix(lines[0], "goroutine ")
+		if !ok {
+			continue
+		}
+		idText, state, _ := strings.Cut(head, " [")
+		id, _ := strconv.ParseInt(idText, 10, 64)
+		state, _, _ = strings.Cut(state, "]")
+		state, _, _ = strings.Cut(state, ",") // "chan receive, 2 minutes"
+		for i := 1; i+1 < len(lines); i += 2 {
+			fn := lines[i]
+			if j := strings.LastIndexByte(fn, '('); j > 0 {
+				fn = fn[:j]
+			}
+			if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "sync.") || strings.HasPrefix(fn, "internal/") ||
+				strings.HasPrefix(fn, "time.") || strings.HasPrefix(fn, rtPkg) || strings.HasPrefix(fn, "reflect.") {
+				continue
+			}
+			loc := strings.TrimSpace(lines[i+1])
+			if j := strings.LastIndex(loc, " +0x"); j > 0 {
+				loc = loc[:j]
+			}
+			what := "running"
+			if state != "running" && state != "runnable" {
+				what = "blocked (" + state + ")"
+			}
+			out[id] = fmt.Sprintf("%s in %s at %s", what, fn, loc)
+			break
+		}
+	}
+	return out
+}
