@@ -67,9 +67,9 @@ type Values struct {
 	KeepOld        bool
 	StopWait       time.Duration
 	TimeLimit      time.Duration // 0: none
-	DeadlockMS     int // 0: off
-	ThrottleCalls  int // 0: no throttling
-	ThrottleUs     int // 0: no throttling
+	DeadlockMS     int           // 0: off
+	ThrottleCalls  int           // 0: no throttling
+	ThrottleUs     int           // 0: no throttling
 }
 
 // Info is where the runtime's informational messages go.

@@ -147,6 +147,7 @@ stderr          = proc0  # default
 info            = stderr  # default
 keep_old        = 0  # default
 stop_wait       = 2s  # default
+time_limit      = 0  # default
 throttle_calls  = 100000  # default
 throttle_us     = 10  # default
 deadlock_ms     = 500  # default
