@@ -13,8 +13,11 @@ var printers = map[string]string{"Print": "Fprint", "Printf": "Fprintf", "Printl
 // processor, so the runtime can keep processor 0's only, give each
 // processor a file, or merge them (seed 000 §8): fmt.Print* become
 // fmt.Fprint*(svm_p.Stdout(), ...), and os.Stdout / os.Stderr passed where
-// an interface (an io.Writer) is wanted become svm_p.Stdout() / Stderr().
-// Uses of the *os.File itself (os.Stdout.Sync()) stay as they are.
+// an interface (an io.Writer) is wanted become svm_p.Stdout() / Stderr(),
+// and so does the receiver of os.Stdout.Write (WriteString through
+// svm_rt.WriteString). Other uses of the *os.File itself (os.Stdout.Sync())
+// stay as they are. The log package's default logger is routed by the
+// runtime (rtlib.Run).
 func (g *gen) output(call *ast.CallExpr) {
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		if fn, ok := g.p.Info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && printers[fn.Name()] != "" {
@@ -24,6 +27,23 @@ func (g *gen) output(call *ast.CallExpr) {
 				arg += ", "
 			}
 			g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
+			return
+		}
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		// os.Stdout.Write(b) and os.Stdout.WriteString(s) write past fmt.
+		if method := stdStream(g.p.Info, sel.X); method != "" && (sel.Sel.Name == "Write" || sel.Sel.Name == "WriteString") {
+			stream := procVar + "." + method + "()"
+			if sel.Sel.Name == "Write" {
+				g.e.raw(g.off(sel.X.Pos()), g.off(sel.X.End()), stream)
+			} else {
+				g.e.raw(g.off(sel.Pos()), g.off(sel.End()), rt+".WriteString")
+				g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, stream+", ")
+			}
+			inner := ast.Unparen(sel.X).(*ast.SelectorExpr)
+			if pkg, ok := g.p.Info.Uses[inner.X.(*ast.Ident)].(*types.PkgName); ok {
+				g.drop(pkg, inner)
+			}
 			return
 		}
 	}

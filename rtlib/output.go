@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"io"
+	"log"
 	"os"
 )
 
@@ -63,4 +64,36 @@ func (r *run) openOutputs(par *Params) error {
 		}
 	}
 	return nil
+}
+
+// WriteString is os.Stdout.WriteString(s) for a processor's routed stream:
+// svmc rewrites the program's calls into calls of it.
+func WriteString(w io.Writer, s string) (int, error) { return io.WriteString(w, s) }
+
+// logOutput routes the log package's default logger, which writes to
+// os.Stderr unless the program says otherwise, to the standard error of the
+// processor that logs (processor 0's for other goroutines), as the
+// program's own writes to os.Stderr are.
+type logOutput struct{ r *run }
+
+func (l logOutput) Write(b []byte) (int, error) {
+	if p := gProcs.load(getg()); p != nil && p.r == l.r {
+		return p.Stderr().Write(b)
+	}
+	return l.r.detachedOut(true).Write(b)
+}
+
+// routeLog routes the default logger while the run lasts, if it writes to
+// os.Stderr; the program's own log.SetOutput wins.
+func (r *run) routeLog() (restore func()) {
+	if log.Writer() != os.Stderr {
+		return func() {}
+	}
+	lo := logOutput{r}
+	log.SetOutput(lo)
+	return func() {
+		if log.Writer() == io.Writer(lo) {
+			log.SetOutput(os.Stderr)
+		}
+	}
 }

@@ -340,6 +340,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if err := r.openOutputs(&par); err != nil {
 		return &Error{Proc: -1, Msg: err.Error()}
 	}
+	defer r.routeLog()()
 	if par.Trace != nil {
 		f := par.Format
 		if f == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -355,5 +356,49 @@ func main() {
 	recs := readTrace(t, tr)
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate {
 		t.Errorf("last record %v", end)
+	}
+}
+
+// TestOutputPastFmt: output control covers the log package's default
+// logger and direct writes to os.Stdout, as it covers fmt: with each:PATTERN
+// every processor's lines go to its own file and nothing to the process's
+// streams. Before, every processor printed and the files stayed empty.
+func TestOutputPastFmt(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"log"
+	"os"
+	"strconv"
+)
+
+func main() {
+	log.SetFlags(0)
+	//svm:pdo loops(i)
+	for i := 0; i < 2; i++ {
+		log.Printf("log %d", i)
+		os.Stdout.WriteString("ws " + strconv.Itoa(i) + "\n")
+		os.Stdout.Write([]byte("w " + strconv.Itoa(i) + "\n"))
+	}
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "2", "--stdout", "each:out%d.txt", "--stderr", "each:err%d.txt", ".")
+	if res.code != 0 || res.stdout != "" || res.stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+	for p := 0; p < 2; p++ {
+		out, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("out%d.txt", p)))
+		errOut, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("err%d.txt", p)))
+		if want := fmt.Sprintf("ws %d\nw %d\n", p, p); string(out) != want {
+			t.Errorf("out%d.txt %q, want %q", p, out, want)
+		}
+		if want := fmt.Sprintf("log %d\n", p); string(errOut) != want {
+			t.Errorf("err%d.txt %q, want %q", p, errOut, want)
+		}
+	}
+	// The default: processor 0's output only.
+	res = runSvmc(t, dir, "run", "-n", "2", ".")
+	if res.code != 0 || res.stdout != "ws 0\nw 0\n" || res.stderr != "log 0\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
 }
