@@ -54,19 +54,19 @@ func Exit(code int) {
 // Fatal is log.Fatal through Exit: svmc rewrites the program's calls of
 // log.Fatal into calls of it.
 func Fatal(v ...any) {
-	log.Default().Output(2, fmt.Sprint(v...))
+	fatalLogger().Output(2, fmt.Sprint(v...))
 	Exit(1)
 }
 
 // Fatalf is log.Fatalf through Exit.
 func Fatalf(format string, v ...any) {
-	log.Default().Output(2, fmt.Sprintf(format, v...))
+	fatalLogger().Output(2, fmt.Sprintf(format, v...))
 	Exit(1)
 }
 
 // Fatalln is log.Fatalln through Exit.
 func Fatalln(v ...any) {
-	log.Default().Output(2, fmt.Sprintln(v...))
+	fatalLogger().Output(2, fmt.Sprintln(v...))
 	Exit(1)
 }
 
@@ -86,4 +86,14 @@ func LoggerFatalf(l *log.Logger, format string, v ...any) {
 func LoggerFatalln(l *log.Logger, v ...any) {
 	l.Output(2, fmt.Sprintln(v...))
 	Exit(1)
+}
+
+// fatalLogger is the default logger, but writing to the process's standard
+// error while the runtime routes it: the message that ends the run is shown
+// whichever processor logs it, as it would be without svmc.
+func fatalLogger() *log.Logger {
+	if _, routed := log.Writer().(logOutput); routed {
+		return log.New(os.Stderr, log.Prefix(), log.Flags())
+	}
+	return log.Default()
 }
