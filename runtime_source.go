@@ -10,7 +10,7 @@ import "embed"
 // they share (standard library only). Test files are left out when it is
 // written out.
 //
-//go:embed rtlib/*.go rtlib/*.s rtlib/internal/*/*.go trace/*.go request/*.go progdb/*.go internal/suggest/*.go internal/limits/*.go
+//go:embed rtlib/*.go rtlib/*.s rtlib/internal/*/*.go trace/*.go request/*.go progdb/*.go internal/suggest/*.go internal/limits/*.go internal/safetext/*.go
 var RuntimeSource embed.FS
 
 // Module is the module path of svmc, the import path prefix of the runtime.

@@ -1,6 +1,9 @@
 package replay
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/svmc/svmc/trace"
 )
 
@@ -178,7 +181,9 @@ func AfterRun(tag trace.Tag) bool {
 // of the record before it (the runtime's buffers reach the trace as runs of
 // one processor's records, and such a run never starts with a
 // template-dist).
-func (d *decoder) decode(r *trace.Record, e *Event, keep bool) {
+// decode returns what makes the record unusable ("" if nothing): a node
+// that is no processor number, a clock that is no finite number.
+func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 	l := d.layout(r.Desc)
 	v := r.Values
 	*e = Event{Tag: r.Desc.Tag, Node: -1}
@@ -186,10 +191,17 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) {
 		e.Rec = r
 	}
 	if l.node >= 0 {
-		e.Node = int32(v[l.node].Int)
+		n := v[l.node].Int
+		if n < 0 || n >= MaxProcs {
+			return fmt.Sprintf("node %d is no processor number (0..%d)", n, MaxProcs-1)
+		}
+		e.Node = int32(n)
 	}
 	if l.clock >= 0 {
 		e.Clock = v[l.clock].Double
+		if math.IsNaN(e.Clock) || math.IsInf(e.Clock, 0) {
+			return fmt.Sprintf("clock %v is not a time", e.Clock)
+		}
 	}
 	e.Time = e.Clock
 	if l.sub >= 0 {
@@ -226,6 +238,7 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) {
 		e.Proc = 0
 	}
 	d.writer = e.Proc
+	return ""
 }
 
 // intern returns the one copy of a measured interval's name, so that a

@@ -249,6 +249,11 @@ func (ni *nodeInput) read(o *orderer, q int) error {
 		return io.EOF
 	}
 	r, err := ni.readers[q].Next()
+	if err == nil {
+		if msg := o.add(r, q, ni.decs[q]); msg != "" {
+			err = badRecord(ni.readers[q], r, msg)
+		}
+	}
 	if err != nil {
 		if err == io.EOF {
 			return err
@@ -264,7 +269,6 @@ func (ni *nodeInput) read(o *orderer, q int) error {
 		}
 		return err
 	}
-	o.add(r, q, ni.decs[q])
 	return nil
 }
 

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"math"
@@ -142,7 +143,9 @@ func Decode(src Source, records bool, fn func(*Event) error) (int64, error) {
 		if err != nil {
 			return n, err
 		}
-		dec.decode(r, &e, records)
+		if msg := dec.decode(r, &e, records); msg != "" {
+			return n, badRecord(src, r, msg)
+		}
 		e.Seq = n
 		n++
 		if err := fn(&e); err != nil {
@@ -432,18 +435,26 @@ func (w *windowInput) read(o *orderer, _ int) error {
 	if err != nil {
 		return err
 	}
-	o.add(r, -1, o.dec)
+	if msg := o.add(r, -1, o.dec); msg != "" {
+		return badRecord(w.src, r, msg)
+	}
 	return nil
 }
 
 // add queues record r (forced into stream node when node >= 0), decoded
-// by the stream's decoder.
-func (o *orderer) add(r *trace.Record, node int, dec *decoder) {
+// by the stream's decoder. It returns what makes r unusable (see decode),
+// or a processor beyond the run's.
+func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
 	it := &o.scratch
 	*it = item{}
-	dec.decode(r, &it.e, o.opt.Records)
+	if msg := dec.decode(r, &it.e, o.opt.Records); msg != "" {
+		return msg
+	}
 	if node >= 0 {
 		it.e.Proc = int32(node)
+	}
+	if o.opt.Procs > 0 && int(it.e.Proc) >= o.opt.Procs {
+		return fmt.Sprintf("processor %d, but the run had %d", it.e.Proc, o.opt.Procs)
 	}
 	if o.opt.Message != nil && it.e.Tag >= 2000 && it.e.Tag != trace.TagPDOWork {
 		if key, send, ok := o.opt.Message(r); ok {
@@ -471,6 +482,18 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) {
 		}
 		o.tryEnable(w)
 	}
+	return ""
+}
+
+// badRecord is the error for record r of src that add or decode refused:
+// with its offset and number when src can tell them.
+func badRecord(src any, r *trace.Record, msg string) error {
+	if b, ok := src.(interface {
+		BadRecord(*trace.Record, string) error
+	}); ok {
+		return b.BadRecord(r, msg)
+	}
+	return fmt.Errorf("trace: record %q: %s", r.Desc.Name, msg)
 }
 
 // run merges until every stream has ended.

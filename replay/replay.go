@@ -140,7 +140,9 @@ func New(prog *progdb.Program, h Handler) *Replayer {
 	return &Replayer{prog: Prog{prog}, h: h}
 }
 
-// MaxProcs bounds the processor numbers a replay accepts.
+// MaxProcs bounds the processor numbers a trace may name and a replay
+// accepts: svmc runs at most 4096 on one machine; the bound leaves room for
+// other writers while keeping what a reader allocates per processor small.
 const MaxProcs = 1 << 16
 
 func (r *Replayer) proc(p int) *procState {

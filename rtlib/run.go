@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/svmc/svmc/internal/safetext"
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
@@ -200,7 +201,7 @@ func Main(prog *Program, body func(p *Proc)) {
 		os.Exit(0)
 	}
 	for _, w := range params.Unknown(os.Environ()) {
-		fmt.Fprintln(os.Stderr, "svmc: warning: "+w)
+		fmt.Fprintln(os.Stderr, "svmc: warning: "+safetext.Escape(w))
 	}
 	par, closeAll, err := ParamsFromEnv()
 	if err != nil {
@@ -233,7 +234,7 @@ func Main(prog *Program, body func(p *Proc)) {
 		if par.TraceName != "" {
 			msg += ": trace written to " + par.TraceName
 		}
-		fmt.Fprintln(os.Stderr, msg)
+		fmt.Fprintln(os.Stderr, safetext.Escape(msg))
 		os.Exit(ie.ExitCode())
 	}
 	if err != nil {
@@ -252,7 +253,7 @@ func fatal(err error) {
 // with a blank prefixed by "svmc: ".
 func printErr(msg string) {
 	var b strings.Builder
-	for _, line := range strings.Split(msg, "\n") {
+	for _, line := range strings.Split(safetext.Escape(msg), "\n") {
 		if line != "" && line[0] != ' ' && line[0] != '\t' {
 			b.WriteString("svmc: ")
 		}

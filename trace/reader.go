@@ -26,13 +26,14 @@ type Reader struct {
 	rerr   error // the read error, if not EOF
 	stalls int
 
-	attrs  []Attr
-	descs  []*Descriptor
-	byTag  map[Tag]*Descriptor
-	byName map[string]*Descriptor
-	nrec   int   // data records returned
-	slab   slab  // allocates decoded records
-	err    error // sticky
+	attrs   []Attr
+	descs   []*Descriptor
+	byTag   map[Tag]*Descriptor
+	byName  map[string]*Descriptor
+	nrec    int   // data records returned
+	lastOff int64 // offset of the last of them (or of the blanks before it)
+	slab    slab  // allocates decoded records
+	err     error // sticky
 
 	// ASCII lexer state.
 	peeked  bool
@@ -130,6 +131,7 @@ func (r *Reader) next() (packet, error) {
 	}
 	var p packet
 	var err error
+	start := r.offset()
 	if r.format == ASCII {
 		p, err = r.nextASCII()
 	} else {
@@ -141,8 +143,17 @@ func (r *Reader) next() (packet, error) {
 	}
 	if p.kind == PacketData {
 		r.nrec++
+		r.lastOff = start
 	}
 	return p, nil
+}
+
+// BadRecord is the error for the last record Next returned, which is well
+// formed but holds a value its reader cannot accept (a processor the run
+// did not have, a clock that is no number): a CorruptError with its offset
+// and number.
+func (r *Reader) BadRecord(rec *Record, msg string) error {
+	return &CorruptError{Name: r.name, Offset: r.lastOff, Where: fmt.Sprintf("record %q #%d", rec.Desc.Name, r.nrec), Msg: msg}
 }
 
 // offset is the stream offset of the next unread byte.

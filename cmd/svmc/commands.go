@@ -225,7 +225,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			}
 			prog := exec.Command(exe, progArgs...)
 			prog.Env = env
-			prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+			prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, cmd.OutOrStdout(), os.Stderr
 			tracePath := os.Getenv("SVMC_TRACE")
 			if cmd.Flags().Changed("trace") {
 				tracePath = *values["trace"]

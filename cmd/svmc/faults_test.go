@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // A program whose own goroutines panic in the ways Go starts goroutines:
@@ -400,5 +402,70 @@ func main() {
 	res = runSvmc(t, dir, "run", "-n", "2", ".")
 	if res.code != 0 || res.stdout != "ws 0\nw 0\n" || res.stderr != "log 0\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestHostileTraces: a record naming a processor the run did not have, or
+// one with a clock that is no number, is refused by report, view and
+// export with the record's number and byte offset, before anything is
+// allocated per processor. Before, node 2147483647 in a 12 KB trace made
+// them allocate 3-4 GB, and a NaN clock failed in view's JSON encoder
+// with no position.
+func TestHostileTraces(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		node  int
+		clock float64
+		want  string
+	}{
+		{"maxnode", 2147483647, 3, `): node 2147483647 is no processor number (0..65535)`},
+		{"beyond", 7, 3, `): processor 7, but the run had 2`},
+		{"nan", 1, math.NaN(), `): clock NaN is not a time`},
+		{"inf", 1, math.Inf(1), `): clock +Inf is not a time`},
+	} {
+		s := tracetest.New(2)
+		s.Start(0, 1, 1, 0, 0)
+		s.Stop(0, 9, 1, 0, 0)
+		s.Start(1, 1, 1, 0, 0)
+		s.Stop(1, 2, 1, 0, 0)
+		b := &s.Bufs[1]
+		before := len(b.B)
+		b.Begin(trace.TagTraceRegionStart, c.node, c.clock)
+		b.Int(1)
+		b.Int(0)
+		b.Int(0)
+		b.End()
+		path := filepath.Join(dir, c.name+".sddf")
+		data := s.MustEncode(t, trace.Binary, tracetest.Prog())
+		os.WriteFile(path, data, 0o644)
+		at := fmt.Sprintf("%s: byte offset %d (record \"trace-region-start\" #", path, len(data)-(len(b.B)-before)) // the last record
+		for _, args := range [][]string{
+			{"report", path},
+			{"view", path, "-o", filepath.Join(dir, "v.html")},
+			{"export", "--format", "chrome", path, "-o", filepath.Join(dir, "x.json")},
+		} {
+			res := runSvmc(t, dir, args...)
+			if res.code == 0 || !strings.Contains(res.stderr, at) || !strings.Contains(res.stderr, c.want) {
+				t.Errorf("%s: svmc %s: exit %d, stderr %q; want it to contain %q", c.name, args[0], res.code, res.stderr, c.want)
+			}
+		}
+	}
+}
+
+// TestControlCharactersQuoted: a file name with control characters or a
+// right-to-left override is printed escaped in svmc's messages and in the
+// program's own, so it cannot rewrite what the terminal shows. Before, it
+// was printed raw.
+func TestControlCharactersQuoted(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	res := runSvmc(t, dir, "report", "evil\u202egnp.sddf\x1b[2J")
+	if want := `evil\u202egnp.sddf\x1b[2J`; res.code == 0 || !strings.Contains(res.stderr, want) || strings.ContainsAny(res.stderr, "\u202e\x1b") {
+		t.Errorf("report: exit %d, stderr %q; want %q escaped", res.code, res.stderr, want)
+	}
+	t.Setenv("MODE", "quick")
+	res = runSvmc(t, dir, "run", "--trace", filepath.Join("no\x1bdir", "t.sddf"), ".")
+	if want := `no\x1bdir`; res.code == 0 || !strings.Contains(res.stderr, want) || strings.Contains(res.stderr, "\x1b") {
+		t.Errorf("run: exit %d, stderr %q; want %q escaped", res.code, res.stderr, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 
 	"github.com/spf13/cobra"
+	"github.com/svmc/svmc/internal/safetext"
 )
 
 // exitError carries an exit status without a message of its own (the
@@ -34,6 +35,9 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// svmc's own messages quote the control characters of the names they
+	// print; the program's output (svmc run) goes to os.Stderr as it is.
+	root.SetErr(safetext.Writer{W: os.Stderr})
 	root.AddCommand(
 		compileCmd(), buildCmd(), runCmd(), traceCmd(), versionCmd(),
 		reportCmd(),
@@ -48,7 +52,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		if errors.As(err, &xe) {
 			os.Exit(xe.ExitCode())
 		}
-		fmt.Fprintf(os.Stderr, "svmc: %v\n", err)
+		fmt.Fprintf(os.Stderr, "svmc: %s\n", safetext.Escape(err.Error()))
 		os.Exit(2)
 	}
 }
