@@ -250,6 +250,7 @@ func (b *builder) runRecord(e *replay.Event) {
 		si.Groups = append(si.Groups, sg.g)
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
+		b.endClock = e.Clock
 	}
 }
 

@@ -402,3 +402,39 @@ func TestNoTraceEnd(t *testing.T) {
 		t.Errorf("text lacks the note")
 	}
 }
+
+// TestDeadlockTimeCounted: a run that deadlocked after 10 µs and was
+// declared so 700 ms later spent those 700 ms waiting: processor 0 at the
+// barrier it waits at (wait record), processor 1 in a lock wait that left
+// no record (below stage 3). Before, the run's time ended at the last
+// records and its efficiency was about 100%.
+func TestDeadlockTimeCounted(t *testing.T) {
+	s := tracetest.New(2)
+	s.Start(0, 0, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Sync(0, 10, trace.TagWaitBarrierStart, tracetest.SubMain, tracetest.DirBar)
+	s.Start(1, 0, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Start(1, 5, tracetest.SubWork, 0, trace.RegionSubroutine)
+	s.TraceEnd(700010, trace.EndDeadlock, "deadlock: no processor can proceed", nil, 0)
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, tracetest.Prog()), Options{})
+	if m.Duration != 700010 {
+		t.Errorf("duration %v µs, want 700010: the time deadlocked is run time", m.Duration)
+	}
+	if eff := m.Time.Productive / m.Time.Total; eff > 0.001 {
+		t.Errorf("efficiency %.4f, want about 0", eff)
+	}
+	if got := m.PerProc[0].Sync; got != 700000 {
+		t.Errorf("processor 0 waited %v µs, want 700000", got)
+	}
+	if got := m.PerProc[1].Sync; got != 700005 {
+		t.Errorf("processor 1 waited %v µs, want 700005", got)
+	}
+	var bar *WaitStat
+	for _, w := range m.Waits {
+		if w.Dir == tracetest.DirBar {
+			bar = w
+		}
+	}
+	if bar == nil || bar.Total != 700000 {
+		t.Errorf("barrier waits %+v, want 700000 µs", bar)
+	}
+}

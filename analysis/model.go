@@ -304,6 +304,7 @@ type nodeState struct {
 	id          int
 	seen        bool
 	first, last float64
+	blockedEnd  bool // blocked from its last record until trace-end (chargeBlockedEnd)
 	records     int64
 	stack       []frame // the open regions
 	buckets     [nBuckets]float64
@@ -341,6 +342,7 @@ type builder struct {
 	measUnfinished int64
 	stats          map[int]*StatInterval
 	end            *RunEnd
+	endClock       float64 // of trace-end
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -443,6 +445,10 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 	case replay.KindWait:
 		if !iv.Unclosed {
 			b.waitStop(n, iv)
+		} else if n.blockedEnd && e == nil {
+			until := *iv
+			until.Clock1 = b.endClock
+			b.waitStop(n, &until)
 		}
 	case replay.KindHold:
 		if !iv.Unclosed {
@@ -797,9 +803,41 @@ func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 	}
 }
 
+// chargeBlockedEnd counts the time a processor spent blocked between its
+// last record and trace-end when the run was stopped while processors
+// waited: a deadlock (every processor was blocked; one whose wait left no
+// record, below stage 3, counts as waiting too), or a signal or time limit
+// (the processors in a wait). Without it a run that hung for seconds
+// showed the efficiency of the part before the hang.
+func (b *builder) chargeBlockedEnd() {
+	if b.end == nil || !b.end.Recorded {
+		return
+	}
+	deadlock := b.end.Status == trace.EndDeadlock
+	if !deadlock && b.end.Status != trace.EndInterrupt && b.end.Status != trace.EndTerminate {
+		return
+	}
+	for _, n := range b.nodes {
+		if !n.seen || b.endClock <= n.last {
+			continue
+		}
+		bk := b.bucket(n)
+		if bk == bRun || bk == bSerial {
+			if !deadlock {
+				continue
+			}
+			bk = bSync
+		}
+		n.buckets[bk] += b.endClock - n.last
+		n.last = b.endClock
+		n.blockedEnd = true
+	}
+}
+
 // model finishes the pass: it closes what is still open at each
 // processor's last record and computes the derived numbers.
 func (b *builder) model() *Model {
+	b.chargeBlockedEnd()
 	b.rp.Finish()
 	N := b.procs()
 	m := &Model{Procs: N, Stage: b.stage, Records: b.records, prog: b.pi.p}
