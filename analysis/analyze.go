@@ -91,6 +91,9 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 	if err != nil {
 		return nil, err
 	}
+	if err := replay.CheckInfo(opt.Prog, rd.Attrs(), name); err != nil {
+		return nil, err
+	}
 	if opt.FileOrder {
 		return Analyze(rd, opt)
 	}
@@ -103,6 +106,9 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 // consistent one) into a builder.
 func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error)) (*Model, error) {
 	prog := opt.Prog
+	if err := replay.CheckInfo(prog, attrs, "the trace"); err != nil {
+		return nil, err
+	}
 	if prog == nil {
 		p, err := ProgramInfo(attrs, "trace")
 		if err != nil && err != ErrNoProgramInfo {

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/svmc/svmc/progdb"
@@ -69,4 +70,47 @@ func (pi Prog) CriticalKey(sub, dir int) string {
 		return "critical:" + d.Label
 	}
 	return "site:" + strconv.Itoa(sub) + "." + strconv.Itoa(dir)
+}
+
+// CheckInfo checks program information given apart from the trace (svmc
+// report --info) against the trace's own, when it has one: information of
+// another program, or of another build of it, would put every region and
+// directive at the wrong line. It returns nil when they agree or the trace
+// carries none.
+func CheckInfo(given *progdb.Program, attrs []trace.Attr, name string) error {
+	own, err := ProgramInfo(attrs, name)
+	if err != nil || given == nil {
+		return nil // none, or unreadable: the given information is all there is
+	}
+	if diff := programDiff(given, own); diff != "" {
+		return fmt.Errorf("the program information of --info is not the one %s was written with: %s; leave --info out, the trace carries its own", name, diff)
+	}
+	return nil
+}
+
+// programDiff names the first difference of two programs' numbering: the
+// package, a subprogram, or a directive. "" when they agree.
+func programDiff(a, b *progdb.Program) string {
+	if a.Package != b.Package {
+		return fmt.Sprintf("package %s there, %s in the trace", a.Package, b.Package)
+	}
+	if len(a.Subprograms) != len(b.Subprograms) {
+		return fmt.Sprintf("%d subprograms there, %d in the trace", len(a.Subprograms), len(b.Subprograms))
+	}
+	at := func(p progdb.Pos) string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
+	for i, sa := range a.Subprograms {
+		sb := b.Subprograms[i]
+		if sa.Num != sb.Num || sa.Name != sb.Name || sa.Pos != sb.Pos {
+			return fmt.Sprintf("subprogram %d is %s at %s there, %s at %s in the trace", sb.Num, sa.Name, at(sa.Pos), sb.Name, at(sb.Pos))
+		}
+		if len(sa.Directives) != len(sb.Directives) {
+			return fmt.Sprintf("%s has %d directives there, %d in the trace", sa.Name, len(sa.Directives), len(sb.Directives))
+		}
+		for j, da := range sa.Directives {
+			if db := sb.Directives[j]; da.Kind != db.Kind || da.Pos != db.Pos {
+				return fmt.Sprintf("directive %d of %s is %s at %s there, %s at %s in the trace", db.Num, sa.Name, da.Kind, at(da.Pos), db.Kind, at(db.Pos))
+			}
+		}
+	}
+	return ""
 }

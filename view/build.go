@@ -54,6 +54,9 @@ func Build(ra io.ReaderAt, size int64, name string, opt Options) (*Timeline, err
 	if err != nil {
 		return nil, err
 	}
+	if err := replay.CheckInfo(opt.Prog, rd.Attrs(), name); err != nil {
+		return nil, err
+	}
 	if opt.Prog == nil {
 		p, err := replay.ProgramInfo(rd.Attrs(), name)
 		if err != nil && err != replay.ErrNoProgramInfo {

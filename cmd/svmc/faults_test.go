@@ -469,3 +469,39 @@ func TestControlCharactersQuoted(t *testing.T) {
 		t.Errorf("run: exit %d, stderr %q; want %q escaped", res.code, res.stderr, want)
 	}
 }
+
+// TestInfoOfAnotherBuild: report, view and export refuse --info that is
+// not the program information the trace was written with, naming the
+// first difference; the matching one is accepted. Before, it was used
+// silently and put every region at the wrong line.
+func TestInfoOfAnotherBuild(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tr := filepath.Join(dir, "t.sddf")
+	t.Setenv("MODE", "quick")
+	if res := runSvmc(t, dir, "run", "--trace", tr, "."); res.code != 0 {
+		t.Fatalf("run: %s", res.stderr)
+	}
+	if res := runSvmc(t, dir, "compile", "-o", filepath.Join(dir, "gen1"), "."); res.code != 0 {
+		t.Fatalf("compile: %s", res.stderr)
+	}
+	src := filepath.Join(dir, "main.go")
+	data, _ := os.ReadFile(src)
+	os.WriteFile(src, bytes.Replace(data, []byte("\ts := 0\n"), []byte("\ts := 0\n\n"), 1), 0o644)
+	if res := runSvmc(t, dir, "compile", "-o", filepath.Join(dir, "gen2"), "."); res.code != 0 {
+		t.Fatalf("compile: %s", res.stderr)
+	}
+	good, bad := filepath.Join(dir, "gen1", "svminfo.json"), filepath.Join(dir, "gen2", "svminfo.json")
+	if res := runSvmc(t, dir, "report", tr, "--info", good); res.code != 0 {
+		t.Errorf("report with its own information: %d %s", res.code, res.stderr)
+	}
+	want := "the program information of --info is not the one " + tr + " was written with: directive 1 of main is pdo at main.go:17 there, pdo at main.go:16 in the trace; leave --info out, the trace carries its own"
+	for _, args := range [][]string{
+		{"report", tr, "--info", bad},
+		{"view", tr, "--info", bad, "-o", filepath.Join(dir, "v.html")},
+		{"export", "--format", "chrome", tr, "--info", bad, "-o", filepath.Join(dir, "x.json")},
+	} {
+		if res := runSvmc(t, dir, args...); res.code == 0 || !strings.Contains(res.stderr, want) {
+			t.Errorf("svmc %s: exit %d, stderr %q; want %q", args[0], res.code, res.stderr, want)
+		}
+	}
+}
