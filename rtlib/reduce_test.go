@@ -176,3 +176,59 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestReduceRepeats: under static schedules a floating-point sum is the
+// same bits on every run for a given N, because each processor adds its
+// iterations in iteration order and the partial sums are combined in
+// processor order (README: "When a reduction repeats exactly"). The values
+// make the order visible: a different grouping gives a different sum.
+func TestReduceRepeats(t *testing.T) {
+	const n, iters = 3, 30
+	xs := make([]float64, iters)
+	for i := range xs {
+		// Large terms that cancel and small ones that get lost or not
+		// depending on when they are added.
+		xs[i] = 1 / float64(i+1)
+		if i%5 == 0 {
+			xs[i] = 1e16 * float64(1-2*(i/5%2))
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		sched Schedule
+		owner func(i int) int
+	}{
+		{"block", LoopLevel(nil, Block()), func(i int) int { return i / (iters / n) }},
+		{"cyclic", LoopLevel(nil, Cyclic(1)), func(i int) int { return i % n }},
+	} {
+		parts := make([]float64, n)
+		for i, x := range xs {
+			parts[c.owner(i)] += x
+		}
+		want, serial := 0.0, 0.0
+		for _, p := range parts {
+			want += p
+		}
+		for _, x := range xs {
+			serial += x
+		}
+		if want == serial {
+			t.Fatalf("%s: the values do not show the order of the sum", c.name)
+		}
+		for run := 0; run < 10; run++ {
+			var got float64
+			runN(t, n, func(p *Proc) {
+				p.PDO(1, 1, c.sched, []Range{{Lo: 0, Hi: iters - 1, Step: 1}}, func(q *Proc, it *Iter) {
+					s := 0.0
+					for it.Next() {
+						s += xs[it.Index(0)]
+					}
+					ReduceInto(it, &got, s, OpAdd)
+				})
+			})
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s run %d: %v, want %v (processor order)", c.name, run, got, want)
+			}
+		}
+	}
+}
