@@ -28,6 +28,9 @@ func (g *gen) psection(c *compiler.Construct) {
 		procs := "nil"
 		if sd := sc.Dir.Section; sd != nil && sd.Processors != nil {
 			procs = sd.Processors.Name
+			if sd.Part != nil {
+				procs = fmt.Sprintf("%s.ProcsSection(%s, %d, %d%s)", procVar, procs, c.Sub.Num, sc.Num, spans(sd.Part))
+			}
 		}
 		g.e.lines(g.off(sc.Stmt.Pos()), fmt.Sprintf("{Dir: %d, Procs: %s, Body: func(%s *%s.Proc) {", sc.Num, procs, procVar, rt), opening, g.line(sc.Pos()))
 		g.e.lines(g.off(sc.Stmt.End()), "}},", closing, g.line(sc.Pos()))
@@ -125,4 +128,20 @@ func dynamicSchedule(pd *directives.PDODir) string {
 		s += fmt.Sprintf(".Record(%s)", pd.Template.Name)
 	}
 	return s
+}
+
+// spans are the subscripts of an arrangement section as rtlib.Span values.
+func spans(part []directives.Dim) string {
+	var b strings.Builder
+	for _, d := range part {
+		switch {
+		case d.Colon:
+			fmt.Fprintf(&b, ", %s.Span{All: true}", rt)
+		case d.Size != nil:
+			fmt.Fprintf(&b, ", %s.Span{Lo: %s, Hi: %s}", rt, expr(d.Size), expr(d.Size))
+		default:
+			fmt.Fprintf(&b, ", %s.Span{Lo: %s, Hi: %s}", rt, expr(d.Lo), expr(d.Hi))
+		}
+	}
+	return b.String()
 }

@@ -49,6 +49,10 @@ func (p *Package) checkSections(s *Sub) {
 		}
 		if c.Kind() == directives.Section && c.Dir.Section != nil && c.Dir.Section.Processors != nil {
 			p.resolveProcs(c, *c.Dir.Section.Processors)
+			p.checkProcsPart(c, c.Dir.Section.Processors, c.Dir.Section.Part)
+			if c.Dir.Section.Part == nil {
+				p.warnShiftedProcs(c, c.Dir.Section.Processors)
+			}
 		}
 	}
 }
@@ -122,6 +126,52 @@ func (p *Package) checkDynamic(c *Construct, info *PDO) {
 	if d.Template != nil {
 		if rank := p.resolveTemplate(c, *d.Template); rank > 0 && rank != len(info.Loops) {
 			p.errorf(posOf(p, d.Template.Pos), "template(%s) records the schedule of %s, but %s has %s", d.Template.Name, plural(len(info.Loops), "loop"), d.Template.Name, plural(rank, "dimension"))
+		}
+	}
+}
+
+// checkProcsPart checks a section of an arrangement, processors(P(2:3)): a
+// subscript per dimension of P (when its processors directive is in the
+// function), each an integer index, a lo:hi range not empty, or ':'.
+func (p *Package) checkProcsPart(c *Construct, n *directives.Name, part []directives.Dim) {
+	if part == nil {
+		return
+	}
+	if rank := p.procsRank(c, n.Name); rank > 0 && rank != len(part) {
+		p.errorf(posOf(p, part[0].Pos), "section: %s has %d dimensions: a section of it needs a subscript for each, this one has %d", n.Name, rank, len(part))
+	}
+	for _, d := range part {
+		switch {
+		case d.Colon:
+		case d.Size != nil:
+			p.checkExpr(c, d.Size, c.Pos(), intType)
+		default:
+			p.checkDim(c, d)
+		}
+	}
+}
+
+// warnShiftedProcs warns about section processors(Q) where Q is declared
+// with a constant lower bound above 0 (processors Q(2:3)): the bounds name
+// Q's elements, which are on the first processors all the same, so the
+// section does not run where its numbers suggest.
+func (p *Package) warnShiftedProcs(c *Construct, n *directives.Name) {
+	for _, o := range c.Sub.Constructs {
+		if o.Pos() >= c.Pos() {
+			break
+		}
+		if o.Kind() != directives.Processors || o.Dir.Processors.Name.Name != n.Name || len(o.Dir.Processors.Dims) != 1 {
+			continue
+		}
+		d := o.Dir.Processors.Dims[0]
+		if d.Lo == nil {
+			continue
+		}
+		lo, ok1 := p.constInt(o, d.Lo)
+		hi, ok2 := p.constInt(o, d.Hi)
+		if ok1 && ok2 && lo > 0 && hi >= lo {
+			p.warnf(posOf(p, n.Pos), "section processors(%s): %s(%d:%d) has %d elements on processors 0..%d; its bounds name the elements, they do not choose processors: to run the section on processors %d..%d, take a section of an arrangement of all of them, processors(P(%d:%d))",
+				n.Name, n.Name, lo, hi, hi-lo+1, hi-lo, lo, hi, lo, hi)
 		}
 	}
 }

@@ -46,7 +46,7 @@
 //	LoopFormat   = "block" | "cyclic" [ "(" Expr ")" ] .
 //	Reduction    = ReduceOp ":" NameList .
 //	ReduceOp     = "+" | "*" | "min" | "max" | "&" | "|" | "^" | "&&" | "||" .
-//	Section      = "section" [ "processors" "(" name ")" ] .
+//	Section      = "section" [ "processors" "(" name [ Dims ] ")" ] .   // Dims: a section of name
 //
 //	Critical     = "critical" [ name ] .
 //	Lock         = "lock" "(" ExprList ")" .

@@ -192,9 +192,12 @@ type PDODir struct {
 	Template   *Name
 }
 
-// SectionDir is `section [processors(P)]`.
+// SectionDir is `section [processors(P)]` or `section processors(P(2:3))`:
+// Part, when present, is a section of the arrangement P (one subscript per
+// dimension: an index, lo:hi, or ':' for all of it), as HPF writes them.
 type SectionDir struct {
 	Processors *Name
+	Part       []Dim
 }
 
 // LockDir is `lock(a, b[i])`.

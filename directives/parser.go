@@ -592,6 +592,9 @@ func parseSection(p *parser, d *Directive) {
 		p.next()
 		p.expect(tLparen, `"(" after processors`)
 		x.Processors = p.namePtr("processor arrangement name")
+		if p.tok == tLparen {
+			x.Part = p.dims()
+		}
 		p.expect(tRparen, `")"`)
 	}
 }

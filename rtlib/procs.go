@@ -138,3 +138,64 @@ func (p *Proc) extentRows(dims []Extent) {
 		p.buf.Int(d.Hi)
 	}
 }
+
+// Span is one subscript of an arrangement section: Lo:Hi, an index (Lo ==
+// Hi), or All for the whole dimension.
+type Span struct {
+	Lo, Hi int
+	All    bool
+}
+
+// ProcsSection is the section a(spans...) of an arrangement, as `section
+// processors(P(2:3))` names it: an arrangement of the elements of a the
+// subscripts select, on the same processors, so that a section of the
+// program can be put on chosen processors. A subscript outside a's bounds
+// is a user error at directive (sub, dir). The same section of the same
+// arrangement is the same *Procs on every call (its proc-arrangement
+// record is written once).
+func (p *Proc) ProcsSection(a *Procs, sub, dir int, spans ...Span) *Procs {
+	at := Site{Sub: sub, Dir: dir}
+	if a == nil {
+		return nil // the serial build's arrangement: no placement
+	}
+	if len(spans) != len(a.dims) {
+		p.errorf(at, false, "processors(%s(...)): %d subscripts for an arrangement of %d dimensions", a.name, len(spans), len(a.dims))
+	}
+	dims := make([]Extent, len(spans))
+	for d, s := range spans {
+		e := a.dims[d]
+		if s.All {
+			s.Lo, s.Hi = e.Lo, e.Hi
+		}
+		if s.Lo > s.Hi || s.Lo < e.Lo || s.Hi > e.Hi {
+			p.errorf(at, false, "processors(%s(...)): subscript %d:%d of dimension %d is outside %s", a.name, s.Lo, s.Hi, d+1, a)
+		}
+		dims[d] = Extent{Lo: s.Lo, Hi: s.Hi}
+	}
+	key := fmt.Sprint(a.id, dims)
+	r := p.r
+	r.mu.Lock()
+	if s := r.sections[key]; s != nil {
+		r.mu.Unlock()
+		return s
+	}
+	// Element l of the section (column-major) is the element of a with the
+	// same subscripts; a's element k lives on a.pids[k].
+	s := newProcs(int(r.nextProcs.Add(1)), a.name, dims, func(l int) int {
+		k, stride := 0, 1
+		for d, e := range dims {
+			n := e.Hi - e.Lo + 1
+			k += (l%n + e.Lo - a.dims[d].Lo) * stride
+			l /= n
+			stride *= a.dims[d].Hi - a.dims[d].Lo + 1
+		}
+		return a.pids[k]
+	})
+	if r.sections == nil {
+		r.sections = map[string]*Procs{}
+	}
+	r.sections[key] = s
+	r.mu.Unlock()
+	p.procArrangementRec(s, at) // outside mu: a flush may wait for the writer, which takes mu on an error
+	return s
+}

@@ -136,6 +136,7 @@ type run struct {
 
 	nextTemplate atomic.Int64
 	nextProcs    atomic.Int64
+	sections     map[string]*Procs // arrangement sections (ProcsSection), under mu
 
 	mu       sync.Mutex
 	infoSeen map[Site]bool

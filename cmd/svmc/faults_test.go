@@ -505,3 +505,64 @@ func TestInfoOfAnotherBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionPlacement: a section put on a section of an arrangement,
+// processors(P(2:3)), runs there, and the other section on the rest; a
+// section put on an arrangement declared Q2(2:3) gets a warning that says
+// how to place it. Before, there was no way to place a section.
+func TestSectionPlacement(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	var mu sync.Mutex
+	var a, b []int
+	add := func(s *[]int) {
+		mu.Lock()
+		*s = append(*s, rtlib.ProcessorID())
+		mu.Unlock()
+	}
+	//svm:processors P(0:nprocs()-1)
+	//svm:processors Q2(2:3)
+	//svm:psection
+	{
+		//svm:section processors(P(2:3))
+		{
+			//svm:pdo loops(i)
+			for i := 0; i < 8; i++ {
+				add(&a)
+			}
+		}
+		//svm:section
+		{
+			//svm:pdo loops(i)
+			for i := 0; i < 8; i++ {
+				add(&b)
+			}
+		}
+	}
+	//svm:psection
+	{
+		//svm:section processors(Q2)
+		add(&a)
+	}
+	sort.Ints(a)
+	sort.Ints(b)
+	fmt.Println(a, b)
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "4", ".")
+	if want := "[0 2 2 2 2 3 3 3 3] [0 0 0 0 1 1 1 1]\n"; res.code != 0 || res.stdout != want {
+		t.Errorf("exit %d, stdout %q, want %q; stderr %s", res.code, res.stdout, want, res.stderr)
+	}
+	if want := "main.go:40:28: warning: section processors(Q2): Q2(2:3) has 2 elements on processors 0..1"; !strings.Contains(res.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
+	}
+}

@@ -75,8 +75,31 @@ func schedules(n int) {
 	//svm:prefetch a[0:2] // want 2:`^warning: prefetch has no effect`
 }
 
+// placed puts sections on chosen processors: sections of an arrangement
+// are checked where they are written; an arrangement declared with bounds
+// above 0 is no placement, and says so.
+func placed(n int) int {
+	s := 0
+	//svm:processors P(0:3, 2)
+	//svm:processors Q2(2:3)
+	//svm:psection
+	{
+		//svm:section processors(P(0:1, :))
+		s++
+		//svm:section processors(P(2:3)) // want 30:`^section: P has 2 dimensions: a section of it needs a subscript for each, this one has 1$`
+		s++
+		//svm:section processors(P(3:2, 1)) // want 30:`^section: the dimension 3:2 is empty`
+		s++
+		//svm:section processors(P(n, "x")) // want 33:`^section: "x" has type untyped string, want an integer$`
+		s++
+		//svm:section processors(Q2) // want 28:`^warning: section processors\(Q2\): Q2\(2:3\) has 2 elements on processors 0\.\.1; its bounds name the elements, they do not choose processors: to run the section on processors 2\.\.3, take a section of an arrangement of all of them, processors\(P\(2:3\)\)$`
+		s++
+	}
+	return s
+}
+
 func main() {
-	println(sections(1), regions(2))
+	println(sections(1), regions(2), placed(3))
 	syncs(3, nil)
 	schedules(4)
 }
