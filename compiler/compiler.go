@@ -178,6 +178,9 @@ type Config struct {
 	// a -modfile that makes the runtime importable in a module that does
 	// not require svmc.
 	BuildFlags []string
+	// Env is added to the environment of that go command (GOWORK for a
+	// workspace that reaches the runtime).
+	Env []string
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a

@@ -27,6 +27,7 @@ func load(cfg Config) (*Package, error) {
 			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports,
 		Dir:        cfg.Dir,
 		BuildFlags: cfg.BuildFlags,
+		Env:        envWith(cfg.Env),
 		Fset:       fset,
 		Tests:      false,
 	}
@@ -196,3 +197,11 @@ func typecheckCgo(fset *token.FileSet, lp *packages.Package) error {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// envWith is the process's environment with env added (nil: the process's).
+func envWith(env []string) []string {
+	if len(env) == 0 {
+		return nil
+	}
+	return append(os.Environ(), env...)
+}

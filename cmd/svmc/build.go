@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,8 +31,8 @@ const (
 
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
 // stderr; errors end the command.
-func compilePackage(pattern string, buildFlags []string, stderr io.Writer) (*compiler.Package, error) {
-	p, err := compiler.Compile(compiler.Config{Pattern: pattern, BuildFlags: buildFlags})
+func compilePackage(pattern string, setup goSetup, stderr io.Writer) (*compiler.Package, error) {
+	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env})
 	if p != nil {
 		for _, d := range p.Diags {
 			fmt.Fprintln(stderr, d)
@@ -113,11 +114,11 @@ func removeStale(out *codegen.Output, dir string) error {
 // than svmc gets the embedded runtime through a replace in a copy of its
 // go.mod (-modfile), which needs no network.
 func build(pattern, work string, stderr io.Writer) (string, error) {
-	modFlags, err := moduleFlags(pattern, work)
+	setup, err := moduleSetup(pattern, work)
 	if err != nil {
 		return "", err
 	}
-	p, err := compilePackage(pattern, modFlags, stderr)
+	p, err := compilePackage(pattern, setup, stderr)
 	if err != nil {
 		return "", err
 	}
@@ -141,11 +142,11 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 		return "", err
 	}
 	exe := filepath.Join(work, "prog")
-	args := append([]string{"build", "-o", exe, "-overlay", ovPath}, modFlags...)
+	args := append([]string{"build", "-o", exe, "-overlay", ovPath}, setup.flags...)
 	args = append(args, ".")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = p.Dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd.Env = append(os.Environ(), setup.env...)
 	var goOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &goOut, &goOut
 	if err := cmd.Run(); err != nil {
@@ -154,35 +155,127 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 	return exe, nil
 }
 
-// moduleFlags finds the module of the package directory pattern and, unless
-// it is svmc itself, writes a go.mod for it that reaches the embedded
-// runtime, returning the go command flags that use it. Loading (the user's
-// code may import rtlib for templates or ProcessorID) and building both
-// use them.
-func moduleFlags(pattern, work string) ([]string, error) {
+// goSetup is how the go command loads and builds the user's package so
+// that the runtime embedded in this svmc is importable: in the package's
+// directory, with flags and environment.
+type goSetup struct {
+	dir   string
+	flags []string
+	env   []string
+}
+
+// moduleSetup finds the module of the package directory pattern and makes
+// the embedded runtime reachable from it without network: in a workspace
+// (go.work) through a copy of the workspace that also uses the runtime's
+// module; otherwise through a copy of the module's go.mod that requires
+// and replaces it (-modfile). svmc's own module needs neither.
+func moduleSetup(pattern, work string) (goSetup, error) {
 	dir, err := filepath.Abs(pattern)
 	if err != nil {
-		return nil, err
+		return goSetup{}, err
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%s: svmc run takes the directory of a package main", pattern)
+		return goSetup{}, fmt.Errorf("%s: svmc takes the directory of a package main", pattern)
 	}
+	setup := goSetup{dir: dir}
 	for d := dir; ; d = filepath.Dir(d) {
 		goMod := filepath.Join(d, "go.mod")
 		if data, err := os.ReadFile(goMod); err == nil {
 			if modfile.ModulePath(data) == svmc.Module {
-				return nil, nil
+				return setup, nil
+			}
+			if ws := findWorkspace(dir); ws != "" {
+				path, err := runtimeWorkspace(ws, work)
+				if err != nil {
+					return goSetup{}, err
+				}
+				setup.env = []string{"GOWORK=" + path}
+				return setup, nil
 			}
 			modPath, err := runtimeModfile(goMod, work)
 			if err != nil {
-				return nil, err
+				return goSetup{}, err
 			}
-			return []string{"-modfile=" + modPath, "-mod=mod"}, nil
+			setup.flags = []string{"-modfile=" + modPath, "-mod=mod"}
+			setup.env = []string{"GOWORK=off"}
+			return setup, nil
 		}
 		if filepath.Dir(d) == d {
-			return nil, fmt.Errorf("%s is not in a Go module; run 'go mod init' in its directory first", pattern)
+			return goSetup{}, fmt.Errorf("%s is not in a Go module; run 'go mod init' in its directory first", pattern)
 		}
 	}
+}
+
+// findWorkspace is the go.work the go command would use in dir: $GOWORK,
+// or the nearest go.work above dir; "" for none (or GOWORK=off).
+func findWorkspace(dir string) string {
+	switch gw := os.Getenv("GOWORK"); gw {
+	case "off":
+		return ""
+	case "":
+	default:
+		return gw
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return filepath.Join(d, "go.work")
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// runtimeWorkspace writes a copy of the workspace ws into work, its paths
+// made absolute, that also uses the embedded runtime's module.
+func runtimeWorkspace(ws, work string) (string, error) {
+	rtDir, err := extractRuntime()
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(ws)
+	if err != nil {
+		return "", err
+	}
+	wf, err := modfile.ParseWork(ws, data, nil)
+	if err != nil {
+		return "", err
+	}
+	base := filepath.Dir(ws)
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, p)
+	}
+	for _, u := range slices.Clone(wf.Use) {
+		if err := wf.AddUse(abs(u.Path), u.ModulePath); err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(u.Path) {
+			wf.DropUse(u.Path)
+		}
+	}
+	for _, r := range wf.Replace {
+		if r.New.Version == "" && modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
+			if err := wf.AddReplace(r.Old.Path, r.Old.Version, abs(r.New.Path), ""); err != nil {
+				return "", err
+			}
+		}
+	}
+	if err := wf.AddUse(rtDir, svmc.Module); err != nil {
+		return "", err
+	}
+	wf.Cleanup()
+	path := filepath.Join(work, "go.work")
+	if err := os.WriteFile(path, modfile.Format(wf.Syntax), 0o644); err != nil {
+		return "", err
+	}
+	sum, err := os.ReadFile(ws + ".sum")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	return path, os.WriteFile(path+".sum", sum, 0o644)
 }
 
 // runtimeModfile writes a copy of the user's go.mod (and go.sum) that

@@ -35,7 +35,16 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 			if len(args) == 1 {
 				pattern = args[0]
 			}
-			p, err := compilePackage(pattern, nil, cmd.ErrOrStderr())
+			work, err := newWorkDir("svmc-build-", false)
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(work)
+			setup, err := moduleSetup(pattern, work)
+			if err != nil {
+				return err
+			}
+			p, err := compilePackage(pattern, setup, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

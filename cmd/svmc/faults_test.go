@@ -566,3 +566,72 @@ func main() {
 		t.Errorf("stderr lacks %q:\n%s", want, res.stderr)
 	}
 }
+
+// TestWhereUsersRunIt: a program in a go.work workspace that imports
+// another module of the workspace, a package of another module named by
+// its directory, and svmc compile of a package that imports rtlib in a
+// module that does not require svmc. Before, the first failed with
+// "-modfile cannot be used in workspace mode", the second with the go
+// command's errors, the third with `invalid package name: ""`.
+func TestWhereUsersRunIt(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "ws") // ../other is outside the workspace
+	files := map[string]string{
+		"app/go.mod": "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n",
+		"lib/go.mod": "module example.com/lib\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\nfunc Sq(x int) int { return x * x }\n",
+		"app/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/lib"
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	s := 0
+	//svm:pdo loops(i) reduction(+:s)
+	for i := 0; i < 10; i++ {
+		s += lib.Sq(i)
+	}
+	fmt.Println(s, rtlib.NumProcessors())
+}
+`,
+		"../other/go.mod": "module example.com/other\n\ngo 1.22\n",
+		"../other/main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	fmt.Println("hello from", rtlib.ProcessorID())
+}
+`,
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+	}
+	init := exec.Command("go", "work", "init", "./app", "./lib")
+	init.Dir = root
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("go work init: %v\n%s", err, out)
+	}
+	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "."); res.code != 0 || res.stdout != "285 2\n" {
+		t.Errorf("workspace: exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "3", "../../other"); res.code != 0 || res.stdout != "hello from 0\n" {
+		t.Errorf("another module: exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+	gen := filepath.Join(root, "gen")
+	if res := runSvmc(t, filepath.Join(root, "..", "other"), "compile", "-o", gen, "."); res.code != 0 {
+		t.Errorf("compile: exit %d, stderr %s", res.code, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(gen, "svminfo.json")); err != nil {
+		t.Error(err)
+	}
+}
