@@ -635,3 +635,40 @@ func main() {
 		t.Error(err)
 	}
 }
+
+// TestHostileFixtures runs the campaign's hostile inputs kept in
+// testdata/hostile (see its README): each ends with a message that says
+// what is wrong and where, without a Go stack (runSvmc checks) and without
+// echoing a secret or a raw escape sequence.
+func TestHostileFixtures(t *testing.T) {
+	fix, _ := filepath.Abs(filepath.Join("testdata", "hostile"))
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	t.Setenv("MODE", "quick")
+	f := func(name string) string { return filepath.Join(fix, name) }
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", f("maxnode.sddf")}, "node 2147483647 is no processor number"},
+		{[]string{"view", f("beyond.sddf"), "-o", filepath.Join(dir, "v.html")}, "processor 7, but the run had 2"},
+		{[]string{"export", "--format", "chrome", f("nan.sddf"), "-o", filepath.Join(dir, "x.json")}, "clock NaN is not a time"},
+		{[]string{"report", f("inf.txt.sddf")}, "clock -Inf is not a time"},
+		{[]string{"run", "--request", f("include-secret.req"), "."}, "include-secret.req:2:9: cannot include \"secret.txt\": " + f("secret.txt") + " is not a request file"},
+		{[]string{"run", "--request", f("include-self.req"), "."}, "include-self.req:2:9: include cycle"},
+		{[]string{"run", "--request", f("huge-numbers.req"), "."}, "huge-numbers.req:1:24: bad stage \"99999999999999999999\": want a number from 0 to 6"},
+		{[]string{"run", "--params", f("nprocs.par"), "."}, "nprocs.par:1:10: nprocs: 1000000 processors is more than svmc runs (at most 4096)"},
+		{[]string{"run", "--params", f("tracebuf.par"), "."}, "tracebuf.par:1:12: tracebuf: too large (at most 1024G)"},
+		{[]string{"run", "--params", f("collide.par"), "."}, `stdout = common:t\x1b[2J.sddf is the same file as trace = t\x1b[2J.sddf: a run cannot write it twice`},
+	} {
+		res := runSvmc(t, dir, c.args...)
+		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
+			t.Errorf("svmc %s: exit %d, stderr %q; want it to contain %q", strings.Join(c.args, " "), res.code, res.stderr, c.want)
+		}
+		if strings.Contains(res.stderr, "root") || strings.Contains(res.stderr, "\x1b") {
+			t.Errorf("svmc %s echoed what it should not: %q", strings.Join(c.args, " "), res.stderr)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "t*.sddf")); len(files) != 0 {
+		t.Errorf("a refused run wrote %v", files)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/svmc/svmc/internal/limits"
+	"github.com/svmc/svmc/internal/safetext"
 	"github.com/svmc/svmc/internal/suggest"
 	"github.com/svmc/svmc/request"
 )
@@ -281,10 +282,12 @@ func (s *Set) Print(w io.Writer) error {
 	for _, d := range Defs {
 		v := s.Texts[d.Name]
 		val := v.Value
-		if val == "" || strings.ContainsAny(val, " \t#\"") {
+		// Quoted also when it holds control characters: the parameter
+		// file reads \x1b back, and a terminal shows the escape, not its effect.
+		if val == "" || strings.ContainsAny(val, " \t#\"") || strconv.Quote(val) != `"`+val+`"` {
 			val = strconv.Quote(val)
 		}
-		fmt.Fprintf(bw, "%-*s = %s  # %s\n", width, d.Name, val, v.Source)
+		fmt.Fprintf(bw, "%-*s = %s  # %s\n", width, d.Name, val, safetext.Escape(v.Source))
 	}
 	return bw.Flush()
 }
