@@ -15,6 +15,7 @@ import (
 // Finding kinds.
 const (
 	FindImbalance = "imbalance"     // load imbalance of a parallel loop
+	FindUnequal   = "unequal work"  // waiting at the end of a psection or replicated region
 	FindBarrier   = "barrier"       // waiting at an explicit barrier
 	FindCheckout  = "split barrier" // waiting at a barrier_checkout
 	FindLock      = "lock"          // lock contention
@@ -119,7 +120,7 @@ func rankedFindings(m *Model) []Finding {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
 				Title: fmt.Sprintf("scheduling %s (%s, %s) took %s in %s while the other processors waited",
 					name, l.Func, l.Where(), Dur(l.Startup), plural(l.Instances, "instance")),
-				Advice: "make the loop coarser (fewer, longer instances) or use a strategy that is cheaper to plan: on_home with plain loop variables, or block/cyclic loop-level scheduling"})
+				Advice: startupAdvice(l.Strategy)})
 		}
 	}
 	for _, w := range m.Waits {
@@ -137,8 +138,22 @@ func rankedFindings(m *Model) []Finding {
 		case WaitCritical:
 			kind, what = FindCritical, "to enter the critical section"
 			advice = "make the critical section shorter, give independent critical sections different names, or use a reduction or an atomic update"
+		case WaitImplicit:
+			// A pdo's is its loop's imbalance; an exclusive region's is
+			// the serial time of its leader. A psection's or replicated
+			// region's is work unequal between its processors.
+			switch w.Kind {
+			case "psection":
+				kind, what = FindUnequal, "at the end of the psection"
+				advice = "the sections take unequal time: split the longest section, or give it more processors (section processors(P(lo:hi))) and the short ones fewer"
+			case "replicated":
+				kind, what = FindUnequal, "at the end of the replicated region"
+				advice = "the processors do unequal work in the replicated region: make the unequal part a pdo (scheduled cyclic or dynamic), or balance it by hand"
+			default:
+				continue
+			}
 		default:
-			continue // implicit barriers: covered by the loop's imbalance
+			continue
 		}
 		last := 0
 		for p := range w.PerProc {
@@ -150,7 +165,7 @@ func rankedFindings(m *Model) []Finding {
 			what += " " + w.Label
 		}
 		title := fmt.Sprintf("processors wait %s %s (%s, %s), %d times, longest %s", Dur(w.Total), what, w.Func, w.Where(), w.Count, Dur(w.Max))
-		if kind == FindBarrier || kind == FindCheckout {
+		if kind == FindBarrier || kind == FindCheckout || kind == FindUnequal {
 			title += fmt.Sprintf("; processor %d waits least (arrives last)", last)
 		}
 		if w.Hold > 0 {
@@ -215,9 +230,23 @@ func imbalanceAdvice(strategy string) string {
 		return "the template's distribution gives the processors unequal work: distribute a template of the loop's own shape, use general_block sizes that equalise the work, or schedule the loop dynamically (dynamic, guided)"
 	case strings.HasPrefix(s, "dynamic"), strings.HasPrefix(s, "guided"), strings.HasPrefix(s, "affinity"):
 		return "the chunks are too large for the uneven iterations: use a smaller chunk size"
+	case strings.Contains(s, "cyclic"):
+		// Never advise what the loop already does.
+		return "cyclic scheduling does not even out these iterations: use dynamic or guided self-scheduling, or a smaller cyclic(k)"
 	default:
 		return "the iterations have unequal cost: use cyclic or cyclic(k) scheduling, or dynamic/guided self-scheduling"
 	}
+}
+
+// startupAdvice fits the advice on a pdo's scheduling cost to the
+// strategy it has: a loop already scheduled the cheapest way can only
+// become coarser.
+func startupAdvice(strategy string) string {
+	s := strings.ToLower(strategy)
+	if strings.HasPrefix(s, "on_home") || strings.HasPrefix(s, "dynamic") || strings.HasPrefix(s, "guided") || strings.HasPrefix(s, "affinity") {
+		return "make the loop coarser (fewer, longer instances) or use a strategy that is cheaper to plan: block or cyclic loop-level scheduling"
+	}
+	return "make the loop coarser: fewer, longer instances (an outer loop inside the pdo body, or the pdo around the enclosing loop)"
 }
 
 // loopName is "loop LABEL" or "the loop".
@@ -295,7 +324,7 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 			kinds = []string{"REGION", "PDOInfo", "BARRIER"}
 		case FindStartup:
 			kinds = []string{"REGION", "PDOInfo", "APSInfo"}
-		case FindBarrier, FindCheckout:
+		case FindBarrier, FindCheckout, FindUnequal:
 			kinds = []string{"REGION", "BARRIER"}
 		case FindLock:
 			kinds = []string{"REGION", "LOCK"}

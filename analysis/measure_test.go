@@ -438,3 +438,44 @@ func TestDeadlockTimeCounted(t *testing.T) {
 		t.Errorf("barrier waits %+v, want 700000 µs", bar)
 	}
 }
+
+// TestUnequalWork: the time lost at the end of a psection whose sections
+// take unequal time, and at the end of a replicated region whose
+// processors do unequal work, is a finding of its own with the processor
+// that arrives last; before, implicit barriers other than a pdo's were
+// skipped and the report said "none above 1.0%".
+func TestUnequalWork(t *testing.T) {
+	for _, c := range []struct {
+		dir, typ int
+		kind     string
+		where    string
+	}{
+		{tracetest.DirPSec, trace.RegionPSection, "psection", "at the end of the psection"},
+		{tracetest.DirRepl, trace.RegionReplicated, "replicated", "at the end of the replicated region"},
+	} {
+		s := tracetest.New(2)
+		for p := 0; p < 2; p++ {
+			s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
+			s.Start(p, 1, tracetest.SubMain, c.dir, c.typ)
+			end := 20.0 + 80*float64(p) // processor 1 works 4 times as long
+			if c.typ == trace.RegionPSection {
+				s.Start(p, 2, tracetest.SubMain, tracetest.DirSec, trace.RegionSection)
+				s.Stop(p, end, tracetest.SubMain, tracetest.DirSec, trace.RegionSection)
+			}
+			s.Sync(p, end+0.5, trace.TagWaitBarrierStart, tracetest.SubMain, c.dir)
+			s.Sync(p, 101, trace.TagWaitBarrierStop, tracetest.SubMain, c.dir)
+			s.Stop(p, 101.5, tracetest.SubMain, c.dir, c.typ)
+			s.Stop(p, 102, tracetest.SubMain, 0, trace.RegionProgram)
+		}
+		m := analyzeBytes(t, s.MustEncode(t, trace.Binary, tracetest.Prog()), Options{})
+		fs := Findings(m)
+		if len(fs) == 0 || fs[0].Kind != FindUnequal || !strings.Contains(fs[0].Title, c.where) ||
+			!strings.Contains(fs[0].Title, "processor 1 waits least (arrives last)") {
+			t.Fatalf("%s: findings %+v", c.kind, fs)
+		}
+		// Processor 0 waits 80 µs of N × T = 204 µs.
+		if sev := fs[0].Severity; sev < 0.35 || sev > 0.45 {
+			t.Errorf("%s: severity %.3f, want about 80/204 = 0.39", c.kind, sev)
+		}
+	}
+}

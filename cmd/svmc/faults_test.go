@@ -187,6 +187,10 @@ func TestKilledSvmcRun(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if _, err := os.Stat(tr); err != nil {
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		t.Fatalf("no trace: %v; files %v; svmc's stderr %q", err, files, stderr.String())
+	}
 	recs := readTrace(t, tr)
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate {
 		t.Errorf("last record %v, want trace-end of a SIGTERM", end)
