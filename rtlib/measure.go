@@ -214,12 +214,14 @@ func (p *Proc) countOwned(it *Iter) int {
 			return
 		}
 		for _, s := range nd.Segs {
-			for k := s.Lo; k <= s.Hi; k++ {
-				idx[l] = space[l].Lo + k*space[l].Step
-				if l+1 < len(space) {
-					walk(s.Child, l+1)
-				} else if it.chk.owns(p, idx) {
-					n++
+			for r := 0; r < s.Times(); r++ {
+				for k := s.Lo + r*s.Period; k <= s.Hi+r*s.Period; k++ {
+					idx[l] = space[l].Lo + k*space[l].Step
+					if l+1 < len(space) {
+						walk(s.Child, l+1)
+					} else if it.chk.owns(p, idx) {
+						n++
+					}
 				}
 			}
 		}

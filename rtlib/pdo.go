@@ -397,6 +397,10 @@ func (p *Proc) plan(at Site, s Schedule, space []Range) pdoInfo {
 	}
 	e := &planEntry{info: info, shares: make([]planShare, len(a.members))}
 	for i := range a.members {
+		if bs.roots != nil {
+			e.shares[i].root = bs.roots[i] // nil: no iterations, set by setBoxes
+			continue
+		}
 		e.shares[i].boxes = bs.boxes[i]
 		if !sched.SingleBox(space, bs.boxes[i]) {
 			e.shares[i].root = sched.BuildTree(bs.boxes[i], len(space))
@@ -507,7 +511,8 @@ func (p *Proc) planDefaultShare(space []Range) {
 type boxSet struct {
 	slot      []int // member index of each pid, -1 if not a member
 	boxes     [][][][]sched.Ivl
-	cacheable bool // the schedule can be reused (no IndexFunc)
+	roots     []*sched.Node // per member, instead of boxes (loopLevelChains)
+	cacheable bool          // the schedule can be reused (no IndexFunc)
 }
 
 // memberOf is the member that runs the iterations owned by processor pid:
@@ -722,6 +727,9 @@ func (p *Proc) planLoopLevel(at Site, s Schedule, space []Range, info *pdoInfo) 
 		}
 	}
 	bs := p.newBoxSet()
+	if bs.roots = loopLevelChains(bs, onto, d, space); bs.roots != nil {
+		return bs
+	}
 	var c []int
 	for l, pid := range onto.pids {
 		slot := bs.memberOf(pid)
@@ -739,6 +747,44 @@ func (p *Proc) planLoopLevel(at Site, s Schedule, space []Range, info *pdoInfo) 
 		}
 	}
 	return bs
+}
+
+// loopLevelChains is the loop-level plan as one chain of segments per
+// member when the schedule has a cyclic loop and no member runs two
+// elements of the arrangement: a cyclic loop's runs are then periodic
+// segments, so the plan takes constant space (a cyclic pdo over 5 M
+// iterations held 1.25 M intervals per processor). nil: use boxes.
+func loopLevelChains(bs *boxSet, onto *Procs, d *sched.Distribution, space []Range) []*sched.Node {
+	cyclic := false
+	for i := range d.Dims {
+		cyclic = cyclic || d.Dims[i].Kind == sched.KindCyclic && d.Dims[i].Adim >= 0
+	}
+	if !cyclic {
+		return nil
+	}
+	roots := make([]*sched.Node, len(bs.boxes))
+	var c []int
+	for l, pid := range onto.pids {
+		slot := bs.memberOf(pid)
+		if roots[slot] != nil {
+			return nil // two elements on one member: their union needs boxes
+		}
+		c = onto.g.Coords(l, c)
+		box := make([][]sched.Seg, len(space))
+		empty := false
+		for i, r := range space {
+			if i < len(d.Dims) && d.Dims[i].Adim >= 0 {
+				box[i] = d.Dims[i].Segs(c[d.Dims[i].Adim])
+			} else if n := r.Count(); n > 0 {
+				box[i] = []sched.Seg{{Lo: 0, Hi: n - 1}}
+			}
+			empty = empty || len(box[i]) == 0
+		}
+		if !empty {
+			roots[slot] = sched.Chain(box)
+		}
+	}
+	return roots
 }
 
 // ownerCheck is the per-iteration owner test of schedules with IndexFunc
@@ -828,6 +874,7 @@ type Iter struct {
 type level struct {
 	segs     []sched.Seg
 	si       int // current segment
+	rep      int // current repetition of a periodic segment
 	k, hi    int // current count, end of the segment
 	lo, step int
 	n        int // iterations of the loop (dynamic schedules)
@@ -998,8 +1045,18 @@ func (it *Iter) advance() bool {
 			}
 			return true
 		}
+		if s := &L.segs[L.si]; L.rep+1 < s.Reps {
+			L.rep++
+			L.k, L.hi = s.Lo+L.rep*s.Period, s.Hi+L.rep*s.Period
+			it.idx[l] = L.lo + L.k*L.step
+			if l+1 < n {
+				it.descend(l+1, s.Child)
+			}
+			return true
+		}
 		if L.si+1 < len(L.segs) {
 			L.si++
+			L.rep = 0
 			s := &L.segs[L.si]
 			L.k, L.hi = s.Lo, s.Hi
 			it.idx[l] = L.lo + L.k*L.step
@@ -1017,7 +1074,7 @@ func (it *Iter) advance() bool {
 func (it *Iter) descend(l int, nd *sched.Node) {
 	for ; l < len(it.lv); l++ {
 		L := &it.lv[l]
-		L.segs, L.si = nd.Segs, 0
+		L.segs, L.si, L.rep = nd.Segs, 0, 0
 		s := &nd.Segs[0]
 		L.k, L.hi = s.Lo, s.Hi
 		it.idx[l] = L.lo + L.k*L.step

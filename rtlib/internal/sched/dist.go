@@ -162,6 +162,39 @@ func (m *DimMap) Runs(c int, dst []Ivl) []Ivl {
 	return dst
 }
 
+// Segs is Runs as tree segments: a cyclic dimension's runs as at most two
+// segments however many runs there are (the runs of full length as one
+// periodic segment, then a shorter last run), so that planning a cyclic
+// loop takes constant space; the other formats' runs one segment each.
+func (m *DimMap) Segs(c int) []Seg {
+	if m.Kind != KindCyclic {
+		var out []Seg
+		for _, iv := range m.Runs(c, nil) {
+			out = append(out, Seg{Lo: iv.Lo, Hi: iv.Hi})
+		}
+		return out
+	}
+	a := c * m.Bs
+	if m.N <= 0 || a >= m.N {
+		return nil
+	}
+	period := m.P * m.Bs
+	runs := (m.N - a + period - 1) / period
+	last := a + (runs-1)*period
+	full := runs
+	if last+m.Bs > m.N {
+		full--
+	}
+	var out []Seg
+	if full > 0 {
+		out = append(out, Seg{Lo: m.Lo + a, Hi: m.Lo + a + m.Bs - 1, Period: period, Reps: full})
+	}
+	if full < runs {
+		out = append(out, Seg{Lo: m.Lo + last, Hi: m.Lo + m.N - 1})
+	}
+	return out
+}
+
 // Distribution is the distribution of a template (or of a loop nest's
 // iteration counts) onto an arrangement.
 type Distribution struct {

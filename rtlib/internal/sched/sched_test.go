@@ -294,3 +294,37 @@ func TestFormat(t *testing.T) {
 		t.Error("CountDistributed")
 	}
 }
+
+// TestSegs: a cyclic dimension's runs as periodic segments are the same
+// counts as its runs, in at most two segments.
+func TestSegs(t *testing.T) {
+	for _, c := range []struct{ n, p, k int }{{10, 3, 1}, {11, 3, 2}, {12, 3, 2}, {5, 4, 2}, {1, 4, 1}, {5000000, 4, 1}, {7, 2, 3}} {
+		m := DimMap{Kind: KindCyclic, Lo: 0, N: c.n, P: c.p, Bs: c.k}
+		for coord := 0; coord < c.p; coord++ {
+			segs := m.Segs(coord)
+			if len(segs) > 2 {
+				t.Errorf("%v coord %d: %d segments", c, coord, len(segs))
+			}
+			var got []Ivl
+			for _, s := range segs {
+				for r := 0; r < s.Times(); r++ {
+					got = append(got, Ivl{s.Lo + r*s.Period, s.Hi + r*s.Period})
+				}
+			}
+			if want := m.Runs(coord, nil); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Errorf("%v coord %d: segments give %d runs, Runs %d", c, coord, len(got), len(want))
+			}
+			if n := TreeCount(Chain([][]Seg{segs}), 1); n != countIvls(m.Runs(coord, nil)) {
+				t.Errorf("%v coord %d: TreeCount %d", c, coord, n)
+			}
+		}
+	}
+}
+
+func countIvls(s []Ivl) int {
+	n := 0
+	for _, iv := range s {
+		n += iv.Hi - iv.Lo + 1
+	}
+	return n
+}

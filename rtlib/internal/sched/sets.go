@@ -42,11 +42,18 @@ func Contains(s []Ivl, x int) bool {
 // Node is a node of such a tree.
 type Node struct{ Segs []Seg }
 
-// Seg is a segment of iteration counts Lo..Hi of a node's loop.
+// Seg is a segment of iteration counts Lo..Hi of a node's loop. With Reps
+// > 1 it is Reps segments, the r-th shifted by r*Period: the runs of a
+// cyclic schedule, kept in constant space however many there are.
 type Seg struct {
 	Lo, Hi int
 	Child  *Node
+	Period int
+	Reps   int // 0 or 1: one segment
 }
+
+// Times is the number of segments s stands for.
+func (s *Seg) Times() int { return max(1, s.Reps) }
 
 // BuildTree returns the tree of the union of boxes (each a list of
 // intervals per loop, none empty), nil if there are none.
@@ -88,7 +95,7 @@ func (b *treeBuilder) build(active []int, l int) *Node {
 	if len(active) == 1 {
 		child := b.build(active, l+1)
 		for _, iv := range b.boxes[active[0]][l] {
-			nd.Segs = append(nd.Segs, Seg{iv.Lo, iv.Hi, child})
+			nd.Segs = append(nd.Segs, Seg{Lo: iv.Lo, Hi: iv.Hi, Child: child})
 		}
 	} else {
 		// Sweep the boundaries of the active boxes' intervals of loop l;
@@ -119,7 +126,7 @@ func (b *treeBuilder) build(active []int, l int) *Node {
 			if n := len(nd.Segs); n > 0 && nd.Segs[n-1].Child == child && nd.Segs[n-1].Hi+1 == x {
 				nd.Segs[n-1].Hi = y
 			} else {
-				nd.Segs = append(nd.Segs, Seg{x, y, child})
+				nd.Segs = append(nd.Segs, Seg{Lo: x, Hi: y, Child: child})
 			}
 		}
 	}
@@ -141,11 +148,26 @@ func TreeCount(nd *Node, levels int) int {
 		if s.Hi < s.Lo {
 			continue
 		}
-		w := s.Hi - s.Lo + 1
+		w := (s.Hi - s.Lo + 1) * s.Times()
 		if levels > 1 {
 			w *= TreeCount(s.Child, levels-1)
 		}
 		n += w
 	}
 	return n
+}
+
+// Chain is the tree of one box given as segments per loop (periodic ones
+// allowed): each level's segments share the node of the next level.
+func Chain(box [][]Seg) *Node {
+	var child *Node
+	for l := len(box) - 1; l >= 0; l-- {
+		nd := &Node{Segs: make([]Seg, len(box[l]))}
+		for i, s := range box[l] {
+			s.Child = child
+			nd.Segs[i] = s
+		}
+		child = nd
+	}
+	return child
 }
