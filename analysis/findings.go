@@ -195,10 +195,42 @@ func rankedFindings(m *Model) []Finding {
 			Title:  fmt.Sprintf("writing trace buffers took %s (trace-overhead records)", Dur(m.Time.TraceOverhead)),
 			Advice: "raise SVM_TraceBuf_Size, trace a lower stage, or request only the regions under study"})
 	}
+	fs = foldQueueImbalance(fs)
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), cmp.Compare(a.Site.Sub, b.Site.Sub), cmp.Compare(a.Site.Dir, b.Site.Dir), cmp.Compare(a.Kind, b.Kind))
 	})
 	return fs
+}
+
+// foldQueueImbalance folds a loop's imbalance into a lock or critical
+// section finding inside the same loop that loses at least half as much:
+// the members that queue longest finish last, so the imbalance is the
+// queue's effect, and "use cyclic scheduling" would not help.
+func foldQueueImbalance(fs []Finding) []Finding {
+	folded := make([]bool, len(fs))
+	for i, f := range fs {
+		if f.Kind != FindImbalance {
+			continue
+		}
+		cause := -1
+		for j, g := range fs {
+			if (g.Kind == FindCritical || g.Kind == FindLock) && g.Site.Sub == f.Site.Sub && g.Region == f.Region &&
+				g.Lost >= f.Lost/2 && (cause < 0 || g.Lost > fs[cause].Lost) {
+				cause = j
+			}
+		}
+		if cause >= 0 {
+			fs[cause].Title += fmt.Sprintf("; the queue also makes %s unbalanced (%s of waiting at its end)", loopName(f.Site), Dur(f.Lost))
+			folded[i] = true
+		}
+	}
+	var out []Finding
+	for i, f := range fs {
+		if !folded[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // others names the processors other than the leader.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
 	"github.com/svmc/svmc/trace/tracetest"
 )
@@ -476,6 +477,48 @@ func TestUnequalWork(t *testing.T) {
 		// Processor 0 waits 80 µs of N × T = 204 µs.
 		if sev := fs[0].Severity; sev < 0.35 || sev > 0.45 {
 			t.Errorf("%s: severity %.3f, want about 80/204 = 0.39", c.kind, sev)
+		}
+	}
+}
+
+// TestQueueImbalanceFolded: a critical section that serialises a loop makes
+// the loop look unbalanced (the member that queued finishes last). The
+// imbalance is folded into the critical-section finding that causes it;
+// before, a second finding advised cyclic scheduling, which cannot help.
+func TestQueueImbalanceFolded(t *testing.T) {
+	prog := testProg()
+	g := prog.Subprograms[0]
+	g.Directives = append(g.Directives, tracetest.Directive(&progdb.Directive{Num: 5, Kind: "critical", Text: "//svm:critical q", Pos: progdb.Pos{File: "main.go", Line: 22, Col: 3}, Label: "q"}))
+	s := tracetest.New(2)
+	for p := 0; p < 2; p++ {
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
+		s.Start(p, 0, 1, 2, trace.RegionPDO)
+	}
+	s.PDOInfo(0, 0, 1, 2, 0)
+	s.Sync(0, 10, trace.TagWaitCritSecStart, 1, 5)
+	s.Sync(0, 10, trace.TagWaitCritSecStop, 1, 5)
+	s.Sync(0, 50, trace.TagExitCritSec, 1, 5)
+	s.PDOWork(0, 50, 1, 2, 1, 50)
+	s.Sync(0, 50, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(0, 90, trace.TagWaitBarrierStop, 1, 2)
+	s.Sync(1, 10, trace.TagWaitCritSecStart, 1, 5)
+	s.Sync(1, 50, trace.TagWaitCritSecStop, 1, 5)
+	s.Sync(1, 90, trace.TagExitCritSec, 1, 5)
+	s.PDOWork(1, 90, 1, 2, 1, 90)
+	s.Sync(1, 90, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(1, 90, trace.TagWaitBarrierStop, 1, 2)
+	for p := 0; p < 2; p++ {
+		s.Stop(p, 91, 1, 2, trace.RegionPDO)
+		s.Stop(p, 100, 2, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
+	fs := Findings(m)
+	if len(fs) == 0 || fs[0].Kind != FindCritical || !strings.Contains(fs[0].Title, "the queue also makes loop tri unbalanced (40.0 µs of waiting at its end)") {
+		t.Fatalf("findings %+v", fs)
+	}
+	for _, f := range fs {
+		if f.Kind == FindImbalance {
+			t.Errorf("an imbalance finding beside its cause: %+v", f)
 		}
 	}
 }
