@@ -522,3 +522,42 @@ func TestQueueImbalanceFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestSerialBetweenLoops: serial code between two pdos that calls a helper
+// is charged to the function that holds the pdos, between them, not to the
+// helper it calls (before, the finding named the helper's header).
+func TestSerialBetweenLoops(t *testing.T) {
+	s := tracetest.New(2)
+	for p := 0; p < 2; p++ {
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
+		if p == 0 {
+			s.Start(0, 0, 1, 0, trace.RegionSubroutine) // G, entered by the leader
+		}
+		s.Start(p, 0, 1, 2, trace.RegionPDO)
+		s.Sync(p, 90, trace.TagWaitBarrierStart, 1, 2)
+		s.Sync(p, 100, trace.TagWaitBarrierStop, 1, 2)
+		s.Stop(p, 100, 1, 2, trace.RegionPDO)
+	}
+	s.Start(0, 110, 3, 0, trace.RegionSubroutine)
+	s.Stop(0, 890, 3, 0, trace.RegionSubroutine) // the helper T.M, serial
+	for p := 0; p < 2; p++ {
+		s.Start(p, 900, 1, 3, trace.RegionPDO)
+		s.Sync(p, 990, trace.TagWaitBarrierStart, 1, 3)
+		s.Sync(p, 1000, trace.TagWaitBarrierStop, 1, 3)
+		s.Stop(p, 1000, 1, 3, trace.RegionPDO)
+	}
+	s.Stop(0, 1000, 1, 0, trace.RegionSubroutine)
+	for p := 0; p < 2; p++ {
+		s.Stop(p, 1000, 2, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
+	var serial []Finding
+	for _, f := range Findings(m) {
+		if f.Kind == FindSerial {
+			serial = append(serial, f)
+		}
+	}
+	if len(serial) == 0 || serial[0].Site.Func != "G" || !strings.HasSuffix(serial[0].Title, "between the pdo at main.go:20 and the pdo at main.go:30 for 800.0 µs") {
+		t.Fatalf("serial findings %+v", serial)
+	}
+}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -212,11 +213,23 @@ type SerialStat struct {
 	Region int     `json:"region"`
 	Time   float64 `json:"time_us"` // leader's time here, outside parallel constructs
 	Lost   float64 `json:"lost_us"` // the other processors' idle time attributed to it
+	// After and Before are the parallel constructs of the region the
+	// serial code runs between (nil: the region's start, its end).
+	After  *Site `json:"after,omitempty"`
+	Before *Site `json:"before,omitempty"`
 }
 
 // ---- builder ----
 
 type regKey struct{ sub, dir, typ int32 }
+
+// serialKey is serial code of the leader: in region reg, after the
+// parallel construct at directive after (0: from the region's start) and
+// before the one at directive before (0: to the region's end).
+type serialKey struct {
+	reg           regKey
+	after, before int32
+}
 
 type sdKey struct{ sub, dir int32 }
 
@@ -286,6 +299,11 @@ type frame struct {
 	child float64
 	mode  int8 // 1 parallel work, 0 exclusive mode
 	pdo   *pdoExec
+	// The leader's serial time in this frame since its last parallel
+	// construct (lastPar, a directive number; 0 since the frame began):
+	// see serialFrame.
+	serialT float64
+	lastPar int32
 }
 
 // pdoExec is one processor's part of one instance of a loop.
@@ -329,7 +347,8 @@ type builder struct {
 	regions  map[regKey]*regAgg
 	loops    map[sdKey]*loopAgg
 	waits    map[waitKey]*waitAgg
-	serial   map[regKey]float64
+	serial   map[serialKey]float64
+	hasPar   map[int32]bool // subprograms with a pdo or psection directive
 	records  int64
 	leader   int
 	nonMono  int64
@@ -353,7 +372,8 @@ func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
 		regions: make(map[regKey]*regAgg),
 		loops:   make(map[sdKey]*loopAgg),
 		waits:   make(map[waitKey]*waitAgg),
-		serial:  make(map[regKey]float64),
+		serial:  make(map[serialKey]float64),
+		hasPar:  make(map[int32]bool),
 
 		measures: make(map[measKey]*measAgg),
 		stats:    make(map[int]*StatInterval),
@@ -413,7 +433,7 @@ func (b *builder) Before(e *replay.Event) {
 		bk := b.bucket(n)
 		n.buckets[bk] += d
 		if bk == bRun && n.id == b.leader && b.topMode(n) == 0 && len(n.stack) > 0 {
-			b.serial[n.stack[len(n.stack)-1].key] += d
+			n.stack[b.serialFrame(n)].serialT += d
 		}
 	}
 }
@@ -605,6 +625,9 @@ func (b *builder) loopOf(e *replay.Event) *loopAgg {
 
 func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 	k := regKey{int32(iv.Sub), int32(iv.Dir), int32(iv.Code)}
+	if n.id == b.leader && len(n.stack) > 0 && (iv.Code == trace.RegionPDO || iv.Code == trace.RegionPSection) {
+		b.flushSerial(&n.stack[b.serialFrame(n)], k.dir)
+	}
 	fr := frame{iv: iv, key: k, mode: b.topMode(n)}
 	switch iv.Code {
 	case trace.RegionPDO, trace.RegionPSection, trace.RegionSection, trace.RegionReplicated:
@@ -675,7 +698,43 @@ func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
 		}
 		n.pending = fr.pdo
 	}
+	b.flushSerial(fr, 0)
 	n.stack = n.stack[:j]
+	if n.id == b.leader && j > 0 && (fr.key.typ == trace.RegionPDO || fr.key.typ == trace.RegionPSection) {
+		n.stack[b.serialFrame(n)].lastPar = fr.key.dir
+	}
+}
+
+// serialFrame is the frame the leader's serial time is charged to: the
+// innermost one of a subprogram that has parallel constructs (the code
+// between them is what the other processors wait through, also when it
+// calls a helper), else the innermost frame.
+func (b *builder) serialFrame(n *nodeState) int {
+	for j := len(n.stack) - 1; j >= 0; j-- {
+		sub := n.stack[j].key.sub
+		has, ok := b.hasPar[sub]
+		if !ok {
+			if s := b.pi.sub(int(sub)); s != nil {
+				for _, d := range s.Directives {
+					has = has || d.Kind == "pdo" || d.Kind == "psection"
+				}
+			}
+			b.hasPar[sub] = has
+		}
+		if has {
+			return j
+		}
+	}
+	return len(n.stack) - 1
+}
+
+// flushSerial charges a frame's serial time since its last parallel
+// construct to the span that ends at directive before (0: the frame's end).
+func (b *builder) flushSerial(fr *frame, before int32) {
+	if fr.serialT > 0 {
+		b.serial[serialKey{fr.key, fr.lastPar, before}] += fr.serialT
+		fr.serialT = 0
+	}
 }
 
 func (b *builder) pdoWork(n *nodeState, e *replay.Event) {
@@ -1001,15 +1060,24 @@ func (b *builder) model() *Model {
 		serialSum += t
 	}
 	for k, t := range b.serial {
-		st, num := b.pi.regionSite(int(k.sub), int(k.dir), int(k.typ))
-		s := &SerialStat{Site: st, Code: int(k.typ), Region: num, Time: t}
+		st, num := b.pi.regionSite(int(k.reg.sub), int(k.reg.dir), int(k.reg.typ))
+		s := &SerialStat{Site: st, Code: int(k.reg.typ), Region: num, Time: t}
+		if k.after > 0 {
+			a := b.pi.site(int(k.reg.sub), int(k.after))
+			s.After = &a
+		}
+		if k.before > 0 {
+			bf := b.pi.site(int(k.reg.sub), int(k.before))
+			s.Before = &bf
+		}
 		if serialSum > 0 {
 			s.Lost = c.Serial * t / serialSum
 		}
 		m.Serial = append(m.Serial, s)
 	}
 	slices.SortFunc(m.Serial, func(x, y *SerialStat) int {
-		return cmp.Or(cmp.Compare(y.Time, x.Time), siteCmp(x.Site, y.Site), cmp.Compare(x.Code, y.Code))
+		return cmp.Or(cmp.Compare(y.Time, x.Time), siteCmp(x.Site, y.Site), cmp.Compare(x.Code, y.Code),
+			cmp.Compare(x.After.dir(), y.After.dir()), cmp.Compare(x.Before.dir(), y.Before.dir()))
 	})
 
 	for sub, tp := range b.throttled {
@@ -1051,4 +1119,27 @@ func ratio(a, b float64) float64 {
 		return 0
 	}
 	return a / b
+}
+
+// dir is the directive number of a span's end, 0 for none.
+func (s *Site) dir() int {
+	if s == nil {
+		return 0
+	}
+	return s.Dir
+}
+
+// Span says where serial code runs in its region: "between the pdo at
+// main.go:20 and the pdo at main.go:31", "after ...", "before ...", or "".
+func (s *SerialStat) Span() string {
+	at := func(x *Site) string { return fmt.Sprintf("the %s at %s:%d", x.Kind, x.File, x.Line) }
+	switch {
+	case s.After != nil && s.Before != nil:
+		return "between " + at(s.After) + " and " + at(s.Before)
+	case s.After != nil:
+		return "after " + at(s.After)
+	case s.Before != nil:
+		return "before " + at(s.Before)
+	}
+	return ""
 }

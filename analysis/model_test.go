@@ -224,18 +224,29 @@ func TestLoopImbalance(t *testing.T) {
 				t.Errorf("balanced loop reported: %+v", f)
 			}
 		}
-		// Serial: the leader's exclusive code, 20 µs in main and 60 µs in G.
+		// Serial: the leader's exclusive code, 20 µs in main and 60 µs in
+		// G: 10 before the loop tri, 50 after the second loop, each a
+		// finding of its own that says where it runs.
 		var serial []Finding
 		for _, f := range fs {
 			if f.Kind == FindSerial {
 				serial = append(serial, f)
 			}
 		}
-		if len(serial) != 2 || serial[0].Site.Func != "G" {
+		// (The 10 µs before tri cost 30 of 4000 µs, under MinSeverity.)
+		if len(serial) != 2 || serial[0].Site.Func != "G" || !strings.HasSuffix(serial[0].Title, "after the pdo at main.go:30 for 50.0 µs") ||
+			serial[1].Site.Func != "main" {
 			t.Fatalf("serial findings: %+v", serial)
 		}
-		near(t, "serial G lost", serial[0].Lost, 3*60)
+		near(t, "serial G after lost", serial[0].Lost, 3*50)
 		near(t, "serial main lost", serial[1].Lost, 3*20)
+		before := false
+		for _, st := range m.Serial {
+			before = before || st.Func == "G" && st.Before != nil && st.Before.Dir == 2 && st.After == nil && st.Time == 10
+		}
+		if !before {
+			t.Errorf("no serial span of G before loop tri: %+v", m.Serial)
+		}
 	}
 }
 
