@@ -189,7 +189,7 @@ func rankedFindings(m *Model) []Finding {
 			where += " " + span
 		}
 		add(Finding{Kind: FindSerial, Lost: lost, Site: s.Site, Region: s.Region, Code: s.Code,
-			Title: fmt.Sprintf("%s while processor 0 runs serial code in %s for %s", others(m.Procs), where, Dur(s.Time)),
+			Title:  fmt.Sprintf("%s while processor 0 runs serial code in %s for %s", others(m.Procs), where, Dur(s.Time)),
 			Advice: "run the loops of this code as pdo, independent parts as psection, or code every processor may run as replicated"})
 	}
 	if m.Time.TraceOverhead > 0 {
