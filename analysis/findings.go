@@ -14,16 +14,17 @@ import (
 
 // Finding kinds.
 const (
-	FindImbalance = "imbalance"     // load imbalance of a parallel loop
-	FindUnequal   = "unequal work"  // waiting at the end of a psection or replicated region
-	FindBarrier   = "barrier"       // waiting at an explicit barrier
-	FindCheckout  = "split barrier" // waiting at a barrier_checkout
-	FindLock      = "lock"          // lock contention
-	FindCritical  = "critical"      // critical section contention
-	FindSerial    = "serial"        // processors idle while the leader runs exclusive code
-	FindStartup   = "pdo startup"   // scheduling a parallel loop
-	FindOverhead  = "tracing"       // trace buffer flushes
-	FindEnd       = "abnormal end"  // the run did not end normally (unranked)
+	FindImbalance = "imbalance"      // load imbalance of a parallel loop
+	FindUnequal   = "unequal work"   // waiting at the end of a psection or replicated region
+	FindBarrier   = "barrier"        // waiting at an explicit barrier
+	FindCheckout  = "split barrier"  // waiting at a barrier_checkout
+	FindLock      = "lock"           // lock contention
+	FindCritical  = "critical"       // critical section contention
+	FindSerial    = "serial"         // processors idle while the leader runs exclusive code
+	FindStartup   = "pdo startup"    // scheduling a parallel loop
+	FindDispatch  = "chunk fetching" // self-scheduling a parallel loop chunk by chunk
+	FindOverhead  = "tracing"        // trace buffer flushes
+	FindEnd       = "abnormal end"   // the run did not end normally (unranked)
 )
 
 // Thresholds of Findings: a bottleneck is reported when its severity is at
@@ -115,6 +116,16 @@ func rankedFindings(m *Model) []Finding {
 				Title: fmt.Sprintf("load imbalance in %s (%s, %s): max/mean busy %.2f, processor %d busy %s, processor %d %s; %.0f%% of the loop's time is lost waiting",
 					name, l.Func, l.Where(), l.Imbalance, slow, Dur(l.PerProc[slow].Busy), fast, Dur(l.PerProc[fast].Busy), 100*l.LostShare),
 				Advice: imbalanceAdvice(l.Strategy)})
+		}
+		if l.Dispatch > 0 {
+			busy := 0.0
+			for _, lp := range l.PerProc {
+				busy += lp.Busy
+			}
+			add(Finding{Kind: FindDispatch, Lost: l.Dispatch, Site: l.Site, Region: l.Region, Code: 4,
+				Title: fmt.Sprintf("the processors spent %s, %.0f%% of their time in %s (%s, %s, %s), fetching its %d chunks",
+					Dur(l.Dispatch), 100*ratio(l.Dispatch, busy), name, l.Func, l.Where(), l.Strategy, l.Chunks),
+				Advice: "fetch fewer, larger chunks: a chunk size whose iterations take some microseconds (dynamic(k), guided(k)), or a static schedule (block, cyclic) when the iterations cost about the same"})
 		}
 		if l.Startup > 0 {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
@@ -359,6 +370,8 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 			kinds = []string{"REGION", "PDOInfo", "BARRIER"}
 		case FindStartup:
 			kinds = []string{"REGION", "PDOInfo", "APSInfo"}
+		case FindDispatch:
+			kinds = []string{"REGION", "PDOInfo"}
 		case FindBarrier, FindCheckout, FindUnequal:
 			kinds = []string{"REGION", "BARRIER"}
 		case FindLock:

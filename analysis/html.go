@@ -83,7 +83,7 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <tr><td>lost</td><td class="n">{{dur $c.Lost}}</td><td class="n">{{pct (ratio $c.Lost $c.Total)}}</td><td></td></tr>
 <tr><td>&nbsp;&nbsp;imbalance</td><td class="n">{{dur $c.Imbalance}}</td><td class="n">{{pct (ratio $c.Imbalance $c.Total)}}</td><td>implicit-barrier waiting that unequal busy times explain</td></tr>
 <tr><td>&nbsp;&nbsp;waiting</td><td class="n">{{dur $c.Sync}}</td><td class="n">{{pct (ratio $c.Sync $c.Total)}}</td><td>barriers, locks, critical sections, split barriers</td></tr>
-<tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}, pdo startup {{dur $c.PDOStartup}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
+<tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}, pdo startup {{dur $c.PDOStartup}}, chunk fetching {{dur $c.Dispatch}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
 <tr><td>&nbsp;&nbsp;serial</td><td class="n">{{dur $c.Serial}}</td><td class="n">{{pct (ratio $c.Serial $c.Total)}}</td><td>processors idle while the leader runs exclusive code</td></tr>
 </table>
 <p class="key"><span class="prod"></span>productive<span class="imb"></span>imbalance<span class="sync"></span>waiting<span class="ovh"></span>overhead<span class="ser"></span>serial</p>

@@ -77,11 +77,12 @@ type Characteristics struct {
 	// does not explain (members that started the loop late, barrier
 	// latency).
 	Sync     float64 `json:"sync_us"`
-	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Outside
+	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Dispatch + Outside
 	Serial   float64 `json:"serial_us"`   // non-leaders idle while the leader runs exclusive code
 	// The parts of Overhead.
 	TraceOverhead float64 `json:"trace_overhead_us"` // trace-overhead records (buffer flushes)
 	PDOStartup    float64 `json:"pdo_startup_us"`    // pdo-info startup times (planning the schedule)
+	Dispatch      float64 `json:"dispatch_us"`       // fetching the chunks of self-scheduled pdos (pdo-work)
 	Outside       float64 `json:"outside_us"`        // before a processor's first and after its last record
 	Efficiency    float64 `json:"efficiency"`        // Productive / Total
 }
@@ -144,6 +145,10 @@ type LoopStat struct {
 	LostShare float64 `json:"lost_share"`
 	Startup   float64 `json:"startup_us"` // Σ pdo-info startup times
 	Time      float64 `json:"time_us"`    // Σ over instances of the longest member's loop time
+	// Dispatch is the time the processors spent fetching chunks (self-
+	// scheduling), part of their busy time; Chunks the chunks fetched.
+	Dispatch float64 `json:"dispatch_us"`
+	Chunks   int64   `json:"chunks"`
 }
 
 // LoopRange is one loop of the iteration space (last instance).
@@ -250,6 +255,8 @@ type loopAgg struct {
 	apsTime    float64
 	time       float64
 	startup    float64
+	dispatch   float64
+	chunks     int64
 	fromWork   bool
 	fromRegion bool
 }
@@ -318,6 +325,8 @@ type pdoExec struct {
 	iters   int64
 }
 
+// (The chunks and dispatch time of pdo-work go to the loop directly.)
+
 type nodeState struct {
 	id          int
 	seen        bool
@@ -328,6 +337,7 @@ type nodeState struct {
 	buckets     [nBuckets]float64
 	traceOv     float64
 	startup     float64
+	dispatch    float64  // fetching chunks (pdo-work)
 	pending     *pdoExec // closed loop part waiting for a late pdo-work
 	imb         float64  // implicit-barrier waiting explained by imbalance (pdo)
 	implOther   float64  // implicit-barrier waiting of other constructs
@@ -750,6 +760,13 @@ func (b *builder) pdoWork(n *nodeState, e *replay.Event) {
 	}
 	p.busy = e.F
 	p.iters = int64(e.A)
+	if e.G > 0 {
+		// Fetching chunks is scheduling overhead, not productive work.
+		n.dispatch += e.G
+		n.buckets[b.bucket(n)] -= e.G
+		p.loop.dispatch += e.G
+		p.loop.chunks += int64(e.Cols)
+	}
 }
 
 // finishPDO adds one processor's part of a loop instance.
@@ -953,9 +970,10 @@ func (b *builder) model() *Model {
 			pt.Sync = n.buckets[bSync] + impl - pt.Imbalance
 			pt.TraceOverhead = n.traceOv
 			pt.PDOStartup = n.startup
+			pt.Dispatch = n.dispatch
 			pt.Outside = (n.first - m.Start) + (m.End - n.last)
 		}
-		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Outside
+		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Dispatch + pt.Outside
 		pt.Lost = pt.Imbalance + pt.Sync + pt.Overhead + pt.Serial
 		pt.Efficiency = ratio(pt.Productive, pt.Total)
 		c := &m.Time
@@ -966,10 +984,11 @@ func (b *builder) model() *Model {
 		c.Serial += pt.Serial
 		c.TraceOverhead += pt.TraceOverhead
 		c.PDOStartup += pt.PDOStartup
+		c.Dispatch += pt.Dispatch
 		c.Outside += pt.Outside
 	}
 	c := &m.Time
-	c.Overhead = c.TraceOverhead + c.PDOStartup + c.Outside
+	c.Overhead = c.TraceOverhead + c.PDOStartup + c.Dispatch + c.Outside
 	c.Lost = c.Imbalance + c.Sync + c.Overhead + c.Serial
 	c.Efficiency = ratio(c.Productive, c.Total)
 
@@ -997,7 +1016,7 @@ func (b *builder) model() *Model {
 		st, num := b.pi.regionSite(int(l.key.sub), int(l.key.dir), trace.RegionPDO)
 		ls := &LoopStat{Site: st, Region: num, Strategy: b.pi.strategy(st.Sub, st.Dir), Space: l.space,
 			Instances: l.instances, Iterations: l.iterations, Lost: l.lost, APSTime: l.apsTime,
-			Time: l.time, Startup: l.startup}
+			Time: l.time, Startup: l.startup, Dispatch: l.dispatch, Chunks: l.chunks}
 		ls.PerProc = l.perProc
 		for len(ls.PerProc) < N {
 			ls.PerProc = append(ls.PerProc, LoopProc{Iterations: -1})

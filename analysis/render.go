@@ -171,7 +171,7 @@ func WriteText(w io.Writer, r *Report) error {
 	t.add("  imbalance", Dur(c.Imbalance), pct(ratio(c.Imbalance, c.Total)), "implicit-barrier waiting that unequal busy times explain")
 	t.add("  waiting", Dur(c.Sync), pct(ratio(c.Sync, c.Total)), "barriers, locks, critical sections, split barriers")
 	t.add("  overhead", Dur(c.Overhead), pct(ratio(c.Overhead, c.Total)),
-		fmt.Sprintf("tracing %s, pdo startup %s, before/after a processor's records %s", Dur(c.TraceOverhead), Dur(c.PDOStartup), Dur(c.Outside)))
+		fmt.Sprintf("tracing %s, pdo startup %s, chunk fetching %s, before/after a processor's records %s", Dur(c.TraceOverhead), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Outside)))
 	t.add("  serial", Dur(c.Serial), pct(ratio(c.Serial, c.Total)), "processors idle while the leader runs exclusive code")
 	t.write(w, "  ")
 

@@ -25,8 +25,12 @@ type Event struct {
 	// (pdo-info) or elapsed µs (measure-finish; -1 when the record has
 	// none).
 	F float64
+	// G is the µs spent fetching chunks (pdo-work of a self-scheduled
+	// pdo; 0 when the record has none).
+	G float64
 	// Arr is the lock rows (wait-lock-start), the iteration space or the
-	// pids (aps-info), sharing the record's slice; Cols is its columns.
+	// pids (aps-info), sharing the record's slice; Cols is its columns,
+	// or the chunks fetched (pdo-work).
 	Arr  []int
 	Cols int
 	Name string // a measured interval's name (interned per stream)
@@ -51,6 +55,7 @@ func (e *Event) Violation() bool { return e.Time > e.Clock }
 // layout holds the field indices of one descriptor (-1: absent).
 type layout struct {
 	node, clock, sub, dir, a, f, arr int
+	g, cols                          int // pdo-work: dispatch µs, chunks
 	name                             int // char array "name" (measure records)
 }
 
@@ -116,7 +121,7 @@ func newLayout(desc *trace.Descriptor) *layout {
 		clock: -1,
 		sub:   scalarIndex(desc, "subprogram number", trace.Int),
 		dir:   scalarIndex(desc, "directive number", trace.Int),
-		a:     -1, f: -1, arr: -1, name: -1,
+		a:     -1, f: -1, arr: -1, name: -1, g: -1, cols: -1,
 	}
 	// The clock: "clock microseconds", else the first scalar double whose
 	// name mentions a clock (as trace.Record.Clock does).
@@ -138,6 +143,8 @@ func newLayout(desc *trace.Descriptor) *layout {
 	case trace.TagPDOWork:
 		l.a = scalarIndex(desc, "iterations", trace.Int)
 		l.f = scalarIndex(desc, "busy microseconds", trace.Double, trace.Float)
+		l.cols = scalarIndex(desc, "chunks", trace.Int)
+		l.g = scalarIndex(desc, "dispatch microseconds", trace.Double, trace.Float)
 	case trace.TagTraceOverhead, trace.TagSVMOverhead:
 		l.a = scalarIndex(desc, "overhead type", trace.Int)
 		l.f = scalarIndex(desc, "duration microseconds", trace.Double, trace.Float)
@@ -217,6 +224,12 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 		e.F = v[l.f].Double
 	} else if e.Tag == trace.TagMeasureFinish {
 		e.F = -1 // no elapsed time: the clocks' difference
+	}
+	if l.g >= 0 {
+		e.G = v[l.g].Double
+	}
+	if l.cols >= 0 {
+		e.Cols = int(v[l.cols].Int)
 	}
 	if l.arr >= 0 {
 		x := &v[l.arr]

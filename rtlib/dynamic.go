@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"math"
+	"sync"
 
 	"github.com/svmc/svmc/rtlib/internal/sched"
 
@@ -85,6 +86,22 @@ type dynIter struct {
 	chunk  int
 	total  int
 	record bool
+
+	// Chunk fetches and the time they take, timed for 1 in dispatchSample
+	// (a clock reading per fetch would cost more than a fetch).
+	grabs, samples int
+	sampleNs       int64
+}
+
+// dispatchSample: one fetch in this many is timed.
+const dispatchSample = 64
+
+// dispatchUs estimates the time p spent fetching chunks, in µs.
+func (d *dynIter) dispatchUs() float64 {
+	if d.samples == 0 {
+		return 0
+	}
+	return float64(d.sampleNs) / float64(d.samples) * float64(d.grabs) / 1e3
 }
 
 // nestTotal is the number of iterations of the nest (1 for no loops).
@@ -155,8 +172,33 @@ func (it *Iter) nextLin() bool {
 }
 
 // grab takes the next chunk into linPos..linEnd; false when no iteration is
-// left. It is a safe point.
+// left. It is a safe point. It counts the fetches and times a sample.
 func (it *Iter) grab() bool {
+	d := &it.dyn
+	d.grabs++
+	if d.grabs%dispatchSample != 1 {
+		return it.fetch()
+	}
+	t0 := nanotime()
+	ok := it.fetch()
+	d.sampleNs += max(0, nanotime()-t0-clockCost())
+	d.samples++
+	return ok
+}
+
+// clockCost is what reading the clock twice adds to a timed interval
+// (the least of a few empty intervals), taken out of the timed fetches.
+var clockCost = sync.OnceValue(func() int64 {
+	least := int64(math.MaxInt64)
+	for range 64 {
+		t0 := nanotime()
+		least = min(least, nanotime()-t0)
+	}
+	return least
+})
+
+// fetch is grab's work.
+func (it *Iter) fetch() bool {
 	d := &it.dyn
 	p := it.p
 	p.checkAbort()
@@ -308,14 +350,18 @@ func (s Schedule) String() string {
 	return "default"
 }
 
-// pdoWorkRec writes pdo-work: the iterations p ran in the PDO and the time
-// from start (its region start) until now (its arrival at the barrier).
-func (p *Proc) pdoWorkRec(at Site, iters int, start float64) {
+// pdoWorkRec writes pdo-work: the iterations p ran in the PDO, the time
+// from start (its region start) until now (its arrival at the barrier),
+// and under self-scheduling the chunks it fetched and the estimated time
+// the fetching took (part of the busy time).
+func (p *Proc) pdoWorkRec(at Site, it *Iter, start float64) {
 	now := p.now()
 	p.buf.Begin(trace.TagPDOWork, p.id, now)
 	p.buf.Int(at.Sub)
 	p.buf.Int(at.Dir)
-	p.buf.Int(iters)
+	p.buf.Int(it.ran)
 	p.buf.Double(now - start)
+	p.buf.Int(it.dyn.grabs)
+	p.buf.Double(it.dyn.dispatchUs())
 	p.end()
 }

@@ -187,7 +187,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 	}
 	p.runBody(body, space)
 	if work {
-		p.pdoWorkRec(at, p.iter().ran, start)
+		p.pdoWorkRec(at, p.iter(), start)
 	}
 	if repl {
 		p.gatherRec(at, wPDOEnd)
@@ -252,7 +252,7 @@ func (p *Proc) pdoShare(t *pdoTask) {
 	}
 	p.runBody(body, a.space)
 	if work {
-		p.pdoWorkRec(at, p.iter().ran, start)
+		p.pdoWorkRec(at, p.iter(), start)
 	}
 	if repl {
 		p.gatherRec(at, wPDOEnd)
@@ -301,7 +301,7 @@ func (p *Proc) sharedPDO(at Site, s Schedule, space []Range, body func(p *Proc, 
 	}
 	p.runBody(body, space)
 	if work {
-		p.pdoWorkRec(at, p.iter().ran, start)
+		p.pdoWorkRec(at, p.iter(), start)
 	}
 	p.gatherRec(at, wPDOEnd)
 	if leader {
@@ -333,7 +333,7 @@ func (p *Proc) serialPDO(at Site, space []Range, body func(p *Proc, it *Iter)) {
 	p.loop = loop
 	it.combine()
 	if work {
-		p.pdoWorkRec(at, it.ran, start)
+		p.pdoWorkRec(at, it, start)
 	}
 	p.popRegion(at, trace.RegionPDO)
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync"
 	"testing"
+
+	"github.com/svmc/svmc/trace"
 )
 
 // TestProcsSection: a section of an arrangement holds the processors of
@@ -108,5 +110,40 @@ func TestCyclicSegments(t *testing.T) {
 				t.Errorf("%s: processor %d walked %v", c.name, pid, o)
 			}
 		}
+	}
+}
+
+// TestDispatchRecorded: pdo-work of a self-scheduled pdo says how many
+// chunks each processor fetched (its share plus the fetch that found none
+// left) and the time fetching took; a static pdo fetches none.
+func TestDispatchRecorded(t *testing.T) {
+	recs := traced(t, 2, 3, trace.Binary, func(p *Proc) {
+		p.PDO(1, 1, Dynamic(10), []Range{{Lo: 0, Hi: 9999, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+			}
+		})
+		p.PDO(1, 2, DefaultSchedule(), []Range{{Lo: 0, Hi: 9999, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+			}
+		})
+	})
+	chunks := map[int]int{}
+	var dispatch float64
+	for _, r := range recs {
+		if r.Desc.Tag != trace.TagPDOWork {
+			continue
+		}
+		chunks[r.Int("directive number")] += r.Int("chunks")
+		if r.Int("directive number") == 1 {
+			dispatch += r.Double("dispatch microseconds")
+		} else if d := r.Double("dispatch microseconds"); d != 0 {
+			t.Errorf("a static pdo reports %v µs of fetching", d)
+		}
+	}
+	if chunks[1] != 1000+2 || chunks[2] != 0 {
+		t.Errorf("chunks %v, want 1002 for dynamic(10) over 10000 on 2 processors and 0 for block", chunks)
+	}
+	if dispatch <= 0 {
+		t.Errorf("dispatch %v µs", dispatch)
 	}
 }

@@ -239,8 +239,9 @@ var Catalog = []*Descriptor{
 	{TagKernelTraceBufferOverflow, "kernel-trace-buffer-overflow", "overflow of kernel trace buffer",
 		one(nodeID, clock)},
 
-	{TagPDOWork, "pdo-work", "iterations and busy time of a processor in a parallel loop",
-		one(nodeID, clock, subNo, dirNo, Field{Int, "iterations", 0}, Field{Double, "busy microseconds", 0})},
+	{TagPDOWork, "pdo-work", "iterations and busy time of a processor in a parallel loop; under self-scheduling the chunks it fetched and the time fetching took (estimated from a timed sample, part of the busy time)",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "iterations", 0}, Field{Double, "busy microseconds", 0},
+			Field{Int, "chunks", 0}, Field{Double, "dispatch microseconds", 0})},
 	{TagMeasureStart, "measure-start", "start of a measured interval",
 		one(nodeID, clock, Field{Int, "level", 0}, Field{Char, "name", 1})},
 	{TagMeasureFinish, "measure-finish", "end of a measured interval",

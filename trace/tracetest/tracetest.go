@@ -74,14 +74,23 @@ func appendAddrRow(rows []int, a, e uint64) []int {
 	return append(rows, int(int32(uint32(a>>32))), int(int32(uint32(a))), int(int32(uint32(e>>32))), int(int32(uint32(e))))
 }
 
-// PDOWork writes pdo-work: a processor's iterations and busy time in a pdo.
+// PDOWork writes pdo-work: a processor's iterations and busy time in a pdo
+// (statically scheduled: no chunks fetched).
 func (s *Synth) PDOWork(node int, t float64, sub, dir, iters int, busy float64) {
+	s.PDOWorkDyn(node, t, sub, dir, iters, busy, 0, 0)
+}
+
+// PDOWorkDyn writes pdo-work of a self-scheduled pdo: also the chunks
+// fetched and the time fetching took.
+func (s *Synth) PDOWorkDyn(node int, t float64, sub, dir, iters int, busy float64, chunks int, dispatch float64) {
 	b := &s.Bufs[node]
 	b.Begin(trace.TagPDOWork, node, t)
 	b.Int(sub)
 	b.Int(dir)
 	b.Int(iters)
 	b.Double(busy)
+	b.Int(chunks)
+	b.Double(dispatch)
 	b.End()
 }
 
