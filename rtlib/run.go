@@ -556,6 +556,11 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 		} else if !normal && !r.aborting.Load() {
 			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}
+		if !normal && r.exiting() {
+			// os.Exit ends the program where it stands, cleanly: the
+			// regions still open end here, as they would on return.
+			p.closeRegionsAbove(0)
+		}
 		p.st.Stop()
 		p.throttledCallsRecs()
 		gProcs.store(g, nil)
@@ -574,6 +579,14 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 	}
 	p.closeRegionsAbove(0)
 	normal = true
+}
+
+// exiting reports whether the run ends because the program called os.Exit.
+func (r *run) exiting() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var xe *ExitError
+	return errors.As(r.failErr, &xe)
 }
 
 // fail records the first failure of the run and stops the others at their

@@ -98,6 +98,11 @@ func TestOrdinaryGo(t *testing.T) {
 	if status, msg := traceEnd(t, tr); status != 0 || !strings.Contains(msg, "os.Exit(0)") {
 		t.Errorf("trace-end %d %q", status, msg)
 	}
+	// os.Exit ends the regions open where it is called: the report has no
+	// warning about regions left open.
+	if rep := runSvmc(t, dir, "report", tr); rep.code != 0 || strings.Contains(rep.stdout, "still open") {
+		t.Errorf("report: exit %d\n%s", rep.code, rep.stdout)
+	}
 }
 
 // TestPDOInGoroutines: two goroutines the program starts each run a pdo
