@@ -183,7 +183,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 				return fmt.Errorf("run takes one package; put program arguments after --")
 			}
 			env := os.Environ()
-			if cmd.Flags().Changed("n") {
+			if cmd.Flags().Changed("nprocs") {
 				if nprocs < 1 {
 					return fmt.Errorf("-n %d: want a positive number of processors", nprocs)
 				}
@@ -243,7 +243,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 		},
 	}
 	f := cmd.Flags()
-	f.IntVarP(&nprocs, "n", "n", 1, "number of processors")
+	f.IntVarP(&nprocs, "nprocs", "n", 1, "number of processors")
 	for _, rf := range runFlags {
 		values[rf.name] = f.String(rf.name, "", rf.usage)
 	}
@@ -280,11 +280,13 @@ func traceCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--to %q: want ascii or binary", to)
 			}
-			in, err := os.Open(args[0])
-			if err != nil {
-				return err
+			in := os.Stdin
+			if args[0] != "-" {
+				if in, err = os.Open(args[0]); err != nil {
+					return err
+				}
+				defer in.Close()
 			}
-			defer in.Close()
 			return writeResult("convert: output", args[1], args[:1], func(out io.Writer) error {
 				return trace.Convert(out, format, in)
 			})

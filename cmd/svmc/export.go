@@ -53,7 +53,12 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 				return err
 			}
 			path := args[0]
-			tl, err := view.BuildFile(path, view.Options{Prog: prog})
+			in, err := openTrace(path)
+			if err != nil {
+				return fmt.Errorf("export: %v", err)
+			}
+			defer in.Close()
+			tl, err := view.Build(in.f, in.size, in.name, view.Options{Prog: prog})
 			if err != nil {
 				return fmt.Errorf("export: %v", err)
 			}
@@ -73,7 +78,7 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 				return fmt.Errorf("export: %v", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote %s: %d threads, %d slices, %d instant events\n",
-				out, tl.Procs, len(tl.Intervals), len(tl.Instants))
+				outName(out), tl.Procs, len(tl.Intervals), len(tl.Instants))
 			return nil
 		},
 	}

@@ -34,6 +34,7 @@ compiles it source to source into instrumented Go, runs it on N processors and w
 traces in SDDF, chosen at run time by stage or trace request file.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       fmt.Sprintf("%s (program information file version %d, trace format version 1)", version, progdbVersion),
 	}
 	// svmc's own messages quote the control characters of the names they
 	// print; the program's output (svmc run) goes to os.Stderr as it is.

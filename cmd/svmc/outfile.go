@@ -13,6 +13,9 @@ import (
 // the same directory and renamed when complete, so that a failure leaves an
 // earlier file as it was. flag names the output in messages.
 func writeResult(flag, path string, inputs []string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(os.Stdout) // as Go tools do: "-" is standard output
+	}
 	for _, in := range inputs {
 		if in != "" && sameFile(path, in) {
 			return fmt.Errorf("%s %s is the input file %s: write the output to another file", flag, path, in)
@@ -48,4 +51,62 @@ func sameFile(a, b string) bool {
 	}
 	fb, err := os.Stat(b)
 	return err == nil && os.SameFile(fa, fb)
+}
+
+// traceInput is a trace to read at random: a file, or with "-" standard
+// input, copied to a temporary file first (the readers seek).
+type traceInput struct {
+	f    *os.File
+	size int64
+	name string
+	tmp  string
+}
+
+func openTrace(path string) (*traceInput, error) {
+	src, name := os.Stdin, "standard input"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if fi.IsDir() {
+			f.Close()
+			return nil, fmt.Errorf("%s is a directory, not a trace file", path)
+		}
+		if fi.Mode().IsRegular() {
+			return &traceInput{f: f, size: fi.Size(), name: path}, nil
+		}
+		defer f.Close()
+		src, name = f, path // a pipe (/dev/stdin, <(...)): copied like "-"
+	}
+	f, err := os.CreateTemp("", "svmc-stdin-*.sddf")
+	if err != nil {
+		return nil, err
+	}
+	in := &traceInput{f: f, name: name, tmp: f.Name()}
+	if in.size, err = io.Copy(f, src); err != nil {
+		in.Close()
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return in, nil
+}
+
+// outName names an output in messages.
+func outName(path string) string {
+	if path == "-" {
+		return "standard output"
+	}
+	return path
+}
+
+func (in *traceInput) Close() {
+	in.f.Close()
+	if in.tmp != "" {
+		os.Remove(in.tmp)
+	}
 }

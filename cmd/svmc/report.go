@@ -48,20 +48,14 @@ from --info FILE (svminfo.json, written by svmc compile).
 			default:
 				return fmt.Errorf("report: unknown --format %q (want text, json or html)", format)
 			}
-			path := args[0]
-			f, err := os.Open(path)
+			in, err := openTrace(args[0])
 			if err != nil {
 				return fmt.Errorf("report: %v", err)
 			}
-			defer f.Close()
-			fi, err := f.Stat()
-			if err != nil {
-				return fmt.Errorf("report: %s: %v", path, err)
-			}
-			if fi.IsDir() {
-				return fmt.Errorf("report: %s is a directory, not a trace file", path)
-			}
-			prog, err := reportProgram(f, fi.Size(), path, info)
+			defer in.Close()
+			f, path := in.f, in.name
+			fi := struct{ size int64 }{in.size}
+			prog, err := reportProgram(f, fi.size, path, info)
 			if err != nil {
 				return err
 			}
@@ -69,11 +63,11 @@ from --info FILE (svminfo.json, written by svmc compile).
 			// Progress on a terminal for large traces.
 			var read atomic.Int64
 			cr := &countingReaderAt{ra: f, n: &read}
-			if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && fi.Size() > 32<<20 {
+			if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && fi.size > 32<<20 {
 				start, last := time.Now(), time.Now()
 				// A binary trace is read twice: the index scan, then each
 				// processor's records.
-				size := fi.Size()
+				size := fi.size
 				if head := make([]byte, 5); !fileOrder {
 					if _, err := f.ReadAt(head, 0); err == nil && string(head) == "SDDFB" {
 						size *= 2
@@ -89,7 +83,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 				}
 				defer fmt.Fprintf(os.Stderr, "\r\033[K")
 			}
-			m, err := analysis.AnalyzeReaderAt(cr, fi.Size(), path, opt)
+			m, err := analysis.AnalyzeReaderAt(cr, fi.size, path, opt)
 			if err != nil {
 				return fmt.Errorf("report: %v", err)
 			}
@@ -104,7 +98,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 				if len(data) == 0 {
 					data = []byte("# svmc report --findings: no findings above the threshold; nothing to refine\nCONFIG SVM_TraceStage: 1\n")
 				}
-				if err := writeResult("--next-request", nextReq, []string{path, info}, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+				if err := writeResult("--next-request", nextReq, []string{args[0], info}, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 					return fmt.Errorf("report: --next-request: %v", err)
 				}
 			}

@@ -41,9 +41,17 @@ written next to the trace, with the extension .html.`,
 			if err != nil {
 				return err
 			}
-			tl, err := view.BuildFile(path, view.Options{Prog: prog})
+			in, err := openTrace(path)
 			if err != nil {
 				return fmt.Errorf("view: %v", err)
+			}
+			defer in.Close()
+			tl, err := view.Build(in.f, in.size, in.name, view.Options{Prog: prog})
+			if err != nil {
+				return fmt.Errorf("view: %v", err)
+			}
+			if out == "" && path == "-" {
+				out = "-" // a trace from standard input: the page to standard output
 			}
 			if out == "" {
 				out = strings.TrimSuffix(path, filepath.Ext(path)) + ".html"
@@ -56,7 +64,7 @@ written next to the trace, with the extension .html.`,
 				return fmt.Errorf("view: %v", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: wrote %s: %d processors, %d intervals (%d waiting), %d events\n",
-				out, tl.Procs, len(tl.Intervals), tl.Waits(), len(tl.Instants))
+				outName(out), tl.Procs, len(tl.Intervals), tl.Waits(), len(tl.Instants))
 			return nil
 		},
 	}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// svmcPipe runs svmc with stdin and returns its stdout; it fails the test
+// on a non-zero exit.
+func svmcPipe(t *testing.T, dir string, stdin []byte, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(svmcBin, args...)
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("svmc %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.Bytes()
+}
+
+// TestPipes: "-" is standard input and standard output, as Go tools have
+// it: `svmc trace convert --to ascii a.sddf - | svmc trace convert --to
+// binary - - | svmc report -` gives the report of a.sddf, and view and
+// export write to standard output with -o -. Before, -o - wrote a file
+// named "-" and report - failed with "empty input". Also svmc --version
+// and --nprocs, the long name of -n.
+func TestPipes(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	t.Setenv("MODE", "quick")
+	tr := filepath.Join(dir, "a.sddf")
+	if res := runSvmc(t, dir, "run", "--nprocs", "2", "--trace", tr, "."); res.code != 0 {
+		t.Fatalf("run --nprocs: %d %s", res.code, res.stderr)
+	}
+	ascii := svmcPipe(t, dir, nil, "trace", "convert", "--to", "ascii", "a.sddf", "-")
+	if !bytes.HasPrefix(ascii, []byte("SDDFA")) {
+		t.Fatalf("convert to -: %.20q", ascii)
+	}
+	binary := svmcPipe(t, dir, ascii, "trace", "convert", "--to", "binary", "-", "-")
+	orig, _ := os.ReadFile(tr)
+	if !bytes.Equal(binary, orig) {
+		t.Errorf("ascii and back through pipes: %d bytes, the trace has %d", len(binary), len(orig))
+	}
+	rep := string(svmcPipe(t, dir, binary, "report", "-"))
+	want := string(svmcPipe(t, dir, nil, "report", "a.sddf"))
+	if rep != strings.Replace(want, "svmc report: a.sddf", "svmc report: standard input", 1) {
+		t.Errorf("report - differs from report a.sddf:\n%s\nwant\n%s", rep, want)
+	}
+	if page := svmcPipe(t, dir, orig, "view", "-"); !bytes.HasPrefix(page, []byte("<!DOCTYPE html>")) {
+		t.Errorf("view -: %.30q", page)
+	}
+	if js := svmcPipe(t, dir, nil, "export", "--format", "chrome", "a.sddf", "-o", "-"); !bytes.HasPrefix(js, []byte(`{"traceEvents":[`)) {
+		t.Errorf("export -o -: %.30q", js)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error("a file named - was written")
+	}
+	if v := string(svmcPipe(t, dir, nil, "--version")); !strings.HasPrefix(v, "svmc version ") {
+		t.Errorf("--version: %q", v)
+	}
+}
