@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/replay"
@@ -95,11 +97,58 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 		return nil, err
 	}
 	if opt.FileOrder {
-		return Analyze(rd, opt)
+		m, err := Analyze(rd, opt)
+		return analyzeTruncated(ra, size, name, opt, m, err)
 	}
-	return analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+	m, err := analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
 		return replay.OrderFile(ra, size, name, o, fn)
 	})
+	return analyzeTruncated(ra, size, name, opt, m, err)
+}
+
+// truncated reports whether err says the trace ends in the middle of a
+// packet: a run killed while writing, or a file cut short.
+func truncated(err error) (*trace.CorruptError, bool) {
+	var ce *trace.CorruptError
+	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "unexpected end of input") {
+		return ce, true
+	}
+	return nil, false
+}
+
+// analyzeTruncated passes m and err on, except for a truncated trace: it
+// is analysed again in file order up to the damage, with a warning, as
+// otf2-print reads a damaged archive. Damage of any other kind stays an
+// error.
+func analyzeTruncated(ra io.ReaderAt, size int64, name string, opt Options, m *Model, err error) (*Model, error) {
+	ce, ok := truncated(err)
+	if !ok {
+		return m, err
+	}
+	rd, rerr := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
+	if rerr != nil {
+		return nil, err
+	}
+	src := &untilTruncation{rd: rd}
+	m, err2 := analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+		return replay.Order(src, o, fn)
+	})
+	if err2 != nil {
+		return nil, err2
+	}
+	m.Warnings = append(m.Warnings, fmt.Sprintf("the trace is truncated (%v): the figures cover the %d records before the damage", ce, m.Records))
+	return m, nil
+}
+
+// untilTruncation ends the records where the trace is truncated.
+type untilTruncation struct{ rd *trace.Reader }
+
+func (u *untilTruncation) Next() (*trace.Record, error) {
+	r, err := u.rd.Next()
+	if _, ok := truncated(err); ok {
+		return nil, io.EOF
+	}
+	return r, err
 }
 
 // analyze runs order (the records in file order or in a causally

@@ -64,3 +64,27 @@ func TestPipes(t *testing.T) {
 		t.Errorf("--version: %q", v)
 	}
 }
+
+// TestTruncatedTrace: a trace cut in the middle of a record (a run killed
+// while writing, a copy cut short) is reported up to the damage with a
+// warning that names its offset, in both orders; damage of another kind
+// stays an error (TestHostileFixtures). Before, report refused it.
+func TestTruncatedTrace(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	t.Setenv("MODE", "suicide")
+	tr := filepath.Join(dir, "a.sddf")
+	runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".") // killed: no trace-end
+	data, err := os.ReadFile(tr)
+	if err != nil || len(data) < 1000 {
+		t.Fatalf("trace of the killed run: %d bytes, %v", len(data), err)
+	}
+	cut := filepath.Join(dir, "cut.sddf")
+	os.WriteFile(cut, data[:len(data)-7], 0o644)
+	for _, args := range [][]string{{"report", cut}, {"report", "--file-order", cut}} {
+		res := runSvmc(t, dir, args...)
+		if res.code != 0 || !strings.Contains(res.stdout, "warning: the trace is truncated (trace: "+cut+": byte offset ") ||
+			!strings.Contains(res.stdout, "records before the damage") {
+			t.Errorf("svmc %s: exit %d\n%s%s", strings.Join(args, " "), res.code, res.stdout, res.stderr)
+		}
+	}
+}
