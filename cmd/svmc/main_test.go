@@ -404,8 +404,18 @@ func TestReportExample31(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A trace cut in the middle of the records is reported up to the cut
+	// with a warning (issue 20); damage of another kind is an error.
 	bad := filepath.Join(t.TempDir(), "bad.sddf")
-	os.WriteFile(bad, data[:len(data)*2/3], 0o644) // cut in the middle of the records
+	os.WriteFile(bad, data[:len(data)*2/3], 0o644)
+	if res := runSvmc(t, ".", "report", bad); res.code != 0 || !strings.Contains(res.stdout, "warning: the trace is truncated") {
+		t.Errorf("report of a cut trace: exit %d, stderr %q; want a report with a warning", res.code, res.stderr)
+	}
+	garbled := append([]byte(nil), data...)
+	for i := len(garbled) * 2 / 3; i < len(garbled)*2/3+64; i++ {
+		garbled[i] = 0xff
+	}
+	os.WriteFile(bad, garbled, 0o644)
 	if res := runSvmc(t, ".", "report", bad); res.code == 0 || !strings.Contains(res.stderr, "byte offset") {
 		t.Errorf("report of a corrupt trace: exit %d, stderr %q; want an error with the byte offset", res.code, res.stderr)
 	}
