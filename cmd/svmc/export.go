@@ -1,9 +1,10 @@
 package main
 
 import (
-	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +21,7 @@ func exportCmd() *cobra.Command {
 The processors' records are put in a causally consistent order first and their
 times corrected where a clock contradicts it, as in svmc view.
 
-	--format chrome -o out.json   Chrome trace-event JSON: one process for the run, one
+	--format chrome -o out.json   Chrome trace-event JSON (gzip-compressed for out.json.gz): one process for the run, one
 	                              thread per processor, regions and waits as B/E slices,
 	                              other records as instant events with the record in args.
 	                              Open it in ui.perfetto.dev or chrome://tracing.
@@ -70,11 +71,19 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 					out, export.OTF2Archive, tl.Procs, len(tl.Intervals), len(tl.Instants))
 				return nil
 			}
-			var buf bytes.Buffer
-			if err := export.WriteChrome(&buf, tl); err != nil {
-				return fmt.Errorf("export: %v", err)
-			}
-			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+			// Streamed into the output (a temporary file renamed when
+			// complete), gzip-compressed for a name ending in .gz: the JSON
+			// of millions of records is never held in memory.
+			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error {
+				if !strings.HasSuffix(out, ".gz") {
+					return export.WriteChrome(w, tl)
+				}
+				zw := gzip.NewWriter(w)
+				if err := export.WriteChrome(zw, tl); err != nil {
+					return err
+				}
+				return zw.Close()
+			}); err != nil {
 				return fmt.Errorf("export: %v", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote %s: %d threads, %d slices, %d instant events\n",

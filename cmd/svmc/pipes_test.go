@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +59,16 @@ func TestPipes(t *testing.T) {
 	}
 	if js := svmcPipe(t, dir, nil, "export", "--format", "chrome", "a.sddf", "-o", "-"); !bytes.HasPrefix(js, []byte(`{"traceEvents":[`)) {
 		t.Errorf("export -o -: %.30q", js)
+	}
+	// -o NAME.gz: the same JSON, gzip-compressed.
+	svmcPipe(t, dir, nil, "export", "--format", "chrome", "a.sddf", "-o", "a.json.gz")
+	plain := svmcPipe(t, dir, nil, "export", "--format", "chrome", "a.sddf", "-o", "-")
+	if gz, err := os.Open(filepath.Join(dir, "a.json.gz")); err != nil {
+		t.Error(err)
+	} else if zr, err := gzip.NewReader(gz); err != nil {
+		t.Errorf("a.json.gz: %v", err)
+	} else if js, err := io.ReadAll(zr); err != nil || !bytes.Equal(js, plain) || !json.Valid(js) {
+		t.Errorf("a.json.gz: %d bytes, %v; want the %d bytes of -o -", len(js), err, len(plain))
 	}
 	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
 		t.Error("a file named - was written")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -56,11 +55,7 @@ written next to the trace, with the extension .html.`,
 			if out == "" {
 				out = strings.TrimSuffix(path, filepath.Ext(path)) + ".html"
 			}
-			var buf bytes.Buffer
-			if err := view.WriteHTML(&buf, tl); err != nil {
-				return fmt.Errorf("view: %v", err)
-			}
-			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { return view.WriteHTML(w, tl) }); err != nil {
 				return fmt.Errorf("view: %v", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: wrote %s: %d processors, %d intervals (%d waiting), %d events\n",
