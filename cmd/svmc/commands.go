@@ -159,6 +159,10 @@ func runCmd() *cobra.Command {
 	bools := map[string]*bool{}
 	cmd := &cobra.Command{
 		Use:   "run [flags] [package] [-- program arguments]",
+		Example: `  svmc run -n 4 .                                  run the package here on 4 processors
+  svmc run -n 4 --trace t.sddf ./cmd/solver -- -size 1000
+  svmc run -n 2 --request next.req --trace t2.sddf .   trace what a report asked for
+  svmc run --time-limit 30s --stdout each:out%d.txt .`,
 		Short: "compile a package, build it against rtlib and run it on N processors",
 		Long: `run compiles the package source to source, builds it against the runtime embedded in
 this svmc (offline; the package may live in any module) and runs it.

@@ -44,6 +44,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		reportCmd(),
 		viewCmd(), exportCmd(),
 	)
+	completeValues(root)
 	if err := root.Execute(); err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {

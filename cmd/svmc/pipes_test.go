@@ -101,3 +101,18 @@ func TestTruncatedTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletion: shells complete the values of the flags that have a
+// fixed set (svmc completion bash|zsh|fish).
+func TestCompletion(t *testing.T) {
+	for args, want := range map[string]string{
+		"run --stage":     "0\n1\n2\n3\n4\n5\n6\n",
+		"report --format": "text\njson\nhtml\n",
+		"export --format": "chrome\notf2\n",
+	} {
+		out := string(svmcPipe(t, ".", nil, append(append([]string{"__complete"}, strings.Fields(args)...), "")...))
+		if !strings.HasPrefix(out, want) {
+			t.Errorf("completion of %s: %q, want %q first", args, out, want)
+		}
+	}
+}

@@ -22,6 +22,10 @@ func reportCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "report TRACE [--info FILE] [--format text|json|html] [--findings] [--next-request FILE]",
+		Example: `  svmc report t.sddf
+  svmc report --findings --next-request next.req t.sddf
+  svmc report --format html t.sddf > report.html
+  svmc trace convert --to binary - - < t.txt | svmc report -`,
 		Short: "report time, load imbalance, waiting and bottlenecks of a trace",
 		Long: `report reads a trace (ASCII or binary SDDF) and prints, tied to the source lines of the
 program information file: time per trace region and processor (calls, inclusive and
