@@ -158,7 +158,7 @@ func runCmd() *cobra.Command {
 	values := map[string]*string{}
 	bools := map[string]*bool{}
 	cmd := &cobra.Command{
-		Use:   "run [flags] [package] [-- program arguments]",
+		Use: "run [flags] [package] [-- program arguments]",
 		Example: `  svmc run -n 4 .                                  run the package here on 4 processors
   svmc run -n 4 --trace t.sddf ./cmd/solver -- -size 1000
   svmc run -n 2 --request next.req --trace t2.sddf .   trace what a report asked for

@@ -15,7 +15,7 @@ var flagValues = map[string][]string{
 	"run/stderr":    {"proc0", "each:err%d.txt", "common"},
 	"run/info":      {"stderr", "stdout", "off", "file:"},
 	"report/format": {"text", "json", "html"},
-	"export/format": {"chrome", "otf2"},
+	"export/format": {"chrome", "otf2", "pprof"},
 	"convert/to":    {"ascii", "binary"},
 }
 

@@ -32,19 +32,25 @@ times corrected where a clock contradicts it, as in svmc view.
 	                              Needs an svmc built with the OTF2 library:
 	                              apt-get install libotf2-trace-dev; go build -tags otf2 ./cmd/svmc
 
+	--format pprof -o out.pb.gz   a pprof profile: time per stack of nested regions (exclusive,
+	                              ns) and entries, per processor (label processor) and
+	                              interval kind (label kind); regions are functions at their
+	                              source lines: go tool pprof -top|-list|-http out.pb.gz
+	                              (one processor: -tagfocus 'processor=^2$')
+
 The program information comes from the trace (stream attribute "svmc program info")
 or from --info FILE (svminfo.json, written by svmc compile).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
-			case "chrome", "otf2":
+			case "chrome", "otf2", "pprof":
 			case "":
-				return fmt.Errorf("export: --format is required (chrome or otf2)")
+				return fmt.Errorf("export: --format is required (chrome, otf2 or pprof)")
 			default:
-				return fmt.Errorf("export: unknown --format %q (want chrome or otf2)", format)
+				return fmt.Errorf("export: unknown --format %q (want chrome, otf2 or pprof)", format)
 			}
 			if out == "" {
-				return fmt.Errorf("export: -o is required (a .json file for chrome, a directory for otf2)")
+				return fmt.Errorf("export: -o is required (a .json file for chrome, a directory for otf2, a .pb.gz file for pprof)")
 			}
 			if format == "otf2" && !export.OTF2Available {
 				return fmt.Errorf("export: %v", export.ErrNoOTF2)
@@ -69,6 +75,14 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote the OTF2 archive %s/%s.otf2: %d locations, %d intervals, %d markers\n",
 					out, export.OTF2Archive, tl.Procs, len(tl.Intervals), len(tl.Instants))
+				return nil
+			}
+			if format == "pprof" {
+				if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { return export.WritePprof(w, tl) }); err != nil {
+					return fmt.Errorf("export: %v", err)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote the pprof profile %s: %d processors, %d intervals (go tool pprof -top %s)\n",
+					outName(out), tl.Procs, len(tl.Intervals), out)
 				return nil
 			}
 			// Streamed into the output (a temporary file renamed when

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -108,11 +109,46 @@ func TestCompletion(t *testing.T) {
 	for args, want := range map[string]string{
 		"run --stage":     "0\n1\n2\n3\n4\n5\n6\n",
 		"report --format": "text\njson\nhtml\n",
-		"export --format": "chrome\notf2\n",
+		"export --format": "chrome\notf2\npprof\n",
 	} {
 		out := string(svmcPipe(t, ".", nil, append(append([]string{"__complete"}, strings.Fields(args)...), "")...))
 		if !strings.HasPrefix(out, want) {
 			t.Errorf("completion of %s: %q, want %q first", args, out, want)
 		}
+	}
+}
+
+// TestPprofExport: `go tool pprof -top` reads the profile svmc export
+// writes and names the pdo at its line, per processor with -tagfocus.
+func TestPprofExport(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command for go tool pprof")
+	}
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "time"
+
+func main() {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 2; i++ {
+		time.Sleep(20 * time.Millisecond)
+		s++
+	}
+	println(s)
+}
+`})
+	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", "t.sddf", "."); res.code != 0 {
+		t.Fatalf("run: %s", res.stderr)
+	}
+	svmcPipe(t, dir, nil, "export", "--format", "pprof", "t.sddf", "-o", "t.pb.gz")
+	top := exec.Command("go", "tool", "pprof", "-top", "-tagfocus", "processor=^1$", "t.pb.gz")
+	top.Dir = dir
+	out, err := top.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Type: time") || !regexp.MustCompile(`\d+(\.\d+)?ms .* main: pdo main\.go:7`).Match(out) {
+		t.Errorf("go tool pprof -top:\n%s", out)
 	}
 }

@@ -21,7 +21,7 @@ func reportCmd() *cobra.Command {
 		fileOrder             bool
 	)
 	cmd := &cobra.Command{
-		Use:   "report TRACE [--info FILE] [--format text|json|html] [--findings] [--next-request FILE]",
+		Use: "report TRACE [--info FILE] [--format text|json|html] [--findings] [--next-request FILE]",
 		Example: `  svmc report t.sddf
   svmc report --findings --next-request next.req t.sddf
   svmc report --format html t.sddf > report.html
