@@ -148,7 +148,7 @@ func main() {
 	if err != nil {
 		t.Fatalf("go tool pprof: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "Type: time") || !regexp.MustCompile(`\d+(\.\d+)?ms .* main: pdo main\.go:7`).Match(out) {
+	if !strings.Contains(string(out), "Type: time") || !regexp.MustCompile(`\d+(\.\d+)?(ms|us|s) .* main: pdo main\.go:7`).Match(out) {
 		t.Errorf("go tool pprof -top:\n%s", out)
 	}
 }
