@@ -184,6 +184,10 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 		return nil, err
 	}
 	m := b.model()
+	if m.Stage == 0 && m.Records > 0 {
+		m.Narrowed = true
+		m.Warnings = append(m.Warnings, "the trace is narrowed (stage 0 with LOCAL requests): it holds the requested regions only, so T, the shares and the findings are of those regions, and nothing is concluded about the rest of the program")
+	}
 	if opt.FileOrder {
 		return m, nil
 	}

@@ -398,7 +398,15 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 	}
 	var b bytes.Buffer
 	b.WriteString("# svmc report --findings: next run for the top findings\n")
-	b.WriteString("CONFIG SVM_TraceStage: 1\n")
+	if len(reqs) > 0 {
+		// Narrow: only the regions in question are traced, so the next
+		// trace is small and the next report is about them (OPAL's
+		// automatic mode); a report of such a trace says so.
+		b.WriteString("# stage 0: nothing is traced but what the requests below ask for\n")
+		b.WriteString("CONFIG SVM_TraceStage: 0\n")
+	} else {
+		b.WriteString("CONFIG SVM_TraceStage: 1\n")
+	}
 	for _, r := range reqs {
 		for _, w := range r.why {
 			fmt.Fprintf(&b, "# %s\n", w)

@@ -35,7 +35,8 @@ func TestNextRequest(t *testing.T) {
 	fs := sampleFindings(prog)
 	got := string(NextRequest(fs, prog))
 	want := `# svmc report --findings: next run for the top findings
-CONFIG SVM_TraceStage: 1
+# stage 0: nothing is traced but what the requests below ask for
+CONFIG SVM_TraceStage: 0
 # imbalance 30.0%: main.go:20
 # pdo startup 2.0%: main.go:20
 REQUEST LOCAL G.PDO_LABEL(tri): (REGION), (PDOInfo), (BARRIER), (APSInfo)

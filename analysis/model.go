@@ -19,6 +19,9 @@ type Model struct {
 	Procs   int    `json:"procs"`             // N, processors of the run
 	Stage   int    `json:"stage"`             // tracing stage (-1 unknown)
 	Records int64  `json:"records"`
+	// Narrowed: a stage-0 trace with records, which only LOCAL requests
+	// can give: it covers the requested regions only.
+	Narrowed bool `json:"narrowed,omitempty"`
 	// Start and End are the earliest and latest clock of any record;
 	// Duration = End − Start is the run time T of the formulas.
 	Start    float64 `json:"start_us"`

@@ -81,3 +81,33 @@ func TestFindingsSuite(t *testing.T) {
 	}
 	t.Logf("findings suite (share injected, severity found):\n%s", score.String())
 }
+
+// TestTune: svmc tune runs the program, reports, and runs it again with
+// the narrowed request (stage 0, LOCAL requests for the top findings)
+// until the request repeats: on the block triangle it converges in two
+// rounds, the narrowed trace has fewer records, and the top finding holds.
+func TestTune(t *testing.T) {
+	abs, _ := filepath.Abs(filepath.Join("testdata", "findings", "triangle"))
+	dir := t.TempDir()
+	res := runSvmc(t, abs, "tune", "-n", "2", "--dir", dir, ".")
+	if res.code != 0 {
+		t.Fatalf("tune: exit %d\n%s", res.code, res.stderr)
+	}
+	rounds := regexp.MustCompile(`svmc tune: round (\d) \(([^)]*)\): (\d+) records, [^;]*; top: (\S+) `).FindAllStringSubmatch(res.stderr, -1)
+	if len(rounds) != 2 || !strings.Contains(res.stderr, "svmc tune: converged") {
+		t.Fatalf("rounds %v\n%s", rounds, res.stderr)
+	}
+	r1, _ := strconv.Atoi(rounds[0][3])
+	r2, _ := strconv.Atoi(rounds[1][3])
+	if rounds[0][2] != "the default stage" || rounds[1][2] != filepath.Join(dir, "round2.req") || r2 >= r1 ||
+		rounds[0][4] != "imbalance" || rounds[1][4] != "imbalance" {
+		t.Errorf("rounds %v", rounds)
+	}
+	req, _ := os.ReadFile(filepath.Join(dir, "round2.req"))
+	if !strings.Contains(string(req), "CONFIG SVM_TraceStage: 0\n") || !strings.Contains(string(req), "REQUEST LOCAL @MAIN.REG_NO(1): (REGION), (PDOInfo), (BARRIER)") {
+		t.Errorf("round2.req:\n%s", req)
+	}
+	if !strings.Contains(res.stdout, "the trace is narrowed") || !strings.Contains(res.stdout, "1. ") {
+		t.Errorf("final report:\n%s", res.stdout)
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/svmc/svmc/analysis"
+)
+
+// tuneCmd is OPAL's automatic mode run by svmc itself: run the program
+// traced, report, run it again with the request the report wrote, until
+// the request no longer changes (or the rounds are used up), and print
+// the last report with the requests used.
+func tuneCmd() *cobra.Command {
+	var nprocs, rounds int
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "tune [-n N] [--rounds 3] [--dir DIR] [package] [-- program arguments]",
+		Short: "run, report and narrow the trace until the findings settle (OPAL's automatic mode)",
+		Long: `svmc tune runs the program with a trace at the default stage, ranks the
+bottlenecks, and runs it again with the trace request file the report wrote
+(stage 0 and LOCAL requests for the regions of the top findings), until the
+request no longer changes or --rounds runs were made. Each round's trace and
+request stay in --dir (default svmc-tune); the last report is printed, after
+a line per round: its request, records, trace size and top finding.`,
+		Example: `  svmc tune -n 4 .
+  svmc tune -n 2 --rounds 2 --dir /tmp/t ./cmd/solver -- -size 1000`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pattern, progArgs := ".", []string(nil)
+			if n := cmd.ArgsLenAtDash(); n >= 0 {
+				progArgs = args[n:]
+				args = args[:n]
+			}
+			if len(args) > 1 {
+				return fmt.Errorf("tune takes one package")
+			}
+			if len(args) == 1 {
+				pattern = args[0]
+			}
+			if nprocs < 1 || rounds < 1 {
+				return fmt.Errorf("tune: -n and --rounds must be at least 1")
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			work, err := newWorkDir("svmc-run-", false)
+			if err != nil {
+				return err
+			}
+			exe, err := build(pattern, work, cmd.ErrOrStderr())
+			defer removeWork(work, err)
+			if err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
+			var rep *analysis.Report
+			req := ""
+			for round := 1; round <= rounds; round++ {
+				tr := filepath.Join(dir, fmt.Sprintf("round%d.sddf", round))
+				prog := exec.Command(exe, progArgs...)
+				prog.Env = append(os.Environ(), "SVMC_FLAG_NPROCS="+strconv.Itoa(nprocs), "SVMC_FLAG_TRACE="+tr)
+				if req != "" {
+					prog.Env = append(prog.Env, "SVMC_FLAG_REQUEST="+req)
+				}
+				prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, io.Discard, stderr
+				if err := runProgram(prog, stderr, tr); err != nil {
+					return fmt.Errorf("tune: round %d: %v", round, err)
+				}
+				m, err := analysis.AnalyzeFile(tr, analysis.Options{})
+				if err != nil {
+					return fmt.Errorf("tune: round %d: %v", round, err)
+				}
+				rep = analysis.NewReport(tr, m, 3)
+				size := int64(0)
+				if fi, err := os.Stat(tr); err == nil {
+					size = fi.Size()
+				}
+				top := "no findings above the threshold"
+				if len(rep.Findings) > 0 {
+					f := rep.Findings[0]
+					top = fmt.Sprintf("%s %.1f%%: %s", f.Kind, 100*f.Severity, f.Title)
+				}
+				used := "the default stage"
+				if req != "" {
+					used = req
+				}
+				fmt.Fprintf(stderr, "svmc tune: round %d (%s): %d records, %s; top: %s\n", round, used, m.Records, byteSize(size), top)
+				next := filepath.Join(dir, fmt.Sprintf("round%d.req", round+1))
+				if req != "" {
+					if old, err := os.ReadFile(req); err == nil && bytes.Equal(old, []byte(rep.NextRequest)) {
+						fmt.Fprintf(stderr, "svmc tune: converged: the report asks for the same request again\n")
+						break
+					}
+				}
+				if rep.NextRequest == "" || len(rep.Findings) == 0 {
+					break
+				}
+				if round == rounds {
+					break
+				}
+				if err := os.WriteFile(next, []byte(rep.NextRequest), 0o644); err != nil {
+					return err
+				}
+				req = next
+			}
+			return analysis.WriteText(cmd.OutOrStdout(), rep)
+		},
+	}
+	cmd.Flags().IntVarP(&nprocs, "nprocs", "n", 1, "number of processors")
+	cmd.Flags().IntVar(&rounds, "rounds", 3, "most runs to make")
+	cmd.Flags().StringVar(&dir, "dir", "svmc-tune", "directory for the traces and requests of the rounds")
+	return cmd
+}
+
+// byteSize is a file size for people.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
