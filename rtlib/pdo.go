@@ -177,7 +177,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 	}
 	if p.on(trace.TagAPSInfo) {
 		p.begin(trace.TagAPSInfo, p.id)
-		p.buf.Ints(a.pids)
+		p.buf.Ints(loopPids(a, s))
 		p.end()
 	}
 	a.pdo = t
@@ -1099,4 +1099,20 @@ func (it *Iter) combine() {
 	for _, f := range it.reduce {
 		f()
 	}
+}
+
+// loopPids are the processors a pdo runs on, as aps-info lists them: the
+// APS, or with processors(Q) the members of the APS that Q holds (the
+// others only wait at the loop's barrier).
+func loopPids(a *aps, s Schedule) []int {
+	if s.kind != sLoopLevel || s.onto == nil {
+		return a.pids
+	}
+	var pids []int
+	for _, pid := range a.pids {
+		if slices.Contains(s.onto.pids, pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

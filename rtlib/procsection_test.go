@@ -147,3 +147,30 @@ func TestDispatchRecorded(t *testing.T) {
 		t.Errorf("dispatch %v µs", dispatch)
 	}
 }
+
+// TestAPSInfoOfProcessorsClause: a pdo with processors(Q) runs on Q's
+// processors of the APS, and its aps-info lists those, not the whole APS
+// (the others only wait at its barrier).
+func TestAPSInfoOfProcessorsClause(t *testing.T) {
+	recs := traced(t, 4, 3, trace.Binary, func(p *Proc) {
+		Q := p.Processors(nil, 1, 1, "Q", Extent{Lo: 0, Hi: 1})
+		p.PDO(1, 2, LoopLevel(Q, Block()), []Range{{Lo: 0, Hi: 7, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+			}
+		})
+		p.PDO(1, 3, DefaultSchedule(), []Range{{Lo: 0, Hi: 7, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+			}
+		})
+	})
+	var got [][]int
+	for _, r := range recs {
+		if r.Desc.Tag == trace.TagAPSInfo {
+			_, pids := r.IntArray("pids")
+			got = append(got, pids)
+		}
+	}
+	if len(got) != 2 || !slices.Equal(got[0], []int{0, 1}) || !slices.Equal(got[1], []int{0, 1, 2, 3}) {
+		t.Errorf("aps-info %v, want [0 1] for processors(Q) and [0 1 2 3] for the APS", got)
+	}
+}
