@@ -94,7 +94,7 @@ a line per round: its request, records, trace size and top finding.`,
 				fmt.Fprintf(stderr, "svmc tune: round %d (%s): %d records, %s; top: %s\n", round, used, m.Records, byteSize(size), top)
 				next := filepath.Join(dir, fmt.Sprintf("round%d.req", round+1))
 				if req != "" {
-					if old, err := os.ReadFile(req); err == nil && bytes.Equal(old, []byte(rep.NextRequest)) {
+					if old, err := os.ReadFile(req); err == nil && sameRequest(old, []byte(rep.NextRequest)) {
 						fmt.Fprintf(stderr, "svmc tune: converged: the report asks for the same request again\n")
 						break
 					}
@@ -128,4 +128,19 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// sameRequest reports whether two request files ask for the same records:
+// equal but for their comments (which quote the findings' severities).
+func sameRequest(a, b []byte) bool {
+	strip := func(x []byte) []byte {
+		var out []byte
+		for _, line := range bytes.SplitAfter(x, []byte("\n")) {
+			if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+				out = append(out, line...)
+			}
+		}
+		return out
+	}
+	return bytes.Equal(strip(a), strip(b))
 }
