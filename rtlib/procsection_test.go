@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"slices"
 	"sort"
@@ -172,5 +173,43 @@ func TestAPSInfoOfProcessorsClause(t *testing.T) {
 	}
 	if len(got) != 2 || !slices.Equal(got[0], []int{0, 1}) || !slices.Equal(got[1], []int{0, 1, 2, 3}) {
 		t.Errorf("aps-info %v, want [0 1] for processors(Q) and [0 1 2 3] for the APS", got)
+	}
+}
+
+// TestObjectSizes: Lib-DVM §10 per dimension. A 10 x 6 template
+// distributed (block, cyclic(2)) on a 2 x 2 arrangement: processor 3
+// (coordinates 1, 1) owns rows 5..9 and columns 2..3, so local sizes 5
+// and 2 (10 elements); a 2-D loop of 4 x 3 iterations scheduled block
+// over its outer loop on 4 processors: each runs 1 x 3.
+func TestObjectSizes(t *testing.T) {
+	got := map[string][]int{}
+	var mu sync.Mutex
+	runN(t, 4, func(p *Proc) {
+		P := p.Processors(nil, 1, 1, "P", Extent{Lo: 0, Hi: 1}, Extent{Lo: 0, Hi: 1})
+		T := p.Template(nil, 1, 2, "T", Extent{Lo: 0, Hi: 9}, Extent{Lo: 0, Hi: 5})
+		p.Distribute(1, 3, P, []Format{Block(), Cyclic(2)}, T)
+		p.Replicated(1, 4, func(q *Proc) {
+			mu.Lock()
+			got[fmt.Sprint("T", q.ID())] = []int{GetObjectSize(T, 0), GetObjectSize(T, 1), GetObjectSize(T, 2), GetObjectSize(T, 3),
+				GetObjectLocSize(T, 0), GetObjectLocSize(T, 1), GetObjectLocSize(T, 2), GetObjectSize(P, 2), GetObjectLocSize(P, 0)}
+			mu.Unlock()
+		})
+		p.PDO(1, 5, DefaultSchedule(), []Range{{Lo: 0, Hi: 3, Step: 1}, {Lo: 10, Hi: 0, Step: -5}}, func(q *Proc, it *Iter) {
+			mu.Lock()
+			got[fmt.Sprint("L", q.ID())] = []int{GetObjectSize(nil, 0), GetObjectSize(nil, 1), GetObjectSize(nil, 2),
+				GetObjectLocSize(nil, 0), GetObjectLocSize(nil, 1), GetObjectLocSize(nil, 2)}
+			mu.Unlock()
+			for it.Next() {
+			}
+		})
+	})
+	if want := []int{60, 10, 6, 0, 10, 5, 2, 2, 4}; !slices.Equal(got["T3"], want) {
+		t.Errorf("template on processor 3: %v, want %v", got["T3"], want)
+	}
+	if want := []int{12, 4, 3, 3, 1, 3}; !slices.Equal(got["L0"], want) {
+		t.Errorf("loop on processor 0: %v, want %v", got["L0"], want)
+	}
+	if GetObjectSize("no object", 1) != 0 {
+		t.Error("an object of another type has a size")
 	}
 }
