@@ -46,3 +46,24 @@ func TestRtlPrintf(t *testing.T) {
 		t.Errorf("output:\n%s\ncounts %v", out, counts)
 	}
 }
+
+// TestUnfinishedMeasure: a measured interval left open when the program
+// ends is reported once (with the line of its MeasureStart in user code;
+// this test is inside rtlib, so there is none).
+func TestUnfinishedMeasure(t *testing.T) {
+	var info lockedBuffer
+	err := Run(testProg(), Params{NProcs: 2, Stderr: &info}, func(p *Proc) {
+		p.Replicated(1, 1, func(q *Proc) {
+			q.MeasureStart("phase")
+			q.MeasureStart("done")
+			q.MeasureFinish("done")
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := info.b.String()
+	if strings.Count(out, `measured interval "phase"`) != 1 || strings.Contains(out, `"done"`) {
+		t.Errorf("info:\n%s", out)
+	}
+}

@@ -12,6 +12,7 @@ import (
 // measure is an open measured interval of a processor.
 type measure struct {
 	name    string
+	at      string // where MeasureStart was called, "file:line"
 	t0      int64 // nanotime at MeasureStart
 	node    *stats.Node
 	global  bool        // opened by the APS leader in exclusive mode: every processor's time goes to it
@@ -52,7 +53,7 @@ func (p *Proc) MeasureStart(name string) {
 		return
 	}
 	sv := p.st.Switch(stats.Measure)
-	m := measure{name: name}
+	m := measure{name: name, at: userFrame()}
 	if st := p.r.stats; st != nil {
 		m.prevOwn = p.st.Own
 		parent := p.st.Own

@@ -140,6 +140,7 @@ type run struct {
 
 	mu       sync.Mutex
 	infoSeen map[Site]bool
+	measSeen map[string]bool // unfinished measured intervals reported
 	failErr  error
 	writeErr error
 
@@ -578,7 +579,33 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 		p.serve()
 	}
 	p.closeRegionsAbove(0)
+	p.unfinishedMeasures()
 	normal = true
+}
+
+// unfinishedMeasures says, once per interval and place, which measured
+// intervals the processor left open at the end of the program: their time
+// is in no measure-finish record and no statistics.
+func (p *Proc) unfinishedMeasures() {
+	r := p.r
+	for i := len(p.meas) - 1; i >= 0; i-- {
+		m := &p.meas[i]
+		key := m.at + "\x00" + m.name
+		r.mu.Lock()
+		seen := r.measSeen[key]
+		if r.measSeen == nil {
+			r.measSeen = map[string]bool{}
+		}
+		r.measSeen[key] = true
+		r.mu.Unlock()
+		if !seen {
+			at := ""
+			if m.at != "" {
+				at = m.at + ": "
+			}
+			fmt.Fprintf(r.stderr, "svmc: %smeasured interval %q (processor %d and maybe others) was never finished: call MeasureFinish(%q) before the program ends\n", at, m.name, p.id, m.name)
+		}
+	}
 }
 
 // exiting reports whether the run ends because the program called os.Exit.
