@@ -13,7 +13,7 @@ import (
 type measure struct {
 	name    string
 	at      string // where MeasureStart was called, "file:line"
-	t0      int64 // nanotime at MeasureStart
+	t0      int64  // nanotime at MeasureStart
 	node    *stats.Node
 	global  bool        // opened by the APS leader in exclusive mode: every processor's time goes to it
 	prevOwn *stats.Node // the processor's own interval outside this one
