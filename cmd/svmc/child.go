@@ -107,6 +107,25 @@ func newWorkDir(prefix string, keep bool) (string, error) {
 	return work, nil
 }
 
+// buildInWork builds the package at pattern in a new work directory (see
+// build) and returns the executable and the function that removes the
+// directory when the caller is done (it keeps it with keep, and after a
+// build failure that names it).
+func buildInWork(prefix, pattern string, keep bool, stderr io.Writer) (exe string, done func(), err error) {
+	work, err := newWorkDir(prefix, keep)
+	if err != nil {
+		return "", func() {}, err
+	}
+	if keep {
+		fmt.Fprintf(stderr, "svmc: work directory %s\n", work)
+	}
+	exe, err = build(pattern, work, stderr)
+	if keep {
+		return exe, func() {}, err
+	}
+	return exe, func() { removeWork(work, err) }, err
+}
+
 // keepWork marks a work directory to be kept: it is no longer swept.
 func keepWork(work string) { os.Remove(filepath.Join(work, workOwner)) }
 

@@ -121,12 +121,8 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 			if err != nil {
 				return err
 			}
-			work, err := newWorkDir("svmc-build-", false)
-			if err != nil {
-				return err
-			}
-			exe, err := build(pattern, work, cmd.ErrOrStderr())
-			defer removeWork(work, err)
+			exe, done, err := buildInWork("svmc-build-", pattern, false, cmd.ErrOrStderr())
+			defer done()
 			if err != nil {
 				return err
 			}
@@ -222,17 +218,8 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			if print {
 				env = append(env, "SVMC_PRINT_PARAMS=1")
 			}
-			work, err := newWorkDir("svmc-run-", keep)
-			if err != nil {
-				return err
-			}
-			if keep {
-				fmt.Fprintf(cmd.ErrOrStderr(), "svmc: work directory %s\n", work)
-			}
-			exe, err := build(pattern, work, cmd.ErrOrStderr())
-			if !keep {
-				defer removeWork(work, err)
-			}
+			exe, done, err := buildInWork("svmc-run-", pattern, keep, cmd.ErrOrStderr())
+			defer done()
 			if err != nil {
 				return err
 			}

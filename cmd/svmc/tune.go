@@ -50,12 +50,8 @@ a line per round: its request, records, trace size and top finding.`,
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
-			work, err := newWorkDir("svmc-run-", false)
-			if err != nil {
-				return err
-			}
-			exe, err := build(pattern, work, cmd.ErrOrStderr())
-			defer removeWork(work, err)
+			exe, done, err := buildInWork("svmc-run-", pattern, false, cmd.ErrOrStderr())
+			defer done()
 			if err != nil {
 				return err
 			}
