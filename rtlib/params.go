@@ -92,12 +92,19 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 			flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		}
 		f, err := os.OpenFile(path, flags, 0o666)
-		if err != nil {
+		switch {
+		case err != nil && v.FatInfoNoOpen:
 			return fail(fmt.Errorf("%s: %v", s.SourceName("info"), err))
+		case err != nil:
+			// FatInfoNoOpen = 0 (seed 000 §8.2): warn and run on, the
+			// messages on standard error instead.
+			fmt.Fprintf(os.Stderr, "svmc: warning: %s: %v; informational messages go to standard error\n", s.SourceName("info"), err)
+			par.Stderr = os.Stderr
+		default:
+			lw := output.File(f, 4096)
+			par.Stderr = lw
+			closers = append(closers, lw.Close)
 		}
-		lw := output.File(f, 4096)
-		par.Stderr = lw
-		closers = append(closers, lw.Close)
 	default:
 		par.Stderr = os.Stderr
 	}

@@ -51,3 +51,24 @@ func TestParamsFromEnv(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFatInfoNoOpen: an info file that cannot be opened stops the run,
+// unless fat_info_no_open is 0 (Lib-DVM's FatInfoNoOpen): then the run
+// goes on with the informational messages on standard error.
+func TestFatInfoNoOpen(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "no", "such", "dir", "info.txt")
+	withEnv(t, map[string]string{"SVMC_INFO": "file:" + bad})
+	if _, closeAll, err := ParamsFromEnv(); err == nil {
+		closeAll()
+		t.Error("an info file that cannot be opened did not stop the run")
+	}
+	withEnv(t, map[string]string{"SVMC_INFO": "file:" + bad, "SVMC_FAT_INFO_NO_OPEN": "0"})
+	par, closeAll, err := ParamsFromEnv()
+	if err != nil {
+		t.Fatalf("with fat_info_no_open 0: %v", err)
+	}
+	defer closeAll()
+	if par.Stderr != os.Stderr {
+		t.Errorf("informational messages go to %v, want standard error", par.Stderr)
+	}
+}

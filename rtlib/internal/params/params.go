@@ -18,6 +18,7 @@
 //	stderr           SVMC_STDERR            proc0      user stderr, the same forms
 //	info             SVMC_INFO              stderr     runtime messages: stderr, stdout, off or file:PATH
 //	keep_old         SVMC_KEEP_OLD          0          keep the output files of an earlier run (append)
+//	fat_info_no_open SVMC_FAT_INFO_NO_OPEN  1          an info file that cannot be opened stops the run (0: warn, use stderr)
 //	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
 //	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
 //	time_limit       SVMC_TIME_LIMIT        0          stop the run after this long (10s, 5m); 0 none
@@ -65,6 +66,7 @@ type Values struct {
 	Stdout, Stderr Output
 	Info           Info
 	KeepOld        bool
+	FatInfoNoOpen  bool // Lib-DVM's FatInfoNoOpen (seed 000 §8.2)
 	StopWait       time.Duration
 	TimeLimit      time.Duration // 0: none
 	DeadlockMS     int           // 0: off
@@ -175,6 +177,7 @@ var Defs = []Def{
 		return errors.New("want stderr, stdout, off or file:PATH")
 	}},
 	{"keep_old", "0", func(v *Values, s string) (err error) { v.KeepOld, err = parseBool(s); return }},
+	{"fat_info_no_open", "1", func(v *Values, s string) (err error) { v.FatInfoNoOpen, err = parseBool(s); return }},
 	{"stop_wait", "2s", func(v *Values, s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d <= 0 {
