@@ -272,6 +272,7 @@ const (
 	WordAPSInfo                          // active processor sets
 	WordCoSwitch                         // coherence switches
 	WordPrefetch                         // prefetches
+	WordMeasure                          // measured intervals (Lib-DVM §9; svmc's word)
 	WordAllLang                          // *.LangInfo
 	numWords
 )
@@ -312,6 +313,7 @@ var Words = func() [numWords]WordInfo {
 		WordAPSInfo:      {Name: "APSInfo", Group: GroupLang, Tags: tags(trace.TagAPSInfo)},
 		WordCoSwitch:     {Name: "CoSwitch", Group: GroupLang, Tags: tags(trace.TagCoherenceSwitch)},
 		WordPrefetch:     {Name: "Prefetch", Group: GroupLang, Tags: tags(trace.TagPrefetch)},
+		WordMeasure:      {Name: "MEASURE", Group: GroupLang, Tags: tags(trace.TagMeasureStart, trace.TagMeasureFinish)},
 		WordAllLang:      {Name: "*.LangInfo", Group: GroupLang, All: true},
 	}
 	for k := WordKind(1); k < numWords; k++ {

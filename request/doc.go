@@ -37,7 +37,7 @@
 //	              | "SVMOverhead" .
 //	SyncInfo      = "BARRIER" | "LOCK" | "WaitCritical" | "*" "." "SyncInfo" .
 //	LangInfo      = "REGION" | "PDOInfo" | "SECTIONInfo" | "APSInfo" | "CoSwitch"
-//	              | "Prefetch" | "*" "." "LangInfo" .
+//	              | "Prefetch" | "MEASURE" | "*" "." "LangInfo" .   // MEASURE: svmc's, not the seed's
 //	VarList       = "[" name { "," name } "]" .
 //	name          = letter { letter | digit } .  // a Go identifier; '_' is a letter
 //

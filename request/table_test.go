@@ -74,7 +74,7 @@ func TestWordRecords(t *testing.T) {
 	sync := []string{"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
 		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec"}
 	lang := []string{"trace-region-start", "trace-region-stop", "trace-throttled", "throttled-calls", "pdo-info", "pdo-iteration-space", "pdo-work",
-		"section-info", "aps-info", "coherence-switch", "prefetch"}
+		"section-info", "aps-info", "coherence-switch", "prefetch", "measure-start", "measure-finish"}
 	for _, tc := range []struct {
 		word string
 		want []string
@@ -100,6 +100,7 @@ func TestWordRecords(t *testing.T) {
 		{"APSInfo", []string{"aps-info"}},
 		{"CoSwitch", []string{"coherence-switch"}},
 		{"Prefetch", []string{"prefetch"}},
+		{"MEASURE", []string{"measure-start", "measure-finish"}},
 		{"*.LangInfo", lang},
 	} {
 		tab := mustCompile(t, "REQUEST LOCAL solve.*: ("+tc.word+")", 1)

@@ -207,8 +207,9 @@ func TestRequestLocal(t *testing.T) {
 			0: {"wait-barrier-start(1,6)", "wait-barrier-stop(1,6)"},
 			1: {"wait-barrier-start(1,6)", "wait-barrier-stop(1,6)"}}},
 		{"LangInfo group", "REQUEST LOCAL work.REG_LABEL(hot): (*.LangInfo)", map[int][]string{
-			0: {"trace-region-start(2,1,user)", "trace-region-stop(2,1,user)", "trace-region-start(2,1,user)", "trace-region-stop(2,1,user)"},
-			1: {"trace-region-start(2,1,user)", "trace-region-stop(2,1,user)"}}},
+			0: {"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)",
+				"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)"},
+			1: {"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)"}}},
 		{"SVMInfo with variables", "REQUEST LOCAL main.*: (RPFSum[a]), (*.SVMInfo)", map[int][]string{}},
 		{"GLOBAL MappingInfo", "REQUEST GLOBAL MappingInfo", map[int][]string{
 			0: {"proc-arrangement(1)", "template-info(1)", "template-dist(1)"},
