@@ -67,3 +67,34 @@ func TestUnfinishedMeasure(t *testing.T) {
 		t.Errorf("info:\n%s", out)
 	}
 }
+
+// TestSystemInfo: seed 000 §11.6 as a processor sees it: in a section of
+// two of four processors CurrEnvProcCount is 2 and the central processor
+// is the section's leader; outside a run one processor.
+func TestSystemInfo(t *testing.T) {
+	var mu sync.Mutex
+	got := map[int]Environment{}
+	runN(t, 4, func(p *Proc) {
+		p.PSection(1, 1, []Section{
+			{Dir: 2, Body: func(q *Proc) {}},
+			{Dir: 2, Body: func(q *Proc) {
+				q.Replicated(1, 3, func(r *Proc) {
+					mu.Lock()
+					got[r.ID()] = SystemInfo()
+					mu.Unlock()
+				})
+			}},
+		})
+	})
+	if len(got) != 2 {
+		t.Fatalf("the second section ran on %d processors, want 2", len(got))
+	}
+	for id, e := range got {
+		if e.ProcCount != 4 || e.CurrEnvProcCount != 2 || e.CentralProc != 2 || e.CurrentProc != id || e.Time <= 0 || e.IOProc != 0 {
+			t.Errorf("processor %d: %+v", id, e)
+		}
+	}
+	if e := SystemInfo(); e.ProcCount != 1 || e.CurrEnvProcCount != 1 {
+		t.Errorf("outside a run: %+v", e)
+	}
+}
