@@ -147,16 +147,22 @@ func (p *Proc) Template(prev *Template, sub, dir int, name string, dims ...Exten
 }
 
 // CreatableTemplate declares a creatable template of the given rank; it has
-// no shape until Create. No record is written.
+// no shape until Create. It writes template-info as every TEMPLATE
+// directive does (seed 002, Table 1): its rank, and a shape of no rows,
+// since its extents are ':' until CREATE writes them.
 func (p *Proc) CreatableTemplate(prev *Template, sub, dir int, name string, rank int) *Template {
 	at := Site{Sub: sub, Dir: dir}
+	defer p.st.Restore(p.st.Switch(stats.Distr))
 	if prev != nil {
 		if prev.rank != rank {
 			p.errorf(at, false, "template %s of rank %d does not match the rank %d of the argument %s", name, rank, prev.rank, prev)
 		}
+		p.templateInfoRec(prev, at)
 		return prev
 	}
-	return &Template{id: int(p.r.nextTemplate.Add(1)), name: name, rank: rank, creatable: true}
+	t := &Template{id: int(p.r.nextTemplate.Add(1)), name: name, rank: rank, creatable: true}
+	p.templateInfoRec(t, at)
+	return t
 }
 
 // Create gives a creatable template its shape (dropping any distribution)

@@ -335,12 +335,19 @@ func TestTemplateLifeCycleRecords(t *testing.T) {
 	if !reflect.DeepEqual(ids, []int{1, 2}) {
 		t.Errorf("template ids %v, want [1 2]", ids)
 	}
-	want := []string{"template-info(1)", "template-info(2)", "template-dist(2)", "undef-template(2)",
+	// The creatable template's TEMPLATE directive writes template-info too
+	// (seed 002: TEMPLATE writes template-info), with its rank and no shape.
+	want := []string{"template-info(1)", "template-info(2)", "template-info(2)", "template-dist(2)", "undef-template(2)",
 		"template-info(2)", "destroy-template(2)", "template-info(1)", "proc-arrangement(1)", "proc-arrangement(1)"}
 	var got []string
 	for _, r := range byNode(recs)[0] {
 		if s := evString(r); s[:6] == "templa" || s[:6] == "undef-" || s[:6] == "destro" || s[:6] == "proc-a" {
 			got = append(got, s)
+		}
+		if r.Desc.Tag == trace.TagTemplateInfo && r.Int("directive number") == 2 {
+			if dims, shape := r.IntArray("template shape"); r.Int("number of dimensions") != 2 || len(shape) != 0 || dims[0] != 0 {
+				t.Errorf("template-info of the creatable TEMPLATE: rank %d, shape %v %v", r.Int("number of dimensions"), dims, shape)
+			}
 		}
 	}
 	if !reflect.DeepEqual(got, want) {
