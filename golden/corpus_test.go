@@ -16,6 +16,7 @@ import (
 // processors: the standard output and the exit status must be the same.
 // Every change runs against it.
 func TestCorpus(t *testing.T) {
+	runtimeInputs()
 	if testing.Short() {
 		t.Skip("builds svmc and every program")
 	}

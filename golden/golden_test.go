@@ -54,6 +54,7 @@ var cases = []goldenCase{
 var procCounts = []int{1, 2, 4}
 
 func TestGolden(t *testing.T) {
+	runtimeInputs()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			want := filepath.Join("testdata", c.name, "want")

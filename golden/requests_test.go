@@ -21,6 +21,7 @@ import (
 // each kind of request selects. Every file of testdata/requests/errors must
 // stop the run before it starts, with its message.
 func TestRequests(t *testing.T) {
+	runtimeInputs()
 	dir := filepath.Join("testdata", "requests")
 	p, err := compiler.Compile(compiler.Config{Dir: "../examples/example31", Pattern: "."})
 	if err != nil {
