@@ -317,8 +317,8 @@ func (p *Proc) checkRecord(at Site, s Schedule, space []Range) {
 }
 
 // recordDist gives t the distribution the members of a decided: the chunks
-// in their logs. Called by the leader after the PDO's barrier. It writes
-// template-dist for every member.
+// in their logs. Called by the leader after the PDO's barrier; each member
+// wrote the template-dist of its own part before it (ownDistRec).
 func (p *Proc) recordDist(a *aps, t *Template) {
 	var runs []sched.RecRun
 	for i := range a.slots {
@@ -326,9 +326,27 @@ func (p *Proc) recordDist(a *aps, t *Template) {
 			runs = append(runs, sched.RecRun{Lo: c.Lo, Hi: c.Hi, Pid: a.pids[i]})
 		}
 	}
-	d := sched.NewRecorded(&a.procs.g, t.dims, runs)
-	t.dist = d
-	p.templateDistRecs(t)
+	t.dist = sched.NewRecorded(&a.procs.g, t.dims, runs)
+}
+
+// ownDistRec writes the template-dist of the calling member's part of a
+// pdo that records its schedule in rec: as seed 002's Table 1 has it, at
+// the end of the PDO before its barrier, every processor its own local
+// elements (the chunks it ran, as boxes of rec).
+func (p *Proc) ownDistRec(rec *Template) {
+	if rec == nil || !p.on(trace.TagTemplateDist) {
+		return
+	}
+	a := p.aps
+	var runs []sched.RecRun
+	for _, c := range a.slots[p.apsIndex].log {
+		runs = append(runs, sched.RecRun{Lo: c.Lo, Hi: c.Hi, Pid: p.id})
+	}
+	boxes := sched.NewRecorded(&a.procs.g, rec.dims, runs).OwnedBoxes(p.id, nil)
+	p.begin(trace.TagTemplateDist, p.id)
+	p.buf.Int(rec.id)
+	p.buf.IntRows(2*rec.rank, boxes)
+	p.end()
 }
 
 func (s Schedule) String() string {

@@ -90,7 +90,8 @@ type pdoTask struct {
 	chunk    int
 	total    int
 	record   bool
-	repl     bool // reached in replicated mode: the leader releases the barrier
+	rec      *Template // the template that records the schedule (with record)
+	repl     bool      // reached in replicated mode: the leader releases the barrier
 }
 
 // PDO runs a parallel loop nest over space (outermost first) on the APS.
@@ -167,7 +168,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 		p.planDefaultShare(space)
 	case sDynamic:
 		info.arr = &a.procs.g
-		t.dyn, t.chunk, t.total, t.record = s.dyn, s.chunk, p.nestTotal(at, space), s.rec != nil
+		t.dyn, t.chunk, t.total, t.record, t.rec = s.dyn, s.chunk, p.nestTotal(at, space), s.rec != nil, s.rec
 		p.setDynamic(p.iter(), a, t.dyn, t.chunk, space, t.total, t.record)
 	default:
 		info = p.plan(at, s, space)
@@ -186,6 +187,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 		a.dispatch(taskPDO)
 	}
 	p.runBody(body, space)
+	p.ownDistRec(s.rec)
 	if work {
 		p.pdoWorkRec(at, p.iter(), start)
 	}
@@ -251,6 +253,9 @@ func (p *Proc) pdoShare(t *pdoTask) {
 		p.setDynamic(p.iter(), a, t.dyn, t.chunk, a.space, t.total, t.record)
 	}
 	p.runBody(body, a.space)
+	if t.record {
+		p.ownDistRec(t.rec)
+	}
 	if work {
 		p.pdoWorkRec(at, p.iter(), start)
 	}
@@ -300,6 +305,7 @@ func (p *Proc) sharedPDO(at Site, s Schedule, space []Range, body func(p *Proc, 
 		p.end()
 	}
 	p.runBody(body, space)
+	p.ownDistRec(s.rec)
 	if work {
 		p.pdoWorkRec(at, p.iter(), start)
 	}

@@ -213,3 +213,47 @@ func TestObjectSizes(t *testing.T) {
 		t.Error("an object of another type has a size")
 	}
 }
+
+// TestRecordedDistOrder: a pdo that records its schedule in a template
+// writes template-dist as seed 002's Table 1 lists it: at the end of the
+// PDO, before its barrier, each processor its own part (its node, the
+// iterations it ran); before, the leader wrote all of them after the
+// barrier.
+func TestRecordedDistOrder(t *testing.T) {
+	iters := make([]int, 3)
+	recs := traced(t, 3, 3, trace.Binary, func(p *Proc) {
+		T := p.Template(nil, 1, 1, "T", Extent{Lo: 0, Hi: 29})
+		p.PDO(1, 2, Dynamic(2).Record(T), []Range{{Lo: 0, Hi: 29, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				iters[q.ID()]++
+			}
+		})
+	})
+	for node, rs := range byNode(recs) {
+		dist, wait := -1, -1
+		owned := 0
+		for i, r := range rs {
+			switch r.Desc.Tag {
+			case trace.TagTemplateDist:
+				dist = i
+				if r.Node() != node {
+					t.Errorf("node %d's stream holds the template-dist of node %d", node, r.Node())
+				}
+				_, flat := r.IntArray("owned indices")
+				for k := 0; k+1 < len(flat); k += 2 {
+					owned += flat[k+1] - flat[k] + 1
+				}
+			case trace.TagWaitBarrierStart:
+				if r.Int("directive number") == 2 && wait < 0 {
+					wait = i
+				}
+			}
+		}
+		if dist < 0 || wait < 0 || dist > wait {
+			t.Errorf("node %d: template-dist at %d, wait-barrier-start at %d; want it first", node, dist, wait)
+		}
+		if owned != iters[node] {
+			t.Errorf("node %d: template-dist owns %d elements, it ran %d iterations", node, owned, iters[node])
+		}
+	}
+}
