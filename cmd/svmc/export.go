@@ -65,7 +65,9 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 				return fmt.Errorf("export: %v", err)
 			}
 			defer in.Close()
-			tl, err := view.Build(in.f, in.size, in.name, view.Options{Prog: prog})
+			ra, stop := readProgress("export", in.name, in.f, in.size)
+			tl, err := view.Build(ra, in.size, in.name, view.Options{Prog: prog})
+			stop()
 			if err != nil {
 				return fmt.Errorf("export: %v", err)
 			}

@@ -152,3 +152,21 @@ func main() {
 		t.Errorf("go tool pprof -top:\n%s", out)
 	}
 }
+
+// TestProgress: view and export say how much of a large trace they read,
+// as report does, on a terminal (SVMC_PROGRESS=1 here), and clear the line.
+func TestProgress(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	t.Setenv("MODE", "quick")
+	if res := runSvmc(t, dir, "run", "--trace", "a.sddf", "."); res.code != 0 {
+		t.Fatal(res.stderr)
+	}
+	t.Setenv("SVMC_PROGRESS", "1")
+	for _, args := range [][]string{{"view", "a.sddf", "-o", "a.html"}, {"export", "--format", "chrome", "a.sddf", "-o", "a.json"}} {
+		res := runSvmc(t, dir, args...)
+		if res.code != 0 || !strings.Contains(res.stderr, "\rsvmc "+args[0]+": a.sddf (0 MB): ") || !strings.Contains(res.stderr, "MB read") ||
+			!strings.Contains(res.stderr, "\r\033[K") {
+			t.Errorf("svmc %s: exit %d, stderr %q", args[0], res.code, res.stderr)
+		}
+	}
+}

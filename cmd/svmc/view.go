@@ -45,7 +45,9 @@ written next to the trace, with the extension .html.`,
 				return fmt.Errorf("view: %v", err)
 			}
 			defer in.Close()
-			tl, err := view.Build(in.f, in.size, in.name, view.Options{Prog: prog})
+			ra, stop := readProgress("view", in.name, in.f, in.size)
+			tl, err := view.Build(ra, in.size, in.name, view.Options{Prog: prog})
+			stop()
 			if err != nil {
 				return fmt.Errorf("view: %v", err)
 			}
