@@ -17,7 +17,9 @@ import (
 func compileCmd() *cobra.Command {
 	var outDir string
 	cmd := &cobra.Command{
-		Use:   "compile -o DIR [package]",
+		Use: "compile -o DIR [package]",
+		Example: `  svmc compile -o ./svm .
+  //go:generate svmc compile -o ./svm .     (in a package: go generate writes ./svm)`,
 		Short: "write the instrumented package and its program information file into DIR",
 		Long: `compile checks the directives of a package main, numbers its subprograms, directives,
 trace regions and shared variables, and writes into DIR the instrumented Go files
@@ -264,7 +266,9 @@ func traceCmd() *cobra.Command {
 	})
 	var to string
 	conv := &cobra.Command{
-		Use:   "convert --to ascii|binary IN OUT",
+		Use: "convert --to ascii|binary IN OUT",
+		Example: `  svmc trace convert --to ascii t.sddf t.txt
+  svmc trace convert --to binary - - < t.txt | svmc report -`,
 		Short: "convert a trace between ASCII and binary SDDF",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -15,7 +15,10 @@ import (
 func exportCmd() *cobra.Command {
 	var format, out, info string
 	cmd := &cobra.Command{
-		Use:   "export --format chrome|otf2 TRACE -o OUT [--info FILE]",
+		Use: "export --format chrome|otf2|pprof TRACE -o OUT [--info FILE]",
+		Example: `  svmc export --format chrome t.sddf -o t.json.gz     open in ui.perfetto.dev
+  svmc export --format pprof t.sddf -o t.pb.gz && go tool pprof -top t.pb.gz
+  svmc export --format otf2 t.sddf -o t.otf2dir          (an svmc built with -tags otf2)`,
 		Short: "convert a trace for Perfetto / chrome://tracing (chrome) or Vampir / Scalasca (otf2)",
 		Long: `export writes a trace (ASCII or binary SDDF) in a format that current viewers open.
 The processors' records are put in a causally consistent order first and their

@@ -16,7 +16,10 @@ import (
 func viewCmd() *cobra.Command {
 	var out, info string
 	cmd := &cobra.Command{
-		Use:   "view TRACE [-o out.html] [--info FILE]",
+		Use: "view TRACE [-o out.html] [--info FILE]",
+		Example: `  svmc view t.sddf                 writes t.html
+  svmc view t.sddf -o /tmp/run.html
+  svmc view - < t.sddf > run.html`,
 		Short: "write a timeline of a trace as one self-contained HTML page",
 		Long: `view reads a trace (ASCII or binary SDDF) and writes one HTML file that a browser opens
 without a network: one lane per processor over time, trace regions as nested bars
