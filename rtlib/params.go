@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -143,5 +144,10 @@ func createTrace(path string) (f *os.File, partial string, err error) {
 	}
 	partial = trace.PartialName(path, os.Getpid())
 	f, err = os.OpenFile(partial, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		// Name the trace the user gave, not the partial file.
+		return nil, "", &os.PathError{Op: "create", Path: path, Err: pe.Err}
+	}
 	return f, partial, err
 }
