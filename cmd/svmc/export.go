@@ -28,8 +28,8 @@ times corrected where a clock contradicts it, as in svmc view.
 	                              thread per processor, regions and waits as B/E slices,
 	                              other records as instant events with the record in args.
 	                              Open it in ui.perfetto.dev or chrome://tracing.
-	--format otf2 -o DIR          an OTF2 archive DIR/traces.otf2: a location group with one
-	                              location per processor, regions and waits as Enter/Leave
+	--format otf2 -o DIR          an OTF2 archive DIR/traces.otf2: a location group (a process)
+	                              per processor with one location, regions and waits as Enter/Leave
 	                              with region roles (LOOP, BARRIER, IMPLICIT_BARRIER,
 	                              CRITICAL, FUNCTION, ...), other records as markers.
 	                              Needs an svmc built with the OTF2 library:
