@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/svmc/svmc/rtlib/internal/output"
@@ -105,6 +106,11 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 			lw := output.File(f, 4096)
 			par.Stderr = lw
 			closers = append(closers, lw.Close)
+			if v.InfoSepFile {
+				sep := &sepInfo{w: lw}
+				par.Stderr = sep
+				closers = append(closers, sep.flush)
+			}
 		}
 	default:
 		par.Stderr = os.Stderr
@@ -150,4 +156,43 @@ func createTrace(path string) (f *os.File, partial string, err error) {
 		return nil, "", &os.PathError{Op: "create", Path: path, Err: pe.Err}
 	}
 	return f, partial, err
+}
+
+// sepInfo is Lib-DVM's SysInfoSepFile (seed 000 §8.2): each processor's
+// informational messages are kept apart while the run lasts (the seed's
+// <n>.out files; here in memory, the messages being few) and joined into
+// the info file at its end, processor by processor. A message from a
+// goroutine that is no processor counts as processor 0's.
+type sepInfo struct {
+	w    io.Writer
+	mu   sync.Mutex
+	bufs [][]byte
+}
+
+func (s *sepInfo) Write(b []byte) (int, error) {
+	id := 0
+	if p := gProcs.load(getg()); p != nil {
+		id = p.id
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.bufs) <= id {
+		s.bufs = append(s.bufs, nil)
+	}
+	s.bufs[id] = append(s.bufs[id], b...)
+	return len(b), nil
+}
+
+// flush writes the messages in processor order; closeAll calls it before
+// it closes the file.
+func (s *sepInfo) flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.bufs {
+		if _, err := s.w.Write(b); err != nil {
+			return err
+		}
+	}
+	s.bufs = nil
+	return nil
 }

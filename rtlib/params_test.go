@@ -72,3 +72,32 @@ func TestFatInfoNoOpen(t *testing.T) {
 		t.Errorf("informational messages go to %v, want standard error", par.Stderr)
 	}
 }
+
+// TestInfoSepFile: with info_sep_file the info file gets each processor's
+// messages together, in processor order, whatever order they came in.
+func TestInfoSepFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "info.txt")
+	withEnv(t, map[string]string{"SVMC_INFO": "file:" + path, "SVMC_INFO_SEP_FILE": "1", "SVMC_NPROCS": "3"})
+	par, closeAll, err := ParamsFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Run(testProg(), par, func(p *Proc) {
+		p.Replicated(1, 1, func(q *Proc) {
+			time.Sleep(time.Duration(3-q.ID()) * 5 * time.Millisecond) // processor 2 first
+			RtlMPrintf("first from %d\n", q.ID())
+			RtlMPrintf("second from %d\n", q.ID())
+		})
+	})
+	if cerr := closeAll(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	want := "first from 0\nsecond from 0\nfirst from 1\nsecond from 1\nfirst from 2\nsecond from 2\n"
+	if string(data) != want {
+		t.Errorf("info file %q, want %q", data, want)
+	}
+}

@@ -19,6 +19,7 @@
 //	info             SVMC_INFO              stderr     runtime messages: stderr, stdout, off or file:PATH
 //	keep_old         SVMC_KEEP_OLD          0          keep the output files of an earlier run (append)
 //	fat_info_no_open SVMC_FAT_INFO_NO_OPEN  1          an info file that cannot be opened stops the run (0: warn, use stderr)
+//	info_sep_file    SVMC_INFO_SEP_FILE     0          1: an info file gets each processor's messages together, in processor order
 //	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
 //	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
 //	time_limit       SVMC_TIME_LIMIT        0          stop the run after this long (10s, 5m); 0 none
@@ -67,6 +68,7 @@ type Values struct {
 	Info           Info
 	KeepOld        bool
 	FatInfoNoOpen  bool // Lib-DVM's FatInfoNoOpen (seed 000 §8.2)
+	InfoSepFile    bool // Lib-DVM's SysInfoSepFile (seed 000 §8.2)
 	StopWait       time.Duration
 	TimeLimit      time.Duration // 0: none
 	DeadlockMS     int           // 0: off
@@ -178,6 +180,7 @@ var Defs = []Def{
 	}},
 	{"keep_old", "0", func(v *Values, s string) (err error) { v.KeepOld, err = parseBool(s); return }},
 	{"fat_info_no_open", "1", func(v *Values, s string) (err error) { v.FatInfoNoOpen, err = parseBool(s); return }},
+	{"info_sep_file", "0", func(v *Values, s string) (err error) { v.InfoSepFile, err = parseBool(s); return }},
 	{"stop_wait", "2s", func(v *Values, s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d <= 0 {

@@ -147,6 +147,7 @@ stderr           = proc0  # default
 info             = stderr  # default
 keep_old         = 0  # default
 fat_info_no_open = 1  # default
+info_sep_file    = 0  # default
 stop_wait        = 2s  # default
 time_limit       = 0  # default
 throttle_calls   = 100000  # default
