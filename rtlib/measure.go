@@ -54,7 +54,7 @@ func (p *Proc) MeasureStart(name string) {
 	}
 	sv := p.st.Switch(stats.Measure)
 	m := measure{name: name, at: userFrame()}
-	if st := p.r.stats; st != nil {
+	if st := p.r.stats; st != nil && (p.r.maxLevel == 0 || len(p.meas) < p.r.maxLevel) {
 		m.prevOwn = p.st.Own
 		parent := p.st.Own
 		m.global = parent == nil && p.isLeader() && !p.inTask

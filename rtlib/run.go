@@ -73,6 +73,10 @@ type Params struct {
 	// Stats turns the statistics (interval matrices) on: written to the
 	// trace at the end of the run, or printed to Stderr without a trace.
 	Stats bool
+	// MaxIntervalLevel is the deepest measured interval the statistics
+	// keep (Lib-DVM's MaxIntervalLevel); deeper ones count in their
+	// enclosing interval. 0: no limit.
+	MaxIntervalLevel int
 	// Stderr receives the runtime's informational messages; nil: os.Stderr.
 	Stderr io.Writer
 	// UserStdout and UserStderr route the user program's output (Proc.Stdout,
@@ -127,8 +131,9 @@ type run struct {
 	flushQ     chan flushItem // full buffers to the writer goroutine
 	writerDone chan struct{}
 
-	stats *stats.Run // nil: statistics off
-	outs  output.Files
+	stats    *stats.Run // nil: statistics off
+	maxLevel int        // MaxIntervalLevel, 0 none
+	outs     output.Files
 
 	procs []*Proc
 	aps   *aps
@@ -374,6 +379,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 
 	r.start = time.Now()
 	r.startNano = nanotime()
+	r.maxLevel = par.MaxIntervalLevel
 	if par.Stats {
 		// Every processor starts in the user program (package stats).
 		r.stats = stats.NewRun(r.n, r.startNano, nanotime)

@@ -146,3 +146,27 @@ func TestStatisticsOff(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxIntervalLevel: with MaxIntervalLevel 1 a measured interval inside
+// another is not kept apart in the statistics (Lib-DVM §11.2); without the
+// limit it is.
+func TestMaxIntervalLevel(t *testing.T) {
+	body := func(p *Proc) {
+		p.MeasureStart("outer")
+		p.MeasureStart("inner")
+		p.MeasureFinish("inner")
+		p.MeasureFinish("outer")
+	}
+	for _, c := range []struct {
+		max   int
+		inner bool
+	}{{0, true}, {1, false}, {2, true}} {
+		var msg bytes.Buffer
+		if err := Run(testProg(), Params{NProcs: 2, Stats: true, Stderr: &msg, MaxIntervalLevel: c.max}, body); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(msg.String(), `"inner" level 2`); got != c.inner || !strings.Contains(msg.String(), `"outer" level 1`) {
+			t.Errorf("MaxIntervalLevel %d: inner kept %v, want %v:\n%s", c.max, got, c.inner, msg.String())
+		}
+	}
+}

@@ -599,9 +599,9 @@ func main() {
 		t.Fatalf("--print-params: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"nprocs           = 3  # flag -n",
-		"stage            = 1  # parameter file " + params,
-		"format           = ascii  # environment SVMC_FORMAT",
+		"nprocs             = 3  # flag -n",
+		"stage              = 1  # parameter file " + params,
+		"format             = ascii  # environment SVMC_FORMAT",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("--print-params output lacks %q:\n%s", want, out)

@@ -20,6 +20,7 @@
 //	keep_old         SVMC_KEEP_OLD          0          keep the output files of an earlier run (append)
 //	fat_info_no_open SVMC_FAT_INFO_NO_OPEN  1          an info file that cannot be opened stops the run (0: warn, use stderr)
 //	info_sep_file    SVMC_INFO_SEP_FILE     0          1: an info file gets each processor's messages together, in processor order
+//	max_interval_level SVMC_MAX_INTERVAL_LEVEL 0       deepest measured interval the statistics keep (0: all)
 //	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
 //	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
 //	time_limit       SVMC_TIME_LIMIT        0          stop the run after this long (10s, 5m); 0 none
@@ -55,25 +56,26 @@ import (
 
 // Values are the run-time parameters, typed.
 type Values struct {
-	NProcs         int
-	Trace          string // trace file; "" for none
-	Format         trace.Format
-	Stage          int
-	Request        string // request file; "" for none
-	Lenient        bool
-	TraceBuf       int // bytes
-	KernelTraceBuf int // bytes; 0 unset
-	Stats          bool
-	Stdout, Stderr Output
-	Info           Info
-	KeepOld        bool
-	FatInfoNoOpen  bool // Lib-DVM's FatInfoNoOpen (seed 000 §8.2)
-	InfoSepFile    bool // Lib-DVM's SysInfoSepFile (seed 000 §8.2)
-	StopWait       time.Duration
-	TimeLimit      time.Duration // 0: none
-	DeadlockMS     int           // 0: off
-	ThrottleCalls  int           // 0: no throttling
-	ThrottleUs     int           // 0: no throttling
+	NProcs           int
+	Trace            string // trace file; "" for none
+	Format           trace.Format
+	Stage            int
+	Request          string // request file; "" for none
+	Lenient          bool
+	TraceBuf         int // bytes
+	KernelTraceBuf   int // bytes; 0 unset
+	Stats            bool
+	Stdout, Stderr   Output
+	Info             Info
+	KeepOld          bool
+	FatInfoNoOpen    bool // Lib-DVM's FatInfoNoOpen (seed 000 §8.2)
+	InfoSepFile      bool // Lib-DVM's SysInfoSepFile (seed 000 §8.2)
+	MaxIntervalLevel int  // Lib-DVM's MaxIntervalLevel (seed 000 §11.2); 0: no limit
+	StopWait         time.Duration
+	TimeLimit        time.Duration // 0: none
+	DeadlockMS       int           // 0: off
+	ThrottleCalls    int           // 0: no throttling
+	ThrottleUs       int           // 0: no throttling
 }
 
 // Info is where the runtime's informational messages go.
@@ -181,6 +183,7 @@ var Defs = []Def{
 	{"keep_old", "0", func(v *Values, s string) (err error) { v.KeepOld, err = parseBool(s); return }},
 	{"fat_info_no_open", "1", func(v *Values, s string) (err error) { v.FatInfoNoOpen, err = parseBool(s); return }},
 	{"info_sep_file", "0", func(v *Values, s string) (err error) { v.InfoSepFile, err = parseBool(s); return }},
+	{"max_interval_level", "0", func(v *Values, s string) (err error) { v.MaxIntervalLevel, err = nonNegative(s); return }},
 	{"stop_wait", "2s", func(v *Values, s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d <= 0 {

@@ -133,26 +133,27 @@ func TestPrintParams(t *testing.T) {
 	want := `# svmc run-time parameters: name = value  # source
 # precedence: default < request file CONFIG < environment < parameter file < flag (SVMC_FLAG_<NAME>)
 # parameter file: ` + par + `
-nprocs           = 2  # environment SVMC_NPROCS
-trace            = "x y.sddf"  # flag --trace
-format           = binary  # default
-stage            = 3  # default
-request          = ""  # default
-lenient          = 0  # default
-tracebuf         = 1M  # default
-kernel_tracebuf  = ""  # default
-stats            = 0  # default
-stdout           = each:out%d.txt  # parameter file ` + par + `:1
-stderr           = proc0  # default
-info             = stderr  # default
-keep_old         = 0  # default
-fat_info_no_open = 1  # default
-info_sep_file    = 0  # default
-stop_wait        = 2s  # default
-time_limit       = 0  # default
-throttle_calls   = 100000  # default
-throttle_us      = 10  # default
-deadlock_ms      = 500  # default
+nprocs             = 2  # environment SVMC_NPROCS
+trace              = "x y.sddf"  # flag --trace
+format             = binary  # default
+stage              = 3  # default
+request            = ""  # default
+lenient            = 0  # default
+tracebuf           = 1M  # default
+kernel_tracebuf    = ""  # default
+stats              = 0  # default
+stdout             = each:out%d.txt  # parameter file ` + par + `:1
+stderr             = proc0  # default
+info               = stderr  # default
+keep_old           = 0  # default
+fat_info_no_open   = 1  # default
+info_sep_file      = 0  # default
+max_interval_level = 0  # default
+stop_wait          = 2s  # default
+time_limit         = 0  # default
+throttle_calls     = 100000  # default
+throttle_us        = 10  # default
+deadlock_ms        = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
