@@ -47,6 +47,19 @@ func MeasureFinish(name string) {
 	Current().MeasureFinish(name)
 }
 
+// MeasureFinishAt is MeasureFinish called at pos ("file:line:col"): svmc
+// rewrites the program's calls of MeasureFinish into calls of it, so that
+// an error names the column of the call.
+func MeasureFinishAt(name, pos string) {
+	if activeRun.Load() == nil {
+		return
+	}
+	p := Current()
+	p.measPos = pos
+	p.MeasureFinish(name)
+	p.measPos = ""
+}
+
 // MeasureStart is the package's MeasureStart on p.
 func (p *Proc) MeasureStart(name string) {
 	if p.detached {
@@ -121,7 +134,11 @@ func (p *Proc) MeasureFinish(name string) {
 
 // measureError stops the run with a user error at the caller's position.
 func (p *Proc) measureError(msg string) {
-	p.die(&Error{Pos: userFrame(), Proc: p.id, Msg: msg})
+	pos := p.measPos
+	if pos == "" {
+		pos = userFrame()
+	}
+	p.die(&Error{Pos: pos, Proc: p.id, Msg: msg})
 }
 
 // Size queries (seed 000 §10). They are not traced and cost no statistics.

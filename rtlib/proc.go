@@ -17,8 +17,9 @@ type Proc struct {
 	aps      *aps
 	apsIndex int // position in aps.members
 	detached bool
-	inTask   bool  // running a task dispatched to the APS (a PDO body)
-	goid     int64 // the goroutine's id, to find its stack when the time limit stops the run
+	inTask   bool   // running a task dispatched to the APS (a PDO body)
+	goid     int64  // the goroutine's id, to find its stack when the time limit stops the run
+	measPos  string // position of the MeasureFinish call being made (MeasureFinishAt)
 
 	buf      trace.Buf
 	bufLimit int

@@ -676,3 +676,23 @@ func TestHostileFixtures(t *testing.T) {
 		t.Errorf("a refused run wrote %v", files)
 	}
 }
+
+// TestMeasureFinishColumn: a MeasureFinish that closes the wrong interval
+// is reported at its line and column (svmc passes the call's position to
+// the runtime); before, at the line only.
+func TestMeasureFinishColumn(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "github.com/svmc/svmc/rtlib"
+
+func main() {
+	rtlib.MeasureStart("setup")
+	x := 1; rtlib.MeasureFinish("setpu")
+	println(x)
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "2", ".")
+	if want := `svmc: main.go:7:10: processor 0: MeasureFinish("setpu"): the innermost measured interval is "setup"`; res.code != 2 || !strings.Contains(res.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want %q", res.code, res.stderr, want)
+	}
+}
