@@ -59,7 +59,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	}
 	v := &s.Values
 	par.NProcs, par.Format, par.Stage, par.Lenient, par.Stats = v.NProcs, v.Format, v.Stage, v.Lenient, v.Stats
-	par.MaxIntervalLevel = v.MaxIntervalLevel
+	par.MaxIntervalLevel, par.StatFile = v.MaxIntervalLevel, v.StatFile
 	par.Request = s.RequestFile
 	par.BufSize, par.KernelBufSize = v.TraceBuf, v.KernelTraceBuf
 	par.UserStdout, par.UserStderr, par.KeepOld = v.Stdout, v.Stderr, v.KeepOld

@@ -77,6 +77,9 @@ type Params struct {
 	// keep (Lib-DVM's MaxIntervalLevel); deeper ones count in their
 	// enclosing interval. 0: no limit.
 	MaxIntervalLevel int
+	// StatFile, with Stats, is a file the statistics are also written to
+	// as text at the end of the run (Lib-DVM's StatFileName); "" none.
+	StatFile string
 	// Stderr receives the runtime's informational messages; nil: os.Stderr.
 	Stderr io.Writer
 	// UserStdout and UserStderr route the user program's output (Proc.Stdout,
@@ -133,6 +136,7 @@ type run struct {
 
 	stats    *stats.Run // nil: statistics off
 	maxLevel int        // MaxIntervalLevel, 0 none
+	statFile string     // StatFile
 	outs     output.Files
 
 	procs []*Proc
@@ -379,7 +383,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 
 	r.start = time.Now()
 	r.startNano = nanotime()
-	r.maxLevel = par.MaxIntervalLevel
+	r.maxLevel, r.statFile = par.MaxIntervalLevel, par.StatFile
 	if par.Stats {
 		// Every processor starts in the user program (package stats).
 		r.stats = stats.NewRun(r.n, r.startNano, nanotime)
@@ -519,6 +523,11 @@ func (r *run) finish(end int64) {
 		}
 	} else if sums != nil {
 		stats.Print(r.stderr, sums, r.n)
+	}
+	if sums != nil && r.statFile != "" {
+		if err := writeStatFile(r.statFile, sums, r.n); err != nil {
+			r.setWriteErr(err)
+		}
 	}
 	if err := r.outs.Close(); err != nil {
 		r.setWriteErr(err)
@@ -681,4 +690,17 @@ func (r *run) info(at Site, msg string) {
 		msg = pos + ": " + msg
 	}
 	fmt.Fprintf(r.stderr, "svmc: %s\n", msg)
+}
+
+// writeStatFile writes the statistics as text to path (StatFileName).
+func writeStatFile(path string, sums []*stats.Summary, n int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("stat_file: %v", err)
+	}
+	stats.Print(f, sums, n)
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("stat_file: %v", err)
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +170,19 @@ func TestMaxIntervalLevel(t *testing.T) {
 		if got := strings.Contains(msg.String(), `"inner" level 2`); got != c.inner || !strings.Contains(msg.String(), `"outer" level 1`) {
 			t.Errorf("MaxIntervalLevel %d: inner kept %v, want %v:\n%s", c.max, got, c.inner, msg.String())
 		}
+	}
+}
+
+// TestStatFile: with StatFile the statistics are also written to that file
+// as text (Lib-DVM's StatFileName), here beside a trace.
+func TestStatFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stats.txt")
+	var tr bytes.Buffer
+	if err := Run(testProg(), Params{NProcs: 2, Stats: true, Stderr: io.Discard, Trace: &tr, StatFile: path}, statsBody); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(data), `interval 1 "solve" level 1: 1 entries, 2 processors`) {
+		t.Errorf("stat file: %v\n%s", err, data)
 	}
 }

@@ -85,6 +85,7 @@ var runFlags = []struct {
 	{"fat-info-no-open", "FAT_INFO_NO_OPEN", "1: an info file that cannot be opened stops the run (default); 0: warn and use stderr"},
 	{"info-sep-file", "INFO_SEP_FILE", "1: the info file gets each processor's messages together, in processor order"},
 	{"max-interval-level", "MAX_INTERVAL_LEVEL", "deepest measured interval the statistics keep (0: all)"},
+	{"stat-file", "STAT_FILE", "with --stats, also write the statistics as text to this file"},
 	{"deadlock-ms", "DEADLOCK_MS", "report a deadlock after this many ms without progress (0 off)"},
 	{"time-limit", "TIME_LIMIT", "stop the run after this long (10s, 5m), as SIGTERM does, saying what each processor was doing"},
 	{"throttle-calls", "THROTTLE_CALLS", "stop tracing a subprogram on a processor after this many calls ... (0 off)"},

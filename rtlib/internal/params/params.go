@@ -21,6 +21,7 @@
 //	fat_info_no_open SVMC_FAT_INFO_NO_OPEN  1          an info file that cannot be opened stops the run (0: warn, use stderr)
 //	info_sep_file    SVMC_INFO_SEP_FILE     0          1: an info file gets each processor's messages together, in processor order
 //	max_interval_level SVMC_MAX_INTERVAL_LEVEL 0       deepest measured interval the statistics keep (0: all)
+//	stat_file        SVMC_STAT_FILE         ""         also write the statistics as text to this file
 //	stop_wait        SVMC_STOP_WAIT         2s         bound on waiting for processors to stop
 //	deadlock_ms      SVMC_DEADLOCK_MS       500        deadlock detection after this many ms; 0 off
 //	time_limit       SVMC_TIME_LIMIT        0          stop the run after this long (10s, 5m); 0 none
@@ -68,9 +69,10 @@ type Values struct {
 	Stdout, Stderr   Output
 	Info             Info
 	KeepOld          bool
-	FatInfoNoOpen    bool // Lib-DVM's FatInfoNoOpen (seed 000 §8.2)
-	InfoSepFile      bool // Lib-DVM's SysInfoSepFile (seed 000 §8.2)
-	MaxIntervalLevel int  // Lib-DVM's MaxIntervalLevel (seed 000 §11.2); 0: no limit
+	FatInfoNoOpen    bool   // Lib-DVM's FatInfoNoOpen (seed 000 §8.2)
+	InfoSepFile      bool   // Lib-DVM's SysInfoSepFile (seed 000 §8.2)
+	MaxIntervalLevel int    // Lib-DVM's MaxIntervalLevel (seed 000 §11.2); 0: no limit
+	StatFile         string // Lib-DVM's StatFileName (seed 000 §11.2); "": none
 	StopWait         time.Duration
 	TimeLimit        time.Duration // 0: none
 	DeadlockMS       int           // 0: off
@@ -184,6 +186,7 @@ var Defs = []Def{
 	{"fat_info_no_open", "1", func(v *Values, s string) (err error) { v.FatInfoNoOpen, err = parseBool(s); return }},
 	{"info_sep_file", "0", func(v *Values, s string) (err error) { v.InfoSepFile, err = parseBool(s); return }},
 	{"max_interval_level", "0", func(v *Values, s string) (err error) { v.MaxIntervalLevel, err = nonNegative(s); return }},
+	{"stat_file", "", func(v *Values, s string) error { v.StatFile = s; return nil }},
 	{"stop_wait", "2s", func(v *Values, s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d <= 0 {

@@ -149,6 +149,7 @@ keep_old           = 0  # default
 fat_info_no_open   = 1  # default
 info_sep_file      = 0  # default
 max_interval_level = 0  # default
+stat_file          = ""  # default
 stop_wait          = 2s  # default
 time_limit         = 0  # default
 throttle_calls     = 100000  # default
