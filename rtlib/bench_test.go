@@ -324,3 +324,17 @@ func BenchmarkCyclicPlan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMeasure: a measured interval opened and closed (MeasureStart
+// keeps its call stack for a later report of an unfinished interval, and
+// resolves it only then).
+func BenchmarkMeasure(b *testing.B) {
+	benchRun(b, 1, 0, func(p *Proc) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			p.MeasureStart("x")
+			p.MeasureFinish("x")
+		}
+	})
+}

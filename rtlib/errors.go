@@ -58,7 +58,12 @@ const rtPkg = "github.com/svmc/svmc/rtlib."
 func userFrame() string {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(2, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
+	return firstUserFrame(pcs[:n])
+}
+
+// firstUserFrame is userFrame over call-stack PCs captured earlier.
+func firstUserFrame(pcs []uintptr) string {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		fn := f.Function

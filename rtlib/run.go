@@ -605,7 +605,8 @@ func (p *Proc) unfinishedMeasures() {
 	r := p.r
 	for i := len(p.meas) - 1; i >= 0; i-- {
 		m := &p.meas[i]
-		key := m.at + "\x00" + m.name
+		where := firstUserFrame(m.pcs[:m.npcs])
+		key := where + "\x00" + m.name
 		r.mu.Lock()
 		seen := r.measSeen[key]
 		if r.measSeen == nil {
@@ -615,8 +616,8 @@ func (p *Proc) unfinishedMeasures() {
 		r.mu.Unlock()
 		if !seen {
 			at := ""
-			if m.at != "" {
-				at = m.at + ": "
+			if where != "" {
+				at = where + ": "
 			}
 			fmt.Fprintf(r.stderr, "svmc: %smeasured interval %q (processor %d and maybe others) was never finished: call MeasureFinish(%q) before the program ends\n", at, m.name, p.id, m.name)
 		}
