@@ -11,7 +11,10 @@ import (
 // (rtlib.Recover) instead of killing the process first:
 //
 //	go func(x T) { ... }(a)  ->  go func(x T) { defer svm_rt.Recover("f.go:3:2"); ... }(a)
-//	go f(a, b)               ->  go svm_rt.Guard(f, "f.go:3:2")(a, b)
+//	go f(a, b)               ->  go svm_rt.Guard2(f, "f.go:3:2")(a, b)
+//
+// (GuardN for up to 3 parameters and no results, Guard, a reflect call,
+// for the others)
 //
 // Both keep where Go evaluates the function value and the arguments. Left
 // as they are: builtins (go close(c)), whose value cannot be taken, and
@@ -33,10 +36,15 @@ func (g *gen) guardGoroutines() {
 			g.usesRT = true
 			return true
 		}
-		if tv, ok := info.Types[st.Call.Fun]; !ok || tv.IsBuiltin() || inferred(info, fun) {
+		tv, ok := info.Types[st.Call.Fun]
+		if !ok || tv.IsBuiltin() || inferred(info, fun) {
 			return true
 		}
-		g.e.add(g.off(st.Call.Fun.Pos()), g.off(st.Call.Fun.Pos()), rt+".Guard(", opening)
+		guard := rt + ".Guard("
+		if sig, ok := tv.Type.Underlying().(*types.Signature); ok && sig.Results().Len() == 0 && !sig.Variadic() && sig.Params().Len() <= 3 {
+			guard = fmt.Sprintf("%s.Guard%d(", rt, sig.Params().Len()) // a closure, not a reflect call
+		}
+		g.e.add(g.off(st.Call.Fun.Pos()), g.off(st.Call.Fun.Pos()), guard, opening)
 		g.e.add(g.off(st.Call.Fun.End()), g.off(st.Call.Fun.End()), ", "+pos+")", following)
 		g.usesRT = true
 		return true

@@ -48,3 +48,27 @@ func Guard[F any](f F, started string) F {
 	})
 	return w.Interface().(F)
 }
+
+// Guard0 to Guard3 are Guard for functions of 0 to 3 parameters and no
+// results, the common go statements: a closure instead of a reflect call
+// (BenchmarkGoStatement: ~0.37 µs per goroutine started against ~2.5 µs
+// with reflect; a plain go statement takes ~0.33 µs). svmc picks them from
+// the callee's signature.
+func Guard0(f func(), started string) func() {
+	return func() { defer Recover(started); f() }
+}
+
+// Guard1 is Guard0 for one parameter.
+func Guard1[A any](f func(A), started string) func(A) {
+	return func(a A) { defer Recover(started); f(a) }
+}
+
+// Guard2 is Guard0 for two parameters.
+func Guard2[A, B any](f func(A, B), started string) func(A, B) {
+	return func(a A, b B) { defer Recover(started); f(a, b) }
+}
+
+// Guard3 is Guard0 for three parameters.
+func Guard3[A, B, C any](f func(A, B, C), started string) func(A, B, C) {
+	return func(a A, b B, c C) { defer Recover(started); f(a, b, c) }
+}
