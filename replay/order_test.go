@@ -233,7 +233,7 @@ func TestOrderForced(t *testing.T) {
 
 // The message hook: a receive comes after its send.
 func TestOrderMessages(t *testing.T) {
-	const tagSend, tagRecv = 2100, 2101
+	const tagSend, tagRecv = 2990, 2991
 	send := &trace.Descriptor{Tag: tagSend, Name: "test-send", Fields: []trace.Field{{Type: trace.Int, Name: "node id"}, {Type: trace.Double, Name: "clock microseconds"}, {Type: trace.Int, Name: "peer"}}}
 	recv := &trace.Descriptor{Tag: tagRecv, Name: "test-recv", Fields: send.Fields}
 	var out bytes.Buffer

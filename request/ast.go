@@ -265,6 +265,7 @@ const (
 	WordBarrier                          // barriers
 	WordLock                             // locks
 	WordWaitCritical                     // critical sections
+	WordMsgInfo                          // message passing (svmc's word)
 	WordAllSync                          // *.SyncInfo
 	WordRegion                           // region start and stop
 	WordPDOInfo                          // parallel loops
@@ -306,6 +307,7 @@ var Words = func() [numWords]WordInfo {
 		WordBarrier:      {Name: "BARRIER", Group: GroupSync, Tags: tags(trace.TagWaitBarrierStart, trace.TagWaitBarrierStop, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStart, trace.TagWaitBCheckoutStop)},
 		WordLock:         {Name: "LOCK", Group: GroupSync, Tags: tags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock)},
 		WordWaitCritical: {Name: "WaitCritical", Group: GroupSync, Tags: tags(trace.TagWaitCritSecStart, trace.TagWaitCritSecStop, trace.TagExitCritSec)},
+		WordMsgInfo:      {Name: "MsgInfo", Group: GroupSync, Tags: tags(trace.TagMsgCallStart, trace.TagMsgCallStop, trace.TagMsgRequestDone)},
 		WordAllSync:      {Name: "*.SyncInfo", Group: GroupSync, All: true},
 		WordRegion:       {Name: "REGION", Group: GroupLang, Tags: tags(trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagTraceThrottled, trace.TagThrottledCalls)},
 		WordPDOInfo:      {Name: "PDOInfo", Group: GroupLang, Tags: tags(trace.TagPDOInfo, trace.TagPDOIterationSpace, trace.TagPDOWork)},

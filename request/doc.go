@@ -35,7 +35,7 @@
 //	SVMInfo       = ( "RPFSum" | "WPFSum" | "RPF" | "WPF" | "InvalCopy" | "PageTravel"
 //	              | "OwnPageDist" | "CurPageDist" | "PageOut" | "*" "." "SVMInfo" ) [ VarList ]
 //	              | "SVMOverhead" .
-//	SyncInfo      = "BARRIER" | "LOCK" | "WaitCritical" | "*" "." "SyncInfo" .
+//	SyncInfo      = "BARRIER" | "LOCK" | "WaitCritical" | "MsgInfo" | "*" "." "SyncInfo" .  // MsgInfo: svmc's
 //	LangInfo      = "REGION" | "PDOInfo" | "SECTIONInfo" | "APSInfo" | "CoSwitch"
 //	              | "Prefetch" | "MEASURE" | "*" "." "LangInfo" .   // MEASURE: svmc's, not the seed's
 //	VarList       = "[" name { "," name } "]" .

@@ -22,7 +22,7 @@ REQUEST (0, 2-5, 7) GLOBAL MappingInfo, trOverhead, KernBufOverflow
 REQUEST LOCAL Grid.Update.PDO_LABEL(sweep, l2): (PDOInfo), (RPFSum[a, b]),
     (*.svminfo[x]), (SVMOverhead)
 REQUEST LOCAL @main.REG_LABEL(phase): (REGION, APSInfo)
-REQUEST (1) LOCAL *.REG_NO(0, 2-3): (BARRIER), (lock), (WaitCritical), (*.SyncInfo)
+REQUEST (1) LOCAL *.REG_NO(0, 2-3): (BARRIER), (lock), (WaitCritical), (MsgInfo), (*.SyncInfo)
 REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo)
 REQUEST LOCAL f.*: (WPFSum), (RPF), (WPF), (InvalCopy), (PageTravel), (OwnPageDist), (CurPageDist), (PageOut[y])
 REQUEST LOCAL T.REG_NO.REG_NO(1): (REGION)
@@ -79,7 +79,7 @@ func TestParseForms(t *testing.T) {
 			Sub:    SubSpec{p(11, "*"), SubAll, ""},
 			Region: RegionSpec{Pos: p(11, "REG_NO"), Kind: RegNo, Nums: []Range{{p(11, "0"), 0, 0}, {p(11, "2-3"), 2, 3}}},
 			Words: []Word{word(11, "BARRIER", WordBarrier), word(11, "lock", WordLock), word(11, "WaitCritical", WordWaitCritical),
-				word(11, "*", WordAllSync, 2)}}},
+				word(11, "MsgInfo", WordMsgInfo), word(11, "*", WordAllSync, 2)}}},
 		&Request{At: p(12, "REQUEST"), Local: &Local{At: p(12, "LOCAL"),
 			Sub:    SubSpec{p(12, "solve"), SubNamed, "solve"},
 			Region: RegionSpec{Pos: p(12, "*"), Kind: RegAll},

@@ -22,7 +22,9 @@ var stageAdds = [MaxStage + 1][]string{
 	2: {"pdo-info", "pdo-iteration-space", "pdo-work", "section-info", "aps-info", "template-info", "template-dist",
 		"undef-template", "destroy-template", "proc-arrangement", "variable-mapping"},
 	3: {"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
-		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec"},
+		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
+		// svmc's message passing
+		"msg-call-start", "msg-call-stop", "msg-request-done"},
 	4: {"read-page-fault-sum", "write-page-fault-sum"},
 	5: {"page-travel", "o-page-dist", "c-page-dist", "coherence-switch", "prefetch"},
 	6: {"read-page-fault-serviced", "write-page-fault-serviced", "invalidate-copy", "reduce-access-permission",
@@ -72,7 +74,8 @@ func TestWordRecords(t *testing.T) {
 	svm := []string{"read-page-fault-sum", "write-page-fault-sum", "read-page-fault-serviced", "write-page-fault-serviced",
 		"invalidate-copy", "reduce-access-permission", "page-travel", "o-page-dist", "c-page-dist", "page-out", "svm-overhead-start"}
 	sync := []string{"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
-		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec"}
+		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
+		"msg-call-start", "msg-call-stop", "msg-request-done"}
 	lang := []string{"trace-region-start", "trace-region-stop", "trace-throttled", "throttled-calls", "pdo-info", "pdo-iteration-space", "pdo-work",
 		"section-info", "aps-info", "coherence-switch", "prefetch", "measure-start", "measure-finish"}
 	for _, tc := range []struct {
@@ -92,7 +95,8 @@ func TestWordRecords(t *testing.T) {
 		{"*.SVMInfo", svm},
 		{"BARRIER", sync[:5]},
 		{"LOCK", sync[5:8]},
-		{"WaitCritical", sync[8:]},
+		{"WaitCritical", sync[8:11]},
+		{"MsgInfo", sync[11:]},
 		{"*.SyncInfo", sync},
 		{"REGION", lang[:4]},
 		{"PDOInfo", lang[4:7]},
@@ -254,13 +258,13 @@ func TestMaskBits(t *testing.T) {
 	if all.Len() != len(trace.Catalog) || StageMask(MaxStage) != all || StageMask(99) != all || StageMask(-1) != 0 {
 		t.Errorf("catalogue mask %v, stage 6 %v", all, StageMask(MaxStage))
 	}
-	for _, tag := range []trace.Tag{0, 1000, 1011, 1100, 1112, 1204, 1300, 1313, 1404, 2000, 2026, -5} {
+	for _, tag := range []trace.Tag{0, 1000, 1011, 1100, 1112, 1204, 1300, 1313, 1404, 2000, 2017, 2100, 2110, -5} {
 		if MaskOf(tag) != 0 {
 			t.Errorf("MaskOf(%d) = %#x, want 0", tag, uint64(MaskOf(tag)))
 		}
 	}
-	if MaskOf(2025) != 1<<63 || MaskOf(trace.TagPDOWork) != 1<<39 {
-		t.Errorf("svmc's tags: %#x %#x", uint64(MaskOf(2025)), uint64(MaskOf(trace.TagPDOWork)))
+	if MaskOf(2109) != 1<<63 || MaskOf(2016) != 1<<54 || MaskOf(trace.TagPDOWork) != 1<<39 {
+		t.Errorf("svmc's tags: %#x %#x", uint64(MaskOf(2109)), uint64(MaskOf(trace.TagPDOWork)))
 	}
 	m := MaskOfTags(trace.TagPrefetch, trace.TagPDOWork)
 	if !m.Has(trace.TagPrefetch) || m.Has(trace.TagPDOInfo) || m.String() != "prefetch,pdo-work" ||

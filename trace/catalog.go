@@ -83,7 +83,66 @@ const (
 	// sample of the calls).
 	TagTraceThrottled Tag = 2007
 	TagThrottledCalls Tag = 2008
+
+	// Message passing (from #2100; seed 003's tracer): the entry and exit
+	// of every call with its parameters, and the completion of a
+	// non-blocking operation found by Wait, Test or WaitAll. A send's
+	// "message id" is the sender's number of the message (from 1); the
+	// receive that takes it names the same number with its "matched
+	// source", which pairs the two. Collectives carry the active processor
+	// set's "group" id and their instance number in it as "message id".
+	// Addresses are [start_hi, start_lo, end_hi, end_lo] as in wait-lock-start.
+	TagMsgCallStart   Tag = 2101
+	TagMsgCallStop    Tag = 2102
+	TagMsgRequestDone Tag = 2103
 )
+
+// Call kinds of the message-passing records ("call kind").
+const (
+	CallSend = iota + 1
+	CallSsend
+	CallRecv
+	CallIsend
+	CallIrecv
+	CallWait
+	CallTest
+	CallWaitAll
+	CallSendrecv
+	CallProbe
+	CallBcast
+	CallReduce
+	CallAllreduce
+	CallGather
+	CallScatter
+	CallAllgather
+	CallAlltoall
+	CallBarrier
+	NumCallKinds
+)
+
+var callNames = [NumCallKinds]string{"?", "Send", "Ssend", "Recv", "Isend", "Irecv", "Wait", "Test", "WaitAll",
+	"Sendrecv", "Probe", "Bcast", "Reduce", "Allreduce", "Gather", "Scatter", "Allgather", "Alltoall", "Barrier"}
+
+// CallKindName is the rtlib function of a call kind.
+func CallKindName(k int) string {
+	if k > 0 && k < NumCallKinds {
+		return callNames[k]
+	}
+	return "call kind " + itoa(k)
+}
+
+// IsCollective reports whether call kind k is a collective operation.
+func IsCollective(k int) bool { return k >= CallBcast && k <= CallBarrier }
+
+func itoa(v int) string {
+	if v < 0 {
+		return "-" + itoa(-v)
+	}
+	if v < 10 {
+		return string(rune('0' + v))
+	}
+	return itoa(v/10) + string(rune('0'+v%10))
+}
 
 // FieldType is one of the four SDDF scalar types.
 type FieldType uint8
@@ -261,6 +320,19 @@ var Catalog = []*Descriptor{
 	{TagTraceEnd, "trace-end", "end of the trace",
 		one(nodeID, clock, Field{Int, "status", 0}, Field{Char, "message", 1},
 			Field{Int, "processors not stopped", 1}, Field{Int, "lost records", 0})},
+	{TagMsgCallStart, "msg-call-start", "enter a message-passing call",
+		one(nodeID, clock, subNo, Field{Int, "call site", 0}, Field{Int, "call kind", 0}, Field{Int, "peer", 0}, Field{Int, "tag", 0},
+			Field{Int, "group", 0}, Field{Int, "message id", 0}, Field{Int, "request id", 0}, Field{Char, "element type", 1},
+			Field{Int, "count", 0}, Field{Int, "buffer address", 1}, Field{Int, "checksum", 0},
+			Field{Int, "recv peer", 0}, Field{Int, "recv tag", 0}, Field{Int, "recv count", 0}, Field{Int, "recv buffer address", 1})},
+	{TagMsgCallStop, "msg-call-stop", "leave a message-passing call",
+		one(nodeID, clock, subNo, Field{Int, "call site", 0}, Field{Int, "call kind", 0}, Field{Int, "request id", 0},
+			Field{Int, "matched source", 0}, Field{Int, "matched tag", 0}, Field{Int, "matched count", 0}, Field{Int, "message id", 0},
+			Field{Int, "checksum", 0}, Field{Int, "completed", 0})},
+	{TagMsgRequestDone, "msg-request-done", "a non-blocking operation found complete",
+		one(nodeID, clock, subNo, Field{Int, "call site", 0}, Field{Int, "request id", 0}, Field{Int, "call kind", 0},
+			Field{Int, "matched source", 0}, Field{Int, "matched tag", 0}, Field{Int, "matched count", 0}, Field{Int, "message id", 0},
+			Field{Int, "checksum", 0})},
 	{TagTraceThrottled, "trace-throttled", "a subprogram stops being traced on a processor: called often, briefly",
 		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "mean inclusive microseconds", 0})},
 	{TagThrottledCalls, "throttled-calls", "calls of a throttled subprogram after it stopped being traced",
@@ -332,7 +404,7 @@ const (
 
 // Stage returns the lowest tracing stage (seed 002, Table 2) at which records
 // with tag are written. Stage 1 regions and overhead; 2 scheduling and
-// mapping; 3 synchronisation; 4-6 the SVM kernel's page events.
+// mapping; 3 synchronisation and message passing; 4-6 the SVM kernel's page events.
 func Stage(tag Tag) int {
 	switch {
 	case tag == TagTraceRegionStart, tag == TagTraceRegionStop,
@@ -342,7 +414,7 @@ func Stage(tag Tag) int {
 		return 2
 	case tag >= TagMeasureStart && tag <= TagThrottledCalls:
 		return 1
-	case tag >= 1101 && tag <= 1111:
+	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone:
 		return 3
 	case tag == TagReadPageFaultSum, tag == TagWritePageFaultSum:
 		return 4

@@ -1,0 +1,298 @@
+// Package msg matches messages between the processors of one run with MPI's
+// rules: a receive takes the earliest message that matches its source and
+// tag (either may be a wildcard), so two messages from one sender with the
+// same tag never overtake each other, and receives posted earlier match
+// first. It knows nothing of tracing or of how a processor sleeps: a
+// request is completed by storing into its Done word and calling its
+// Waker, and the caller waits on that word as it waits for anything else.
+//
+// Payloads are slices of any element type carried as `any`; the caller
+// supplies the typed copy. A standard send is buffered (its data copied,
+// the sender free to go) while the sender's buffered bytes stay within the
+// Net's capacity; otherwise, and for a synchronous send, the message refers
+// to the sender's own slice and the sender is completed when a receive
+// takes it (a rendezvous). A send that finds its receive already posted
+// copies straight into the receive buffer, in either mode.
+package msg
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Wildcards of a receive.
+const (
+	AnySource = -1
+	AnyTag    = -1
+)
+
+// Contexts keep the runtime's collective traffic apart from the program's
+// point-to-point messages, as MPI's communicator contexts do: a receive
+// matches only messages of its own context.
+const (
+	PointToPoint = 0
+	Collective   = 1
+)
+
+// Waker wakes the processor that waits for a request.
+type Waker interface{ Wakeup() }
+
+// CopyFunc copies the message data src (a []T) into dst (a []U) and returns
+// the elements copied; ok is false when the element types differ. It
+// copies nothing when dst is shorter than src (the caller reports that).
+type CopyFunc func(dst, src any) (n int, ok bool)
+
+// CloneFunc returns a copy of data (a []T) that the caller may keep.
+type CloneFunc func(data any) any
+
+// Msg is a message that no receive has taken yet.
+type Msg struct {
+	Src, Dst, Tag, Ctx int
+	Seq                uint64 // the sender's number of the message, from 1
+	Site               int    // the sender's call site (program information)
+	Data               any    // []T: a copy when Buffered, else the sender's slice
+	Count, Bytes       int
+	Buffered           bool
+	SentNs             int64 // when the send started (nanotime)
+	sender             *Req  // completed when the message is taken (not Buffered)
+}
+
+// Req is one pending operation: a posted receive or a send waiting for its
+// receive. Done goes from 0 to 1 once; the fields below it are written
+// before that and read after it.
+type Req struct {
+	Done atomic.Uint64
+	W    Waker
+
+	// A receive: what it accepts and where the data goes.
+	Src, Tag, Ctx int
+	Into          any
+	Copy          CopyFunc
+	Site          int
+
+	// The result, valid once Done is 1.
+	Status Status
+	Err    *MatchError
+}
+
+// Status is what a receive matched.
+type Status struct {
+	Source, Tag, Count int
+	Seq                uint64 // the sender's number of the message
+	SenderSite         int
+	SentNs             int64
+}
+
+// MatchError is a message that its receive cannot take: a buffer too
+// short or of another element type. Both sites are given, and both calls
+// are completed with it.
+type MatchError struct {
+	Truncated              bool // else: another element type
+	Src, Dst               int
+	SenderSite, RecvSite   int
+	Count, Cap             int
+	SentType, ReceivedType string
+}
+
+func (e *MatchError) Error() string {
+	if e.Truncated {
+		return fmt.Sprintf("a message of %d elements from processor %d does not fit the receive buffer of %d", e.Count, e.Src, e.Cap)
+	}
+	return fmt.Sprintf("a message of %s from processor %d reached a receive buffer of %s", e.SentType, e.Src, e.ReceivedType)
+}
+
+// Net is the mailboxes of one run's processors.
+type Net struct {
+	boxes  []box
+	bufCap int64
+	used   []padded // buffered bytes per sender
+}
+
+type padded struct {
+	n atomic.Int64
+	_ [56]byte
+}
+
+type box struct {
+	mu      sync.Mutex
+	unexp   []*Msg // arrival order
+	posted  []*Req // post order
+	probers []Waker
+	// Arrivals is bumped when a message is queued, for Probe.
+	Arrivals atomic.Uint64
+	_        [64]byte
+}
+
+// New makes the mailboxes of n processors; bufCap is the bytes each sender
+// may have buffered and not yet received (0: every standard send is a
+// rendezvous).
+func New(n int, bufCap int64) *Net {
+	return &Net{boxes: make([]box, n), bufCap: bufCap, used: make([]padded, n)}
+}
+
+// N is the number of processors.
+func (nt *Net) N() int { return len(nt.boxes) }
+
+func (r *Req) matches(m *Msg) bool {
+	return r.Ctx == m.Ctx && (r.Src == AnySource || r.Src == m.Src) && (r.Tag == AnyTag || r.Tag == m.Tag)
+}
+
+// Send delivers m to processor dst. sync asks for a rendezvous even when
+// the data could be buffered. clone copies the data when it is buffered.
+// When the send must wait for its receive, Send returns a request whose
+// Done the caller waits for (W is the sender's waker); otherwise nil (the
+// send is complete; a match error, if any, is returned).
+func (nt *Net) Send(dst int, m *Msg, sync bool, clone CloneFunc, w Waker) (*Req, *MatchError) {
+	b := &nt.boxes[dst]
+	m.Dst = dst
+	b.mu.Lock()
+	for i, r := range b.posted {
+		if r.matches(m) {
+			b.posted = append(b.posted[:i], b.posted[i+1:]...)
+			b.mu.Unlock()
+			err := deliver(r, m, dst)
+			complete(r)
+			return nil, err
+		}
+	}
+	if !sync && nt.reserve(m.Src, m.Bytes) {
+		m.Data = clone(m.Data)
+		m.Buffered = true
+		b.queue(m)
+		b.mu.Unlock()
+		return nil, nil
+	}
+	s := &Req{W: w}
+	m.sender = s
+	b.queue(m)
+	b.mu.Unlock()
+	return s, nil
+}
+
+// queue appends m and wakes the probers; b.mu is held.
+func (b *box) queue(m *Msg) {
+	b.unexp = append(b.unexp, m)
+	b.Arrivals.Add(1)
+	for _, w := range b.probers {
+		w.Wakeup()
+	}
+	b.probers = b.probers[:0]
+}
+
+func (nt *Net) reserve(src, bytes int) bool {
+	u := &nt.used[src].n
+	if u.Add(int64(bytes)) <= nt.bufCap {
+		return true
+	}
+	u.Add(-int64(bytes))
+	return false
+}
+
+// Recv posts r (a receive of processor dst) or completes it at once with
+// the earliest matching message. It reports whether r is complete; if not,
+// the caller waits for r.Done (a send completes it).
+func (nt *Net) Recv(dst int, r *Req) bool {
+	b := &nt.boxes[dst]
+	b.mu.Lock()
+	for i, m := range b.unexp {
+		if r.matches(m) {
+			b.unexp = append(b.unexp[:i], b.unexp[i+1:]...)
+			b.mu.Unlock()
+			nt.take(r, m, dst)
+			return true
+		}
+	}
+	b.posted = append(b.posted, r)
+	b.mu.Unlock()
+	return false
+}
+
+// take completes r with the queued message m and releases m's sender.
+func (nt *Net) take(r *Req, m *Msg, dst int) {
+	err := deliver(r, m, dst)
+	if m.Buffered {
+		nt.used[m.Src].n.Add(-int64(m.Bytes))
+	}
+	complete(r)
+	if s := m.sender; s != nil {
+		s.Err = err
+		s.Status = r.Status
+		complete(s)
+	}
+}
+
+// deliver copies m into r's buffer and fills r's status.
+func deliver(r *Req, m *Msg, dst int) *MatchError {
+	r.Status = Status{Source: m.Src, Tag: m.Tag, Count: m.Count, Seq: m.Seq, SenderSite: m.Site, SentNs: m.SentNs}
+	if m.Count == 0 && r.Into == nil {
+		return nil
+	}
+	n, ok := r.Copy(r.Into, m.Data)
+	if !ok || n < m.Count {
+		e := &MatchError{Truncated: ok, Src: m.Src, Dst: dst, SenderSite: m.Site, RecvSite: r.Site, Count: m.Count, Cap: n,
+			SentType: fmt.Sprintf("%T", m.Data), ReceivedType: fmt.Sprintf("%T", r.Into)}
+		r.Err = e
+		return e
+	}
+	return nil
+}
+
+func complete(r *Req) {
+	r.Done.Store(1)
+	if r.W != nil {
+		r.W.Wakeup()
+	}
+}
+
+// Cancel removes a posted receive that was not matched (a processor of a
+// failing run leaves). It reports whether r was still posted.
+func (nt *Net) Cancel(dst int, r *Req) bool {
+	b := &nt.boxes[dst]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, q := range b.posted {
+		if q == r {
+			b.posted = append(b.posted[:i], b.posted[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Probe returns the status of the earliest message for dst that matches
+// src, tag and ctx, without taking it. When there is none it returns false
+// and the arrival count to wait on: w is woken when a message arrives
+// after this call (it is registered only then).
+func (nt *Net) Probe(dst, src, tag, ctx int, w Waker) (Status, bool, uint64) {
+	b := &nt.boxes[dst]
+	probe := Req{Src: src, Tag: tag, Ctx: ctx}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, m := range b.unexp {
+		if probe.matches(m) {
+			return Status{Source: m.Src, Tag: m.Tag, Count: m.Count, Seq: m.Seq, SenderSite: m.Site, SentNs: m.SentNs}, true, 0
+		}
+	}
+	b.probers = append(b.probers, w)
+	return Status{}, false, b.Arrivals.Load()
+}
+
+// ArrivalsOf is the arrival count of dst's mailbox (see Probe).
+func (nt *Net) ArrivalsOf(dst int) *atomic.Uint64 { return &nt.boxes[dst].Arrivals }
+
+// Pending describes what is left in the mailboxes: messages no receive
+// took and receives no message matched, for the end of a run.
+func (nt *Net) Pending() (unreceived []*Msg, unmatched map[int][]*Req) {
+	unmatched = map[int][]*Req{}
+	for i := range nt.boxes {
+		b := &nt.boxes[i]
+		b.mu.Lock()
+		unreceived = append(unreceived, b.unexp...)
+		if len(b.posted) > 0 {
+			unmatched[i] = append([]*Req(nil), b.posted...)
+		}
+		b.mu.Unlock()
+	}
+	return unreceived, unmatched
+}

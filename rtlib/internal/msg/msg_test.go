@@ -1,0 +1,181 @@
+package msg
+
+import (
+	"slices"
+	"sync"
+	"testing"
+)
+
+func copyInts(dst, src any) (int, bool) {
+	d, ok1 := dst.([]int)
+	s, ok2 := src.([]int)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	if len(d) < len(s) {
+		return len(d), true
+	}
+	return copy(d, s), true
+}
+
+func cloneInts(data any) any { return slices.Clone(data.([]int)) }
+
+func send(nt *Net, src, dst, tag int, seq uint64, v []int, sync bool) (*Req, *MatchError) {
+	m := &Msg{Src: src, Tag: tag, Seq: seq, Data: v, Count: len(v), Bytes: 8 * len(v)}
+	return nt.Send(dst, m, sync, cloneInts, nil)
+}
+
+func recv(nt *Net, dst, src, tag int, buf []int) (*Req, bool) {
+	r := &Req{Src: src, Tag: tag, Into: buf, Copy: copyInts}
+	return r, nt.Recv(dst, r)
+}
+
+// Messages of one sender with one tag arrive in order; a wildcard receive
+// takes the earliest that matches, and a tag receive skips the others.
+func TestOrderAndWildcards(t *testing.T) {
+	nt := New(3, 1<<20)
+	send(nt, 0, 2, 5, 1, []int{1}, false)
+	send(nt, 1, 2, 7, 1, []int{2}, false)
+	send(nt, 0, 2, 5, 2, []int{3}, false)
+	send(nt, 0, 2, 6, 3, []int{4}, false)
+	var got []int
+	b := make([]int, 1)
+	r, ok := recv(nt, 2, 0, 6, b) // skips the two tag-5 messages
+	if !ok || r.Status.Seq != 3 {
+		t.Fatalf("tag 6: ok %v status %+v", ok, r.Status)
+	}
+	got = append(got, b[0])
+	for range 3 {
+		r, ok := recv(nt, 2, AnySource, AnyTag, b)
+		if !ok {
+			t.Fatal("no message")
+		}
+		got = append(got, b[0]*10+r.Status.Source)
+	}
+	if want := []int{4, 10, 21, 30}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if _, ok := recv(nt, 2, AnySource, AnyTag, b); ok {
+		t.Fatal("a receive matched with no message left")
+	}
+}
+
+// A posted receive is filled by the send directly, and posted receives
+// match in the order they were posted.
+func TestPostedFirst(t *testing.T) {
+	nt := New(2, 0)
+	b1, b2 := make([]int, 2), make([]int, 2)
+	r1, _ := recv(nt, 1, AnySource, 3, b1)
+	r2, _ := recv(nt, 1, 0, 3, b2)
+	if s, err := send(nt, 0, 1, 3, 1, []int{7, 8}, true); s != nil || err != nil {
+		t.Fatalf("send with a posted receive waits: %v %v", s, err)
+	}
+	if r1.Done.Load() != 1 || r2.Done.Load() != 0 || b1[1] != 8 {
+		t.Fatalf("r1 done %d r2 done %d b1 %v", r1.Done.Load(), r2.Done.Load(), b1)
+	}
+}
+
+// Buffering follows the sender's capacity; beyond it, and for synchronous
+// sends, the sender waits until its message is taken, and taking a
+// buffered message frees its bytes.
+func TestBufferingAndRendezvous(t *testing.T) {
+	nt := New(2, 16) // two ints
+	if s, _ := send(nt, 0, 1, 0, 1, []int{1, 2}, false); s != nil {
+		t.Fatal("a send within the capacity waits")
+	}
+	v := []int{3}
+	s, _ := send(nt, 0, 1, 0, 2, v, false)
+	if s == nil {
+		t.Fatal("a send beyond the capacity is buffered")
+	}
+	v[0] = 33 // not copied: the receive sees the sender's slice
+	b := make([]int, 2)
+	if _, ok := recv(nt, 1, 0, 0, b); !ok || b[1] != 2 {
+		t.Fatalf("first message: %v", b)
+	}
+	if s.Done.Load() != 0 {
+		t.Fatal("the waiting sender completed before its message was taken")
+	}
+	if _, ok := recv(nt, 1, 0, 0, b); !ok || b[0] != 33 || s.Done.Load() != 1 {
+		t.Fatalf("second message %v, sender done %d", b, s.Done.Load())
+	}
+	if s, _ := send(nt, 0, 1, 0, 3, []int{1, 2}, false); s != nil {
+		t.Fatal("the capacity was not given back")
+	}
+	if s, _ := send(nt, 0, 1, 0, 4, []int{1}, true); s == nil {
+		t.Fatal("a synchronous send was buffered")
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	nt := New(2, 1<<10)
+	send(nt, 0, 1, 0, 1, []int{1, 2, 3}, false)
+	r, _ := recv(nt, 1, 0, 0, make([]int, 2))
+	if r.Err == nil || !r.Err.Truncated || r.Err.Count != 3 || r.Err.Cap != 2 {
+		t.Fatalf("truncation: %+v", r.Err)
+	}
+	nt.Send(1, &Msg{Src: 0, Data: []float64{1}, Count: 1, Bytes: 8}, false, func(d any) any { return d }, nil)
+	r, _ = recv(nt, 1, 0, 0, make([]int, 2))
+	if r.Err == nil || r.Err.Truncated || r.Err.SentType != "[]float64" || r.Err.ReceivedType != "[]int" {
+		t.Fatalf("type: %+v", r.Err)
+	}
+}
+
+// Contexts do not mix: a wildcard point-to-point receive does not take a
+// collective message.
+func TestContexts(t *testing.T) {
+	nt := New(2, 1<<10)
+	nt.Send(1, &Msg{Src: 0, Ctx: Collective, Data: []int{1}, Count: 1, Bytes: 8}, false, cloneInts, nil)
+	if _, ok := recv(nt, 1, AnySource, AnyTag, make([]int, 1)); ok {
+		t.Fatal("a point-to-point receive took a collective message")
+	}
+}
+
+type chanWaker chan struct{}
+
+func (c chanWaker) Wakeup() {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// Many senders and one wildcard receiver: every message arrives once, and
+// each sender's messages in order.
+func TestConcurrent(t *testing.T) {
+	const senders, each = 4, 2000
+	nt := New(senders+1, 64)
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := make(chanWaker, 1)
+			for i := range each {
+				m := &Msg{Src: s, Tag: 1, Seq: uint64(i + 1), Data: []int{i}, Count: 1, Bytes: 8}
+				if r, _ := nt.Send(senders, m, i%3 == 0, cloneInts, w); r != nil {
+					for r.Done.Load() == 0 {
+						<-w
+					}
+				}
+			}
+		}()
+	}
+	next := make([]int, senders)
+	w := make(chanWaker, 1)
+	b := make([]int, 1)
+	for range senders * each {
+		r := &Req{Src: AnySource, Tag: 1, Into: b, Copy: copyInts, W: w}
+		if !nt.Recv(senders, r) {
+			for r.Done.Load() == 0 {
+				<-w
+			}
+		}
+		src := r.Status.Source
+		if b[0] != next[src] {
+			t.Fatalf("from %d: got %d, want %d", src, b[0], next[src])
+		}
+		next[src]++
+	}
+	wg.Wait()
+}
