@@ -26,6 +26,12 @@ const (
 	wAtomic                 // atomic update of a variable without hardware atomics
 	wLeader                 // a construct in replicated mode waiting for the leader's dispatch (wpeer)
 	wAck                    // the leader waits for the members to take its previous task
+	wMsgSend                // a send waits for its receive (wpeer: the destination)
+	wMsgRecv                // a receive waits for a message (wpeer: the source or AnySource)
+	wMsgWaitSend            // Wait on an Isend
+	wMsgWaitRecv            // Wait on an Irecv
+	wMsgProbe               // Probe
+	wMsgColl                // a collective waits for processor wpeer
 )
 
 // siteName names a barrier site kind in messages.
@@ -179,6 +185,16 @@ func (r *run) waitText(k waitKind, site Site, peer int) string {
 		return at("waiting for processor " + strconv.Itoa(peer) + " at the same construct")
 	case wAck:
 		return "waiting for the other processors to take its previous task"
+	case wMsgSend, wMsgWaitSend:
+		return at(fmt.Sprintf("in %s, waiting for processor %d to receive", r.waitFunc(site), peer))
+	case wMsgRecv, wMsgWaitRecv, wMsgProbe:
+		from := "any processor"
+		if peer >= 0 {
+			from = "processor " + strconv.Itoa(peer)
+		}
+		return at(fmt.Sprintf("in %s, waiting for a message from %s", r.waitFunc(site), from))
+	case wMsgColl:
+		return at(fmt.Sprintf("in %s, waiting for processor %d", r.waitFunc(site), peer))
 	}
 	return "?"
 }

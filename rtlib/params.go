@@ -66,6 +66,10 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.StopWait = v.StopWait
 	par.TimeLimit = v.TimeLimit
 	par.ThrottleCalls, par.ThrottleUs = v.ThrottleCalls, v.ThrottleUs
+	par.MsgBuffer, par.MsgChecksum = v.MsgBuffer, v.MsgChecksum
+	if v.MsgBuffer == 0 {
+		par.MsgBuffer = -1
+	}
 	par.Deadlock = time.Duration(v.DeadlockMS) * time.Millisecond
 	if v.DeadlockMS == 0 {
 		par.Deadlock = -1

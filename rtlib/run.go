@@ -16,6 +16,7 @@ import (
 
 	"github.com/svmc/svmc/internal/safetext"
 	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/msg"
 	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
 	"github.com/svmc/svmc/rtlib/internal/stats"
@@ -25,9 +26,10 @@ import (
 
 // Program is the program information generated code hands to Main.
 type Program struct {
-	Info string // program information file (progdb JSON), stream attribute "svmc program info"
-	Main int    // subprogram number of func main
-	Subs []Sub  // indexed by subprogram number; index 0 unused
+	Info  string // program information file (progdb JSON), stream attribute "svmc program info"
+	Main  int    // subprogram number of func main
+	Subs  []Sub  // indexed by subprogram number; index 0 unused
+	Calls []Call // message-passing call sites by number; index 0 unused
 }
 
 // Sub is one subprogram.
@@ -103,9 +105,18 @@ type Params struct {
 	// names it. Either 0: no throttling (Main's defaults are 100000 and
 	// 10).
 	ThrottleCalls, ThrottleUs int
+	// MsgBuffer is the bytes of standard sends a processor may have
+	// buffered and not yet received: 0 the default (DefaultMsgBuffer),
+	// negative none (every Send waits for its receive). MsgChecksum: the
+	// message records carry a CRC-32 of each buffer.
+	MsgBuffer   int
+	MsgChecksum bool
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
+
+// DefaultMsgBuffer is the default of Params.MsgBuffer.
+const DefaultMsgBuffer = 1 << 20
 
 // DefaultBufSize is the default SVM_TraceBuf_Size.
 const DefaultBufSize = 1 << 20
@@ -143,6 +154,9 @@ type run struct {
 	aps   *aps
 	locks lockTable // critical sections, LOCK variables, atomic stripes (locks.go)
 
+	net         *msg.Net // message passing (message.go)
+	msgChecksum bool
+
 	nextTemplate atomic.Int64
 	nextProcs    atomic.Int64
 	sections     map[string]*Procs // arrangement sections (ProcsSection), under mu
@@ -168,6 +182,7 @@ var activeRun atomic.Pointer[run]
 var standaloneRun = sync.OnceValue(func() *run {
 	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true, infoSeen: map[Site]bool{}}
 	r.aps = newAPS(r, []*Proc{{id: 0, r: r, detached: true}})
+	r.net = msg.New(1, DefaultMsgBuffer)
 	return r
 })
 
@@ -303,6 +318,14 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		allDone:  make(chan struct{}),
 		hurry:    make(chan struct{}),
 	}
+	msgBuf := int64(par.MsgBuffer)
+	switch {
+	case msgBuf == 0:
+		msgBuf = DefaultMsgBuffer
+	case msgBuf < 0:
+		msgBuf = 0
+	}
+	r.net, r.msgChecksum = msg.New(r.n, msgBuf), par.MsgChecksum
 	if r.bufLimit <= 0 {
 		r.bufLimit = DefaultBufSize
 	}
@@ -662,6 +685,9 @@ func (r *run) setWriteErr(err error) {
 // pos is the position of directive dir of subprogram sub, "file:line:col",
 // or the subprogram's position for directive 0.
 func (r *run) pos(at Site) string {
+	if at.Dir < 0 {
+		return r.callPos(-at.Dir)
+	}
 	if r.prog == nil || at.Sub <= 0 || at.Sub >= len(r.prog.Subs) {
 		return ""
 	}

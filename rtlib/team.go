@@ -41,13 +41,15 @@ const (
 // members of the child serve it until its leader dissolves it (taskLeave),
 // then they go back to the parent.
 type aps struct {
+	id       int // the "group" of collective records
 	r        *run
 	parent   *aps
 	leader   *Proc
 	leaderID int // leader.id, read by the members without touching the leader's Proc
 	members  []*Proc
 	pids     []int
-	procs    *Procs // the implicit 1-D arrangement of the APS (id 0)
+	procs    *Procs     // the implicit 1-D arrangement of the APS (id 0)
+	coll     []collSlot // per member: collectives called (collective.go)
 	slots    []memberSlot
 
 	_     [cacheLine]byte
@@ -114,7 +116,8 @@ type site struct {
 }
 
 func newAPS(r *run, members []*Proc) *aps {
-	a := &aps{r: r, leader: members[0], leaderID: members[0].id, members: members}
+	a := &aps{id: int(apsIDs.Add(1)), r: r, leader: members[0], leaderID: members[0].id, members: members}
+	a.coll = make([]collSlot, len(members))
 	a.pids = make([]int, len(members))
 	a.slots = make([]memberSlot, len(members))
 	for i, m := range members {
@@ -130,7 +133,8 @@ func newAPS(r *run, members []*Proc) *aps {
 // newChild forms the APS of members (ascending pids, all members of a)
 // without moving them into it yet.
 func (a *aps) newChild(members []*Proc) *aps {
-	c := &aps{r: a.r, parent: a, leader: members[0], leaderID: members[0].id, members: members}
+	c := &aps{id: int(apsIDs.Add(1)), r: a.r, parent: a, leader: members[0], leaderID: members[0].id, members: members}
+	c.coll = make([]collSlot, len(members))
 	c.pids = make([]int, len(members))
 	c.slots = make([]memberSlot, len(members))
 	for i, m := range members {

@@ -90,6 +90,8 @@ var runFlags = []struct {
 	{"time-limit", "TIME_LIMIT", "stop the run after this long (10s, 5m), as SIGTERM does, saying what each processor was doing"},
 	{"throttle-calls", "THROTTLE_CALLS", "stop tracing a subprogram on a processor after this many calls ... (0 off)"},
 	{"throttle-us", "THROTTLE_US", "... when their mean inclusive time is under this many µs (0 off)"},
+	{"msg-buffer", "MSG_BUFFER", "bytes of standard sends a processor may have buffered (1M; 0: every Send waits for its receive)"},
+	{"msg-checksum", "MSG_CHECKSUM", "message records carry a CRC-32 of each buffer (1/0)"},
 }
 
 var runBools = []struct {

@@ -49,6 +49,8 @@ type CloneFunc func(data any) any
 // Msg is a message that no receive has taken yet.
 type Msg struct {
 	Src, Dst, Tag, Ctx int
+	Kind               int    // what the sender called (collectives check it)
+	Sync               bool   // the sender asked for a synchronous send
 	Seq                uint64 // the sender's number of the message, from 1
 	Site               int    // the sender's call site (program information)
 	Data               any    // []T: a copy when Buffered, else the sender's slice
@@ -79,6 +81,8 @@ type Req struct {
 // Status is what a receive matched.
 type Status struct {
 	Source, Tag, Count int
+	Kind               int    // the sender's call
+	Sync               bool   // a synchronous send
 	Seq                uint64 // the sender's number of the message
 	SenderSite         int
 	SentNs             int64
@@ -145,7 +149,7 @@ func (r *Req) matches(m *Msg) bool {
 // send is complete; a match error, if any, is returned).
 func (nt *Net) Send(dst int, m *Msg, sync bool, clone CloneFunc, w Waker) (*Req, *MatchError) {
 	b := &nt.boxes[dst]
-	m.Dst = dst
+	m.Dst, m.Sync = dst, sync
 	b.mu.Lock()
 	for i, r := range b.posted {
 		if r.matches(m) {
@@ -224,7 +228,7 @@ func (nt *Net) take(r *Req, m *Msg, dst int) {
 
 // deliver copies m into r's buffer and fills r's status.
 func deliver(r *Req, m *Msg, dst int) *MatchError {
-	r.Status = Status{Source: m.Src, Tag: m.Tag, Count: m.Count, Seq: m.Seq, SenderSite: m.Site, SentNs: m.SentNs}
+	r.Status = statusOf(m)
 	if m.Count == 0 && r.Into == nil {
 		return nil
 	}
@@ -236,6 +240,10 @@ func deliver(r *Req, m *Msg, dst int) *MatchError {
 		return e
 	}
 	return nil
+}
+
+func statusOf(m *Msg) Status {
+	return Status{Source: m.Src, Tag: m.Tag, Count: m.Count, Kind: m.Kind, Sync: m.Sync, Seq: m.Seq, SenderSite: m.Site, SentNs: m.SentNs}
 }
 
 func complete(r *Req) {
@@ -271,7 +279,7 @@ func (nt *Net) Probe(dst, src, tag, ctx int, w Waker) (Status, bool, uint64) {
 	defer b.mu.Unlock()
 	for _, m := range b.unexp {
 		if probe.matches(m) {
-			return Status{Source: m.Src, Tag: m.Tag, Count: m.Count, Seq: m.Seq, SenderSite: m.Site, SentNs: m.SentNs}, true, 0
+			return statusOf(m), true, 0
 		}
 	}
 	b.probers = append(b.probers, w)

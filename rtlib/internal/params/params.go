@@ -27,6 +27,8 @@
 //	time_limit       SVMC_TIME_LIMIT        0          stop the run after this long (10s, 5m); 0 none
 //	throttle_calls   SVMC_THROTTLE_CALLS    100000     a subprogram called this often on a processor ...
 //	throttle_us      SVMC_THROTTLE_US       10         ... for less than this many µs each stops being traced there; 0 off
+//	msg_buffer       SVMC_MSG_BUFFER        1M         bytes of standard sends a processor may have buffered; 0: every Send is synchronous
+//	msg_checksum     SVMC_MSG_CHECKSUM      0          message records carry a CRC-32 of each buffer
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -78,6 +80,8 @@ type Values struct {
 	DeadlockMS       int           // 0: off
 	ThrottleCalls    int           // 0: no throttling
 	ThrottleUs       int           // 0: no throttling
+	MsgBuffer        int           // bytes; 0: every standard send is synchronous
+	MsgChecksum      bool
 }
 
 // Info is where the runtime's informational messages go.
@@ -210,6 +214,16 @@ var Defs = []Def{
 	}},
 	{"throttle_calls", "100000", func(v *Values, s string) (err error) { v.ThrottleCalls, err = nonNegative(s); return }},
 	{"throttle_us", "10", func(v *Values, s string) (err error) { v.ThrottleUs, err = nonNegative(s); return }},
+	{"msg_buffer", "1M", func(v *Values, s string) error {
+		if strings.TrimSpace(s) == "0" {
+			v.MsgBuffer = 0
+			return nil
+		}
+		n, err := size(s)
+		v.MsgBuffer = n
+		return err
+	}},
+	{"msg_checksum", "0", func(v *Values, s string) (err error) { v.MsgChecksum, err = parseBool(s); return }},
 	{"deadlock_ms", "500", func(v *Values, s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 0 {

@@ -154,6 +154,8 @@ stop_wait          = 2s  # default
 time_limit         = 0  # default
 throttle_calls     = 100000  # default
 throttle_us        = 10  # default
+msg_buffer         = 1M  # default
+msg_checksum       = 0  # default
 deadlock_ms        = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {

@@ -27,6 +27,7 @@ const (
 	Measure               // measured intervals (Lib-DVM's StatistGrp)
 	Sections              // parallel sections
 	System                // other runtime functions
+	MsgPas                // message passing (Lib-DVM's MsgPasGrp, §11.1.2)
 	NumGroups
 )
 
@@ -40,6 +41,7 @@ var GroupNames = [NumGroups]string{
 	Measure:  "measured intervals",
 	Sections: "parallel sections",
 	System:   "other runtime functions",
+	MsgPas:   "message passing",
 }
 
 // Elem is one element of an interval matrix: Lib-DVM's s_GRPTIMES, times
@@ -266,6 +268,16 @@ func (p *Proc) User() Save {
 	p.charge()
 	p.activity = activity{top: User, cur: User, mode: modeBusy, k: 1}
 	return sv
+}
+
+// Dissync adds ns of real dissynchronisation of a message exchange to
+// the current interval (seed 000 §11.1.2: kept in MsgPasGrp's
+// ProductTime, whose calls and time are otherwise all lost).
+func (p *Proc) Dissync(ns float64) {
+	if p == nil {
+		return
+	}
+	p.target().M[p.top][MsgPas].Prod += ns
 }
 
 // Wait starts waiting for other processors (lost time).
