@@ -115,6 +115,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	g.exits(subs)
 	g.guardGoroutines()
 	g.measureCalls()
+	g.messageCalls()
 	g.dropGenerate()
 	if len(subs) > 0 || g.usesRT {
 		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))

@@ -41,3 +41,22 @@ func identOf(e ast.Expr) *ast.Ident {
 	id, _ := e.(*ast.Ident)
 	return id
 }
+
+// messageCalls rewrites the program's calls of the message-passing
+// functions into their ...At forms with the call site's number (compiler's
+// CallsPass): rtlib.Send(to, tag, buf) becomes rtlib.SendAt(3, to, tag,
+// buf), q.Wait() becomes q.WaitAt(4).
+func (g *gen) messageCalls() {
+	calls, _ := compiler.ResultOf[[]*compiler.MsgCall](g.p, compiler.CallsPass)
+	for _, c := range calls {
+		if c.File != g.f {
+			continue
+		}
+		g.e.raw(g.off(c.Name.Pos()), g.off(c.Name.End()), c.Name.Name+"At")
+		num := fmt.Sprint(c.Num)
+		if len(c.Call.Args) > 0 {
+			num += ", "
+		}
+		g.e.add(g.off(c.Call.Lparen)+1, g.off(c.Call.Lparen)+1, num, following)
+	}
+}

@@ -47,6 +47,21 @@ func genTables(p *compiler.Package, info []byte, generatedBy string) ([]byte, er
 			jen.Id("Dirs"): jen.Index().Qual(compiler.RuntimePath, "Dir").Values(dirs...),
 		}))
 	}
+	calls := []jen.Code{jen.Values()}
+	cs, _ := compiler.ResultOf[[]*compiler.MsgCall](p, compiler.CallsPass)
+	for _, c := range cs {
+		pos := p.Fset.Position(c.Call.Pos())
+		d := jen.Dict{
+			jen.Id("Func"): jen.Lit(c.Func),
+			jen.Id("File"): jen.Lit(c.File.Name),
+			jen.Id("Line"): jen.Lit(pos.Line),
+			jen.Id("Col"):  jen.Lit(pos.Column),
+		}
+		if c.Sub != nil {
+			d[jen.Id("Sub")] = jen.Lit(c.Sub.Num)
+		}
+		calls = append(calls, jen.Values(d))
+	}
 	// A raw string keeps the embedded JSON readable.
 	infoLit := jen.Lit(string(info))
 	if !strings.Contains(string(info), "`") {
@@ -54,11 +69,15 @@ func genTables(p *compiler.Package, info []byte, generatedBy string) ([]byte, er
 	}
 	f.Comment(progVar + " numbers the subprograms and directives that trace records refer to;")
 	f.Comment("Info is the program information file (" + "svminfo.json" + ").")
-	f.Var().Id(progVar).Op("=").Qual(compiler.RuntimePath, "Program").Values(jen.Dict{
+	prog := jen.Dict{
 		jen.Id("Info"): infoLit,
 		jen.Id("Main"): jen.Lit(mainNum),
 		jen.Id("Subs"): jen.Index().Qual(compiler.RuntimePath, "Sub").Values(subs...),
-	})
+	}
+	if len(cs) > 0 {
+		prog[jen.Id("Calls")] = jen.Index().Qual(compiler.RuntimePath, "Call").Values(calls...)
+	}
+	f.Var().Id(progVar).Op("=").Qual(compiler.RuntimePath, "Program").Values(prog)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("svmc internal error: rendering tables: %v", err)

@@ -12,7 +12,7 @@ import (
 
 // ProgDBPass records the numbering and what the tools need to know about each
 // directive in the program information file (package progdb).
-var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass)
+var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass)
 
 // buildProgDB sets and returns Package.Prog.
 func (p *Package) buildProgDB() *progdb.Program {
@@ -55,6 +55,14 @@ func (p *Package) buildProgDB() *progdb.Program {
 				ElemSize: sizes.Sizeof(elem), Pos: p.ppos(v.Obj.Pos())})
 		}
 		prog.Subprograms = append(prog.Subprograms, ps)
+	}
+	calls, _ := ResultOf[[]*MsgCall](p, CallsPass)
+	for _, c := range calls {
+		pc := &progdb.Call{Num: c.Num, Func: c.Func, Pos: p.ppos(c.Call.Pos())}
+		if c.Sub != nil {
+			pc.Sub = c.Sub.Num
+		}
+		prog.Calls = append(prog.Calls, pc)
 	}
 	p.Prog = prog
 	return prog

@@ -49,6 +49,7 @@ var cases = []goldenCase{
 	{name: "loops", dir: "testdata/loops"},
 	{name: "sync", dir: "testdata/sync"},
 	{name: "dynamic", dir: "testdata/dynamic", dynamic: true},
+	{name: "messages", dir: "testdata/messages"},
 }
 
 var procCounts = []int{1, 2, 4}
@@ -170,6 +171,11 @@ func canonical(t *testing.T, path string, dynamic bool) []byte {
 					sizes = append(sizes, (row[2]-row[0])<<32+row[3]-row[1]+1)
 				}
 				fmt.Fprintf(&b, "sizes%v", sizes)
+			case f.Type == trace.Char:
+				fmt.Fprintf(&b, "%q", v.Str)
+			case strings.HasSuffix(f.Name, "buffer address") && len(v.Ints) == 4:
+				// [start_hi, start_lo, end_hi, end_lo]: keep the size.
+				fmt.Fprintf(&b, "size %d", (v.Ints[2]-v.Ints[0])<<32+v.Ints[3]-v.Ints[1]+1)
 			case f.Dims > 0:
 				fmt.Fprintf(&b, "%v%v", v.Dims, v.Ints)
 			default:

@@ -34,6 +34,26 @@ type Program struct {
 	// sorted: the order that numbers the subprograms.
 	Files       []string      `json:"files"`
 	Subprograms []*Subprogram `json:"subprograms"`
+	// Calls are the message-passing call sites (rtlib.Send, Recv, ...,
+	// Request.Wait), numbered from 1 in file and source order; records
+	// name them by number ("call site").
+	Calls []*Call `json:"calls,omitempty"`
+}
+
+// Call is one message-passing call site.
+type Call struct {
+	Num  int    `json:"num"`
+	Func string `json:"func"`          // "Send", ..., "Request.Wait"
+	Sub  int    `json:"sub,omitempty"` // the subprogram holding it; 0 outside every subprogram
+	Pos  Pos    `json:"pos"`
+}
+
+// Call returns call site n, or nil.
+func (p *Program) Call(n int) *Call {
+	if p == nil || n < 1 || n > len(p.Calls) {
+		return nil
+	}
+	return p.Calls[n-1]
 }
 
 // Pos is a source position; File is relative to the package directory.

@@ -490,6 +490,7 @@ type Request struct {
 	id        int
 	site      int
 	peer, tag int
+	count     int      // Isend: the elements sent
 	seq       uint64   // Isend: the message id
 	r         *msg.Req // the receive, or the rendezvous of a send; nil: complete
 	sum       func() int
@@ -511,7 +512,7 @@ func IsendAt[T any](site, to, tag int, buf []T) *Request {
 	sv := p.msgStats()
 	p.msg.sent++
 	p.msg.reqs++
-	q := &Request{p: p, kind: kind, id: p.msg.reqs, site: site, peer: to, tag: tag, seq: p.msg.sent}
+	q := &Request{p: p, kind: kind, id: p.msg.reqs, site: site, peer: to, tag: tag, count: len(buf), seq: p.msg.sent}
 	if p.on(trace.TagMsgCallStart) {
 		c := callRec{kind: kind, site: site, peer: to, tag: tag, id: int(q.seq), req: q.id, rpeer: -1, rtag: -1}
 		bufRec(&c, p, buf)
@@ -683,7 +684,7 @@ func (q *Request) complete(p *Proc, site, kind int, wait bool) Status {
 		if q.r != nil {
 			p.sendFailed(q.r)
 		}
-		st = Status{Source: q.peer, Tag: q.tag}
+		st = Status{Source: q.peer, Tag: q.tag, Count: q.count}
 		id = int(q.seq)
 	}
 	if p.on(trace.TagMsgRequestDone) {
