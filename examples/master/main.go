@@ -15,8 +15,8 @@ import (
 )
 
 const (
-	limit = 200000
-	chunk = 10000
+	limit                       = 200000
+	chunk                       = 10000
 	tagWork, tagStop, tagResult = 1, 2, 3
 )
 
