@@ -134,6 +134,9 @@ func rankedFindings(m *Model) []Finding {
 				Advice: startupAdvice(l.Strategy)})
 		}
 	}
+	for _, f := range messageFindings(m, pi) {
+		add(f)
+	}
 	for _, w := range m.Waits {
 		var kind, advice, what string
 		switch w.Wait {
@@ -334,6 +337,7 @@ func regionName(s Site, code int) string {
 //	lock               (REGION), (LOCK)
 //	critical           (REGION), (WaitCritical)
 //	serial             (REGION), (APSInfo)
+//	message wait states region holding the call: (REGION), (MsgInfo)
 //	tracing            GLOBAL TrOverhead
 //
 // Sub is the Go function name (T.M for methods), @MAIN for main; a labelled
@@ -380,6 +384,8 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 			kinds = []string{"REGION", "WaitCritical"}
 		case FindSerial:
 			kinds = []string{"REGION", "APSInfo"}
+		case LateSender, LateReceiver, WaitNxN, EarlyReduce, LateBcast:
+			kinds = []string{"REGION", "MsgInfo"}
 		default:
 			kinds = []string{"REGION"}
 		}

@@ -55,6 +55,8 @@ type Model struct {
 	// in Regions (their time counted as inclusive and exclusive), but no
 	// record of theirs is in the trace.
 	Throttled []*ThrottleStat `json:"throttled,omitempty"`
+	// Messages is the message passing (nil when the trace has none).
+	Messages *MessageStats `json:"messages,omitempty"`
 
 	prog *progdb.Program
 }
@@ -65,7 +67,7 @@ func (m *Model) Prog() *progdb.Program { return m.prog }
 
 // Characteristics are the Lib-DVM execution characteristics (seed 000
 // §11) of the whole run, summed over processors: Total = N × T =
-// Productive + Lost, Lost = Imbalance + Sync + Overhead + Serial.
+// Productive + Lost, Lost = Imbalance + Sync + Messages + Overhead + Serial.
 type Characteristics struct {
 	Total      float64 `json:"total_us"`      // N × T
 	Productive float64 `json:"productive_us"` // useful work
@@ -82,6 +84,10 @@ type Characteristics struct {
 	Sync     float64 `json:"sync_us"`
 	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Dispatch + Outside
 	Serial   float64 `json:"serial_us"`   // non-leaders idle while the leader runs exclusive code
+	// Messages is the time in message-passing calls, all of it lost as
+	// Lib-DVM counts it (seed 000 §11.1.2); MessageStats.Waits says how
+	// much of it is waiting for a late partner.
+	Messages float64 `json:"messages_us"`
 	// The parts of Overhead.
 	TraceOverhead float64 `json:"trace_overhead_us"` // trace-overhead records (buffer flushes)
 	PDOStartup    float64 `json:"pdo_startup_us"`    // pdo-info startup times (planning the schedule)
@@ -298,6 +304,7 @@ const (
 	bSerial
 	bImplicit
 	bSync
+	bMsg
 	nBuckets
 )
 
@@ -375,6 +382,7 @@ type builder struct {
 	stats          map[int]*StatInterval
 	end            *RunEnd
 	endClock       float64 // of trace-end
+	msgs           msgBuilder
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -464,6 +472,8 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		}
 	case replay.KindMeasure:
 		b.measAgg(measKey{int32(iv.Level), iv.Name}, iv.Clock0)
+	case replay.KindMsg:
+		b.msgs.start(iv, e)
 	}
 }
 
@@ -489,6 +499,8 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 		}
 	case replay.KindMeasure:
 		b.measureFinish(n, iv, e)
+	case replay.KindMsg:
+		b.msgs.stop(iv, e)
 	}
 }
 
@@ -541,6 +553,8 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		n.buckets[b.bucket(n)] -= e.F
 	case trace.TagTraceThrottled, trace.TagThrottledCalls:
 		b.throttle(n, e)
+	case trace.TagMsgRequestDone:
+		b.msgs.done(e)
 	}
 }
 
@@ -593,7 +607,11 @@ func rangeCount(lo, hi, step int) int {
 // replay's innermost open interval tells whether it waits.
 func (b *builder) bucket(n *nodeState) int {
 	if open := b.rp.Open(n.id); len(open) > 0 {
-		if top := open[len(open)-1]; top.Kind == replay.KindWait {
+		top := open[len(open)-1]
+		if top.Kind == replay.KindMsg {
+			return bMsg
+		}
+		if top.Kind == replay.KindWait {
 			if top.Wait == replay.WaitImplicit {
 				return bImplicit
 			}
@@ -971,19 +989,21 @@ func (b *builder) model() *Model {
 			impl := max(0, n.buckets[bImplicit])
 			pt.Imbalance = min(impl, n.imb+n.implOther)
 			pt.Sync = n.buckets[bSync] + impl - pt.Imbalance
+			pt.Messages = n.buckets[bMsg]
 			pt.TraceOverhead = n.traceOv
 			pt.PDOStartup = n.startup
 			pt.Dispatch = n.dispatch
 			pt.Outside = (n.first - m.Start) + (m.End - n.last)
 		}
 		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Dispatch + pt.Outside
-		pt.Lost = pt.Imbalance + pt.Sync + pt.Overhead + pt.Serial
+		pt.Lost = pt.Imbalance + pt.Sync + pt.Messages + pt.Overhead + pt.Serial
 		pt.Efficiency = ratio(pt.Productive, pt.Total)
 		c := &m.Time
 		c.Total += pt.Total
 		c.Productive += pt.Productive
 		c.Imbalance += pt.Imbalance
 		c.Sync += pt.Sync
+		c.Messages += pt.Messages
 		c.Serial += pt.Serial
 		c.TraceOverhead += pt.TraceOverhead
 		c.PDOStartup += pt.PDOStartup
@@ -992,7 +1012,7 @@ func (b *builder) model() *Model {
 	}
 	c := &m.Time
 	c.Overhead = c.TraceOverhead + c.PDOStartup + c.Dispatch + c.Outside
-	c.Lost = c.Imbalance + c.Sync + c.Overhead + c.Serial
+	c.Lost = c.Imbalance + c.Sync + c.Messages + c.Overhead + c.Serial
 	c.Efficiency = ratio(c.Productive, c.Total)
 
 	// Regions.
@@ -1117,6 +1137,7 @@ func (b *builder) model() *Model {
 		return cmp.Or(cmp.Compare(y.Untraced, x.Untraced), siteCmp(x.Site, y.Site))
 	})
 	b.finishMeasures(m)
+	m.Messages = b.msgs.build(b.pi, N)
 	if b.nonMono > 0 {
 		m.Warnings = append(m.Warnings, strconv.FormatInt(b.nonMono, 10)+" records have a clock earlier than the previous record of their processor")
 	}

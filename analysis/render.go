@@ -170,15 +170,27 @@ func WriteText(w io.Writer, r *Report) error {
 	t.add("lost", Dur(c.Lost), pct(ratio(c.Lost, c.Total)), "")
 	t.add("  imbalance", Dur(c.Imbalance), pct(ratio(c.Imbalance, c.Total)), "implicit-barrier waiting that unequal busy times explain")
 	t.add("  waiting", Dur(c.Sync), pct(ratio(c.Sync, c.Total)), "barriers, locks, critical sections, split barriers")
+	if m.Messages != nil || c.Messages > 0 {
+		t.add("  messages", Dur(c.Messages), pct(ratio(c.Messages, c.Total)), "in message-passing calls (all lost, as Lib-DVM counts it)")
+	}
 	t.add("  overhead", Dur(c.Overhead), pct(ratio(c.Overhead, c.Total)),
 		fmt.Sprintf("tracing %s, pdo startup %s, chunk fetching %s, before/after a processor's records %s", Dur(c.TraceOverhead), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Outside)))
 	t.add("  serial", Dur(c.Serial), pct(ratio(c.Serial, c.Total)), "processors idle while the leader runs exclusive code")
 	t.write(w, "  ")
 
 	fmt.Fprintln(w)
-	t = newTable(">proc", ">productive", ">imbalance", ">waiting", ">overhead", ">serial", ">efficiency", ">records")
+	msgs := m.Messages != nil || c.Messages > 0
+	if msgs {
+		t = newTable(">proc", ">productive", ">imbalance", ">waiting", ">messages", ">overhead", ">serial", ">efficiency", ">records")
+	} else {
+		t = newTable(">proc", ">productive", ">imbalance", ">waiting", ">overhead", ">serial", ">efficiency", ">records")
+	}
 	for _, p := range m.PerProc {
-		t.add(strconv.Itoa(p.Proc), Dur(p.Productive), Dur(p.Imbalance), Dur(p.Sync), Dur(p.Overhead), Dur(p.Serial), pct(p.Efficiency), strconv.FormatInt(p.Records, 10))
+		row := []string{strconv.Itoa(p.Proc), Dur(p.Productive), Dur(p.Imbalance), Dur(p.Sync)}
+		if msgs {
+			row = append(row, Dur(p.Messages))
+		}
+		t.add(append(row, Dur(p.Overhead), Dur(p.Serial), pct(p.Efficiency), strconv.FormatInt(p.Records, 10))...)
 	}
 	t.write(w, "  ")
 
@@ -265,6 +277,7 @@ func WriteText(w io.Writer, r *Report) error {
 		t.write(w, "  ")
 	}
 
+	writeMessages(w, m)
 	writeThrottled(w, m)
 	writeMeasures(w, m)
 	writeStats(w, m)
@@ -464,4 +477,94 @@ func writeThrottled(w io.Writer, m *Model) {
 		}
 	}
 	t.write(w, "  ")
+}
+
+// writeMessages lists the message-passing calls, the wait states and the
+// processor × processor traffic.
+func writeMessages(w io.Writer, m *Model) {
+	ms := m.Messages
+	if ms == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nMessage passing (time in the calls, by total time)\n")
+	t := newTable("call", "where", ">count", ">time", ">max proc")
+	for i, cs := range ms.Calls {
+		if i == maxRows {
+			t.add(fmt.Sprintf("... %d more (--format json has all)", len(ms.Calls)-maxRows), "", "", "", "")
+			break
+		}
+		mp := 0
+		for p, x := range cs.PerProc {
+			if x > cs.PerProc[mp] {
+				mp = p
+			}
+		}
+		t.add(cs.Func, cs.Where, strconv.FormatInt(cs.Count, 10), Dur(cs.Time), strconv.Itoa(mp))
+	}
+	t.write(w, "  ")
+	if len(ms.Waits) > 0 {
+		fmt.Fprintf(w, "\n  Wait states (Scalasca's: the part of the calls' time spent waiting for a partner)\n")
+		t = newTable("state", "call", "where", "waits for", ">count", ">total", ">max", ">culprit")
+		for i, mw := range ms.Waits {
+			if i == maxRows {
+				t.add(fmt.Sprintf("... %d more", len(ms.Waits)-maxRows), "", "", "", "", "", "", "")
+				break
+			}
+			peer := "-"
+			if mw.PeerWhere != "" {
+				peer = mw.PeerFunc + " " + mw.PeerWhere
+			}
+			cul := "-"
+			if mw.Culprit >= 0 {
+				cul = strconv.Itoa(mw.Culprit)
+			}
+			t.add(mw.Kind, mw.Func, mw.Where, peer, strconv.FormatInt(mw.Count, 10), Dur(mw.Time), Dur(mw.Max), cul)
+		}
+		t.write(w, "    ")
+	}
+	if len(ms.Matrix) > 0 {
+		fmt.Fprintf(w, "\n  Messages from processor to processor (count, bytes, receiving time)\n")
+		if m.Procs <= 16 {
+			cols := []string{">from\\to"}
+			for p := 0; p < m.Procs; p++ {
+				cols = append(cols, ">"+strconv.Itoa(p))
+			}
+			t = newTable(cols...)
+			cells := map[[2]int]PairStat{}
+			for _, ps := range ms.Matrix {
+				cells[[2]int{ps.Src, ps.Dst}] = ps
+			}
+			for src := 0; src < m.Procs; src++ {
+				row := []string{strconv.Itoa(src)}
+				for dst := 0; dst < m.Procs; dst++ {
+					ps, ok := cells[[2]int{src, dst}]
+					if !ok {
+						row = append(row, "-")
+						continue
+					}
+					row = append(row, fmt.Sprintf("%d, %s, %s", ps.Count, bytesText(ps.Bytes), Dur(ps.Time)))
+				}
+				t.add(row...)
+			}
+		} else {
+			t = newTable(">from", ">to", ">count", ">bytes", ">time")
+			for _, ps := range ms.Matrix {
+				t.add(strconv.Itoa(ps.Src), strconv.Itoa(ps.Dst), strconv.FormatInt(ps.Count, 10), bytesText(ps.Bytes), Dur(ps.Time))
+			}
+		}
+		t.write(w, "    ")
+	}
+	if ms.UnpairedRecvs > 0 || ms.UnpairedSends > 0 {
+		fmt.Fprintf(w, "\n  %d sends no traced receive took, %d receives whose send is not in the trace\n", ms.UnpairedSends, ms.UnpairedRecvs)
+	}
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 10<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -34,6 +35,9 @@ type Event struct {
 	Arr  []int
 	Cols int
 	Name string // a measured interval's name (interned per stream)
+	// M holds the fields of the message-passing records (msg-*); for them
+	// Dir is the call site, so that an interval names its call.
+	M MsgFields
 
 	Clock float64 // the record's own time stamp (µs)
 	// Time is the corrected logical time (µs) in the causally consistent
@@ -49,6 +53,23 @@ type Event struct {
 	Rec *trace.Record
 }
 
+// MsgFields are the fields of msg-call-start, msg-call-stop and
+// msg-request-done (trace.TagMsgCallStart...); -1 where a record has none.
+type MsgFields struct {
+	Site, Kind, Peer, Tag, Group, ID, Req, Count int32
+	// Bytes is the size of the (send) buffer from its address range, 0
+	// when the record has none.
+	Bytes int64
+	// The matched source, tag, count and message id of a completed
+	// receive (stop, request-done), and whether a call completed.
+	Src, MTag, MCount, MID, Completed int32
+}
+
+// msgNames are the field names of MsgFields in order (buffer addresses
+// apart).
+var msgNames = [...]string{"call site", "call kind", "peer", "tag", "group", "message id", "request id", "count",
+	"matched source", "matched tag", "matched count", "message id", "completed"}
+
 // Violation reports whether the event's clock had to be corrected.
 func (e *Event) Violation() bool { return e.Time > e.Clock }
 
@@ -57,6 +78,8 @@ type layout struct {
 	node, clock, sub, dir, a, f, arr int
 	g, cols                          int // pdo-work: dispatch µs, chunks
 	name                             int // char array "name" (measure records)
+	msg                              []int // msg-*: indices of msgNames; msgBuf: "buffer address"
+	msgBuf                           int
 }
 
 // decoder turns records into Events. It caches a layout per descriptor and
@@ -156,6 +179,17 @@ func newLayout(desc *trace.Descriptor) *layout {
 		l.arr = arrayIndex(desc, "iteration space")
 	case trace.TagAPSInfo:
 		l.arr = arrayIndex(desc, "pids")
+	case trace.TagMsgCallStart, trace.TagMsgCallStop, trace.TagMsgRequestDone:
+		l.msg = make([]int, len(msgNames))
+		for i, n := range msgNames {
+			l.msg[i] = scalarIndex(desc, n, trace.Int)
+		}
+		if desc.Tag != trace.TagMsgCallStart {
+			l.msg[5] = -1 // "message id" of a completion is the matched one
+		} else {
+			l.msg[11] = -1
+		}
+		l.msgBuf = arrayIndex(desc, "buffer address")
 	case trace.TagMeasureStart, trace.TagMeasureFinish:
 		l.a = scalarIndex(desc, "level", trace.Int)
 		l.f = scalarIndex(desc, "elapsed microseconds", trace.Double, trace.Float)
@@ -243,6 +277,10 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 	if l.name >= 0 {
 		e.Name = d.intern(cstring(v[l.name].Str))
 	}
+	if l.msg != nil {
+		decodeMsg(l, v, &e.M)
+		e.Dir = e.M.Site
+	}
 	e.Proc = e.Node
 	if (e.Tag == trace.TagTemplateDist || e.Node < 0) && d.writer >= 0 {
 		e.Proc = d.writer
@@ -252,6 +290,57 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 	}
 	d.writer = e.Proc
 	return ""
+}
+
+func decodeMsg(l *layout, v []trace.Value, m *MsgFields) {
+	f := [...]*int32{&m.Site, &m.Kind, &m.Peer, &m.Tag, &m.Group, &m.ID, &m.Req, &m.Count,
+		&m.Src, &m.MTag, &m.MCount, &m.MID, &m.Completed}
+	for i, j := range l.msg {
+		*f[i] = -1
+		if j >= 0 {
+			*f[i] = int32(v[j].Int)
+		}
+	}
+	if l.msgBuf >= 0 {
+		if a := v[l.msgBuf].Ints; len(a) == 4 {
+			lo := int64(a[0])<<32 | int64(uint32(a[1]))
+			hi := int64(a[2])<<32 | int64(uint32(a[3]))
+			if hi >= lo {
+				m.Bytes = hi - lo + 1
+			}
+		}
+	}
+}
+
+// MessageKey is the default OrderOptions.Message: a point-to-point
+// message is named by its sender and the sender's message id; the send's
+// msg-call-start is the send side, the completion of the receive that
+// took it (msg-call-stop of Recv and Sendrecv, msg-request-done of an
+// Irecv) the receive side.
+func MessageKey(r *trace.Record) (key string, send, ok bool) {
+	switch r.Desc.Tag {
+	case trace.TagMsgCallStart:
+		switch r.Int("call kind") {
+		case trace.CallSend, trace.CallSsend, trace.CallIsend, trace.CallSendrecv:
+			if id := r.Int("message id"); id > 0 {
+				return strconv.Itoa(r.Node()) + "." + strconv.Itoa(id), true, true
+			}
+		}
+	case trace.TagMsgCallStop:
+		switch r.Int("call kind") {
+		case trace.CallRecv, trace.CallSendrecv:
+			if src, id := r.Int("matched source"), r.Int("message id"); src >= 0 && id > 0 {
+				return strconv.Itoa(src) + "." + strconv.Itoa(id), false, true
+			}
+		}
+	case trace.TagMsgRequestDone:
+		if r.Int("call kind") == trace.CallIrecv {
+			if src, id := r.Int("matched source"), r.Int("message id"); src >= 0 && id > 0 {
+				return strconv.Itoa(src) + "." + strconv.Itoa(id), false, true
+			}
+		}
+	}
+	return "", false, false
 }
 
 // intern returns the one copy of a measured interval's name, so that a

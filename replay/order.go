@@ -56,7 +56,7 @@ type OrderOptions struct {
 	// 2000 up; pdo-work #2001 is not one): ok reports that r is a message
 	// event, send whether it is the send side, and key names the channel.
 	// The k-th receive of a key is ordered after the k-th send of that key.
-	// nil: no message records.
+	// nil: MessageKey, svmc's message-passing records.
 	Message func(r *trace.Record) (key string, send, ok bool)
 }
 
@@ -377,6 +377,9 @@ type orderer struct {
 }
 
 func newOrderer(opt OrderOptions) *orderer {
+	if opt.Message == nil {
+		opt.Message = MessageKey
+	}
 	if opt.Lookahead <= 0 {
 		opt.Lookahead = DefaultLookahead
 	}

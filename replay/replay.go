@@ -13,6 +13,7 @@ const (
 	KindWait                // waiting: Interval.Wait says for what
 	KindHold                // holding a lock or a critical section (Wait: WaitLock or WaitCritical)
 	KindMeasure             // a measured interval (Level, Name)
+	KindMsg                 // a message-passing call: Code its call kind, Dir its call site
 )
 
 // WaitKind is what a processor waits for, or holds.
@@ -105,7 +106,7 @@ func (Nop) Instant(e *Event, seq int) {}
 func Unmatched(e *Event) bool {
 	switch e.Tag {
 	case trace.TagTraceRegionStop, trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop,
-		trace.TagWaitLockStop, trace.TagWaitCritSecStop, trace.TagMeasureFinish:
+		trace.TagWaitLockStop, trace.TagWaitCritSecStop, trace.TagMeasureFinish, trace.TagMsgCallStop:
 		return true
 	}
 	return false
@@ -219,6 +220,10 @@ func (r *Replayer) Add(e *Event) {
 		r.open(ps, e, Interval{Kind: KindMeasure, Level: int(e.A), Name: e.Name})
 	case trace.TagMeasureFinish:
 		r.closeOrInstant(ps, e, KindMeasure, WaitNone, 0)
+	case trace.TagMsgCallStart:
+		r.open(ps, e, Interval{Kind: KindMsg, Code: int(e.M.Kind), Sub: sub, Dir: dir})
+	case trace.TagMsgCallStop:
+		r.closeOrInstant(ps, e, KindMsg, WaitNone, int(e.M.Kind))
 	default:
 		r.instant(ps, e)
 	}
@@ -285,7 +290,7 @@ func (r *Replayer) close(ps *procState, e *Event, k Kind, w WaitKind, code int) 
 			if iv.Level != int(e.A) || iv.Name != e.Name {
 				continue
 			}
-		} else if iv.Sub != int(e.Sub) || iv.Dir != int(e.Dir) || k == KindRegion && iv.Code != code {
+		} else if iv.Sub != int(e.Sub) || iv.Dir != int(e.Dir) || (k == KindRegion || k == KindMsg) && iv.Code != code {
 			continue
 		}
 		for j := len(s) - 1; j > i; j-- {

@@ -77,6 +77,13 @@ func TestFindingsSuite(t *testing.T) {
 				}
 			}
 		}
+		if tol, ok := want["tolerance"]; ok {
+			share, _ := strconv.ParseFloat(want["share"], 64)
+			rel, _ := strconv.ParseFloat(tol, 64)
+			if d := top.Severity - share; d > rel*share || -d > rel*share {
+				t.Errorf("%s: severity %.3f, want %.3f within %.0f%%", name, top.Severity, share, 100*rel)
+			}
+		}
 		fmt.Fprintf(&score, "%-12s %-15s %-8s %-8.3f %s\n", name, want["kind"], want["share"], top.Severity, top.Title)
 	}
 	t.Logf("findings suite (share injected, severity found):\n%s", score.String())
