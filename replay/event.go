@@ -76,8 +76,8 @@ func (e *Event) Violation() bool { return e.Time > e.Clock }
 // layout holds the field indices of one descriptor (-1: absent).
 type layout struct {
 	node, clock, sub, dir, a, f, arr int
-	g, cols                          int // pdo-work: dispatch µs, chunks
-	name                             int // char array "name" (measure records)
+	g, cols                          int   // pdo-work: dispatch µs, chunks
+	name                             int   // char array "name" (measure records)
 	msg                              []int // msg-*: indices of msgNames; msgBuf: "buffer address"
 	msgBuf                           int
 }
