@@ -71,14 +71,14 @@ func (c *coll) tag(phase int) int { return int(c.seq & 0x7fffffff) }
 
 func collSend[T any](c *coll, member, phase int, buf []T) {
 	to := c.a.pids[member]
-	if s := post(c.p, c.site, c.kind, to, c.tag(phase), msg.Collective, c.seq, buf, false); s != nil {
+	if s := post(c.p, c.site, c.kind, to, c.tag(phase), msg.Collective, c.seq, buf, false, c.p.newReq()); s != nil {
 		c.sends = append(c.sends, s)
 		c.sendTo = append(c.sendTo, to)
 	}
 }
 
 func collRecv[T any](c *coll, member, phase int, buf []T) *msg.Req {
-	r := recvReq(c.p, c.site, c.a.pids[member], c.tag(phase), msg.Collective, buf)
+	r := recvReq(c.p.newReq(), c.site, c.a.pids[member], c.tag(phase), msg.Collective, buf)
 	c.p.r.net.Recv(c.p.id, r)
 	return r
 }

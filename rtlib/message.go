@@ -75,6 +75,8 @@ type Call struct {
 type procMsg struct {
 	sent uint64 // messages sent (point to point), the last message id
 	reqs int    // requests made, the last request id
+	// The requests of the blocking calls (see ownReq).
+	send, recv msg.Req
 }
 
 // callPos is the position of call site n, or "".
@@ -94,9 +96,12 @@ func (r *run) callSub(n int) int {
 	return r.prog.Calls[n].Sub
 }
 
-// msgSite is the Site by which waits and errors name call site n of a call
-// of kind k (kept in Sub, which positions of call sites do not use).
-func msgSite(n, k int) Site { return Site{Sub: k, Dir: -n} }
+// msgSite is the Site by which waits and errors name call site n (0
+// unknown) of a call of kind k: Dir -n-1, and k in Sub, which positions of
+// call sites do not use. callOf is its inverse.
+func msgSite(n, k int) Site { return Site{Sub: k, Dir: -n - 1} }
+
+func callOf(s Site) int { return -s.Dir - 1 }
 
 // callerPos is the position of the program's call into this file's API,
 // for a call that svmc did not number.
@@ -191,27 +196,29 @@ func (r *run) callFunc(site int) string {
 
 // waitFunc names the call a wait at s (msgSite) is in.
 func (r *run) waitFunc(s Site) string {
-	if r.prog != nil && -s.Dir > 0 && -s.Dir < len(r.prog.Calls) {
-		return r.prog.Calls[-s.Dir].Func
+	if n := callOf(s); r.prog != nil && n > 0 && n < len(r.prog.Calls) {
+		return r.prog.Calls[n].Func
 	}
 	return trace.CallKindName(s.Sub)
 }
 
 // Typed helpers that the untyped matching engine calls.
 
-func copyTo[T any](dst, src any) (int, bool) {
-	d, ok1 := dst.([]T)
-	s, ok2 := src.([]T)
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	if len(d) < len(s) {
-		return len(d), true
-	}
-	return copy(d, s), true
+// elemOps are the typed operations of element type T for the matching
+// engine (msg.Ops): a zero-size value, so a msg.Buf allocates nothing.
+type elemOps[T any] struct{}
+
+func (elemOps[T]) Copy(dst, src unsafe.Pointer, n int) {
+	copy(unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n))
 }
 
-func cloneOf[T any](data any) any { return slices.Clone(data.([]T)) }
+func (elemOps[T]) Clone(src unsafe.Pointer, n int) unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(slices.Clone(unsafe.Slice((*T)(src), n))))
+}
+
+func bufOf[T any](buf []T) msg.Buf {
+	return msg.Buf{Ptr: unsafe.Pointer(unsafe.SliceData(buf)), Len: len(buf), Type: reflect.TypeFor[T](), Ops: elemOps[T]{}}
+}
 
 func sizeOf[T any]() int {
 	var z T
@@ -331,6 +338,16 @@ func (p *Proc) requestDone(d *doneRec) {
 	p.end()
 }
 
+// statClock is the clock for the dissynchronisation times of the
+// statistics, 0 when they are off (a clock reading is a good part of a
+// short message's cost).
+func (p *Proc) statClock() int64 {
+	if p.st == nil {
+		return 0
+	}
+	return nanotime()
+}
+
 // msgStats charges a message-passing call to Lib-DVM's MsgPasGrp: all of
 // its time lost (seed 000 §11.1.2).
 func (p *Proc) msgStats() stats.Save {
@@ -383,7 +400,7 @@ func send[T any](site, kind, to, tag int, buf []T) {
 		bufRec(&c, p, buf)
 		p.callStart(&c)
 	}
-	s := post(p, site, kind, to, tag, msg.PointToPoint, id, buf, kind == trace.CallSsend)
+	s := post(p, site, kind, to, tag, msg.PointToPoint, id, buf, kind == trace.CallSsend, p.ownReq(&p.msg.send))
 	if s != nil {
 		p.msgAwait(&s.Done, 0, wMsgSend, site, to, kind)
 		p.sendFailed(s)
@@ -395,16 +412,29 @@ func send[T any](site, kind, to, tag int, buf []T) {
 }
 
 // post hands a message to the matching engine; a non-nil result is the
-// rendezvous the sender must wait for.
-func post[T any](p *Proc, site, kind, to, tag, ctx int, id uint64, buf []T, sync bool) *msg.Req {
-	m := &msg.Msg{Src: p.id, Tag: tag, Ctx: ctx, Kind: kind, Seq: id, Site: site, Data: buf, Count: len(buf),
-		Bytes: len(buf) * sizeOf[T](), SentNs: nanotime()}
-	s, err := p.r.net.Send(to, m, sync, cloneOf[T], &p.waiter)
+// rendezvous the sender must wait for: s, the request the caller gives
+// for it (a processor's own for a blocking send, a new one otherwise).
+func post[T any](p *Proc, site, kind, to, tag, ctx int, id uint64, buf []T, sync bool, s *msg.Req) *msg.Req {
+	m := msg.Msg{Src: p.id, Tag: tag, Ctx: ctx, Kind: kind, Seq: id, Site: site, Data: bufOf(buf), Count: len(buf),
+		Bytes: len(buf) * sizeOf[T](), SentNs: p.statClock()}
+	s, err := p.r.net.Send(to, m, sync, s)
 	if err != nil {
 		p.matchError(err)
 	}
 	return s
 }
+
+// ownReq is p's request for its blocking calls, reset; reused, since a
+// blocking call waits until whoever completes it is done with it.
+func (p *Proc) ownReq(r *msg.Req) *msg.Req {
+	if r.W == nil {
+		r.W = &p.waiter // set once: a completer may read it after Done
+	}
+	r.Reset()
+	return r
+}
+
+func (p *Proc) newReq() *msg.Req { return &msg.Req{W: &p.waiter} }
 
 // sendFailed ends a sender whose message its receive could not take (the
 // receiver reports the same error).
@@ -454,8 +484,8 @@ func RecvAt[T any](site, from, tag int, buf []T) Status {
 		bufRec(&c, p, buf)
 		p.callStart(&c)
 	}
-	t0 := nanotime()
-	r := recvReq(p, site, from, tag, msg.PointToPoint, buf)
+	t0 := p.statClock()
+	r := recvReq(p.ownReq(&p.msg.recv), site, from, tag, msg.PointToPoint, buf)
 	if !p.r.net.Recv(p.id, r) {
 		p.msgAwait(&r.Done, 0, wMsgRecv, site, from, kind)
 	}
@@ -468,8 +498,10 @@ func RecvAt[T any](site, from, tag int, buf []T) Status {
 	return st
 }
 
-func recvReq[T any](p *Proc, site, from, tag, ctx int, buf []T) *msg.Req {
-	return &msg.Req{W: &p.waiter, Src: from, Tag: tag, Ctx: ctx, Into: any(buf), Copy: copyTo[T], Site: site}
+// recvReq fills r (p.ownReq or p.newReq) as a receive.
+func recvReq[T any](r *msg.Req, site, from, tag, ctx int, buf []T) *msg.Req {
+	r.Src, r.Tag, r.Ctx, r.Into, r.Site = from, tag, ctx, bufOf(buf), site
+	return r
 }
 
 // received checks a completed receive and returns its status.
@@ -518,7 +550,7 @@ func IsendAt[T any](site, to, tag int, buf []T) *Request {
 		bufRec(&c, p, buf)
 		p.callStart(&c)
 	}
-	q.r = post(p, site, kind, to, tag, msg.PointToPoint, q.seq, buf, false)
+	q.r = post(p, site, kind, to, tag, msg.PointToPoint, q.seq, buf, false, p.newReq())
 	if p.on(trace.TagMsgCallStop) {
 		p.callStop(&doneRec{kind: kind, site: site, req: q.id, src: -1, tag: -1, count: len(buf), id: int(q.seq)})
 	}
@@ -546,7 +578,7 @@ func IrecvAt[T any](site, from, tag int, buf []T) *Request {
 		bufRec(&c, p, buf)
 		p.callStart(&c)
 	}
-	r := recvReq(p, site, from, tag, msg.PointToPoint, buf)
+	r := recvReq(p.newReq(), site, from, tag, msg.PointToPoint, buf)
 	p.r.net.Recv(p.id, r)
 	q.r = r
 	if p.r.msgChecksum {
@@ -665,7 +697,7 @@ func orUnknown(s string) string {
 
 // complete waits for q (if wait) and finishes it: msg-request-done.
 func (q *Request) complete(p *Proc, site, kind int, wait bool) Status {
-	t0 := nanotime()
+	t0 := p.statClock()
 	if q.r != nil && wait {
 		k := wMsgWaitRecv
 		if q.kind == trace.CallIsend {
@@ -722,10 +754,10 @@ func SendrecvAt[T any](site, to, sendTag int, send []T, from, recvTag int, recv 
 		bufRec(&c, p, send)
 		p.callStart(&c)
 	}
-	t0 := nanotime()
-	r := recvReq(p, site, from, recvTag, msg.PointToPoint, recv)
+	t0 := p.statClock()
+	r := recvReq(p.ownReq(&p.msg.recv), site, from, recvTag, msg.PointToPoint, recv)
 	p.r.net.Recv(p.id, r)
-	if s := post(p, site, kind, to, sendTag, msg.PointToPoint, id, send, false); s != nil {
+	if s := post(p, site, kind, to, sendTag, msg.PointToPoint, id, send, false, p.ownReq(&p.msg.send)); s != nil {
 		p.msgAwait(&s.Done, 0, wMsgSend, site, to, kind)
 		p.sendFailed(s)
 	}

@@ -686,7 +686,7 @@ func (r *run) setWriteErr(err error) {
 // or the subprogram's position for directive 0.
 func (r *run) pos(at Site) string {
 	if at.Dir < 0 {
-		return r.callPos(-at.Dir)
+		return r.callPos(callOf(at))
 	}
 	if r.prog == nil || at.Sub <= 0 || at.Sub >= len(r.prog.Subs) {
 		return ""

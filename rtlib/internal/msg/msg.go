@@ -6,8 +6,9 @@
 // request is completed by storing into its Done word and calling its
 // Waker, and the caller waits on that word as it waits for anything else.
 //
-// Payloads are slices of any element type carried as `any`; the caller
-// supplies the typed copy. A standard send is buffered (its data copied,
+// Payloads are slices of any element type, their type erased into a Buf
+// that carries the element type and its typed copy and clone (so that a
+// send allocates nothing unless it is buffered). A standard send is buffered (its data copied,
 // the sender free to go) while the sender's buffered bytes stay within the
 // Net's capacity; otherwise, and for a synchronous send, the message refers
 // to the sender's own slice and the sender is completed when a receive
@@ -17,8 +18,10 @@ package msg
 
 import (
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Wildcards of a receive.
@@ -38,13 +41,25 @@ const (
 // Waker wakes the processor that waits for a request.
 type Waker interface{ Wakeup() }
 
-// CopyFunc copies the message data src (a []T) into dst (a []U) and returns
-// the elements copied; ok is false when the element types differ. It
-// copies nothing when dst is shorter than src (the caller reports that).
-type CopyFunc func(dst, src any) (n int, ok bool)
+// Buf is a slice with its element type erased.
+type Buf struct {
+	Ptr  unsafe.Pointer // the first element (nil for an empty slice)
+	Len  int
+	Type reflect.Type // the element type
+	Ops  Ops          // its typed operations
+}
 
-// CloneFunc returns a copy of data (a []T) that the caller may keep.
-type CloneFunc func(data any) any
+// Ops are the operations of one element type. The caller implements them
+// on a zero-size type per element type, so that a Buf costs no
+// allocation.
+type Ops interface {
+	// Copy copies n elements from src to dst as Go's copy does (with the
+	// write barriers of pointer elements).
+	Copy(dst, src unsafe.Pointer, n int)
+	// Clone returns a copy of the n elements at src that the caller may
+	// keep.
+	Clone(src unsafe.Pointer, n int) unsafe.Pointer
+}
 
 // Msg is a message that no receive has taken yet.
 type Msg struct {
@@ -53,7 +68,7 @@ type Msg struct {
 	Sync               bool   // the sender asked for a synchronous send
 	Seq                uint64 // the sender's number of the message, from 1
 	Site               int    // the sender's call site (program information)
-	Data               any    // []T: a copy when Buffered, else the sender's slice
+	Data               Buf    // a copy when Buffered, else the sender's slice
 	Count, Bytes       int
 	Buffered           bool
 	SentNs             int64 // when the send started (nanotime)
@@ -69,8 +84,7 @@ type Req struct {
 
 	// A receive: what it accepts and where the data goes.
 	Src, Tag, Ctx int
-	Into          any
-	Copy          CopyFunc
+	Into          Buf
 	Site          int
 
 	// The result, valid once Done is 1.
@@ -143,35 +157,46 @@ func (r *Req) matches(m *Msg) bool {
 }
 
 // Send delivers m to processor dst. sync asks for a rendezvous even when
-// the data could be buffered. clone copies the data when it is buffered.
-// When the send must wait for its receive, Send returns a request whose
-// Done the caller waits for (W is the sender's waker); otherwise nil (the
-// send is complete; a match error, if any, is returned).
-func (nt *Net) Send(dst int, m *Msg, sync bool, clone CloneFunc, w Waker) (*Req, *MatchError) {
+// the data could be buffered. When the send must wait for its receive,
+// Send returns s (reset; its W is the sender's waker), whose Done the
+// caller waits for; otherwise nil (the send is complete; a match error,
+// if any, is returned). m is copied only when it must be queued, so a
+// send that finds its receive allocates nothing.
+func (nt *Net) Send(dst int, m Msg, sync bool, s *Req) (*Req, *MatchError) {
 	b := &nt.boxes[dst]
 	m.Dst, m.Sync = dst, sync
 	b.mu.Lock()
 	for i, r := range b.posted {
-		if r.matches(m) {
+		if r.matches(&m) {
 			b.posted = append(b.posted[:i], b.posted[i+1:]...)
 			b.mu.Unlock()
-			err := deliver(r, m, dst)
+			err := deliver(r, &m, dst)
 			complete(r)
 			return nil, err
 		}
 	}
+	q := new(Msg)
+	*q = m
 	if !sync && nt.reserve(m.Src, m.Bytes) {
-		m.Data = clone(m.Data)
-		m.Buffered = true
-		b.queue(m)
+		q.Data.Ptr = m.Data.Ops.Clone(m.Data.Ptr, m.Data.Len)
+		q.Buffered = true
+		b.queue(q)
 		b.mu.Unlock()
 		return nil, nil
 	}
-	s := &Req{W: w}
-	m.sender = s
-	b.queue(m)
+	s.Reset()
+	q.sender = s
+	b.queue(q)
 	b.mu.Unlock()
 	return s, nil
+}
+
+// Reset makes a completed request ready to be posted again (its waker
+// stays: a completer may still be calling it).
+func (r *Req) Reset() {
+	r.Done.Store(0)
+	r.Status = Status{}
+	r.Err = nil
 }
 
 // queue appends m and wakes the probers; b.mu is held.
@@ -229,17 +254,25 @@ func (nt *Net) take(r *Req, m *Msg, dst int) {
 // deliver copies m into r's buffer and fills r's status.
 func deliver(r *Req, m *Msg, dst int) *MatchError {
 	r.Status = statusOf(m)
-	if m.Count == 0 && r.Into == nil {
+	if m.Count == 0 {
 		return nil
 	}
-	n, ok := r.Copy(r.Into, m.Data)
-	if !ok || n < m.Count {
-		e := &MatchError{Truncated: ok, Src: m.Src, Dst: dst, SenderSite: m.Site, RecvSite: r.Site, Count: m.Count, Cap: n,
-			SentType: fmt.Sprintf("%T", m.Data), ReceivedType: fmt.Sprintf("%T", r.Into)}
+	d, src := &r.Into, &m.Data
+	if d.Type != src.Type || d.Len < src.Len {
+		e := &MatchError{Truncated: d.Type == src.Type, Src: m.Src, Dst: dst, SenderSite: m.Site, RecvSite: r.Site, Count: m.Count, Cap: d.Len,
+			SentType: "[]" + typeName(src.Type), ReceivedType: "[]" + typeName(d.Type)}
 		r.Err = e
 		return e
 	}
+	src.Ops.Copy(d.Ptr, src.Ptr, src.Len)
 	return nil
+}
+
+func typeName(t reflect.Type) string {
+	if t == nil {
+		return "?"
+	}
+	return t.String()
 }
 
 func statusOf(m *Msg) Status {

@@ -1,32 +1,34 @@
 package msg
 
 import (
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
-func copyInts(dst, src any) (int, bool) {
-	d, ok1 := dst.([]int)
-	s, ok2 := src.([]int)
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	if len(d) < len(s) {
-		return len(d), true
-	}
-	return copy(d, s), true
+type ops[T any] struct{}
+
+func (ops[T]) Copy(dst, src unsafe.Pointer, n int) {
+	copy(unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n))
 }
 
-func cloneInts(data any) any { return slices.Clone(data.([]int)) }
+func (ops[T]) Clone(src unsafe.Pointer, n int) unsafe.Pointer {
+	return unsafe.Pointer(unsafe.SliceData(slices.Clone(unsafe.Slice((*T)(src), n))))
+}
+
+func bufOf[T any](v []T) Buf {
+	return Buf{Ptr: unsafe.Pointer(unsafe.SliceData(v)), Len: len(v), Type: reflect.TypeFor[T](), Ops: ops[T]{}}
+}
 
 func send(nt *Net, src, dst, tag int, seq uint64, v []int, sync bool) (*Req, *MatchError) {
-	m := &Msg{Src: src, Tag: tag, Seq: seq, Data: v, Count: len(v), Bytes: 8 * len(v)}
-	return nt.Send(dst, m, sync, cloneInts, nil)
+	m := Msg{Src: src, Tag: tag, Seq: seq, Data: bufOf(v), Count: len(v), Bytes: 8 * len(v)}
+	return nt.Send(dst, m, sync, new(Req))
 }
 
 func recv(nt *Net, dst, src, tag int, buf []int) (*Req, bool) {
-	r := &Req{Src: src, Tag: tag, Into: buf, Copy: copyInts}
+	r := &Req{Src: src, Tag: tag, Into: bufOf(buf)}
 	return r, nt.Recv(dst, r)
 }
 
@@ -114,7 +116,7 @@ func TestMatchErrors(t *testing.T) {
 	if r.Err == nil || !r.Err.Truncated || r.Err.Count != 3 || r.Err.Cap != 2 {
 		t.Fatalf("truncation: %+v", r.Err)
 	}
-	nt.Send(1, &Msg{Src: 0, Data: []float64{1}, Count: 1, Bytes: 8}, false, func(d any) any { return d }, nil)
+	nt.Send(1, Msg{Src: 0, Data: bufOf([]float64{1}), Count: 1, Bytes: 8}, false, new(Req))
 	r, _ = recv(nt, 1, 0, 0, make([]int, 2))
 	if r.Err == nil || r.Err.Truncated || r.Err.SentType != "[]float64" || r.Err.ReceivedType != "[]int" {
 		t.Fatalf("type: %+v", r.Err)
@@ -125,7 +127,7 @@ func TestMatchErrors(t *testing.T) {
 // collective message.
 func TestContexts(t *testing.T) {
 	nt := New(2, 1<<10)
-	nt.Send(1, &Msg{Src: 0, Ctx: Collective, Data: []int{1}, Count: 1, Bytes: 8}, false, cloneInts, nil)
+	nt.Send(1, Msg{Src: 0, Ctx: Collective, Data: bufOf([]int{1}), Count: 1, Bytes: 8}, false, new(Req))
 	if _, ok := recv(nt, 1, AnySource, AnyTag, make([]int, 1)); ok {
 		t.Fatal("a point-to-point receive took a collective message")
 	}
@@ -152,8 +154,8 @@ func TestConcurrent(t *testing.T) {
 			defer wg.Done()
 			w := make(chanWaker, 1)
 			for i := range each {
-				m := &Msg{Src: s, Tag: 1, Seq: uint64(i + 1), Data: []int{i}, Count: 1, Bytes: 8}
-				if r, _ := nt.Send(senders, m, i%3 == 0, cloneInts, w); r != nil {
+				m := Msg{Src: s, Tag: 1, Seq: uint64(i + 1), Data: bufOf([]int{i}), Count: 1, Bytes: 8}
+				if r, _ := nt.Send(senders, m, i%3 == 0, &Req{W: w}); r != nil {
 					for r.Done.Load() == 0 {
 						<-w
 					}
@@ -165,7 +167,7 @@ func TestConcurrent(t *testing.T) {
 	w := make(chanWaker, 1)
 	b := make([]int, 1)
 	for range senders * each {
-		r := &Req{Src: AnySource, Tag: 1, Into: b, Copy: copyInts, W: w}
+		r := &Req{Src: AnySource, Tag: 1, Into: bufOf(b), W: w}
 		if !nt.Recv(senders, r) {
 			for r.Done.Load() == 0 {
 				<-w
