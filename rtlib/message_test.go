@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -369,4 +370,68 @@ func TestSerialMessages(t *testing.T) {
 func addrLen(r *trace.Record) int {
 	_, v := r.IntArray("buffer address")
 	return len(v)
+}
+
+// The statistics' message-passing group (seed 000 §11.1.2): every call
+// counted once (no division by n), all its time lost, and the real
+// dissynchronisation in its productive time: a buffered send 30 ms after
+// its receive was called gives about 30 ms.
+func TestMessageStatistics(t *testing.T) {
+	var buf bytes.Buffer
+	err := everyProc(t, 2, Params{Stats: true, Trace: &buf}, func(p *Proc) {
+		if ProcessorID() == 0 {
+			time.Sleep(30 * time.Millisecond)
+			Send(1, 0, []int{1})
+		} else {
+			Recv(0, 0, make([]int, 1))
+		}
+		Barrier()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls, dissync, lost float64
+	for _, r := range readTrace(t, buf.Bytes()) {
+		if r.Desc.Name == "stat-group" && r.Int("interval id") == 0 && r.Int("group") == int(stats.MsgPas) {
+			calls += r.Double("calls")
+			dissync += r.Double("productive microseconds")
+			lost += r.Double("lost microseconds")
+		}
+	}
+	if calls != 4 { // Send, Recv and two Barriers
+		t.Errorf("message-passing calls %v, want 4", calls)
+	}
+	if dissync < 29e3 || dissync > 40e3 {
+		t.Errorf("dissynchronisation %.0f µs, want about 30000", dissync)
+	}
+	if lost < 29e3 {
+		t.Errorf("lost %.0f µs, want the receiver's 30 ms at least", lost)
+	}
+}
+
+// A run that deadlocks in message passing leaves the calls it was in as
+// entries without exits.
+func TestMessageDeadlockTraced(t *testing.T) {
+	var buf bytes.Buffer
+	err := everyProc(t, 2, Params{Stage: 3, Trace: &buf, Deadlock: 200 * time.Millisecond}, func(p *Proc) {
+		Send(1-ProcessorID(), 0, []int{1}) // buffered: both go on
+		RecvAt(2, 1-ProcessorID(), 9, make([]int, 1))
+	})
+	if err == nil || !strings.Contains(err.Error(), "deadlock") {
+		t.Fatalf("want a deadlock, got %v", err)
+	}
+	open := map[int][]string{}
+	for _, r := range readTrace(t, buf.Bytes()) {
+		switch r.Desc.Tag {
+		case trace.TagMsgCallStart:
+			open[r.Node()] = append(open[r.Node()], trace.CallKindName(r.Int("call kind")))
+		case trace.TagMsgCallStop:
+			open[r.Node()] = open[r.Node()][:len(open[r.Node()])-1]
+		}
+	}
+	for p := range 2 {
+		if !slices.Equal(open[p], []string{"Recv"}) {
+			t.Errorf("processor %d: calls entered and not left: %v, want [Recv]", p, open[p])
+		}
+	}
 }
