@@ -22,7 +22,7 @@ type Summary struct {
 	// seed 000 §11.1.2): MsgPasGrp's ProductTime, which is no productive
 	// time and so is not in SPT.
 	Dissync float64
-	M          [NumGroups][NumGroups]Elem
+	M       [NumGroups][NumGroups]Elem
 }
 
 // Productive is the user program's and the runtime's productive time.
