@@ -96,6 +96,7 @@ const maxProcs = replay.MaxProcs
 type builder struct {
 	tl       *Timeline
 	sites    *sites
+	sends    map[[2]int]sendInfo // by sender and message id
 	start    float64
 	end      float64
 	unmatch  int
@@ -127,6 +128,11 @@ func intervalKind(iv *replay.Interval) Kind {
 			return KindCriticalHeld
 		}
 		return KindLockHeld
+	case replay.KindMsg:
+		if trace.IsCollective(iv.Code) {
+			return KindCollective
+		}
+		return KindMsgCall
 	}
 	switch iv.Wait {
 	case replay.WaitImplicit:
@@ -148,6 +154,9 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		site = b.sites.get(iv.Sub, iv.Dir, iv.Code)
 	case replay.KindMeasure:
 		site = b.sites.measure(iv.Level, iv.Name)
+	case replay.KindMsg:
+		site = b.sites.call(iv.Sub, iv.Dir, iv.Code)
+		b.msgOpen(iv, e, site)
 	default:
 		site = b.sites.get(iv.Sub, iv.Dir, -1)
 	}
@@ -159,6 +168,12 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 }
 
 func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
+	if iv.Kind == replay.KindMsg && e != nil && !iv.Unclosed {
+		switch iv.Code {
+		case trace.CallRecv, trace.CallSendrecv:
+			b.received(iv.Proc, e, b.tl.Intervals[iv.Index].Site)
+		}
+	}
 	out := &b.tl.Intervals[iv.Index]
 	out.End, out.Clock1, out.Seq1, out.Unclosed = iv.End, iv.Clock1, iv.Seq1, iv.Unclosed
 	if iv.Unclosed {
@@ -178,6 +193,9 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 	if replay.Unmatched(e) {
 		b.unmatch++
 	}
+	if r.Desc.Tag == trace.TagMsgRequestDone && e.M.Kind == trace.CallIrecv {
+		b.received(int(e.Proc), e, b.sites.call(int(e.Sub), int(e.M.Site), trace.CallWait))
+	}
 	site := -1
 	if r.Desc.Index("subprogram number") >= 0 {
 		site = b.sites.get(int(e.Sub), int(e.Dir), -1)
@@ -186,6 +204,38 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 		Proc: int(e.Proc), Tag: r.Desc.Tag, Name: r.Desc.Name, Site: site,
 		Time: e.Time, Clock: e.Clock, Seq: seq, Record: trace.DumpLine(r),
 	})
+}
+
+type sendInfo struct {
+	to, tag, site int
+	t           float64
+	bytes       int64
+}
+
+// msgOpen remembers the start of a send for its message line.
+func (b *builder) msgOpen(iv *replay.Interval, e *replay.Event, site int) {
+	switch iv.Code {
+	case trace.CallSend, trace.CallSsend, trace.CallIsend, trace.CallSendrecv:
+		if e.M.ID > 0 {
+			if b.sends == nil {
+				b.sends = map[[2]int]sendInfo{}
+			}
+			b.sends[[2]int{iv.Proc, int(e.M.ID)}] = sendInfo{to: int(e.M.Peer), tag: int(e.M.Tag), site: site, t: iv.Start, bytes: e.M.Bytes}
+		}
+	}
+}
+
+// received draws the line of the message a receive completed (matched
+// source and message id in e) at e's time.
+func (b *builder) received(proc int, e *replay.Event, site int) {
+	k := [2]int{int(e.M.Src), int(e.M.MID)}
+	s, ok := b.sends[k]
+	if !ok || e.M.Src < 0 {
+		return
+	}
+	delete(b.sends, k)
+	b.tl.Messages = append(b.tl.Messages, Message{From: k[0], To: proc, Send: s.t, Recv: e.Time, Tag: s.tag, Bytes: s.bytes,
+		SendSite: s.site, RecvSite: site})
 }
 
 // finish sorts the timeline and says what was odd about the trace.

@@ -394,3 +394,28 @@ func TestSummary(t *testing.T) {
 		t.Errorf("waits by site sum to %v, by processor to %v", waitSum, procWait)
 	}
 }
+
+// The halo exchange's messages: every receive of the trace completes a
+// message from a neighbour, after its send, between call sites of the
+// program information.
+func TestBuildMessages(t *testing.T) {
+	tl := buildFile(t, fixture("halo.sddf"))
+	calls := 0
+	for i := range tl.Intervals {
+		if tl.Intervals[i].Kind == view.KindMsgCall {
+			calls++
+		}
+	}
+	// 4 processors: 3 neighbour pairs, a row each way per sweep, 5 sweeps.
+	if want := 3 * 2 * 5; len(tl.Messages) != want || calls == 0 {
+		t.Fatalf("%d messages (want %d), %d message calls", len(tl.Messages), want, calls)
+	}
+	for _, m := range tl.Messages {
+		if m.From-m.To != 1 && m.To-m.From != 1 || m.Recv < m.Send || m.Bytes != 32*8 {
+			t.Errorf("message %+v", m)
+		}
+		if s := tl.Sites[m.RecvSite]; s.File != "main.go" || s.Kind == "" {
+			t.Errorf("receive site %+v", s)
+		}
+	}
+}

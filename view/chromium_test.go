@@ -105,7 +105,7 @@ func checkDrawn(t *testing.T, tl *view.Timeline, got map[string]int) {
 	want := map[string]int{
 		"lanes": tl.Procs, "bars": len(tl.Intervals), "waits": tl.Waits(), "measures": tl.Measures(),
 		"events": len(tl.Instants), "painted-lanes": lanesWithBars(tl, anyKind),
-		"measure-lanes": lanesWithBars(tl, view.Kind.IsMeasure), "ready": 1,
+		"measure-lanes": lanesWithBars(tl, view.Kind.IsMeasure), "messages": len(tl.Messages), "ready": 1,
 	}
 	for k, v := range want {
 		if got[k] != v {
@@ -116,6 +116,16 @@ func checkDrawn(t *testing.T, tl *view.Timeline, got map[string]int) {
 
 func TestChromiumExample31(t *testing.T) {
 	tl := buildFile(t, fixture("ex31.sddf"))
+	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
+}
+
+// TestChromiumMessages: the halo exchange's messages are drawn as lines,
+// every one of them in the whole-run window.
+func TestChromiumMessages(t *testing.T) {
+	tl := buildFile(t, fixture("halo.sddf"))
+	if len(tl.Messages) == 0 {
+		t.Fatal("no messages in the halo trace")
+	}
 	checkDrawn(t, tl, drawn(t, render(t, tl, "")))
 }
 

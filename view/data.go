@@ -58,6 +58,8 @@ type pageMeta struct {
 //	       corrected time
 //	rec    the instants' fields as trace.DumpLine prints them (without
 //	       the node, time and name the in entry has), each text once
+//	msg    [[from, to, send time, receive time, tag, bytes, send site,
+//	       receive site], ...] the messages, drawn as lines between lanes
 func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	meta := pageMeta{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Start: tl.Start,
 		Span: tl.End - tl.Start, Records: tl.Records, Warnings: tl.Warnings}
@@ -164,6 +166,32 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 		if differs(in.Clock, in.Time) {
 			b = append(b, ',')
 			b = appendNum(b, in.Clock)
+		}
+		b = append(b, ']')
+		if i%64 == 63 {
+			b = append(b, '\n')
+		}
+	}
+	b = append(b, "],\n\"msg\":["...)
+	for i := range tl.Messages {
+		mg := &tl.Messages[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for j, v := range []int64{int64(mg.From), int64(mg.To)} {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, v, 10)
+		}
+		b = append(b, ',')
+		rel(mg.Send)
+		b = append(b, ',')
+		rel(mg.Recv)
+		for _, v := range []int64{int64(mg.Tag), mg.Bytes, int64(mg.SendSite), int64(mg.RecvSite)} {
+			b = append(b, ',')
+			b = strconv.AppendInt(b, v, 10)
 		}
 		b = append(b, ']')
 		if i%64 == 63 {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -130,4 +131,30 @@ func siteName(st *Site, code int) string {
 		return what + " " + st.Where()
 	}
 	return what + " (" + st.Func + ")"
+}
+
+// call returns the index of the site of message-passing call site n (in
+// subprogram sub) of call kind k.
+func (s *sites) call(sub, n, k int) int {
+	key := siteKey{sub, -n - 1, k}
+	if i, ok := s.index[key]; ok {
+		return i
+	}
+	st := Site{Sub: sub, Func: "sub " + itoa(sub), Kind: trace.CallKindName(k), Region: -1}
+	if s.prog != nil {
+		if sp := s.prog.Sub(sub); sp != nil {
+			st.Func = sp.Name
+		}
+		if c := s.prog.Call(n); c != nil {
+			st.Kind, st.File, st.Line = c.Func, c.Pos.File, c.Pos.Line
+			st.Text = "rtlib." + c.Func + " at " + c.Pos.String()
+		}
+	}
+	st.Name = st.Kind
+	if st.File != "" {
+		st.Name += " " + st.Where()
+	}
+	s.index[key] = len(s.list)
+	s.list = append(s.list, st)
+	return len(s.list) - 1
 }

@@ -40,6 +40,11 @@ const (
 	// MeasureFinish, seed 000 §9). Its site names it (Site.Kind "measure").
 	KindMeasure
 
+	// A message-passing call (rtlib.Send, Recv, ...) from its
+	// msg-call-start to its msg-call-stop; collectives apart.
+	KindMsgCall
+	KindCollective
+
 	NumKinds
 )
 
@@ -68,6 +73,8 @@ var kinds = [NumKinds]kindInfo{
 	KindLockHeld:        {"lock held", "wait-lock-stop", "release-lock", "#d9c2ee"},
 	KindCriticalHeld:    {"critical section", "wait-crit-sec-stop", "exit-crit-sec", "#f4b6d6"},
 	KindMeasure:         {"measured interval", "measure-start", "measure-finish", "#3f3d99"},
+	KindMsgCall:         {"message call", "msg-call-start", "msg-call-stop", "#2a9d8f"},
+	KindCollective:      {"collective", "msg-call-start", "msg-call-stop", "#1f6f8b"},
 }
 
 func (k Kind) String() string {
@@ -92,6 +99,9 @@ func (k Kind) IsWait() bool { return k >= KindBarrier && k <= KindCriticalWait }
 // IsHeld reports whether k is holding a lock or a critical section.
 func (k Kind) IsHeld() bool { return k == KindLockHeld || k == KindCriticalHeld }
 
+// IsMsg reports whether k is a message-passing call.
+func (k Kind) IsMsg() bool { return k == KindMsgCall || k == KindCollective }
+
 // IsMeasure reports whether k is a measured interval.
 func (k Kind) IsMeasure() bool { return k == KindMeasure }
 
@@ -105,6 +115,8 @@ func (k Kind) style() string {
 		return "held"
 	case k.IsMeasure():
 		return "measure"
+	case k.IsMsg():
+		return "msg"
 	}
 	return "region"
 }
@@ -134,6 +146,9 @@ type Timeline struct {
 	// Instants are the records that are neither the start nor the end of
 	// an interval, sorted by processor, then by their order in its stream.
 	Instants []Instant
+	// Messages are the point-to-point messages whose send and receive are
+	// both in the trace, in the order their receives completed.
+	Messages []Message
 	Order    replay.OrderStats
 	Warnings []string
 	// Ended is how the run ended (its trace-end record; Recorded false
@@ -204,6 +219,17 @@ type Instant struct {
 	Clock  float64
 	Seq    int    // see Interval.Seq0
 	Record string // the record as trace.DumpLine prints it
+}
+
+// Message is one message: from the start of its send on processor From
+// to the completion of its receive on processor To (corrected times).
+type Message struct {
+	From, To   int
+	Send, Recv float64
+	Tag        int
+	Bytes      int64
+	// SendSite and RecvSite index Timeline.Sites: the two calls.
+	SendSite, RecvSite int
 }
 
 // Measures is the number of measured intervals.

@@ -2,14 +2,15 @@
 // layout) on one canvas. One lane per processor, one row per nesting depth;
 // regions are solid bars, waiting is hatched, held locks and critical
 // sections are light bars with a border, measured intervals dark bars
-// labelled with their name in white, other records are ticks in a strip
+// labelled with their name in white, messages lines from the send to the
+// completed receive, other records are ticks in a strip
 // under the rows. Everything is drawn from arrays of numbers, so that a
 // trace of 1e5 intervals still pans smoothly: each row's intervals are
 // sorted and do not overlap, so the visible ones are found by binary search.
 (function () {
   'use strict';
   var D = JSON.parse(document.getElementById('svmc-data').textContent);
-  var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites;
+  var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites, MS = D.msg || [];
   var ROW = 18, ISTRIP = 9, LGAP = 10, AXIS = 24, GUT = 44, PAD = 12;
   var MINROW = 18, MAXROW = 30;
   var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
@@ -189,6 +190,7 @@
         events++;
       }
     });
+    var messages = drawMessages(right);
     // Gutter with the lane names, over anything drawn left of the plot.
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, GUT - 1, totalH);
@@ -208,15 +210,49 @@
     ctx.moveTo(GUT - 0.5, AXIS - 2);
     ctx.lineTo(GUT - 0.5, totalH);
     ctx.stroke();
-    report(bars, waits, measures, events);
+    report(bars, waits, measures, events, messages);
+  }
+
+  // drawMessages draws each message whose time span meets the window as a
+  // line from its send (top row of the sender's lane) to its receive's
+  // completion (top row of the receiver's lane), with a head at the
+  // receiving end; it returns how many it drew.
+  function drawMessages(right) {
+    var n = 0;
+    ctx.strokeStyle = 'rgba(20, 90, 80, 0.75)';
+    ctx.fillStyle = 'rgba(20, 90, 80, 0.9)';
+    ctx.lineWidth = 1.2;
+    for (var i = 0; i < MS.length; i++) {
+      var m = MS[i];
+      if (m[3] < v0 || m[2] > v1) continue;
+      var a = lanes[m[0]], b = lanes[m[1]];
+      if (!a || !b) continue;
+      var x0 = X(m[2]), y0 = a.y + ROW / 2, x1 = X(m[3]), y1 = b.y + ROW / 2;
+      if (Math.max(x0, x1) < GUT || Math.min(x0, x1) > right) continue;
+      ctx.beginPath();
+      ctx.moveTo(x0, y0);
+      ctx.lineTo(x1, y1);
+      ctx.stroke();
+      var ang = Math.atan2(y1 - y0, x1 - x0);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x1 - 6 * Math.cos(ang - 0.4), y1 - 6 * Math.sin(ang - 0.4));
+      ctx.lineTo(x1 - 6 * Math.cos(ang + 0.4), y1 - 6 * Math.sin(ang + 0.4));
+      ctx.fill();
+      n++;
+    }
+    ctx.lineWidth = 1;
+    return n;
   }
 
   // report writes what was drawn into the page (the footer and its data-*
   // attributes), for the reader and for tests that load the page headless.
-  function report(bars, waits, measures, events) {
+  function report(bars, waits, measures, events, messages) {
     rangeEl.textContent = fmtDur(v0) + ' – ' + fmtDur(v1) + '  (' + fmtDur(v1 - v0) + ')';
     statusEl.textContent = lanes.length + ' lanes · ' + bars + ' bars drawn (' + waits + ' waiting, ' +
-      measures + ' measured) · ' + events + ' events · ' + IV.length + ' intervals and ' + IN.length + ' events in the trace';
+      measures + ' measured) · ' + events + ' events · ' + messages + ' messages · ' + IV.length + ' intervals, ' +
+      IN.length + ' events and ' + MS.length + ' messages in the trace';
+    statusEl.dataset.messages = messages;
     statusEl.dataset.lanes = lanes.length;
     statusEl.dataset.bars = bars;
     statusEl.dataset.waits = waits;
