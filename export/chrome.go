@@ -20,7 +20,8 @@ import (
 // Regions, waits and holds are "B"/"E" pairs, written per thread in the
 // order the processor opened and closed them, so that they nest exactly
 // even where times are equal; every other record is a thread-scoped
-// instant ("i", "s":"t") carrying the record. Times ("ts") are the
+// instant ("i", "s":"t") carrying the record; a message is a pair of flow
+// events ("s" at its send, "f" at its receive). Times ("ts") are the
 // corrected times of the causally consistent order in microseconds, so
 // they never decrease within a thread.
 
@@ -35,6 +36,8 @@ type chromeEvent struct {
 	PID  int             `json:"pid"`
 	TID  int             `json:"tid"`
 	S    string          `json:"s,omitempty"`
+	ID   int             `json:"id,omitempty"` // flow events
+	BP   string          `json:"bp,omitempty"`
 	Args map[string]any  `json:"args,omitempty"`
 }
 
@@ -55,12 +58,42 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 		ew.write(chromeEvent{Name: "thread_sort_index", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID, TID: p,
 			Args: map[string]any{"sort_index": p}})
 	}
+	// Messages are flow events: "s" right after the B of the send call,
+	// "f" (bound to the enclosing slice) at the step where the receive
+	// completed, so each thread's events stay in time order.
+	type step struct{ proc, seq int }
+	flowOut, flowIn := map[step][]int{}, map[step][]int{}
+	for i := range tl.Messages {
+		m := &tl.Messages[i]
+		flowOut[step{m.From, m.SendSeq}] = append(flowOut[step{m.From, m.SendSeq}], i)
+		flowIn[step{m.To, m.RecvSeq}] = append(flowIn[step{m.To, m.RecvSeq}], i)
+	}
+	flow := func(i int, start bool) {
+		m := &tl.Messages[i]
+		ev := chromeEvent{Name: "message", Cat: "message", ID: i + 1, PID: ChromePID}
+		if start {
+			ev.Ph, ev.TS, ev.TID = "s", ts(m.Send), m.From
+			ev.Args = map[string]any{"to": m.To, "tag": m.Tag, "bytes": m.Bytes}
+		} else {
+			ev.Ph, ev.BP, ev.TS, ev.TID = "f", "e", ts(m.Recv), m.To
+		}
+		ew.write(ev)
+	}
 	for _, op := range Replay(tl) {
+		at := step{op.Proc, op.Seq}
+		if op.Op != OpEnter {
+			for _, i := range flowIn[at] {
+				flow(i, false)
+			}
+		}
 		switch op.Op {
 		case OpEnter:
 			iv := &tl.Intervals[op.Index]
 			ew.write(chromeEvent{Name: IntervalName(tl, iv), Cat: iv.Kind.String(), Ph: "B", TS: ts(iv.Start),
 				PID: ChromePID, TID: iv.Proc, Args: intervalArgs(tl, iv)})
+			for _, i := range flowOut[at] {
+				flow(i, true)
+			}
 		case OpLeave:
 			iv := &tl.Intervals[op.Index]
 			var args map[string]any

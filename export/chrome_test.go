@@ -44,6 +44,9 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 		if r.Desc.Tag != trace.TagTemplateDist {
 			writer = r.Node()
 		}
+		if r.Desc.Name == "trace-end" || r.Desc.Name == "stat-interval" || r.Desc.Name == "stat-group" {
+			continue // written after the run: no processor's event
+		}
 		c.records[writer]++
 		sd := [2]int{r.Int("subprogram number"), r.Int("directive number")}
 		switch r.Desc.Name {
@@ -53,7 +56,7 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 				c.names[writer] = map[string]int{}
 			}
 			c.names[writer][strconv.Itoa(sd[0])+"/"+strconv.Itoa(sd[1])+"/"+strconv.Itoa(r.Int("trace region type"))]++
-		case "wait-barrier-start", "wait-bcheckout-start", "wait-lock-start", "wait-crit-sec-start":
+		case "wait-barrier-start", "wait-bcheckout-start", "wait-lock-start", "wait-crit-sec-start", "msg-call-start":
 			c.slices[writer]++
 		case "wait-lock-stop":
 			if !atomicDirs[sd] {
@@ -61,7 +64,7 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 			}
 		case "wait-crit-sec-stop":
 			c.slices[writer]++ // the critical section is held until exit-crit-sec
-		case "trace-region-stop", "wait-barrier-stop", "wait-bcheckout-stop", "release-lock", "exit-crit-sec":
+		case "trace-region-stop", "wait-barrier-stop", "wait-bcheckout-stop", "release-lock", "exit-crit-sec", "msg-call-stop":
 		default:
 			c.instants[writer]++
 		}
@@ -96,6 +99,8 @@ type chromeFile struct {
 		PID  *int           `json:"pid"`
 		TID  *int           `json:"tid"`
 		S    string         `json:"s"`
+		ID   int            `json:"id"`
+		BP   string         `json:"bp"`
 		Args map[string]any `json:"args"`
 	} `json:"traceEvents"`
 	DisplayTimeUnit string         `json:"displayTimeUnit"`
@@ -116,6 +121,11 @@ func checkChrome(t *testing.T, out []byte, c census, procs int) map[int]int {
 	begins, instants := map[int]int{}, map[int]int{}
 	stacks := map[int][]string{}
 	last := map[int]float64{}
+	type flowEv struct {
+		ph string
+		ts float64
+	}
+	flows := map[int][]flowEv{}
 	for i, e := range f.TraceEvents {
 		if e.TS == nil || e.PID == nil || e.TID == nil || e.Ph == "" {
 			t.Fatalf("event %d lacks ph, ts, pid or tid: %+v", i, e)
@@ -153,6 +163,14 @@ func checkChrome(t *testing.T, out []byte, c census, procs int) map[int]int {
 			if e.S != "t" || e.Args["record"] == nil {
 				t.Errorf("event %d: instant %+v, want thread scope and the record", i, e)
 			}
+		case "s", "f":
+			if e.ID <= 0 || e.Cat != "message" || e.Ph == "f" && e.BP != "e" {
+				t.Errorf("event %d: flow event %+v", i, e)
+			}
+			if len(stacks[tid]) == 0 {
+				t.Errorf("event %d: flow event outside every slice on tid %d", i, tid)
+			}
+			flows[e.ID] = append(flows[e.ID], flowEv{e.Ph, *e.TS})
 		default:
 			t.Errorf("event %d: unexpected phase %q", i, e.Ph)
 		}
@@ -181,6 +199,16 @@ func checkChrome(t *testing.T, out []byte, c census, procs int) map[int]int {
 	if len(threadNames) != procs {
 		t.Errorf("%d thread names, want %d", len(threadNames), procs)
 	}
+	// The events are written thread by thread: a flow's two ends may come
+	// in either order in the file, but the receive is never before the send.
+	for id, ev := range flows {
+		if len(ev) == 2 && ev[0].ph == "f" {
+			ev[0], ev[1] = ev[1], ev[0]
+		}
+		if len(ev) != 2 || ev[0].ph != "s" || ev[1].ph != "f" || ev[1].ts < ev[0].ts {
+			t.Errorf("flow %d: %v, want a start and a later finish", id, ev)
+		}
+	}
 	return begins
 }
 
@@ -204,6 +232,18 @@ func TestChromeExample31(t *testing.T) {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("the export lacks %s", want)
 		}
+	}
+}
+
+// TestChromeMessages: the halo exchange's messages are flow events from
+// the send call to the receive, one pair per message.
+func TestChromeMessages(t *testing.T) {
+	data := fixture(t, "halo.sddf")
+	tl := timeline(t, data)
+	out := exportChrome(t, tl)
+	checkChrome(t, out, count(t, data, nil), 4)
+	if n := bytes.Count(out, []byte(`"ph":"s"`)); n != len(tl.Messages) || n == 0 {
+		t.Errorf("%d flow starts, %d messages", n, len(tl.Messages))
 	}
 }
 
@@ -274,7 +314,7 @@ func traceEngine(t *testing.T) (node, dir string) {
 // thread per processor with every slice.
 func TestChromeTraceEngine(t *testing.T) {
 	node, dir := traceEngine(t)
-	for _, name := range []string{"ex31.sddf", "jacobi.sddf"} {
+	for _, name := range []string{"ex31.sddf", "jacobi.sddf", "halo.sddf"} {
 		data := fixture(t, name)
 		tl := timeline(t, data)
 		out := exportChrome(t, tl)

@@ -171,7 +171,7 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 	if iv.Kind == replay.KindMsg && e != nil && !iv.Unclosed {
 		switch iv.Code {
 		case trace.CallRecv, trace.CallSendrecv:
-			b.received(iv.Proc, e, b.tl.Intervals[iv.Index].Site)
+			b.received(iv.Proc, e, b.tl.Intervals[iv.Index].Site, iv.Seq1)
 		}
 	}
 	out := &b.tl.Intervals[iv.Index]
@@ -194,7 +194,7 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 		b.unmatch++
 	}
 	if r.Desc.Tag == trace.TagMsgRequestDone && e.M.Kind == trace.CallIrecv {
-		b.received(int(e.Proc), e, b.sites.call(int(e.Sub), int(e.M.Site), trace.CallWait))
+		b.received(int(e.Proc), e, b.sites.call(int(e.Sub), int(e.M.Site), trace.CallWait), seq)
 	}
 	site := -1
 	if r.Desc.Index("subprogram number") >= 0 {
@@ -207,9 +207,9 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 }
 
 type sendInfo struct {
-	to, tag, site int
-	t           float64
-	bytes       int64
+	to, tag, site, seq int
+	t                  float64
+	bytes              int64
 }
 
 // msgOpen remembers the start of a send for its message line.
@@ -220,14 +220,14 @@ func (b *builder) msgOpen(iv *replay.Interval, e *replay.Event, site int) {
 			if b.sends == nil {
 				b.sends = map[[2]int]sendInfo{}
 			}
-			b.sends[[2]int{iv.Proc, int(e.M.ID)}] = sendInfo{to: int(e.M.Peer), tag: int(e.M.Tag), site: site, t: iv.Start, bytes: e.M.Bytes}
+			b.sends[[2]int{iv.Proc, int(e.M.ID)}] = sendInfo{to: int(e.M.Peer), tag: int(e.M.Tag), site: site, seq: iv.Seq0, t: iv.Start, bytes: e.M.Bytes}
 		}
 	}
 }
 
 // received draws the line of the message a receive completed (matched
 // source and message id in e) at e's time.
-func (b *builder) received(proc int, e *replay.Event, site int) {
+func (b *builder) received(proc int, e *replay.Event, site, seq int) {
 	k := [2]int{int(e.M.Src), int(e.M.MID)}
 	s, ok := b.sends[k]
 	if !ok || e.M.Src < 0 {
@@ -235,7 +235,7 @@ func (b *builder) received(proc int, e *replay.Event, site int) {
 	}
 	delete(b.sends, k)
 	b.tl.Messages = append(b.tl.Messages, Message{From: k[0], To: proc, Send: s.t, Recv: e.Time, Tag: s.tag, Bytes: s.bytes,
-		SendSite: s.site, RecvSite: site})
+		SendSite: s.site, RecvSite: site, SendSeq: s.seq, RecvSeq: seq})
 }
 
 // finish sorts the timeline and says what was odd about the trace.

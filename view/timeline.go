@@ -230,6 +230,11 @@ type Message struct {
 	Bytes      int64
 	// SendSite and RecvSite index Timeline.Sites: the two calls.
 	SendSite, RecvSite int
+	// SendSeq is the opening step (Interval.Seq0) of the send call on
+	// From, RecvSeq the step on To at which the receive completed (the
+	// closing of Recv or Sendrecv, or the msg-request-done of an Irecv):
+	// exports tie the message to them.
+	SendSeq, RecvSeq int
 }
 
 // Measures is the number of measured intervals.
