@@ -26,6 +26,7 @@ type census struct {
 	names    map[int]map[string]int // per processor: slices by region site (sub/dir/type)
 	records  map[int]int            // per processor, all records
 	instants map[int]int            // per processor: records that are neither start nor end
+	mpi      map[int]int            // per processor: OTF2's MPI events (messages sent and received, collectives begun and ended)
 }
 
 func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
@@ -34,7 +35,7 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := census{map[int]int{}, map[int]map[string]int{}, map[int]int{}, map[int]int{}}
+	c := census{map[int]int{}, map[int]map[string]int{}, map[int]int{}, map[int]int{}, map[int]int{}}
 	writer := 0
 	for r, err := range rd.All() {
 		if err != nil {
@@ -49,6 +50,22 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 		}
 		c.records[writer]++
 		sd := [2]int{r.Int("subprogram number"), r.Int("directive number")}
+		switch k := r.Int("call kind"); r.Desc.Name {
+		case "msg-call-start":
+			if trace.IsCollective(k) {
+				c.mpi[writer] += 2
+			} else if r.Int("message id") > 0 {
+				c.mpi[writer]++
+			}
+		case "msg-call-stop":
+			if (k == trace.CallRecv || k == trace.CallSendrecv) && r.Int("matched source") >= 0 {
+				c.mpi[writer]++
+			}
+		case "msg-request-done":
+			if k == trace.CallIrecv {
+				c.mpi[writer]++
+			}
+		}
 		switch r.Desc.Name {
 		case "trace-region-start":
 			c.slices[writer]++

@@ -118,7 +118,26 @@ func writeEvents(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check chec
 			return
 		}
 	}
+	// Messages as MPI point-to-point events of the one communicator of
+	// the processors: MpiSend after the Enter of the send call, MpiRecv
+	// where the receive completed (before the Leave of Recv, or at the
+	// Wait's completion record of an Irecv).
+	type step struct{ proc, seq int }
+	sends, recvs := map[step][]int{}, map[step][]int{}
+	for i := range tl.Messages {
+		mg := &tl.Messages[i]
+		sends[step{mg.From, mg.SendSeq}] = append(sends[step{mg.From, mg.SendSeq}], i)
+		recvs[step{mg.To, mg.RecvSeq}] = append(recvs[step{mg.To, mg.RecvSeq}], i)
+	}
 	for _, op := range Replay(tl) {
+		at := step{op.Proc, op.Seq}
+		if op.Op != OpEnter {
+			for _, i := range recvs[at] {
+				mg := &tl.Messages[i]
+				check("mpi recv", C.OTF2_EvtWriter_MpiRecv(writers[mg.To], nil, C.OTF2_TimeStamp(ticks(mg.Recv)),
+					C.uint32_t(mg.From), otf2Comm, C.uint32_t(mg.Tag), C.uint64_t(mg.Bytes)))
+			}
+		}
 		if op.Op == OpInstant {
 			continue
 		}
@@ -126,15 +145,56 @@ func writeEvents(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check chec
 		w := writers[iv.Proc]
 		region := C.OTF2_RegionRef(m.regionOf[op.Index])
 		if op.Op == OpEnter {
-			check("enter", C.OTF2_EvtWriter_Enter(w, nil, C.OTF2_TimeStamp(ticks(iv.Start)), region))
+			t := C.OTF2_TimeStamp(ticks(iv.Start))
+			check("enter", C.OTF2_EvtWriter_Enter(w, nil, t, region))
+			for _, i := range sends[at] {
+				mg := &tl.Messages[i]
+				check("mpi send", C.OTF2_EvtWriter_MpiSend(w, nil, t, C.uint32_t(mg.To), otf2Comm, C.uint32_t(mg.Tag), C.uint64_t(mg.Bytes)))
+			}
+			if iv.Kind == view.KindCollective {
+				check("mpi collective begin", C.OTF2_EvtWriter_MpiCollectiveBegin(w, nil, t))
+			}
 		} else {
-			check("leave", C.OTF2_EvtWriter_Leave(w, nil, C.OTF2_TimeStamp(ticks(iv.End)), region))
+			t := C.OTF2_TimeStamp(ticks(iv.End))
+			if iv.Kind == view.KindCollective {
+				root := C.uint32_t(C.OTF2_UNDEFINED_UINT32)
+				if iv.Peer >= 0 {
+					root = C.uint32_t(iv.Peer)
+				}
+				check("mpi collective end", C.OTF2_EvtWriter_MpiCollectiveEnd(w, nil, t,
+					collectiveOp(tl.Sites[iv.Site].Kind), otf2Comm, root, 0, 0))
+			}
+			check("leave", C.OTF2_EvtWriter_Leave(w, nil, t, region))
 		}
 	}
 	for _, w := range writers {
 		check("close event writer", C.OTF2_Archive_CloseEvtWriter(ar, w))
 	}
 	check("close event files", C.OTF2_Archive_CloseEvtFiles(ar))
+}
+
+// otf2Comm is the communicator of all processors (writeGlobalDefs).
+const otf2Comm = C.OTF2_CommRef(0)
+
+// collectiveOp is the OTF2 collective operation of a collective function.
+func collectiveOp(fn string) C.OTF2_CollectiveOp {
+	switch fn {
+	case "Bcast":
+		return C.OTF2_COLLECTIVE_OP_BCAST
+	case "Reduce":
+		return C.OTF2_COLLECTIVE_OP_REDUCE
+	case "Allreduce":
+		return C.OTF2_COLLECTIVE_OP_ALLREDUCE
+	case "Gather":
+		return C.OTF2_COLLECTIVE_OP_GATHER
+	case "Scatter":
+		return C.OTF2_COLLECTIVE_OP_SCATTER
+	case "Allgather":
+		return C.OTF2_COLLECTIVE_OP_ALLGATHER
+	case "Alltoall":
+		return C.OTF2_COLLECTIVE_OP_ALLTOALL
+	}
+	return C.OTF2_COLLECTIVE_OP_BARRIER
 }
 
 // writeMarkers writes the instants as markers of their location: one
@@ -226,4 +286,20 @@ func writeGlobalDefs(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check 
 		check("location definition", C.OTF2_GlobalDefWriter_WriteLocation(gw, C.OTF2_LocationRef(p), name,
 			C.OTF2_LOCATION_TYPE_CPU_THREAD, C.uint64_t(m.events[p]), C.OTF2_LocationGroupRef(p)))
 	}
+	// The processors as one MPI communicator, as Score-P defines
+	// MPI_COMM_WORLD: the locations of its ranks, the ranks, the comm.
+	members := make([]C.uint64_t, tl.Procs)
+	for p := range members {
+		members[p] = C.uint64_t(p)
+	}
+	var mp *C.uint64_t
+	if len(members) > 0 {
+		mp = &members[0]
+	}
+	check("location group of the communicator", C.OTF2_GlobalDefWriter_WriteGroup(gw, 0, st.ref("svmc processors (locations)"),
+		C.OTF2_GROUP_TYPE_COMM_LOCATIONS, C.OTF2_PARADIGM_MPI, C.OTF2_GROUP_FLAG_NONE, C.uint32_t(len(members)), mp))
+	check("rank group of the communicator", C.OTF2_GlobalDefWriter_WriteGroup(gw, 1, st.ref("svmc processors"),
+		C.OTF2_GROUP_TYPE_COMM_GROUP, C.OTF2_PARADIGM_MPI, C.OTF2_GROUP_FLAG_NONE, C.uint32_t(len(members)), mp))
+	check("communicator", C.OTF2_GlobalDefWriter_WriteComm(gw, otf2Comm, st.ref("svmc processors"), 1,
+		C.OTF2_UNDEFINED_COMM, C.OTF2_COMM_FLAG_NONE))
 }

@@ -122,7 +122,7 @@ func checkArchive(t *testing.T, a *archive, dir string, c census, procs int) {
 	}
 	for p := 0; p < procs; p++ {
 		name := "processor " + strconv.Itoa(p)
-		want := fmt.Sprintf("%s CPU_THREAD %d %s", name, 2*c.slices[p], name)
+		want := fmt.Sprintf("%s CPU_THREAD %d %s", name, 2*c.slices[p]+c.mpi[p], name)
 		if a.locations[p] != want {
 			t.Errorf("location %d = %q, want %q", p, a.locations[p], want)
 		}
@@ -221,4 +221,30 @@ func TestOTF2SyncKinds(t *testing.T) {
 	if !strings.Contains(a.raw, "critical section: critical upd") {
 		t.Error("no critical section in the events")
 	}
+}
+
+// TestOTF2Messages: the halo exchange's messages are MPI_SEND and MPI_RECV
+// events of one communicator, each receive naming its sender, and its
+// Gather a collective of that communicator.
+func TestOTF2Messages(t *testing.T) {
+	data := fixture(t, "halo.sddf")
+	tl := timeline(t, data)
+	a, dir := writeAndRead(t, tl)
+	checkArchive(t, a, dir, count(t, data, nil), 4)
+	sends := regexp.MustCompile(`(?m)^MPI_SEND\s+(\d+)\s+\d+\s+Receiver: (\d+) \([^)]*\), Communicator: "svmc processors"`).FindAllStringSubmatch(a.raw, -1)
+	recvs := regexp.MustCompile(`(?m)^MPI_RECV\s+(\d+)\s+\d+\s+Sender: (\d+) \([^)]*\), Communicator: "svmc processors"`).FindAllStringSubmatch(a.raw, -1)
+	if len(sends) != len(tl.Messages) || len(recvs) != len(tl.Messages) {
+		t.Fatalf("%d MPI_SEND and %d MPI_RECV events for %d messages\n%.3000s", len(sends), len(recvs), len(tl.Messages), a.raw)
+	}
+	for _, m := range append(sends, recvs...) {
+		loc, _ := strconv.Atoi(m[1])
+		peer, _ := strconv.Atoi(m[2])
+		if loc-peer != 1 && peer-loc != 1 {
+			t.Errorf("a message between processors %d and %d, which are no neighbours", loc, peer)
+		}
+	}
+	if n := strings.Count(a.raw, "MPI_COLLECTIVE_END"); n != 4 {
+		t.Errorf("%d MPI_COLLECTIVE_END events, want the Gather on 4 processors", n)
+	}
+	checkRoles(t, a, map[string]string{"message call: Sendrecv main.go:45": "POINT2POINT", "collective: Gather main.go:71": "COLL_ALL2ONE"})
 }

@@ -22,6 +22,10 @@ const (
 	RoleAtomic          = 14
 	RoleBarrier         = 15
 	RoleImplicitBarrier = 16
+	RoleCollOne2All     = 23
+	RoleCollAll2One     = 24
+	RoleCollAll2All     = 25
+	RolePoint2Point     = 28
 )
 
 // Role is the OTF2 region role of an interval kind, following what
@@ -59,8 +63,23 @@ func Role(k view.Kind, siteKind string) int {
 		if siteKind == progdb.SiteAtomic {
 			return RoleAtomic
 		}
+	case view.KindMsgCall:
+		return RolePoint2Point
 	}
 	return RoleCode
+}
+
+// collectiveRole is the role of a collective's region, by its function.
+func collectiveRole(fn string) int {
+	switch fn {
+	case "Bcast", "Scatter":
+		return RoleCollOne2All
+	case "Reduce", "Gather":
+		return RoleCollAll2One
+	case "Barrier":
+		return RoleBarrier
+	}
+	return RoleCollAll2All
 }
 
 // otf2Region is one OTF2 region definition: an interval kind at a site.
@@ -98,10 +117,22 @@ func newOTF2Model(tl *view.Timeline) *otf2Model {
 			id = uint32(len(m.regions))
 			ids[k] = id
 			site := &tl.Sites[iv.Site]
-			m.regions = append(m.regions, otf2Region{IntervalName(tl, iv), Role(iv.Kind, site.SiteKind), iv.Kind, site})
+			role := Role(iv.Kind, site.SiteKind)
+			if iv.Kind == view.KindCollective {
+				role = collectiveRole(site.Kind)
+			}
+			m.regions = append(m.regions, otf2Region{IntervalName(tl, iv), role, iv.Kind, site})
 		}
 		m.regionOf[i] = id
 		m.events[iv.Proc] += 2
+		if iv.Kind == view.KindCollective {
+			m.events[iv.Proc] += 2 // MpiCollectiveBegin and End
+		}
+	}
+	for i := range tl.Messages {
+		mg := &tl.Messages[i]
+		m.events[mg.From]++ // MpiSend
+		m.events[mg.To]++   // MpiRecv
 	}
 	names := map[string]uint32{}
 	for i := range tl.Instants {

@@ -160,10 +160,14 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 	default:
 		site = b.sites.get(iv.Sub, iv.Dir, -1)
 	}
+	peer := -1
+	if iv.Kind == replay.KindMsg {
+		peer = int(e.M.Peer)
+	}
 	iv.Index = len(b.tl.Intervals)
 	b.tl.Intervals = append(b.tl.Intervals, Interval{
 		Proc: iv.Proc, Kind: intervalKind(iv), Site: site, Depth: iv.Depth,
-		Start: iv.Start, Clock0: iv.Clock0, Seq0: iv.Seq0,
+		Start: iv.Start, Clock0: iv.Clock0, Seq0: iv.Seq0, Peer: peer,
 	})
 }
 

@@ -206,6 +206,9 @@ type Interval struct {
 	// Unclosed: no record closed it; it ends where an enclosing region
 	// stopped or where the processor's records end.
 	Unclosed bool
+	// Peer is a message-passing call's destination, source or root (its
+	// "peer"; -1 any or none, and for every other kind).
+	Peer int
 }
 
 // Instant is a record drawn as a point in time (template-info, pdo-info,
