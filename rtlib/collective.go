@@ -45,6 +45,12 @@ type coll struct {
 func collBegin(site, kind int) *coll {
 	p := msgProc(site, kind)
 	a := p.aps
+	if p.mode == exclusive && !p.inTask && !p.detached && len(a.pids) > 1 {
+		// Only the leader runs exclusive code: the other members would
+		// never arrive.
+		p.msgErrorf(site, "%s is a collective of the active processor set (%s), but in exclusive mode only its leader, processor %d, runs this code: call it where every member runs, in a replicated region",
+			trace.CallKindName(kind), pidsText(a.pids), a.leaderID)
+	}
 	me := p.apsIndex
 	a.coll[me].n++
 	c := &coll{p: p, a: a, site: site, kind: kind, seq: a.coll[me].n, me: me}

@@ -435,3 +435,21 @@ func TestMessageDeadlockTraced(t *testing.T) {
 		}
 	}
 }
+
+// A collective in exclusive code of a set of several processors would
+// wait for members that never run it: an error at the call.
+func TestCollectiveInExclusiveMode(t *testing.T) {
+	err := Run(msgProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
+		AllreduceAt(2, Sum, []int{1}, make([]int, 1))
+	})
+	want := "main.go:41:7: processor 0: Allreduce is a collective of the active processor set (processors 0 to 1), but in exclusive mode only its leader, processor 0, runs this code"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	// One processor: the set is the leader alone.
+	if err := Run(msgProg(), Params{NProcs: 1, Stderr: io.Discard}, func(p *Proc) {
+		Allreduce(Sum, []int{1}, make([]int, 1))
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
