@@ -118,13 +118,17 @@ func (c *coll) finish(count int) {
 	p.st.Restore(c.sv)
 }
 
-func collStart[T any](c *coll, root int, send, recv []T) {
+func collStart[T any](c *coll, root int, send, recv []T) { collStartOp(c, root, -1, send, recv) }
+
+// collStartOp writes msg-call-start of a collective with its reduction op
+// (-1: none).
+func collStartOp[T any](c *coll, root int, op Op, send, recv []T) {
 	p := c.p
 	if !p.on(trace.TagMsgCallStart) {
 		return
 	}
 	r := callRec{kind: c.kind, site: c.site, peer: root, tag: -1, group: c.a.id, id: int(c.seq), rpeer: -1, rtag: -1,
-		rcount: len(recv), raddr: addrOf(recv), hasRaddr: recv != nil}
+		rcount: len(recv), raddr: addrOf(recv), hasRaddr: recv != nil, gsize: len(c.a.pids), op: int(op) + 1}
 	bufRec(&r, p, send)
 	p.callStart(&r)
 }
@@ -163,7 +167,7 @@ func ReduceAt[T Number](site, root int, op Op, send, recv []T) {
 	c := collBegin(site, trace.CallReduce)
 	ri := c.rootIndex(root)
 	checkOp[T](c, op)
-	collStart(c, root, send, recv)
+	collStartOp(c, root, op, send, recv)
 	reduce(c, ri, 0, op, send, recv)
 	c.finish(len(send))
 }
@@ -175,7 +179,7 @@ func Allreduce[T Number](op Op, send, recv []T) { AllreduceAt(0, op, send, recv)
 func AllreduceAt[T Number](site int, op Op, send, recv []T) {
 	c := collBegin(site, trace.CallAllreduce)
 	checkOp[T](c, op)
-	collStart(c, -1, send, recv)
+	collStartOp(c, -1, op, send, recv)
 	c.needLen(len(recv), len(send), "receive buffer")
 	reduce(c, 0, 0, op, send, recv)
 	bcast(c, 0, 1, recv[:len(send)])

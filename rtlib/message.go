@@ -77,6 +77,7 @@ type procMsg struct {
 	reqs int    // requests made, the last request id
 	// The requests of the blocking calls (see ownReq).
 	send, recv msg.Req
+	rng        uint64 // perturb's state
 }
 
 // callPos is the position of call site n, or "".
@@ -142,7 +143,27 @@ func msgProc(site int, kind int) *Proc {
 	if p.detached && !p.r.standalone {
 		p.msgErrorf(site, "%s called from a goroutine that is not a processor: message passing is between the processors of the run (call it from a pdo body, a replicated region or a section, or from code they call)", trace.CallKindName(kind))
 	}
+	if p.r.msgPerturb {
+		p.perturb()
+	}
 	return p
+}
+
+// perturb yields a pseudo-random number of times (0 to 3) before a
+// message-passing call (parameter msg_perturb), so that repeated runs
+// try other interleavings of wildcard receives and buffered sends.
+func (p *Proc) perturb() {
+	x := p.msg.rng
+	if x == 0 {
+		x = uint64(nanotime()) | 1
+	}
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	p.msg.rng = x
+	for range x % 4 {
+		runtime.Gosched()
+	}
 }
 
 // checkPeer ends the run if q is not a processor of p's APS.
@@ -261,6 +282,7 @@ type callRec struct {
 	rpeer, rtag, rcount                   int
 	raddr                                 [4]int
 	hasRaddr                              bool
+	gsize, op                             int
 }
 
 func bufRec[T any](c *callRec, p *Proc, buf []T) {
@@ -289,6 +311,8 @@ func (p *Proc) callStart(c *callRec) {
 	b.Int(c.rtag)
 	b.Int(c.rcount)
 	addrField(b, c.raddr, c.hasRaddr)
+	b.Int(c.gsize)
+	b.Int(c.op)
 	p.end()
 }
 
@@ -551,6 +575,11 @@ func IsendAt[T any](site, to, tag int, buf []T) *Request {
 		p.callStart(&c)
 	}
 	q.r = post(p, site, kind, to, tag, msg.PointToPoint, q.seq, buf, false, p.newReq())
+	if p.r.msgChecksum {
+		// The buffer as it is when the send completes: a change since
+		// the Isend is seed 003's "send checksum" error.
+		q.sum = func() int { return checksum(p, buf) }
+	}
 	if p.on(trace.TagMsgCallStop) {
 		p.callStop(&doneRec{kind: kind, site: site, req: q.id, src: -1, tag: -1, count: len(buf), id: int(q.seq)})
 	}

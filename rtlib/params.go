@@ -66,7 +66,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.StopWait = v.StopWait
 	par.TimeLimit = v.TimeLimit
 	par.ThrottleCalls, par.ThrottleUs = v.ThrottleCalls, v.ThrottleUs
-	par.MsgBuffer, par.MsgChecksum = v.MsgBuffer, v.MsgChecksum
+	par.MsgBuffer, par.MsgChecksum, par.MsgPerturb = v.MsgBuffer, v.MsgChecksum, v.MsgPerturb
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

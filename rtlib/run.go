@@ -111,6 +111,9 @@ type Params struct {
 	// message records carry a CRC-32 of each buffer.
 	MsgBuffer   int
 	MsgChecksum bool
+	// MsgPerturb adds random yields before message-passing calls, to try
+	// other schedules of a non-deterministic program.
+	MsgPerturb bool
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -156,6 +159,7 @@ type run struct {
 
 	net         *msg.Net // message passing (message.go)
 	msgChecksum bool
+	msgPerturb  bool
 
 	nextTemplate atomic.Int64
 	nextProcs    atomic.Int64
@@ -325,7 +329,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	case msgBuf < 0:
 		msgBuf = 0
 	}
-	r.net, r.msgChecksum = msg.New(r.n, msgBuf), par.MsgChecksum
+	r.net, r.msgChecksum, r.msgPerturb = msg.New(r.n, msgBuf), par.MsgChecksum, par.MsgPerturb
 	if r.bufLimit <= 0 {
 		r.bufLimit = DefaultBufSize
 	}

@@ -90,8 +90,10 @@ const (
 	// "message id" is the sender's number of the message (from 1); the
 	// receive that takes it names the same number with its "matched
 	// source", which pairs the two. Collectives carry the active processor
-	// set's "group" id and their instance number in it as "message id".
-	// Addresses are [start_hi, start_lo, end_hi, end_lo] as in wait-lock-start.
+	// set's "group" id, its "group size" and their instance number in it
+	// as "message id"; Reduce and Allreduce their "operation" (rtlib.Op + 1,
+	// 0 for the others). Addresses are [start_hi, start_lo, end_hi,
+	// end_lo] as in wait-lock-start.
 	TagMsgCallStart   Tag = 2101
 	TagMsgCallStop    Tag = 2102
 	TagMsgRequestDone Tag = 2103
@@ -324,7 +326,8 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, subNo, Field{Int, "call site", 0}, Field{Int, "call kind", 0}, Field{Int, "peer", 0}, Field{Int, "tag", 0},
 			Field{Int, "group", 0}, Field{Int, "message id", 0}, Field{Int, "request id", 0}, Field{Char, "element type", 1},
 			Field{Int, "count", 0}, Field{Int, "buffer address", 1}, Field{Int, "checksum", 0},
-			Field{Int, "recv peer", 0}, Field{Int, "recv tag", 0}, Field{Int, "recv count", 0}, Field{Int, "recv buffer address", 1})},
+			Field{Int, "recv peer", 0}, Field{Int, "recv tag", 0}, Field{Int, "recv count", 0}, Field{Int, "recv buffer address", 1},
+			Field{Int, "group size", 0}, Field{Int, "operation", 0})},
 	{TagMsgCallStop, "msg-call-stop", "leave a message-passing call",
 		one(nodeID, clock, subNo, Field{Int, "call site", 0}, Field{Int, "call kind", 0}, Field{Int, "request id", 0},
 			Field{Int, "matched source", 0}, Field{Int, "matched tag", 0}, Field{Int, "matched count", 0}, Field{Int, "message id", 0},

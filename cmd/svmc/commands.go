@@ -92,6 +92,7 @@ var runFlags = []struct {
 	{"throttle-us", "THROTTLE_US", "... when their mean inclusive time is under this many µs (0 off)"},
 	{"msg-buffer", "MSG_BUFFER", "bytes of standard sends a processor may have buffered (1M; 0: every Send waits for its receive)"},
 	{"msg-checksum", "MSG_CHECKSUM", "message records carry a CRC-32 of each buffer (1/0)"},
+	{"msg-perturb", "MSG_PERTURB", "random yields before message calls, to try other schedules (1/0)"},
 }
 
 var runBools = []struct {

@@ -29,6 +29,7 @@
 //	throttle_us      SVMC_THROTTLE_US       10         ... for less than this many µs each stops being traced there; 0 off
 //	msg_buffer       SVMC_MSG_BUFFER        1M         bytes of standard sends a processor may have buffered; 0: every Send is synchronous
 //	msg_checksum     SVMC_MSG_CHECKSUM      0          message records carry a CRC-32 of each buffer
+//	msg_perturb      SVMC_MSG_PERTURB       0          random yields before message calls (other schedules)
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -82,6 +83,7 @@ type Values struct {
 	ThrottleUs       int           // 0: no throttling
 	MsgBuffer        int           // bytes; 0: every standard send is synchronous
 	MsgChecksum      bool
+	MsgPerturb       bool
 }
 
 // Info is where the runtime's informational messages go.
@@ -224,6 +226,7 @@ var Defs = []Def{
 		return err
 	}},
 	{"msg_checksum", "0", func(v *Values, s string) (err error) { v.MsgChecksum, err = parseBool(s); return }},
+	{"msg_perturb", "0", func(v *Values, s string) (err error) { v.MsgPerturb, err = parseBool(s); return }},
 	{"deadlock_ms", "500", func(v *Values, s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 0 {

@@ -156,6 +156,7 @@ throttle_calls     = 100000  # default
 throttle_us        = 10  # default
 msg_buffer         = 1M  # default
 msg_checksum       = 0  # default
+msg_perturb        = 0  # default
 deadlock_ms        = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
