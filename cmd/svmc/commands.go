@@ -157,8 +157,8 @@ func moveFile(from, to string) error {
 
 func runCmd() *cobra.Command {
 	var (
-		nprocs      int
-		keep, print bool
+		nprocs             int
+		keep, print, check bool
 	)
 	values := map[string]*string{}
 	bools := map[string]*bool{}
@@ -227,6 +227,19 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			if print {
 				env = append(env, "SVMC_PRINT_PARAMS=1")
 			}
+			if check {
+				// What svmc check needs: the message records with the
+				// buffers' checksums.
+				env = append(env, "SVMC_FLAG_MSG_CHECKSUM=1")
+				if !cmd.Flags().Changed("stage") && !cmd.Flags().Changed("request") {
+					env = append(env, "SVMC_FLAG_STAGE=3")
+				}
+				if !cmd.Flags().Changed("trace") && os.Getenv("SVMC_TRACE") == "" {
+					*values["trace"] = "svmc-check.sddf"
+					env = append(env, "SVMC_FLAG_TRACE=svmc-check.sddf")
+					fmt.Fprintln(cmd.ErrOrStderr(), "svmc run --check: the trace goes to svmc-check.sddf; svmc check svmc-check.sddf writes the protocol")
+				}
+			}
 			exe, done, err := buildInWork("svmc-run-", pattern, keep, cmd.ErrOrStderr())
 			defer done()
 			if err != nil {
@@ -236,7 +249,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			prog.Env = env
 			prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, cmd.OutOrStdout(), os.Stderr
 			tracePath := os.Getenv("SVMC_TRACE")
-			if cmd.Flags().Changed("trace") {
+			if cmd.Flags().Changed("trace") || check && *values["trace"] != "" {
 				tracePath = *values["trace"]
 			}
 			return runProgram(prog, cmd.ErrOrStderr(), tracePath)
@@ -251,6 +264,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 		bools[rb.name] = f.Bool(rb.name, false, rb.usage)
 	}
 	f.BoolVar(&print, "print-params", false, "print the effective parameters and their sources, and exit")
+	f.BoolVar(&check, "check", false, "trace what svmc check needs: message records (stage 3) with buffer checksums")
 	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
 	return cmd
 }

@@ -41,7 +41,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	root.SetErr(safetext.Writer{W: os.Stderr})
 	root.AddCommand(
 		compileCmd(), buildCmd(), runCmd(), traceCmd(), versionCmd(),
-		reportCmd(), tuneCmd(),
+		reportCmd(), tuneCmd(), checkCmd(),
 		viewCmd(), exportCmd(),
 	)
 	completeValues(root)

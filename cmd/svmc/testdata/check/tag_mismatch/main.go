@@ -1,0 +1,20 @@
+// want class="nonpaired recv"
+// The receive asks for another tag than the send has.
+package main
+
+import (
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	{
+		me := rtlib.ProcessorID()
+		_ = me
+		if me == 0 {
+			rtlib.Send(1, 1, []int{1})
+		} else {
+			rtlib.Recv(0, 2, make([]int, 1)) // ERROR
+		}
+	}
+}
