@@ -572,7 +572,9 @@ func (a *analyser) finishStats() {
 	for _, cc := range a.counts {
 		a.res.Calls = append(a.res.Calls, *cc)
 	}
-	slices.SortFunc(a.res.Calls, func(x, y CallCount) int { return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Func, y.Func)) })
+	slices.SortFunc(a.res.Calls, func(x, y CallCount) int {
+		return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Func, y.Func))
+	})
 	for _, sp := range a.sites {
 		a.res.Sites = append(a.res.Sites, *sp)
 	}

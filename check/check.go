@@ -170,12 +170,12 @@ type call struct {
 // procState is one processor's part of the analysis.
 type procState struct {
 	calls   int
-	open    *call          // the call in progress
-	reqs    map[int]*call  // pending non-blocking operations by request id
-	lastOp  int            // last blocking op node, -1
-	waiting *syncWait      // an open wait of svmc's synchronisation
-	held    []lockHold     // locks and critical sections held, innermost last
-	ops     []int          // the processor's blocking op nodes
+	open    *call         // the call in progress
+	reqs    map[int]*call // pending non-blocking operations by request id
+	lastOp  int           // last blocking op node, -1
+	waiting *syncWait     // an open wait of svmc's synchronisation
+	held    []lockHold    // locks and critical sections held, innermost last
+	ops     []int         // the processor's blocking op nodes
 	errs    int
 	ended   bool
 }
@@ -188,7 +188,7 @@ type syncWait struct {
 }
 
 type lockHold struct {
-	key string // "lock ADDR" or "critical SUB/DIR"
+	key      string // "lock ADDR" or "critical SUB/DIR"
 	sub, dir int
 }
 
