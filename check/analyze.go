@@ -13,6 +13,10 @@ import (
 	"github.com/svmc/svmc/trace"
 )
 
+// MaxOps bounds the blocking operations kept for the search for potential
+// deadlocks (about 60 bytes each).
+var MaxOps = 1 << 20
+
 // opNode is one blocking operation of a processor for the search for
 // potential deadlocks: it completes after the processor's previous one
 // (prev) and after deps, where a standard send counts as synchronous.
@@ -226,6 +230,15 @@ func (a *analyser) callStart(ps *procState, c *call) {
 	// (its receive is posted, its send started, once that completed).
 	switch c.kind {
 	case trace.CallSend, trace.CallSsend, trace.CallRecv, trace.CallSendrecv, trace.CallWait, trace.CallWaitAll:
+		if len(a.ops) >= MaxOps {
+			// Memory stays bounded: the search for potential deadlocks
+			// covers the first MaxOps blocking operations (the protocol
+			// says so).
+			a.res.OpsCut = true
+			c.node, c.before = -1, -1
+			ps.lastOp = -1
+			return
+		}
 		n := int32(len(a.ops))
 		a.ops = append(a.ops, opNode{proc: int32(c.proc), site: int32(c.site), kind: int32(c.kind), prev: before})
 		ps.lastOp = int(n)

@@ -106,6 +106,9 @@ type Result struct {
 	Calls      []CallCount  // per function
 	Sites      []SitePoint  // the call sites seen
 	Stages     []Stage
+	// OpsCut: the trace has more blocking operations than MaxOps; the
+	// search for potential deadlocks covered the first MaxOps.
+	OpsCut bool
 }
 
 // End is how the run ended (its trace-end record).

@@ -56,6 +56,9 @@ func WriteText(w io.Writer, name string, res *Result, po PrintOptions) error {
 			fmt.Fprintf(ew, "       %s\n", c)
 		}
 	}
+	if res.OpsCut {
+		fmt.Fprintf(ew, "  note: potential deadlocks were searched among the first %d blocking operations only (memory bound)\n", MaxOps)
+	}
 	for p, n := range res.Suppressed {
 		fmt.Fprintf(ew, "  processor %d reached the limit of errors: %d more not printed (max_errors)\n", p, n)
 	}
