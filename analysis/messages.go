@@ -93,38 +93,81 @@ type MsgWait struct {
 	// the last to arrive, the root), -1 unknown.
 	Culprit int `json:"culprit"`
 	culprit map[int]int
+	kindOf  int // the waiting call's kind, for its name without program information
 }
 
-// msgCall is one completed (or still open) call of a processor.
+// msgCall is one call of a processor, kept while it is open, while it is
+// a send no receive has taken yet, or while its collective instance is
+// incomplete.
 type msgCall struct {
 	proc        int
 	kind, site  int
 	sub         int
 	t0, t1      float64
+	open        bool
 	peer, tag   int
 	group, id   int
+	gsize       int
 	bytes       int64
 	completions []msgDone // receives completed in the call
 }
 
 type msgDone struct {
 	src, id int
-	irecv   bool // the completion of an Irecv (Wait, Test, WaitAll)
 }
 
-// msgBuilder collects the calls of the replay.
+type msgSendKey struct{ src, id int }
+
+type msgWaitKey struct {
+	kind       string
+	site, peer int
+}
+
+// msgBuilder aggregates the calls as the replay goes: a receive is paired
+// with its send when it completes (the consistent order puts that after
+// the send's start), a collective instance once all its members left it,
+// so memory holds what is in flight, not every call of the run.
 type msgBuilder struct {
-	open  map[int]*msgCall // per processor: the call in progress
-	calls []*msgCall
+	n        int
+	open     map[int]*msgCall // per processor: the call in progress
+	sends    map[msgSendKey]*msgCall
+	insts    map[[2]int][]*msgCall
+	calls    map[[2]int]*CallStat // by site and kind
+	matrix   map[[2]int]*PairStat
+	waits    map[msgWaitKey]*MsgWait
+	peerKind map[int]int // kind of a waited-for site, for its name
+	unpaired int64
+	seen     bool
+}
+
+func (mb *msgBuilder) init() {
+	if mb.open == nil {
+		mb.open, mb.sends, mb.insts = map[int]*msgCall{}, map[msgSendKey]*msgCall{}, map[[2]int][]*msgCall{}
+		mb.calls, mb.matrix, mb.waits, mb.peerKind = map[[2]int]*CallStat{}, map[[2]int]*PairStat{}, map[msgWaitKey]*MsgWait{}, map[int]int{}
+	}
 }
 
 func (mb *msgBuilder) start(iv *replay.Interval, e *replay.Event) {
-	if mb.open == nil {
-		mb.open = map[int]*msgCall{}
-	}
-	c := &msgCall{proc: iv.Proc, kind: iv.Code, site: iv.Dir, sub: iv.Sub, t0: iv.Clock0,
+	mb.init()
+	mb.seen = true
+	c := &msgCall{proc: iv.Proc, kind: iv.Code, site: iv.Dir, sub: iv.Sub, t0: iv.Clock0, open: true,
 		peer: int(e.M.Peer), tag: int(e.M.Tag), group: int(e.M.Group), id: int(e.M.ID), bytes: e.M.Bytes}
+	if e.Rec != nil {
+		if i := e.Rec.Desc.Index("group size"); i >= 0 {
+			c.gsize = e.Rec.Values[i].Int
+		}
+	}
 	mb.open[iv.Proc] = c
+	switch c.kind {
+	case trace.CallSend, trace.CallSsend, trace.CallIsend, trace.CallSendrecv:
+		if c.id > 0 {
+			mb.sends[msgSendKey{c.proc, c.id}] = c
+		}
+	}
+	if trace.IsCollective(c.kind) {
+		k := [2]int{c.group, c.id}
+		mb.insts[k] = append(mb.insts[k], c)
+	}
 }
 
 func (mb *msgBuilder) stop(iv *replay.Interval, e *replay.Event) {
@@ -133,7 +176,7 @@ func (mb *msgBuilder) stop(iv *replay.Interval, e *replay.Event) {
 		return
 	}
 	delete(mb.open, iv.Proc)
-	c.t1 = iv.Clock1
+	c.t1, c.open = iv.Clock1, false
 	if e != nil && !iv.Unclosed {
 		switch c.kind {
 		case trace.CallRecv, trace.CallSendrecv:
@@ -142,7 +185,7 @@ func (mb *msgBuilder) stop(iv *replay.Interval, e *replay.Event) {
 			}
 		}
 	}
-	mb.calls = append(mb.calls, c)
+	mb.closed(c)
 }
 
 func (mb *msgBuilder) done(e *replay.Event) {
@@ -150,178 +193,174 @@ func (mb *msgBuilder) done(e *replay.Event) {
 	if c == nil || e.M.Kind != trace.CallIrecv || e.M.Src < 0 || e.M.MID <= 0 {
 		return
 	}
-	c.completions = append(c.completions, msgDone{src: int(e.M.Src), id: int(e.M.MID), irecv: true})
+	c.completions = append(c.completions, msgDone{src: int(e.M.Src), id: int(e.M.MID)})
 }
 
-// build pairs the calls and computes the statistics.
-func (mb *msgBuilder) build(pi progInfo, N int) *MessageStats {
-	if len(mb.calls) == 0 {
-		return nil
+// closed takes a call that returned: its time, the messages it received,
+// its collective instance.
+func (mb *msgBuilder) closed(c *msgCall) {
+	k := [2]int{c.site, c.kind}
+	cs := mb.calls[k]
+	if cs == nil {
+		cs = &CallStat{Call: c.site, Sub: c.sub}
+		mb.calls[k] = cs
 	}
-	ms := &MessageStats{}
-	type sendKey struct{ src, id int }
-	sends := map[sendKey]*msgCall{}
-	calls := map[[2]int]*CallStat{}
-	waits := map[[3]any]*MsgWait{}
-	perProc := func() []float64 { return make([]float64, N) }
-	callStat := func(c *msgCall) *CallStat {
-		k := [2]int{c.site, c.kind}
-		cs := calls[k]
-		if cs == nil {
-			cs = &CallStat{Call: c.site, Sub: c.sub, PerProc: perProc()}
-			cs.Func, cs.Where = pi.call(c.site, c.kind)
-			calls[k] = cs
+	cs.Count++
+	d := max(0, c.t1-c.t0)
+	cs.Time += d
+	for len(cs.PerProc) <= c.proc {
+		cs.PerProc = append(cs.PerProc, 0)
+	}
+	cs.PerProc[c.proc] += d
+	for _, done := range c.completions {
+		mb.pair(c, done)
+	}
+	if trace.IsCollective(c.kind) {
+		ik := [2]int{c.group, c.id}
+		ms := mb.insts[ik]
+		if c.gsize > 0 && len(ms) >= c.gsize && !slices.ContainsFunc(ms, func(m *msgCall) bool { return m.open }) {
+			mb.instance(ms)
+			delete(mb.insts, ik)
 		}
-		return cs
 	}
-	addWait := func(kind string, c *msgCall, peer *msgCall, culprit int, w float64) {
-		if w <= 0 {
+}
+
+// pair takes the receive of message done in call c.
+func (mb *msgBuilder) pair(c *msgCall, done msgDone) {
+	k := msgSendKey{done.src, done.id}
+	s := mb.sends[k]
+	if s == nil {
+		mb.unpaired++
+		return
+	}
+	delete(mb.sends, k)
+	pk := [2]int{s.proc, c.proc}
+	ps := mb.matrix[pk]
+	if ps == nil {
+		ps = &PairStat{Src: s.proc, Dst: c.proc}
+		mb.matrix[pk] = ps
+	}
+	ps.Count++
+	ps.Bytes += s.bytes
+	ps.Time += max(0, c.t1-c.t0) / float64(len(c.completions))
+	// Late sender: the receiving call (or the Wait) began before the send.
+	if c.kind != trace.CallTest && s.t0 > c.t0 {
+		mb.addWait(LateSender, c, s, s.proc, min(s.t0, c.t1)-c.t0)
+	}
+	// Late receiver: a blocking send waited for a receive that began
+	// after it (a send still open waits at least until then).
+	if (s.kind == trace.CallSend || s.kind == trace.CallSsend) && c.t0 > s.t0 {
+		end := s.t1
+		if s.open {
+			end = c.t0
+		}
+		mb.addWait(LateReceiver, s, c, c.proc, min(c.t0, end)-s.t0)
+	}
+}
+
+func (mb *msgBuilder) addWait(kind string, c, peer *msgCall, culprit int, w float64) {
+	if w <= 0 {
+		return
+	}
+	peerSite := 0
+	if peer != nil {
+		peerSite = peer.site
+		mb.peerKind[peer.site] = peer.kind
+	}
+	k := msgWaitKey{kind, c.site, peerSite}
+	mw := mb.waits[k]
+	if mw == nil {
+		mw = &MsgWait{Kind: kind, Call: c.site, Sub: c.sub, Peer: peerSite, culprit: map[int]int{}, kindOf: c.kind}
+		mb.waits[k] = mw
+	}
+	mw.Count++
+	mw.Time += w
+	mw.Max = max(mw.Max, w)
+	for len(mw.PerProc) <= c.proc {
+		mw.PerProc = append(mw.PerProc, 0)
+	}
+	mw.PerProc[c.proc] += w
+	mw.culprit[culprit]++
+}
+
+// instance computes the waits of one collective instance.
+func (mb *msgBuilder) instance(members []*msgCall) {
+	switch members[0].kind {
+	case trace.CallAllreduce, trace.CallAllgather, trace.CallAlltoall, trace.CallBarrier:
+		last := members[0]
+		for _, c := range members {
+			if c.t0 > last.t0 {
+				last = c
+			}
+		}
+		for _, c := range members {
+			mb.addWait(WaitNxN, c, nil, last.proc, min(last.t0, c.t1)-c.t0)
+		}
+	case trace.CallReduce, trace.CallGather:
+		var root *msgCall
+		first, firstProc := -1.0, -1
+		for _, c := range members {
+			if c.peer == c.proc {
+				root = c
+			} else if first < 0 || c.t0 < first {
+				first, firstProc = c.t0, c.proc
+			}
+		}
+		if root != nil && firstProc >= 0 {
+			mb.addWait(EarlyReduce, root, nil, firstProc, min(first, root.t1)-root.t0)
+		}
+	case trace.CallBcast, trace.CallScatter:
+		var root *msgCall
+		for _, c := range members {
+			if c.peer == c.proc {
+				root = c
+			}
+		}
+		if root == nil {
 			return
 		}
-		peerSite := 0
-		if peer != nil {
-			peerSite = peer.site
-		}
-		k := [3]any{kind, c.site, peerSite}
-		mw := waits[k]
-		if mw == nil {
-			mw = &MsgWait{Kind: kind, Call: c.site, Sub: c.sub, Peer: peerSite, PerProc: perProc(), culprit: map[int]int{}}
-			mw.Func, mw.Where = pi.call(c.site, c.kind)
-			if peer != nil {
-				mw.PeerFunc, mw.PeerWhere = pi.call(peer.site, peer.kind)
-			}
-			waits[k] = mw
-		}
-		mw.Count++
-		mw.Time += w
-		mw.Max = max(mw.Max, w)
-		if c.proc < N {
-			mw.PerProc[c.proc] += w
-		}
-		mw.culprit[culprit]++
-	}
-	for _, c := range mb.calls {
-		cs := callStat(c)
-		cs.Count++
-		d := max(0, c.t1-c.t0)
-		cs.Time += d
-		if c.proc < N {
-			cs.PerProc[c.proc] += d
-		}
-		switch c.kind {
-		case trace.CallSend, trace.CallSsend, trace.CallIsend, trace.CallSendrecv:
-			if c.id > 0 {
-				sends[sendKey{c.proc, c.id}] = c
+		for _, c := range members {
+			if c != root {
+				mb.addWait(LateBcast, c, nil, root.proc, min(root.t0, c.t1)-c.t0)
 			}
 		}
 	}
-	matrix := map[[2]int]*PairStat{}
-	taken := map[sendKey]bool{}
-	for _, c := range mb.calls {
-		for _, done := range c.completions {
-			k := sendKey{done.src, done.id}
-			s := sends[k]
-			if s == nil {
-				ms.UnpairedRecvs++
-				continue
-			}
-			taken[k] = true
-			pk := [2]int{s.proc, c.proc}
-			ps := matrix[pk]
-			if ps == nil {
-				ps = &PairStat{Src: s.proc, Dst: c.proc}
-				matrix[pk] = ps
-			}
-			ps.Count++
-			ps.Bytes += s.bytes
-			ps.Time += max(0, c.t1-c.t0) / float64(len(c.completions))
-			// Late sender: the receiving call (or the Wait) began
-			// before the send did.
-			if c.kind != trace.CallTest && s.t0 > c.t0 {
-				addWait(LateSender, c, s, s.proc, min(s.t0, c.t1)-c.t0)
-			}
-			// Late receiver: a blocking send waited for a receive
-			// that began after it.
-			if (s.kind == trace.CallSend || s.kind == trace.CallSsend) && c.t0 > s.t0 {
-				addWait(LateReceiver, s, c, c.proc, min(c.t0, s.t1)-s.t0)
-			}
-		}
+}
+
+// build finishes the statistics: the instances still incomplete, the
+// sends never received, the names of the sites.
+func (mb *msgBuilder) build(pi progInfo, N int) *MessageStats {
+	if !mb.seen {
+		return nil
 	}
-	for k := range sends {
-		if !taken[k] {
-			ms.UnpairedSends++
-		}
+	for _, ms := range mb.insts {
+		mb.instance(ms)
 	}
-	// Collectives, by instance.
-	type instKey struct{ group, id int }
-	insts := map[instKey][]*msgCall{}
-	var order []instKey
-	for _, c := range mb.calls {
-		if !trace.IsCollective(c.kind) {
-			continue
+	ms := &MessageStats{UnpairedRecvs: mb.unpaired, UnpairedSends: int64(len(mb.sends))}
+	pad := func(x []float64) []float64 {
+		for len(x) < N {
+			x = append(x, 0)
 		}
-		k := instKey{c.group, c.id}
-		if insts[k] == nil {
-			order = append(order, k)
-		}
-		insts[k] = append(insts[k], c)
+		return x
 	}
-	for _, k := range order {
-		members := insts[k]
-		kind := members[0].kind
-		switch kind {
-		case trace.CallAllreduce, trace.CallAllgather, trace.CallAlltoall, trace.CallBarrier:
-			last := members[0]
-			for _, c := range members {
-				if c.t0 > last.t0 {
-					last = c
-				}
-			}
-			for _, c := range members {
-				addWait(WaitNxN, c, nil, last.proc, min(last.t0, c.t1)-c.t0)
-			}
-		case trace.CallReduce, trace.CallGather:
-			var root *msgCall
-			first := -1.0
-			firstProc := -1
-			for _, c := range members {
-				if c.peer == c.proc {
-					root = c
-				} else if first < 0 || c.t0 < first {
-					first, firstProc = c.t0, c.proc
-				}
-			}
-			if root != nil && firstProc >= 0 {
-				addWait(EarlyReduce, root, nil, firstProc, min(first, root.t1)-root.t0)
-			}
-		case trace.CallBcast, trace.CallScatter:
-			var root *msgCall
-			for _, c := range members {
-				if c.peer == c.proc {
-					root = c
-				}
-			}
-			if root == nil {
-				continue
-			}
-			for _, c := range members {
-				if c != root {
-					addWait(LateBcast, c, nil, root.proc, min(root.t0, c.t1)-c.t0)
-				}
-			}
-		}
-	}
-	for _, cs := range calls {
+	for k, cs := range mb.calls {
+		cs.Func, cs.Where = pi.call(cs.Call, k[1])
+		cs.PerProc = pad(cs.PerProc)
 		ms.Calls = append(ms.Calls, cs)
 	}
 	slices.SortFunc(ms.Calls, func(a, b *CallStat) int {
 		return cmp.Or(cmp.Compare(b.Time, a.Time), cmp.Compare(a.Call, b.Call))
 	})
-	for _, ps := range matrix {
+	for _, ps := range mb.matrix {
 		ms.Matrix = append(ms.Matrix, *ps)
 	}
 	slices.SortFunc(ms.Matrix, func(a, b PairStat) int { return cmp.Or(cmp.Compare(a.Src, b.Src), cmp.Compare(a.Dst, b.Dst)) })
-	for _, w := range waits {
+	for _, w := range mb.waits {
+		w.Func, w.Where = pi.call(w.Call, w.kindOf)
+		if w.Peer != 0 {
+			w.PeerFunc, w.PeerWhere = pi.call(w.Peer, mb.peerKind[w.Peer])
+		}
+		w.PerProc = pad(w.PerProc)
 		w.Culprit = -1
 		best := 0
 		for p, n := range w.culprit {
