@@ -300,3 +300,28 @@ func TestChromiumEventTooltip(t *testing.T) {
 		}
 	}
 }
+
+// TestChromiumMarks: errors of a checker are drawn on the lanes of their
+// processors, at the call of their line.
+func TestChromiumMarks(t *testing.T) {
+	tl := buildFile(t, fixture("halo.sddf"))
+	tl.MarkErrors([]view.Error{{Class: "nonpaired send", Message: "test", File: "main.go", Line: 45, Procs: []int{1, 2}}})
+	if len(tl.Marks) != 2 {
+		t.Fatalf("marks %+v", tl.Marks)
+	}
+	for _, m := range tl.Marks {
+		found := false
+		for i := range tl.Intervals {
+			iv := &tl.Intervals[i]
+			if iv.Proc == m.Proc && iv.Start == m.Time && tl.Sites[iv.Site].Line == 45 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("mark %+v is at no call of line 45 on its lane", m)
+		}
+	}
+	if got := drawn(t, render(t, tl, "")); got["marks"] != 2 {
+		t.Errorf("drew %d marks, want 2", got["marks"])
+	}
+}

@@ -60,6 +60,8 @@ type pageMeta struct {
 //	       the node, time and name the in entry has), each text once
 //	msg    [[from, to, send time, receive time, tag, bytes, send site,
 //	       receive site], ...] the messages, drawn as lines between lanes
+//	marks  [[proc, time, class, message, file:line], ...] errors a checker
+//	       found (svmc view --check)
 func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	meta := pageMeta{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Start: tl.Start,
 		Span: tl.End - tl.Start, Records: tl.Records, Warnings: tl.Warnings}
@@ -201,6 +203,14 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	b = append(b, "],\n\"names\":"...)
 	buf.Write(b)
 	if err := writeJSON(buf, nameList); err != nil {
+		return err
+	}
+	buf.WriteString(",\n\"marks\":")
+	marks := make([][]any, 0, len(tl.Marks))
+	for _, m := range tl.Marks {
+		marks = append(marks, []any{m.Proc, math.Round((m.Time-tl.Start)*1000) / 1000, m.Class, m.Message, m.Where})
+	}
+	if err := writeJSON(buf, marks); err != nil {
 		return err
 	}
 	buf.WriteString(",\n\"rec\":")

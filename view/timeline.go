@@ -149,6 +149,8 @@ type Timeline struct {
 	// Messages are the point-to-point messages whose send and receive are
 	// both in the trace, in the order their receives completed.
 	Messages []Message
+	// Marks are errors a checker found (MarkErrors), drawn on the lanes.
+	Marks    []Mark
 	Order    replay.OrderStats
 	Warnings []string
 	// Ended is how the run ended (its trace-end record; Recorded false
@@ -238,6 +240,60 @@ type Message struct {
 	// closing of Recv or Sendrecv, or the msg-request-done of an Irecv):
 	// exports tie the message to them.
 	SendSeq, RecvSeq int
+}
+
+// Mark is an error drawn on a processor's lane at a time.
+type Mark struct {
+	Proc    int
+	Time    float64
+	Class   string // the checker's class ("nonpaired send", ...)
+	Message string
+	Where   string // file:line
+}
+
+// Error is what MarkErrors needs of a checker's diagnosis.
+type Error struct {
+	Class, Message, File string
+	Line                 int
+	Procs                []int
+}
+
+// MarkErrors puts each error on the lanes of its processors: at the
+// message call on that processor at the error's line (one still open at
+// the end first, else the last), else at the processor's last interval.
+func (tl *Timeline) MarkErrors(errs []Error) {
+	for _, e := range errs {
+		for _, p := range e.Procs {
+			t, found := 0.0, false
+			var last *Interval
+			for i := range tl.Intervals {
+				iv := &tl.Intervals[i]
+				if iv.Proc != p {
+					continue
+				}
+				if last == nil || iv.End > last.End {
+					last = iv
+				}
+				s := &tl.Sites[iv.Site]
+				if iv.Kind.IsMsg() && s.File == e.File && s.Line == e.Line {
+					if iv.Unclosed || !found || iv.Start > t {
+						t, found = iv.Start, true
+					}
+					if iv.Unclosed {
+						break
+					}
+				}
+			}
+			if !found && last != nil {
+				t = last.End
+			}
+			where := e.File
+			if e.Line > 0 {
+				where += ":" + itoa(e.Line)
+			}
+			tl.Marks = append(tl.Marks, Mark{Proc: p, Time: t, Class: e.Class, Message: e.Message, Where: where})
+		}
+	}
 }
 
 // Measures is the number of measured intervals.

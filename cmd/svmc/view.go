@@ -9,12 +9,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/svmc/svmc/check"
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/view"
 )
 
 func viewCmd() *cobra.Command {
 	var out, info string
+	var checkErrs bool
 	cmd := &cobra.Command{
 		Use: "view TRACE [-o out.html] [--info FILE]",
 		Example: `  svmc view t.sddf                 writes t.html
@@ -35,7 +37,8 @@ order are drawn at the corrected time and counted in the panel.
 
 The program information comes from the trace (stream attribute "svmc program info")
 or from --info FILE (svminfo.json, written by svmc compile). Without -o the page is
-written next to the trace, with the extension .html.`,
+written next to the trace, with the extension .html. --check marks the errors svmc check
+finds (a red triangle on the lane of each processor involved, at its call).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
@@ -54,6 +57,17 @@ written next to the trace, with the extension .html.`,
 			if err != nil {
 				return fmt.Errorf("view: %v", err)
 			}
+			if checkErrs {
+				res, err := check.Analyze(in.f, in.size, in.name, check.Options{Prog: prog})
+				if err != nil {
+					return fmt.Errorf("view: --check: %v", err)
+				}
+				var errs []view.Error
+				for _, d := range res.Diagnoses {
+					errs = append(errs, view.Error{Class: d.Class, Message: d.Message, File: d.File, Line: d.Line, Procs: d.Processors})
+				}
+				tl.MarkErrors(errs)
+			}
 			if out == "" && path == "-" {
 				out = "-" // a trace from standard input: the page to standard output
 			}
@@ -70,6 +84,7 @@ written next to the trace, with the extension .html.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "HTML file to write (default: the trace's name with .html)")
 	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
+	cmd.Flags().BoolVar(&checkErrs, "check", false, "mark the errors svmc check finds on the lanes")
 	return cmd
 }
 

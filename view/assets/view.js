@@ -10,7 +10,7 @@
 (function () {
   'use strict';
   var D = JSON.parse(document.getElementById('svmc-data').textContent);
-  var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites, MS = D.msg || [];
+  var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites, MS = D.msg || [], MK = D.marks || [];
   var ROW = 18, ISTRIP = 9, LGAP = 10, AXIS = 24, GUT = 44, PAD = 12;
   var MINROW = 18, MAXROW = 30;
   var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
@@ -191,6 +191,7 @@
       }
     });
     var messages = drawMessages(right);
+    var marks = drawMarks(right);
     // Gutter with the lane names, over anything drawn left of the plot.
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, GUT - 1, totalH);
@@ -210,7 +211,27 @@
     ctx.moveTo(GUT - 0.5, AXIS - 2);
     ctx.lineTo(GUT - 0.5, totalH);
     ctx.stroke();
-    report(bars, waits, measures, events, messages);
+    report(bars, waits, measures, events, messages, marks);
+  }
+
+  // drawMarks draws each error a checker found (svmc view --check) as a red
+  // triangle on the top edge of its processor's lane, at its call.
+  function drawMarks(right) {
+    var n = 0;
+    ctx.fillStyle = '#d00000';
+    for (var i = 0; i < MK.length; i++) {
+      var m = MK[i], L = lanes[m[0]];
+      if (!L || m[1] < v0 || m[1] > v1) continue;
+      var x = X(m[1]);
+      if (x < GUT || x > right) continue;
+      ctx.beginPath();
+      ctx.moveTo(x - 6, L.y - 4);
+      ctx.lineTo(x + 6, L.y - 4);
+      ctx.lineTo(x, L.y + 7);
+      ctx.fill();
+      n++;
+    }
+    return n;
   }
 
   // drawMessages draws each message whose time span meets the window as a
@@ -247,12 +268,14 @@
 
   // report writes what was drawn into the page (the footer and its data-*
   // attributes), for the reader and for tests that load the page headless.
-  function report(bars, waits, measures, events, messages) {
+  function report(bars, waits, measures, events, messages, marks) {
     rangeEl.textContent = fmtDur(v0) + ' – ' + fmtDur(v1) + '  (' + fmtDur(v1 - v0) + ')';
     statusEl.textContent = lanes.length + ' lanes · ' + bars + ' bars drawn (' + waits + ' waiting, ' +
       measures + ' measured) · ' + events + ' events · ' + messages + ' messages · ' + IV.length + ' intervals, ' +
       IN.length + ' events and ' + MS.length + ' messages in the trace';
     statusEl.dataset.messages = messages;
+    statusEl.dataset.marks = marks;
+    if (MK.length) statusEl.textContent += ' · ' + MK.length + ' errors marked';
     statusEl.dataset.lanes = lanes.length;
     statusEl.dataset.bars = bars;
     statusEl.dataset.waits = waits;
@@ -351,6 +374,10 @@
   // nearest event tick.
   function hit(mx, my) {
     var tol = 3 * (v1 - v0) / PW, t = T(mx);
+    for (var q = 0; q < MK.length; q++) {
+      var mk = MK[q], ML = lanes[mk[0]];
+      if (ML && Math.abs(X(mk[1]) - mx) <= 7 && my >= ML.y - 6 && my <= ML.y + 8) return { mark: q };
+    }
     for (var p = 0; p < lanes.length; p++) {
       var L = lanes[p];
       if (my < L.y || my >= L.y + L.h) continue;
@@ -400,6 +427,11 @@
     return name + ' { ' + f.join(', ') + ' }';
   }
   function tipHTML(h) {
+    if (h.mark !== undefined) {
+      var mk = MK[h.mark];
+      return '<b class="err">' + esc(mk[2]) + '</b> — P' + mk[0] + ' at ' + abs(mk[1]) + ' µs<br>' + esc(mk[4]) +
+        '<div class="rec">' + esc(mk[3]) + '</div>';
+    }
     if (h.iv !== undefined) {
       var v = IV[h.iv], k = K[v[1]], fx = fix[h.iv];
       var c0 = fx ? fx[0].toFixed(3) : abs(v[4]), c1 = fx ? fx[1].toFixed(3) : abs(v[5]);
