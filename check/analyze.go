@@ -62,7 +62,6 @@ func Analyze(ra io.ReaderAt, size int64, name string, opt Options) (*Result, err
 	for _, c := range opt.Classes {
 		a.classes[c] = true
 	}
-	a.res.Stages = append(a.res.Stages, Stage{"Analyzer initialization", time.Since(t0).Seconds()})
 	t1 := time.Now()
 	_, err = replay.OrderFile(ra, size, name, replay.OrderOptions{Prog: opt.Prog, Procs: procs, Records: true}, func(e *replay.Event) error {
 		a.res.Records++
@@ -72,10 +71,12 @@ func Analyze(ra io.ReaderAt, size int64, name string, opt Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	a.res.Stages = append(a.res.Stages, Stage{"Trace reading and analysis", time.Since(t1).Seconds()})
-	t2 := time.Now()
+	// One pass reads the trace, reconstructs the consistent order, pairs
+	// the operations and finds the errors that need no whole view.
+	a.res.Stages = append(a.res.Stages,
+		Stage{"Analyzer initialization and trace reading", t1.Sub(t0).Seconds()},
+		Stage{"Trace reconstruction, event reference creation", time.Since(t1).Seconds()})
 	a.finish()
-	a.res.Stages = append(a.res.Stages, Stage{"Deadlock and error search", time.Since(t2).Seconds()})
 	return a.res, nil
 }
 
@@ -91,6 +92,9 @@ func (a *analyser) event(e *replay.Event) {
 	}
 	p := int(e.Proc)
 	ps := a.proc(p)
+	if a.opt.TraceOut != nil {
+		a.printRecord(e)
+	}
 	switch e.Tag {
 	case trace.TagMsgCallStart:
 		a.callStart(ps, newCall(e))
@@ -153,6 +157,24 @@ func (a *analyser) event(e *replay.Event) {
 		if n := len(ps.held); n > 0 {
 			ps.held = ps.held[:n-1]
 		}
+	}
+}
+
+// printRecord writes a message record as a call or a return (seed 003's
+// Trace printing).
+func (a *analyser) printRecord(e *replay.Event) {
+	w := a.opt.TraceOut
+	switch e.Tag {
+	case trace.TagMsgCallStart:
+		fmt.Fprintf(w, "%12.3f  %s\n", e.Time, a.describe(newCall(e)))
+	case trace.TagMsgCallStop:
+		fmt.Fprintf(w, "%12.3f  processor %d: return from %s at %s", e.Time, e.Proc, trace.CallKindName(int(e.M.Kind)), a.where(int(e.M.Site)))
+		if e.M.Src >= 0 {
+			fmt.Fprintf(w, " (source %d, tag %d, %d elements)", e.M.Src, e.M.MTag, e.M.MCount)
+		}
+		fmt.Fprintln(w)
+	case trace.TagMsgRequestDone:
+		fmt.Fprintf(w, "%12.3f  processor %d: request %d (%s) completed at %s\n", e.Time, e.Proc, e.M.Req, trace.CallKindName(int(e.M.Kind)), a.where(int(e.M.Site)))
 	}
 }
 
@@ -341,6 +363,7 @@ func (a *analyser) finish() {
 	for len(a.procs) < a.res.Procs {
 		a.proc(len(a.procs))
 	}
+	t0 := time.Now()
 	explained := map[*call]bool{} // calls a diagnosis covers (one per cause)
 	stopped := end.Recorded && end.Status != trace.EndNormal
 	// A run a panic, a signal or a run-time error cut short: what it left
@@ -355,6 +378,7 @@ func (a *analyser) finish() {
 	a.collectiveChecks(explained)
 	// Hang-ups and deadlocks of the processors blocked at the end; a run
 	// killed without trace-end leaves its calls incomplete.
+	t1 := time.Now()
 	switch {
 	case !end.Recorded:
 		for p, ps := range a.procs {
@@ -369,6 +393,8 @@ func (a *analyser) finish() {
 	case stopped && !cut:
 		a.blocked(explained)
 	}
+	tDeadlock := time.Since(t1)
+	t2 := time.Now()
 	// What was left open by processors that went on.
 	for p, ps := range a.procs {
 		for _, q := range sortedReqs(ps.reqs) {
@@ -417,11 +443,15 @@ func (a *analyser) finish() {
 			Message: fmt.Sprintf("the message processor %d sent to processor %d with tag %d at %s was never received", s.proc, s.peer, s.tag, a.where(s.site)),
 			Calls:   []string{a.describe(s)}})
 	}
+	tErrors := time.Since(t2) + t1.Sub(t0)
 	// Potential deadlocks: only when the run did not really deadlock.
+	t3 := time.Now()
 	if !a.opt.NoPotential && !(end.Recorded && end.Status == trace.EndDeadlock) {
 		a.potentialDeadlocks()
 		a.lockCycles()
 	}
+	tDeadlock += time.Since(t3)
+	a.res.Stages = append(a.res.Stages, Stage{"Error detection", tErrors.Seconds()}, Stage{"Deadlock detection", tDeadlock.Seconds()})
 	a.finishStats()
 	sortDiagnoses(a.res.Diagnoses)
 }

@@ -24,6 +24,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -90,9 +91,11 @@ type Options struct {
 	MaxErrors int
 	// Classes, when not empty, are the only classes checked.
 	Classes []string
-	// Potential turns on the search for potential deadlocks (default on
-	// through Analyze's caller).
+	// NoPotential turns the search for potential deadlocks off.
 	NoPotential bool
+	// TraceOut, if set, receives the trace as calls and returns, in the
+	// consistent order (seed 003's Trace printing).
+	TraceOut io.Writer
 }
 
 // Result is the analysis of one trace.

@@ -26,41 +26,32 @@ func WriteText(w io.Writer, name string, res *Result, po PrintOptions) error {
 	fmt.Fprintf(ew, "  %d records of %d processors\n", res.Records, res.Procs)
 	if po.Times {
 		for _, st := range res.Stages {
-			fmt.Fprintf(ew, "  %-32s %.3f s\n", st.Name, st.Seconds)
+			fmt.Fprintf(ew, "  %-48s %.3f s\n", st.Name, st.Seconds)
 		}
 	}
-	fmt.Fprintf(ew, "\n== Task state at the end\n")
+	fmt.Fprintf(ew, "\n== Task state and error printing\n")
 	fmt.Fprintf(ew, "  task: %s\n", endText(res.Ended))
 	for p, s := range res.ProcState {
 		fmt.Fprintf(ew, "  processor %d: %s\n", p, s)
 	}
-	errs, warns := 0, 0
+	var plain, dead []*Diagnosis
 	for _, d := range res.Diagnoses {
-		if d.Severity == severityWarning {
-			warns++
-		} else {
-			errs++
+		switch d.Class {
+		case RealDeadlock, RealHangup, PotentialDeadlk, PotentialHangup:
+			dead = append(dead, d)
+		default:
+			plain = append(plain, d)
 		}
 	}
-	fmt.Fprintf(ew, "\n== Error printing: %d errors, %d warnings\n", errs, warns)
-	for i, d := range res.Diagnoses {
-		where := d.File
-		if d.Line > 0 {
-			where = fmt.Sprintf("%s:%d", d.File, d.Line)
-		}
-		if where == "" {
-			where = "-"
-		}
-		fmt.Fprintf(ew, "  %d. %s: %s [%s] processors %v\n     %s\n", i+1, where, d.Class, d.Severity, d.Processors, d.Message)
-		for _, c := range d.Calls {
-			fmt.Fprintf(ew, "       %s\n", c)
-		}
-	}
-	if res.OpsCut {
-		fmt.Fprintf(ew, "  note: potential deadlocks were searched among the first %d blocking operations only (memory bound)\n", MaxOps)
-	}
+	fmt.Fprintf(ew, "\n  %s\n", counted(plain))
+	printDiagnoses(ew, plain)
 	for p, n := range res.Suppressed {
 		fmt.Fprintf(ew, "  processor %d reached the limit of errors: %d more not printed (max_errors)\n", p, n)
+	}
+	fmt.Fprintf(ew, "\n== Deadlock printing\n  %s\n", counted(dead))
+	printDiagnoses(ew, dead)
+	if res.OpsCut {
+		fmt.Fprintf(ew, "  note: potential deadlocks were searched among the first %d blocking operations only (memory bound)\n", MaxOps)
 	}
 	fmt.Fprintf(ew, "\n== Call statistics (count, time; per processor)\n")
 	for _, c := range res.Calls {
@@ -75,6 +66,34 @@ func WriteText(w io.Writer, name string, res *Result, po PrintOptions) error {
 		fmt.Fprintf(ew, "  %4d  %-14s %-22s %d calls\n", s.Site, s.Func, s.Where, s.Calls)
 	}
 	return ew.err
+}
+
+func counted(ds []*Diagnosis) string {
+	errs, warns := 0, 0
+	for _, d := range ds {
+		if d.Severity == severityWarning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	return fmt.Sprintf("%d errors, %d warnings", errs, warns)
+}
+
+func printDiagnoses(ew io.Writer, ds []*Diagnosis) {
+	for i, d := range ds {
+		where := d.File
+		if d.Line > 0 {
+			where = fmt.Sprintf("%s:%d", d.File, d.Line)
+		}
+		if where == "" {
+			where = "-"
+		}
+		fmt.Fprintf(ew, "  %d. %s: %s [%s] processors %v\n     %s\n", i+1, where, d.Class, d.Severity, d.Processors, d.Message)
+		for _, c := range d.Calls {
+			fmt.Fprintf(ew, "       %s\n", c)
+		}
+	}
 }
 
 func endText(e End) string {

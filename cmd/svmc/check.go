@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -17,7 +18,7 @@ func checkCmd() *cobra.Command {
 	var (
 		info, format, params, classes string
 		maxErrors                     int
-		times, noPotential            bool
+		times, noPotential, printTr   bool
 	)
 	cmd := &cobra.Command{
 		Use: "check TRACE [--format text|json] [--info FILE] [--max-errors N] [--classes LIST] [--params FILE]",
@@ -78,6 +79,18 @@ and potential (1/0), as seed 003's analyser is controlled; flags override it.`,
 				return err
 			}
 			opt.Prog = prog
+			var tr *os.File
+			if printTr && format == "text" {
+				// The trace comes last in the protocol: keep it aside.
+				if tr, err = os.CreateTemp("", "svmc-check-trace-*"); err != nil {
+					return fmt.Errorf("check: %v", err)
+				}
+				defer os.Remove(tr.Name())
+				defer tr.Close()
+				bw := bufio.NewWriter(tr)
+				defer bw.Flush()
+				opt.TraceOut = bw
+			}
 			res, err := check.Analyze(in.f, in.size, in.name, opt)
 			if err != nil {
 				return fmt.Errorf("check: %v", err)
@@ -87,6 +100,9 @@ and potential (1/0), as seed 003's analyser is controlled; flags override it.`,
 				err = check.WriteJSON(out, res)
 			} else {
 				err = check.WriteText(out, in.name, res, check.PrintOptions{Times: times})
+			}
+			if err == nil && tr != nil {
+				err = appendTrace(out, tr, opt.TraceOut.(*bufio.Writer))
 			}
 			if err != nil {
 				return fmt.Errorf("check: writing the protocol: %v", err)
@@ -102,6 +118,7 @@ and potential (1/0), as seed 003's analyser is controlled; flags override it.`,
 	f.StringVar(&params, "params", "", "parameter file of the analyser (max_errors, classes, times, potential)")
 	f.BoolVar(&times, "times", false, "print the time of each stage of the analysis")
 	f.BoolVar(&noPotential, "no-potential", false, "do not search for potential deadlocks")
+	f.BoolVar(&printTr, "print-trace", false, "end the protocol with the trace as calls and returns (Trace printing)")
 	return cmd
 }
 
@@ -174,4 +191,19 @@ func checkParams(path string, opt *check.Options, times *bool) error {
 		}
 	}
 	return sc.Err()
+}
+
+// appendTrace copies the trace printing kept aside to the protocol.
+func appendTrace(out io.Writer, tr *os.File, bw *bufio.Writer) error {
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := tr.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(out, "\n== Trace printing\n"); err != nil {
+		return err
+	}
+	_, err := io.Copy(out, tr)
+	return err
 }

@@ -180,3 +180,38 @@ func f1(r, p float64) float64 {
 	}
 	return 2 * r * p / (r + p)
 }
+
+// The protocol of a deadlocked run: seed 003's stages in order, the cycle
+// with each processor's call and line, the trace printed at the end; the
+// analyser's parameter file; its errors with file and line.
+func TestCheckProtocol(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "check", "deadlock"))
+	tr := filepath.Join(t.TempDir(), "dl.sddf")
+	run := runSvmc(t, dir, "run", "--check", "-n", "2", "--trace", tr, "--deadlock-ms", "200", ".")
+	if run.code == 0 || !strings.Contains(run.stderr, "deadlock") {
+		t.Fatalf("the run did not deadlock: exit %d\n%s", run.code, run.stderr)
+	}
+	res := runSvmc(t, dir, "check", "--print-trace", tr)
+	if res.code != 0 {
+		t.Fatalf("check: exit %d\n%s", res.code, res.stderr)
+	}
+	last := -1
+	for _, stage := range []string{"== Analyzer initialization and trace reading", "== Task state and error printing",
+		"== Deadlock printing", "real deadlock [error] processors [0 1]", "processor 0: Recv(from 1, tag 0, 1 × int) at main.go:15:3",
+		"processor 1: Recv(from 0, tag 0, 1 × int) at main.go:15:3", "== Source points", "== Trace printing"} {
+		i := strings.Index(res.stdout, stage)
+		if i < 0 || i < last {
+			t.Fatalf("the protocol lacks %q after position %d:\n%s", stage, last, res.stdout)
+		}
+		last = i
+	}
+	params := filepath.Join(t.TempDir(), "check.par")
+	os.WriteFile(params, []byte("# only deadlocks\nclasses = real deadlock\nmax_errors = 5\n"), 0o644)
+	if res := runSvmc(t, dir, "check", "--format", "json", "--params", params, tr); res.code != 0 || !strings.Contains(res.stdout, `"class": "real deadlock"`) {
+		t.Errorf("with %s: exit %d\n%s%s", params, res.code, res.stdout, res.stderr)
+	}
+	os.WriteFile(params, []byte("classes = real deadlok\n"), 0o644)
+	if res := runSvmc(t, dir, "check", "--params", params, tr); res.code == 0 || !strings.Contains(res.stderr, "check.par:1: classes: unknown class \"real deadlok\"") {
+		t.Errorf("bad parameter file: exit %d\n%s", res.code, res.stderr)
+	}
+}
