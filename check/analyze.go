@@ -234,6 +234,7 @@ func (a *analyser) callStart(ps *procState, c *call) {
 	case trace.CallSend, trace.CallSsend, trace.CallSendrecv, trace.CallIsend:
 		if c.id > 0 {
 			a.sends[sendKey{c.proc, c.id}] = c
+			c.heard = ps.heard[c.peer]
 		}
 	}
 	switch c.kind {
@@ -333,6 +334,7 @@ func (a *analyser) paired(rc, op *call) {
 	}
 	delete(a.sends, k)
 	s.received, s.recvBy = true, rc
+	a.races(rc, s)
 	if s.sum != 0 && rc.csum != 0 && s.sum != rc.csum && s.kind != trace.CallIsend && !rc.overlapped {
 		f, l := a.pos(s.site)
 		a.report(&Diagnosis{Class: RecvChecksum, Processors: []int{s.proc, rc.proc}, File: f, Line: l,
@@ -351,6 +353,48 @@ func (a *analyser) paired(rc, op *call) {
 		if s.kind == trace.CallSend {
 			n.syncDep = true
 		}
+	}
+}
+
+// maxWildcards bounds the wildcard receives a processor remembers for the
+// race search.
+const maxWildcards = 32
+
+// races takes a receive rc that took send s. A wildcard receive is
+// remembered; a receive from one source that takes a message an earlier
+// wildcard receive of the processor could have taken instead (the sender
+// had not heard from the receiver since: the send was not caused by
+// anything after the wildcard) is a race: had the wildcard taken it, this
+// receive would wait for a message that may never come (potential
+// hang-up, seed 003; MBI's message race).
+func (a *analyser) races(rc, s *call) {
+	ps := a.proc(rc.proc)
+	if ps.heard == nil {
+		ps.heard = map[int]float64{}
+	}
+	ps.heard[s.proc] = max(ps.heard[s.proc], s.t0)
+	src, tag := rc.peer, rc.tag
+	if rc.kind == trace.CallSendrecv {
+		src, tag = rc.rpeer, rc.rtag
+	}
+	if src < 0 {
+		ps.wild = append(ps.wild, wildcard{site: rc.site, src: s.proc, tag: tag, t1: rc.t1, c: rc})
+		if len(ps.wild) > maxWildcards {
+			ps.wild = ps.wild[1:]
+		}
+		return
+	}
+	for i := range ps.wild {
+		w := &ps.wild[i]
+		if w.reported || w.src == s.proc || w.t1 > rc.t0 || w.tag >= 0 && w.tag != s.tag || s.heard >= w.t1 {
+			continue
+		}
+		w.reported = true
+		f, l := a.pos(w.site)
+		a.report(&Diagnosis{Class: PotentialHangup, Severity: severityWarning, Processors: []int{rc.proc, s.proc, w.src}, File: f, Line: l,
+			Message: fmt.Sprintf("the wildcard receive at %s took processor %d's message, but could as well have taken processor %d's (sent at %s), which the receive at %s (from %d only) took after it; in that order the later receive waits for a message that may never come",
+				a.where(w.site), w.src, s.proc, a.where(s.site), a.where(rc.site), s.proc),
+			Calls: []string{a.describe(w.c), a.describe(rc)}})
 	}
 }
 

@@ -171,6 +171,7 @@ type call struct {
 	node        int // index into blocking ops (potential deadlocks), -1
 	before      int // the processor's blocking op before this call, -1
 	overlapped  bool
+	heard       float64 // a send: the latest send of its destination its sender had received
 }
 
 // procState is one processor's part of the analysis.
@@ -184,6 +185,16 @@ type procState struct {
 	ops     []int         // the processor's blocking op nodes
 	errs    int
 	ended   bool
+	heard   map[int]float64 // per sender: the latest start of a send of it received here
+	wild    []wildcard      // recent wildcard receives (races)
+}
+
+// wildcard is a completed receive from AnySource.
+type wildcard struct {
+	site, src, tag int
+	t1             float64
+	c              *call
+	reported       bool
 }
 
 type syncWait struct {

@@ -133,6 +133,21 @@ func (a *analyser) blocked(explained map[*call]bool) {
 		if !ok {
 			continue
 		}
+		if w := a.tookIt(c.proc, src, tag); w != nil {
+			f, l := a.pos(w.site)
+			a.report(&Diagnosis{Class: RealHangup, Processors: []int{c.proc, src}, File: f, Line: l,
+				Message: fmt.Sprintf("the wildcard receive at %s took processor %d's message, and the receive at %s (from %d only) now waits for one that never comes: a message race",
+					a.where(w.site), src, a.where(c.site), src),
+				Calls: []string{a.describe(w.c), a.describe(c)}})
+			explained[c] = true
+			// The message the wildcard left is the same cause.
+			for _, s := range a.sends {
+				if s.peer == c.proc && s.proc != src && (w.tag < 0 || w.tag == s.tag) {
+					explained[s] = true
+				}
+			}
+			continue
+		}
 		if s := a.mismatch(c.proc, src, tag); s != nil {
 			f, l := a.pos(c.site)
 			a.report(&Diagnosis{Class: NonpairedRecv, Processors: []int{c.proc, s.proc}, File: f, Line: l,
@@ -267,6 +282,21 @@ func (a *analyser) waitName(w *syncWait) string {
 		return "barrier"
 	}
 	return trace.Lookup(w.tag).Name
+}
+
+// tookIt is an earlier wildcard receive of processor dst that took a
+// message of src a blocked receive from src with tag could have taken.
+func (a *analyser) tookIt(dst, src, tag int) *wildcard {
+	if src < 0 {
+		return nil
+	}
+	ws := a.proc(dst).wild
+	for i := len(ws) - 1; i >= 0; i-- {
+		if w := &ws[i]; w.src == src && (tag < 0 || w.c.mtag == tag) {
+			return w
+		}
+	}
+	return nil
 }
 
 // receiveOf is the source and tag a blocked call waits to receive from.
