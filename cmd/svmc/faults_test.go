@@ -657,6 +657,8 @@ func TestHostileFixtures(t *testing.T) {
 		{[]string{"view", f("beyond.sddf"), "-o", filepath.Join(dir, "v.html")}, "processor 7, but the run had 2"},
 		{[]string{"export", "--format", "chrome", f("nan.sddf"), "-o", filepath.Join(dir, "x.json")}, "clock NaN is not a time"},
 		{[]string{"report", f("inf.txt.sddf")}, "clock -Inf is not a time"},
+		{[]string{"check", f("maxnode.sddf")}, "node 2147483647 is no processor number"},
+		{[]string{"check", f("nan.sddf")}, "clock NaN is not a time"},
 		{[]string{"run", "--request", f("include-secret.req"), "."}, "include-secret.req:2:9: cannot include \"secret.txt\": " + f("secret.txt") + " is not a request file"},
 		{[]string{"run", "--request", f("include-self.req"), "."}, "include-self.req:2:9: include cycle"},
 		{[]string{"run", "--request", f("huge-numbers.req"), "."}, "huge-numbers.req:1:24: bad stage \"99999999999999999999\": want a number from 0 to 6"},
