@@ -38,6 +38,7 @@ func decodeStatInterval(r *trace.Record) *StatInterval {
 		Level:            intField(r, "level", 0),
 		Name:             r.String("name"),
 		Entries:          intField(r, "entries", 0),
+		Dissync:          floatField(r, "dissynchronisation microseconds"),
 		Procs:            intField(r, "processors", 0),
 		Exec:             floatField(r, "execution microseconds"),
 		ProcTime:         floatField(r, "processor microseconds"),

@@ -54,18 +54,22 @@ type StatInterval struct {
 	Procs   int    `json:"procs"`
 	// Exec is the longest processor's wall time in the interval (the whole
 	// run for the program); ProcTime = Procs × Exec.
-	Exec             float64     `json:"execution_us"`
-	ProcTime         float64     `json:"processor_time_us"`
-	UserProductive   float64     `json:"user_productive_us"`   // the user program's own code
-	UserLost         float64     `json:"user_lost_us"`         //
-	SystemProductive float64     `json:"system_productive_us"` // runtime functions it called
-	SystemLost       float64     `json:"system_lost_us"`       //
-	Productive       float64     `json:"productive_us"`        // user + system
-	Lost             float64     `json:"lost_us"`              // user + system
-	Idle             float64     `json:"idle_us"`              // waiting for work
-	SystemCalls      float64     `json:"system_calls"`         // runtime calls made directly by the user program
-	Efficiency       float64     `json:"efficiency"`           // Productive / ProcTime
-	Groups           []StatGroup `json:"groups"`               // its interval matrix, by caller group, then group
+	Exec             float64 `json:"execution_us"`
+	ProcTime         float64 `json:"processor_time_us"`
+	UserProductive   float64 `json:"user_productive_us"`   // the user program's own code
+	UserLost         float64 `json:"user_lost_us"`         //
+	SystemProductive float64 `json:"system_productive_us"` // runtime functions it called
+	SystemLost       float64 `json:"system_lost_us"`       //
+	Productive       float64 `json:"productive_us"`        // user + system
+	Lost             float64 `json:"lost_us"`              // user + system
+	Idle             float64 `json:"idle_us"`              // waiting for work
+	SystemCalls      float64 `json:"system_calls"`         // runtime calls made directly by the user program
+	Efficiency       float64 `json:"efficiency"`           // Productive / ProcTime
+	// Dissync is RMT, the real dissynchronisation of message passing
+	// (seed 000 §11.1.3); the groups' RMTi are their message-passing
+	// element's productive time.
+	Dissync float64     `json:"dissync_us,omitempty"`
+	Groups  []StatGroup `json:"groups"` // its interval matrix, by caller group, then group
 }
 
 // StatGroup is one element IM[caller][group] of an interval matrix: the

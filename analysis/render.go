@@ -448,6 +448,11 @@ func writeStats(w io.Writer, m *Model) {
 			Dur(si.Productive), Dur(si.UserProductive), Dur(si.SystemProductive),
 			Dur(si.Lost), Dur(si.UserLost), Dur(si.SystemLost), Dur(si.Idle), count(si.SystemCalls), pct(si.Efficiency))
 	}
+	for _, si := range m.Stats {
+		if si.Dissync > 0 {
+			fmt.Fprintf(w, "  interval %d: real dissynchronisation of message passing (RMT) %s\n", si.ID, Dur(si.Dissync))
+		}
+	}
 	t.write(w, "  ")
 	fmt.Fprintf(w, "\n  Interval matrices: calls, productive and lost time of each group of runtime functions\n")
 	fmt.Fprintf(w, "  called from a caller group (user program → user program: the program's own code)\n")

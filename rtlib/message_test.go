@@ -390,8 +390,11 @@ func TestMessageStatistics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var calls, dissync, lost float64
+	var calls, dissync, lost, rmt float64
 	for _, r := range readTrace(t, buf.Bytes()) {
+		if r.Desc.Name == "stat-interval" && r.Int("interval id") == 0 {
+			rmt = r.Double("dissynchronisation microseconds")
+		}
 		if r.Desc.Name == "stat-group" && r.Int("interval id") == 0 && r.Int("group") == int(stats.MsgPas) {
 			calls += r.Double("calls")
 			dissync += r.Double("productive microseconds")
@@ -406,6 +409,9 @@ func TestMessageStatistics(t *testing.T) {
 	}
 	if lost < 29e3 {
 		t.Errorf("lost %.0f µs, want the receiver's 30 ms at least", lost)
+	}
+	if rmt != dissync {
+		t.Errorf("RMT %.0f µs, the groups' RMTi add up to %.0f", rmt, dissync)
 	}
 }
 

@@ -169,7 +169,7 @@ func (s *Synth) MeasureFinish(node int, t float64, level int, name string, elaps
 
 // StatInterval writes stat-interval as the runtime does: processor 0, at
 // the end of the run. vals are the eleven doubles from execution to
-// efficiency.
+// efficiency; the dissynchronisation (message passing) is 0.
 func (s *Synth) StatInterval(t float64, id, parent, level int, name string, entries, procs int, vals [11]float64) {
 	b := &s.Bufs[0]
 	b.Begin(trace.TagStatInterval, 0, t)
@@ -182,6 +182,7 @@ func (s *Synth) StatInterval(t float64, id, parent, level int, name string, entr
 	for _, v := range vals {
 		b.Double(v)
 	}
+	b.Double(0)
 	b.End()
 }
 

@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -144,6 +145,7 @@ func Records(b *trace.Buf, sums []*Summary, n int, clock float64, maxName int) {
 		b.Double(s.Idle)
 		b.Double(s.Calls)
 		b.Double(s.Efficiency())
+		b.Double(s.Dissync)
 		b.End()
 		for i := range s.M {
 			for j := range s.M[i] {
@@ -173,7 +175,14 @@ func Print(w io.Writer, sums []*Summary, n int) {
 		fmt.Fprintf(w, "svmc:   execution %.1f us, processor time %.1f us, productive %.1f us (user %.1f, runtime %.1f), lost %.1f us (user %.1f, runtime %.1f), idle %.1f us, efficiency %.3f, runtime calls %.1f\n",
 			s.Exec, s.ProcTime, s.Productive(), s.OUPT, s.SPT, s.Lost(), s.OULT, s.SLT, s.Idle, s.Efficiency(), s.Calls)
 		if s.Dissync > 0 {
-			fmt.Fprintf(w, "svmc:   real dissynchronisation of message passing %.1f us\n", s.Dissync)
+			// RMT and RMTi (seed 000 §11.1.3): RMTi = IM[i][MsgPasGrp].ProductTime.
+			var parts []string
+			for i := range s.M {
+				if d := s.M[i][MsgPas].Prod; d > 0 {
+					parts = append(parts, fmt.Sprintf("%s %.1f us", GroupNames[i], d))
+				}
+			}
+			fmt.Fprintf(w, "svmc:   real dissynchronisation of message passing (RMT) %.1f us; by calling group (RMTi): %s\n", s.Dissync, strings.Join(parts, ", "))
 		}
 		for i := range s.M {
 			for j := range s.M[i] {
