@@ -26,7 +26,7 @@ type census struct {
 	names    map[int]map[string]int // per processor: slices by region site (sub/dir/type)
 	records  map[int]int            // per processor, all records
 	instants map[int]int            // per processor: records that are neither start nor end
-	mpi      map[int]int            // per processor: OTF2's MPI events (messages sent and received, collectives begun and ended)
+	mpi      map[int]int            // per processor: OTF2's other events (messages sent and received, collectives begun and ended, locks acquired and released)
 }
 
 func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
@@ -78,9 +78,11 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 		case "wait-lock-stop":
 			if !atomicDirs[sd] {
 				c.slices[writer]++ // the lock is held until release-lock
+				c.mpi[writer] += 2 // OTF2: acquire and release
 			}
 		case "wait-crit-sec-stop":
 			c.slices[writer]++ // the critical section is held until exit-crit-sec
+			c.mpi[writer] += 2
 		case "trace-region-stop", "wait-barrier-stop", "wait-bcheckout-stop", "release-lock", "exit-crit-sec", "msg-call-stop":
 		default:
 			c.instants[writer]++

@@ -40,8 +40,11 @@ const OTF2Available = true
 // must not hold an archive already). The model: one system tree node for
 // the run, a location group (a process) per processor with one location (a
 // CPU thread); regions, waits and holds as Enter/Leave of regions with
-// roles (see Role), one region per kind and site; instants as markers with
-// the record as text. The clock is nanosecond ticks of the corrected time.
+// roles (see Role), one region per kind and site, a hold also as
+// ThreadAcquireLock / ThreadReleaseLock (OpenMP's lock model: a critical
+// section's name or a LOCK directive is a lock, with its acquisition
+// order); messages as MPI events of one communicator; instants as markers
+// with the record as text. The clock is nanosecond ticks of the corrected time.
 func WriteOTF2(dir string, tl *view.Timeline) (err error) {
 	anchor := filepath.Join(dir, OTF2Archive+".otf2")
 	if _, err := os.Stat(anchor); err == nil {
@@ -154,6 +157,9 @@ func writeEvents(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check chec
 			if iv.Kind == view.KindCollective {
 				check("mpi collective begin", C.OTF2_EvtWriter_MpiCollectiveBegin(w, nil, t))
 			}
+			if id, ok := m.lockOf[op.Index]; ok {
+				check("acquire lock", C.OTF2_EvtWriter_ThreadAcquireLock(w, nil, t, C.OTF2_PARADIGM_OPENMP, C.uint32_t(id), C.uint32_t(m.acquired[op.Index])))
+			}
 		} else {
 			t := C.OTF2_TimeStamp(ticks(iv.End))
 			if iv.Kind == view.KindCollective {
@@ -163,6 +169,9 @@ func writeEvents(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check chec
 				}
 				check("mpi collective end", C.OTF2_EvtWriter_MpiCollectiveEnd(w, nil, t,
 					collectiveOp(tl.Sites[iv.Site].Kind), otf2Comm, root, 0, 0))
+			}
+			if id, ok := m.lockOf[op.Index]; ok {
+				check("release lock", C.OTF2_EvtWriter_ThreadReleaseLock(w, nil, t, C.OTF2_PARADIGM_OPENMP, C.uint32_t(id), C.uint32_t(m.acquired[op.Index])))
 			}
 			check("leave", C.OTF2_EvtWriter_Leave(w, nil, t, region))
 		}

@@ -199,6 +199,13 @@ func TestOTF2SyncKinds(t *testing.T) {
 	atomic := map[[2]int]bool{{tracetest.SubMain, tracetest.DirAtomic}: true}
 	a, dir := writeAndRead(t, timeline(t, data))
 	checkArchive(t, a, dir, count(t, data, atomic), 2)
+	holds := 0
+	for _, n := range count(t, data, atomic).mpi {
+		holds += n / 2
+	}
+	if acq, rel := strings.Count(a.raw, "THREAD_ACQUIRE_LOCK"), strings.Count(a.raw, "THREAD_RELEASE_LOCK"); acq != holds || rel != holds || holds == 0 {
+		t.Errorf("%d lock acquisitions and %d releases, the trace holds locks %d times", acq, rel, holds)
+	}
 	checkRoles(t, a, map[string]string{
 		"main":                           "FUNCTION",
 		"Work":                           "FUNCTION",

@@ -3,6 +3,10 @@
 package export
 
 import (
+	"cmp"
+	"slices"
+	"strconv"
+
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/view"
 )
@@ -99,6 +103,11 @@ type otf2Model struct {
 	events   []uint64 // per processor: enters and leaves
 	markers  []string // record names of the instants, one marker definition each
 	markerOf []uint32 // per instant
+	// Locks: the lock of each hold interval (critical sections by name,
+	// LOCK directives by site) and its acquisition order among that lock's
+	// holds, for ThreadAcquireLock / ThreadReleaseLock.
+	lockOf   map[int]uint32
+	acquired map[int]uint32
 }
 
 func newOTF2Model(tl *view.Timeline) *otf2Model {
@@ -134,6 +143,7 @@ func newOTF2Model(tl *view.Timeline) *otf2Model {
 		m.events[mg.From]++ // MpiSend
 		m.events[mg.To]++   // MpiRecv
 	}
+	m.locks(tl)
 	names := map[string]uint32{}
 	for i := range tl.Instants {
 		n := tl.Instants[i].Name
@@ -146,6 +156,40 @@ func newOTF2Model(tl *view.Timeline) *otf2Model {
 		m.markerOf[i] = id
 	}
 	return m
+}
+
+// locks numbers the locks held in tl and orders each lock's acquisitions
+// by time (OTF2's acquisition order).
+func (m *otf2Model) locks(tl *view.Timeline) {
+	m.lockOf, m.acquired = map[int]uint32{}, map[int]uint32{}
+	ids := map[string]uint32{}
+	var holds []int
+	for i := range tl.Intervals {
+		iv := &tl.Intervals[i]
+		if !iv.Kind.IsHeld() {
+			continue
+		}
+		site := &tl.Sites[iv.Site]
+		key := "lock " + strconv.Itoa(iv.Site)
+		if iv.Kind == view.KindCriticalHeld {
+			key = "critical " + site.Label
+		}
+		id, ok := ids[key]
+		if !ok {
+			id = uint32(len(ids))
+			ids[key] = id
+		}
+		m.lockOf[i] = id
+		holds = append(holds, i)
+		m.events[iv.Proc] += 2 // acquire and release
+	}
+	slices.SortStableFunc(holds, func(a, b int) int { return cmp.Compare(tl.Intervals[a].Start, tl.Intervals[b].Start) })
+	next := map[uint32]uint32{}
+	for _, i := range holds {
+		id := m.lockOf[i]
+		m.acquired[i] = next[id]
+		next[id]++
+	}
 }
 
 // ticks converts corrected microseconds to the OTF2 clock: nanosecond
