@@ -127,8 +127,58 @@ func (g *gen) wrapper(s *compiler.Sub) string {
 	} else if len(tnames) > 0 {
 		callee += "[" + strings.Join(tnames, ", ") + "]"
 	}
+	switch testEntry(s) {
+	case "test":
+		// A test, benchmark, fuzz target or example runs on processor 0
+		// of the run TestMain started, on the test's own goroutine, so
+		// that its parallel constructs use every processor.
+		fmt.Fprintf(&b, "%s.OnLeader(func(%s *%s.Proc) {\n%s(%s)\n})\n}\n", rt, procVar, rt, callee, strings.Join(append([]string{procVar}, args...), ", "))
+		return b.String()
+	case "main":
+		// The package's TestMain runs as a program's main does.
+		fmt.Fprintf(&b, "%s.Main(&%s, func(%s *%s.Proc) {\n%s(%s)\n})\n}\n", rt, progVar, procVar, rt, callee, strings.Join(append([]string{procVar}, args...), ", "))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s(%s)\n}\n", callee, strings.Join(append([]string{rt + ".Current()"}, args...), ", "))
 	return b.String()
+}
+
+// testEntry says what the go test command calls s as: "test" for a test,
+// benchmark, fuzz target or example of a _test.go file, "main" for its
+// TestMain, "" otherwise.
+func testEntry(s *compiler.Sub) string {
+	fd := s.Decl
+	if !strings.HasSuffix(s.File.Name, "_test.go") || fd.Recv != nil || fd.Type.TypeParams != nil {
+		return ""
+	}
+	name := fd.Name.Name
+	params := fd.Type.Params.List
+	one := func(typ string) bool {
+		return len(params) == 1 && len(params[0].Names) <= 1 && exprString(params[0].Type) == typ
+	}
+	switch {
+	case name == "TestMain" && one("*testing.M"):
+		return "main"
+	case strings.HasPrefix(name, "Test") && one("*testing.T"),
+		strings.HasPrefix(name, "Benchmark") && one("*testing.B"),
+		strings.HasPrefix(name, "Fuzz") && one("*testing.F"),
+		strings.HasPrefix(name, "Example") && len(params) == 0 && fd.Type.Results == nil:
+		return "test"
+	}
+	return ""
+}
+
+// exprString is the source form of a type as written ("*testing.T").
+func exprString(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return "*" + exprString(x.X)
+	case *ast.SelectorExpr:
+		return exprString(x.X) + "." + x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
 }
 
 // calls rewrites direct calls of the package's subprograms in s to pass the

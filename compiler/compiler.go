@@ -181,6 +181,9 @@ type Config struct {
 	// Env is added to the environment of that go command (GOWORK for a
 	// workspace that reaches the runtime).
 	Env []string
+	// Tests compiles the package with its _test.go files (svmc test): the
+	// test functions are subprograms like the others.
+	Tests bool
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a

@@ -16,6 +16,28 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+// testVariant picks, of the packages go/packages gives with Tests, the
+// package compiled with its own _test.go files ("p [p.test]"), or the
+// package itself when it has none.
+func testVariant(pkgs []*packages.Package) []*packages.Package {
+	var plain, withTests *packages.Package
+	for _, p := range pkgs {
+		switch {
+		case strings.HasSuffix(p.ID, ".test]") && !strings.HasSuffix(p.PkgPath, "_test"):
+			withTests = p
+		case p.ID == p.PkgPath:
+			plain = p
+		}
+	}
+	if withTests != nil {
+		return []*packages.Package{withTests}
+	}
+	if plain != nil {
+		return []*packages.Package{plain}
+	}
+	return pkgs
+}
+
 func load(cfg Config) (*Package, error) {
 	pattern := cfg.Pattern
 	if pattern == "" {
@@ -29,11 +51,14 @@ func load(cfg Config) (*Package, error) {
 		BuildFlags: cfg.BuildFlags,
 		Env:        envWith(cfg.Env),
 		Fset:       fset,
-		Tests:      false,
+		Tests:      cfg.Tests,
 	}
 	pkgs, err := packages.Load(lc, pattern)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %v", pattern, err)
+	}
+	if cfg.Tests {
+		pkgs = testVariant(pkgs)
 	}
 	if len(pkgs) != 1 {
 		return nil, fmt.Errorf("%s names %d packages; svmc compiles one package main at a time", pattern, len(pkgs))

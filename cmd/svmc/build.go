@@ -32,7 +32,13 @@ const (
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
 // stderr; errors end the command.
 func compilePackage(pattern string, setup goSetup, stderr io.Writer) (*compiler.Package, error) {
-	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env})
+	return compileFor(setup, false, stderr)
+}
+
+// compileFor compiles the package of setup, with its _test.go files when
+// tests is set (svmc test).
+func compileFor(setup goSetup, tests bool, stderr io.Writer) (*compiler.Package, error) {
+	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests})
 	if p != nil {
 		for _, d := range p.Diags {
 			fmt.Fprintln(stderr, d)
@@ -118,27 +124,8 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, err := compilePackage(pattern, setup, stderr)
+	p, ovPath, err := instrument(setup, work, false, stderr)
 	if err != nil {
-		return "", err
-	}
-	out, err := codegen.Generate(p, p.Dir, []string{"svmc", "run"})
-	if err != nil {
-		return "", err
-	}
-	src := filepath.Join(work, "src")
-	if err := writeOutput(out, src); err != nil {
-		return "", err
-	}
-	overlay := map[string]map[string]string{"Replace": {}}
-	for _, name := range out.Names() {
-		if strings.HasSuffix(name, ".go") {
-			overlay["Replace"][filepath.Join(p.Dir, name)] = filepath.Join(src, name)
-		}
-	}
-	ov, _ := json.MarshalIndent(overlay, "", "  ")
-	ovPath := filepath.Join(work, "overlay.json")
-	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
 		return "", err
 	}
 	exe := filepath.Join(work, "prog")
@@ -153,6 +140,40 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 		return "", explainBuildFailure(goOut.Bytes(), p, work)
 	}
 	return exe, nil
+}
+
+// instrument compiles the package of setup (with its tests when tests is
+// set), writes the generated files into work/src and returns the go
+// command's overlay that puts them in the package's place.
+func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*compiler.Package, string, error) {
+	p, err := compileFor(setup, tests, stderr)
+	if err != nil {
+		return nil, "", err
+	}
+	command := []string{"svmc", "run"}
+	if tests {
+		command = []string{"svmc", "test"}
+	}
+	out, err := codegen.Generate(p, p.Dir, command)
+	if err != nil {
+		return nil, "", err
+	}
+	src := filepath.Join(work, "src")
+	if err := writeOutput(out, src); err != nil {
+		return nil, "", err
+	}
+	overlay := map[string]map[string]string{"Replace": {}}
+	for _, name := range out.Names() {
+		if strings.HasSuffix(name, ".go") {
+			overlay["Replace"][filepath.Join(p.Dir, name)] = filepath.Join(src, name)
+		}
+	}
+	ov, _ := json.MarshalIndent(overlay, "", "  ")
+	ovPath := filepath.Join(work, "overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		return nil, "", err
+	}
+	return p, ovPath, nil
 }
 
 // goSetup is how the go command loads and builds the user's package so

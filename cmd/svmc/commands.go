@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,38 +192,9 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			default:
 				return fmt.Errorf("run takes one package; put program arguments after --")
 			}
-			env := os.Environ()
-			if cmd.Flags().Changed("nprocs") {
-				if nprocs < 1 {
-					return fmt.Errorf("-n %d: want a positive number of processors", nprocs)
-				}
-				env = append(env, "SVMC_FLAG_NPROCS="+strconv.Itoa(nprocs))
-			}
-			for _, f := range runFlags {
-				if !cmd.Flags().Changed(f.name) {
-					continue
-				}
-				v := *values[f.name]
-				switch f.name {
-				case "format":
-					if _, err := trace.ParseFormat(v); err != nil {
-						return fmt.Errorf("--format %s: want ascii or binary", v)
-					}
-				case "stage":
-					if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 6 {
-						return fmt.Errorf("--stage %s: want a stage from 0 to 6", v)
-					}
-				case "request", "params":
-					if _, err := os.Stat(v); err != nil {
-						return fmt.Errorf("--%s %s: %v", f.name, v, err)
-					}
-				}
-				env = append(env, "SVMC_FLAG_"+f.param+"="+v)
-			}
-			for _, f := range runBools {
-				if cmd.Flags().Changed(f.name) {
-					env = append(env, "SVMC_FLAG_"+f.param+"="+strconv.FormatBool(*bools[f.name]))
-				}
+			env, err := paramEnv(cmd, nprocs, values, bools)
+			if err != nil {
+				return err
 			}
 			if print {
 				env = append(env, "SVMC_PRINT_PARAMS=1")
@@ -255,18 +227,67 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			return runProgram(prog, cmd.ErrOrStderr(), tracePath)
 		},
 	}
+	v, b := paramFlags(cmd, &nprocs)
+	maps.Copy(values, v)
+	maps.Copy(bools, b)
 	f := cmd.Flags()
-	f.IntVarP(&nprocs, "nprocs", "n", 1, "number of processors")
+	f.BoolVar(&print, "print-params", false, "print the effective parameters and their sources, and exit")
+	f.BoolVar(&check, "check", false, "trace what svmc check needs: message records (stage 3) with buffer checksums")
+	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
+	return cmd
+}
+
+// paramEnv is the environment that passes the run-time parameter flags
+// set on cmd to the program (SVMC_FLAG_<NAME>), checked.
+func paramEnv(cmd *cobra.Command, nprocs int, values map[string]*string, bools map[string]*bool) ([]string, error) {
+	env := os.Environ()
+	if cmd.Flags().Changed("nprocs") {
+		if nprocs < 1 {
+			return nil, fmt.Errorf("-n %d: want a positive number of processors", nprocs)
+		}
+		env = append(env, "SVMC_FLAG_NPROCS="+strconv.Itoa(nprocs))
+	}
+	for _, f := range runFlags {
+		if !cmd.Flags().Changed(f.name) {
+			continue
+		}
+		v := *values[f.name]
+		switch f.name {
+		case "format":
+			if _, err := trace.ParseFormat(v); err != nil {
+				return nil, fmt.Errorf("--format %s: want ascii or binary", v)
+			}
+		case "stage":
+			if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 6 {
+				return nil, fmt.Errorf("--stage %s: want a stage from 0 to 6", v)
+			}
+		case "request", "params":
+			if _, err := os.Stat(v); err != nil {
+				return nil, fmt.Errorf("--%s %s: %v", f.name, v, err)
+			}
+		}
+		env = append(env, "SVMC_FLAG_"+f.param+"="+v)
+	}
+	for _, f := range runBools {
+		if cmd.Flags().Changed(f.name) {
+			env = append(env, "SVMC_FLAG_"+f.param+"="+strconv.FormatBool(*bools[f.name]))
+		}
+	}
+	return env, nil
+}
+
+// paramFlags adds the run-time parameter flags of run and test to cmd.
+func paramFlags(cmd *cobra.Command, nprocs *int) (values map[string]*string, bools map[string]*bool) {
+	values, bools = map[string]*string{}, map[string]*bool{}
+	f := cmd.Flags()
+	f.IntVarP(nprocs, "nprocs", "n", 1, "number of processors")
 	for _, rf := range runFlags {
 		values[rf.name] = f.String(rf.name, "", rf.usage)
 	}
 	for _, rb := range runBools {
 		bools[rb.name] = f.Bool(rb.name, false, rb.usage)
 	}
-	f.BoolVar(&print, "print-params", false, "print the effective parameters and their sources, and exit")
-	f.BoolVar(&check, "check", false, "trace what svmc check needs: message records (stage 3) with buffer checksums")
-	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
-	return cmd
+	return values, bools
 }
 
 func traceCmd() *cobra.Command {

@@ -40,7 +40,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	// print; the program's output (svmc run) goes to os.Stderr as it is.
 	root.SetErr(safetext.Writer{W: os.Stderr})
 	root.AddCommand(
-		compileCmd(), buildCmd(), runCmd(), traceCmd(), versionCmd(),
+		compileCmd(), buildCmd(), runCmd(), testCmd(), traceCmd(), versionCmd(),
 		reportCmd(), tuneCmd(), checkCmd(),
 		viewCmd(), exportCmd(),
 	)

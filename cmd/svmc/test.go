@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+func testCmd() *cobra.Command {
+	var (
+		nprocs int
+		keep   bool
+	)
+	var values map[string]*string
+	var bools map[string]*bool
+	cmd := &cobra.Command{
+		Use: "test [flags] [package] [-- go test flags]",
+		Example: `  svmc test -n 4 .                              the package's tests on 4 processors
+  svmc test -n 4 --trace t.sddf . -- -run TestSolve -v
+  svmc test -n 2 . -- -bench . -benchtime 100x`,
+		Short: "run a package's tests and benchmarks with the instrumented code on N processors",
+		Long: `test compiles the package with its _test.go files source to source (directives in
+tests are numbered like the others), builds it against the runtime embedded in this svmc
+and runs go test on it. A generated TestMain starts the processors; each test, benchmark,
+fuzz target and example runs as processor 0 of that run on its own goroutine, so the
+parallel constructs it reaches use every processor (tests marked t.Parallel take turns).
+The run-time flags are those of svmc run; --trace writes one trace for the test binary,
+in which each test is the region of its function. Flags after -- go to go test (-run,
+-v, -bench, -count, ...); the output and the exit status are go test's.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pattern, goArgs := ".", []string(nil)
+			dash := cmd.ArgsLenAtDash()
+			pkgArgs := args
+			if dash >= 0 {
+				pkgArgs, goArgs = args[:dash], args[dash:]
+			}
+			switch len(pkgArgs) {
+			case 0:
+			case 1:
+				pattern = pkgArgs[0]
+			default:
+				return fmt.Errorf("test takes one package; put go test flags after --")
+			}
+			env, err := paramEnv(cmd, nprocs, values, bools)
+			if err != nil {
+				return err
+			}
+			if t := *values["trace"]; cmd.Flags().Changed("trace") && !filepath.IsAbs(t) && t != "-" {
+				// go test runs the test binary in the package directory:
+				// a relative trace is the caller's.
+				abs, _ := filepath.Abs(t)
+				env = append(env, "SVMC_FLAG_TRACE="+abs)
+			}
+			work, err := newWorkDir("svmc-run-", keep)
+			if err != nil {
+				return err
+			}
+			if keep {
+				fmt.Fprintf(cmd.ErrOrStderr(), "svmc: work directory %s\n", work)
+			} else {
+				defer os.RemoveAll(work)
+			}
+			setup, err := moduleSetup(pattern, work)
+			if err != nil {
+				return err
+			}
+			p, ovPath, err := instrument(setup, work, true, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			goTest := append([]string{"test", "-overlay", ovPath}, setup.flags...)
+			goTest = append(append(goTest, goArgs...), ".")
+			c := exec.Command("go", goTest...)
+			c.Dir = p.Dir
+			c.Env = append(env, setup.env...)
+			c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := c.Run(); err != nil {
+				if xe, ok := err.(*exec.ExitError); ok {
+					return exitError{xe.ExitCode()}
+				}
+				return fmt.Errorf("test: go test: %v", err)
+			}
+			return nil
+		},
+	}
+	values, bools = paramFlags(cmd, &nprocs)
+	cmd.Flags().BoolVar(&keep, "work", false, "keep the work directory and print its name")
+	return cmd
+}

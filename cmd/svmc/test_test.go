@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+const testedProg = `package main
+
+import "fmt"
+
+// Sum adds the squares of 0..n-1 in a parallel loop.
+func Sum(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i * i
+	}
+	return s
+}
+
+func main() { fmt.Println(Sum(100)) }
+`
+
+const testedTests = `package main
+
+import (
+	"testing"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func TestSum(t *testing.T) {
+	if got, want := Sum(1000), 332833500; got != want {
+		t.Fatalf("Sum(1000) = %d, want %d", got, want)
+	}
+	t.Logf("processors: %d", rtlib.NumProcessors())
+}
+
+func TestSumSmall(t *testing.T) {
+	t.Parallel()
+	for n := range 5 {
+		want := 0
+		for i := range n {
+			want += i * i
+		}
+		if got := Sum(n); got != want {
+			t.Errorf("Sum(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+func BenchmarkSum(b *testing.B) {
+	for range b.N {
+		Sum(10000)
+	}
+}
+`
+
+// TestSvmcTest: svmc test runs a package's tests with the instrumented code
+// on N processors (each test's pdo on all of them, as the trace shows), with
+// go test's output and exit status; a benchmark runs too; a failing test
+// fails the command as go test does.
+func TestSvmcTest(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": testedProg, "main_test.go": testedTests})
+	for _, n := range []string{"1", "4"} {
+		tr := filepath.Join(t.TempDir(), "t.sddf")
+		res := runSvmc(t, dir, "test", "-n", n, "--trace", tr, ".", "--", "-v", "-count", "1")
+		if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum ") || !strings.Contains(res.stdout, "processors: "+n) {
+			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
+		}
+		data, err := os.ReadFile(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := trace.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		workers := map[int]bool{}
+		for r, err := range rd.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Desc.Tag == trace.TagPDOWork && r.Int("iterations") > 0 {
+				workers[r.Node()] = true
+			}
+		}
+		if want := map[string]int{"1": 1, "4": 4}[n]; len(workers) != want {
+			t.Errorf("-n %s: the tests' loops ran on %d processors, want %d", n, len(workers), want)
+		}
+	}
+	res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-run", "XXX", "-bench", ".", "-benchtime", "50x")
+	if res.code != 0 || !strings.Contains(res.stdout, "BenchmarkSum") {
+		t.Errorf("benchmark: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	bad := strings.Replace(testedTests, "332833500", "1", 1)
+	os.WriteFile(filepath.Join(dir, "main_test.go"), []byte(bad), 0o644)
+	res = runSvmc(t, dir, "test", "-n", "2", ".")
+	if res.code != 1 || !strings.Contains(res.stdout, "--- FAIL: TestSum") || !strings.Contains(res.stdout, "Sum(1000) = 332833500, want 1") {
+		t.Errorf("failing test: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}

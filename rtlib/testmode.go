@@ -1,0 +1,36 @@
+package rtlib
+
+import "sync"
+
+// lendMu lets one goroutine at a time act as processor 0 (OnLeader).
+var lendMu sync.Mutex
+
+// OnLeader runs body as processor 0 of the active run, on the calling
+// goroutine. svmc test wraps every test, benchmark, fuzz target and
+// example in it: the generated TestMain runs the tests inside a run (its
+// processor 0 waits in testing.M.Run while the other processors serve),
+// and the goroutine the testing package starts for a test takes processor
+// 0's place for the test's duration, so the test's parallel constructs
+// are dispatched to every processor. Tests that run in parallel take
+// their turns. Outside a run (go test of the plain package) body runs on
+// the goroutine's own Proc, as any call does. A test must not call
+// t.FailNow (t.Fatal) inside a parallel loop body: as with any goroutine
+// but the test's, it would end a processor in the middle of the loop.
+func OnLeader(body func(p *Proc)) {
+	r := activeRun.Load()
+	if r == nil || r.standalone || len(r.procs) == 0 {
+		body(Current())
+		return
+	}
+	g := getg()
+	if p := gProcs.load(g); p != nil && !p.detached && p.r == r {
+		body(p) // already a processor: a test function called by another
+		return
+	}
+	lendMu.Lock()
+	defer lendMu.Unlock()
+	prev := gProcs.load(g)
+	gProcs.store(g, r.procs[0])
+	defer gProcs.store(g, prev)
+	body(r.procs[0])
+}
