@@ -52,40 +52,59 @@ func (o *Output) Names() []string {
 // the svmc command line that generates them ("svmc compile -o svm ."),
 // which the header of every file names, as stringer's does.
 func Generate(p *compiler.Package, outDir string, command []string) (*Output, error) {
+	outs, err := GenerateProgram(&compiler.Program{Main: p}, outDir, command)
+	if err != nil {
+		return nil, err
+	}
+	return outs[0], nil
+}
+
+// GenerateProgram generates every package of a program: the main
+// package's files with the tables and the program information of the whole
+// program, each library's files alone. The outputs are in the order of
+// prog.Packages(); //line directives name files relative to outDir.
+func GenerateProgram(prog *compiler.Program, outDir string, command []string) ([]*Output, error) {
 	generatedBy := "svmc"
 	if len(command) > 0 {
 		generatedBy = commandLine(command)
 	}
-	out := &Output{Files: map[string][]byte{}}
+	p := prog.Main
 	info, err := progdb.Marshal(p.Prog)
 	if err != nil {
 		return nil, err
 	}
-	out.Files[progdb.FileName] = info
-	for _, f := range p.Files {
-		lineName := f.Path
-		if outDir != "" {
-			if abs, err := filepath.Abs(outDir); err == nil {
-				if rel, err := filepath.Rel(abs, f.Path); err == nil {
-					lineName = filepath.ToSlash(rel)
+	var outs []*Output
+	for i, pkg := range prog.Packages() {
+		out := &Output{Files: map[string][]byte{}}
+		for _, f := range pkg.Files {
+			lineName := f.Path
+			if outDir != "" {
+				if abs, err := filepath.Abs(outDir); err == nil {
+					if rel, err := filepath.Rel(abs, f.Path); err == nil {
+						lineName = filepath.ToSlash(rel)
+					}
 				}
 			}
+			src, err := genFile(pkg, f, lineName, generatedBy)
+			if err != nil {
+				return nil, err
+			}
+			out.Files[f.Name] = src
 		}
-		src, err := genFile(p, f, lineName, generatedBy)
-		if err != nil {
-			return nil, err
+		if i == 0 {
+			out.Files[progdb.FileName] = info
+			tables, err := genTables(prog, info, generatedBy)
+			if err != nil {
+				return nil, err
+			}
+			out.Files[TablesFile] = tables
+			if tm := genTestMain(p, generatedBy); tm != nil {
+				out.Files[TestMainFile] = tm
+			}
 		}
-		out.Files[f.Name] = src
+		outs = append(outs, out)
 	}
-	tables, err := genTables(p, info, generatedBy)
-	if err != nil {
-		return nil, err
-	}
-	out.Files[TablesFile] = tables
-	if tm := genTestMain(p, generatedBy); tm != nil {
-		out.Files[TestMainFile] = tm
-	}
-	return out, nil
+	return outs, nil
 }
 
 // TestMainFile is the file that starts the processors for the package's

@@ -72,17 +72,19 @@ type Package struct {
 	ImportPath string
 	Module     *packages.Module
 	Files      []*File // sorted by name
-	Subs       []*Sub  // Subs[i].Num == i+1
+	Subs       []*Sub  // Subs[i].Num == SubBase+i+1
 	Prog       *progdb.Program
 	Diags      Diagnostics // all diagnostics, sorted by position
 
 	funcs   map[*types.Func]*Sub
 	results map[*Pass]any
+	cfg     Config
 }
 
 // File is one Go file of the package.
 type File struct {
 	Name   string // base name
+	Rel    string // as the program information names it: Name, or a library's path from the main package
 	Path   string // absolute path
 	Syntax *ast.File
 	Src    []byte
@@ -184,6 +186,15 @@ type Config struct {
 	// Tests compiles the package with its _test.go files (svmc test): the
 	// test functions are subprograms like the others.
 	Tests bool
+	// Library allows a package other than main: one the program imports
+	// (CompileProgram), or a library compiled alone.
+	Library bool
+	// SubBase and CallBase are added to the numbers of the package's
+	// subprograms and message call sites, and FilePrefix is put before
+	// its file names in the program information, so that the packages
+	// of one program number and name theirs apart (CompileProgram).
+	SubBase, CallBase int
+	FilePrefix        string
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a
@@ -191,6 +202,12 @@ type Config struct {
 // as plain errors.
 func Compile(cfg Config) (*Package, error) {
 	p, err := load(cfg)
+	if p != nil {
+		p.cfg = cfg
+		for _, f := range p.Files {
+			f.Rel = cfg.FilePrefix + f.Name
+		}
+	}
 	if err != nil {
 		// p holds the diagnostics of Go code that does not compile. Without
 		// types only the directives' syntax can be checked: do that too,

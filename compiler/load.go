@@ -91,7 +91,7 @@ func load(cfg Config) (*Package, error) {
 		}
 		return p, diags
 	}
-	if lp.Name != "main" {
+	if lp.Name != "main" && !cfg.Library {
 		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", pattern, lp.Name)
 	}
 	if len(lp.Syntax) == 0 {

@@ -45,7 +45,7 @@ func (p *Package) numberCalls() []*MsgCall {
 			if name == nil {
 				return true
 			}
-			calls = append(calls, &MsgCall{Num: len(calls) + 1, Func: fn, Sub: p.subAt(call.Pos()), File: f, Call: call, Name: name})
+			calls = append(calls, &MsgCall{Num: p.cfg.CallBase + len(calls) + 1, Func: fn, Sub: p.subAt(call.Pos()), File: f, Call: call, Name: name})
 			return true
 		})
 	}

@@ -18,7 +18,7 @@ var ProgDBPass = newPass("progdb", "build the program information file", (*Packa
 func (p *Package) buildProgDB() *progdb.Program {
 	prog := &progdb.Program{Version: progdb.Version, Tool: "svmc", Package: p.ImportPath, Name: p.Types.Name()}
 	for _, f := range p.Files {
-		prog.Files = append(prog.Files, f.Name)
+		prog.Files = append(prog.Files, p.cfg.FilePrefix+f.Name)
 	}
 	for _, s := range p.Subs {
 		ps := &progdb.Subprogram{Num: s.Num, Name: s.Name, Pos: p.ppos(s.Decl.Pos()), Main: s.Main,
@@ -72,7 +72,7 @@ var sizes = types.SizesFor("gc", "amd64")
 
 func (p *Package) ppos(pos token.Pos) progdb.Pos {
 	q := p.Fset.Position(pos)
-	return progdb.Pos{File: filepath.Base(q.Filename), Line: q.Line, Col: q.Column}
+	return progdb.Pos{File: p.cfg.FilePrefix + filepath.Base(q.Filename), Line: q.Line, Col: q.Column}
 }
 
 // pdir is the program information of a construct: the fields every kind

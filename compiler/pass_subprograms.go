@@ -30,7 +30,7 @@ func (p *Package) numberSubprograms() []*Sub {
 				continue
 			}
 			obj, _ := p.Info.Defs[fd.Name].(*types.Func)
-			s := &Sub{Num: len(p.Subs) + 1, Name: funcName(fd), Decl: fd, Obj: obj, File: f,
+			s := &Sub{Num: p.cfg.SubBase + len(p.Subs) + 1, Name: funcName(fd), Decl: fd, Obj: obj, File: f,
 				Main: fd.Recv == nil && fd.Name.Name == "main"}
 			p.Subs = append(p.Subs, s)
 			if obj != nil {

@@ -32,13 +32,9 @@ const (
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
 // stderr; errors end the command.
 func compilePackage(pattern string, setup goSetup, stderr io.Writer) (*compiler.Package, error) {
-	return compileFor(setup, false, stderr)
-}
-
-// compileFor compiles the package of setup, with its _test.go files when
-// tests is set (svmc test).
-func compileFor(setup goSetup, tests bool, stderr io.Writer) (*compiler.Package, error) {
-	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests})
+	// A library package compiles alone too, numbered on its own (svmc run
+	// and build number a program's libraries with it).
+	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Library: true})
 	if p != nil {
 		for _, d := range p.Diags {
 			fmt.Fprintln(stderr, d)
@@ -143,29 +139,47 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 }
 
 // instrument compiles the package of setup (with its tests when tests is
-// set), writes the generated files into work/src and returns the go
-// command's overlay that puts them in the package's place.
+// set) and the libraries of its module it imports that hold directives,
+// writes the generated files into work/src (a directory per package) and
+// returns the go command's overlay that puts them in the packages' places.
 func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*compiler.Package, string, error) {
-	p, err := compileFor(setup, tests, stderr)
+	prog, err := compiler.CompileProgram(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests})
+	if prog != nil {
+		for _, p := range prog.Packages() {
+			if p == nil {
+				continue
+			}
+			for _, d := range p.Diags {
+				fmt.Fprintln(stderr, d)
+			}
+		}
+	}
 	if err != nil {
+		var ds compiler.Diagnostics
+		if errors.As(err, &ds) {
+			return nil, "", exitError{1}
+		}
 		return nil, "", err
 	}
 	command := []string{"svmc", "run"}
 	if tests {
 		command = []string{"svmc", "test"}
 	}
-	out, err := codegen.Generate(p, p.Dir, command)
+	p := prog.Main
+	outs, err := codegen.GenerateProgram(prog, p.Dir, command)
 	if err != nil {
 		return nil, "", err
 	}
-	src := filepath.Join(work, "src")
-	if err := writeOutput(out, src); err != nil {
-		return nil, "", err
-	}
 	overlay := map[string]map[string]string{"Replace": {}}
-	for _, name := range out.Names() {
-		if strings.HasSuffix(name, ".go") {
-			overlay["Replace"][filepath.Join(p.Dir, name)] = filepath.Join(src, name)
+	for i, pkg := range prog.Packages() {
+		src := filepath.Join(work, "src", strconv.Itoa(i))
+		if err := writeOutput(outs[i], src); err != nil {
+			return nil, "", err
+		}
+		for _, name := range outs[i].Names() {
+			if strings.HasSuffix(name, ".go") {
+				overlay["Replace"][filepath.Join(pkg.Dir, name)] = filepath.Join(src, name)
+			}
 		}
 	}
 	ov, _ := json.MarshalIndent(overlay, "", "  ")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,5 +105,85 @@ func TestSvmcTest(t *testing.T) {
 	res = runSvmc(t, dir, "test", "-n", "2", ".")
 	if res.code != 1 || !strings.Contains(res.stdout, "--- FAIL: TestSum") || !strings.Contains(res.stdout, "Sum(1000) = 332833500, want 1") {
 		t.Errorf("failing test: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestLibraryPackage: a library of the module with directives, imported by
+// a package main, is instrumented with it: its loops run on every
+// processor, and records and reports name its lines (by their path from the
+// main package); svmc compile writes a library alone.
+func TestLibraryPackage(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"lib/lib.go": `// Package lib sums squares in a parallel loop.
+package lib
+
+// Squares returns the sum of i*i for i < n.
+func Squares(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i * i
+	}
+	return s
+}
+`,
+		"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/user/lib"
+)
+
+func main() {
+	sum := 0
+	//svm:pdo loops(i) reduction(+: sum)
+	for i := range 100 {
+		sum += i
+	}
+	fmt.Println(lib.Squares(1000), sum)
+}
+`})
+	tr := filepath.Join(t.TempDir(), "lib.sddf")
+	res := runSvmc(t, dir, "run", "-n", "3", "--trace", tr, "./cmd/app")
+	if res.code != 0 || res.stdout != "332833500 4950\n" {
+		t.Fatalf("run: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	rep := runSvmc(t, dir, "report", "--format", "json", tr)
+	var m struct {
+		Model struct {
+			Loops []struct {
+				Func, File string
+				Line       int
+				PerProc    []struct{ Iterations int64 } `json:"per_proc"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &m); err != nil {
+		t.Fatalf("report: %v\n%s", err, rep.stderr)
+	}
+	found := false
+	for _, l := range m.Model.Loops {
+		if l.Func == "Squares" {
+			found = true
+			busy := 0
+			for _, pp := range l.PerProc {
+				if pp.Iterations > 0 {
+					busy++
+				}
+			}
+			if l.File != "../../lib/lib.go" || l.Line != 7 || busy != 3 {
+				t.Errorf("the library's loop: %+v", l)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no loop of the library in the report: %s", rep.stdout)
+	}
+	out := filepath.Join(t.TempDir(), "libsvm")
+	if res := runSvmc(t, dir, "compile", "-o", out, "./lib"); res.code != 0 {
+		t.Errorf("compile of the library: exit %d\n%s", res.code, res.stderr)
+	} else if _, err := os.Stat(filepath.Join(out, "svminfo.json")); err != nil {
+		t.Error(err)
 	}
 }

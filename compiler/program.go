@@ -1,0 +1,150 @@
+package compiler
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Program is a package main and the packages of its module it imports
+// (directly or not) that hold directives: svmc instruments them together,
+// numbering the subprograms and message call sites of the program once
+// (the main package first, then the libraries by import path) in one
+// program information file.
+type Program struct {
+	Main *Package
+	Libs []*Package
+}
+
+// Packages lists the main package and the libraries.
+func (pr *Program) Packages() []*Package { return append([]*Package{pr.Main}, pr.Libs...) }
+
+// CompileProgram compiles the package main of cfg and the libraries of its
+// module that it imports and that hold //svm: directives. A library's
+// files are named in the program information by their path from the main
+// package's directory ("../lib/lib.go"). The error is the diagnostics of
+// every package.
+func CompileProgram(cfg Config) (*Program, error) {
+	main, err := Compile(cfg)
+	if err != nil {
+		return &Program{Main: main}, err
+	}
+	libs, err := libraries(cfg, main)
+	if err != nil {
+		return &Program{Main: main}, err
+	}
+	pr := &Program{Main: main}
+	subs, calls := len(main.Subs), len(callsOf(main))
+	var diags Diagnostics
+	for _, dir := range libs {
+		rel, err := filepath.Rel(main.Dir, dir)
+		if err != nil {
+			rel = dir
+		}
+		lc := cfg
+		lc.Dir, lc.Pattern, lc.Library, lc.Tests = dir, ".", true, false
+		lc.SubBase, lc.CallBase, lc.FilePrefix = subs, calls, filepath.ToSlash(rel)+"/"
+		lib, err := Compile(lc)
+		if lib != nil {
+			diags = append(diags, lib.Diags...)
+		}
+		var ds Diagnostics
+		if err != nil && !errors.As(err, &ds) {
+			return pr, err
+		}
+		if lib == nil {
+			continue
+		}
+		pr.Libs = append(pr.Libs, lib)
+		subs += len(lib.Subs)
+		calls += len(callsOf(lib))
+	}
+	if len(diags.Errors()) > 0 {
+		return pr, diags
+	}
+	pr.merge()
+	return pr, nil
+}
+
+func callsOf(p *Package) []*MsgCall {
+	c, _ := ResultOf[[]*MsgCall](p, CallsPass)
+	return c
+}
+
+// merge makes the main package's program information the program's.
+func (pr *Program) merge() {
+	prog := pr.Main.Prog
+	for _, lib := range pr.Libs {
+		if lib.Prog == nil {
+			continue
+		}
+		prog.Files = append(prog.Files, lib.Prog.Files...)
+		prog.Subprograms = append(prog.Subprograms, lib.Prog.Subprograms...)
+		prog.Calls = append(prog.Calls, lib.Prog.Calls...)
+	}
+}
+
+// libraries are the directories of the packages of main's module that
+// main imports and whose files hold a //svm: directive, sorted by import
+// path.
+func libraries(cfg Config, main *Package) ([]string, error) {
+	if main.Module == nil {
+		return nil, nil
+	}
+	lc := &packages.Config{
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:        cfg.Dir,
+		BuildFlags: cfg.BuildFlags,
+		Env:        envWith(cfg.Env),
+	}
+	pkgs, err := packages.Load(lc, pattern(cfg))
+	if err != nil {
+		return nil, fmt.Errorf("loading the packages %s imports: %v", pattern(cfg), err)
+	}
+	found := map[string]string{} // import path -> dir
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.PkgPath == main.ImportPath || p.Module == nil || p.Module.Path != main.Module.Path ||
+			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
+			return
+		}
+		for _, f := range p.GoFiles {
+			if data, err := os.ReadFile(f); err == nil && hasDirective(data) {
+				found[p.PkgPath] = filepath.Dir(f)
+				return
+			}
+		}
+	})
+	var paths []string
+	for path := range found {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	var dirs []string
+	for _, path := range paths {
+		dirs = append(dirs, found[path])
+	}
+	return dirs, nil
+}
+
+// hasDirective reports whether a file has a line that starts with //svm:.
+func hasDirective(src []byte) bool {
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("//svm:")) {
+			return true
+		}
+	}
+	return false
+}
+
+func pattern(cfg Config) string {
+	if cfg.Pattern == "" {
+		return "."
+	}
+	return cfg.Pattern
+}
