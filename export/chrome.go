@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/svmc/svmc/view"
@@ -21,7 +22,8 @@ import (
 // order the processor opened and closed them, so that they nest exactly
 // even where times are equal; every other record is a thread-scoped
 // instant ("i", "s":"t") carrying the record; a message is a pair of flow
-// events ("s" at its send, "f" at its receive). Times ("ts") are the
+// events ("s" at its send, "f" at its receive), and so is a lock or
+// critical section passed from one processor to another. Times ("ts") are the
 // corrected times of the causally consistent order in microseconds, so
 // they never decrease within a thread.
 
@@ -58,32 +60,36 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 		ew.write(chromeEvent{Name: "thread_sort_index", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID, TID: p,
 			Args: map[string]any{"sort_index": p}})
 	}
-	// Messages are flow events: "s" right after the B of the send call,
-	// "f" (bound to the enclosing slice) at the step where the receive
-	// completed, so each thread's events stay in time order.
+	// Flow events: a message from its send call (an "s" right after the
+	// B of the call) to the step where its receive completed (an "f"
+	// before that step, bound to the enclosing slice); a lock or critical
+	// section handed from one processor to another, from the end of one
+	// hold (before its E) to the start of the next (after its B). So each
+	// thread's events stay in time order.
 	type step struct{ proc, seq int }
-	flowOut, flowIn := map[step][]int{}, map[step][]int{}
+	before, after := map[step][]chromeEvent{}, map[step][]chromeEvent{}
+	id := 0
 	for i := range tl.Messages {
 		m := &tl.Messages[i]
-		flowOut[step{m.From, m.SendSeq}] = append(flowOut[step{m.From, m.SendSeq}], i)
-		flowIn[step{m.To, m.RecvSeq}] = append(flowIn[step{m.To, m.RecvSeq}], i)
+		id++
+		after[step{m.From, m.SendSeq}] = append(after[step{m.From, m.SendSeq}], chromeEvent{Name: "message", Cat: "message", ID: id,
+			PID: ChromePID, Ph: "s", TS: ts(m.Send), TID: m.From, Args: map[string]any{"to": m.To, "tag": m.Tag, "bytes": m.Bytes}})
+		before[step{m.To, m.RecvSeq}] = append(before[step{m.To, m.RecvSeq}], chromeEvent{Name: "message", Cat: "message", ID: id,
+			PID: ChromePID, Ph: "f", BP: "e", TS: ts(m.Recv), TID: m.To})
 	}
-	flow := func(i int, start bool) {
-		m := &tl.Messages[i]
-		ev := chromeEvent{Name: "message", Cat: "message", ID: i + 1, PID: ChromePID}
-		if start {
-			ev.Ph, ev.TS, ev.TID = "s", ts(m.Send), m.From
-			ev.Args = map[string]any{"to": m.To, "tag": m.Tag, "bytes": m.Bytes}
-		} else {
-			ev.Ph, ev.BP, ev.TS, ev.TID = "f", "e", ts(m.Recv), m.To
-		}
-		ew.write(ev)
+	for _, h := range lockHandoffs(tl) {
+		a, b := &tl.Intervals[h[0]], &tl.Intervals[h[1]]
+		id++
+		before[step{a.Proc, a.Seq1}] = append(before[step{a.Proc, a.Seq1}], chromeEvent{Name: "lock handoff", Cat: "lock", ID: id,
+			PID: ChromePID, Ph: "s", TS: ts(a.End), TID: a.Proc, Args: map[string]any{"to": b.Proc}})
+		after[step{b.Proc, b.Seq0}] = append(after[step{b.Proc, b.Seq0}], chromeEvent{Name: "lock handoff", Cat: "lock", ID: id,
+			PID: ChromePID, Ph: "f", BP: "e", TS: ts(b.Start), TID: b.Proc})
 	}
 	for _, op := range Replay(tl) {
 		at := step{op.Proc, op.Seq}
 		if op.Op != OpEnter {
-			for _, i := range flowIn[at] {
-				flow(i, false)
+			for _, ev := range before[at] {
+				ew.write(ev)
 			}
 		}
 		switch op.Op {
@@ -91,8 +97,8 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 			iv := &tl.Intervals[op.Index]
 			ew.write(chromeEvent{Name: IntervalName(tl, iv), Cat: iv.Kind.String(), Ph: "B", TS: ts(iv.Start),
 				PID: ChromePID, TID: iv.Proc, Args: intervalArgs(tl, iv)})
-			for _, i := range flowOut[at] {
-				flow(i, true)
+			for _, ev := range after[at] {
+				ew.write(ev)
 			}
 		case OpLeave:
 			iv := &tl.Intervals[op.Index]
@@ -134,6 +140,36 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 	bw.Write(other)
 	bw.WriteString("}\n")
 	return bw.Flush()
+}
+
+// lockHandoffs pairs each hold of a lock or critical section with the next
+// hold of the same lock on another processor (interval indices), in time
+// order: the lock passed from one to the other.
+func lockHandoffs(tl *view.Timeline) [][2]int {
+	byLock := map[string][]int{}
+	for i := range tl.Intervals {
+		iv := &tl.Intervals[i]
+		if !iv.Kind.IsHeld() || iv.Unclosed {
+			continue
+		}
+		key := "lock " + strconv.Itoa(iv.Site)
+		if iv.Kind == view.KindCriticalHeld {
+			key = "critical " + tl.Sites[iv.Site].Label
+		}
+		byLock[key] = append(byLock[key], i)
+	}
+	var out [][2]int
+	for _, hs := range byLock {
+		sort.SliceStable(hs, func(a, b int) bool { return tl.Intervals[hs[a]].Start < tl.Intervals[hs[b]].Start })
+		for k := 1; k < len(hs); k++ {
+			a, b := &tl.Intervals[hs[k-1]], &tl.Intervals[hs[k]]
+			if a.Proc != b.Proc && b.Start >= a.End {
+				out = append(out, [2]int{hs[k-1], hs[k]})
+			}
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a][0] < out[b][0] })
+	return out
 }
 
 type eventWriter struct {

@@ -183,7 +183,7 @@ func checkChrome(t *testing.T, out []byte, c census, procs int) map[int]int {
 				t.Errorf("event %d: instant %+v, want thread scope and the record", i, e)
 			}
 		case "s", "f":
-			if e.ID <= 0 || e.Cat != "message" || e.Ph == "f" && e.BP != "e" {
+			if e.ID <= 0 || e.Cat != "message" && e.Cat != "lock" || e.Ph == "f" && e.BP != "e" {
 				t.Errorf("event %d: flow event %+v", i, e)
 			}
 			if len(stacks[tid]) == 0 {
@@ -279,7 +279,7 @@ func TestChromeSyncKinds(t *testing.T) {
 	atomic := map[[2]int]bool{{tracetest.SubMain, tracetest.DirAtomic}: true}
 	out := exportChrome(t, timeline(t, data))
 	checkChrome(t, out, count(t, data, atomic), 2)
-	for _, want := range []string{`"cat":"critical section"`, `"cat":"lock held"`, `"cat":"barrier checkout wait"`, `"label":"upd"`} {
+	for _, want := range []string{`"cat":"critical section"`, `"cat":"lock held"`, `"cat":"barrier checkout wait"`, `"label":"upd"`, `"name":"lock handoff","cat":"lock"`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("the export lacks %s", want)
 		}
