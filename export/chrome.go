@@ -67,29 +67,56 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 	// hold (before its E) to the start of the next (after its B). So each
 	// thread's events stay in time order.
 	type step struct{ proc, seq int }
-	before, after := map[step][]chromeEvent{}, map[step][]chromeEvent{}
-	id := 0
+	// A flow end is kept as a small reference (built into an event when
+	// written): a trace has a flow per message.
+	type flowEnd struct {
+		id    int32
+		start bool
+		lock  bool
+		i     int32 // message, or index into handoffs
+	}
+	before, after := map[step][]flowEnd{}, map[step][]flowEnd{}
+	id := int32(0)
 	for i := range tl.Messages {
 		m := &tl.Messages[i]
 		id++
-		after[step{m.From, m.SendSeq}] = append(after[step{m.From, m.SendSeq}], chromeEvent{Name: "message", Cat: "message", ID: id,
-			PID: ChromePID, Ph: "s", TS: ts(m.Send), TID: m.From, Args: map[string]any{"to": m.To, "tag": m.Tag, "bytes": m.Bytes}})
-		before[step{m.To, m.RecvSeq}] = append(before[step{m.To, m.RecvSeq}], chromeEvent{Name: "message", Cat: "message", ID: id,
-			PID: ChromePID, Ph: "f", BP: "e", TS: ts(m.Recv), TID: m.To})
+		after[step{m.From, m.SendSeq}] = append(after[step{m.From, m.SendSeq}], flowEnd{id: id, start: true, i: int32(i)})
+		before[step{m.To, m.RecvSeq}] = append(before[step{m.To, m.RecvSeq}], flowEnd{id: id, i: int32(i)})
 	}
-	for _, h := range lockHandoffs(tl) {
+	handoffs := lockHandoffs(tl)
+	for k, h := range handoffs {
 		a, b := &tl.Intervals[h[0]], &tl.Intervals[h[1]]
 		id++
-		before[step{a.Proc, a.Seq1}] = append(before[step{a.Proc, a.Seq1}], chromeEvent{Name: "lock handoff", Cat: "lock", ID: id,
-			PID: ChromePID, Ph: "s", TS: ts(a.End), TID: a.Proc, Args: map[string]any{"to": b.Proc}})
-		after[step{b.Proc, b.Seq0}] = append(after[step{b.Proc, b.Seq0}], chromeEvent{Name: "lock handoff", Cat: "lock", ID: id,
-			PID: ChromePID, Ph: "f", BP: "e", TS: ts(b.Start), TID: b.Proc})
+		before[step{a.Proc, a.Seq1}] = append(before[step{a.Proc, a.Seq1}], flowEnd{id: id, start: true, lock: true, i: int32(k)})
+		after[step{b.Proc, b.Seq0}] = append(after[step{b.Proc, b.Seq0}], flowEnd{id: id, lock: true, i: int32(k)})
+	}
+	flow := func(f flowEnd) {
+		ev := chromeEvent{ID: int(f.id), PID: ChromePID}
+		if f.lock {
+			h := handoffs[f.i]
+			a, b := &tl.Intervals[h[0]], &tl.Intervals[h[1]]
+			ev.Name, ev.Cat = "lock handoff", "lock"
+			if f.start {
+				ev.Ph, ev.TS, ev.TID, ev.Args = "s", ts(a.End), a.Proc, map[string]any{"to": b.Proc}
+			} else {
+				ev.Ph, ev.BP, ev.TS, ev.TID = "f", "e", ts(b.Start), b.Proc
+			}
+		} else {
+			m := &tl.Messages[f.i]
+			ev.Name, ev.Cat = "message", "message"
+			if f.start {
+				ev.Ph, ev.TS, ev.TID, ev.Args = "s", ts(m.Send), m.From, map[string]any{"to": m.To, "tag": m.Tag, "bytes": m.Bytes}
+			} else {
+				ev.Ph, ev.BP, ev.TS, ev.TID = "f", "e", ts(m.Recv), m.To
+			}
+		}
+		ew.write(ev)
 	}
 	for _, op := range Replay(tl) {
 		at := step{op.Proc, op.Seq}
 		if op.Op != OpEnter {
-			for _, ev := range before[at] {
-				ew.write(ev)
+			for _, f := range before[at] {
+				flow(f)
 			}
 		}
 		switch op.Op {
@@ -97,8 +124,8 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 			iv := &tl.Intervals[op.Index]
 			ew.write(chromeEvent{Name: IntervalName(tl, iv), Cat: iv.Kind.String(), Ph: "B", TS: ts(iv.Start),
 				PID: ChromePID, TID: iv.Proc, Args: intervalArgs(tl, iv)})
-			for _, ev := range after[at] {
-				ew.write(ev)
+			for _, f := range after[at] {
+				flow(f)
 			}
 		case OpLeave:
 			iv := &tl.Intervals[op.Index]
