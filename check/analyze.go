@@ -425,14 +425,34 @@ func (a *analyser) finish() {
 	t1 := time.Now()
 	switch {
 	case !end.Recorded:
+		unfinished := map[[2]int]bool{}
 		for p, ps := range a.procs {
-			if c := ps.open; c != nil {
-				f, l := a.pos(c.site)
-				a.report(&Diagnosis{Class: IncompleteCall, Processors: []int{p}, File: f, Line: l,
-					Message: fmt.Sprintf("processor %d entered %s at %s and never returned: the run ended without closing its trace (killed?)", p, trace.CallKindName(c.kind), a.where(c.site)),
-					Calls:   []string{a.describe(c)}})
-				explained[c] = true
+			c := ps.open
+			if c == nil {
+				continue
 			}
+			f, l := a.pos(c.site)
+			if k := [2]int{c.group, c.id}; trace.IsCollective(c.kind) && c.gsize > 0 && len(a.colls[k]) >= c.gsize {
+				// Every member started it, and it did not finish.
+				if !unfinished[k] {
+					unfinished[k] = true
+					var procs []int
+					var calls []string
+					for _, m := range a.colls[k] {
+						procs = append(procs, m.proc)
+						calls = append(calls, a.describe(m))
+					}
+					a.report(&Diagnosis{Class: UnfinishedGop, Processors: procs, File: f, Line: l,
+						Message: fmt.Sprintf("every processor of its set started the %s at %s, and it did not finish: the run ended without closing its trace (killed?)", trace.CallKindName(c.kind), a.where(c.site)),
+						Calls:   calls})
+				}
+				explained[c] = true
+				continue
+			}
+			a.report(&Diagnosis{Class: IncompleteCall, Processors: []int{p}, File: f, Line: l,
+				Message: fmt.Sprintf("processor %d entered %s at %s and never returned: the run ended without closing its trace (killed?)", p, trace.CallKindName(c.kind), a.where(c.site)),
+				Calls:   []string{a.describe(c)}})
+			explained[c] = true
 		}
 	case stopped && !cut:
 		a.blocked(explained)

@@ -81,3 +81,32 @@ func TestOddTrace(t *testing.T) {
 		t.Errorf("diagnoses %+v, want the collectives' different order", res.Diagnoses)
 	}
 }
+
+// A collective every member started and none finished, in a trace without
+// trace-end (a killed run): unfinished gop, once, at its call.
+func TestUnfinishedGop(t *testing.T) {
+	var out bytes.Buffer
+	w, err := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: "processors", Value: "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range 2 {
+		r := trace.NewRecord(trace.Lookup(trace.TagMsgCallStart))
+		r.Values[0].Int, r.Values[1].Double = p, float64(10+p)
+		for name, v := range map[string]int{"call kind": trace.CallAllreduce, "call site": 4, "group": 1, "message id": 1, "group size": 2, "peer": -1, "count": 1} {
+			r.Value(name).Int = v
+		}
+		if err := w.WriteRecord(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	data := out.Bytes()
+	res, err := Analyze(bytes.NewReader(data), int64(len(data)), "killed.sddf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Diagnoses) != 1 || res.Diagnoses[0].Class != UnfinishedGop || len(res.Diagnoses[0].Processors) != 2 {
+		t.Errorf("diagnoses %+v, want one unfinished gop of both processors", res.Diagnoses)
+	}
+}
