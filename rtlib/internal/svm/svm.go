@@ -1,0 +1,279 @@
+// Package svm is the coherence protocol of svmc's shared virtual memory
+// layer (seed 002 §1, §4.1; issue 15): shared variables live in segments
+// divided into pages, and every processor holds each page in one of Li's
+// states — invalid, a read-only copy, or the writable owner. An access
+// that the state does not allow is a page fault: the protocol says which
+// processor sends the page, whose copies are invalidated and whose write
+// permission is reduced, and the caller (the runtime) records it as the
+// kernel events of stages 4–6. The state machine is separate from how
+// pages travel: in one process the pages never move (the model counts
+// what a distributed machine would send); a transport between processes
+// can act on the same decisions.
+//
+// Two consistency models:
+//
+//   - SC, Li's write-invalidate protocol (single writer, multiple readers):
+//     a write invalidates every other copy at once, so the faults of two
+//     processors writing one page depend on how their accesses interleave.
+//   - RC, release consistency with write notices (TreadMarks, ArgoDSM):
+//     processors write their own copies, and the writes become visible at
+//     synchronisation (Sync, called at a barrier): every copy of a page
+//     another processor wrote is invalidated then. Faults depend only on
+//     what each processor accesses between synchronisations, so they are
+//     the same on every run; false sharing costs a fault per writer per
+//     interval instead of a ping-pong. RC is the default.
+//
+// The access check is one load and one compare on the calling processor's
+// own table (Hit); the protocol runs only on a miss, under a lock of the
+// page's stripe.
+package svm
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Model is a consistency model.
+type Model uint8
+
+const (
+	RC Model = iota // release consistency, write notices at Sync (the default)
+	SC              // sequential consistency: Li's write-invalidate
+)
+
+func (m Model) String() string {
+	if m == SC {
+		return "SC (write-invalidate)"
+	}
+	return "RC (write notices at synchronisation)"
+}
+
+// Permissions of a processor on a page, as its table holds them.
+const (
+	NoAccess uint32 = iota // invalid
+	ReadOnly               // a read-only copy (or a reduced owner)
+	Writable               // may write
+)
+
+// Segment is the pages of one shared variable's storage.
+type Segment struct {
+	ID       int
+	Base     uintptr // address of its first byte
+	Size     int     // bytes
+	PageSize int
+	First    int // index of its first page in the Space
+	Pages    int
+}
+
+// Page is the page of an address of the segment.
+func (g *Segment) Page(addr uintptr) int { return g.First + int(addr-g.Base)/g.PageSize }
+
+// page is the protocol's state of one page.
+type page struct {
+	owner    int32    // the processor that owns it (SC: the last writer)
+	copies   []uint64 // processors with a read-only copy (the owner apart)
+	writers  []uint64 // RC: processors that wrote it since the last Sync
+	nwriters int
+}
+
+// Fault is what one fault did.
+type Fault struct {
+	Page  int
+	Write bool
+	// From is the processor that sent the page, -1 when the faulting
+	// processor had the data already (it only gains write permission).
+	From int
+	// Reduced is the owner whose write permission became read-only
+	// (SC), -1 if none.
+	Reduced int
+	// Invalidated are the processors whose copies were invalidated.
+	Invalidated []int
+}
+
+// Space is the shared pages of one run.
+type Space struct {
+	model   Model
+	procs   int
+	words   int
+	pages   []page
+	perm    [][]atomic.Uint32 // [processor][page]
+	segs    []*Segment
+	stripes [64]sync.Mutex
+}
+
+// New makes the space of procs processors under model.
+func New(procs int, model Model) *Space {
+	return &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([][]atomic.Uint32, procs)}
+}
+
+// Model is the space's consistency model.
+func (s *Space) Model() Model { return s.model }
+
+// AddSegment adds a segment of size bytes at base, in pages of pageSize
+// bytes (a power of two). Its pages start owned by processor 0 (the
+// program's data is made by its first processor): writable there under SC,
+// read-only under RC, where a write must fault to be noticed. Not safe to
+// call while processors access the space.
+func (s *Space) AddSegment(base uintptr, size, pageSize int) (*Segment, error) {
+	if pageSize <= 0 || pageSize&(pageSize-1) != 0 {
+		return nil, fmt.Errorf("page size %d is not a power of two", pageSize)
+	}
+	// Pages are aligned to the page size, as a kernel's are.
+	lo := base &^ uintptr(pageSize-1)
+	n := int((base+uintptr(max(size, 1))-1-lo)/uintptr(pageSize) + 1)
+	g := &Segment{ID: len(s.segs) + 1, Base: lo, Size: size, PageSize: pageSize, First: len(s.pages), Pages: n}
+	for range n {
+		s.pages = append(s.pages, page{owner: 0, copies: make([]uint64, s.words), writers: make([]uint64, s.words)})
+	}
+	for p := range s.perm {
+		grown := make([]atomic.Uint32, len(s.pages))
+		for i := range s.perm[p] {
+			grown[i].Store(s.perm[p][i].Load())
+		}
+		s.perm[p] = grown
+	}
+	first := Writable
+	if s.model == RC {
+		first = ReadOnly
+	}
+	for i := g.First; i < g.First+n; i++ {
+		s.perm[0][i].Store(first)
+	}
+	s.segs = append(s.segs, g)
+	return g, nil
+}
+
+// Segments lists the segments.
+func (s *Space) Segments() []*Segment { return s.segs }
+
+// Hit reports whether processor p may access page pg as need (ReadOnly or
+// Writable) without a fault: the access check, one load of p's own table.
+func (s *Space) Hit(p, pg int, need uint32) bool { return s.perm[p][pg].Load() >= need }
+
+// Perm is processor p's permission on page pg.
+func (s *Space) Perm(p, pg int) uint32 { return s.perm[p][pg].Load() }
+
+func has(set []uint64, p int) bool { return set[p>>6]&(1<<(uint(p)&63)) != 0 }
+func add(set []uint64, p int)      { set[p>>6] |= 1 << (uint(p) & 63) }
+func del(set []uint64, p int)      { set[p>>6] &^= 1 << (uint(p) & 63) }
+
+// Read runs the protocol for a read of page pg by processor p that missed:
+// it fills f and reports true when it was a fault (false: another
+// processor's fault gave p the page meanwhile).
+func (s *Space) Read(p, pg int, f *Fault) bool {
+	mu := &s.stripes[pg&63]
+	mu.Lock()
+	defer mu.Unlock()
+	if s.perm[p][pg].Load() >= ReadOnly {
+		return false
+	}
+	st := &s.pages[pg]
+	*f = Fault{Page: pg, From: int(st.owner), Reduced: -1}
+	if s.model == SC && s.perm[st.owner][pg].Load() == Writable {
+		// Li: the owner keeps the page, read-only while copies exist.
+		s.perm[st.owner][pg].Store(ReadOnly)
+		f.Reduced = int(st.owner)
+	}
+	add(st.copies, p)
+	s.perm[p][pg].Store(ReadOnly)
+	return true
+}
+
+// Write runs the protocol for a write of page pg by processor p that
+// missed; see Read.
+func (s *Space) Write(p, pg int, f *Fault) bool {
+	mu := &s.stripes[pg&63]
+	mu.Lock()
+	defer mu.Unlock()
+	if s.perm[p][pg].Load() == Writable {
+		return false
+	}
+	st := &s.pages[pg]
+	had := s.perm[p][pg].Load() >= ReadOnly
+	*f = Fault{Page: pg, Write: true, From: int(st.owner), Reduced: -1}
+	if had {
+		f.From = -1 // p's copy is current: it needs the permission only
+	}
+	if s.model == SC {
+		// Li: ownership moves to the writer, every other copy goes.
+		for q := 0; q < s.procs; q++ {
+			if q != p && (has(st.copies, q) || int(st.owner) == q) && s.perm[q][pg].Load() != NoAccess {
+				s.perm[q][pg].Store(NoAccess)
+				f.Invalidated = append(f.Invalidated, q)
+			}
+		}
+		clear(st.copies)
+		st.owner = int32(p)
+		s.perm[p][pg].Store(Writable)
+		return true
+	}
+	// RC: p writes its own copy; the others learn of it at Sync.
+	if !has(st.writers, p) {
+		add(st.writers, p)
+		st.nwriters++
+	}
+	if int(st.owner) != p {
+		add(st.copies, p)
+	}
+	s.perm[p][pg].Store(Writable)
+	return true
+}
+
+// Notice is a write notice applied at Sync: processor Proc's copy of Page
+// was invalidated because Writers (other processors) wrote it.
+type Notice struct {
+	Proc, Page int
+	Writers    []int
+}
+
+// Sync makes the writes since the last Sync visible (RC; under SC it only
+// returns nil): for every page written, the copies of the processors that
+// did not write it are invalidated, and with several writers the writers'
+// copies too, but for the lowest writer's, which becomes the owner and
+// holds the merged page (the others' changes sent to it as diffs). Every
+// page written becomes read-only where it stays valid, so that the next
+// write to it faults and is noticed. Every processor must be stopped (a
+// barrier): Sync is not safe beside accesses.
+func (s *Space) Sync() []Notice {
+	if s.model == SC {
+		return nil
+	}
+	var out []Notice
+	for pg := range s.pages {
+		st := &s.pages[pg]
+		if st.nwriters == 0 {
+			continue
+		}
+		var ws []int
+		for q := 0; q < s.procs; q++ {
+			if has(st.writers, q) {
+				ws = append(ws, q)
+			}
+		}
+		owner := ws[0]
+		for q := 0; q < s.procs; q++ {
+			if q == owner || s.perm[q][pg].Load() == NoAccess {
+				continue
+			}
+			if !has(st.writers, q) || len(ws) > 1 {
+				s.perm[q][pg].Store(NoAccess)
+				out = append(out, Notice{Proc: q, Page: pg, Writers: ws})
+			}
+		}
+		clear(st.copies)
+		clear(st.writers)
+		st.nwriters = 0
+		st.owner = int32(owner)
+		s.perm[owner][pg].Store(ReadOnly)
+	}
+	return out
+}
+
+// Owner is the owner of page pg.
+func (s *Space) Owner(pg int) int {
+	mu := &s.stripes[pg&63]
+	mu.Lock()
+	defer mu.Unlock()
+	return int(s.pages[pg].owner)
+}
