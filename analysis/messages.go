@@ -396,7 +396,7 @@ func messageFindings(m *Model, pi progInfo) []Finding {
 		return nil
 	}
 	var fs []Finding
-	for _, w := range m.Messages.Waits {
+	for _, w := range mergedWaits(m.Messages.Waits) {
 		var title, advice string
 		procs := procsWaiting(w.PerProc)
 		switch w.Kind {
@@ -436,6 +436,49 @@ func messageFindings(m *Model, pi progInfo) []Finding {
 		fs = append(fs, Finding{Kind: w.Kind, Lost: w.Time, Site: st, Region: region, Title: title, Advice: advice})
 	}
 	return fs
+}
+
+// mergedWaits is one wait state per kind and waiting call, for findings:
+// the waits of one receive for sends at several lines become one, named by
+// the send that cost most ("and N more").
+func mergedWaits(ws []*MsgWait) []*MsgWait {
+	type key struct {
+		kind string
+		call int
+	}
+	var out []*MsgWait
+	byKey := map[key]*MsgWait{}
+	peers := map[key]int{}
+	for _, w := range ws { // by time, largest first: the first is the main one
+		k := key{w.Kind, w.Call}
+		m := byKey[k]
+		if m == nil {
+			c := *w
+			c.PerProc = slices.Clone(w.PerProc)
+			byKey[k] = &c
+			out = append(out, &c)
+			peers[k] = 1
+			continue
+		}
+		m.Count += w.Count
+		m.Time += w.Time
+		m.Max = max(m.Max, w.Max)
+		for p, x := range w.PerProc {
+			if p < len(m.PerProc) {
+				m.PerProc[p] += x
+			}
+		}
+		if w.Peer != m.Peer {
+			peers[k]++
+		}
+	}
+	for _, m := range out {
+		if n := peers[key{m.Kind, m.Call}]; n > 1 && m.PeerWhere != "" {
+			m.PeerWhere += fmt.Sprintf(" and %d more", n-1)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *MsgWait) int { return cmp.Compare(b.Time, a.Time) })
+	return out
 }
 
 // callRegion is the innermost region of the call's subprogram that holds
