@@ -782,10 +782,13 @@ func (b *builder) pdoWork(n *nodeState, e *replay.Event) {
 	p.busy = e.F
 	p.iters = int64(e.A)
 	if e.G > 0 {
-		// Fetching chunks is scheduling overhead, not productive work.
-		n.dispatch += e.G
-		n.buckets[b.bucket(n)] -= e.G
-		p.loop.dispatch += e.G
+		// Fetching chunks is scheduling overhead, not productive work; it
+		// is part of the busy time (an estimate beyond it, from a trace
+		// of an older runtime on a loaded machine, is cut to it).
+		g := min(e.G, max(e.F, 0))
+		n.dispatch += g
+		n.buckets[b.bucket(n)] -= g
+		p.loop.dispatch += g
 		p.loop.chunks += int64(e.Cols)
 	}
 }

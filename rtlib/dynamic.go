@@ -187,10 +187,16 @@ func (it *Iter) grab() bool {
 	}
 	t0 := nanotime()
 	ok := it.fetch()
-	d.sampleNs += max(0, nanotime()-t0-clockCost())
+	// A fetch takes some 100 ns; a sample far longer was descheduled in
+	// the middle (a loaded machine) and would be extrapolated to every
+	// fetch: it counts as maxSampleNs.
+	d.sampleNs += min(max(0, nanotime()-t0-clockCost()), maxSampleNs)
 	d.samples++
 	return ok
 }
+
+// maxSampleNs bounds one timed fetch.
+const maxSampleNs = 10_000
 
 // clockCost is what reading the clock twice adds to a timed interval
 // (the least of a few empty intervals), taken out of the timed fetches.
@@ -386,6 +392,6 @@ func (p *Proc) pdoWorkRec(at Site, it *Iter, start float64) {
 	p.buf.Int(it.ran)
 	p.buf.Double(now - start)
 	p.buf.Int(it.dyn.grabs)
-	p.buf.Double(it.dyn.dispatchUs())
+	p.buf.Double(min(it.dyn.dispatchUs(), now-start)) // fetching is part of the busy time
 	p.end()
 }
