@@ -26,7 +26,8 @@ type census struct {
 	names    map[int]map[string]int // per processor: slices by region site (sub/dir/type)
 	records  map[int]int            // per processor, all records
 	instants map[int]int            // per processor: records that are neither start nor end
-	mpi      map[int]int            // per processor: OTF2's other events (messages sent and received, collectives begun and ended, locks acquired and released)
+	mpi      map[int]int            // per processor: OTF2's other events (messages sent and received, collectives begun and ended, locks acquired and released, forks and joins)
+	holds    int                    // locks and critical sections held
 }
 
 func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
@@ -35,8 +36,11 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := census{map[int]int{}, map[int]map[string]int{}, map[int]int{}, map[int]int{}, map[int]int{}}
+	c := census{map[int]int{}, map[int]map[string]int{}, map[int]int{}, map[int]int{}, map[int]int{}, 0}
 	writer := 0
+	// Instances of the parallel constructs: the k-th start of a site on
+	// each processor; OTF2 writes a fork and a join on the lowest.
+	starts := map[[3]int]map[int]int{} // site -> processor -> starts
 	for r, err := range rd.All() {
 		if err != nil {
 			t.Fatal(err)
@@ -69,6 +73,13 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 		switch r.Desc.Name {
 		case "trace-region-start":
 			c.slices[writer]++
+			if ty := r.Int("trace region type"); ty == trace.RegionPSection || ty == trace.RegionPDO || ty == trace.RegionReplicated {
+				k := [3]int{sd[0], sd[1], ty}
+				if starts[k] == nil {
+					starts[k] = map[int]int{}
+				}
+				starts[k][writer]++
+			}
 			if c.names[writer] == nil {
 				c.names[writer] = map[string]int{}
 			}
@@ -79,13 +90,30 @@ func count(t *testing.T, data []byte, atomicDirs map[[2]int]bool) census {
 			if !atomicDirs[sd] {
 				c.slices[writer]++ // the lock is held until release-lock
 				c.mpi[writer] += 2 // OTF2: acquire and release
+				c.holds++
 			}
 		case "wait-crit-sec-stop":
 			c.slices[writer]++ // the critical section is held until exit-crit-sec
 			c.mpi[writer] += 2
+			c.holds++
 		case "trace-region-stop", "wait-barrier-stop", "wait-bcheckout-stop", "release-lock", "exit-crit-sec", "msg-call-stop":
 		default:
 			c.instants[writer]++
+		}
+	}
+	for _, per := range starts {
+		most := 0
+		for _, n := range per {
+			most = max(most, n)
+		}
+		for k := 0; k < most; k++ {
+			lead := -1
+			for p, n := range per {
+				if n > k && (lead < 0 || p < lead) {
+					lead = p
+				}
+			}
+			c.mpi[lead] += 2
 		}
 	}
 	return c

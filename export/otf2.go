@@ -43,7 +43,9 @@ const OTF2Available = true
 // roles (see Role), one region per kind and site, a hold also as
 // ThreadAcquireLock / ThreadReleaseLock (OpenMP's lock model: a critical
 // section's name or a LOCK directive is a lock, with its acquisition
-// order); messages as MPI events of one communicator; instants as markers
+// order); each instance of a pdo, psection or replicated region as a
+// ThreadFork (with its number of processors) and ThreadJoin of its leader;
+// messages as MPI events of one communicator; instants as markers
 // with the record as text. The clock is nanosecond ticks of the corrected time.
 func WriteOTF2(dir string, tl *view.Timeline) (err error) {
 	anchor := filepath.Join(dir, OTF2Archive+".otf2")
@@ -157,6 +159,9 @@ func writeEvents(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check chec
 			if iv.Kind == view.KindCollective {
 				check("mpi collective begin", C.OTF2_EvtWriter_MpiCollectiveBegin(w, nil, t))
 			}
+			if n, ok := m.forkOf[op.Index]; ok {
+				check("fork", C.OTF2_EvtWriter_ThreadFork(w, nil, t, C.OTF2_PARADIGM_OPENMP, C.uint32_t(n)))
+			}
 			if id, ok := m.lockOf[op.Index]; ok {
 				check("acquire lock", C.OTF2_EvtWriter_ThreadAcquireLock(w, nil, t, C.OTF2_PARADIGM_OPENMP, C.uint32_t(id), C.uint32_t(m.acquired[op.Index])))
 			}
@@ -169,6 +174,9 @@ func writeEvents(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check chec
 				}
 				check("mpi collective end", C.OTF2_EvtWriter_MpiCollectiveEnd(w, nil, t,
 					collectiveOp(tl.Sites[iv.Site].Kind), otf2Comm, root, 0, 0))
+			}
+			if _, ok := m.forkOf[op.Index]; ok {
+				check("join", C.OTF2_EvtWriter_ThreadJoin(w, nil, t, C.OTF2_PARADIGM_OPENMP))
 			}
 			if id, ok := m.lockOf[op.Index]; ok {
 				check("release lock", C.OTF2_EvtWriter_ThreadReleaseLock(w, nil, t, C.OTF2_PARADIGM_OPENMP, C.uint32_t(id), C.uint32_t(m.acquired[op.Index])))

@@ -199,10 +199,7 @@ func TestOTF2SyncKinds(t *testing.T) {
 	atomic := map[[2]int]bool{{tracetest.SubMain, tracetest.DirAtomic}: true}
 	a, dir := writeAndRead(t, timeline(t, data))
 	checkArchive(t, a, dir, count(t, data, atomic), 2)
-	holds := 0
-	for _, n := range count(t, data, atomic).mpi {
-		holds += n / 2
-	}
+	holds := count(t, data, atomic).holds
 	if acq, rel := strings.Count(a.raw, "THREAD_ACQUIRE_LOCK"), strings.Count(a.raw, "THREAD_RELEASE_LOCK"); acq != holds || rel != holds || holds == 0 {
 		t.Errorf("%d lock acquisitions and %d releases, the trace holds locks %d times", acq, rel, holds)
 	}
@@ -254,4 +251,8 @@ func TestOTF2Messages(t *testing.T) {
 		t.Errorf("%d MPI_COLLECTIVE_END events, want the Gather on 4 processors", n)
 	}
 	checkRoles(t, a, map[string]string{"message call: Sendrecv main.go:45": "POINT2POINT", "collective: Gather main.go:71": "COLL_ALL2ONE"})
+	// The replicated region: one fork and one join, by processor 0, for 4.
+	if forks := regexp.MustCompile(`(?m)^THREAD_FORK\s+0\s+\d+\s+Model: OPENMP, # Requested Threads: 4`).FindAllString(a.raw, -1); len(forks) != 1 || strings.Count(a.raw, "THREAD_JOIN") != 1 {
+		t.Errorf("forks %q and %d joins, want one of each on processor 0", forks, strings.Count(a.raw, "THREAD_JOIN"))
+	}
 }

@@ -108,6 +108,11 @@ type otf2Model struct {
 	// holds, for ThreadAcquireLock / ThreadReleaseLock.
 	lockOf   map[int]uint32
 	acquired map[int]uint32
+	// Fork/join: the leader's interval of each instance of a parallel
+	// construct (pdo, psection, replicated) and the processors of the
+	// instance, for ThreadFork (after its Enter) and ThreadJoin (before its
+	// Leave).
+	forkOf map[int]uint32
 }
 
 func newOTF2Model(tl *view.Timeline) *otf2Model {
@@ -144,6 +149,7 @@ func newOTF2Model(tl *view.Timeline) *otf2Model {
 		m.events[mg.To]++   // MpiRecv
 	}
 	m.locks(tl)
+	m.forks(tl)
 	names := map[string]uint32{}
 	for i := range tl.Instants {
 		n := tl.Instants[i].Name
@@ -189,6 +195,38 @@ func (m *otf2Model) locks(tl *view.Timeline) {
 		id := m.lockOf[i]
 		m.acquired[i] = next[id]
 		next[id]++
+	}
+}
+
+// forks finds the instances of the parallel constructs: the intervals of
+// one site on different processors that overlap in time are one instance,
+// whose lowest processor (the leader that dispatched it) forks and joins.
+func (m *otf2Model) forks(tl *view.Timeline) {
+	m.forkOf = map[int]uint32{}
+	bySite := map[int][]int{}
+	for i := range tl.Intervals {
+		switch tl.Intervals[i].Kind {
+		case view.KindPDO, view.KindPSection, view.KindReplicated:
+			bySite[tl.Intervals[i].Site] = append(bySite[tl.Intervals[i].Site], i)
+		}
+	}
+	for _, ivs := range bySite {
+		slices.SortStableFunc(ivs, func(a, b int) int { return cmp.Compare(tl.Intervals[a].Start, tl.Intervals[b].Start) })
+		for k := 0; k < len(ivs); {
+			end, lead, n := tl.Intervals[ivs[k]].End, ivs[k], 0
+			j := k
+			for ; j < len(ivs) && tl.Intervals[ivs[j]].Start <= end; j++ {
+				iv := &tl.Intervals[ivs[j]]
+				end = max(end, iv.End)
+				if iv.Proc < tl.Intervals[lead].Proc {
+					lead = ivs[j]
+				}
+				n++
+			}
+			m.forkOf[lead] = uint32(n)
+			m.events[tl.Intervals[lead].Proc] += 2
+			k = j
+		}
 	}
 }
 
