@@ -40,7 +40,7 @@ type chromeEvent struct {
 	S    string          `json:"s,omitempty"`
 	ID   int             `json:"id,omitempty"` // flow events
 	BP   string          `json:"bp,omitempty"`
-	Args map[string]any  `json:"args,omitempty"`
+	Args any             `json:"args,omitempty"` // a map, or json.RawMessage (cached per site)
 }
 
 // WriteChrome writes tl as Chrome trace-event JSON.
@@ -84,6 +84,7 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 		before[step{m.To, m.RecvSeq}] = append(before[step{m.To, m.RecvSeq}], flowEnd{id: id, i: int32(i)})
 	}
 	handoffs := lockHandoffs(tl)
+	ac := argCache{}
 	for k, h := range handoffs {
 		a, b := &tl.Intervals[h[0]], &tl.Intervals[h[1]]
 		id++
@@ -123,13 +124,13 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 		case OpEnter:
 			iv := &tl.Intervals[op.Index]
 			ew.write(chromeEvent{Name: IntervalName(tl, iv), Cat: iv.Kind.String(), Ph: "B", TS: ts(iv.Start),
-				PID: ChromePID, TID: iv.Proc, Args: intervalArgs(tl, iv)})
+				PID: ChromePID, TID: iv.Proc, Args: ac.args(tl, iv)})
 			for _, f := range after[at] {
 				flow(f)
 			}
 		case OpLeave:
 			iv := &tl.Intervals[op.Index]
-			var args map[string]any
+			var args any
 			if iv.Unclosed {
 				args = map[string]any{"unclosed": "no " + iv.Kind.EndRecord() + " record: closed with its enclosing region or at the processor's last record"}
 			} else if differs(iv.Clock1, iv.End) {
@@ -219,6 +220,27 @@ func (e *eventWriter) write(ev chromeEvent) {
 	}
 	e.n++
 	e.w.Write(data)
+}
+
+// argCache keeps the args of intervals by site, kind and depth, encoded
+// once: a trace has few sites and many intervals, and a map per event cost
+// the export most of its memory.
+type argCache map[[3]int]json.RawMessage
+
+func (ac argCache) args(tl *view.Timeline, iv *view.Interval) any {
+	if differs(iv.Clock0, iv.Start) {
+		return intervalArgs(tl, iv) // carries its own clock
+	}
+	k := [3]int{iv.Site, int(iv.Kind), iv.Depth}
+	if raw, ok := ac[k]; ok {
+		return raw
+	}
+	raw, err := json.Marshal(intervalArgs(tl, iv))
+	if err != nil {
+		return intervalArgs(tl, iv)
+	}
+	ac[k] = raw
+	return json.RawMessage(raw)
 }
 
 func intervalArgs(tl *view.Timeline, iv *view.Interval) map[string]any {

@@ -289,6 +289,9 @@ func TestChromeMessages(t *testing.T) {
 	tl := timeline(t, data)
 	out := exportChrome(t, tl)
 	checkChrome(t, out, count(t, data, nil), 4)
+	if bytes.Contains(out, []byte(`"args":null`)) {
+		t.Error("an event with null args")
+	}
 	if n := bytes.Count(out, []byte(`"ph":"s"`)); n != len(tl.Messages) || n == 0 {
 		t.Errorf("%d flow starts, %d messages", n, len(tl.Messages))
 	}
