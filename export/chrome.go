@@ -70,10 +70,10 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 	// A flow end is kept as a small reference (built into an event when
 	// written): a trace has a flow per message.
 	type flowEnd struct {
-		id    int32
-		start bool
-		lock  bool
-		i     int32 // message, or index into handoffs
+		id            int32
+		start         bool
+		lock, barrier bool
+		i             int32 // message, or index into handoffs or releases
 	}
 	before, after := map[step][]flowEnd{}, map[step][]flowEnd{}
 	id := int32(0)
@@ -84,15 +84,36 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 		before[step{m.To, m.RecvSeq}] = append(before[step{m.To, m.RecvSeq}], flowEnd{id: id, i: int32(i)})
 	}
 	handoffs := lockHandoffs(tl)
-	ac := argCache{}
 	for k, h := range handoffs {
 		a, b := &tl.Intervals[h[0]], &tl.Intervals[h[1]]
 		id++
 		before[step{a.Proc, a.Seq1}] = append(before[step{a.Proc, a.Seq1}], flowEnd{id: id, start: true, lock: true, i: int32(k)})
 		after[step{b.Proc, b.Seq0}] = append(after[step{b.Proc, b.Seq0}], flowEnd{id: id, lock: true, i: int32(k)})
 	}
+	// Barriers: the last processor to arrive releases the others, a flow
+	// from the start of its wait to the end of each other's.
+	releases := barrierReleases(tl)
+	for k, r := range releases {
+		a, b := &tl.Intervals[r[0]], &tl.Intervals[r[1]]
+		id++
+		after[step{a.Proc, a.Seq0}] = append(after[step{a.Proc, a.Seq0}], flowEnd{id: id, start: true, barrier: true, i: int32(k)})
+		before[step{b.Proc, b.Seq1}] = append(before[step{b.Proc, b.Seq1}], flowEnd{id: id, barrier: true, i: int32(k)})
+	}
+	ac := argCache{}
 	flow := func(f flowEnd) {
 		ev := chromeEvent{ID: int(f.id), PID: ChromePID}
+		if f.barrier {
+			r := releases[f.i]
+			a, b := &tl.Intervals[r[0]], &tl.Intervals[r[1]]
+			ev.Name, ev.Cat = "barrier release", "barrier"
+			if f.start {
+				ev.Ph, ev.TS, ev.TID, ev.Args = "s", ts(a.Start), a.Proc, map[string]any{"to": b.Proc}
+			} else {
+				ev.Ph, ev.BP, ev.TS, ev.TID = "f", "e", ts(b.End), b.Proc
+			}
+			ew.write(ev)
+			return
+		}
 		if f.lock {
 			h := handoffs[f.i]
 			a, b := &tl.Intervals[h[0]], &tl.Intervals[h[1]]
@@ -197,6 +218,41 @@ func lockHandoffs(tl *view.Timeline) [][2]int {
 		}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a][0] < out[b][0] })
+	return out
+}
+
+// barrierReleases pairs, for each instance of a barrier (the waits of one
+// site on different processors that overlap in time), the wait of the last
+// processor to arrive with each other wait of the instance.
+func barrierReleases(tl *view.Timeline) [][2]int {
+	bySite := map[int][]int{}
+	for i := range tl.Intervals {
+		switch tl.Intervals[i].Kind {
+		case view.KindBarrier, view.KindImplicitBarrier, view.KindCheckout:
+			if !tl.Intervals[i].Unclosed {
+				bySite[tl.Intervals[i].Site] = append(bySite[tl.Intervals[i].Site], i)
+			}
+		}
+	}
+	var out [][2]int
+	for _, ivs := range bySite {
+		sort.SliceStable(ivs, func(a, b int) bool { return tl.Intervals[ivs[a]].Start < tl.Intervals[ivs[b]].Start })
+		for k := 0; k < len(ivs); {
+			end, last := tl.Intervals[ivs[k]].End, ivs[k]
+			j := k
+			for ; j < len(ivs) && tl.Intervals[ivs[j]].Start <= end; j++ {
+				end = max(end, tl.Intervals[ivs[j]].End)
+				last = ivs[j]
+			}
+			for _, w := range ivs[k:j] {
+				if w != last && tl.Intervals[w].Proc != tl.Intervals[last].Proc && tl.Intervals[w].End >= tl.Intervals[last].Start {
+					out = append(out, [2]int{last, w})
+				}
+			}
+			k = j
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a][1] < out[b][1] })
 	return out
 }
 

@@ -211,7 +211,7 @@ func checkChrome(t *testing.T, out []byte, c census, procs int) map[int]int {
 				t.Errorf("event %d: instant %+v, want thread scope and the record", i, e)
 			}
 		case "s", "f":
-			if e.ID <= 0 || e.Cat != "message" && e.Cat != "lock" || e.Ph == "f" && e.BP != "e" {
+			if e.ID <= 0 || e.Cat != "message" && e.Cat != "lock" && e.Cat != "barrier" || e.Ph == "f" && e.BP != "e" {
 				t.Errorf("event %d: flow event %+v", i, e)
 			}
 			if len(stacks[tid]) == 0 {
@@ -292,7 +292,7 @@ func TestChromeMessages(t *testing.T) {
 	if bytes.Contains(out, []byte(`"args":null`)) {
 		t.Error("an event with null args")
 	}
-	if n := bytes.Count(out, []byte(`"ph":"s"`)); n != len(tl.Messages) || n == 0 {
+	if n := bytes.Count(out, []byte(`"cat":"message","ph":"s"`)); n != len(tl.Messages) || n == 0 {
 		t.Errorf("%d flow starts, %d messages", n, len(tl.Messages))
 	}
 }
@@ -310,7 +310,7 @@ func TestChromeSyncKinds(t *testing.T) {
 	atomic := map[[2]int]bool{{tracetest.SubMain, tracetest.DirAtomic}: true}
 	out := exportChrome(t, timeline(t, data))
 	checkChrome(t, out, count(t, data, atomic), 2)
-	for _, want := range []string{`"cat":"critical section"`, `"cat":"lock held"`, `"cat":"barrier checkout wait"`, `"label":"upd"`, `"name":"lock handoff","cat":"lock"`} {
+	for _, want := range []string{`"cat":"critical section"`, `"cat":"lock held"`, `"cat":"barrier checkout wait"`, `"label":"upd"`, `"name":"lock handoff","cat":"lock"`, `"name":"barrier release","cat":"barrier"`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("the export lacks %s", want)
 		}
