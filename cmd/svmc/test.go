@@ -1,18 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
 
 func testCmd() *cobra.Command {
 	var (
-		nprocs int
-		keep   bool
+		nprocs  int
+		keep    bool
+		perTest string
 	)
 	var values map[string]*string
 	var bools map[string]*bool
@@ -28,7 +32,8 @@ and runs go test on it. A generated TestMain starts the processors; each test, b
 fuzz target and example runs as processor 0 of that run on its own goroutine, so the
 parallel constructs it reaches use every processor (tests marked t.Parallel take turns).
 The run-time flags are those of svmc run; --trace writes one trace for the test binary,
-in which each test is the region of its function. Flags after -- go to go test (-run,
+in which each test is the region of its function; --trace-per-test DIR runs go test once
+per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 -v, -bench, -count, ...); the output and the exit status are go test's.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pattern, goArgs := ".", []string(nil)
@@ -71,22 +76,58 @@ in which each test is the region of its function. Flags after -- go to go test (
 			if err != nil {
 				return err
 			}
-			goTest := append([]string{"test", "-overlay", ovPath}, setup.flags...)
-			goTest = append(append(goTest, goArgs...), ".")
-			c := exec.Command("go", goTest...)
-			c.Dir = p.Dir
-			c.Env = append(env, setup.env...)
-			c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := c.Run(); err != nil {
-				if xe, ok := err.(*exec.ExitError); ok {
-					return exitError{xe.ExitCode()}
-				}
-				return fmt.Errorf("test: go test: %v", err)
+			goTest := func(env []string, args ...string) *exec.Cmd {
+				a := append([]string{"test", "-overlay", ovPath}, setup.flags...)
+				c := exec.Command("go", append(append(a, args...), ".")...)
+				c.Dir = p.Dir
+				c.Env = append(env, setup.env...)
+				c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+				return c
 			}
-			return nil
+			if perTest == "" {
+				return goStatus(goTest(env, goArgs...).Run())
+			}
+			// A trace per test: one go test run per test, each writing
+			// DIR/<test>.sddf.
+			dir, err := filepath.Abs(perTest)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("test: --trace-per-test: %v", err)
+			}
+			var list bytes.Buffer
+			lc := goTest(env, "-list", ".")
+			lc.Stdout = &list
+			if err := lc.Run(); err != nil {
+				return goStatus(err)
+			}
+			var failed error
+			for _, name := range strings.Fields(list.String()) {
+				if !strings.HasPrefix(name, "Test") {
+					continue // "ok <pkg>" and benchmarks, examples
+				}
+				e := append(slices.Clone(env), "SVMC_FLAG_TRACE="+filepath.Join(dir, name+".sddf"))
+				if err := goStatus(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...).Run()); err != nil && failed == nil {
+					failed = err
+				}
+			}
+			return failed
 		},
 	}
 	values, bools = paramFlags(cmd, &nprocs)
 	cmd.Flags().BoolVar(&keep, "work", false, "keep the work directory and print its name")
+	cmd.Flags().StringVar(&perTest, "trace-per-test", "", "write a trace per test, DIR/<test>.sddf (one go test run per test)")
 	return cmd
+}
+
+// goStatus is go test's exit status as svmc's.
+func goStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if xe, ok := err.(*exec.ExitError); ok {
+		return exitError{xe.ExitCode()}
+	}
+	return fmt.Errorf("test: go test: %v", err)
 }

@@ -96,6 +96,15 @@ func TestSvmcTest(t *testing.T) {
 			t.Errorf("-n %s: the tests' loops ran on %d processors, want %d", n, len(workers), want)
 		}
 	}
+	per := t.TempDir()
+	if res := runSvmc(t, dir, "test", "-n", "2", "--trace-per-test", per, "."); res.code != 0 {
+		t.Errorf("--trace-per-test: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	for _, name := range []string{"TestSum", "TestSumSmall"} {
+		if fi, err := os.Stat(filepath.Join(per, name+".sddf")); err != nil || fi.Size() == 0 {
+			t.Errorf("--trace-per-test: %s: %v", name, err)
+		}
+	}
 	res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-run", "XXX", "-bench", ".", "-benchtime", "50x")
 	if res.code != 0 || !strings.Contains(res.stdout, "BenchmarkSum") {
 		t.Errorf("benchmark: exit %d\n%s%s", res.code, res.stdout, res.stderr)
