@@ -77,11 +77,11 @@ func TestNumbering(t *testing.T) {
 					user(1, 0, 2, "outer", pos("a.go", 21, 2), pos("a.go", 31, 2)),   // closed by its end
 					pdo(2, 1, 3, "first", pos("a.go", 23, 3), pos("a.go", 27, 4)),    // the for statement
 					user(3, 2, 4, "body", pos("a.go", 25, 4), pos("a.go", 26, 22)),   // the statement after it
-					user(4, 1, 5, "single", pos("a.go", 29, 2), pos("a.go", 30, 14)), // inside outer, not closed by an end
+					user(4, 1, 5, "single", pos("a.go", 29, 2), pos("a.go", 30, 17)), // inside outer, not closed by an end
 				},
 				Shared: []*progdb.Var{
 					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("a.go", 18, 2)},
-					{Num: 2, Name: "total", Type: "float64", ElemSize: 8, Pos: pos("a.go", 19, 6)},
+					{Num: 2, Name: "total", Type: "[1]float64", ElemSize: 8, Pos: pos("a.go", 19, 6)},
 				},
 			},
 			{
@@ -92,7 +92,7 @@ func TestNumbering(t *testing.T) {
 			{
 				Num: 4, Name: "helper", Pos: pos("b.go", 9, 1),
 				Directives: []*progdb.Directive{
-					{Num: 1, Kind: "shared", Site: progdb.SiteSVM, Text: "//svm:shared s, l", Pos: pos("b.go", 12, 2)},
+					{Num: 1, Kind: "shared", Site: progdb.SiteSVM, Text: "//svm:shared a", Pos: pos("b.go", 12, 2)},
 					{Num: 2, Kind: "trace_region", Site: progdb.SiteRegion, Text: "//svm:trace_region r1", Pos: pos("b.go", 13, 2), Label: "r1"},
 					{Num: 3, Kind: "pdo", Site: progdb.SiteLoop, Text: "//svm:pdo loops(i) reduction(+: s)", Pos: pos("b.go", 15, 3),
 						ImplicitBarrier: true, Loops: []string{"i"}, Schedule: &progdb.Schedule{Strategy: progdb.StrategyDefault},
@@ -110,8 +110,7 @@ func TestNumbering(t *testing.T) {
 					user(4, 0, 5, "r3", pos("b.go", 22, 2), pos("b.go", 23, 2)), // empty, closed at once
 				},
 				Shared: []*progdb.Var{
-					{Num: 1, Name: "s", Type: "float64", ElemSize: 8, Pos: pos("b.go", 11, 2)},
-					{Num: 2, Name: "l", Type: "List[float64]", ElemSize: 24, Pos: pos("b.go", 10, 6)},
+					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("b.go", 9, 13)},
 				},
 			},
 			{

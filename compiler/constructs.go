@@ -151,6 +151,15 @@ func (p *Package) checkShared(c *Construct) {
 			p.errorf(posOf(p, v.Pos), "shared: %s is not a variable in scope", v.Name)
 			continue
 		}
+		switch obj.Type().Underlying().(type) {
+		case *types.Slice, *types.Array:
+		default:
+			// The SVM layer keeps storage in pages: a slice's backing
+			// array or an array.
+			p.errorf(posOf(p, v.Pos), "shared: %s has type %s, not a slice or array: the shared virtual memory layer keeps the storage of slices and arrays in pages (share the slice or array that holds the data)",
+				v.Name, p.typeString(obj.Type()))
+			continue
+		}
 		c.Sub.Shared = append(c.Sub.Shared, &SharedVar{Num: len(c.Sub.Shared) + 1, Name: v.Name, Obj: obj, Construct: c})
 	}
 }

@@ -16,7 +16,7 @@ func init() {
 func main() {
 	n := 8
 	a := make([]float64, n)
-	var total float64
+	var total [1]float64
 	//svm:shared a, total
 	//svm:trace_region outer
 	for k := 0; k < 2; k++ {
@@ -27,11 +27,11 @@ func main() {
 		}
 	}
 	//svm:trace_region single
-	total = a[0]
+	total[0] = a[0]
 	//svm:end trace_region outer
 	//svm:barrier
 	t := &T{}
 	t.M()
 	helper(a)
-	println(total)
+	println(total[0])
 }

@@ -9,7 +9,7 @@ func (l *List[E]) Push(e E) {
 func helper(a []float64) {
 	var l List[float64]
 	s := 0.0
-	//svm:shared s, l
+	//svm:shared a
 	//svm:trace_region r1
 	{
 		//svm:pdo loops(i) reduction(+: s)

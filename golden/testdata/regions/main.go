@@ -19,7 +19,7 @@ func find(xs []int, x int) int {
 func main() {
 	xs := []int{5, 3, 8, 1}
 	squares := make([]int, 16)
-	//svm:shared total, squares
+	//svm:shared xs, squares
 
 	//svm:trace_region setup
 	n := len(squares)

@@ -49,9 +49,9 @@ func main() {
 //line ../main.go:20
 		xs := []int{5, 3, 8, 1}
 		squares := make([]int, 16)
-		//svm:shared total, squares
+		//svm:shared xs, squares
 //line ../main.go:22
-		svm_p.Shared(2, 1, svm_rt.SharedVar{Num: 1, Addr: svm_rt.AddrOf(&total)}, svm_rt.SharedVar{Num: 2, Addr: svm_rt.AddrOf(&squares)})
+		svm_p.Shared(2, 1, svm_rt.SharedVar{Num: 1, Addr: svm_rt.AddrOf(&xs)}, svm_rt.SharedVar{Num: 2, Addr: svm_rt.AddrOf(&squares)})
 //line ../main.go:23
 
 		//svm:trace_region setup

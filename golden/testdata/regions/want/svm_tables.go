@@ -90,7 +90,7 @@ var svm_program = svm_rt.Program{
           "num": 1,
           "kind": "shared",
           "site": "svm",
-          "text": "//svm:shared total, squares",
+          "text": "//svm:shared xs, squares",
           "pos": {
             "file": "main.go",
             "line": 22,
@@ -293,13 +293,13 @@ var svm_program = svm_rt.Program{
       "shared": [
         {
           "num": 1,
-          "name": "total",
-          "type": "int",
+          "name": "xs",
+          "type": "[]int",
           "elem_size": 8,
           "pos": {
             "file": "main.go",
-            "line": 7,
-            "col": 5
+            "line": 20,
+            "col": 2
           }
         },
         {
