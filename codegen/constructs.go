@@ -61,7 +61,7 @@ func (g *gen) shared(c *compiler.Construct) {
 	var vs []string
 	for _, v := range c.Sub.Shared {
 		if v.Construct == c {
-			vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s)}", rt, v.Num, rt, v.Name))
+			vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s), Store: %s.StorageOf(%s[:])}", rt, v.Num, rt, v.Name, rt, v.Name))
 		}
 	}
 	g.after(c, call(c, "Shared", vs...))

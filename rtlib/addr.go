@@ -5,3 +5,32 @@ import "unsafe"
 // AddrOf is the address of a shared variable, for the variable-mapping
 // record of a shared directive.
 func AddrOf[T any](v *T) uintptr { return uintptr(unsafe.Pointer(v)) }
+
+// Storage is the memory of a shared variable: the address of its first
+// element and its size in bytes.
+type Storage struct {
+	Addr uintptr
+	Size int
+}
+
+// StorageOf is the storage of the elements of s (svmc passes an array as
+// a[:]; of a slice of slices, the slice headers). Its argument escapes, so
+// that a shared array is allocated on the heap where it stays put: a
+// goroutine's stack moves when it grows, and with it the pages.
+func StorageOf[T any](s []T) Storage {
+	if storageEscapes {
+		storageSink = s
+	}
+	if len(s) == 0 {
+		return Storage{}
+	}
+	var z T
+	return Storage{Addr: uintptr(unsafe.Pointer(unsafe.SliceData(s))), Size: len(s) * int(unsafe.Sizeof(z))}
+}
+
+// storageSink and storageEscapes make StorageOf's argument escape (the
+// store never happens; escape analysis cannot tell).
+var (
+	storageSink    any
+	storageEscapes bool
+)

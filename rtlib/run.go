@@ -20,6 +20,7 @@ import (
 	"github.com/svmc/svmc/rtlib/internal/output"
 	"github.com/svmc/svmc/rtlib/internal/params"
 	"github.com/svmc/svmc/rtlib/internal/stats"
+	"github.com/svmc/svmc/rtlib/internal/svm"
 	"github.com/svmc/svmc/rtlib/internal/team"
 	"github.com/svmc/svmc/trace"
 )
@@ -114,9 +115,17 @@ type Params struct {
 	// MsgPerturb adds random yields before message-passing calls, to try
 	// other schedules of a non-deterministic program.
 	MsgPerturb bool
+	// PageSize is the page size of the shared virtual memory layer in
+	// bytes (a power of two; 0: DefaultPageSize); SVMModel its consistency
+	// model, "rc" (the default) or "sc".
+	PageSize int
+	SVMModel string
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
+
+// DefaultPageSize is the default of Params.PageSize.
+const DefaultPageSize = 4096
 
 // DefaultMsgBuffer is the default of Params.MsgBuffer.
 const DefaultMsgBuffer = 1 << 20
@@ -157,6 +166,12 @@ type run struct {
 	aps   *aps
 	locks lockTable // critical sections, LOCK variables, atomic stripes (locks.go)
 
+	// The shared virtual memory layer (svm.go): the pages of the shared
+	// variables, by their storage.
+	svm      *svm.Space
+	segs     map[Storage]*svm.Segment
+	pageSize int
+
 	net         *msg.Net // message passing (message.go)
 	msgChecksum bool
 	msgPerturb  bool
@@ -187,6 +202,7 @@ var standaloneRun = sync.OnceValue(func() *run {
 	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true, infoSeen: map[Site]bool{}}
 	r.aps = newAPS(r, []*Proc{{id: 0, r: r, detached: true}})
 	r.net = msg.New(1, DefaultMsgBuffer)
+	r.svm, r.pageSize = svm.New(1, svm.RC), DefaultPageSize
 	return r
 })
 
@@ -322,6 +338,18 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		allDone:  make(chan struct{}),
 		hurry:    make(chan struct{}),
 	}
+	r.pageSize = par.PageSize
+	if r.pageSize <= 0 {
+		r.pageSize = DefaultPageSize
+	}
+	if r.pageSize&(r.pageSize-1) != 0 {
+		return &Error{Proc: -1, Msg: fmt.Sprintf("page size %d is not a power of two", r.pageSize)}
+	}
+	model := svm.RC
+	if par.SVMModel == "sc" {
+		model = svm.SC
+	}
+	r.svm = svm.New(r.n, model)
 	msgBuf := int64(par.MsgBuffer)
 	switch {
 	case msgBuf == 0:

@@ -376,12 +376,29 @@ func (p *Proc) RegionStop(sub, dir, typ int) {
 type SharedVar struct {
 	Num  int
 	Addr uintptr
+	// Store is the variable's storage (a slice's backing array, an
+	// array), kept in pages by the shared virtual memory layer.
+	Store Storage
 }
 
-// Shared writes variable-mapping (stage 2): one row [number, addr>>32,
+// Shared makes each variable's storage a segment of the shared virtual
+// memory layer (once per storage: a slice shared again after append gets a
+// new segment), writing shared-segment-address for a new one (stage 6),
+// and writes variable-mapping (stage 2): one row [number, addr>>32,
 // addr&0xffffffff] per variable.
 func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 	at := Site{Sub: sub, Dir: dir}
+	for _, v := range vars {
+		if v.Store.Size <= 0 {
+			continue
+		}
+		if g, fresh := p.r.segment(v.Store); fresh && p.on(trace.TagSharedSegmentAddress) {
+			p.begin(trace.TagSharedSegmentAddress, p.id)
+			p.buf.Int(g.ID)
+			p.buf.Int(int(int32(uint32(g.Base))))
+			p.end()
+		}
+	}
 	if !p.on(trace.TagVariableMapping) {
 		return
 	}

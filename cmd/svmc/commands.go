@@ -91,6 +91,8 @@ var runFlags = []struct {
 	{"time-limit", "TIME_LIMIT", "stop the run after this long (10s, 5m), as SIGTERM does, saying what each processor was doing"},
 	{"throttle-calls", "THROTTLE_CALLS", "stop tracing a subprogram on a processor after this many calls ... (0 off)"},
 	{"throttle-us", "THROTTLE_US", "... when their mean inclusive time is under this many µs (0 off)"},
+	{"page-size", "PAGE_SIZE", "page size of the shared virtual memory layer (a power of two; 4096)"},
+	{"svm-model", "SVM_MODEL", "consistency model of the shared virtual memory layer: rc (default) or sc"},
 	{"msg-buffer", "MSG_BUFFER", "bytes of standard sends a processor may have buffered (1M; 0: every Send waits for its receive)"},
 	{"msg-checksum", "MSG_CHECKSUM", "message records carry a CRC-32 of each buffer (1/0)"},
 	{"msg-perturb", "MSG_PERTURB", "random yields before message calls, to try other schedules (1/0)"},

@@ -30,6 +30,8 @@
 //	msg_buffer       SVMC_MSG_BUFFER        1M         bytes of standard sends a processor may have buffered; 0: every Send is synchronous
 //	msg_checksum     SVMC_MSG_CHECKSUM      0          message records carry a CRC-32 of each buffer
 //	msg_perturb      SVMC_MSG_PERTURB       0          random yields before message calls (other schedules)
+//	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
+//	svm_model        SVMC_SVM_MODEL         rc         its consistency model: rc (release) or sc (sequential)
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -84,6 +86,8 @@ type Values struct {
 	MsgBuffer        int           // bytes; 0: every standard send is synchronous
 	MsgChecksum      bool
 	MsgPerturb       bool
+	PageSize         int
+	SVMModel         string
 }
 
 // Info is where the runtime's informational messages go.
@@ -227,6 +231,22 @@ var Defs = []Def{
 	}},
 	{"msg_checksum", "0", func(v *Values, s string) (err error) { v.MsgChecksum, err = parseBool(s); return }},
 	{"msg_perturb", "0", func(v *Values, s string) (err error) { v.MsgPerturb, err = parseBool(s); return }},
+	{"page_size", "4096", func(v *Values, s string) error {
+		n, err := size(s)
+		if err != nil || n <= 0 || n&(n-1) != 0 {
+			return errors.New("want a power of two (4096, 16K, 64K)")
+		}
+		v.PageSize = n
+		return nil
+	}},
+	{"svm_model", "rc", func(v *Values, s string) error {
+		switch m := strings.ToLower(strings.TrimSpace(s)); m {
+		case "rc", "sc":
+			v.SVMModel = m
+			return nil
+		}
+		return errors.New("want rc (release consistency) or sc (sequential consistency)")
+	}},
 	{"deadlock_ms", "500", func(v *Values, s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 0 {

@@ -157,6 +157,8 @@ throttle_us        = 10  # default
 msg_buffer         = 1M  # default
 msg_checksum       = 0  # default
 msg_perturb        = 0  # default
+page_size          = 4096  # default
+svm_model          = rc  # default
 deadlock_ms        = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
