@@ -11,9 +11,13 @@ var lendMu sync.Mutex
 // processor 0 waits in testing.M.Run while the other processors serve),
 // and the goroutine the testing package starts for a test takes processor
 // 0's place for the test's duration, so the test's parallel constructs
-// are dispatched to every processor. Tests that run in parallel take
-// their turns. Outside a run (go test of the plain package) body runs on
-// the goroutine's own Proc, as any call does. A test must not call
+// are dispatched to every processor. A test that finds processor 0 taken
+// (by a test running in parallel, or paused in t.Parallel while it held
+// it) runs on its own goroutine's Proc instead: its constructs run serially
+// there, as on any goroutine that is not a processor (waiting would hang a
+// sequential test behind a paused parallel one). Outside a run (go test of
+// the plain package) body runs on the goroutine's own Proc, as any call
+// does. A test must not call
 // t.FailNow (t.Fatal) inside a parallel loop body: as with any goroutine
 // but the test's, it would end a processor in the middle of the loop.
 func OnLeader(body func(p *Proc)) {
@@ -27,7 +31,10 @@ func OnLeader(body func(p *Proc)) {
 		body(p) // already a processor: a test function called by another
 		return
 	}
-	lendMu.Lock()
+	if !lendMu.TryLock() {
+		body(Current())
+		return
+	}
 	defer lendMu.Unlock()
 	prev := gProcs.load(g)
 	gProcs.store(g, r.procs[0])

@@ -43,6 +43,13 @@ func TestSum(t *testing.T) {
 	t.Logf("processors: %d", rtlib.NumProcessors())
 }
 
+func TestAParallelFirst(t *testing.T) {
+	t.Parallel() // paused until the sequential tests are done: it must not keep them waiting
+	if Sum(10) != 285 {
+		t.Error("Sum(10)")
+	}
+}
+
 func TestSumSmall(t *testing.T) {
 	t.Parallel()
 	for n := range 5 {
