@@ -30,7 +30,8 @@ func testCmd() *cobra.Command {
 tests are numbered like the others), builds it against the runtime embedded in this svmc
 and runs go test on it. A generated TestMain starts the processors; each test, benchmark,
 fuzz target and example runs as processor 0 of that run on its own goroutine, so the
-parallel constructs it reaches use every processor (tests marked t.Parallel take turns).
+parallel constructs it reaches use every processor; a test that finds processor 0 taken
+by a test running in parallel (t.Parallel) runs its constructs serially instead.
 The run-time flags are those of svmc run; --trace writes one trace for the test binary,
 in which each test is the region of its function; --trace-per-test DIR runs go test once
 per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
