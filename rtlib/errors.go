@@ -89,6 +89,9 @@ func (p *Proc) detachedConstruct(at Site, what, does string) {
 	if seen {
 		return
 	}
+	if !r.infoOn("goroutines") {
+		return
+	}
 	pos := r.pos(at)
 	if pos == "" {
 		pos = userFrame()

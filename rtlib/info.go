@@ -40,6 +40,9 @@ func RtlIPrintf(format string, args ...any) int {
 // bytes written.
 func infoPrint(msg string) int {
 	if r := activeRun.Load(); r != nil && !r.standalone {
+		if !r.infoOn("user") {
+			return 0
+		}
 		n, _ := r.stderr.Write([]byte(msg))
 		return n
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/svmc/svmc/rtlib/internal/params"
 )
 
 // lockedBuffer is a bytes.Buffer for concurrent writers.
@@ -108,4 +110,30 @@ func TestMeasureAllocatesNothing(t *testing.T) {
 			t.Errorf("%v allocations per measured interval", a)
 		}
 	})
+}
+
+// Lib-DVM §8.3: each class of informational messages is switched off by
+// itself (info_off), the others still print.
+func TestInfoClasses(t *testing.T) {
+	body := func(p *Proc) {
+		p.Processors(nil, 1, 1, "P", Extent{Lo: 0, Hi: 7}) // 8 elements on 2 processors: a mapping message
+		RtlPrintf("user message\n")
+	}
+	for _, c := range []struct {
+		off        []string
+		user, wrap bool
+	}{{nil, true, true}, {[]string{"mapping"}, true, false}, {[]string{"user", "mapping"}, false, false}} {
+		var msg strings.Builder
+		if err := Run(testProg(), Params{NProcs: 2, Stderr: &msg, InfoOff: c.off}, body); err != nil {
+			t.Fatal(err)
+		}
+		out := msg.String()
+		if strings.Contains(out, "user message") != c.user || strings.Contains(out, "wrapping") != c.wrap {
+			t.Errorf("info_off %v: %q", c.off, out)
+		}
+	}
+	env := map[string]string{"SVMC_INFO_OFF": "mappin"}
+	if _, err := params.Load(func(k string) (string, bool) { v, ok := env[k]; return v, ok }); err == nil || !strings.Contains(err.Error(), `unknown class "mappin"; did you mean "mapping"?`) {
+		t.Errorf("misspelt class: %v", err)
+	}
 }

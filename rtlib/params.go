@@ -68,6 +68,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.ThrottleCalls, par.ThrottleUs = v.ThrottleCalls, v.ThrottleUs
 	par.MsgBuffer, par.MsgChecksum, par.MsgPerturb = v.MsgBuffer, v.MsgChecksum, v.MsgPerturb
 	par.PageSize, par.SVMModel = v.PageSize, v.SVMModel
+	par.InfoOff = v.InfoOff
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

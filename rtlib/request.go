@@ -26,7 +26,9 @@ func (r *run) compileRequests(par *Params) (*request.Table, error) {
 		return nil, request.ErrorList(errs)
 	}
 	for _, w := range warns {
-		fmt.Fprintf(r.stderr, "svmc: %s\n", w)
+		if r.infoOn("requests") {
+			fmt.Fprintf(r.stderr, "svmc: %s\n", w)
+		}
 	}
 	// The stage given to the run replaces the file's SVM_TraceStage: it is
 	// compiled as one more CONFIG entry after the file's.

@@ -120,6 +120,9 @@ type Params struct {
 	// model, "rc" (the default) or "sc".
 	PageSize int
 	SVMModel string
+	// InfoOff are the classes of informational messages not printed
+	// (params.InfoClasses: mapping, goroutines, requests, measure, user).
+	InfoOff []string
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -170,6 +173,7 @@ type run struct {
 	// variables, by their storage.
 	svm      *svm.Space
 	segs     map[Storage]*svm.Segment
+	infoOff  map[string]bool // classes of informational messages silenced
 	pageSize int
 
 	net         *msg.Net // message passing (message.go)
@@ -337,6 +341,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		failCh:   make(chan struct{}),
 		allDone:  make(chan struct{}),
 		hurry:    make(chan struct{}),
+	}
+	r.infoOff = map[string]bool{}
+	for _, c := range par.InfoOff {
+		r.infoOff[c] = true
 	}
 	r.pageSize = par.PageSize
 	if r.pageSize <= 0 {
@@ -669,7 +677,7 @@ func (p *Proc) unfinishedMeasures() {
 		}
 		r.measSeen[key] = true
 		r.mu.Unlock()
-		if !seen {
+		if !seen && r.infoOn("measure") {
 			at := ""
 			if where != "" {
 				at = where + ": "
@@ -734,8 +742,15 @@ func (r *run) pos(at Site) string {
 	return s.File
 }
 
+// infoOn reports whether informational messages of class (params.
+// InfoClasses) are printed.
+func (r *run) infoOn(class string) bool { return !r.infoOff[class] }
+
 // info prints an informational message once per directive.
 func (r *run) info(at Site, msg string) {
+	if !r.infoOn("mapping") {
+		return
+	}
 	r.mu.Lock()
 	seen := r.infoSeen[at]
 	if r.infoSeen != nil {

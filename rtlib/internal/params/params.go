@@ -30,6 +30,8 @@
 //	msg_buffer       SVMC_MSG_BUFFER        1M         bytes of standard sends a processor may have buffered; 0: every Send is synchronous
 //	msg_checksum     SVMC_MSG_CHECKSUM      0          message records carry a CRC-32 of each buffer
 //	msg_perturb      SVMC_MSG_PERTURB       0          random yields before message calls (other schedules)
+//	info_off         SVMC_INFO_OFF          ""         classes of informational messages not to print (Lib-DVM §8.3):
+//	                                                   mapping, goroutines, requests, measure, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
 //	svm_model        SVMC_SVM_MODEL         rc         its consistency model: rc (release) or sc (sequential)
 //
@@ -88,7 +90,16 @@ type Values struct {
 	MsgPerturb       bool
 	PageSize         int
 	SVMModel         string
+	InfoOff          []string // classes of informational messages silenced
 }
+
+// InfoClasses are the classes of the runtime's informational messages
+// (Lib-DVM §8.3: each switched on and off by itself): processor
+// arrangements mapped onto fewer processors, constructs reached from
+// goroutines that are not processors, warnings of the trace request file,
+// measured intervals left open, and the program's own (rtlib.RtlPrintf and
+// its kin).
+var InfoClasses = []string{"mapping", "goroutines", "requests", "measure", "user"}
 
 // Info is where the runtime's informational messages go.
 type Info struct {
@@ -231,6 +242,20 @@ var Defs = []Def{
 	}},
 	{"msg_checksum", "0", func(v *Values, s string) (err error) { v.MsgChecksum, err = parseBool(s); return }},
 	{"msg_perturb", "0", func(v *Values, s string) (err error) { v.MsgPerturb, err = parseBool(s); return }},
+	{"info_off", "", func(v *Values, s string) error {
+		v.InfoOff = nil
+		for _, c := range strings.Split(s, ",") {
+			c = strings.ToLower(strings.TrimSpace(c))
+			if c == "" {
+				continue
+			}
+			if !slices.Contains(InfoClasses, c) {
+				return fmt.Errorf("unknown class %q%s (the classes: %s)", c, suggest.DidYouMean(c, InfoClasses, true), strings.Join(InfoClasses, ", "))
+			}
+			v.InfoOff = append(v.InfoOff, c)
+		}
+		return nil
+	}},
 	{"page_size", "4096", func(v *Values, s string) error {
 		n, err := size(s)
 		if err != nil || n <= 0 || n&(n-1) != 0 {
