@@ -366,7 +366,7 @@ func (p *Proc) requestDone(d *doneRec) {
 // statistics, 0 when they are off (a clock reading is a good part of a
 // short message's cost).
 func (p *Proc) statClock() int64 {
-	if p.st == nil {
+	if p.st == nil || !p.r.synchrTime {
 		return 0
 	}
 	return nanotime()
@@ -374,11 +374,7 @@ func (p *Proc) statClock() int64 {
 
 // msgStats charges a message-passing call to Lib-DVM's MsgPasGrp: all of
 // its time lost (seed 000 §11.1.2).
-func (p *Proc) msgStats() stats.Save {
-	sv := p.st.Switch(stats.MsgPas)
-	p.st.Wait()
-	return sv
-}
+func (p *Proc) msgStats() stats.Save { return p.st.Lost(stats.MsgPas) }
 
 // dissync adds the real dissynchronisation of a completed exchange (seed
 // 000 §11.1.2): for a synchronous exchange |recv call - send call|, for a

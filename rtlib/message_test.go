@@ -413,6 +413,23 @@ func TestMessageStatistics(t *testing.T) {
 	if rmt != dissync {
 		t.Errorf("RMT %.0f µs, the groups' RMTi add up to %.0f", rmt, dissync)
 	}
+	// IsSynchrTime off: calls and lost time still, no dissynchronisation.
+	buf.Reset()
+	if err := everyProc(t, 2, Params{Stats: true, Trace: &buf, NoSynchrTime: true}, func(p *Proc) {
+		if ProcessorID() == 0 {
+			time.Sleep(10 * time.Millisecond)
+			Send(1, 0, []int{1})
+		} else {
+			Recv(0, 0, make([]int, 1))
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readTrace(t, buf.Bytes()) {
+		if r.Desc.Name == "stat-group" && r.Int("group") == int(stats.MsgPas) && r.Double("productive microseconds") != 0 {
+			t.Errorf("IsSynchrTime off: dissynchronisation %v", r.Double("productive microseconds"))
+		}
+	}
 }
 
 // A run that deadlocks in message passing leaves the calls it was in as

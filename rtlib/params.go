@@ -69,6 +69,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.MsgBuffer, par.MsgChecksum, par.MsgPerturb = v.MsgBuffer, v.MsgChecksum, v.MsgPerturb
 	par.PageSize, par.SVMModel = v.PageSize, v.SVMModel
 	par.InfoOff = v.InfoOff
+	par.NoSynchrTime = !v.SynchrTime
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

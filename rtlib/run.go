@@ -123,6 +123,10 @@ type Params struct {
 	// InfoOff are the classes of informational messages not printed
 	// (params.InfoClasses: mapping, goroutines, requests, measure, user).
 	InfoOff []string
+	// NoSynchrTime turns off Lib-DVM's IsSynchrTime: the statistics do not
+	// count the real dissynchronisation of message passing (no clock is
+	// read for it).
+	NoSynchrTime bool
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -171,10 +175,11 @@ type run struct {
 
 	// The shared virtual memory layer (svm.go): the pages of the shared
 	// variables, by their storage.
-	svm      *svm.Space
-	segs     map[Storage]*svm.Segment
-	infoOff  map[string]bool // classes of informational messages silenced
-	pageSize int
+	svm        *svm.Space
+	segs       map[Storage]*svm.Segment
+	infoOff    map[string]bool // classes of informational messages silenced
+	synchrTime bool            // Lib-DVM's IsSynchrTime
+	pageSize   int
 
 	net         *msg.Net // message passing (message.go)
 	msgChecksum bool
@@ -342,6 +347,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		allDone:  make(chan struct{}),
 		hurry:    make(chan struct{}),
 	}
+	r.synchrTime = !par.NoSynchrTime
 	r.infoOff = map[string]bool{}
 	for _, c := range par.InfoOff {
 		r.infoOff[c] = true

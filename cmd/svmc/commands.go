@@ -91,6 +91,7 @@ var runFlags = []struct {
 	{"time-limit", "TIME_LIMIT", "stop the run after this long (10s, 5m), as SIGTERM does, saying what each processor was doing"},
 	{"throttle-calls", "THROTTLE_CALLS", "stop tracing a subprogram on a processor after this many calls ... (0 off)"},
 	{"throttle-us", "THROTTLE_US", "... when their mean inclusive time is under this many µs (0 off)"},
+	{"synchr-time", "SYNCHR_TIME", "with --stats, count the real dissynchronisation of message passing (Lib-DVM's IsSynchrTime; 1 default, 0 off)"},
 	{"info-off", "INFO_OFF", "classes of informational messages not to print: mapping, goroutines, requests, measure, user (comma-separated; Lib-DVM §8.3)"},
 	{"page-size", "PAGE_SIZE", "page size of the shared virtual memory layer (a power of two; 4096)"},
 	{"svm-model", "SVM_MODEL", "consistency model of the shared virtual memory layer: rc (default) or sc"},

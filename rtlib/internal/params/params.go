@@ -30,6 +30,7 @@
 //	msg_buffer       SVMC_MSG_BUFFER        1M         bytes of standard sends a processor may have buffered; 0: every Send is synchronous
 //	msg_checksum     SVMC_MSG_CHECKSUM      0          message records carry a CRC-32 of each buffer
 //	msg_perturb      SVMC_MSG_PERTURB       0          random yields before message calls (other schedules)
+//	synchr_time      SVMC_SYNCHR_TIME       1          Lib-DVM's IsSynchrTime: statistics count the real dissynchronisation of messages
 //	info_off         SVMC_INFO_OFF          ""         classes of informational messages not to print (Lib-DVM §8.3):
 //	                                                   mapping, goroutines, requests, measure, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
@@ -91,6 +92,7 @@ type Values struct {
 	PageSize         int
 	SVMModel         string
 	InfoOff          []string // classes of informational messages silenced
+	SynchrTime       bool     // Lib-DVM's IsSynchrTime (seed 000 §11.2)
 }
 
 // InfoClasses are the classes of the runtime's informational messages
@@ -242,6 +244,7 @@ var Defs = []Def{
 	}},
 	{"msg_checksum", "0", func(v *Values, s string) (err error) { v.MsgChecksum, err = parseBool(s); return }},
 	{"msg_perturb", "0", func(v *Values, s string) (err error) { v.MsgPerturb, err = parseBool(s); return }},
+	{"synchr_time", "1", func(v *Values, s string) (err error) { v.SynchrTime, err = parseBool(s); return }},
 	{"info_off", "", func(v *Values, s string) error {
 		v.InfoOff = nil
 		for _, c := range strings.Split(s, ",") {

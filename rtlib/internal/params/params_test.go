@@ -157,6 +157,7 @@ throttle_us        = 10  # default
 msg_buffer         = 1M  # default
 msg_checksum       = 0  # default
 msg_perturb        = 0  # default
+synchr_time        = 1  # default
 info_off           = ""  # default
 page_size          = 4096  # default
 svm_model          = rc  # default

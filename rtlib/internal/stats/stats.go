@@ -256,6 +256,17 @@ func (p *Proc) Call(g Group, k int) Save {
 	return sv
 }
 
+// Lost starts a call of group g by one processor whose whole time is lost
+// (message passing, seed 000 §11.1.2).
+func (p *Proc) Lost(g Group) Save {
+	if p == nil {
+		return Save{}
+	}
+	sv := p.Call(g, 1)
+	p.mode = modeWait
+	return sv
+}
+
 // Switch is Call by one processor.
 func (p *Proc) Switch(g Group) Save { return p.Call(g, 1) }
 
