@@ -97,7 +97,11 @@ func (a *analyser) event(e *replay.Event) {
 	}
 	switch e.Tag {
 	case trace.TagMsgCallStart:
-		a.callStart(ps, newCall(e))
+		c := newCall(e)
+		if c.sum != 0 {
+			a.res.Checksums = true
+		}
+		a.callStart(ps, c)
 	case trace.TagMsgCallStop:
 		c := ps.open
 		if c == nil {

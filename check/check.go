@@ -112,6 +112,9 @@ type Result struct {
 	// OpsCut: the trace has more blocking operations than MaxOps; the
 	// search for potential deadlocks covered the first MaxOps.
 	OpsCut bool
+	// Checksums: the trace carries buffer checksums (svmc run --check);
+	// without them the checksum classes cannot be found.
+	Checksums bool
 }
 
 // End is how the run ended (its trace-end record).

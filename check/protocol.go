@@ -29,6 +29,9 @@ func WriteText(w io.Writer, name string, res *Result, po PrintOptions) error {
 			fmt.Fprintf(ew, "  %-48s %.3f s\n", st.Name, st.Seconds)
 		}
 	}
+	if !res.Checksums && len(res.Sites) > 0 {
+		fmt.Fprintf(ew, "  note: the trace has no buffer checksums: send checksum and recv checksum cannot be found (run with svmc run --check)\n")
+	}
 	fmt.Fprintf(ew, "\n== Task state and error printing\n")
 	fmt.Fprintf(ew, "  task: %s\n", endText(res.Ended))
 	for p, s := range res.ProcState {
