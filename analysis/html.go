@@ -53,7 +53,7 @@ th,td{padding:.15em .6em;border-bottom:1px solid #eee;text-align:left;vertical-a
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bar{display:flex;width:32em;height:1em;border:1px solid #999}
 .bar div{height:100%}
-.prod{background:#4a8}.imb{background:#e94}.sync{background:#d44}.ovh{background:#999}.ser{background:#69c}
+.prod{background:#4a8}.imb{background:#e94}.sync{background:#d44}.msg{background:#2a9d8f}.ovh{background:#999}.ser{background:#69c}
 .key span{display:inline-block;width:.9em;height:.9em;margin:0 .3em 0 1em;vertical-align:middle}
 .sev{font-weight:bold}.advice{color:#555}
 pre{background:#f6f6f6;padding:.6em;border:1px solid #ddd}
@@ -83,15 +83,18 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <tr><td>lost</td><td class="n">{{dur $c.Lost}}</td><td class="n">{{pct (ratio $c.Lost $c.Total)}}</td><td></td></tr>
 <tr><td>&nbsp;&nbsp;imbalance</td><td class="n">{{dur $c.Imbalance}}</td><td class="n">{{pct (ratio $c.Imbalance $c.Total)}}</td><td>implicit-barrier waiting that unequal busy times explain</td></tr>
 <tr><td>&nbsp;&nbsp;waiting</td><td class="n">{{dur $c.Sync}}</td><td class="n">{{pct (ratio $c.Sync $c.Total)}}</td><td>barriers, locks, critical sections, split barriers</td></tr>
+{{- if $m.Messages}}
+<tr><td>&nbsp;&nbsp;messages</td><td class="n">{{dur $c.Messages}}</td><td class="n">{{pct (ratio $c.Messages $c.Total)}}</td><td>in message-passing calls (all lost, as Lib-DVM counts it)</td></tr>
+{{- end}}
 <tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}, pdo startup {{dur $c.PDOStartup}}, chunk fetching {{dur $c.Dispatch}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
 <tr><td>&nbsp;&nbsp;serial</td><td class="n">{{dur $c.Serial}}</td><td class="n">{{pct (ratio $c.Serial $c.Total)}}</td><td>processors idle while the leader runs exclusive code</td></tr>
 </table>
-<p class="key"><span class="prod"></span>productive<span class="imb"></span>imbalance<span class="sync"></span>waiting<span class="ovh"></span>overhead<span class="ser"></span>serial</p>
+<p class="key"><span class="prod"></span>productive<span class="imb"></span>imbalance<span class="sync"></span>waiting{{if $m.Messages}}<span class="msg"></span>messages{{end}}<span class="ovh"></span>overhead<span class="ser"></span>serial</p>
 <table>
-<tr><th class="n">proc</th><th></th><th class="n">productive</th><th class="n">imbalance</th><th class="n">waiting</th><th class="n">overhead</th><th class="n">serial</th><th class="n">efficiency</th></tr>
+<tr><th class="n">proc</th><th></th><th class="n">productive</th><th class="n">imbalance</th><th class="n">waiting</th>{{if $m.Messages}}<th class="n">messages</th>{{end}}<th class="n">overhead</th><th class="n">serial</th><th class="n">efficiency</th></tr>
 {{- range $m.PerProc}}
-<tr><td class="n">{{.Proc}}</td><td><div class="bar"><div class="prod" style="width:{{w .Productive .Total}}"></div><div class="imb" style="width:{{w .Imbalance .Total}}"></div><div class="sync" style="width:{{w .Sync .Total}}"></div><div class="ovh" style="width:{{w .Overhead .Total}}"></div><div class="ser" style="width:{{w .Serial .Total}}"></div></div></td>
-<td class="n">{{dur .Productive}}</td><td class="n">{{dur .Imbalance}}</td><td class="n">{{dur .Sync}}</td><td class="n">{{dur .Overhead}}</td><td class="n">{{dur .Serial}}</td><td class="n">{{pct .Efficiency}}</td></tr>
+<tr><td class="n">{{.Proc}}</td><td><div class="bar"><div class="prod" style="width:{{w .Productive .Total}}"></div><div class="imb" style="width:{{w .Imbalance .Total}}"></div><div class="sync" style="width:{{w .Sync .Total}}"></div><div class="msg" style="width:{{w .Messages .Total}}"></div><div class="ovh" style="width:{{w .Overhead .Total}}"></div><div class="ser" style="width:{{w .Serial .Total}}"></div></div></td>
+<td class="n">{{dur .Productive}}</td><td class="n">{{dur .Imbalance}}</td><td class="n">{{dur .Sync}}</td>{{if $m.Messages}}<td class="n">{{dur .Messages}}</td>{{end}}<td class="n">{{dur .Overhead}}</td><td class="n">{{dur .Serial}}</td><td class="n">{{pct .Efficiency}}</td></tr>
 {{- end}}
 </table>
 
@@ -136,6 +139,34 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <tr><td>{{.Wait}}</td><td>{{site .Site}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td class="n">{{.Count}}</td><td class="n">{{dur .Total}}</td><td class="n">{{dur .Max}}</td><td class="n">{{dur .Hold}}</td>{{range .PerProc}}<td class="n">{{dur .}}</td>{{end}}</tr>
 {{- end}}
 </table>
+{{- end}}
+
+{{- with $m.Messages}}
+<h2 id="messages">Message passing</h2>
+<table>
+<tr><th>call</th><th>where</th><th class="n">count</th><th class="n">time</th></tr>
+{{- range .Calls}}
+<tr><td>{{.Func}}</td><td>{{.Where}}</td><td class="n">{{.Count}}</td><td class="n">{{dur .Time}}</td></tr>
+{{- end}}
+</table>
+{{- if .Waits}}
+<p>Wait states (Scalasca's): the part of the calls' time spent waiting for a partner.</p>
+<table>
+<tr><th>state</th><th>call</th><th>where</th><th>waits for</th><th class="n">count</th><th class="n">total</th><th class="n">max</th><th class="n">culprit</th></tr>
+{{- range .Waits}}
+<tr><td>{{.Kind}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td>{{.PeerFunc}} {{.PeerWhere}}</td><td class="n">{{.Count}}</td><td class="n">{{dur .Time}}</td><td class="n">{{dur .Max}}</td><td class="n">{{.Culprit}}</td></tr>
+{{- end}}
+</table>
+{{- end}}
+{{- if .Matrix}}
+<p>Messages from processor to processor.</p>
+<table>
+<tr><th class="n">from</th><th class="n">to</th><th class="n">count</th><th class="n">bytes</th><th class="n">receiving time</th></tr>
+{{- range .Matrix}}
+<tr><td class="n">{{.Src}}</td><td class="n">{{.Dst}}</td><td class="n">{{.Count}}</td><td class="n">{{.Bytes}}</td><td class="n">{{dur .Time}}</td></tr>
+{{- end}}
+</table>
+{{- end}}
 {{- end}}
 
 {{- if $m.Measures}}

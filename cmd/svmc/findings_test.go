@@ -118,3 +118,20 @@ func TestTune(t *testing.T) {
 		t.Errorf("final report:\n%s", res.stdout)
 	}
 }
+
+// The HTML report of a message-passing run has its message section: the
+// time in message calls, the calls, the wait states and the matrix.
+func TestReportHTMLMessages(t *testing.T) {
+	abs, _ := filepath.Abs(filepath.Join("testdata", "findings", "latesender"))
+	tr := filepath.Join(t.TempDir(), "ls.sddf")
+	if res := runSvmc(t, abs, "run", "-n", "2", "--trace", tr, "."); res.code != 0 {
+		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
+	}
+	res := runSvmc(t, abs, "report", "--format", "html", tr)
+	for _, want := range []string{`<h2 id="messages">Message passing</h2>`, `<td>late sender</td><td>Recv</td><td>main.go:20:4</td><td>Send main.go:17:4</td>`,
+		`messages</td><td class="n">`, `<div class="msg" style="width:`} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("the HTML report lacks %s", want)
+		}
+	}
+}
