@@ -1,4 +1,4 @@
-// want OK procs=3 runs=3
+// want OK procs=3
 // Master and workers with AnySource (run several times with random yields):
 // correct whatever the order.
 package main
