@@ -131,8 +131,10 @@ func (g *gen) wrapper(s *compiler.Sub) string {
 	case "test":
 		// A test, benchmark, fuzz target or example runs on processor 0
 		// of the run TestMain started, on the test's own goroutine, so
-		// that its parallel constructs use every processor.
-		fmt.Fprintf(&b, "%s.OnLeader(func(%s *%s.Proc) {\n%s(%s)\n})\n}\n", rt, procVar, rt, callee, strings.Join(append([]string{procVar}, args...), ", "))
+		// that its parallel constructs use every processor. An example's
+		// "Output:" comment goes with it: go test finds it in the body
+		// of the function it runs.
+		fmt.Fprintf(&b, "%s.OnLeader(func(%s *%s.Proc) {\n%s(%s)\n})\n%s}\n", rt, procVar, rt, callee, strings.Join(append([]string{procVar}, args...), ", "), outputComment(s))
 		return b.String()
 	case "main":
 		// The package's TestMain runs as a program's main does.
@@ -141,6 +143,26 @@ func (g *gen) wrapper(s *compiler.Sub) string {
 	}
 	fmt.Fprintf(&b, "%s(%s)\n}\n", callee, strings.Join(append([]string{rt + ".Current()"}, args...), ", "))
 	return b.String()
+}
+
+// outputComment is the "Output:" (or "Unordered output:") comment of an
+// example's body, as written, or "".
+func outputComment(s *compiler.Sub) string {
+	body := s.Decl.Body
+	for _, cg := range s.File.Syntax.Comments {
+		if cg.Pos() < body.Lbrace || cg.End() > body.Rbrace {
+			continue
+		}
+		text := strings.TrimSpace(cg.Text())
+		if strings.HasPrefix(text, "Output:") || strings.HasPrefix(strings.ToLower(text), "unordered output:") {
+			var b strings.Builder
+			for _, c := range cg.List {
+				b.WriteString(c.Text + "\n")
+			}
+			return b.String()
+		}
+	}
+	return ""
 }
 
 // testEntry says what the go test command calls s as: "test" for a test,

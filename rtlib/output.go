@@ -42,6 +42,17 @@ func (r *run) detachedOut(stderr bool) io.Writer {
 	return os.Stdout
 }
 
+// currentStdout and currentStderr write to os.Stdout and os.Stderr as they
+// are when written: a program (or the testing package, capturing an
+// example's output) may replace them, as plain Go sees it.
+type (
+	currentStdout struct{}
+	currentStderr struct{}
+)
+
+func (currentStdout) Write(b []byte) (int, error) { return os.Stdout.Write(b) }
+func (currentStderr) Write(b []byte) (int, error) { return os.Stderr.Write(b) }
+
 // openOutputs sets up the user output of every processor (package
 // output routes it).
 func (r *run) openOutputs(par *Params) error {
@@ -51,8 +62,8 @@ func (r *run) openOutputs(par *Params) error {
 		what string
 		set  func(p *Proc, w io.Writer)
 	}{
-		{par.UserStdout, os.Stdout, "stdout", func(p *Proc, w io.Writer) { p.out.stdout = w }},
-		{par.UserStderr, os.Stderr, "stderr", func(p *Proc, w io.Writer) { p.out.stderr = w }},
+		{par.UserStdout, currentStdout{}, "stdout", func(p *Proc, w io.Writer) { p.out.stdout = w }},
+		{par.UserStderr, currentStderr{}, "stderr", func(p *Proc, w io.Writer) { p.out.stderr = w }},
 	} {
 		ws, err := r.outs.Route(st.o, st.def, par.KeepOld, len(r.procs), st.what)
 		if err != nil {

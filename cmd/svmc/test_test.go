@@ -31,10 +31,16 @@ func main() { fmt.Println(Sum(100)) }
 const testedTests = `package main
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/svmc/svmc/rtlib"
 )
+
+func ExampleSum() {
+	fmt.Println(Sum(3))
+	// Output: 5
+}
 
 func TestSum(t *testing.T) {
 	if got, want := Sum(1000), 332833500; got != want {
@@ -79,7 +85,8 @@ func TestSvmcTest(t *testing.T) {
 	for _, n := range []string{"1", "4"} {
 		tr := filepath.Join(t.TempDir(), "t.sddf")
 		res := runSvmc(t, dir, "test", "-n", n, "--trace", tr, ".", "--", "-v", "-count", "1")
-		if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum ") || !strings.Contains(res.stdout, "processors: "+n) {
+		if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum ") || !strings.Contains(res.stdout, "processors: "+n) ||
+			!strings.Contains(res.stdout, "--- PASS: ExampleSum") {
 			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
 		}
 		data, err := os.ReadFile(tr)
