@@ -338,11 +338,7 @@ func (p *Proc) callStop(d *doneRec) {
 	b.Int(d.site)
 	b.Int(d.kind)
 	b.Int(d.req)
-	b.Int(d.src)
-	b.Int(d.tag)
-	b.Int(d.count)
-	b.Int(d.id)
-	b.Int(d.sum)
+	p.doneTail(d)
 	b.Int(d.completed)
 	p.end()
 }
@@ -354,12 +350,18 @@ func (p *Proc) requestDone(d *doneRec) {
 	b.Int(d.site)
 	b.Int(d.req)
 	b.Int(d.kind)
+	p.doneTail(d)
+	p.end()
+}
+
+// doneTail writes the fields the two records share in the same order.
+func (p *Proc) doneTail(d *doneRec) {
+	b := &p.buf
 	b.Int(d.src)
 	b.Int(d.tag)
 	b.Int(d.count)
 	b.Int(d.id)
 	b.Int(d.sum)
-	p.end()
 }
 
 // statClock is the clock for the dissynchronisation times of the
