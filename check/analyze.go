@@ -40,22 +40,10 @@ func Analyze(ra io.ReaderAt, size int64, name string, opt Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	if err := replay.CheckInfo(opt.Prog, rd.Attrs(), name); err != nil {
+	if opt.Prog, err = replay.Info(opt.Prog, rd.Attrs(), name); err != nil {
 		return nil, err
 	}
-	if opt.Prog == nil {
-		p, err := replay.ProgramInfo(rd.Attrs(), name)
-		if err != nil && err != replay.ErrNoProgramInfo {
-			return nil, err
-		}
-		opt.Prog = p
-	}
-	procs := 0
-	for _, at := range rd.Attrs() {
-		if at.Key == "processors" {
-			procs, _ = strconv.Atoi(at.Value)
-		}
-	}
+	procs := replay.Processors(rd.Attrs())
 	a := &analyser{opt: opt, prog: opt.Prog, res: &Result{Procs: procs}, sends: map[sendKey]*call{},
 		colls: map[[2]int][]*call{}, lockOrd: map[[2]string]lockEdge{}, counts: map[string]*CallCount{},
 		sites: map[int]*SitePoint{}, classes: map[string]bool{}}

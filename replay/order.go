@@ -6,7 +6,6 @@ import (
 	"io"
 	"iter"
 	"math"
-	"strconv"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
@@ -183,19 +182,11 @@ func Ordered(src Source, opt OrderOptions, stats *OrderStats) iter.Seq2[*Event, 
 // fillOptions takes the number of processors and the program information
 // from the stream attributes when the options leave them out.
 func fillOptions(opt *OrderOptions, attrs []trace.Attr) {
-	for _, a := range attrs {
-		switch a.Key {
-		case "processors":
-			if n, err := strconv.Atoi(a.Value); err == nil && opt.Procs == 0 && n > 0 && n <= 1<<16 {
-				opt.Procs = n
-			}
-		case ProgAttr:
-			if opt.Prog == nil {
-				if p, err := progdb.Unmarshal([]byte(a.Value), "trace attribute"); err == nil {
-					opt.Prog = p
-				}
-			}
-		}
+	if opt.Procs == 0 {
+		opt.Procs = Processors(attrs)
+	}
+	if opt.Prog == nil {
+		opt.Prog, _ = ProgramInfo(attrs, "the trace") // unreadable: replay without it
 	}
 }
 

@@ -114,3 +114,33 @@ func programDiff(a, b *progdb.Program) string {
 	}
 	return ""
 }
+
+// Info is the program information to read a trace with: given (checked
+// against the trace's own by CheckInfo) or else the trace's own; nil when
+// there is neither.
+func Info(given *progdb.Program, attrs []trace.Attr, name string) (*progdb.Program, error) {
+	if err := CheckInfo(given, attrs, name); err != nil {
+		return nil, err
+	}
+	if given != nil {
+		return given, nil
+	}
+	p, err := ProgramInfo(attrs, name)
+	if err != nil && err != ErrNoProgramInfo {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Processors is the trace's "processors" attribute, 0 when it is missing
+// or not a plausible processor count.
+func Processors(attrs []trace.Attr) int {
+	for _, a := range attrs {
+		if a.Key == "processors" {
+			if n, err := strconv.Atoi(a.Value); err == nil && n > 0 && n <= 1<<16 {
+				return n
+			}
+		}
+	}
+	return 0
+}

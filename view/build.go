@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/progdb"
@@ -54,23 +53,12 @@ func Build(ra io.ReaderAt, size int64, name string, opt Options) (*Timeline, err
 	if err != nil {
 		return nil, err
 	}
-	if err := replay.CheckInfo(opt.Prog, rd.Attrs(), name); err != nil {
+	if opt.Prog, err = replay.Info(opt.Prog, rd.Attrs(), name); err != nil {
 		return nil, err
 	}
-	if opt.Prog == nil {
-		p, err := replay.ProgramInfo(rd.Attrs(), name)
-		if err != nil && err != replay.ErrNoProgramInfo {
-			return nil, err
-		}
-		opt.Prog = p
-	}
 	procs := opt.Procs
-	for _, a := range rd.Attrs() {
-		if a.Key == "processors" && procs == 0 {
-			if n, err := strconv.Atoi(a.Value); err == nil && n > 0 && n <= 1<<16 {
-				procs = n
-			}
-		}
+	if procs == 0 {
+		procs = replay.Processors(rd.Attrs())
 	}
 	b := newBuilder(name, opt.Prog)
 	rp := replay.New(opt.Prog, b)
