@@ -185,6 +185,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	g.measureCalls()
 	g.messageCalls()
 	g.dropGenerate()
+	g.accesses() // last: it leaves out accesses inside replaced code
 	if len(subs) > 0 || g.usesRT {
 		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
 	}

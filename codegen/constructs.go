@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
 
 	"github.com/svmc/svmc/compiler"
@@ -60,11 +61,32 @@ func (g *gen) exclusive(c *compiler.Construct)       { g.mode(c, "Exclusive") }
 func (g *gen) shared(c *compiler.Construct) {
 	var vs []string
 	for _, v := range c.Sub.Shared {
-		if v.Construct == c {
-			vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s), Store: %s.StorageOf(%s[:])}", rt, v.Num, rt, v.Name, rt, v.Name))
+		if v.Construct != c {
+			continue
 		}
+		rows := ""
+		if isSliceOfSlices(v.Obj.Type()) {
+			rows = fmt.Sprintf(", Rows: %s.RowsOf(%s[:])", rt, v.Name)
+		}
+		vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s), Store: %s.StorageOf(%s[:])%s}", rt, v.Num, rt, v.Name, rt, v.Name, rows))
 	}
 	g.after(c, call(c, "Shared", vs...))
+}
+
+// isSliceOfSlices reports whether t is [][]E or [N][]E: its rows are
+// storage of their own.
+func isSliceOfSlices(t types.Type) bool {
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return false
+	}
+	_, ok := elem.Underlying().(*types.Slice)
+	return ok
 }
 
 // ---- data mapping

@@ -31,6 +31,8 @@ const (
 	opening   order = iota // opens a construct: after what is already there, outer first
 	closing                // closes a construct: inner first
 	following              // follows the text before the offset (a directive's own code): first of all
+	exprOpen               // opens an expression around user text: last of all, next to the text
+	exprClose              // closes such an expression: before everything else at the offset
 )
 
 func (e *editor) add(start, end int, text string, o order) {
@@ -43,6 +45,10 @@ func (e *editor) add(start, end int, text string, o order) {
 		prio = -e.seq
 	case following:
 		prio = -1<<40 + e.seq
+	case exprOpen:
+		prio = 1<<40 + e.seq
+	case exprClose:
+		prio = -1<<41 - e.seq
 	}
 	e.edits = append(e.edits, edit{start, end, text, prio})
 }
@@ -128,6 +134,18 @@ func (e *editor) blankBefore(off int) bool {
 func (e *editor) blankAfter(off int) bool {
 	end := e.nextLine(off)
 	return len(bytes.TrimSpace(e.src[off:end])) == 0
+}
+
+// replaced reports whether generated code replaces user text that overlaps
+// [start, end) without lying inside it: code inserted at start and end
+// would cut into the replacement.
+func (e *editor) replaced(start, end int) bool {
+	for _, ed := range e.edits {
+		if ed.start < ed.end && ed.start < end && start < ed.end && (ed.start < start || ed.end > end) {
+			return true
+		}
+	}
+	return false
 }
 
 // apply returns the edited text. Overlapping edits are a bug of the

@@ -119,6 +119,15 @@ func TestNumbering(t *testing.T) {
 				Regions:    []*progdb.Region{sub(pos("b.go", 28, 1), pos("b.go", 28, 51))},
 			},
 		},
+		// Element accesses of shared variables, reads and writes (a[i] +=
+		// is a write; the check of a write covers its read).
+		Accesses: []*progdb.Access{
+			{Num: 1, Sub: 2, Var: 1, VarSub: 2, Name: "a", Write: true, Pos: pos("a.go", 26, 4)},
+			{Num: 2, Sub: 2, Var: 2, VarSub: 2, Name: "total", Write: true, Pos: pos("a.go", 30, 2)},
+			{Num: 3, Sub: 2, Var: 1, VarSub: 2, Name: "a", Pos: pos("a.go", 30, 13)},
+			{Num: 4, Sub: 2, Var: 2, VarSub: 2, Name: "total", Pos: pos("a.go", 36, 10)},
+			{Num: 5, Sub: 4, Var: 1, VarSub: 4, Name: "a", Pos: pos("b.go", 17, 9)},
+		},
 	}
 	if diff := cmp.Diff(want, p.Prog); diff != "" {
 		t.Errorf("program information (-want +got):\n%s", diff)

@@ -189,12 +189,12 @@ type Config struct {
 	// Library allows a package other than main: one the program imports
 	// (CompileProgram), or a library compiled alone.
 	Library bool
-	// SubBase and CallBase are added to the numbers of the package's
-	// subprograms and message call sites, and FilePrefix is put before
+	// SubBase, CallBase and AccessBase are added to the numbers of the
+	// package's subprograms, message call sites and shared accesses, and FilePrefix is put before
 	// its file names in the program information, so that the packages
 	// of one program number and name theirs apart (CompileProgram).
-	SubBase, CallBase int
-	FilePrefix        string
+	SubBase, CallBase, AccessBase int
+	FilePrefix                    string
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a
@@ -280,7 +280,7 @@ func ResultOf[T any](p *Package, pass *Pass) (T, bool) {
 }
 
 // Passes are the compiler's passes in an order that respects Requires.
-var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, CallsPass, ProgDBPass}
+var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, CallsPass, AccessesPass, ProgDBPass}
 
 func (p *Package) errorf(pos token.Pos, format string, args ...any) {
 	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...)})

@@ -151,8 +151,15 @@ func (p *Package) checkShared(c *Construct) {
 			p.errorf(posOf(p, v.Pos), "shared: %s is not a variable in scope", v.Name)
 			continue
 		}
-		switch obj.Type().Underlying().(type) {
+		switch u := obj.Type().Underlying().(type) {
 		case *types.Slice, *types.Array:
+		case *types.Pointer:
+			if _, ok := u.Elem().Underlying().(*types.Array); ok {
+				break // new([64][64]float64): a[:] is its storage
+			}
+			p.errorf(posOf(p, v.Pos), "shared: %s has type %s, not a slice or array: the shared virtual memory layer keeps the storage of slices and arrays in pages (share the slice or array that holds the data)",
+				v.Name, p.typeString(obj.Type()))
+			continue
 		default:
 			// The SVM layer keeps storage in pages: a slice's backing
 			// array or an array.

@@ -12,7 +12,7 @@ import (
 
 // ProgDBPass records the numbering and what the tools need to know about each
 // directive in the program information file (package progdb).
-var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass)
+var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass, AccessesPass)
 
 // buildProgDB sets and returns Package.Prog.
 func (p *Package) buildProgDB() *progdb.Program {
@@ -63,6 +63,11 @@ func (p *Package) buildProgDB() *progdb.Program {
 			pc.Sub = c.Sub.Num
 		}
 		prog.Calls = append(prog.Calls, pc)
+	}
+	accs, _ := ResultOf[[]*Access](p, AccessesPass)
+	for _, a := range accs {
+		prog.Accesses = append(prog.Accesses, &progdb.Access{Num: a.Num, Sub: a.Sub.Num, Var: a.Var.Num, VarSub: a.Var.Construct.Sub.Num,
+			Name: a.Var.Name, Write: a.Write, Pos: p.ppos(a.Expr.Pos())})
 	}
 	p.Prog = prog
 	return prog

@@ -40,7 +40,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		return &Program{Main: main}, err
 	}
 	pr := &Program{Main: main}
-	subs, calls := len(main.Subs), len(callsOf(main))
+	subs, calls, accs := len(main.Subs), len(callsOf(main)), len(accessesOf(main))
 	var diags Diagnostics
 	for _, dir := range libs {
 		rel, err := filepath.Rel(main.Dir, dir)
@@ -49,7 +49,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		}
 		lc := cfg
 		lc.Dir, lc.Pattern, lc.Library, lc.Tests = dir, ".", true, false
-		lc.SubBase, lc.CallBase, lc.FilePrefix = subs, calls, filepath.ToSlash(rel)+"/"
+		lc.SubBase, lc.CallBase, lc.AccessBase, lc.FilePrefix = subs, calls, accs, filepath.ToSlash(rel)+"/"
 		lib, err := Compile(lc)
 		if lib != nil {
 			diags = append(diags, lib.Diags...)
@@ -64,6 +64,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		pr.Libs = append(pr.Libs, lib)
 		subs += len(lib.Subs)
 		calls += len(callsOf(lib))
+		accs += len(accessesOf(lib))
 	}
 	if len(diags.Errors()) > 0 {
 		return pr, diags
@@ -77,6 +78,11 @@ func callsOf(p *Package) []*MsgCall {
 	return c
 }
 
+func accessesOf(p *Package) []*Access {
+	a, _ := ResultOf[[]*Access](p, AccessesPass)
+	return a
+}
+
 // merge makes the main package's program information the program's.
 func (pr *Program) merge() {
 	prog := pr.Main.Prog
@@ -87,6 +93,7 @@ func (pr *Program) merge() {
 		prog.Files = append(prog.Files, lib.Prog.Files...)
 		prog.Subprograms = append(prog.Subprograms, lib.Prog.Subprograms...)
 		prog.Calls = append(prog.Calls, lib.Prog.Calls...)
+		prog.Accesses = append(prog.Accesses, lib.Prog.Accesses...)
 	}
 }
 

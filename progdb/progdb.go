@@ -38,6 +38,30 @@ type Program struct {
 	// Request.Wait), numbered from 1 in file and source order; records
 	// name them by number ("call site").
 	Calls []*Call `json:"calls,omitempty"`
+	// Accesses are the element accesses of shared variables that carry
+	// the SVM layer's check (a[i], a[i][j]), numbered from 1 in file and
+	// source order; page-fault records name them by number ("instruction
+	// address").
+	Accesses []*Access `json:"accesses,omitempty"`
+}
+
+// Access is one checked access of a shared variable.
+type Access struct {
+	Num    int    `json:"num"`
+	Sub    int    `json:"sub"`     // the subprogram holding it
+	Var    int    `json:"var"`     // the variable's number (Subprogram.Shared of VarSub)
+	VarSub int    `json:"var_sub"` // the subprogram whose shared directive names it
+	Name   string `json:"name"`
+	Write  bool   `json:"write,omitempty"`
+	Pos    Pos    `json:"pos"`
+}
+
+// Access returns access n, or nil.
+func (p *Program) Access(n int) *Access {
+	if p == nil || n < 1 || n > len(p.Accesses) {
+		return nil
+	}
+	return p.Accesses[n-1]
 }
 
 // Call is one message-passing call site.

@@ -309,3 +309,30 @@ func (t *Table) Vars(node, sub, region int, tag trace.Tag) (vars []int, restrict
 	slices.Sort(vars)
 	return slices.Compact(vars), restricted
 }
+
+// Uses reports whether any node, anywhere in the program, may trace a
+// record of m: the runtime turns on what those records need (the SVM
+// layer's access checks for the page words) only then.
+func (t *Table) Uses(m Mask) bool {
+	if t == nil {
+		return false
+	}
+	if t.stage&m != 0 {
+		return true
+	}
+	for _, b := range t.base {
+		if b&m != 0 {
+			return true
+		}
+	}
+	for _, sub := range t.local {
+		for _, row := range sub {
+			for _, x := range row {
+				if x&m != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -28,6 +28,18 @@ func StorageOf[T any](s []T) Storage {
 	return Storage{Addr: uintptr(unsafe.Pointer(unsafe.SliceData(s))), Size: len(s) * int(unsafe.Sizeof(z))}
 }
 
+// RowsOf is the storage of each row of a slice of slices (a shared
+// [][]float64 keeps its elements in one allocation per row).
+func RowsOf[T any](s [][]T) []Storage {
+	out := make([]Storage, 0, len(s))
+	for _, row := range s {
+		if st := StorageOf(row); st.Size > 0 {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // storageSink and storageEscapes make StorageOf's argument escape (the
 // store never happens; escape analysis cannot tell).
 var (

@@ -41,6 +41,7 @@ type Proc struct {
 	mode execMode // exclusive or replicated (modes.go)
 	sync procSync // locks held, critical sections (locks.go)
 	msg  procMsg  // message passing (message.go)
+	sv   *svmProc // the SVM layer's access checks (svm.go); nil when it is off
 
 	// The wait this processor is in (deadlock.go): described by plain
 	// fields, published in the atomics below only when the wait blocks.

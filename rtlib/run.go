@@ -176,7 +176,9 @@ type run struct {
 	// The shared virtual memory layer (svm.go): the pages of the shared
 	// variables, by their storage.
 	svm        *svm.Space
+	svmOn      bool // a request may trace page records: the access checks run the protocol
 	segs       map[Storage]*svm.Segment
+	segTab     atomic.Pointer[segTable]
 	infoOff    map[string]bool // classes of informational messages silenced
 	synchrTime bool            // Lib-DVM's IsSynchrTime
 	pageSize   int
@@ -391,6 +393,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			r.req, r.hasLocal, r.stage = tab, tab.HasLocal(), par.Stage
 		}
 	}
+	r.svmOn = r.req.Uses(svmTags)
 	if par.Trace != nil && par.ThrottleCalls > 0 && par.ThrottleUs > 0 {
 		r.thrCalls, r.thrUs = int64(par.ThrottleCalls), float64(par.ThrottleUs)
 	}
@@ -408,6 +411,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		if r.req != nil {
 			p.mask = r.req.Base(i)
 			p.track = r.hasLocal || p.mask != 0
+		}
+		if r.svmOn {
+			p.sv = &svmProc{space: r.svm, r: r}
 		}
 		p.waiter.Init()
 		if r.thrCalls > 0 {

@@ -1,11 +1,294 @@
 package rtlib
 
-import "github.com/svmc/svmc/rtlib/internal/svm"
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/svmc/svmc/request"
+	"github.com/svmc/svmc/rtlib/internal/svm"
+	"github.com/svmc/svmc/trace"
+)
+
+// The SVM layer's side of the runtime (issue 15). Package svm decides what
+// a page fault does; this file finds the page of an access, runs the
+// protocol on a miss and writes the kernel events of seed 002 §4.1 that the
+// requests ask for. It is on only when some request can trace a page
+// record (stage 4 and above, or an SVMInfo word): otherwise Proc.sv is nil
+// and the check is one test.
+
+// svmTags are the page records: the layer runs when a run may trace one.
+var svmTags = request.MaskOfTags(trace.TagReadPageFaultSum, trace.TagWritePageFaultSum,
+	trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced, trace.TagInvalidateCopy,
+	trace.TagReduceAccessPermission, trace.TagPageTravel, trace.TagOPageDist, trace.TagCPageDist, trace.TagPageOut)
+
+// R checks a read of *x, an element of a shared variable, at access site
+// site (progdb Accesses) and returns x: svmc writes a read of a[i] as
+// (*svm_rt.R(svm_p, 7, &a[i])).
+func R[T any](p *Proc, site int, x *T) *T {
+	if p.sv != nil {
+		p.sv.check(p, site, uintptr(unsafe.Pointer(x)), svm.ReadOnly)
+	}
+	return x
+}
+
+// W checks a write of *x (see R).
+func W[T any](p *Proc, site int, x *T) *T {
+	if p.sv != nil {
+		p.sv.check(p, site, uintptr(unsafe.Pointer(x)), svm.Writable)
+	}
+	return x
+}
+
+// svmProc is a processor's side of the layer.
+type svmProc struct {
+	space *svm.Space
+	r     *run
+	last  *svm.Segment // the segment of the last access: most accesses hit it again
+	// log holds the faults since the outermost open region began, for
+	// the sums and page travel of every open region at its exit
+	// (svmMark in region is where the region's part starts).
+	log     []faultEnt
+	pending []svm.Notice // write notices of the last Sync, written after the barrier
+}
+
+type faultEnt struct {
+	seg   int32
+	from  int16 // the processor that sent the page, -1 none
+	write bool
+}
+
+// segVar is the shared variable a segment belongs to.
+type segVar struct{ sub, num int }
+
+// check is the access check: the page of addr, one load of p's table, and
+// the protocol on a miss. An address in no segment (storage made after the
+// shared directive, a slice grown by append) is not checked.
+func (s *svmProc) check(p *Proc, site int, addr uintptr, need uint32) {
+	g := s.last
+	if g == nil || !g.Holds(addr) {
+		if g = s.r.segmentAt(addr); g == nil {
+			return
+		}
+		s.last = g
+	}
+	pg := g.Page(addr)
+	if s.space.Hit(p.id, pg, need) {
+		return
+	}
+	s.fault(p, site, g, pg, addr, need)
+}
+
+// fault runs the protocol for a miss and writes what it did.
+func (s *svmProc) fault(p *Proc, site int, g *svm.Segment, pg int, addr uintptr, need uint32) {
+	t0 := p.now()
+	var f svm.Fault
+	var faulted bool
+	tag := trace.TagReadPageFaultServiced
+	if need == svm.Writable {
+		faulted, tag = s.space.Write(p.id, pg, &f), trace.TagWritePageFaultServiced
+	} else {
+		faulted = s.space.Read(p.id, pg, &f)
+	}
+	if !faulted {
+		return
+	}
+	if len(p.regions) > 0 {
+		s.log = append(s.log, faultEnt{seg: int32(g.ID), from: int16(f.From), write: f.Write})
+	}
+	if p.on(tag) && s.wantsHere(p, tag, g) {
+		p.buf.Begin(tag, p.id, t0)
+		p.buf.Int(g.ID)
+		p.buf.Int(addr32(addr))
+		p.buf.Int(pg)
+		p.buf.Int(site)
+		p.buf.Int(f.From)
+		p.buf.Double(p.now())
+		p.end()
+	}
+	if f.Reduced >= 0 && p.on(trace.TagReduceAccessPermission) && s.wantsHere(p, trace.TagReduceAccessPermission, g) {
+		s.pageRec(p, trace.TagReduceAccessPermission, f.Reduced, g, addr, pg, p.id)
+	}
+	if p.on(trace.TagInvalidateCopy) && s.wantsHere(p, trace.TagInvalidateCopy, g) {
+		for _, q := range f.Invalidated {
+			s.pageRec(p, trace.TagInvalidateCopy, q, g, addr, pg, p.id)
+		}
+	}
+}
+
+// pageRec writes invalidate-copy or reduce-access-permission of node:
+// the processor that lost the permission, for a fault of requester. The
+// faulting processor writes it (in one process the protocol acts for the
+// other processor at once).
+func (s *svmProc) pageRec(p *Proc, tag trace.Tag, node int, g *svm.Segment, addr uintptr, pg, requester int) {
+	p.begin(tag, node)
+	p.buf.Int(g.ID)
+	p.buf.Int(addr32(addr))
+	p.buf.Int(pg)
+	p.buf.Int(requester)
+	p.end()
+}
+
+// drain writes the write notices the last Sync left for p: its copies
+// invalidated because other processors wrote the pages.
+func (s *svmProc) drain(p *Proc) {
+	if len(s.pending) == 0 {
+		return
+	}
+	if p.on(trace.TagInvalidateCopy) {
+		for _, n := range s.pending {
+			g := s.r.segmentOfPage(n.Page)
+			if g == nil || !s.wantsHere(p, trace.TagInvalidateCopy, g) {
+				continue
+			}
+			s.pageRec(p, trace.TagInvalidateCopy, p.id, g, g.Base, n.Page, n.Writers[0])
+		}
+	}
+	s.pending = s.pending[:0]
+}
+
+// wantsHere applies the variable lists of the LOCAL requests of p's
+// innermost region to a record of tag about segment g.
+func (s *svmProc) wantsHere(p *Proc, tag trace.Tag, g *svm.Segment) bool {
+	if !p.r.hasLocal || len(p.regions) == 0 {
+		return true
+	}
+	return s.wants(p, p.regions[len(p.regions)-1].at, tag, g)
+}
+
+// wants applies the variable lists of the LOCAL requests of region at.
+func (s *svmProc) wants(p *Proc, at Site, tag trace.Tag, g *svm.Segment) bool {
+	if !p.r.hasLocal {
+		return true
+	}
+	vars, restricted := p.r.req.Vars(p.id, at.Sub, p.r.regionNo(at), tag)
+	if !restricted {
+		return true
+	}
+	v := s.r.segTab.Load().vars[g.ID-1]
+	return v.sub == at.Sub && slices.Contains(vars, v.num)
+}
+
+// regionStart writes the page distributions at the start of region at and
+// returns where its faults will begin in the log.
+func (s *svmProc) regionStart(p *Proc, at Site) int {
+	s.pageDists(p, at)
+	return len(s.log)
+}
+
+// regionEnd writes the fault sums, page travel and page distributions of
+// region at, whose faults begin at s.log[mark]; outermost: no region
+// stays open around it.
+func (s *svmProc) regionEnd(p *Proc, at Site, mark int, outermost bool) {
+	sums := p.on(trace.TagReadPageFaultSum) || p.on(trace.TagWritePageFaultSum) || p.on(trace.TagPageTravel)
+	if sums && mark < len(s.log) {
+		type acc struct {
+			rpf, wpf int
+			recv     []int
+		}
+		per := map[int32]*acc{}
+		var order []int32
+		for _, e := range s.log[mark:] {
+			a := per[e.seg]
+			if a == nil {
+				a = &acc{recv: make([]int, p.r.n)}
+				per[e.seg] = a
+				order = append(order, e.seg)
+			}
+			if e.write {
+				a.wpf++
+			} else {
+				a.rpf++
+			}
+			if e.from >= 0 && int(e.from) != p.id {
+				a.recv[e.from]++
+			}
+		}
+		slices.Sort(order)
+		segs := s.r.segList()
+		for _, id := range order {
+			a, g := per[id], segs[id-1]
+			s.sumRec(p, at, trace.TagReadPageFaultSum, g, a.rpf)
+			s.sumRec(p, at, trace.TagWritePageFaultSum, g, a.wpf)
+			if p.on(trace.TagPageTravel) && slices.ContainsFunc(a.recv, func(n int) bool { return n > 0 }) && s.wants(p, at, trace.TagPageTravel, g) {
+				p.begin(trace.TagPageTravel, p.id)
+				p.buf.Int(g.ID)
+				p.buf.Int(addr32(g.Start))
+				p.buf.Int(addr32(g.Start + uintptr(g.Size)))
+				p.buf.Ints(a.recv)
+				p.end()
+			}
+		}
+	}
+	s.pageDists(p, at)
+	if outermost {
+		s.log = s.log[:0]
+	}
+}
+
+func (s *svmProc) sumRec(p *Proc, at Site, tag trace.Tag, g *svm.Segment, n int) {
+	if n == 0 || !p.on(tag) || !s.wants(p, at, tag, g) {
+		return
+	}
+	p.begin(tag, p.id)
+	p.buf.Int(g.ID)
+	p.buf.Int(addr32(g.Start))
+	p.buf.Int(addr32(g.Start + uintptr(g.Size)))
+	p.buf.Int(n)
+	p.end()
+}
+
+// pageDists writes o-page-dist and c-page-dist of every segment p holds
+// pages of.
+func (s *svmProc) pageDists(p *Proc, at Site) {
+	o, c := p.on(trace.TagOPageDist), p.on(trace.TagCPageDist)
+	if !o && !c {
+		return
+	}
+	for _, g := range s.r.segList() {
+		owned, copied := s.space.Holding(p.id, g)
+		if o && len(owned) > 0 && s.wants(p, at, trace.TagOPageDist, g) {
+			s.distRec(p, trace.TagOPageDist, g, owned)
+		}
+		if c && len(copied) > 0 && s.wants(p, at, trace.TagCPageDist, g) {
+			s.distRec(p, trace.TagCPageDist, g, copied)
+		}
+	}
+}
+
+func (s *svmProc) distRec(p *Proc, tag trace.Tag, g *svm.Segment, pages []int) {
+	p.begin(tag, p.id)
+	p.buf.Int(g.ID)
+	p.buf.Int(addr32(g.Start))
+	p.buf.Int(addr32(g.Start + uintptr(g.Size)))
+	p.buf.Int(len(pages))
+	p.buf.Ints(pages)
+	p.end()
+}
+
+// svmSync applies the write notices at a barrier of every processor of the
+// run (RC), called by the processor that saw the last arrival while the
+// others wait: each processor's notices are written by itself after the
+// barrier (drain). A barrier of a subset of the processors does not
+// synchronise memory: the others still run.
+func (a *aps) svmSync() {
+	r := a.r
+	if !r.svmOn || len(a.members) != r.n {
+		return
+	}
+	for _, n := range r.svm.Sync() {
+		sv := r.procs[n.Proc].sv
+		sv.pending = append(sv.pending, n)
+	}
+}
+
+// addr32 is the low 32 bits of an address, as the records carry them.
+func addr32(a uintptr) int { return int(int32(uint32(a))) }
 
 // segment returns the segment of a shared variable's storage, making it on
-// first use (fresh). Segments are made under the run's lock; the access
-// checks that will read the space come later (issue 15).
-func (r *run) segment(st Storage) (g *svm.Segment, fresh bool) {
+// first use (fresh). Segments are made under the run's lock. The page
+// tables grow then: a shared directive must not run beside accesses of
+// other processors (in exclusive code, as declarations are, it does not).
+func (r *run) segment(st Storage, v segVar) (g *svm.Segment, fresh bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if g := r.segs[st]; g != nil {
@@ -19,5 +302,67 @@ func (r *run) segment(st Storage) (g *svm.Segment, fresh bool) {
 		r.segs = map[Storage]*svm.Segment{}
 	}
 	r.segs[st] = g
+	// Readers (the access checks) take the table without a lock: it is
+	// copied, never changed.
+	t := &segTable{byID: append(slices.Clone(r.segList()), g)}
+	if old := r.segTab.Load(); old != nil {
+		t.vars = slices.Clone(old.vars)
+	}
+	t.vars = append(t.vars, v)
+	t.byAddr = slices.Clone(t.byID)
+	slices.SortFunc(t.byAddr, func(x, y *svm.Segment) int { return cmpUintptr(x.Start, y.Start) })
+	r.segTab.Store(t)
 	return g, true
+}
+
+// segTable is the run's segments: by ID (byID[id-1], with the variable of
+// each in vars[id-1]) and by address.
+type segTable struct {
+	byID, byAddr []*svm.Segment
+	vars         []segVar
+}
+
+func cmpUintptr(a, b uintptr) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// segList is the segments by ID (segList()[id-1]).
+func (r *run) segList() []*svm.Segment {
+	if t := r.segTab.Load(); t != nil {
+		return t.byID
+	}
+	return nil
+}
+
+// segmentAt is the segment holding addr, nil if none.
+func (r *run) segmentAt(addr uintptr) *svm.Segment {
+	t := r.segTab.Load()
+	if t == nil {
+		return nil
+	}
+	segs := t.byAddr
+	i, _ := slices.BinarySearchFunc(segs, addr, func(g *svm.Segment, a uintptr) int { return cmpUintptr(g.Start, a) })
+	// segs[i-1] starts at or before addr (or segs[i] exactly at it).
+	for _, j := range [2]int{i, i - 1} {
+		if j >= 0 && j < len(segs) && addr-segs[j].Start < uintptr(segs[j].Size) {
+			return segs[j]
+		}
+	}
+	return nil
+}
+
+// segmentOfPage is a segment holding page pg.
+func (r *run) segmentOfPage(pg int) *svm.Segment {
+	for _, g := range r.segList() {
+		if slices.Contains(g.PageNumbers(), int32(pg)) {
+			return g
+		}
+	}
+	return nil
 }

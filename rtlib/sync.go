@@ -44,6 +44,9 @@ func (p *Proc) barrierRec(at Site, kind waitKind) {
 	ws := p.st.Wait()
 	p.aps.wait(p, at, kind)
 	p.st.Restore(ws)
+	if p.sv != nil {
+		p.sv.drain(p)
+	}
 	if p.on(trace.TagWaitBarrierStop) {
 		p.syncRec(trace.TagWaitBarrierStop, at)
 	}
@@ -61,6 +64,9 @@ func (p *Proc) gatherRec(at Site, kind waitKind) {
 	ws := p.st.Wait()
 	p.aps.gather(p, at, kind)
 	p.st.Restore(ws)
+	if p.sv != nil {
+		p.sv.drain(p)
+	}
 	if p.on(trace.TagWaitBarrierStop) {
 		p.syncRec(trace.TagWaitBarrierStop, at)
 	}

@@ -270,6 +270,7 @@ func (a *aps) wait(p *Proc, at Site, kind waitKind) {
 		if !same {
 			a.checkSites(p)
 		}
+		a.svmSync()
 		b.Arrived.Store(0)
 		b.Gen.Store(g + 1)
 		for _, m := range a.members {
@@ -304,6 +305,7 @@ func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 				if !same {
 					a.checkSites(p)
 				}
+				a.svmSync()
 				break
 			}
 			v = p.await(&b.Arrived, v, false)

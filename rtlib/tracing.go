@@ -211,6 +211,7 @@ type region struct {
 	outer request.Mask
 	t0    float64 // clock of its start record (µs), or nanotime of a throttled subprogram's start
 	how   uint8   // regionUntimed, regionTimed (start record written) or regionThrottled
+	svm   int     // where its faults begin in the SVM layer's log (svm.go)
 }
 
 const (
@@ -258,6 +259,9 @@ func (p *Proc) pushRegion(at Site, typ int) {
 		}
 	}
 	p.regions = append(p.regions, rg)
+	if p.sv != nil && rg.how != regionThrottled {
+		p.regions[len(p.regions)-1].svm = p.sv.regionStart(p, at)
+	}
 }
 
 func (p *Proc) regionRec(tag trace.Tag, at Site, typ int, clock float64) {
@@ -293,6 +297,9 @@ func (p *Proc) popRegion(at Site, typ int) {
 func (p *Proc) closeRegionsAbove(i int) {
 	for j := len(p.regions) - 1; j >= i; j-- {
 		rg := &p.regions[j]
+		if p.sv != nil && rg.how != regionThrottled {
+			p.sv.regionEnd(p, rg.at, rg.svm, j == 0)
+		}
 		switch {
 		case rg.how == regionThrottled:
 			p.throttledCall(rg.at.Sub, float64(nanotime())-rg.t0)
@@ -379,6 +386,8 @@ type SharedVar struct {
 	// Store is the variable's storage (a slice's backing array, an
 	// array), kept in pages by the shared virtual memory layer.
 	Store Storage
+	// Rows are the storage of the rows of a slice of slices.
+	Rows []Storage
 }
 
 // Shared makes each variable's storage a segment of the shared virtual
@@ -389,14 +398,16 @@ type SharedVar struct {
 func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 	at := Site{Sub: sub, Dir: dir}
 	for _, v := range vars {
-		if v.Store.Size <= 0 {
-			continue
-		}
-		if g, fresh := p.r.segment(v.Store); fresh && p.on(trace.TagSharedSegmentAddress) {
-			p.begin(trace.TagSharedSegmentAddress, p.id)
-			p.buf.Int(g.ID)
-			p.buf.Int(int(int32(uint32(g.Base))))
-			p.end()
+		for _, st := range append([]Storage{v.Store}, v.Rows...) {
+			if st.Size <= 0 {
+				continue
+			}
+			if g, fresh := p.r.segment(st, segVar{sub, v.Num}); fresh && p.on(trace.TagSharedSegmentAddress) {
+				p.begin(trace.TagSharedSegmentAddress, p.id)
+				p.buf.Int(g.ID)
+				p.buf.Int(int(int32(uint32(g.Base))))
+				p.end()
+			}
 		}
 	}
 	if !p.on(trace.TagVariableMapping) {

@@ -56,18 +56,30 @@ const (
 	Writable               // may write
 )
 
-// Segment is the pages of one shared variable's storage.
+// Segment is the pages of one shared variable's storage. Segments that
+// share a page (the rows of a [][]float64 are small allocations side by
+// side) share its state, as they would in a kernel: the space numbers pages
+// by address.
 type Segment struct {
 	ID       int
-	Base     uintptr // address of its first byte
+	Base     uintptr // address of its first page (aligned to the page size)
+	Start    uintptr // address of its first byte
 	Size     int     // bytes
 	PageSize int
-	First    int // index of its first page in the Space
 	Pages    int
+	shift    uint
+	index    []int32 // the space's number of each of its pages
 }
 
-// Page is the page of an address of the segment.
-func (g *Segment) Page(addr uintptr) int { return g.First + int(addr-g.Base)/g.PageSize }
+// Page is the space's number of the page of addr, an address of the
+// segment.
+func (g *Segment) Page(addr uintptr) int { return int(g.index[(addr-g.Base)>>g.shift]) }
+
+// Holds reports whether addr lies in one of the segment's pages.
+func (g *Segment) Holds(addr uintptr) bool { return addr-g.Base < uintptr(g.Pages)<<g.shift }
+
+// PageNumbers lists the space's numbers of the segment's pages.
+func (g *Segment) PageNumbers() []int32 { return g.index }
 
 // page is the protocol's state of one page.
 type page struct {
@@ -99,12 +111,13 @@ type Space struct {
 	pages   []page
 	perm    [][]atomic.Uint32 // [processor][page]
 	segs    []*Segment
+	byAddr  map[uintptr]int32 // page address -> page number
 	stripes [64]sync.Mutex
 }
 
 // New makes the space of procs processors under model.
 func New(procs int, model Model) *Space {
-	return &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([][]atomic.Uint32, procs)}
+	return &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([][]atomic.Uint32, procs), byAddr: map[uintptr]int32{}}
 }
 
 // Model is the space's consistency model.
@@ -122,8 +135,19 @@ func (s *Space) AddSegment(base uintptr, size, pageSize int) (*Segment, error) {
 	// Pages are aligned to the page size, as a kernel's are.
 	lo := base &^ uintptr(pageSize-1)
 	n := int((base+uintptr(max(size, 1))-1-lo)/uintptr(pageSize) + 1)
-	g := &Segment{ID: len(s.segs) + 1, Base: lo, Size: size, PageSize: pageSize, First: len(s.pages), Pages: n}
-	for range n {
+	g := &Segment{ID: len(s.segs) + 1, Base: lo, Start: base, Size: size, PageSize: pageSize, Pages: n, index: make([]int32, n)}
+	for uint(pageSize) > 1<<g.shift {
+		g.shift++
+	}
+	first := len(s.pages)
+	for i := range n {
+		a := lo + uintptr(i*pageSize)
+		if pg, ok := s.byAddr[a]; ok {
+			g.index[i] = pg
+			continue
+		}
+		g.index[i] = int32(len(s.pages))
+		s.byAddr[a] = int32(len(s.pages))
 		s.pages = append(s.pages, page{owner: 0, copies: make([]uint64, s.words), writers: make([]uint64, s.words)})
 	}
 	for p := range s.perm {
@@ -133,12 +157,12 @@ func (s *Space) AddSegment(base uintptr, size, pageSize int) (*Segment, error) {
 		}
 		s.perm[p] = grown
 	}
-	first := Writable
+	perm := Writable
 	if s.model == RC {
-		first = ReadOnly
+		perm = ReadOnly
 	}
-	for i := g.First; i < g.First+n; i++ {
-		s.perm[0][i].Store(first)
+	for i := first; i < len(s.pages); i++ {
+		s.perm[0][i].Store(perm)
 	}
 	s.segs = append(s.segs, g)
 	return g, nil
@@ -276,4 +300,24 @@ func (s *Space) Owner(pg int) int {
 	mu.Lock()
 	defer mu.Unlock()
 	return int(s.pages[pg].owner)
+}
+
+// Holding lists the pages of g that processor p owns and those it holds a
+// read-only copy of (valid, owned by another processor): the page
+// distributions of seed 002 (o-page-dist, c-page-dist). Under RC the owner
+// of a page written since the last Sync is its owner before it.
+func (s *Space) Holding(p int, g *Segment) (owned, copied []int) {
+	for _, pg := range g.index {
+		mu := &s.stripes[pg&63]
+		mu.Lock()
+		owner := int(s.pages[pg].owner)
+		mu.Unlock()
+		switch {
+		case owner == p:
+			owned = append(owned, int(pg))
+		case s.perm[p][pg].Load() != NoAccess:
+			copied = append(copied, int(pg))
+		}
+	}
+	return owned, copied
 }

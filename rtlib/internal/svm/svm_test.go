@@ -159,7 +159,7 @@ func TestPageSize(t *testing.T) {
 		t.Error("a page size of 3000 was accepted")
 	}
 	g, _ := s.AddSegment(4000, 200, 4096) // crosses a page boundary
-	if g.Pages != 2 || g.Page(4100) != g.First+1 {
+	if g.Pages != 2 || g.Page(4100) != g.Page(4000)+1 {
 		t.Errorf("segment %+v", g)
 	}
 }

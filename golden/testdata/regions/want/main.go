@@ -78,7 +78,7 @@ func main() {
 //line ../main.go:32
 				svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
-				squares[i] = i * i
+				(*svm_rt.W(svm_p, 1, &squares[i])) = i * i
 //line ../main.go:32
 				svm_p.RegionStop(2, 6, 7)
 //line ../main.go:34

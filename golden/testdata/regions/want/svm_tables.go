@@ -315,6 +315,21 @@ var svm_program = svm_rt.Program{
         }
       ]
     }
+  ],
+  "accesses": [
+    {
+      "num": 1,
+      "sub": 2,
+      "var": 2,
+      "var_sub": 2,
+      "name": "squares",
+      "write": true,
+      "pos": {
+        "file": "main.go",
+        "line": 33,
+        "col": 3
+      }
+    }
   ]
 }
 `,

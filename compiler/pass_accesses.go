@@ -1,0 +1,136 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// AccessesPass numbers the program's accesses of shared variables (issue
+// 15): every element access a[i], a[i][j] whose root is a variable named
+// in a shared directive, in the functions of the package, in file and
+// source order from 1. Codegen puts the SVM layer's access check on each
+// (a read or a write of the element's page), and fault records name the
+// access by its number ("instruction address"), which the program
+// information file turns into a position.
+//
+// Left out: accesses in function literals the program writes (one may run
+// on a goroutine that is not the processor whose check would run), and
+// ranges over a shared variable (for _, v := range a), which read without
+// an index expression.
+var AccessesPass = newPass("accesses", "number the accesses of shared variables", (*Package).numberAccesses, StructurePass)
+
+// Access is one numbered access of a shared variable.
+type Access struct {
+	Num   int
+	Var   *SharedVar
+	Sub   *Sub
+	File  *File
+	Expr  *ast.IndexExpr // the outermost index expression of the chain
+	Write bool
+}
+
+func (p *Package) numberAccesses() []*Access {
+	shared := map[types.Object]*SharedVar{}
+	for _, s := range p.Subs {
+		for _, v := range s.Shared {
+			shared[v.Obj] = v
+		}
+	}
+	if len(shared) == 0 {
+		return nil
+	}
+	var out []*Access
+	for _, s := range p.Subs {
+		if s.Decl.Body == nil {
+			continue
+		}
+		writes := writtenExprs(s.Decl.Body)
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IndexExpr:
+				v := p.sharedRoot(x, shared)
+				if v == nil {
+					return true
+				}
+				out = append(out, &Access{Num: p.cfg.AccessBase + len(out) + 1, Var: v, Sub: s, File: s.File, Expr: x, Write: writes[x]})
+				// The indices of the chain may access shared variables too.
+				for e := ast.Expr(x); ; {
+					ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+					if !ok {
+						break
+					}
+					ast.Inspect(ix.Index, visit)
+					e = ix.X
+				}
+				return false
+			}
+			return true
+		}
+		ast.Inspect(s.Decl.Body, visit)
+	}
+	return out
+}
+
+// sharedRoot returns the shared variable at the root of an index chain
+// (a[i][j] → a), nil if there is none or the chain indexes something that
+// is not a slice or array (a map, a string, a generic function).
+func (p *Package) sharedRoot(x *ast.IndexExpr, shared map[types.Object]*SharedVar) *SharedVar {
+	var e ast.Expr = x
+	for {
+		ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+		if !ok {
+			break
+		}
+		switch p.Info.TypeOf(ix.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+		case *types.Pointer: // a pointer to an array
+		default:
+			return nil
+		}
+		e = ix.X
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	return shared[p.Info.Uses[id]]
+}
+
+// writtenExprs are the expressions of body that are written: assigned,
+// incremented, range keys and values, and operands of & (their address
+// may be written through).
+func writtenExprs(body *ast.BlockStmt) map[ast.Expr]bool {
+	w := map[ast.Expr]bool{}
+	mark := func(e ast.Expr) {
+		if e != nil {
+			w[ast.Unparen(e)] = true
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if x.Tok != token.DEFINE {
+				for _, l := range x.Lhs {
+					mark(l)
+				}
+			}
+		case *ast.IncDecStmt:
+			mark(x.X)
+		case *ast.RangeStmt:
+			if x.Tok == token.ASSIGN {
+				mark(x.Key)
+				mark(x.Value)
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				mark(x.X)
+			}
+		}
+		return true
+	})
+	return w
+}
