@@ -68,7 +68,11 @@ func (g *gen) shared(c *compiler.Construct) {
 		if isSliceOfSlices(v.Obj.Type()) {
 			rows = fmt.Sprintf(", Rows: %s.RowsOf(%s[:])", rt, v.Name)
 		}
-		vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d, Addr: %s.AddrOf(&%s), Store: %s.StorageOf(%s[:])%s}", rt, v.Num, rt, v.Name, rt, v.Name, rows))
+		addr := ""
+		if _, ok := v.Obj.Type().Underlying().(*types.Array); ok {
+			addr = fmt.Sprintf(", Addr: %s.AddrOf(&%s)", rt, v.Name) // a[:] takes it anyway
+		}
+		vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d%s, Store: %s.StorageOf(%s[:])%s}", rt, v.Num, addr, rt, v.Name, rows))
 	}
 	g.after(c, call(c, "Shared", vs...))
 }

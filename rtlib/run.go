@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"os/signal"
 	"runtime"
@@ -413,7 +414,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.track = r.hasLocal || p.mask != 0
 		}
 		if r.svmOn {
-			p.sv = &svmProc{space: r.svm, r: r}
+			p.sv = &svmProc{space: r.svm, r: r, shift: uint(bits.TrailingZeros(uint(r.pageSize)))}
 		}
 		p.waiter.Init()
 		if r.thrCalls > 0 {

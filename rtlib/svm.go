@@ -43,12 +43,23 @@ func W[T any](p *Proc, site int, x *T) *T {
 type svmProc struct {
 	space *svm.Space
 	r     *run
-	last  *svm.Segment // the segment of the last access: most accesses hit it again
+	shift uint // log2 of the page size
+	// cache maps the pages of the last accesses to their segments and
+	// numbers, direct-mapped by a hash of the page address (arrays of the
+	// same size are aligned alike: their low bits collide): a stencil
+	// touches a few pages over and over (rows of a [][]T, several arrays).
+	cache [16]pageEntry
 	// log holds the faults since the outermost open region began, for
 	// the sums and page travel of every open region at its exit
 	// (svmMark in region is where the region's part starts).
 	log     []faultEnt
 	pending []svm.Notice // write notices of the last Sync, written after the barrier
+}
+
+type pageEntry struct {
+	key uintptr // page address >> shift, + 1 (0: empty)
+	seg *svm.Segment
+	pg  int
 }
 
 type faultEnt struct {
@@ -64,18 +75,26 @@ type segVar struct{ sub, num int }
 // the protocol on a miss. An address in no segment (storage made after the
 // shared directive, a slice grown by append) is not checked.
 func (s *svmProc) check(p *Proc, site int, addr uintptr, need uint32) {
-	g := s.last
-	if g == nil || !g.Holds(addr) {
-		if g = s.r.segmentAt(addr); g == nil {
+	key := addr>>s.shift + 1
+	e := &s.cache[uint64(key)*0x9E3779B97F4A7C15>>60]
+	if e.key != key || !s.space.Hit(p.id, e.pg, need) {
+		s.miss(p, site, e, key, addr, need)
+	}
+}
+
+// miss is the check's slow path: a page not in the cache, or a fault.
+func (s *svmProc) miss(p *Proc, site int, e *pageEntry, key, addr uintptr, need uint32) {
+	if e.key != key {
+		g := s.r.segmentAt(addr)
+		if g == nil {
 			return
 		}
-		s.last = g
+		*e = pageEntry{key: key, seg: g, pg: g.Page(addr)}
+		if s.space.Hit(p.id, e.pg, need) {
+			return
+		}
 	}
-	pg := g.Page(addr)
-	if s.space.Hit(p.id, pg, need) {
-		return
-	}
-	s.fault(p, site, g, pg, addr, need)
+	s.fault(p, site, e.seg, e.pg, addr, need)
 }
 
 // fault runs the protocol for a miss and writes what it did.

@@ -381,7 +381,11 @@ func (p *Proc) RegionStop(sub, dir, typ int) {
 
 // SharedVar is one shared variable: its number and address.
 type SharedVar struct {
-	Num  int
+	Num int
+	// Addr is the variable's address for variable-mapping; 0: its
+	// storage's. svmc passes 0 for slices: taking a slice variable's
+	// address keeps it in memory, and every access of a checked loop
+	// would load it again (2.4x instead of 1.5x on a Jacobi sweep).
 	Addr uintptr
 	// Store is the variable's storage (a slice's backing array, an
 	// array), kept in pages by the shared virtual memory layer.
@@ -419,6 +423,9 @@ func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 	p.buf.Int(3)
 	for _, v := range vars {
 		a := uint64(v.Addr)
+		if a == 0 {
+			a = uint64(v.Store.Addr)
+		}
 		p.buf.Int(v.Num)
 		p.buf.Int(int(int32(uint32(a >> 32))))
 		p.buf.Int(int(int32(uint32(a))))

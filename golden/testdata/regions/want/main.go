@@ -51,7 +51,7 @@ func main() {
 		squares := make([]int, 16)
 		//svm:shared xs, squares
 //line ../main.go:22
-		svm_p.Shared(2, 1, svm_rt.SharedVar{Num: 1, Addr: svm_rt.AddrOf(&xs), Store: svm_rt.StorageOf(xs[:])}, svm_rt.SharedVar{Num: 2, Addr: svm_rt.AddrOf(&squares), Store: svm_rt.StorageOf(squares[:])})
+		svm_p.Shared(2, 1, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(xs[:])}, svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(squares[:])})
 //line ../main.go:23
 
 		//svm:trace_region setup

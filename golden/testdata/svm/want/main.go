@@ -41,7 +41,7 @@ func main() {
 		grid := new([64][64]float64)
 		//svm:shared a, c, grid
 //line ../main.go:19
-		svm_p.Shared(1, 4, svm_rt.SharedVar{Num: 1, Addr: svm_rt.AddrOf(&a), Store: svm_rt.StorageOf(a[:])}, svm_rt.SharedVar{Num: 2, Addr: svm_rt.AddrOf(&c), Store: svm_rt.StorageOf(c[:])}, svm_rt.SharedVar{Num: 3, Addr: svm_rt.AddrOf(&grid), Store: svm_rt.StorageOf(grid[:])})
+		svm_p.Shared(1, 4, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(a[:])}, svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(c[:])}, svm_rt.SharedVar{Num: 3, Store: svm_rt.StorageOf(grid[:])})
 //line ../main.go:20
 
 		//svm:pdo label(fill) loops(i) strategy(on_home(T(i)))
