@@ -25,7 +25,9 @@ var stageAdds = [MaxStage + 1][]string{
 		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
 		// svmc's message passing
 		"msg-call-start", "msg-call-stop", "msg-request-done"},
-	4: {"read-page-fault-sum", "write-page-fault-sum"},
+	4: {"read-page-fault-sum", "write-page-fault-sum",
+		// svmc's variable of a segment, for the locality analysis
+		"segment-variable"},
 	5: {"page-travel", "o-page-dist", "c-page-dist", "coherence-switch", "prefetch"},
 	6: {"read-page-fault-serviced", "write-page-fault-serviced", "invalidate-copy", "reduce-access-permission",
 		"page-out", "shared-segment-address", "svm-overhead-start"},

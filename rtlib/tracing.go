@@ -406,10 +406,21 @@ func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 			if st.Size <= 0 {
 				continue
 			}
-			if g, fresh := p.r.segment(st, segVar{sub, v.Num}); fresh && p.on(trace.TagSharedSegmentAddress) {
+			g, fresh := p.r.segment(st, segVar{sub, v.Num})
+			if fresh && p.on(trace.TagSharedSegmentAddress) {
 				p.begin(trace.TagSharedSegmentAddress, p.id)
 				p.buf.Int(g.ID)
 				p.buf.Int(int(int32(uint32(g.Base))))
+				p.end()
+			}
+			if fresh && p.r.svmOn && p.track {
+				p.begin(trace.TagSegmentVariable, p.id)
+				p.buf.Int(g.ID)
+				p.buf.Int(sub)
+				p.buf.Int(v.Num)
+				p.buf.Int(int(g.PageNumbers()[0]))
+				p.buf.Int(g.Pages)
+				p.buf.Int(g.Size)
 				p.end()
 			}
 		}

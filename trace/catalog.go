@@ -84,6 +84,13 @@ const (
 	TagTraceThrottled Tag = 2007
 	TagThrottledCalls Tag = 2008
 
+	// TagSegmentVariable: the shared variable whose storage a segment of
+	// the SVM layer holds (the seed's shared-segment-address gives only
+	// the address), with the segment's pages; written with it when the
+	// layer is on (stage 4 and above, or an SVMInfo request), so that the
+	// locality analysis names variables.
+	TagSegmentVariable Tag = 2009
+
 	// Message passing (from #2100; seed 003's tracer): the entry and exit
 	// of every call with its parameters, and the completion of a
 	// non-blocking operation found by Wait, Test or WaitAll. A send's
@@ -341,6 +348,9 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "mean inclusive microseconds", 0})},
 	{TagThrottledCalls, "throttled-calls", "calls of a throttled subprogram after it stopped being traced",
 		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "inclusive microseconds", 0})},
+	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
+		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
+			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0})},
 }
 
 var byTag = func() map[Tag]*Descriptor {
@@ -420,7 +430,7 @@ func Stage(tag Tag) int {
 		return 1
 	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone:
 		return 3
-	case tag == TagReadPageFaultSum, tag == TagWritePageFaultSum:
+	case tag == TagReadPageFaultSum, tag == TagWritePageFaultSum, tag == TagSegmentVariable:
 		return 4
 	case tag == TagPageTravel, tag == TagOPageDist, tag == TagCPageDist,
 		tag == TagCoherenceSwitch, tag == TagPrefetch:
