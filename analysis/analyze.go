@@ -54,6 +54,9 @@ type Options struct {
 	// Progress, if set, is called every 1<<16 records with the number of
 	// records read.
 	Progress func(records int64)
+	// Cost is the machine the locality analysis predicts for
+	// (DefaultCost if zero).
+	Cost CostModel
 }
 
 // Analyze builds the model of the trace rd reads. Records of a processor
@@ -173,6 +176,10 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 		}
 	}
 	b := newBuilder(prog, procs, attrInt(attrs, "stage", -1))
+	b.cost = opt.Cost
+	if b.cost == (CostModel{}) {
+		b.cost = DefaultCost
+	}
 	st, err := order(replay.OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}, func(e *replay.Event) error {
 		b.add(e)
 		if opt.Progress != nil && b.records&(1<<16-1) == 0 {

@@ -44,10 +44,11 @@ type Finding struct {
 	Severity float64 `json:"severity"`
 	Lost     float64 `json:"lost_us"`
 	Site     Site    `json:"site"`
-	Region   int     `json:"region"`      // progdb region to request, -1 none
-	Code     int     `json:"region_code"` // its trace region type
-	Title    string  `json:"title"`       // one line: what and where
-	Advice   string  `json:"advice"`      // one line: what to try
+	Region   int     `json:"region"`        // progdb region to request, -1 none
+	Code     int     `json:"region_code"`   // its trace region type
+	Var      string  `json:"var,omitempty"` // the shared variable (locality findings)
+	Title    string  `json:"title"`         // one line: what and where
+	Advice   string  `json:"advice"`        // one line: what to try
 	// Unranked marks a finding whose severity does not apply (Severity
 	// and Lost are 0): an abnormal end of the run, listed first.
 	Unranked bool `json:"unranked,omitempty"`
@@ -136,6 +137,14 @@ func rankedFindings(m *Model) []Finding {
 	}
 	for _, f := range messageFindings(m, pi) {
 		add(f)
+	}
+	for _, f := range localityFindings(m, pi) {
+		// Predicted, not measured: the share of a run that would take
+		// N×T plus this cost.
+		f.Severity = f.Lost / (NT + f.Lost)
+		if f.Severity >= MinSeverity {
+			fs = append(fs, f)
+		}
 	}
 	for _, w := range m.Waits {
 		var kind, advice, what string
@@ -386,6 +395,10 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 			kinds = []string{"REGION", "APSInfo"}
 		case LateSender, LateReceiver, WaitNxN, EarlyReduce, LateBcast:
 			kinds = []string{"REGION", "MsgInfo"}
+		case FindFalseSharing:
+			kinds = []string{"REGION", "WPF" + varList(pi, f), "InvalCopy" + varList(pi, f)}
+		case FindPageTravel:
+			kinds = []string{"REGION", "RPF" + varList(pi, f), "PageTravel" + varList(pi, f), "CurPageDist" + varList(pi, f)}
 		default:
 			kinds = []string{"REGION"}
 		}
@@ -433,6 +446,20 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 		b.WriteString("REQUEST GLOBAL TrOverhead\n")
 	}
 	return b.Bytes()
+}
+
+// varList is "[v]" for a finding about shared variable v of the
+// subprogram its region belongs to (request files name the variables of
+// the region's subprogram), "" otherwise.
+func varList(pi progInfo, f Finding) string {
+	if s := pi.sub(f.Site.Sub); s != nil && f.Var != "" {
+		for _, v := range s.Shared {
+			if v.Name == f.Var {
+				return "[" + f.Var + "]"
+			}
+		}
+	}
+	return ""
 }
 
 // requestTarget is "<SubName>.<RegIdent>" for a finding, "" if it names no

@@ -57,6 +57,9 @@ type Model struct {
 	Throttled []*ThrottleStat `json:"throttled,omitempty"`
 	// Messages is the message passing (nil when the trace has none).
 	Messages *MessageStats `json:"messages,omitempty"`
+	// Locality is the SVM layer's page faults and travel (nil when the
+	// trace has no page records: below stage 4).
+	Locality *Locality `json:"locality,omitempty"`
 
 	prog *progdb.Program
 }
@@ -383,6 +386,8 @@ type builder struct {
 	end            *RunEnd
 	endClock       float64 // of trace-end
 	msgs           msgBuilder
+	svm            *svmBuilder // page records (locality.go); nil without
+	cost           CostModel
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -484,6 +489,9 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 		if e == nil {
 			b.unclosed++ // still open at the processor's last record
 		}
+		if b.svm != nil {
+			b.svm.exit(regKey{int32(iv.Sub), int32(iv.Dir), int32(iv.Code)}, n.id)
+		}
 		b.regionStop(n, iv)
 	case replay.KindWait:
 		if !iv.Unclosed {
@@ -555,6 +563,9 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		b.throttle(n, e)
 	case trace.TagMsgRequestDone:
 		b.msgs.done(e)
+	case trace.TagReadPageFaultSum, trace.TagWritePageFaultSum, trace.TagPageTravel,
+		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced, trace.TagSegmentVariable:
+		b.svmRecord(n, e)
 	}
 }
 
@@ -1141,6 +1152,9 @@ func (b *builder) model() *Model {
 	})
 	b.finishMeasures(m)
 	m.Messages = b.msgs.build(b.pi, N)
+	if b.svm != nil {
+		m.Locality = b.svm.locality(b, b.cost)
+	}
 	if b.nonMono > 0 {
 		m.Warnings = append(m.Warnings, strconv.FormatInt(b.nonMono, 10)+" records have a clock earlier than the previous record of their processor")
 	}

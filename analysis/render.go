@@ -278,6 +278,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 
 	writeMessages(w, m)
+	writeLocality(w, m)
 	writeThrottled(w, m)
 	writeMeasures(w, m)
 	writeStats(w, m)

@@ -228,7 +228,7 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 	l := d.layout(r.Desc)
 	v := r.Values
 	*e = Event{Tag: r.Desc.Tag, Node: -1}
-	if keep || AfterRun(e.Tag) || e.Tag == trace.TagTraceThrottled || e.Tag == trace.TagThrottledCalls {
+	if keep || AfterRun(e.Tag) || e.Tag == trace.TagTraceThrottled || e.Tag == trace.TagThrottledCalls || pageRecord(e.Tag) {
 		e.Rec = r
 	}
 	if l.node >= 0 {
@@ -364,4 +364,15 @@ func cstring(s string) string {
 		}
 	}
 	return s
+}
+
+// pageRecord reports whether tag is a page record of the SVM layer that
+// the locality analysis reads field by field.
+func pageRecord(tag trace.Tag) bool {
+	switch tag {
+	case trace.TagReadPageFaultSum, trace.TagWritePageFaultSum, trace.TagPageTravel,
+		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced, trace.TagSegmentVariable:
+		return true
+	}
+	return false
 }

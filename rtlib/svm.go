@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/svmc/svmc/request"
@@ -52,8 +53,32 @@ type svmProc struct {
 	// log holds the faults since the outermost open region began, for
 	// the sums and page travel of every open region at its exit
 	// (svmMark in region is where the region's part starts).
-	log     []faultEnt
-	pending []svm.Notice // write notices of the last Sync, written after the barrier
+	log []faultEnt
+	// inbox holds what other processors' faults and the last Sync did to
+	// this processor's pages (invalidated copies, reduced permissions):
+	// the processor writes them itself, in its own stream, at its next
+	// barrier or region exit.
+	inbox struct {
+		mu    sync.Mutex
+		notes []svmNote
+	}
+}
+
+// svmNote is an invalidate-copy or reduce-access-permission to write.
+type svmNote struct {
+	tag       trace.Tag
+	seg       *svm.Segment
+	addr      uintptr
+	page      int
+	requester int
+}
+
+// post leaves a note for processor q.
+func (r *run) post(q int, n svmNote) {
+	sv := r.procs[q].sv
+	sv.inbox.mu.Lock()
+	sv.inbox.notes = append(sv.inbox.notes, n)
+	sv.inbox.mu.Unlock()
 }
 
 type pageEntry struct {
@@ -124,45 +149,31 @@ func (s *svmProc) fault(p *Proc, site int, g *svm.Segment, pg int, addr uintptr,
 		p.buf.Double(p.now())
 		p.end()
 	}
-	if f.Reduced >= 0 && p.on(trace.TagReduceAccessPermission) && s.wantsHere(p, trace.TagReduceAccessPermission, g) {
-		s.pageRec(p, trace.TagReduceAccessPermission, f.Reduced, g, addr, pg, p.id)
+	if f.Reduced >= 0 {
+		s.r.post(f.Reduced, svmNote{trace.TagReduceAccessPermission, g, addr, pg, p.id})
 	}
-	if p.on(trace.TagInvalidateCopy) && s.wantsHere(p, trace.TagInvalidateCopy, g) {
-		for _, q := range f.Invalidated {
-			s.pageRec(p, trace.TagInvalidateCopy, q, g, addr, pg, p.id)
-		}
+	for _, q := range f.Invalidated {
+		s.r.post(q, svmNote{trace.TagInvalidateCopy, g, addr, pg, p.id})
 	}
 }
 
-// pageRec writes invalidate-copy or reduce-access-permission of node:
-// the processor that lost the permission, for a fault of requester. The
-// faulting processor writes it (in one process the protocol acts for the
-// other processor at once).
-func (s *svmProc) pageRec(p *Proc, tag trace.Tag, node int, g *svm.Segment, addr uintptr, pg, requester int) {
-	p.begin(tag, node)
-	p.buf.Int(g.ID)
-	p.buf.Int(addr32(addr))
-	p.buf.Int(pg)
-	p.buf.Int(requester)
-	p.end()
-}
-
-// drain writes the write notices the last Sync left for p: its copies
-// invalidated because other processors wrote the pages.
+// drain writes the notes other processors left for p.
 func (s *svmProc) drain(p *Proc) {
-	if len(s.pending) == 0 {
-		return
-	}
-	if p.on(trace.TagInvalidateCopy) {
-		for _, n := range s.pending {
-			g := s.r.segmentOfPage(n.Page)
-			if g == nil || !s.wantsHere(p, trace.TagInvalidateCopy, g) {
-				continue
-			}
-			s.pageRec(p, trace.TagInvalidateCopy, p.id, g, g.Base, n.Page, n.Writers[0])
+	s.inbox.mu.Lock()
+	notes := s.inbox.notes
+	s.inbox.notes = nil
+	s.inbox.mu.Unlock()
+	for _, n := range notes {
+		if !p.on(n.tag) || !s.wantsHere(p, n.tag, n.seg) {
+			continue
 		}
+		p.begin(n.tag, p.id)
+		p.buf.Int(n.seg.ID)
+		p.buf.Int(addr32(n.addr))
+		p.buf.Int(n.page)
+		p.buf.Int(n.requester)
+		p.end()
 	}
-	s.pending = s.pending[:0]
 }
 
 // wantsHere applies the variable lists of the LOCAL requests of p's
@@ -198,6 +209,7 @@ func (s *svmProc) regionStart(p *Proc, at Site) int {
 // region at, whose faults begin at s.log[mark]; outermost: no region
 // stays open around it.
 func (s *svmProc) regionEnd(p *Proc, at Site, mark int, outermost bool) {
+	s.drain(p)
 	sums := p.on(trace.TagReadPageFaultSum) || p.on(trace.TagWritePageFaultSum) || p.on(trace.TagPageTravel)
 	if sums && mark < len(s.log) {
 		type acc struct {
@@ -295,8 +307,9 @@ func (a *aps) svmSync() {
 		return
 	}
 	for _, n := range r.svm.Sync() {
-		sv := r.procs[n.Proc].sv
-		sv.pending = append(sv.pending, n)
+		if g := r.segmentOfPage(n.Page); g != nil {
+			r.post(n.Proc, svmNote{trace.TagInvalidateCopy, g, g.Base, n.Page, n.Writers[0]})
+		}
 	}
 }
 

@@ -421,6 +421,7 @@ func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 				p.buf.Int(int(g.PageNumbers()[0]))
 				p.buf.Int(g.Pages)
 				p.buf.Int(g.Size)
+				p.buf.Int(g.PageSize)
 				p.end()
 			}
 		}

@@ -350,7 +350,7 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "inclusive microseconds", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
-			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0})},
+			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},
 }
 
 var byTag = func() map[Tag]*Descriptor {
