@@ -408,6 +408,7 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 				advice = fmt.Sprintf("give each processor whole pages of %s (%d elements of %d bytes per %d-byte page): schedule the loop block-wise or cyclic(%d) instead of element by element, make block sizes multiples of %d, or pad between the processors' parts",
 					r.Var, per, r.ElemSize, loc.PageSize, per, per)
 			}
+			advice += fmt.Sprintf("; under the invalidate protocol (svm_model sc or coherence(invalidate)), coherence(multiple_writers) :: %s merges the writers' changes at the barrier instead of passing the page back and forth", r.Var)
 			if len(r.Sites) > 0 {
 				advice += "; the faulting writes are at " + strings.Join(r.Sites, ", ")
 			}

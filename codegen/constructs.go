@@ -35,8 +35,8 @@ var generators = map[directives.Kind]func(g *gen, c *compiler.Construct){
 	directives.TraceRegion:     (*gen).traceRegion,
 	directives.End:             noCode, // the construct it ends generates it
 	directives.Shared:          (*gen).shared,
-	directives.Coherence:       noCode, // no SVM layer to steer: the compiler warns
-	directives.Prefetch:        noCode,
+	directives.Coherence:       (*gen).coherence,
+	directives.Prefetch:        (*gen).prefetch,
 }
 
 func noCode(*gen, *compiler.Construct) {}
@@ -61,20 +61,63 @@ func (g *gen) exclusive(c *compiler.Construct)       { g.mode(c, "Exclusive") }
 func (g *gen) shared(c *compiler.Construct) {
 	var vs []string
 	for _, v := range c.Sub.Shared {
-		if v.Construct != c {
-			continue
+		if v.Construct == c {
+			vs = append(vs, sharedVar(v.Num, v.Name, v.Obj.Type(), true))
 		}
-		rows := ""
-		if isSliceOfSlices(v.Obj.Type()) {
-			rows = fmt.Sprintf(", Rows: %s.RowsOf(%s[:])", rt, v.Name)
-		}
-		addr := ""
-		if _, ok := v.Obj.Type().Underlying().(*types.Array); ok {
-			addr = fmt.Sprintf(", Addr: %s.AddrOf(&%s)", rt, v.Name) // a[:] takes it anyway
-		}
-		vs = append(vs, fmt.Sprintf("%s.SharedVar{Num: %d%s, Store: %s.StorageOf(%s[:])%s}", rt, v.Num, addr, rt, v.Name, rows))
 	}
 	g.after(c, call(c, "Shared", vs...))
+}
+
+// sharedVar is the runtime's SharedVar of variable name of type t: its
+// storage, and its rows if it is a slice of slices. The variable's own
+// address is taken only for an array (a[:] takes it anyway): a slice
+// variable whose address is taken is reloaded at every checked access.
+func sharedVar(num int, name string, t types.Type, addr bool) string {
+	rows := ""
+	if isSliceOfSlices(t) {
+		rows = fmt.Sprintf(", Rows: %s.RowsOf(%s[:])", rt, name)
+	}
+	at := ""
+	if _, ok := t.Underlying().(*types.Array); ok && addr {
+		at = fmt.Sprintf(", Addr: %s.AddrOf(&%s)", rt, name)
+	}
+	return fmt.Sprintf("%s.SharedVar{Num: %d%s, Store: %s.StorageOf(%s[:])%s}", rt, num, at, rt, name, rows)
+}
+
+// coherence gives the pages of the variables a strategy (Proc.Coherence).
+func (g *gen) coherence(c *compiler.Construct) {
+	d := c.Dir.Coherence
+	args := []string{fmt.Sprintf("%q", strings.ToLower(d.Strategy.Name))}
+	for i, v := range c.Vars {
+		if v == nil {
+			continue
+		}
+		num := 0
+		for _, sv := range c.Sub.Shared {
+			if sv.Obj == v {
+				num = sv.Num
+			}
+		}
+		args = append(args, sharedVar(num, d.Vars[i].Name, v.Type(), false))
+	}
+	g.after(c, call(c, "Coherence", args...))
+}
+
+// prefetch brings the pages of its references (Proc.Prefetch).
+func (g *gen) prefetch(c *compiler.Construct) {
+	var args []string
+	for i, r := range c.Dir.Prefetch.Refs {
+		if i >= len(c.RefTypes) || c.RefTypes[i] == nil {
+			continue
+		}
+		x := "(" + expr(r) + ")[:]"
+		if isSliceOfSlices(c.RefTypes[i]) {
+			args = append(args, fmt.Sprintf("%s.RowsOf(%s)", rt, x))
+		} else {
+			args = append(args, fmt.Sprintf("[]%s.Storage{%s.StorageOf(%s)}", rt, rt, x))
+		}
+	}
+	g.after(c, call(c, "Prefetch", args...))
 }
 
 // isSliceOfSlices reports whether t is [][]E or [N][]E: its rows are

@@ -145,6 +145,11 @@ type Construct struct {
 	// Declares is true when a processors/template directive declares a new
 	// Go variable (no variable of that name is in scope).
 	Declares bool
+	// RefTypes are the types of a prefetch directive's references, and
+	// Vars the variables a coherence directive names (nil where one is
+	// not a variable).
+	RefTypes []types.Type
+	Vars     []*types.Var
 }
 
 // Kind is the directive kind.

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -57,14 +58,6 @@ func (p *Package) checkTraceRegion(c *Construct) {
 	p.checkJumps(c, c.bodyStmts(), "trace_region", true)
 }
 
-// checkNoEffect warns about a directive of the SVM run-time support that
-// svmc accepts and numbers but cannot act on: Go has no shared virtual
-// memory layer whose coherence or prefetching it would steer. Each use
-// gets a warning, so it is never a silent no-op.
-func (p *Package) checkNoEffect(c *Construct) {
-	p.warnf(c.Pos(), "%s has no effect: Go has no shared virtual memory layer to steer; the directive is recorded in the program information file only", c.Kind())
-}
-
 // CoherenceStrategies are the strategies coherence(...) names: Li's
 // write-invalidate protocol (one writer, many readers; the default) and
 // multiple writers whose changes are merged at synchronisation (tolerates
@@ -78,19 +71,87 @@ func (p *Package) checkCoherence(c *Construct) {
 			d.Strategy.Name, suggest.DidYouMean(strings.ToLower(d.Strategy.Name), CoherenceStrategies, false), strings.Join(CoherenceStrategies, ", "))
 	}
 	for _, v := range d.Vars {
-		if _, ok := p.lookup(c.Pos(), v.Name).(*types.Var); !ok {
+		obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
+		switch {
+		case !ok:
 			p.errorf(posOf(p, v.Pos), "coherence: %s is not a variable in scope", v.Name)
+			obj = nil
+		case !storageType(obj.Type()):
+			p.errorf(posOf(p, v.Pos), "coherence: %s has type %s, not a slice or array: the strategy applies to the pages of a shared slice or array",
+				v.Name, p.typeString(obj.Type()))
+			obj = nil
+		case !sharedIn(c.Sub, v.Name):
+			p.warnf(posOf(p, v.Pos), "coherence: %s is not named in a shared directive of %s: its pages get the strategy, but its accesses are not checked, so no faults are counted", v.Name, c.Sub.Name)
 		}
+		c.Vars = append(c.Vars, obj)
 	}
-	p.checkNoEffect(c)
 }
 
-// checkPrefetch type-checks the references of a prefetch directive.
+// checkPrefetch type-checks the references of a prefetch directive: each
+// names a shared slice or array, whole or a part (a[lo:hi]).
 func (p *Package) checkPrefetch(c *Construct) {
 	for _, r := range c.Dir.Prefetch.Refs {
-		p.exprType(c, r, c.Pos())
+		tv, ok := p.exprType(c, r, c.Pos())
+		if !ok {
+			c.RefTypes = append(c.RefTypes, nil)
+			continue
+		}
+		if !storageType(tv.Type) {
+			p.errorf(posOf(p, r.Pos), "prefetch: %s has type %s, not a slice or array (prefetch a, or a part of it as a[lo:hi])", r.Text, p.typeString(tv.Type))
+			c.RefTypes = append(c.RefTypes, nil)
+			continue
+		}
+		c.RefTypes = append(c.RefTypes, tv.Type)
+		if root := refRoot(r); root != "" && !sharedIn(c.Sub, root) {
+			p.warnf(posOf(p, r.Pos), "prefetch: %s is not named in a shared directive of %s: its pages are not in the shared virtual memory layer, so nothing is prefetched", root, c.Sub.Name)
+		}
 	}
-	p.checkNoEffect(c)
+}
+
+// refRoot is the variable a prefetch reference starts from (a in a,
+// a[lo:hi], (a)[i:]), "" if it does not start from a name.
+func refRoot(r *directives.Expr) string {
+	x := r.X
+	for x != nil {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			return e.Name
+		case *ast.SliceExpr:
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// storageType reports whether t is a slice, an array or a pointer to an
+// array: storage the SVM layer keeps in pages.
+func storageType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	return false
+}
+
+// sharedIn reports whether a shared directive of s names name.
+func sharedIn(s *Sub, name string) bool {
+	for _, c := range s.Constructs {
+		if c.Kind() == directives.Shared {
+			for _, v := range c.Dir.Shared.Vars {
+				if v.Name == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // checkLabels rejects a pdo label used twice in a subprogram: request

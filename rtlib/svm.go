@@ -88,9 +88,10 @@ type pageEntry struct {
 }
 
 type faultEnt struct {
-	seg   int32
-	from  int16 // the processor that sent the page, -1 none
-	write bool
+	seg      int32
+	from     int16 // the processor that sent the page, -1 none
+	write    bool
+	prefetch bool // a page prefetched: it travelled, but no fault
 }
 
 // segVar is the shared variable a segment belongs to.
@@ -225,9 +226,11 @@ func (s *svmProc) regionEnd(p *Proc, at Site, mark int, outermost bool) {
 				per[e.seg] = a
 				order = append(order, e.seg)
 			}
-			if e.write {
+			switch {
+			case e.prefetch:
+			case e.write:
 				a.wpf++
-			} else {
+			default:
 				a.rpf++
 			}
 			if e.from >= 0 && int(e.from) != p.id {
@@ -397,4 +400,92 @@ func (r *run) segmentOfPage(pg int) *svm.Segment {
 		}
 	}
 	return nil
+}
+
+// Coherence strategies of coherence(strategy) :: a, as the
+// coherence-switch record numbers them.
+const (
+	CoherenceInvalidate      = 0 // Li's write-invalidate: one writer, many readers (SC)
+	CoherenceMultipleWriters = 1 // writes merged at synchronisation (RC)
+)
+
+// Coherence gives the pages of each variable the protocol strategy names
+// ("invalidate" or "multiple_writers"; the compiler checked it), from this
+// point of the run, and writes coherence-switch per segment (stage 5).
+// The variables' storage becomes segments if it is not yet. With the SVM
+// layer off it only makes the segments.
+func (p *Proc) Coherence(sub, dir int, strategy string, vars ...SharedVar) {
+	model, code := svm.RC, CoherenceMultipleWriters
+	if strategy == "invalidate" {
+		model, code = svm.SC, CoherenceInvalidate
+	}
+	for _, v := range vars {
+		for _, st := range append([]Storage{v.Store}, v.Rows...) {
+			if st.Size <= 0 {
+				continue
+			}
+			g, _ := p.r.segment(st, segVar{sub, v.Num})
+			if g == nil || !p.r.svmOn {
+				continue
+			}
+			t0 := p.now()
+			for _, n := range p.r.svm.SetModel(g, model) {
+				p.r.post(n.Proc, svmNote{trace.TagInvalidateCopy, g, g.Base, n.Page, n.Writers[0]})
+			}
+			if p.on(trace.TagCoherenceSwitch) {
+				p.begin(trace.TagCoherenceSwitch, p.id)
+				p.site(Site{sub, dir})
+				p.buf.Int(g.ID)
+				p.buf.Int(addr32(g.Start))
+				p.buf.Int(addr32(g.Start + uintptr(g.Size)))
+				p.buf.Int(code)
+				p.buf.Double(p.now() - t0)
+				p.end()
+			}
+		}
+	}
+	if p.sv != nil {
+		p.sv.drain(p)
+	}
+}
+
+// Prefetch brings the pages of each part (a variable's storage or a part
+// of it, prefetch a[lo:hi]) to p as read-only copies ahead of use, and
+// writes prefetch per part (stage 5). The pages travel (page-travel counts
+// them) but are not faults. With the SVM layer off it does nothing.
+func (p *Proc) Prefetch(sub, dir int, parts ...[]Storage) {
+	s := p.sv
+	if s == nil {
+		return
+	}
+	for _, part := range parts {
+		for _, st := range part {
+			g := p.r.segmentAt(st.Addr)
+			if g == nil || st.Size <= 0 {
+				continue
+			}
+			end := min(st.Addr+uintptr(st.Size), g.Start+uintptr(g.Size))
+			for a := st.Addr &^ uintptr(g.PageSize-1); a < end; a += uintptr(g.PageSize) {
+				at := max(a, g.Start)
+				pg := g.Page(at)
+				var f svm.Fault
+				if !s.space.Hit(p.id, pg, svm.ReadOnly) && s.space.Read(p.id, pg, &f) {
+					if len(p.regions) > 0 && f.From != p.id {
+						s.log = append(s.log, faultEnt{seg: int32(g.ID), from: int16(f.From), prefetch: true})
+					}
+					if f.Reduced >= 0 {
+						p.r.post(f.Reduced, svmNote{trace.TagReduceAccessPermission, g, at, pg, p.id})
+					}
+				}
+			}
+			if p.on(trace.TagPrefetch) && s.wantsHere(p, trace.TagPrefetch, g) {
+				p.begin(trace.TagPrefetch, p.id)
+				p.site(Site{sub, dir})
+				p.buf.Int(g.ID)
+				p.buf.Int(addr32(st.Addr))
+				p.buf.Int(addr32(end))
+				p.end()
+			}
+		}
+	}
 }

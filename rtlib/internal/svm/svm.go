@@ -83,6 +83,7 @@ func (g *Segment) PageNumbers() []int32 { return g.index }
 
 // page is the protocol's state of one page.
 type page struct {
+	model    Model    // the page's protocol: the space's, or what SetModel chose
 	owner    int32    // the processor that owns it (SC: the last writer)
 	copies   []uint64 // processors with a read-only copy (the owner apart)
 	writers  []uint64 // RC: processors that wrote it since the last Sync
@@ -148,7 +149,7 @@ func (s *Space) AddSegment(base uintptr, size, pageSize int) (*Segment, error) {
 		}
 		g.index[i] = int32(len(s.pages))
 		s.byAddr[a] = int32(len(s.pages))
-		s.pages = append(s.pages, page{owner: 0, copies: make([]uint64, s.words), writers: make([]uint64, s.words)})
+		s.pages = append(s.pages, page{model: s.model, owner: 0, copies: make([]uint64, s.words), writers: make([]uint64, s.words)})
 	}
 	for p := range s.perm {
 		grown := make([]atomic.Uint32, len(s.pages))
@@ -194,7 +195,7 @@ func (s *Space) Read(p, pg int, f *Fault) bool {
 	}
 	st := &s.pages[pg]
 	*f = Fault{Page: pg, From: int(st.owner), Reduced: -1}
-	if s.model == SC && s.perm[st.owner][pg].Load() == Writable {
+	if st.model == SC && s.perm[st.owner][pg].Load() == Writable {
 		// Li: the owner keeps the page, read-only while copies exist.
 		s.perm[st.owner][pg].Store(ReadOnly)
 		f.Reduced = int(st.owner)
@@ -219,7 +220,7 @@ func (s *Space) Write(p, pg int, f *Fault) bool {
 	if had {
 		f.From = -1 // p's copy is current: it needs the permission only
 	}
-	if s.model == SC {
+	if st.model == SC {
 		// Li: ownership moves to the writer, every other copy goes.
 		for q := 0; q < s.procs; q++ {
 			if q != p && (has(st.copies, q) || int(st.owner) == q) && s.perm[q][pg].Load() != NoAccess {
@@ -260,36 +261,68 @@ type Notice struct {
 // write to it faults and is noticed. Every processor must be stopped (a
 // barrier): Sync is not safe beside accesses.
 func (s *Space) Sync() []Notice {
-	if s.model == SC {
-		return nil
-	}
 	var out []Notice
 	for pg := range s.pages {
-		st := &s.pages[pg]
-		if st.nwriters == 0 {
+		out = s.syncPage(pg, out)
+	}
+	return out
+}
+
+// syncPage applies the write notices of page pg (see Sync).
+func (s *Space) syncPage(pg int, out []Notice) []Notice {
+	st := &s.pages[pg]
+	if st.model == SC || st.nwriters == 0 {
+		return out
+	}
+	var ws []int
+	for q := 0; q < s.procs; q++ {
+		if has(st.writers, q) {
+			ws = append(ws, q)
+		}
+	}
+	owner := ws[0]
+	for q := 0; q < s.procs; q++ {
+		if q == owner || s.perm[q][pg].Load() == NoAccess {
 			continue
 		}
-		var ws []int
-		for q := 0; q < s.procs; q++ {
-			if has(st.writers, q) {
-				ws = append(ws, q)
-			}
+		if !has(st.writers, q) || len(ws) > 1 {
+			s.perm[q][pg].Store(NoAccess)
+			out = append(out, Notice{Proc: q, Page: pg, Writers: ws})
 		}
-		owner := ws[0]
-		for q := 0; q < s.procs; q++ {
-			if q == owner || s.perm[q][pg].Load() == NoAccess {
-				continue
+	}
+	clear(st.copies)
+	clear(st.writers)
+	st.nwriters = 0
+	st.owner = int32(owner)
+	s.perm[owner][pg].Store(ReadOnly)
+	return out
+}
+
+// SetModel gives the pages of g protocol m (coherence(strategy) :: a):
+// RC's pending write notices of those pages are applied first, and a
+// page that becomes RC loses write permission everywhere (a write must
+// fault to be noticed). It returns the notices, as Sync does. The other
+// processors must not access g meanwhile (the leader runs it in exclusive
+// code while the members wait).
+func (s *Space) SetModel(g *Segment, m Model) []Notice {
+	var out []Notice
+	for _, pg32 := range g.index {
+		pg := int(pg32)
+		mu := &s.stripes[pg&63]
+		mu.Lock()
+		st := &s.pages[pg]
+		if st.model != m {
+			out = s.syncPage(pg, out)
+			if m == RC {
+				for q := 0; q < s.procs; q++ {
+					if s.perm[q][pg].Load() == Writable {
+						s.perm[q][pg].Store(ReadOnly)
+					}
+				}
 			}
-			if !has(st.writers, q) || len(ws) > 1 {
-				s.perm[q][pg].Store(NoAccess)
-				out = append(out, Notice{Proc: q, Page: pg, Writers: ws})
-			}
+			st.model = m
 		}
-		clear(st.copies)
-		clear(st.writers)
-		st.nwriters = 0
-		st.owner = int32(owner)
-		s.perm[owner][pg].Store(ReadOnly)
+		mu.Unlock()
 	}
 	return out
 }

@@ -192,3 +192,39 @@ func BenchmarkFault(b *testing.B) {
 		}
 	}
 }
+
+// coherence(multiple_writers) on a falsely shared page under SC: from
+// then on, two processors writing alternately fault once each per
+// interval instead of at every alternation; switching back to invalidate
+// restores the ping-pong.
+func TestSetModel(t *testing.T) {
+	s := New(2, SC)
+	g, _ := s.AddSegment(0, 4096, 4096)
+	write := func(p int) int {
+		var f Fault
+		if !s.Hit(p, 0, Writable) && s.Write(p, 0, &f) {
+			return 1
+		}
+		return 0
+	}
+	alternate := func() (n int) {
+		for i := range 100 {
+			n += write(i % 2)
+		}
+		return n
+	}
+	if n := alternate(); n != 99 {
+		t.Errorf("SC: %d faults for 100 alternating writes, want 99 (processor 0 owns the page writable)", n)
+	}
+	s.SetModel(g, RC)
+	if n := alternate(); n != 2 {
+		t.Errorf("after SetModel(RC): %d faults, want 2", n)
+	}
+	if ns := s.Sync(); len(ns) != 1 || ns[0].Proc != 1 {
+		t.Errorf("Sync after two writers: %+v, want processor 1's copy invalidated", ns)
+	}
+	s.SetModel(g, SC)
+	if n := alternate(); n != 100 {
+		t.Errorf("back to SC: %d faults, want 100", n)
+	}
+}

@@ -41,10 +41,10 @@ func labels(n int, a []int) {
 }
 
 func svm(a []int) {
-	//svm:coherence(bogus) :: a // want 2:`^warning: coherence has no effect` 18:`^coherence\(bogus\): unknown coherence strategy \(the strategies are invalidate, multiple_writers\)$`
-	//svm:coherence(invalidat) :: a // want 2:`^warning: coherence has no effect` 18:`did you mean "invalidate"\?`
-	//svm:coherence(multiple_writers) :: b // want 2:`^warning: coherence has no effect` 39:`^coherence: b is not a variable in scope$`
-	//svm:prefetch c[0:2] // want 2:`^warning: prefetch has no effect` `undefined: c`
+	//svm:coherence(bogus) :: a // want 28:`^warning: coherence: a is not named in a shared directive of svm` 18:`^coherence\(bogus\): unknown coherence strategy \(the strategies are invalidate, multiple_writers\)$`
+	//svm:coherence(invalidat) :: a // want 32:`^warning: coherence: a is not named` 18:`did you mean "invalidate"\?`
+	//svm:coherence(multiple_writers) :: b // want 39:`^coherence: b is not a variable in scope$`
+	//svm:prefetch c[0:2] // want `undefined: c`
 }
 
 func lifeCycle(n int) {

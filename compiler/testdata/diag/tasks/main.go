@@ -71,8 +71,8 @@ func schedules(n int) {
 	for i := 0; i < n; i++ {
 		a[i] = i
 	}
-	//svm:coherence(invalidate) :: a // want 2:`^warning: coherence has no effect: Go has no shared virtual memory layer to steer`
-	//svm:prefetch a[0:2] // want 2:`^warning: prefetch has no effect`
+	//svm:coherence(invalidate) :: a // want 33:`^warning: coherence: a is not named in a shared directive of schedules: its pages get the strategy, but its accesses are not checked`
+	//svm:prefetch a[0:2] // want 17:`^warning: prefetch: a is not named in a shared directive of schedules`
 }
 
 // placed puts sections on chosen processors: sections of an arrangement
