@@ -128,3 +128,54 @@ func TestSVMOffBelowStage4(t *testing.T) {
 		}
 	}
 }
+
+// prefetch brings a neighbour's page ahead of use: the read that follows
+// does not fault, the page still counts as travelled, and the prefetch
+// record names the part.
+func TestSVMPrefetch(t *testing.T) {
+	var buf bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stage: 6, Trace: &buf, Stderr: io.Discard}, func(p *Proc) {
+		a := make([]float64, 8192) // 16 pages
+		p.Shared(1, 1, SharedVar{Num: 1, Store: StorageOf(a)})
+		space := []Range{{Lo: 0, Hi: len(a) - 1, Step: 1}}
+		p.PDO(1, 2, DefaultSchedule(), space, func(q *Proc, it *Iter) {
+			for it.Next() {
+				i := it.Index(0)
+				*W(q, 1, &a[i]) = float64(i)
+			}
+		})
+		p.PDO(1, 3, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
+			q.RegionStart(1, 3, 7)
+			for it.Next() {
+				if q.ID() == 1 {
+					q.Prefetch(1, 4, []Storage{StorageOf(a[4096-512 : 4096])}) // processor 0's last page
+					_ = *R(q, 2, &a[4095])
+				}
+			}
+			q.RegionStop(1, 3, 7)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads, prefetches int
+	var travelled []int
+	for _, r := range readTrace(t, buf.Bytes()) {
+		switch r.Desc.Tag {
+		case trace.TagReadPageFaultServiced:
+			reads++
+		case trace.TagPrefetch:
+			prefetches++
+		case trace.TagPageTravel:
+			if r.Int("node id") == 1 {
+				_, travelled = r.IntArray("received pages")
+			}
+		}
+	}
+	if reads != 0 || prefetches != 1 {
+		t.Errorf("read faults %d, prefetch records %d; want 0 and 1", reads, prefetches)
+	}
+	if len(travelled) != 2 || travelled[0] != 9 {
+		t.Errorf("processor 1's last page-travel %v, want 9 pages from processor 0 (8 written, 1 prefetched)", travelled)
+	}
+}

@@ -3,7 +3,8 @@
 // allocation, so page-aligned); the first pdo writes it block by block, the
 // second reads it by the same distribution (no faults), the third reads the
 // element before every 1024th (a fault where that is a neighbour's page). c
-// is one page that the processors write alternately (false sharing), and
+// is one page that the processors write alternately (false sharing: its
+// pages get the multiple-writers protocol, as the default is), and
 // grid a two-dimensional array read by rows.
 package main
 
@@ -34,6 +35,7 @@ func main() {
 			edges += a[i-1]
 		}
 	}
+	//svm:coherence(multiple_writers) :: c
 	//svm:pdo label(false_sharing) loops(i) strategy(cyclic)
 	for i := 0; i < len(c); i++ {
 		c[i] = int64(i)

@@ -5,112 +5,117 @@
 // allocation, so page-aligned); the first pdo writes it block by block, the
 // second reads it by the same distribution (no faults), the third reads the
 // element before every 1024th (a fault where that is a neighbour's page). c
-// is one page that the processors write alternately (false sharing), and
+// is one page that the processors write alternately (false sharing: its
+// pages get the multiple-writers protocol, as the default is), and
 // grid a two-dimensional array read by rows.
 //
-//line ../main.go:8
+//line ../main.go:9
 package main
 
-//line ../main.go:8
+//line ../main.go:9
 import svm_rt "github.com/svmc/svmc/rtlib"
 
-//line ../main.go:9
+//line ../main.go:10
 
 import "fmt"
 
 func main() {
-//line ../main.go:12
+//line ../main.go:13
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
-//line ../main.go:13
+//line ../main.go:14
 		//svm:processors P(nprocs())
-//line ../main.go:13
+//line ../main.go:14
 		P := svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
 		_ = P
-//line ../main.go:14
+//line ../main.go:15
 		//svm:template T(8192)
-//line ../main.go:14
+//line ../main.go:15
 		T := svm_p.Template(nil, 1, 2, "T", svm_rt.Extent{Lo: 0, Hi: (8192) - 1})
 		_ = T
-//line ../main.go:15
-		//svm:distribute (block) onto P :: T
-//line ../main.go:15
-		svm_p.Distribute(1, 3, P, []svm_rt.Format{svm_rt.Block()}, T)
 //line ../main.go:16
+		//svm:distribute (block) onto P :: T
+//line ../main.go:16
+		svm_p.Distribute(1, 3, P, []svm_rt.Format{svm_rt.Block()}, T)
+//line ../main.go:17
 		a := make([]float64, 8192)
 		c := make([]int64, 512)
 		grid := new([64][64]float64)
 		//svm:shared a, c, grid
-//line ../main.go:19
-		svm_p.Shared(1, 4, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(a[:])}, svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(c[:])}, svm_rt.SharedVar{Num: 3, Store: svm_rt.StorageOf(grid[:])})
 //line ../main.go:20
+		svm_p.Shared(1, 4, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(a[:])}, svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(c[:])}, svm_rt.SharedVar{Num: 3, Store: svm_rt.StorageOf(grid[:])})
+//line ../main.go:21
 
 		//svm:pdo label(fill) loops(i) strategy(on_home(T(i)))
-//line ../main.go:21
+//line ../main.go:22
 		svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (len(a)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
-//line ../main.go:23
-				(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
 //line ../main.go:24
+				(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
+//line ../main.go:25
 			}
 		})
-//line ../main.go:25
+//line ../main.go:26
 		s := 0.0
 		//svm:pdo label(sum) loops(i) strategy(on_home(T(i))) reduction(+: s)
-//line ../main.go:26
+//line ../main.go:27
 		svm_p.PDO(1, 6, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (len(a)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red6_0 := svm_rt.Identity(s, svm_rt.OpAdd)
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
-//line ../main.go:28
-				svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
 //line ../main.go:29
+				svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
+//line ../main.go:30
 			}
 			svm_rt.ReduceInto(svm_it, &s, svm_red6_0, svm_rt.OpAdd)
 		})
-//line ../main.go:30
+//line ../main.go:31
 		edges := 0.0
 		//svm:pdo label(halo) loops(i) strategy(on_home(T(i))) reduction(+: edges)
-//line ../main.go:31
+//line ../main.go:32
 		svm_p.PDO(1, 7, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (len(a)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red7_0 := svm_rt.Identity(edges, svm_rt.OpAdd)
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
-//line ../main.go:33
+//line ../main.go:34
 				if i > 0 && i%1024 == 0 {
 					svm_red7_0 += (*svm_rt.R(svm_p, 3, &a[i-1]))
 				}
-//line ../main.go:36
+//line ../main.go:37
 			}
 			svm_rt.ReduceInto(svm_it, &edges, svm_red7_0, svm_rt.OpAdd)
 		})
-//line ../main.go:37
+//line ../main.go:38
+		//svm:coherence(multiple_writers) :: c
+//line ../main.go:38
+		svm_p.Coherence(1, 8, "multiple_writers", svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(c[:])})
+//line ../main.go:39
 		//svm:pdo label(false_sharing) loops(i) strategy(cyclic)
-//line ../main.go:37
-		svm_p.PDO(1, 8, svm_rt.LoopLevel(nil, svm_rt.Cyclic(1)), []svm_rt.Range{{Lo: 0, Hi: (len(c)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+//line ../main.go:39
+		svm_p.PDO(1, 9, svm_rt.LoopLevel(nil, svm_rt.Cyclic(1)), []svm_rt.Range{{Lo: 0, Hi: (len(c)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
-//line ../main.go:39
+//line ../main.go:41
 				(*svm_rt.W(svm_p, 4, &c[i])) = int64(i)
-//line ../main.go:40
+//line ../main.go:42
 			}
 		})
-//line ../main.go:41
+//line ../main.go:43
 		//svm:pdo label(rows) loops(i) strategy(block)
-//line ../main.go:41
-		svm_p.PDO(1, 9, svm_rt.LoopLevel(nil, svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (64) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+//line ../main.go:43
+		svm_p.PDO(1, 10, svm_rt.LoopLevel(nil, svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (64) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.Next() {
 				i := int(svm_it.Index(0))
-//line ../main.go:43
+//line ../main.go:45
 				for j := 0; j < 64; j++ {
 					(*svm_rt.W(svm_p, 5, &grid[i][j])) = float64(i + j)
 				}
-//line ../main.go:46
+//line ../main.go:48
 			}
 		})
-//line ../main.go:47
+//line ../main.go:49
 		fmt.Fprintln(svm_p.Stdout(), s, edges, (*svm_rt.R(svm_p, 6, &c[511])), (*svm_rt.R(svm_p, 7, &grid[63][63])))
-//line ../main.go:48
+//line ../main.go:50
 	})
-//line ../main.go:48
+//line ../main.go:50
 }

@@ -21,7 +21,7 @@ var svm_program = svm_rt.Program{
       "name": "main",
       "pos": {
         "file": "main.go",
-        "line": 12,
+        "line": 13,
         "col": 1
       },
       "main": true,
@@ -33,7 +33,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:processors P(nprocs())",
           "pos": {
             "file": "main.go",
-            "line": 13,
+            "line": 14,
             "col": 2
           },
           "procs": "P"
@@ -45,7 +45,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:template T(8192)",
           "pos": {
             "file": "main.go",
-            "line": 14,
+            "line": 15,
             "col": 2
           },
           "template": "T"
@@ -57,7 +57,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:distribute (block) onto P :: T",
           "pos": {
             "file": "main.go",
-            "line": 15,
+            "line": 16,
             "col": 2
           },
           "template": "T",
@@ -76,7 +76,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:shared a, c, grid",
           "pos": {
             "file": "main.go",
-            "line": 19,
+            "line": 20,
             "col": 2
           }
         },
@@ -87,7 +87,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:pdo label(fill) loops(i) strategy(on_home(T(i)))",
           "pos": {
             "file": "main.go",
-            "line": 21,
+            "line": 22,
             "col": 2
           },
           "implicit_barrier": true,
@@ -116,7 +116,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:pdo label(sum) loops(i) strategy(on_home(T(i))) reduction(+: s)",
           "pos": {
             "file": "main.go",
-            "line": 26,
+            "line": 27,
             "col": 2
           },
           "implicit_barrier": true,
@@ -156,7 +156,7 @@ var svm_program = svm_rt.Program{
           "text": "//svm:pdo label(halo) loops(i) strategy(on_home(T(i))) reduction(+: edges)",
           "pos": {
             "file": "main.go",
-            "line": 31,
+            "line": 32,
             "col": 2
           },
           "implicit_barrier": true,
@@ -191,12 +191,23 @@ var svm_program = svm_rt.Program{
         },
         {
           "num": 8,
+          "kind": "coherence",
+          "site": "svm",
+          "text": "//svm:coherence(multiple_writers) :: c",
+          "pos": {
+            "file": "main.go",
+            "line": 38,
+            "col": 2
+          }
+        },
+        {
+          "num": 9,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(false_sharing) loops(i) strategy(cyclic)",
           "pos": {
             "file": "main.go",
-            "line": 37,
+            "line": 39,
             "col": 2
           },
           "implicit_barrier": true,
@@ -220,13 +231,13 @@ var svm_program = svm_rt.Program{
           }
         },
         {
-          "num": 9,
+          "num": 10,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(rows) loops(i) strategy(block)",
           "pos": {
             "file": "main.go",
-            "line": 41,
+            "line": 43,
             "col": 2
           },
           "implicit_barrier": true,
@@ -260,12 +271,12 @@ var svm_program = svm_rt.Program{
           "directive": 0,
           "pos": {
             "file": "main.go",
-            "line": 12,
+            "line": 13,
             "col": 1
           },
           "end": {
             "file": "main.go",
-            "line": 48,
+            "line": 50,
             "col": 2
           }
         },
@@ -278,12 +289,12 @@ var svm_program = svm_rt.Program{
           "directive": 5,
           "pos": {
             "file": "main.go",
-            "line": 21,
+            "line": 22,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 24,
+            "line": 25,
             "col": 3
           }
         },
@@ -296,12 +307,12 @@ var svm_program = svm_rt.Program{
           "directive": 6,
           "pos": {
             "file": "main.go",
-            "line": 26,
+            "line": 27,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 29,
+            "line": 30,
             "col": 3
           }
         },
@@ -314,12 +325,12 @@ var svm_program = svm_rt.Program{
           "directive": 7,
           "pos": {
             "file": "main.go",
-            "line": 31,
+            "line": 32,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 36,
+            "line": 37,
             "col": 3
           }
         },
@@ -329,15 +340,15 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "false_sharing",
           "parent": 0,
-          "directive": 8,
+          "directive": 9,
           "pos": {
             "file": "main.go",
-            "line": 37,
+            "line": 39,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 40,
+            "line": 42,
             "col": 3
           }
         },
@@ -347,15 +358,15 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "rows",
           "parent": 0,
-          "directive": 9,
+          "directive": 10,
           "pos": {
             "file": "main.go",
-            "line": 41,
+            "line": 43,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 46,
+            "line": 48,
             "col": 3
           }
         }
@@ -368,7 +379,7 @@ var svm_program = svm_rt.Program{
           "elem_size": 8,
           "pos": {
             "file": "main.go",
-            "line": 16,
+            "line": 17,
             "col": 2
           }
         },
@@ -379,7 +390,7 @@ var svm_program = svm_rt.Program{
           "elem_size": 8,
           "pos": {
             "file": "main.go",
-            "line": 17,
+            "line": 18,
             "col": 2
           }
         },
@@ -390,7 +401,7 @@ var svm_program = svm_rt.Program{
           "elem_size": 8,
           "pos": {
             "file": "main.go",
-            "line": 18,
+            "line": 19,
             "col": 2
           }
         }
@@ -407,7 +418,7 @@ var svm_program = svm_rt.Program{
       "write": true,
       "pos": {
         "file": "main.go",
-        "line": 23,
+        "line": 24,
         "col": 3
       }
     },
@@ -419,7 +430,7 @@ var svm_program = svm_rt.Program{
       "name": "a",
       "pos": {
         "file": "main.go",
-        "line": 28,
+        "line": 29,
         "col": 8
       }
     },
@@ -431,7 +442,7 @@ var svm_program = svm_rt.Program{
       "name": "a",
       "pos": {
         "file": "main.go",
-        "line": 34,
+        "line": 35,
         "col": 13
       }
     },
@@ -444,7 +455,7 @@ var svm_program = svm_rt.Program{
       "write": true,
       "pos": {
         "file": "main.go",
-        "line": 39,
+        "line": 41,
         "col": 3
       }
     },
@@ -457,7 +468,7 @@ var svm_program = svm_rt.Program{
       "write": true,
       "pos": {
         "file": "main.go",
-        "line": 44,
+        "line": 46,
         "col": 4
       }
     },
@@ -469,7 +480,7 @@ var svm_program = svm_rt.Program{
       "name": "c",
       "pos": {
         "file": "main.go",
-        "line": 47,
+        "line": 49,
         "col": 24
       }
     },
@@ -481,7 +492,7 @@ var svm_program = svm_rt.Program{
       "name": "grid",
       "pos": {
         "file": "main.go",
-        "line": 47,
+        "line": 49,
         "col": 32
       }
     }
@@ -493,52 +504,56 @@ var svm_program = svm_rt.Program{
 		Dirs: []svm_rt.Dir{{}, {
 			Col:  2,
 			Kind: "processors",
-			Line: 13,
-		}, {
-			Col:  2,
-			Kind: "template",
 			Line: 14,
 		}, {
 			Col:  2,
-			Kind: "distribute",
+			Kind: "template",
 			Line: 15,
 		}, {
 			Col:  2,
+			Kind: "distribute",
+			Line: 16,
+		}, {
+			Col:  2,
 			Kind: "shared",
-			Line: 19,
+			Line: 20,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "fill",
-			Line:   21,
+			Line:   22,
 			Region: 1,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "sum",
-			Line:   26,
+			Line:   27,
 			Region: 2,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "halo",
-			Line:   31,
+			Line:   32,
 			Region: 3,
+		}, {
+			Col:  2,
+			Kind: "coherence",
+			Line: 38,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "false_sharing",
-			Line:   37,
+			Line:   39,
 			Region: 4,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "rows",
-			Line:   41,
+			Line:   43,
 			Region: 5,
 		}},
 		File: "main.go",
-		Line: 12,
+		Line: 13,
 		Name: "main",
 	}},
 }
