@@ -133,8 +133,8 @@
 // shared-segment-address is enabled by stage 6 only. A variable list
 // names shared variables of the subprogram (progdb Subprogram.Shared; with
 // SubName *, of any subprogram) and restricts the page records of its word
-// in that region to them (Table.Vars); svmc has no SVM kernel and writes no
-// page records yet.
+// in that region to them (Table.Vars), as the runtime's SVM layer writes
+// them.
 //
 // Check resolves the names: an unknown function, label, region number or
 // variable is an error, or with lenient a warning that drops the request.

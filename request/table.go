@@ -289,8 +289,7 @@ func (t *Table) Procs() int {
 // variables of sub they name: records with tag inside the region concern
 // only these. Otherwise (no such request, or one without a list) restricted
 // is false. The stage and the requests of enclosing regions are not
-// consulted. svmc has no SVM kernel and writes no page records yet; this is
-// what a kernel's recorder would filter on.
+// consulted. The SVM layer filters its page records on it.
 func (t *Table) Vars(node, sub, region int, tag trace.Tag) (vars []int, restricted bool) {
 	if t == nil {
 		return nil, false

@@ -4,8 +4,9 @@ package trace
 // one out we pick the next free number of the group (documented per constant).
 type Tag int32
 
-// Kernel events (seed 002, appendix A). svmc has no SVM kernel; the descriptors
-// are kept so that traces of stages 4-6 have a defined format.
+// Kernel events (seed 002, appendix A): the page events of the SVM layer,
+// a model that runs inside the program (rtlib/svm.go) on the accesses of
+// shared variables the compiler checks.
 const (
 	TagReadPageFaultSum          Tag = 1001
 	TagWritePageFaultSum         Tag = 1002
