@@ -67,7 +67,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.TimeLimit = v.TimeLimit
 	par.ThrottleCalls, par.ThrottleUs = v.ThrottleCalls, v.ThrottleUs
 	par.MsgBuffer, par.MsgChecksum, par.MsgPerturb = v.MsgBuffer, v.MsgChecksum, v.MsgPerturb
-	par.PageSize, par.SVMModel = v.PageSize, v.SVMModel
+	par.PageSize, par.SVMModel, par.PageBudget = v.PageSize, v.SVMModel, v.PageBudget
 	par.InfoOff = v.InfoOff
 	par.NoSynchrTime = !v.SynchrTime
 	if v.MsgBuffer == 0 {

@@ -120,7 +120,10 @@ type Params struct {
 	// bytes (a power of two; 0: DefaultPageSize); SVMModel its consistency
 	// model, "rc" (the default) or "sc".
 	PageSize int
-	SVMModel string
+	// PageBudget bounds the copies of other processors' pages a processor
+	// keeps (0: no limit): beyond it the oldest is paged out (page-out).
+	PageBudget int
+	SVMModel   string
 	// InfoOff are the classes of informational messages not printed
 	// (params.InfoClasses: mapping, goroutines, requests, measure, user).
 	InfoOff []string
@@ -414,7 +417,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.track = r.hasLocal || p.mask != 0
 		}
 		if r.svmOn {
-			p.sv = &svmProc{space: r.svm, r: r, shift: uint(bits.TrailingZeros(uint(r.pageSize)))}
+			p.sv = &svmProc{space: r.svm, r: r, shift: uint(bits.TrailingZeros(uint(r.pageSize))), budget: par.PageBudget}
 		}
 		p.waiter.Init()
 		if r.thrCalls > 0 {

@@ -54,6 +54,14 @@ type svmProc struct {
 	// the sums and page travel of every open region at its exit
 	// (svmMark in region is where the region's part starts).
 	log []faultEnt
+	// budget bounds the copies of other processors' pages kept (0: none);
+	// held lists them, oldest first, with their segments.
+	budget int
+	held   []heldPage
+	// busy is the time spent in the protocol since the outermost open
+	// region began (svm-overhead at region exit).
+	busy      float64
+	busyMarks []float64 // busy at the start of each open region
 	// inbox holds what other processors' faults and the last Sync did to
 	// this processor's pages (invalidated copies, reduced permissions):
 	// the processor writes them itself, in its own stream, at its next
@@ -79,6 +87,11 @@ func (r *run) post(q int, n svmNote) {
 	sv.inbox.mu.Lock()
 	sv.inbox.notes = append(sv.inbox.notes, n)
 	sv.inbox.mu.Unlock()
+}
+
+type heldPage struct {
+	seg *svm.Segment
+	pg  int
 }
 
 type pageEntry struct {
@@ -140,6 +153,9 @@ func (s *svmProc) fault(p *Proc, site int, g *svm.Segment, pg int, addr uintptr,
 	if len(p.regions) > 0 {
 		s.log = append(s.log, faultEnt{seg: int32(g.ID), from: int16(f.From), write: f.Write})
 	}
+	if s.budget > 0 && f.From >= 0 && f.From != p.id {
+		s.hold(p, g, pg)
+	}
 	if p.on(tag) && s.wantsHere(p, tag, g) {
 		p.buf.Begin(tag, p.id, t0)
 		p.buf.Int(g.ID)
@@ -155,6 +171,32 @@ func (s *svmProc) fault(p *Proc, site int, g *svm.Segment, pg int, addr uintptr,
 	}
 	for _, q := range f.Invalidated {
 		s.r.post(q, svmNote{trace.TagInvalidateCopy, g, addr, pg, p.id})
+	}
+	s.busy += p.now() - t0
+}
+
+// hold keeps a page p received; beyond the budget the oldest copy p still
+// holds is paged out (a page p owns or wrote is kept, and tried again
+// later).
+func (s *svmProc) hold(p *Proc, g *svm.Segment, pg int) {
+	s.held = append(s.held, heldPage{g, pg})
+	for i := 0; len(s.held) > s.budget && i < len(s.held)-1; {
+		h := s.held[i]
+		switch s.space.Evict(p.id, h.pg) {
+		case svm.Busy:
+			i++
+			continue
+		case svm.NotACopy: // owned now, or invalidated meanwhile
+			s.held = slices.Delete(s.held, i, i+1)
+			continue
+		}
+		s.held = slices.Delete(s.held, i, i+1)
+		if p.on(trace.TagPageOut) && s.wantsHere(p, trace.TagPageOut, h.seg) {
+			p.begin(trace.TagPageOut, p.id)
+			p.buf.Int(h.seg.ID)
+			p.buf.Int(h.pg)
+			p.end()
+		}
 	}
 }
 
@@ -203,6 +245,7 @@ func (s *svmProc) wants(p *Proc, at Site, tag trace.Tag, g *svm.Segment) bool {
 // returns where its faults will begin in the log.
 func (s *svmProc) regionStart(p *Proc, at Site) int {
 	s.pageDists(p, at)
+	s.busyMarks = append(s.busyMarks, s.busy)
 	return len(s.log)
 }
 
@@ -211,6 +254,17 @@ func (s *svmProc) regionStart(p *Proc, at Site) int {
 // stays open around it.
 func (s *svmProc) regionEnd(p *Proc, at Site, mark int, outermost bool) {
 	s.drain(p)
+	if n := len(s.busyMarks); n > 0 {
+		// svm-overhead-start: the protocol's time inside the region
+		// (overhead type 0: page faults).
+		if d := s.busy - s.busyMarks[n-1]; d > 0 && p.on(trace.TagSVMOverhead) {
+			p.begin(trace.TagSVMOverhead, p.id)
+			p.buf.Double(d)
+			p.buf.Int(0)
+			p.end()
+		}
+		s.busyMarks = s.busyMarks[:n-1]
+	}
 	sums := p.on(trace.TagReadPageFaultSum) || p.on(trace.TagWritePageFaultSum) || p.on(trace.TagPageTravel)
 	if sums && mark < len(s.log) {
 		type acc struct {

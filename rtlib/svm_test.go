@@ -179,3 +179,37 @@ func TestSVMPrefetch(t *testing.T) {
 		t.Errorf("processor 1's last page-travel %v, want 9 pages from processor 0 (8 written, 1 prefetched)", travelled)
 	}
 }
+
+// A page budget of 2: processor 0 reads processor 1's 8 pages and keeps
+// the last 2 (6 page-outs); processor 1 owns the pages it wrote, which
+// never count, and pages out 6 of processor 0's too.
+func TestSVMPageBudget(t *testing.T) {
+	var buf bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stage: 6, Trace: &buf, Stderr: io.Discard, PageBudget: 2}, func(p *Proc) {
+		a := make([]float64, 8192)
+		p.Shared(1, 1, SharedVar{Num: 1, Store: StorageOf(a)})
+		space := []Range{{Lo: 0, Hi: len(a) - 1, Step: 1}}
+		p.PDO(1, 2, DefaultSchedule(), space, func(q *Proc, it *Iter) {
+			for it.Next() {
+				*W(q, 1, &a[it.Index(0)]) = 1
+			}
+		})
+		p.PDO(1, 3, DefaultSchedule(), space, func(q *Proc, it *Iter) {
+			for it.Next() {
+				_ = *R(q, 2, &a[len(a)-1-it.Index(0)])
+			}
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[int]int{}
+	for _, r := range readTrace(t, buf.Bytes()) {
+		if r.Desc.Tag == trace.TagPageOut {
+			outs[r.Int("node id")]++
+		}
+	}
+	if outs[0] != 6 || outs[1] != 6 {
+		t.Errorf("page-outs per processor %v, want 6 and 6", outs)
+	}
+}

@@ -35,6 +35,7 @@
 //	                                                   mapping, goroutines, requests, measure, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
 //	svm_model        SVMC_SVM_MODEL         rc         its consistency model: rc (release) or sc (sequential)
+//	page_budget      SVMC_PAGE_BUDGET       0          copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -91,6 +92,7 @@ type Values struct {
 	MsgPerturb       bool
 	PageSize         int
 	SVMModel         string
+	PageBudget       int
 	InfoOff          []string // classes of informational messages silenced
 	SynchrTime       bool     // Lib-DVM's IsSynchrTime (seed 000 §11.2)
 }
@@ -265,6 +267,14 @@ var Defs = []Def{
 			return errors.New("want a power of two (4096, 16K, 64K)")
 		}
 		v.PageSize = n
+		return nil
+	}},
+	{"page_budget", "0", func(v *Values, s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return errors.New("want a number of pages >= 0 (0: no limit)")
+		}
+		v.PageBudget = n
 		return nil
 	}},
 	{"svm_model", "rc", func(v *Values, s string) error {

@@ -354,3 +354,30 @@ func (s *Space) Holding(p int, g *Segment) (owned, copied []int) {
 	}
 	return owned, copied
 }
+
+// Eviction is what Evict did.
+type Eviction uint8
+
+const (
+	Evicted  Eviction = iota // the copy went
+	NotACopy                 // p owns the page or holds none: nothing to page out
+	Busy                     // p wrote it since the last Sync: its notice would be lost; later
+)
+
+// Evict drops processor p's read-only copy of page pg (a page-out: p
+// keeps too many pages).
+func (s *Space) Evict(p, pg int) Eviction {
+	mu := &s.stripes[pg&63]
+	mu.Lock()
+	defer mu.Unlock()
+	st := &s.pages[pg]
+	switch {
+	case int(st.owner) == p || s.perm[p][pg].Load() == NoAccess:
+		return NotACopy
+	case has(st.writers, p):
+		return Busy
+	}
+	del(st.copies, p)
+	s.perm[p][pg].Store(NoAccess)
+	return Evicted
+}
