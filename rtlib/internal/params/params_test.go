@@ -160,6 +160,7 @@ msg_perturb        = 0  # default
 synchr_time        = 1  # default
 info_off           = ""  # default
 page_size          = 4096  # default
+page_budget        = 0  # default
 svm_model          = rc  # default
 deadlock_ms        = 500  # default
 `
