@@ -58,6 +58,63 @@ type Locality struct {
 	// Travel[r][s] is the pages processor r received from processor s
 	// over the run (page-travel of the outermost regions).
 	Travel [][]int `json:"page_travel,omitempty"`
+	// Predicted is each region's time on the cost model's machine, the
+	// regions that would slow down most first.
+	Predicted []*RegionPrediction `json:"predicted,omitempty"`
+}
+
+// RegionPrediction is a region's measured time (the slowest processor's
+// inclusive time over all its calls) and the time predicted on a
+// distributed SVM machine: each processor's measured time plus what its
+// page faults would cost there, the slowest processor's.
+type RegionPrediction struct {
+	Site      Site    `json:"site"`
+	Code      int     `json:"region_code"`
+	Measured  float64 `json:"measured_us"`
+	Predicted float64 `json:"predicted_us"`
+	Slowdown  float64 `json:"slowdown"`
+}
+
+// SufferFactor is the slowdown from which a region is said to suffer on
+// the predicted machine.
+const SufferFactor = 1.5
+
+// predict fills l.Predicted from the regions' measured times and the
+// rows' per-processor fault costs.
+func (l *Locality) predict(regions []*RegionStat) {
+	cost := map[[3]int][]float64{}
+	for _, r := range l.Rows {
+		k := [3]int{r.Site.Sub, r.Site.Dir, r.Code}
+		c := cost[k]
+		for len(c) < len(r.PerProc) {
+			c = append(c, 0)
+		}
+		for p, x := range r.PerProc {
+			c[p] += x
+		}
+		cost[k] = c
+	}
+	for _, rs := range regions {
+		c, ok := cost[[3]int{rs.Sub, rs.Dir, rs.Code}]
+		if !ok {
+			continue
+		}
+		pr := &RegionPrediction{Site: rs.Site, Code: rs.Code}
+		for p, rp := range rs.PerProc {
+			pr.Measured = max(pr.Measured, rp.Incl)
+			x := rp.Incl
+			if p < len(c) {
+				x += c[p]
+			}
+			pr.Predicted = max(pr.Predicted, x)
+		}
+		pr.Slowdown = ratio(pr.Predicted, pr.Measured)
+		l.Predicted = append(l.Predicted, pr)
+	}
+	sort.SliceStable(l.Predicted, func(i, j int) bool {
+		a, b := l.Predicted[i], l.Predicted[j]
+		return a.Predicted-a.Measured > b.Predicted-b.Measured
+	})
 }
 
 // SharedVarUse is a shared variable over the run.
@@ -95,8 +152,9 @@ type LocalityRow struct {
 	// Predicted is the time the faults would cost on the cost model's
 	// machine, summed over processors; Worst the most any one processor
 	// would pay.
-	Predicted float64 `json:"predicted_us"`
-	Worst     float64 `json:"worst_proc_us"`
+	Predicted float64   `json:"predicted_us"`
+	Worst     float64   `json:"worst_proc_us"`
+	PerProc   []float64 `json:"predicted_per_proc_us"`
 }
 
 // svmBuilder collects the page records during the replay.
@@ -329,6 +387,7 @@ func (s *svmBuilder) locality(b *builder, cost CostModel) *Locality {
 			t := float64(fetches)*fetch + float64(upgrades)*cost.LatencyUs
 			row.Predicted += t
 			row.Worst = max(row.Worst, t)
+			row.PerProc = append(row.PerProc, t)
 		}
 		type sc struct{ site, n int }
 		var scs []sc
@@ -473,6 +532,23 @@ func writeLocality(w io.Writer, m *Model) {
 			}
 			t.add(regionTypeName(r.Code)+" "+regionName(r.Site, r.Code), r.Site.Where(), r.Var, strconv.Itoa(r.Instances),
 				perProc(r.Read), perProc(r.Write), perProc(r.Received), shared, Dur(r.Predicted))
+		}
+		t.write(w, "    ")
+	}
+	if len(loc.Predicted) > 0 {
+		fmt.Fprintf(w, "\n  Predicted on the cost model's machine (slowest processor: measured time + its page faults)\n")
+		t = newTable("region", "where", ">measured", ">predicted", ">slowdown", "")
+		for i, pr := range loc.Predicted {
+			if i == maxRows {
+				t.add(fmt.Sprintf("... %d more", len(loc.Predicted)-maxRows), "", "", "", "", "")
+				break
+			}
+			note := ""
+			if pr.Slowdown >= SufferFactor {
+				note = "suffers"
+			}
+			t.add(regionTypeName(pr.Code)+" "+regionName(pr.Site, pr.Code), pr.Site.Where(), Dur(pr.Measured), Dur(pr.Predicted),
+				strconv.FormatFloat(pr.Slowdown, 'f', 2, 64)+"x", note)
 		}
 		t.write(w, "    ")
 	}

@@ -1154,6 +1154,7 @@ func (b *builder) model() *Model {
 	m.Messages = b.msgs.build(b.pi, N)
 	if b.svm != nil {
 		m.Locality = b.svm.locality(b, b.cost)
+		m.Locality.predict(m.Regions)
 	}
 	if b.nonMono > 0 {
 		m.Warnings = append(m.Warnings, strconv.FormatInt(b.nonMono, 10)+" records have a clock earlier than the previous record of their processor")

@@ -45,10 +45,11 @@ func work(i int) int64 {
 // the second writer's faults go away.
 func TestFalseSharingLocality(t *testing.T) {
 	type outcome struct {
-		found  bool
-		line   int
-		writes int
-		title  string
+		found    bool
+		line     int
+		writes   int
+		title    string
+		slowdown float64 // of the loop on the cost model's machine
 	}
 	runOne := func(strategy, stage string, extra ...string) outcome {
 		dir := t.TempDir()
@@ -74,6 +75,10 @@ func TestFalseSharingLocality(t *testing.T) {
 						Name   string
 						Writes []int `json:"write_faults"`
 					}
+					Predicted []struct {
+						Site     struct{ Line int }
+						Slowdown float64
+					}
 				}
 			}
 			Findings []struct {
@@ -92,6 +97,11 @@ func TestFalseSharingLocality(t *testing.T) {
 			for _, w := range loc.Variables[0].Writes {
 				r.writes += w
 			}
+			for _, pr := range loc.Predicted {
+				if pr.Site.Line == 10 {
+					r.slowdown = pr.Slowdown
+				}
+			}
 		}
 		for _, f := range rep.Findings {
 			if f.Kind == "false sharing" {
@@ -102,7 +112,11 @@ func TestFalseSharingLocality(t *testing.T) {
 	}
 	for _, stage := range []string{"4", "6"} {
 		before, after := runOne("cyclic", stage), runOne("block", stage)
-		t.Logf("stage %s: write faults cyclic %d, block %d; finding: %s", stage, before.writes, after.writes, before.title)
+		t.Logf("stage %s: write faults cyclic %d, block %d; predicted slowdown of the loop %.2fx and %.2fx; finding: %s",
+			stage, before.writes, after.writes, before.slowdown, after.slowdown, before.title)
+		if before.slowdown <= 1 || after.slowdown <= 1 {
+			t.Errorf("stage %s: predicted slowdowns %.2f and %.2f, want both above 1 (every fault costs)", stage, before.slowdown, after.slowdown)
+		}
 		if !before.found || before.line != 10 {
 			t.Errorf("stage %s, cyclic: false sharing found %v at line %d, want at line 10", stage, before.found, before.line)
 		}
