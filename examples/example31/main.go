@@ -26,6 +26,7 @@ func G(T *rtlib.Template, n, m int, a [][]float64) (float64, int) {
 	//svm:template T2(:, :)
 	//svm:processors P(2, 2)
 	//svm:distribute (block, block) onto P :: T1
+	//svm:shared a
 
 	//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))
 	for i := 0; i < m; i++ {

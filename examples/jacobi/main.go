@@ -26,6 +26,7 @@ func main() {
 	//svm:distribute (block, *) onto P :: T
 
 	a, b := grid(size), grid(size)
+	//svm:shared a, b
 	for j := 0; j < size; j++ {
 		a[0][j], b[0][j] = 1, 1 // the hot top edge
 	}

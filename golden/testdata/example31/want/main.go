@@ -66,72 +66,76 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 //line ../../../../examples/example31/main.go:28
 	svm_p.Distribute(1, 5, P, []svm_rt.Format{svm_rt.Block(), svm_rt.Block()}, T1)
 //line ../../../../examples/example31/main.go:29
+	//svm:shared a
+//line ../../../../examples/example31/main.go:29
+	svm_p.Shared(1, 6, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(a[:]), Rows: svm_rt.RowsOf(a[:])})
+//line ../../../../examples/example31/main.go:30
 
 	//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))
-//line ../../../../examples/example31/main.go:30
-	svm_p.PDO(1, 6, svm_rt.OnHome(T1, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+//line ../../../../examples/example31/main.go:31
+	svm_p.PDO(1, 7, svm_rt.OnHome(T1, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		for svm_it.Next() {
 			i := int(svm_it.Index(0))
 			j := int(svm_it.Index(1))
-//line ../../../../examples/example31/main.go:33
-			a[i][j] = float64(i*m + j)
-//line ../../../../examples/example31/main.go:35
+//line ../../../../examples/example31/main.go:34
+			(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
+//line ../../../../examples/example31/main.go:36
 		}
 	})
-//line ../../../../examples/example31/main.go:36
+//line ../../../../examples/example31/main.go:37
 
 	//svm:create T2(m, m)
-//line ../../../../examples/example31/main.go:37
-	svm_p.Create(T2, 1, 7, svm_rt.Extent{Lo: 0, Hi: (m) - 1}, svm_rt.Extent{Lo: 0, Hi: (m) - 1})
 //line ../../../../examples/example31/main.go:38
-	//svm:redistribute (block, block) onto P :: T2
-//line ../../../../examples/example31/main.go:38
-	svm_p.Distribute(1, 8, P, []svm_rt.Format{svm_rt.Block(), svm_rt.Block()}, T2)
+	svm_p.Create(T2, 1, 8, svm_rt.Extent{Lo: 0, Hi: (m) - 1}, svm_rt.Extent{Lo: 0, Hi: (m) - 1})
 //line ../../../../examples/example31/main.go:39
+	//svm:redistribute (block, block) onto P :: T2
+//line ../../../../examples/example31/main.go:39
+	svm_p.Distribute(1, 9, P, []svm_rt.Format{svm_rt.Block(), svm_rt.Block()}, T2)
+//line ../../../../examples/example31/main.go:40
 	sum := 0.0
 	//svm:pdo label(total) loops(i, j) strategy(on_home(T2(i, j))) reduction(+: sum)
-//line ../../../../examples/example31/main.go:40
-	svm_p.PDO(1, 9, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-		svm_red9_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
+//line ../../../../examples/example31/main.go:41
+	svm_p.PDO(1, 10, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+		svm_red10_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
 		for svm_it.Next() {
 			i := int(svm_it.Index(0))
 			j := int(svm_it.Index(1))
-//line ../../../../examples/example31/main.go:43
-			svm_red9_0 += a[i][j]
-//line ../../../../examples/example31/main.go:45
-		}
-		svm_rt.ReduceInto(svm_it, &sum, svm_red9_0, svm_rt.OpAdd)
-	})
+//line ../../../../examples/example31/main.go:44
+			svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
 //line ../../../../examples/example31/main.go:46
+		}
+		svm_rt.ReduceInto(svm_it, &sum, svm_red10_0, svm_rt.OpAdd)
+	})
+//line ../../../../examples/example31/main.go:47
 
 	diagonal := 0
 	//svm:pdo label(grid) loops(i, j) processors(P) strategy(block, block) reduction(+: diagonal)
-//line ../../../../examples/example31/main.go:48
-	svm_p.PDO(1, 10, svm_rt.LoopLevel(P, svm_rt.Block(), svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (10) - 1, Step: 1}, {Lo: 0, Hi: (10) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-		svm_red10_0 := svm_rt.Identity(diagonal, svm_rt.OpAdd)
+//line ../../../../examples/example31/main.go:49
+	svm_p.PDO(1, 11, svm_rt.LoopLevel(P, svm_rt.Block(), svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (10) - 1, Step: 1}, {Lo: 0, Hi: (10) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+		svm_red11_0 := svm_rt.Identity(diagonal, svm_rt.OpAdd)
 		for svm_it.Next() {
 			i := int(svm_it.Index(0))
 			j := int(svm_it.Index(1))
-//line ../../../../examples/example31/main.go:51
+//line ../../../../examples/example31/main.go:52
 			if i == j {
-				svm_red10_0++
+				svm_red11_0++
 			}
-//line ../../../../examples/example31/main.go:55
+//line ../../../../examples/example31/main.go:56
 		}
-		svm_rt.ReduceInto(svm_it, &diagonal, svm_red10_0, svm_rt.OpAdd)
+		svm_rt.ReduceInto(svm_it, &diagonal, svm_red11_0, svm_rt.OpAdd)
 	})
-//line ../../../../examples/example31/main.go:56
-	//svm:destroy T2
-//line ../../../../examples/example31/main.go:56
-	svm_p.Destroy(T2, 1, 11)
 //line ../../../../examples/example31/main.go:57
+	//svm:destroy T2
+//line ../../../../examples/example31/main.go:57
+	svm_p.Destroy(T2, 1, 12)
+//line ../../../../examples/example31/main.go:58
 	return sum, diagonal
 }
 
 func main() {
-//line ../../../../examples/example31/main.go:60
-	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
 //line ../../../../examples/example31/main.go:61
+	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../../../../examples/example31/main.go:62
 		const n, m = 12, 8
 		a := make([][]float64, m)
 		for i := range a {
@@ -140,7 +144,7 @@ func main() {
 		var T *rtlib.Template
 		sum, diagonal := svm_G(svm_p, T, n, m, a)
 		fmt.Fprintf(svm_p.Stdout(), "sum of a = %.1f (want %d), diagonal elements = %d\n", sum, m*m*(m*m-1)/2, diagonal)
-//line ../../../../examples/example31/main.go:69
+//line ../../../../examples/example31/main.go:70
 	})
-//line ../../../../examples/example31/main.go:69
+//line ../../../../examples/example31/main.go:70
 }

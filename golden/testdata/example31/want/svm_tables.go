@@ -95,12 +95,23 @@ var svm_program = svm_rt.Program{
         },
         {
           "num": 6,
+          "kind": "shared",
+          "site": "svm",
+          "text": "//svm:shared a",
+          "pos": {
+            "file": "main.go",
+            "line": 29,
+            "col": 2
+          }
+        },
+        {
+          "num": 7,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))",
           "pos": {
             "file": "main.go",
-            "line": 30,
+            "line": 31,
             "col": 2
           },
           "implicit_barrier": true,
@@ -126,25 +137,25 @@ var svm_program = svm_rt.Program{
           }
         },
         {
-          "num": 7,
+          "num": 8,
           "kind": "create",
           "site": "mapping",
           "text": "//svm:create T2(m, m)",
           "pos": {
             "file": "main.go",
-            "line": 37,
+            "line": 38,
             "col": 2
           },
           "template": "T2"
         },
         {
-          "num": 8,
+          "num": 9,
           "kind": "redistribute",
           "site": "mapping",
           "text": "//svm:redistribute (block, block) onto P :: T2",
           "pos": {
             "file": "main.go",
-            "line": 38,
+            "line": 39,
             "col": 2
           },
           "template": "T2",
@@ -158,13 +169,13 @@ var svm_program = svm_rt.Program{
           ]
         },
         {
-          "num": 9,
+          "num": 10,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(total) loops(i, j) strategy(on_home(T2(i, j))) reduction(+: sum)",
           "pos": {
             "file": "main.go",
-            "line": 40,
+            "line": 41,
             "col": 2
           },
           "implicit_barrier": true,
@@ -200,13 +211,13 @@ var svm_program = svm_rt.Program{
           }
         },
         {
-          "num": 10,
+          "num": 11,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(grid) loops(i, j) processors(P) strategy(block, block) reduction(+: diagonal)",
           "pos": {
             "file": "main.go",
-            "line": 48,
+            "line": 49,
             "col": 2
           },
           "implicit_barrier": true,
@@ -243,13 +254,13 @@ var svm_program = svm_rt.Program{
           }
         },
         {
-          "num": 11,
+          "num": 12,
           "kind": "destroy",
           "site": "mapping",
           "text": "//svm:destroy T2",
           "pos": {
             "file": "main.go",
-            "line": 56,
+            "line": 57,
             "col": 2
           },
           "template": "T2"
@@ -269,7 +280,7 @@ var svm_program = svm_rt.Program{
           },
           "end": {
             "file": "main.go",
-            "line": 58,
+            "line": 59,
             "col": 2
           }
         },
@@ -279,15 +290,15 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "fill",
           "parent": 0,
-          "directive": 6,
+          "directive": 7,
           "pos": {
             "file": "main.go",
-            "line": 30,
+            "line": 31,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 35,
+            "line": 36,
             "col": 3
           }
         },
@@ -297,15 +308,15 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "total",
           "parent": 0,
-          "directive": 9,
+          "directive": 10,
           "pos": {
             "file": "main.go",
-            "line": 40,
+            "line": 41,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 45,
+            "line": 46,
             "col": 3
           }
         },
@@ -315,16 +326,29 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "grid",
           "parent": 0,
-          "directive": 10,
+          "directive": 11,
           "pos": {
             "file": "main.go",
-            "line": 48,
+            "line": 49,
             "col": 2
           },
           "end": {
             "file": "main.go",
-            "line": 55,
+            "line": 56,
             "col": 3
+          }
+        }
+      ],
+      "shared": [
+        {
+          "num": 1,
+          "name": "a",
+          "type": "[][]float64",
+          "elem_size": 8,
+          "pos": {
+            "file": "main.go",
+            "line": 23,
+            "col": 37
           }
         }
       ]
@@ -334,7 +358,7 @@ var svm_program = svm_rt.Program{
       "name": "main",
       "pos": {
         "file": "main.go",
-        "line": 60,
+        "line": 61,
         "col": 1
       },
       "main": true,
@@ -348,16 +372,43 @@ var svm_program = svm_rt.Program{
           "directive": 0,
           "pos": {
             "file": "main.go",
-            "line": 60,
+            "line": 61,
             "col": 1
           },
           "end": {
             "file": "main.go",
-            "line": 69,
+            "line": 70,
             "col": 2
           }
         }
       ]
+    }
+  ],
+  "accesses": [
+    {
+      "num": 1,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "write": true,
+      "pos": {
+        "file": "main.go",
+        "line": 34,
+        "col": 4
+      }
+    },
+    {
+      "num": 2,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "pos": {
+        "file": "main.go",
+        "line": 44,
+        "col": 11
+      }
     }
   ]
 }
@@ -385,35 +436,39 @@ var svm_program = svm_rt.Program{
 			Kind: "distribute",
 			Line: 28,
 		}, {
+			Col:  2,
+			Kind: "shared",
+			Line: 29,
+		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "fill",
-			Line:   30,
+			Line:   31,
 			Region: 1,
 		}, {
 			Col:  2,
 			Kind: "create",
-			Line: 37,
+			Line: 38,
 		}, {
 			Col:  2,
 			Kind: "redistribute",
-			Line: 38,
+			Line: 39,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "total",
-			Line:   40,
+			Line:   41,
 			Region: 2,
 		}, {
 			Col:    2,
 			Kind:   "pdo",
 			Label:  "grid",
-			Line:   48,
+			Line:   49,
 			Region: 3,
 		}, {
 			Col:  2,
 			Kind: "destroy",
-			Line: 56,
+			Line: 57,
 		}},
 		File: "main.go",
 		Line: 23,
@@ -421,7 +476,7 @@ var svm_program = svm_rt.Program{
 	}, {
 		Dirs: []svm_rt.Dir{{}},
 		File: "main.go",
-		Line: 60,
+		Line: 61,
 		Name: "main",
 	}},
 }

@@ -49,59 +49,63 @@ func main() {
 //line ../../../../examples/jacobi/main.go:27
 
 		a, b := svm_grid(svm_p, size), svm_grid(svm_p, size)
+		//svm:shared a, b
+//line ../../../../examples/jacobi/main.go:29
+		svm_p.Shared(1, 4, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(a[:]), Rows: svm_rt.RowsOf(a[:])}, svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(b[:]), Rows: svm_rt.RowsOf(b[:])})
+//line ../../../../examples/jacobi/main.go:30
 		for j := 0; j < size; j++ {
-			a[0][j], b[0][j] = 1, 1 // the hot top edge
+			(*svm_rt.W(svm_p, 1, &a[0][j])), (*svm_rt.W(svm_p, 2, &b[0][j])) = 1, 1 // the hot top edge
 		}
 		change := 0.0
 		for it := 0; it < *iters; it++ {
 			//svm:pdo label(sweep) loops(i, j) strategy(on_home(T(i, j)))
-//line ../../../../examples/jacobi/main.go:34
-			svm_p.PDO(1, 4, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+//line ../../../../examples/jacobi/main.go:35
+			svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 				for svm_it.Next() {
 					i := int(svm_it.Index(0))
 					j := int(svm_it.Index(1))
-//line ../../../../examples/jacobi/main.go:37
-					b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
-//line ../../../../examples/jacobi/main.go:39
+//line ../../../../examples/jacobi/main.go:38
+					(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
+//line ../../../../examples/jacobi/main.go:40
 				}
 			})
-//line ../../../../examples/jacobi/main.go:40
+//line ../../../../examples/jacobi/main.go:41
 			change = 0
 			//svm:pdo label(update) loops(i, j) strategy(on_home(T(i, j))) reduction(max: change)
-//line ../../../../examples/jacobi/main.go:41
-			svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-				svm_red5_0 := svm_rt.Identity(change, svm_rt.OpMax)
+//line ../../../../examples/jacobi/main.go:42
+			svm_p.PDO(1, 6, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+				svm_red6_0 := svm_rt.Identity(change, svm_rt.OpMax)
 				for svm_it.Next() {
 					i := int(svm_it.Index(0))
 					j := int(svm_it.Index(1))
-//line ../../../../examples/jacobi/main.go:44
-					svm_red5_0 = max(svm_red5_0, math.Abs(b[i][j]-a[i][j]))
-					a[i][j] = b[i][j]
-//line ../../../../examples/jacobi/main.go:47
-				}
-				svm_rt.ReduceInto(svm_it, &change, svm_red5_0, svm_rt.OpMax)
-			})
+//line ../../../../examples/jacobi/main.go:45
+					svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
+					(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
 //line ../../../../examples/jacobi/main.go:48
+				}
+				svm_rt.ReduceInto(svm_it, &change, svm_red6_0, svm_rt.OpMax)
+			})
+//line ../../../../examples/jacobi/main.go:49
 		}
 		fmt.Fprintf(svm_p.Stdout(), "jacobi %dx%d, %d iterations: last change %.9e, checksum %.9f\n", size, size, *iters, change, svm_checksum(svm_p, a))
-//line ../../../../examples/jacobi/main.go:50
+//line ../../../../examples/jacobi/main.go:51
 	})
-//line ../../../../examples/jacobi/main.go:50
+//line ../../../../examples/jacobi/main.go:51
 }
 
-//line ../../../../examples/jacobi/main.go:52
+//line ../../../../examples/jacobi/main.go:53
 func grid(svm_a0 int) [][]float64 {
 	return svm_grid(svm_rt.Current(), svm_a0)
 }
 
-//line ../../../../examples/jacobi/main.go:52
+//line ../../../../examples/jacobi/main.go:53
 func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
-//line ../../../../examples/jacobi/main.go:52
+//line ../../../../examples/jacobi/main.go:53
 	if svm_p.Tracked() {
 		svm_p.Enter(2)
 		defer svm_p.Exit(2)
 	}
-//line ../../../../examples/jacobi/main.go:53
+//line ../../../../examples/jacobi/main.go:54
 	g := make([][]float64, n)
 	for i := range g {
 		g[i] = make([]float64, n)
@@ -112,19 +116,19 @@ func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
 // checksum runs serially (exclusive mode), so it is the same for every
 // number of processors.
 //
-//line ../../../../examples/jacobi/main.go:62
+//line ../../../../examples/jacobi/main.go:63
 func checksum(svm_a0 [][]float64) float64 {
 	return svm_checksum(svm_rt.Current(), svm_a0)
 }
 
-//line ../../../../examples/jacobi/main.go:62
+//line ../../../../examples/jacobi/main.go:63
 func svm_checksum(svm_p *svm_rt.Proc, a [][]float64) float64 {
-//line ../../../../examples/jacobi/main.go:62
+//line ../../../../examples/jacobi/main.go:63
 	if svm_p.Tracked() {
 		svm_p.Enter(3)
 		defer svm_p.Exit(3)
 	}
-//line ../../../../examples/jacobi/main.go:63
+//line ../../../../examples/jacobi/main.go:64
 	s := 0.0
 	for _, row := range a {
 		for _, x := range row {

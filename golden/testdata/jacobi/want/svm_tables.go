@@ -72,12 +72,23 @@ var svm_program = svm_rt.Program{
         },
         {
           "num": 4,
+          "kind": "shared",
+          "site": "svm",
+          "text": "//svm:shared a, b",
+          "pos": {
+            "file": "main.go",
+            "line": 29,
+            "col": 2
+          }
+        },
+        {
+          "num": 5,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(sweep) loops(i, j) strategy(on_home(T(i, j)))",
           "pos": {
             "file": "main.go",
-            "line": 34,
+            "line": 35,
             "col": 3
           },
           "implicit_barrier": true,
@@ -103,13 +114,13 @@ var svm_program = svm_rt.Program{
           }
         },
         {
-          "num": 5,
+          "num": 6,
           "kind": "pdo",
           "site": "loop",
           "text": "//svm:pdo label(update) loops(i, j) strategy(on_home(T(i, j))) reduction(max: change)",
           "pos": {
             "file": "main.go",
-            "line": 41,
+            "line": 42,
             "col": 3
           },
           "implicit_barrier": true,
@@ -160,7 +171,7 @@ var svm_program = svm_rt.Program{
           },
           "end": {
             "file": "main.go",
-            "line": 50,
+            "line": 51,
             "col": 2
           }
         },
@@ -170,15 +181,15 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "sweep",
           "parent": 0,
-          "directive": 4,
+          "directive": 5,
           "pos": {
             "file": "main.go",
-            "line": 34,
+            "line": 35,
             "col": 3
           },
           "end": {
             "file": "main.go",
-            "line": 39,
+            "line": 40,
             "col": 4
           }
         },
@@ -188,16 +199,40 @@ var svm_program = svm_rt.Program{
           "code": 4,
           "label": "update",
           "parent": 0,
-          "directive": 5,
+          "directive": 6,
           "pos": {
             "file": "main.go",
-            "line": 41,
+            "line": 42,
             "col": 3
           },
           "end": {
             "file": "main.go",
-            "line": 47,
+            "line": 48,
             "col": 4
+          }
+        }
+      ],
+      "shared": [
+        {
+          "num": 1,
+          "name": "a",
+          "type": "[][]float64",
+          "elem_size": 8,
+          "pos": {
+            "file": "main.go",
+            "line": 28,
+            "col": 2
+          }
+        },
+        {
+          "num": 2,
+          "name": "b",
+          "type": "[][]float64",
+          "elem_size": 8,
+          "pos": {
+            "file": "main.go",
+            "line": 28,
+            "col": 5
           }
         }
       ]
@@ -207,7 +242,7 @@ var svm_program = svm_rt.Program{
       "name": "grid",
       "pos": {
         "file": "main.go",
-        "line": 52,
+        "line": 53,
         "col": 1
       },
       "directives": [],
@@ -220,12 +255,12 @@ var svm_program = svm_rt.Program{
           "directive": 0,
           "pos": {
             "file": "main.go",
-            "line": 52,
+            "line": 53,
             "col": 1
           },
           "end": {
             "file": "main.go",
-            "line": 58,
+            "line": 59,
             "col": 2
           }
         }
@@ -236,7 +271,7 @@ var svm_program = svm_rt.Program{
       "name": "checksum",
       "pos": {
         "file": "main.go",
-        "line": 62,
+        "line": 63,
         "col": 1
       },
       "directives": [],
@@ -249,16 +284,154 @@ var svm_program = svm_rt.Program{
           "directive": 0,
           "pos": {
             "file": "main.go",
-            "line": 62,
+            "line": 63,
             "col": 1
           },
           "end": {
             "file": "main.go",
-            "line": 70,
+            "line": 71,
             "col": 2
           }
         }
       ]
+    }
+  ],
+  "accesses": [
+    {
+      "num": 1,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "write": true,
+      "pos": {
+        "file": "main.go",
+        "line": 31,
+        "col": 3
+      }
+    },
+    {
+      "num": 2,
+      "sub": 1,
+      "var": 2,
+      "var_sub": 1,
+      "name": "b",
+      "write": true,
+      "pos": {
+        "file": "main.go",
+        "line": 31,
+        "col": 12
+      }
+    },
+    {
+      "num": 3,
+      "sub": 1,
+      "var": 2,
+      "var_sub": 1,
+      "name": "b",
+      "write": true,
+      "pos": {
+        "file": "main.go",
+        "line": 38,
+        "col": 5
+      }
+    },
+    {
+      "num": 4,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "pos": {
+        "file": "main.go",
+        "line": 38,
+        "col": 23
+      }
+    },
+    {
+      "num": 5,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "pos": {
+        "file": "main.go",
+        "line": 38,
+        "col": 35
+      }
+    },
+    {
+      "num": 6,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "pos": {
+        "file": "main.go",
+        "line": 38,
+        "col": 47
+      }
+    },
+    {
+      "num": 7,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "pos": {
+        "file": "main.go",
+        "line": 38,
+        "col": 59
+      }
+    },
+    {
+      "num": 8,
+      "sub": 1,
+      "var": 2,
+      "var_sub": 1,
+      "name": "b",
+      "pos": {
+        "file": "main.go",
+        "line": 45,
+        "col": 35
+      }
+    },
+    {
+      "num": 9,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "pos": {
+        "file": "main.go",
+        "line": 45,
+        "col": 43
+      }
+    },
+    {
+      "num": 10,
+      "sub": 1,
+      "var": 1,
+      "var_sub": 1,
+      "name": "a",
+      "write": true,
+      "pos": {
+        "file": "main.go",
+        "line": 46,
+        "col": 5
+      }
+    },
+    {
+      "num": 11,
+      "sub": 1,
+      "var": 2,
+      "var_sub": 1,
+      "name": "b",
+      "pos": {
+        "file": "main.go",
+        "line": 46,
+        "col": 15
+      }
     }
   ]
 }
@@ -278,16 +451,20 @@ var svm_program = svm_rt.Program{
 			Kind: "distribute",
 			Line: 26,
 		}, {
+			Col:  2,
+			Kind: "shared",
+			Line: 29,
+		}, {
 			Col:    3,
 			Kind:   "pdo",
 			Label:  "sweep",
-			Line:   34,
+			Line:   35,
 			Region: 1,
 		}, {
 			Col:    3,
 			Kind:   "pdo",
 			Label:  "update",
-			Line:   41,
+			Line:   42,
 			Region: 2,
 		}},
 		File: "main.go",
@@ -296,12 +473,12 @@ var svm_program = svm_rt.Program{
 	}, {
 		Dirs: []svm_rt.Dir{{}},
 		File: "main.go",
-		Line: 52,
+		Line: 53,
 		Name: "grid",
 	}, {
 		Dirs: []svm_rt.Dir{{}},
 		File: "main.go",
-		Line: 62,
+		Line: 63,
 		Name: "checksum",
 	}},
 }
