@@ -377,7 +377,7 @@ var svm_program = svm_rt.Program{
           },
           "end": {
             "file": "main.go",
-            "line": 70,
+            "line": 74,
             "col": 2
           }
         }
