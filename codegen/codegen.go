@@ -185,7 +185,10 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	g.measureCalls()
 	g.messageCalls()
 	g.dropGenerate()
-	g.accesses() // last: it leaves out accesses inside replaced code
+	g.accesses() // it leaves out accesses inside replaced code
+	for _, s := range subs {
+		g.serialLoops(s) // last: it copies what the others generated
+	}
 	if len(subs) > 0 || g.usesRT {
 		g.e.lines(g.off(f.Syntax.Name.End()), fmt.Sprintf("import %s %q", rt, compiler.RuntimePath), opening, g.line(f.Syntax.Package))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // editor rewrites a source file by byte-offset edits, in the manner of
@@ -16,12 +17,31 @@ type editor struct {
 	edits    []edit
 	seq      int
 	lineOffs []int // offsets at which lines begin, computed on first use
+	copies   []*copySpec
 }
 
 type edit struct {
 	start, end int
 	text       string
-	prio       int // order of edits at the same start
+	prio       int       // order of edits at the same start
+	check      bool      // an SVM access check: left out of unchecked copies
+	wraps      *copySpec // code around the text of that copy: not part of it
+}
+
+// copySpec is a copy of the edited text of src[from:to] without its
+// access checks, which generated code holds in place of its token: the
+// unchecked version of a loop body (see gen.pdo).
+type copySpec struct {
+	token    string
+	from, to int
+}
+
+// uncheckedCopy returns the token of a copy whose range is set later
+// (when the edits that bound it are placed).
+func (e *editor) uncheckedCopy() *copySpec {
+	c := &copySpec{token: fmt.Sprintf("\x00svm_copy%d\x00", len(e.copies))}
+	e.copies = append(e.copies, c)
+	return c
 }
 
 // order places code inserted at the same offset as other code.
@@ -50,7 +70,13 @@ func (e *editor) add(start, end int, text string, o order) {
 	case exprClose:
 		prio = -1<<41 - e.seq
 	}
-	e.edits = append(e.edits, edit{start, end, text, prio})
+	e.edits = append(e.edits, edit{start: start, end: end, text: text, prio: prio})
+}
+
+// check inserts text of an SVM access check (see copySpec).
+func (e *editor) check(at int, text string, o order) {
+	e.add(at, at, text, o)
+	e.edits[len(e.edits)-1].check = true
 }
 
 // raw replaces src[start:end] by text without any line bookkeeping; the
@@ -75,8 +101,9 @@ func (e *editor) lines(at int, code string, o order, src int) {
 }
 
 // replace replaces src[start:end] by code on lines of its own, placed at
-// line src of the user's file.
-func (e *editor) replace(start, end int, code string, o order, src int) {
+// line src of the user's file. It returns the range it replaced (whole
+// lines where the rest of a line is blank).
+func (e *editor) replace(start, end int, code string, o order, src int) (int, int) {
 	code = e.at(src) + code
 	prefix := "\n"
 	if e.blankBefore(start) {
@@ -85,9 +112,10 @@ func (e *editor) replace(start, end int, code string, o order, src int) {
 	if e.blankAfter(end) && e.nextLine(end) < len(e.src) {
 		end = e.nextLine(end)
 		e.add(start, end, prefix+code+"\n"+e.resume(end, false), o)
-		return
+		return start, end
 	}
 	e.add(start, end, prefix+code+"\n"+e.resume(end, true), o)
+	return start, end
 }
 
 // at is the //line directive that places generated code at a line of the
@@ -151,6 +179,12 @@ func (e *editor) replaced(start, end int) bool {
 // apply returns the edited text. Overlapping edits are a bug of the
 // generator, not of the user's program.
 func (e *editor) apply() ([]byte, error) {
+	e.sortEdits()
+	out, err := e.render(0, len(e.src), e.edits, nil)
+	return []byte(out), err
+}
+
+func (e *editor) sortEdits() {
 	sort.SliceStable(e.edits, func(i, j int) bool {
 		a, b := e.edits[i], e.edits[j]
 		if a.start != b.start {
@@ -162,16 +196,42 @@ func (e *editor) apply() ([]byte, error) {
 		}
 		return a.prio < b.prio
 	})
-	var out bytes.Buffer
-	last := 0
-	for _, ed := range e.edits {
+}
+
+// wrap inserts code at offset at around the text of copy c.
+func (e *editor) wrap(at int, text string, o order, c *copySpec) {
+	e.add(at, at, text, o)
+	e.edits[len(e.edits)-1].wraps = c
+}
+
+// render is src[from:to] with the edits inside it (sorted), copies
+// expanded; for copy c (nil: the file), without the access checks and the
+// code around it.
+func (e *editor) render(from, to int, edits []edit, c *copySpec) (string, error) {
+	var out strings.Builder
+	last := from
+	for _, ed := range edits {
+		if ed.start < from || ed.end > to || c != nil && (ed.check || ed.wraps == c || strings.Contains(ed.text, c.token)) {
+			continue
+		}
 		if ed.start < last {
-			return nil, fmt.Errorf("svmc internal error: overlapping edits at offset %d of %s", ed.start, e.name)
+			return "", fmt.Errorf("svmc internal error: overlapping edits at offset %d of %s", ed.start, e.name)
 		}
 		out.Write(e.src[last:ed.start])
-		out.WriteString(ed.text)
+		text := ed.text
+		for _, cc := range e.copies {
+			if strings.Contains(text, cc.token) {
+				// The copy's text gets its own position back first.
+				body, err := e.render(cc.from, cc.to, edits, cc)
+				if err != nil {
+					return "", err
+				}
+				text = strings.Replace(text, cc.token, e.resume(cc.from, cc.from != e.lineStart(cc.from))+body, 1)
+			}
+		}
+		out.WriteString(text)
 		last = ed.end
 	}
-	out.Write(e.src[last:])
-	return out.Bytes(), nil
+	out.Write(e.src[last:to])
+	return out.String(), nil
 }

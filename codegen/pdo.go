@@ -45,20 +45,33 @@ func (g *gen) pdo(c *compiler.Construct) {
 	for k, r := range info.Reds {
 		fmt.Fprintf(&b, "%s := %s\n", redVar(k), identity(r))
 	}
-	fmt.Fprintf(&b, "for %s.Next() {\n", iterVar)
-	b.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
+	var head strings.Builder
+	fmt.Fprintf(&head, "for %s.Next() {\n", iterVar)
+	head.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
 	for k, l := range info.Loops {
 		if l.Value != nil {
-			fmt.Fprintf(&b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), d, k, l.Name)
+			fmt.Fprintf(&head, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), d, k, l.Name)
 			if !used(g.p.Info, info.Body, l.Value) {
-				fmt.Fprintf(&b, "_ = %s\n", l.Value.Name())
+				fmt.Fprintf(&head, "_ = %s\n", l.Value.Name())
 			}
 		}
 	}
-	g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
+	// A body with access checks of shared variables runs as written when
+	// the SVM layer is off: the loop is generated twice, and the test is
+	// made once per task instead of once per access.
+	var unchecked *copySpec
+	if g.splitChecked(info.Body) {
+		unchecked = g.e.uncheckedCopy()
+		fmt.Fprintf(&b, "if !%s.Checking() {\n%s%s\n}\n} else {\n", procVar, head.String(), unchecked.token)
+	}
+	b.WriteString(head.String())
+	_, unchecked0 := g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
 
 	var end strings.Builder
 	end.WriteString("}\n")
+	if unchecked != nil {
+		end.WriteString("}\n")
+	}
 	// Real numbers hand their partial result to the runtime as a value, so
 	// a loop with reductions allocates nothing; complex and boolean ones
 	// register a closure over a copy (the accumulator itself must not
@@ -72,7 +85,10 @@ func (g *gen) pdo(c *compiler.Construct) {
 		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, fmt.Sprintf("svm_part%d_%d", d, k)))
 	}
 	end.WriteString("})")
-	g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), closing, g.line(outer.End()))
+	closeAt, _ := g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), closing, g.line(outer.End()))
+	if unchecked != nil {
+		unchecked.from, unchecked.to = unchecked0, closeAt
+	}
 
 	// Uses of reduction variables in the body refer to the private copies.
 	for k, r := range info.Reds {

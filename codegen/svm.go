@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 
 	"github.com/svmc/svmc/compiler"
 )
@@ -27,8 +29,116 @@ func (g *gen) accesses() {
 		if a.Write {
 			check = "W"
 		}
-		g.e.add(start, start, fmt.Sprintf("(*%s.%s(%s, %d, &", rt, check, procVar, a.Num), exprOpen)
-		g.e.add(end, end, "))", exprClose)
+		g.e.check(start, fmt.Sprintf("(*%s.%s(%s, %d, &", rt, check, procVar, a.Num), exprOpen)
+		g.e.check(end, "))", exprClose)
 		g.usesRT = true
 	}
+}
+
+// splitChecked reports whether a pdo body gets an unchecked copy: it holds
+// accesses of shared variables, and no labels (a copy would declare them
+// twice).
+func (g *gen) splitChecked(body *ast.BlockStmt) bool {
+	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	has := false
+	for _, a := range accs {
+		if a.File == g.f && a.Expr.Pos() >= body.Lbrace && a.Expr.End() <= body.Rbrace {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return false
+	}
+	labels := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.LabeledStmt); ok {
+			labels = true
+		}
+		return !labels
+	})
+	return !labels
+}
+
+// serialLoops gives the loops of s outside parallel constructs that hold
+// access checks an unchecked copy, as pdo bodies have:
+//
+//	if !svm_p.Checking() { <the loop as written> } else { <the loop with checks> }
+//
+// It takes the outermost loops with checks that hold no directive (a loop
+// around pdos is descended into instead: its pdos split themselves), no
+// label, and are not the statement a directive applies to.
+func (g *gen) serialLoops(s *compiler.Sub) {
+	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	var mine []*compiler.Access
+	for _, a := range accs {
+		if a.Sub == s && a.File == g.f {
+			mine = append(mine, a)
+		}
+	}
+	if len(mine) == 0 || s.Decl.Body == nil {
+		return
+	}
+	// Directive positions and the statements constructs take.
+	var dirs []token.Pos
+	taken := map[ast.Stmt]bool{}
+	for _, c := range s.Constructs {
+		dirs = append(dirs, c.Pos())
+		if c.Stmt != nil {
+			taken[c.Stmt] = true
+		}
+		if c.PDO != nil && len(c.PDO.Loops) > 0 {
+			taken[c.PDO.Loops[0].Stmt] = true
+		}
+	}
+	within := func(n ast.Node, p token.Pos) bool { return p >= n.Pos() && p < n.End() }
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			return true
+		}
+		loop := n.(ast.Stmt)
+		if taken[loop] {
+			return false // a pdo nest (its body splits itself) or a construct's statement
+		}
+		checks := false
+		for _, a := range mine {
+			if within(loop, a.Expr.Pos()) {
+				checks = true
+				break
+			}
+		}
+		if !checks {
+			return false
+		}
+		for _, d := range dirs {
+			if within(loop, d) {
+				return true // descend: the constructs inside are handled apart
+			}
+		}
+		labels := false
+		ast.Inspect(loop, func(m ast.Node) bool {
+			if _, ok := m.(*ast.LabeledStmt); ok {
+				labels = true
+			}
+			return !labels
+		})
+		if labels {
+			return false
+		}
+		start, end := g.off(loop.Pos()), g.off(loop.End())
+		if g.e.replaced(start, end) {
+			return false
+		}
+		c := g.e.uncheckedCopy()
+		c.from, c.to = start, end
+		g.e.wrap(start, fmt.Sprintf("if !%s.Checking() {\n%s\n} else {\n%s", procVar, c.token, g.e.resume(start, true)), opening, c)
+		g.e.wrap(end, "\n}\n"+g.e.resume(end, true), closing, c)
+		return false
+	}
+	ast.Inspect(s.Decl.Body, visit)
 }

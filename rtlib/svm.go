@@ -40,6 +40,10 @@ func W[T any](p *Proc, site int, x *T) *T {
 	return x
 }
 
+// Checking reports whether the access checks on p do anything: svmc runs
+// an unchecked copy of a loop body when they do not.
+func (p *Proc) Checking() bool { return p.sv != nil }
+
 // svmProc is a processor's side of the layer.
 type svmProc struct {
 	space *svm.Space

@@ -74,12 +74,22 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 	//svm:pdo label(fill) loops(i, j) strategy(on_home(T1(i, j)))
 //line ../../../../examples/example31/main.go:31
 	svm_p.PDO(1, 7, svm_rt.OnHome(T1, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-		for svm_it.Next() {
-			i := int(svm_it.Index(0))
-			j := int(svm_it.Index(1))
+		if !svm_p.Checking() {
+			for svm_it.Next() {
+				i := int(svm_it.Index(0))
+				j := int(svm_it.Index(1))
 //line ../../../../examples/example31/main.go:34
-			(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
+				a[i][j] = float64(i*m + j)
+
+			}
+		} else {
+			for svm_it.Next() {
+				i := int(svm_it.Index(0))
+				j := int(svm_it.Index(1))
+//line ../../../../examples/example31/main.go:34
+				(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
 //line ../../../../examples/example31/main.go:36
+			}
 		}
 	})
 //line ../../../../examples/example31/main.go:37
@@ -97,12 +107,22 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 //line ../../../../examples/example31/main.go:41
 	svm_p.PDO(1, 10, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red10_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
-		for svm_it.Next() {
-			i := int(svm_it.Index(0))
-			j := int(svm_it.Index(1))
+		if !svm_p.Checking() {
+			for svm_it.Next() {
+				i := int(svm_it.Index(0))
+				j := int(svm_it.Index(1))
 //line ../../../../examples/example31/main.go:44
-			svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
+				svm_red10_0 += a[i][j]
+
+			}
+		} else {
+			for svm_it.Next() {
+				i := int(svm_it.Index(0))
+				j := int(svm_it.Index(1))
+//line ../../../../examples/example31/main.go:44
+				svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
 //line ../../../../examples/example31/main.go:46
+			}
 		}
 		svm_rt.ReduceInto(svm_it, &sum, svm_red10_0, svm_rt.OpAdd)
 	})

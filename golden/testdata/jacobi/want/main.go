@@ -53,20 +53,40 @@ func main() {
 //line ../../../../examples/jacobi/main.go:29
 		svm_p.Shared(1, 4, svm_rt.SharedVar{Num: 1, Store: svm_rt.StorageOf(a[:]), Rows: svm_rt.RowsOf(a[:])}, svm_rt.SharedVar{Num: 2, Store: svm_rt.StorageOf(b[:]), Rows: svm_rt.RowsOf(b[:])})
 //line ../../../../examples/jacobi/main.go:30
-		for j := 0; j < size; j++ {
-			(*svm_rt.W(svm_p, 1, &a[0][j])), (*svm_rt.W(svm_p, 2, &b[0][j])) = 1, 1 // the hot top edge
+		if !svm_p.Checking() {
+//line ../../../../examples/jacobi/main.go:30:2
+			for j := 0; j < size; j++ {
+				a[0][j], b[0][j] = 1, 1 // the hot top edge
+			}
+		} else {
+//line ../../../../examples/jacobi/main.go:30:2
+			for j := 0; j < size; j++ {
+				(*svm_rt.W(svm_p, 1, &a[0][j])), (*svm_rt.W(svm_p, 2, &b[0][j])) = 1, 1 // the hot top edge
+			}
 		}
+//line ../../../../examples/jacobi/main.go:32:3
+
 		change := 0.0
 		for it := 0; it < *iters; it++ {
 			//svm:pdo label(sweep) loops(i, j) strategy(on_home(T(i, j)))
 //line ../../../../examples/jacobi/main.go:35
 			svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
-					j := int(svm_it.Index(1))
+				if !svm_p.Checking() {
+					for svm_it.Next() {
+						i := int(svm_it.Index(0))
+						j := int(svm_it.Index(1))
 //line ../../../../examples/jacobi/main.go:38
-					(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
+						b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
+
+					}
+				} else {
+					for svm_it.Next() {
+						i := int(svm_it.Index(0))
+						j := int(svm_it.Index(1))
+//line ../../../../examples/jacobi/main.go:38
+						(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
 //line ../../../../examples/jacobi/main.go:40
+					}
 				}
 			})
 //line ../../../../examples/jacobi/main.go:41
@@ -75,13 +95,24 @@ func main() {
 //line ../../../../examples/jacobi/main.go:42
 			svm_p.PDO(1, 6, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 				svm_red6_0 := svm_rt.Identity(change, svm_rt.OpMax)
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
-					j := int(svm_it.Index(1))
+				if !svm_p.Checking() {
+					for svm_it.Next() {
+						i := int(svm_it.Index(0))
+						j := int(svm_it.Index(1))
 //line ../../../../examples/jacobi/main.go:45
-					svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
-					(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
+						svm_red6_0 = max(svm_red6_0, math.Abs(b[i][j]-a[i][j]))
+						a[i][j] = b[i][j]
+
+					}
+				} else {
+					for svm_it.Next() {
+						i := int(svm_it.Index(0))
+						j := int(svm_it.Index(1))
+//line ../../../../examples/jacobi/main.go:45
+						svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
+						(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
 //line ../../../../examples/jacobi/main.go:48
+					}
 				}
 				svm_rt.ReduceInto(svm_it, &change, svm_red6_0, svm_rt.OpMax)
 			})
