@@ -39,7 +39,11 @@ func TestFindingsSuite(t *testing.T) {
 		}
 		abs, _ := filepath.Abs(dir)
 		tr := filepath.Join(t.TempDir(), name+".sddf")
-		if res := runSvmc(t, abs, "run", "-n", want["procs"], "--trace", tr, "."); res.code != 0 {
+		args := []string{"run", "-n", want["procs"], "--trace", tr}
+		if st, ok := want["stage"]; ok {
+			args = append(args, "--stage", st)
+		}
+		if res := runSvmc(t, abs, append(args, ".")...); res.code != 0 {
 			t.Errorf("%s: run: exit %d\n%s", name, res.code, res.stderr)
 			continue
 		}
