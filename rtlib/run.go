@@ -71,8 +71,10 @@ type Params struct {
 	// BufSize is SVM_TraceBuf_Size: a processor's buffer is handed to the
 	// trace writer when it holds this many bytes. 0 means 1 MiB.
 	BufSize int
-	// KernelBufSize is SVM_Kernel_TraceBuf_Size; accepted and kept for the
-	// SVM kernel events, which svmc does not produce.
+	// KernelBufSize is SVM_Kernel_TraceBuf_Size: when the SVM layer's page
+	// records in a processor's buffer reach it, the buffer is handed to the
+	// writer (kernel-trace-buffer-overflow); 0: only the buffer size bounds
+	// them.
 	KernelBufSize int
 	// Stats turns the statistics (interval matrices) on: written to the
 	// trace at the end of the run, or printed to Stderr without a trace.
@@ -181,6 +183,7 @@ type run struct {
 	// variables, by their storage.
 	svm        *svm.Space
 	svmOn      bool // a request may trace page records: the access checks run the protocol
+	kernelBuf  int  // SVM_Kernel_TraceBuf_Size: page records a buffer holds before it is flushed (0: no bound)
 	segs       map[Storage]*svm.Segment
 	segTab     atomic.Pointer[segTable]
 	infoOff    map[string]bool // classes of informational messages silenced
@@ -398,6 +401,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		}
 	}
 	r.svmOn = r.req.Uses(svmTags)
+	r.kernelBuf = par.KernelBufSize
 	if par.Trace != nil && par.ThrottleCalls > 0 && par.ThrottleUs > 0 {
 		r.thrCalls, r.thrUs = int64(par.ThrottleCalls), float64(par.ThrottleUs)
 	}

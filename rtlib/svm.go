@@ -66,6 +66,10 @@ type svmProc struct {
 	// region began (svm-overhead at region exit).
 	busy      float64
 	busyMarks []float64 // busy at the start of each open region
+	// kbytes are the bytes of page records in the processor's buffer since
+	// it was last handed to the writer: the kernel's trace buffer
+	// (SVM_Kernel_TraceBuf_Size) is that part of it.
+	kbytes int
 	// inbox holds what other processors' faults and the last Sync did to
 	// this processor's pages (invalidated copies, reduced permissions):
 	// the processor writes them itself, in its own stream, at its next
@@ -83,6 +87,21 @@ type svmNote struct {
 	addr      uintptr
 	page      int
 	requester int
+}
+
+// kend ends a page record: the buffer is handed to the writer when the
+// page records in it reach the kernel's trace buffer size
+// (kernel-trace-buffer-overflow), as it is when the whole buffer is full.
+// Page records stay in the processor's buffer, in clock order with its
+// other records; a buffer of their own would put them out of order.
+func (s *svmProc) kend(p *Proc) {
+	start := p.buf.Open()
+	p.buf.End()
+	p.publish()
+	s.kbytes += len(p.buf.B) - start
+	if len(p.buf.B) >= p.bufLimit || s.r.kernelBuf > 0 && s.kbytes >= s.r.kernelBuf {
+		p.flushFull()
+	}
 }
 
 // post leaves a note for processor q.
@@ -168,7 +187,7 @@ func (s *svmProc) fault(p *Proc, site int, g *svm.Segment, pg int, addr uintptr,
 		p.buf.Int(site)
 		p.buf.Int(f.From)
 		p.buf.Double(p.now())
-		p.end()
+		s.kend(p)
 	}
 	if f.Reduced >= 0 {
 		s.r.post(f.Reduced, svmNote{trace.TagReduceAccessPermission, g, addr, pg, p.id})
@@ -199,7 +218,7 @@ func (s *svmProc) hold(p *Proc, g *svm.Segment, pg int) {
 			p.begin(trace.TagPageOut, p.id)
 			p.buf.Int(h.seg.ID)
 			p.buf.Int(h.pg)
-			p.end()
+			s.kend(p)
 		}
 	}
 }
@@ -219,7 +238,7 @@ func (s *svmProc) drain(p *Proc) {
 		p.buf.Int(addr32(n.addr))
 		p.buf.Int(n.page)
 		p.buf.Int(n.requester)
-		p.end()
+		s.kend(p)
 	}
 }
 
@@ -265,7 +284,7 @@ func (s *svmProc) regionEnd(p *Proc, at Site, mark int, outermost bool) {
 			p.begin(trace.TagSVMOverhead, p.id)
 			p.buf.Double(d)
 			p.buf.Int(0)
-			p.end()
+			s.kend(p)
 		}
 		s.busyMarks = s.busyMarks[:n-1]
 	}
@@ -307,7 +326,7 @@ func (s *svmProc) regionEnd(p *Proc, at Site, mark int, outermost bool) {
 				p.buf.Int(addr32(g.Start))
 				p.buf.Int(addr32(g.Start + uintptr(g.Size)))
 				p.buf.Ints(a.recv)
-				p.end()
+				s.kend(p)
 			}
 		}
 	}
@@ -326,7 +345,7 @@ func (s *svmProc) sumRec(p *Proc, at Site, tag trace.Tag, g *svm.Segment, n int)
 	p.buf.Int(addr32(g.Start))
 	p.buf.Int(addr32(g.Start + uintptr(g.Size)))
 	p.buf.Int(n)
-	p.end()
+	s.kend(p)
 }
 
 // pageDists writes o-page-dist and c-page-dist of every segment p holds
@@ -354,7 +373,7 @@ func (s *svmProc) distRec(p *Proc, tag trace.Tag, g *svm.Segment, pages []int) {
 	p.buf.Int(addr32(g.Start + uintptr(g.Size)))
 	p.buf.Int(len(pages))
 	p.buf.Ints(pages)
-	p.end()
+	s.kend(p)
 }
 
 // svmSync applies the write notices at a barrier of every processor of the
@@ -498,7 +517,11 @@ func (p *Proc) Coherence(sub, dir int, strategy string, vars ...SharedVar) {
 				p.buf.Int(addr32(g.Start + uintptr(g.Size)))
 				p.buf.Int(code)
 				p.buf.Double(p.now() - t0)
-				p.end()
+				if p.sv != nil {
+					p.sv.kend(p)
+				} else {
+					p.end()
+				}
 			}
 		}
 	}
@@ -542,7 +565,7 @@ func (p *Proc) Prefetch(sub, dir int, parts ...[]Storage) {
 				p.buf.Int(g.ID)
 				p.buf.Int(addr32(st.Addr))
 				p.buf.Int(addr32(end))
-				p.end()
+				s.kend(p)
 			}
 		}
 	}

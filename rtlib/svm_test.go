@@ -213,3 +213,41 @@ func TestSVMPageBudget(t *testing.T) {
 		t.Errorf("page-outs per processor %v, want 6 and 6", outs)
 	}
 }
+
+// SVM_Kernel_TraceBuf_Size bounds the page records a buffer holds: with
+// 256 bytes the 16 fault records of a stage-6 run force flushes
+// (kernel-trace-buffer-overflow, each followed by trace-overhead) that a
+// 1 MiB buffer alone would not, and every record keeps its place in its
+// processor's clock order.
+func TestSVMKernelBuffer(t *testing.T) {
+	overflows := func(kernel int) int {
+		var buf bytes.Buffer
+		err := Run(testProg(), Params{NProcs: 2, Stage: 6, Trace: &buf, Stderr: io.Discard, KernelBufSize: kernel}, func(p *Proc) {
+			a := make([]float64, 8192)
+			p.Shared(1, 1, SharedVar{Num: 1, Store: StorageOf(a)})
+			p.PDO(1, 2, DefaultSchedule(), []Range{{Lo: 0, Hi: len(a) - 1, Step: 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					*W(q, 1, &a[it.Index(0)]) = 1
+				}
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := readTrace(t, buf.Bytes())
+		checkClocks(t, recs)
+		n := 0
+		for _, r := range recs {
+			if r.Desc.Tag == trace.TagKernelTraceBufferOverflow {
+				n++
+			}
+		}
+		return n
+	}
+	if n := overflows(0); n != 0 {
+		t.Errorf("no kernel bound: %d overflows, want 0", n)
+	}
+	if n := overflows(256); n < 4 {
+		t.Errorf("kernel buffer of 256 bytes: %d overflows, want at least 4 (8 fault records per processor)", n)
+	}
+}

@@ -138,6 +138,9 @@ func (p *Proc) flushFull() {
 	r.flushQ <- flushItem{p, p.buf.B}
 	next := <-p.tr.spare
 	p.buf = trace.Buf{B: next[:0]}
+	if p.sv != nil {
+		p.sv.kbytes = 0
+	}
 	p.tr.setArr(p.buf.B)
 	p.tr.pubLen.Store(0)
 	c0 := float64(t0-r.startNano) / 1e3

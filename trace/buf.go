@@ -91,6 +91,9 @@ func (b *Buf) End() {
 	b.n++
 }
 
+// Open is the offset of the open record (between Begin and End).
+func (b *Buf) Open() int { return b.start }
+
 // Len is the number of bytes held.
 func (b *Buf) Len() int { return len(b.B) }
 
