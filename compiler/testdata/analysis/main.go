@@ -18,7 +18,7 @@ func classify(n int, a, b []float64, m [][]float64) (float64, float64) {
 			m[i][j] = u
 			sum += u
 			mx = max(mx, u)
-			p.x = i
+			_ = p.x + i
 			f := func(k int) float64 { return float64(k) * scale }
 			_ = f(j)
 		}

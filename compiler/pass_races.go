@@ -1,0 +1,471 @@
+package compiler
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/svmc/svmc/directives"
+)
+
+// RacesPass applies the checks a reviewer of a parallel loop applies to
+// each pdo body (issue 17): writes that every processor makes to the same
+// place, loop-carried dependences between iterations that different
+// processors may run, writes to shared maps, and barriers that only some
+// processors reach. Each is a warning with the construct, the variables
+// and a fix to try; "must" and "may" are said plainly. The checks reason
+// about the body's text: shared data reached through pointers or calls is
+// not followed.
+var RacesPass = newPass("races", "find write conflicts, loop-carried dependences and rank-dependent barriers in parallel bodies", (*Package).checkRaces, ClassifyPass)
+
+// access is one indexed access of a shared variable in a pdo body.
+type access struct {
+	root  types.Object
+	name  string
+	idx   []ast.Expr // outermost dimension first
+	write bool
+	at    ast.Expr
+}
+
+func (p *Package) checkRaces() bool {
+	for _, s := range p.Subs {
+		for _, c := range s.Constructs {
+			switch {
+			case c.PDO != nil:
+				p.racesInPDO(c)
+			case c.Kind() == directives.Barrier:
+				p.rankDependent(c, "barrier")
+			}
+		}
+	}
+	p.rankDependentCalls()
+	return true
+}
+
+func (p *Package) racesInPDO(c *Construct) {
+	info := c.PDO
+	nest := info.Loops[0].Stmt
+	line := p.Fset.Position(c.Pos()).Line
+	dist := map[types.Object]string{}
+	for _, l := range info.Loops {
+		dist[l.Obj] = l.Name
+	}
+	outside := func(o types.Object) bool {
+		v, ok := o.(*types.Var)
+		return ok && !v.IsField() && !(nest.Pos() <= v.Pos() && v.Pos() < nest.End())
+	}
+	red := map[types.Object]bool{}
+	for _, r := range info.Reds {
+		red[r.Obj] = true
+	}
+	writes := writtenExprs(info.Body)
+	// Writes in a critical section, under a lock or atomic are serialised:
+	// not conflicts.
+	var guarded [][2]token.Pos
+	for _, g := range c.Sub.Constructs {
+		switch g.Kind() {
+		case directives.Critical, directives.Lock, directives.Atomic:
+		default:
+			continue
+		}
+		switch {
+		case g.Stmt != nil:
+			guarded = append(guarded, [2]token.Pos{g.Stmt.Pos(), g.Stmt.End()})
+		case g.End != nil:
+			guarded = append(guarded, [2]token.Pos{g.Pos(), g.End.Pos()})
+		}
+	}
+	isGuarded := func(pos token.Pos) bool {
+		for _, r := range guarded {
+			if r[0] <= pos && pos < r[1] {
+				return true
+			}
+		}
+		return false
+	}
+	var accs []access
+	ast.Inspect(info.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			// A field of a shared struct variable written by every
+			// processor.
+			if !writes[x] || isGuarded(x.Pos()) {
+				return true
+			}
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+				if o := p.Info.Uses[id]; outside(o) && !red[o] {
+					if _, isPkg := o.(*types.PkgName); !isPkg {
+						p.warnf(x.Pos(), "write conflict: every processor writes %s.%s in the pdo at line %d, whatever its iterations: the writes race (write a field of per-iteration data, or use a reduction or a critical section)", id.Name, x.Sel.Name, line)
+					}
+				}
+			}
+			return true
+		case *ast.IndexExpr:
+			root, idx := indexChain(x)
+			id, ok := root.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			o := p.Info.Uses[id]
+			if !outside(o) {
+				return true
+			}
+			if _, ok := p.Info.TypeOf(ast.Unparen(x.X)).Underlying().(*types.Map); ok && len(idx) == 1 {
+				if writes[x] && !isGuarded(x.Pos()) {
+					p.warnf(x.Pos(), "%s is a map shared by the processors of the pdo at line %d and written here: Go maps must not be written concurrently (the runtime may crash); give each processor its own map and merge them after the loop, or write in a critical section", id.Name, line)
+				}
+				return true
+			}
+			accs = append(accs, access{root: o, name: id.Name, idx: idx, write: writes[x], at: x})
+			for _, e := range idx {
+				ast.Inspect(e, func(m ast.Node) bool {
+					if ix, ok := m.(*ast.IndexExpr); ok {
+						r, i2 := indexChain(ix)
+						if rid, ok := r.(*ast.Ident); ok && outside(p.Info.Uses[rid]) {
+							accs = append(accs, access{root: p.Info.Uses[rid], name: rid.Name, idx: i2, at: ix})
+						}
+						return false
+					}
+					return true
+				})
+			}
+			return false
+		}
+		return true
+	})
+	// Write conflicts: an element written whatever the distributed loop
+	// variables are.
+	// An index that uses a distributed loop variable, or the processor's
+	// number (parts[rtlib.ProcessorID()]: one element per processor).
+	uses := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && dist[p.Info.Uses[id]] != "" {
+				found = true
+			}
+			return !found
+		})
+		return found || p.callsProcessorID(e)
+	}
+	var loopNames []string
+	for _, l := range info.Loops {
+		loopNames = append(loopNames, l.Name)
+	}
+	for _, a := range accs {
+		if !a.write || isGuarded(a.at.Pos()) {
+			continue
+		}
+		depends := false
+		for _, e := range a.idx {
+			if uses(e) {
+				depends = true
+			}
+		}
+		if !depends {
+			p.warnf(a.at.Pos(), "write conflict: %s is written at an index that does not depend on the distributed loop variable%s %s of the pdo at line %d: every processor writes the same elements and the writes race (index by %s, make it a reduction, or move the write out of the loop)",
+				exprText(p.Fset, a.at), suffix(len(loopNames)), strings.Join(loopNames, ", "), line, loopNames[0])
+			continue
+		}
+		if why := p.manyToOne(a.idx, dist, outside); why != "" {
+			p.warnf(a.at.Pos(), "possible write conflict: %s is written at an index that %s in the pdo at line %d: if two iterations on different processors give the same index, their writes race (a may conflict; use a critical section or per-processor copies merged after the loop)",
+				exprText(p.Fset, a.at), why, line)
+		}
+	}
+	// Loop-carried dependences between a write and another access of the
+	// same variable whose indices differ by a constant in a distributed
+	// loop variable and agree elsewhere.
+	reported := map[ast.Expr]bool{}
+	for _, w := range accs {
+		if !w.write {
+			continue
+		}
+		for _, o := range accs {
+			if o.root != w.root || o.at == w.at || len(o.idx) != len(w.idx) || reported[o.at] {
+				continue
+			}
+			if msg := p.dependence(w, o, info, dist); msg != "" {
+				kind := "read"
+				if o.write {
+					kind = "written"
+				}
+				p.warnf(o.at.Pos(), "loop-carried dependence in the pdo at line %d: %s is %s here and %s is written at line %d, %s: iterations that different processors run touch the same element, so the result depends on their order (keep this loop serial, or write to a second array and swap after the loop)",
+					line, exprText(p.Fset, o.at), kind, exprText(p.Fset, w.at), p.Fset.Position(w.at.Pos()).Line, msg)
+				reported[o.at] = true
+			}
+		}
+	}
+}
+
+// manyToOne says why an index may send several iterations to one element:
+// the loop variable only under %, / or a shift, or an index read from
+// shared data (h[a[i]]++, a histogram). "" when it cannot tell.
+func (p *Package) manyToOne(idx []ast.Expr, dist map[types.Object]string, outside func(types.Object) bool) string {
+	for _, e := range idx {
+		e = ast.Unparen(e)
+		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.REM || b.Op == token.QUO || b.Op == token.SHR || b.Op == token.AND) {
+			if _, _, _, ok := p.affine(b.X, dist); ok {
+				return fmt.Sprintf("maps several iterations to one element (%s)", exprText(p.Fset, e))
+			}
+		}
+		if ix, ok := e.(*ast.IndexExpr); ok {
+			if root, _ := indexChain(ix); root != nil {
+				if id, ok := root.(*ast.Ident); ok && outside(p.Info.Uses[id]) {
+					return fmt.Sprintf("comes from shared data (%s), whose values may repeat", exprText(p.Fset, e))
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// dependence says how write w and access o of one variable depend across
+// iterations ("" if they do not, or it cannot tell): every dimension must
+// be the same text, or affine in one distributed loop variable with equal
+// coefficients and different constants (a must dependence at that
+// distance), or with different coefficients whose gcd divides the
+// difference of the constants (may).
+func (p *Package) dependence(w, o access, info *PDO, dist map[types.Object]string) string {
+	var parts []string
+	carried := false
+	for k := range w.idx {
+		tw, to := exprText(p.Fset, w.idx[k]), exprText(p.Fset, o.idx[k])
+		if tw == to {
+			continue
+		}
+		v1, c1, d1, ok1 := p.affine(w.idx[k], dist)
+		v2, c2, d2, ok2 := p.affine(o.idx[k], dist)
+		if !ok1 || !ok2 || v1 != v2 || v1 == nil {
+			return ""
+		}
+		name := dist[v1]
+		switch {
+		case c1 == c2 && c1 != 0:
+			if (d2-d1)%c1 != 0 {
+				return ""
+			}
+			d := (d1 - d2) / c1
+			span, step, ok := p.loopShape(info, v1)
+			if ok && (abs(d) > span || step != 0 && d%step != 0) {
+				return "" // farther apart than the loop runs, or between its steps
+			}
+			if step > 1 {
+				d /= step
+			}
+			parts = append(parts, fmt.Sprintf("%d iteration%s of %s apart (a must dependence)", abs(d), suffix(abs(d)), name))
+			carried = true
+		case c1 != c2:
+			if g := gcd(abs(c1), abs(c2)); g == 0 || (d2-d1)%g != 0 {
+				return ""
+			}
+			parts = append(parts, fmt.Sprintf("for some iterations of %s (a may dependence: the GCD test cannot rule it out)", name))
+			carried = true
+		default:
+			return ""
+		}
+	}
+	if !carried {
+		return ""
+	}
+	return strings.Join(parts, ", ")
+}
+
+// affine reads e as c*v + d for one distributed loop variable v (v nil: a
+// constant).
+func (p *Package) affine(e ast.Expr, dist map[types.Object]string) (v types.Object, c, d int, ok bool) {
+	e = ast.Unparen(e)
+	if tv, has := p.Info.Types[e]; has && tv.Value != nil {
+		if n, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact {
+			return nil, 0, int(n), true
+		}
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		if o := p.Info.Uses[x]; dist[o] != "" {
+			return o, 1, 0, true
+		}
+	case *ast.CallExpr:
+		// A conversion int64(i).
+		if tv, has := p.Info.Types[x.Fun]; has && tv.IsType() && len(x.Args) == 1 {
+			return p.affine(x.Args[0], dist)
+		}
+	case *ast.BinaryExpr:
+		va, ca, da, oka := p.affine(x.X, dist)
+		vb, cb, db, okb := p.affine(x.Y, dist)
+		if !oka || !okb || va != nil && vb != nil && va != vb {
+			return nil, 0, 0, false
+		}
+		v := va
+		if v == nil {
+			v = vb
+		}
+		switch x.Op {
+		case token.ADD:
+			return v, ca + cb, da + db, true
+		case token.SUB:
+			return v, ca - cb, da - db, true
+		case token.MUL:
+			switch {
+			case va == nil:
+				return v, da * cb, da * db, true
+			case vb == nil:
+				return v, ca * db, da * db, true
+			}
+		}
+	}
+	return nil, 0, 0, false
+}
+
+// loopShape is |hi - lo| and the step of the loop of v when they are
+// constants.
+func (p *Package) loopShape(info *PDO, v types.Object) (span, step int, ok bool) {
+	for _, l := range info.Loops {
+		if l.Obj != v {
+			continue
+		}
+		lo, ok1 := p.evalInt(l.Lo, l.Stmt.Pos())
+		hi, ok2 := p.evalInt(l.Hi, l.Stmt.Pos())
+		st, ok3 := p.evalInt(l.Step, l.Stmt.Pos())
+		if ok1 && ok2 && ok3 {
+			return abs(hi - lo), abs(st), true
+		}
+	}
+	return 0, 0, false
+}
+
+// evalInt evaluates src, Go source text, as an integer constant.
+func (p *Package) evalInt(src string, pos token.Pos) (int, bool) {
+	tv, err := types.Eval(p.Fset, p.Types, pos, src)
+	if err != nil || tv.Value == nil {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	return int(n), exact
+}
+
+// rankDependent warns about a barrier directive inside a branch on the
+// processor number: the processors that do not take the branch never
+// arrive (PARCOACH's rank-dependent control flow).
+func (p *Package) rankDependent(c *Construct, what string) {
+	if c.Dir.File == nil {
+		return
+	}
+	path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, c.ListPos, c.ListPos)
+	if cond := p.rankCondition(path); cond != nil {
+		p.warnf(c.Pos(), "%s inside a branch on the processor number (%s, line %d): the processors that do not take the branch never reach it, and the others wait for ever; move it out of the branch", what, exprText(p.Fset, cond), p.Fset.Position(cond.Pos()).Line)
+	}
+}
+
+// rankDependentCalls warns about rtlib.Barrier and the collectives called
+// in a branch on the processor number.
+func (p *Package) rankDependentCalls() {
+	collectives := map[string]bool{"Barrier": true, "Bcast": true, "Reduce": true, "Allreduce": true, "Gather": true,
+		"Scatter": true, "Allgather": true, "Alltoall": true}
+	for _, f := range p.Files {
+		ast.Inspect(f.Syntax, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			_, fn := p.messageCall(call)
+			if !collectives[fn] {
+				return true
+			}
+			path, _ := astutil.PathEnclosingInterval(f.Syntax, call.Pos(), call.Pos())
+			if cond := p.rankCondition(path); cond != nil {
+				p.warnf(call.Pos(), "rtlib.%s inside a branch on the processor number (%s, line %d): a collective must be called by every processor of the set; the others never arrive", fn, exprText(p.Fset, cond), p.Fset.Position(cond.Pos()).Line)
+			}
+			return true
+		})
+	}
+}
+
+// rankCondition is the condition of the innermost if or switch on the path
+// that calls rtlib.ProcessorID, nil if none (function literals end the
+// search: they may run elsewhere).
+func (p *Package) rankCondition(path []ast.Node) ast.Expr {
+	for i, n := range path {
+		var cond ast.Expr
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		case *ast.IfStmt:
+			// Only the branches depend on the condition, not the if's init.
+			if i > 0 && (path[i-1] == x.Body || path[i-1] == x.Else) {
+				cond = x.Cond
+			}
+		case *ast.SwitchStmt:
+			cond = x.Tag
+		}
+		if cond != nil && p.callsProcessorID(cond) {
+			return cond
+		}
+	}
+	return nil
+}
+
+func (p *Package) callsProcessorID(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if fn, ok := p.Info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == RuntimePath && fn.Name() == "ProcessorID" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// indexChain returns the root of a[i][j] and its indices, outermost
+// dimension first.
+func indexChain(x *ast.IndexExpr) (ast.Expr, []ast.Expr) {
+	var idx []ast.Expr
+	var e ast.Expr = x
+	for {
+		ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+		if !ok {
+			break
+		}
+		idx = append([]ast.Expr{ix.Index}, idx...)
+		e = ix.X
+	}
+	return ast.Unparen(e), idx
+}
+
+func exprText(fset *token.FileSet, e ast.Expr) string {
+	var b strings.Builder
+	if err := printer.Fprint(&b, fset, e); err != nil {
+		return "?"
+	}
+	return b.String()
+}
+
+// suffix is "s" unless n is 1.
+func suffix(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

@@ -1,0 +1,86 @@
+package compiler
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// raceWarning reports whether a diagnostic is one of the checks of
+// parallel bodies (RacesPass, and the classify pass's shared scalar).
+func raceWarning(d Diagnostic) bool {
+	for _, s := range []string{"write conflict", "loop-carried dependence", "is a map shared", "inside a branch on the processor number", "is shared and assigned in the body of the pdo"} {
+		if strings.Contains(d.Msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRacesSuite scores the static checks of parallel bodies on the
+// evaluation set testdata/races, in the manner of DataRaceBench: 20
+// programs with a race or a dependence (header "want race=yes line=N")
+// and 20 race-free twins ("want race=no"). A racy program is found when a
+// warning names its line; a race-free one is a false positive when any
+// warning does. The scores are logged; the test fails below the goal.
+func TestRacesSuite(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "races", "*"))
+	if len(dirs) < 50 {
+		t.Fatalf("%d programs in testdata/races, want 50", len(dirs))
+	}
+	head := regexp.MustCompile(`^// want race=(yes|no)(?: line=(\d+))?`)
+	var tp, fn, fp, tn int
+	var table strings.Builder
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := head.FindStringSubmatch(string(src))
+		if m == nil {
+			t.Fatalf("%s: no want header", name)
+		}
+		p, err := Compile(Config{Dir: dir, Pattern: "."})
+		if p == nil || len(p.Diags.Errors()) > 0 {
+			t.Errorf("%s: does not compile: %v", name, err)
+			continue
+		}
+		var got []string
+		lines := map[int]bool{}
+		for _, d := range p.Diags {
+			if raceWarning(d) {
+				got = append(got, fmt.Sprintf("%d: %s", d.Pos.Line, d.Msg))
+				lines[d.Pos.Line] = true
+			}
+		}
+		verdict := ""
+		if m[1] == "yes" {
+			line, _ := strconv.Atoi(m[2])
+			if lines[line] {
+				tp++
+				verdict = "found"
+			} else {
+				fn++
+				verdict = "MISSED"
+			}
+		} else if len(got) > 0 {
+			fp++
+			verdict = "FALSE POSITIVE"
+		} else {
+			tn++
+			verdict = "quiet"
+		}
+		fmt.Fprintf(&table, "%-20s %-5s %-14s %s\n", name, m[1], verdict, strings.Join(got, " | "))
+	}
+	precision := float64(tp) / float64(max(tp+fp, 1))
+	recall := float64(tp) / float64(max(tp+fn, 1))
+	t.Logf("races suite: %d found, %d missed, %d false positives, %d quiet: precision %.2f, recall %.2f\n%s", tp, fn, fp, tn, precision, recall, table.String())
+	if precision < 0.9 || recall < 0.85 {
+		t.Errorf("precision %.2f, recall %.2f: below the goal (0.9, 0.85)", precision, recall)
+	}
+}

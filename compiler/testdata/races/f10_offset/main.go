@@ -1,0 +1,11 @@
+// want race=no
+// the same offset on both sides
+package main
+
+func main() {
+	a := make([]float64, 65)
+	//svm:pdo loops(i)
+	for i := 0; i < 64; i++ {
+		a[i+1] = a[i+1] * 2
+	}
+}

@@ -1,0 +1,13 @@
+// want race=no
+// reads of shared data, a reduction
+package main
+
+func main() {
+	a := make([]float64, 64)
+	sum := 0.0
+	//svm:pdo loops(i) reduction(+: sum)
+	for i := 0; i < 64; i++ {
+		sum += a[i] * a[0]
+	}
+	_ = sum
+}

@@ -1,0 +1,11 @@
+// want race=yes line=9
+// a[i+1] written from a[i]
+package main
+
+func main() {
+	a := make([]float64, 65)
+	//svm:pdo loops(i)
+	for i := 0; i < 64; i++ {
+		a[i+1] = a[i] * 2
+	}
+}
