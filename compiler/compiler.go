@@ -32,6 +32,7 @@ type Diagnostic struct {
 	Pos     token.Position
 	Msg     string
 	Warning bool
+	At      token.Pos // Pos in the file set (token.NoPos for errors of the Go code itself)
 }
 
 func (d Diagnostic) String() string {
@@ -224,6 +225,27 @@ func Compile(cfg Config) (*Package, error) {
 		}
 		return p, err
 	}
+	return p.runPasses()
+}
+
+// CompileFiles runs the passes on a package that is already parsed and
+// type-checked (a go/analysis pass: go vet, gopls). The files must be on
+// disk, as the directives are read from their text. Any package may be
+// given; the diagnostics are p.Diags (the error, if any, lists the errors
+// among them).
+func CompileFiles(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, cfg Config) (*Package, error) {
+	p := &Package{Fset: fset, ImportPath: pkg.Path(), Types: pkg, Info: info, cfg: cfg}
+	if err := p.addFiles(files); err != nil {
+		return nil, err
+	}
+	for _, f := range p.Files {
+		f.Rel = cfg.FilePrefix + f.Name
+	}
+	return p.runPasses()
+}
+
+// runPasses runs Passes in order.
+func (p *Package) runPasses() (*Package, error) {
 	p.results = map[*Pass]any{}
 	failed := map[*Pass]bool{}
 	for _, pass := range Passes {
@@ -288,11 +310,11 @@ func ResultOf[T any](p *Package, pass *Pass) (T, bool) {
 var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, RacesPass, CallsPass, AccessesPass, ProgDBPass}
 
 func (p *Package) errorf(pos token.Pos, format string, args ...any) {
-	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...)})
+	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), At: pos})
 }
 
 func (p *Package) warnf(pos token.Pos, format string, args ...any) {
-	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), Warning: true})
+	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), Warning: true, At: pos})
 }
 
 // position is a token position with a file name relative to the current

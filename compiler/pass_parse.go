@@ -30,7 +30,11 @@ func (p *Package) parseDirectives() []*Dir {
 				}
 				d, errs := directives.Parse(c.Text, p.Fset.Position(c.Slash))
 				for _, e := range errs {
-					p.Diags = append(p.Diags, Diagnostic{Pos: displayPos(e.Pos), Msg: e.Msg})
+					d := Diagnostic{Pos: displayPos(e.Pos), Msg: e.Msg}
+					if e.Pos.Offset >= 0 && e.Pos.Offset <= f.Tok.Size() && e.Pos.Line == f.Tok.Line(f.Tok.Pos(e.Pos.Offset)) {
+						d.At = f.Tok.Pos(e.Pos.Offset)
+					}
+					p.Diags = append(p.Diags, d)
 				}
 				if d == nil || len(errs) > 0 {
 					f.Dropped = append(f.Dropped, c.Slash)

@@ -25,6 +25,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	asVetTool(os.Args)
 	root := &cobra.Command{
 		Use:   "svmc",
 		Short: "svmc compiles, runs and traces Go programs with //svm: directives",
@@ -41,7 +42,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	root.SetErr(safetext.Writer{W: os.Stderr})
 	root.AddCommand(
 		compileCmd(), buildCmd(), runCmd(), testCmd(), traceCmd(), versionCmd(),
-		reportCmd(), tuneCmd(), checkCmd(),
+		reportCmd(), tuneCmd(), checkCmd(), vetCmd(),
 		viewCmd(), exportCmd(),
 	)
 	completeValues(root)

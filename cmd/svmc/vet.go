@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/svmc/svmc/vet"
+)
+
+// asVetTool runs svmc as go vet's tool when go vet calls it so: with
+// -V=full (its version, for the build cache), -flags (its flags), or
+// flags and the path of the configuration file go vet writes (vet.cfg).
+// It does not return then.
+func asVetTool(args []string) {
+	if len(args) >= 2 && (args[1] == "-V=full" || args[1] == "-flags" || strings.HasSuffix(args[len(args)-1], "vet.cfg")) {
+		unitchecker.Main(vet.Analyzer)
+	}
+}
+
+func vetCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "vet [-json] [packages]",
+		Short: "report svmc's diagnostics of //svm: directives and parallel bodies, as go vet does",
+		Long: `vet runs go vet with svmc as its vet tool: for every package with //svm: directives
+it reports the directives' errors and the checks of parallel bodies (write conflicts,
+loop-carried dependences, shared maps, barriers in a branch on the processor number),
+each at file:line:col, and exits 1 if it reported anything. -json writes go vet's JSON.
+
+The same analyzer runs in go vet and gopls:
+
+	go vet -vettool=$(which svmc-vet) ./...    (go install github.com/svmc/svmc/cmd/svmc-vet)`,
+		Example: `  svmc vet ./...
+  svmc vet -json . > vet.json`,
+		// go vet's own flags (-json, -tags, ...) are passed to it as they
+		// are written, with one dash.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			vargs := []string{"vet", "-vettool=" + self}
+			pkgs := 0
+			for _, a := range args {
+				switch {
+				case a == "-h" || a == "--help" || a == "-help":
+					return cmd.Help()
+				case a == "--json":
+					a = "-json"
+				case !strings.HasPrefix(a, "-"):
+					pkgs++
+				}
+				vargs = append(vargs, a)
+			}
+			if pkgs == 0 {
+				vargs = append(vargs, ".")
+			}
+			g := exec.Command("go", vargs...)
+			g.Stdout, g.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			err = g.Run()
+			var xe *exec.ExitError
+			if errors.As(err, &xe) {
+				return exitError{xe.ExitCode()}
+			}
+			if err != nil {
+				return fmt.Errorf("running go vet: %v", err)
+			}
+			return nil
+		},
+	}
+	return cmd
+}

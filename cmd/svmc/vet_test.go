@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// svmc vet runs go vet with svmc as the vet tool: a package whose pdo
+// reads a[i-1] is reported at the line with exit status 1 (also as go
+// vet's JSON); a second package of the module, race-free, passes; a
+// package without directives is skipped.
+func TestSvmcVet(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": `package main
+
+import "example.com/user/lib"
+
+func main() {
+	a := make([]float64, 64)
+	//svm:pdo loops(i)
+	for i := 1; i < len(a); i++ {
+		a[i] = a[i-1] + 1
+	}
+	lib.Fill(a)
+}
+`,
+		"lib/lib.go": `package lib
+
+// Fill is race-free.
+func Fill(a []float64) {
+	//svm:pdo loops(i)
+	for i := 0; i < len(a); i++ {
+		a[i] = float64(i)
+	}
+}
+`,
+		"plain/plain.go": "package plain\n\nfunc F(m map[int]int) { m[1] = 2 }\n",
+	})
+	res := runSvmc(t, dir, "vet", "./...")
+	if res.code != 1 || !strings.Contains(res.stderr, "main.go:9:10: loop-carried dependence in the pdo at line 7: a[i-1] is read here") ||
+		strings.Contains(res.stderr, "lib.go") || strings.Contains(res.stderr, "plain.go") {
+		t.Errorf("svmc vet ./...: exit %d\n%s", res.code, res.stderr)
+	}
+	if res := runSvmc(t, dir, "vet", "./lib"); res.code != 0 || res.stderr != "" {
+		t.Errorf("svmc vet ./lib: exit %d\n%s", res.code, res.stderr)
+	}
+	// go vet writes one JSON object per package it vets.
+	res = runSvmc(t, dir, "vet", "-json", ".")
+	out := map[string]map[string][]struct {
+		Posn, Message string
+	}{}
+	dec := json.NewDecoder(strings.NewReader(res.stdout + res.stderr))
+	for dec.More() {
+		if err := dec.Decode(&out); err != nil {
+			t.Fatalf("svmc vet -json: %v\n%s%s", err, res.stdout, res.stderr)
+		}
+	}
+	ds := out["example.com/user"]["svmc"]
+	if len(ds) != 1 || !strings.HasSuffix(ds[0].Posn, "main.go:9:10") {
+		t.Errorf("svmc vet -json: %+v", out)
+	}
+}

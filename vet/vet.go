@@ -1,0 +1,66 @@
+// Package vet delivers svmc's diagnostics where Go programmers look for
+// them (issue 17): Analyzer is a golang.org/x/tools/go/analysis analyzer
+// that runs the compiler's passes on a package — the errors of its
+// //svm: directives, the structural checks and the checks of parallel
+// bodies (write conflicts, loop-carried dependences, shared maps,
+// rank-dependent barriers) — so that go vet (with cmd/svmc-vet or svmc as
+// its vet tool), gopls and CI report them at their positions.
+package vet
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svmc/svmc/compiler"
+)
+
+// Analyzer reports svmc's diagnostics of a package with //svm: directives.
+var Analyzer = &analysis.Analyzer{
+	Name: "svmc",
+	Doc: `report svmc's diagnostics of //svm: directives and parallel bodies
+
+The errors of the directives and the structure of their constructs, and
+warnings about parallel bodies: elements or fields every processor writes
+(write conflicts), loop-carried dependences between iterations, writes to
+shared maps, barriers and collectives in a branch on the processor number.
+Packages without //svm: comments are skipped.`,
+	URL: "https://github.com/svmc/svmc#static-checks",
+	Run: run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !hasDirectives(pass) {
+		return nil, nil
+	}
+	p, _ := compiler.CompileFiles(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, compiler.Config{Library: true})
+	if p == nil {
+		return nil, nil
+	}
+	for _, d := range p.Diags {
+		if !d.At.IsValid() {
+			continue // Go's own errors: the go command reports them
+		}
+		cat := "svmc"
+		if d.Warning {
+			cat = "svmc-warning"
+		}
+		pass.Report(analysis.Diagnostic{Pos: d.At, Category: cat, Message: d.Msg})
+	}
+	return nil, nil
+}
+
+// hasDirectives reports whether a file of the package has a //svm:
+// comment (the compiler's work is skipped for the others).
+func hasDirectives(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//svm:") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
