@@ -480,7 +480,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		defer limit.Stop()
 	}
 	for _, p := range r.procs {
-		go r.procMain(p, body)
+		go startProc(r, p, body)
 	}
 	sigDone := make(chan struct{})
 	if par.signals != nil {

@@ -115,7 +115,7 @@ func removeStale(out *codegen.Output, dir string) error {
 // package builds in its own module with its own dependencies; a module other
 // than svmc gets the embedded runtime through a replace in a copy of its
 // go.mod (-modfile), which needs no network.
-func build(pattern, work string, stderr io.Writer) (string, error) {
+func build(pattern, work string, stderr io.Writer, goFlags ...string) (string, error) {
 	setup, err := moduleSetup(pattern, work)
 	if err != nil {
 		return "", err
@@ -124,8 +124,9 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	builtProg = p.Prog
 	exe := filepath.Join(work, "prog")
-	args := append([]string{"build", "-o", exe, "-overlay", ovPath}, setup.flags...)
+	args := append(append([]string{"build", "-o", exe, "-overlay", ovPath}, goFlags...), setup.flags...)
 	args = append(args, ".")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = p.Dir
@@ -137,6 +138,10 @@ func build(pattern, work string, stderr io.Writer) (string, error) {
 	}
 	return exe, nil
 }
+
+// builtProg is the program information of the last program build made
+// (svmc run --race names constructs with it).
+var builtProg *progdb.Program
 
 // instrument compiles the package of setup (with its tests when tests is
 // set) and the libraries of its module it imports that hold directives,

@@ -111,7 +111,7 @@ func newWorkDir(prefix string, keep bool) (string, error) {
 // build) and returns the executable and the function that removes the
 // directory when the caller is done (it keeps it with keep, and after a
 // build failure that names it).
-func buildInWork(prefix, pattern string, keep bool, stderr io.Writer) (exe string, done func(), err error) {
+func buildInWork(prefix, pattern string, keep bool, stderr io.Writer, goFlags ...string) (exe string, done func(), err error) {
 	work, err := newWorkDir(prefix, keep)
 	if err != nil {
 		return "", func() {}, err
@@ -119,7 +119,7 @@ func buildInWork(prefix, pattern string, keep bool, stderr io.Writer) (exe strin
 	if keep {
 		fmt.Fprintf(stderr, "svmc: work directory %s\n", work)
 	}
-	exe, err = build(pattern, work, stderr)
+	exe, err = build(pattern, work, stderr, goFlags...)
 	if keep {
 		return exe, func() {}, err
 	}

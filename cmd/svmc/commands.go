@@ -163,8 +163,8 @@ func moveFile(from, to string) error {
 
 func runCmd() *cobra.Command {
 	var (
-		nprocs             int
-		keep, print, check bool
+		nprocs                   int
+		keep, print, check, race bool
 	)
 	values := map[string]*string{}
 	bools := map[string]*bool{}
@@ -217,7 +217,11 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 					fmt.Fprintln(cmd.ErrOrStderr(), "svmc run --check: the trace goes to svmc-check.sddf; svmc check svmc-check.sddf writes the protocol")
 				}
 			}
-			exe, done, err := buildInWork("svmc-run-", pattern, keep, cmd.ErrOrStderr())
+			var goFlags []string
+			if race {
+				goFlags = []string{"-race"}
+			}
+			exe, done, err := buildInWork("svmc-run-", pattern, keep, cmd.ErrOrStderr(), goFlags...)
 			defer done()
 			if err != nil {
 				return err
@@ -229,7 +233,27 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			if cmd.Flags().Changed("trace") || check && *values["trace"] != "" {
 				tracePath = *values["trace"]
 			}
-			return runProgram(prog, cmd.ErrOrStderr(), tracePath)
+			if !race {
+				return runProgram(prog, cmd.ErrOrStderr(), tracePath)
+			}
+			// The race detector's reports, and what they mean in svmc's
+			// terms.
+			rf := &raceFilter{out: os.Stderr, prog: builtProg}
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				return err
+			}
+			prog.Stderr = pw
+			filtered := make(chan struct{})
+			go func() { rf.run(pr); close(filtered) }()
+			err = runProgram(prog, cmd.ErrOrStderr(), tracePath)
+			pw.Close()
+			<-filtered
+			pr.Close()
+			if s := rf.summary(); s != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), s)
+			}
+			return err
 		},
 	}
 	v, b := paramFlags(cmd, &nprocs)
@@ -239,6 +263,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 	f.BoolVar(&print, "print-params", false, "print the effective parameters and their sources, and exit")
 	f.BoolVar(&check, "check", false, "trace what svmc check needs: message records (stage 3) with buffer checksums")
 	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
+	f.BoolVar(&race, "race", false, "build with Go's race detector (needs cgo) and say each data race it reports in svmc's terms: construct, processors, lines")
 	return cmd
 }
 

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestRaceSuite runs the static checks' evaluation set
+// (compiler/testdata/races) with svmc run --race on 2 processors and
+// scores the race detector as svmc reports it: a racy program is found
+// when a data race is reported at its line, a race-free one is a false
+// positive when any is. The detector sees only races that happen in the
+// run (a rank-dependent barrier is no data race; a conflict between
+// iterations of one processor is none either), so its recall is logged,
+// not required; a false positive fails the test.
+func TestRaceSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 50 programs with the race detector")
+	}
+	if err := exec.Command("go", "env", "CGO_ENABLED").Run(); err != nil {
+		t.Skip("no go env")
+	}
+	if out, _ := exec.Command("go", "env", "CGO_ENABLED").Output(); strings.TrimSpace(string(out)) != "1" {
+		t.Skip("the race detector needs cgo")
+	}
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "compiler", "testdata", "races", "*"))
+	head := regexp.MustCompile(`^// want race=(yes|no)(?: line=(\d+))?`)
+	var tp, fn, fp, tn int
+	var table strings.Builder
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := head.FindStringSubmatch(string(src))
+		abs, _ := filepath.Abs(dir)
+		res := runSvmc(t, abs, "run", "-n", "2", "--race", ".")
+		reported := regexp.MustCompile(`(?m)^svmc: data race: .*$`).FindAllString(res.stderr, -1)
+		atLine := m[1] == "yes" && strings.Contains(strings.Join(reported, "\n"), "main.go:"+m[2]+" ")
+		verdict := ""
+		switch {
+		case m[1] == "yes" && atLine:
+			tp++
+			verdict = "found"
+		case m[1] == "yes":
+			fn++
+			verdict = "missed"
+		case len(reported) > 0:
+			fp++
+			verdict = "FALSE POSITIVE"
+		default:
+			tn++
+			verdict = "quiet"
+		}
+		first := ""
+		if len(reported) > 0 {
+			first = reported[0]
+		}
+		fmt.Fprintf(&table, "%-20s %-4s %-14s %s\n", name, m[1], verdict, first)
+	}
+	t.Logf("svmc run --race on the races set: %d found, %d missed, %d false positives, %d quiet: precision %.2f, recall %.2f\n%s",
+		tp, fn, fp, tn, float64(tp)/float64(max(tp+fp, 1)), float64(tp)/float64(max(tp+fn, 1)), table.String())
+	if fp > 0 {
+		t.Errorf("%d race-free programs got a data race report", fp)
+	}
+}
