@@ -94,6 +94,26 @@ func (p *Package) racesInPDO(c *Construct) {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.SendStmt:
+			if id, ok := ast.Unparen(x.Chan).(*ast.Ident); ok && outside(p.Info.Uses[id]) && !isGuarded(x.Pos()) {
+				p.warnf(x.Pos(), "%s is a channel shared by the processors of the pdo at line %d: sends from every processor's iterations interleave in no fixed order, and a processor blocked on it blocks its share of the loop; pass values between processors with rtlib.Send/Recv, or collect results in an array indexed by the iteration", id.Name, line)
+			}
+		case *ast.CallExpr:
+			if isGuarded(x.Pos()) {
+				return true
+			}
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+				if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && outside(p.Info.Uses[id]) {
+					if t := unsafeShared(p.Info.TypeOf(id)); t != "" {
+						p.warnf(x.Pos(), "%s.%s: %s is a %s shared by the processors of the pdo at line %d, and a %s is not safe for concurrent use; give each iteration or processor its own, or call it in a critical section", id.Name, sel.Sel.Name, id.Name, t, line, t)
+					}
+				}
+			}
+			if fn := p.calledFunc(x); fn != nil {
+				if g := p.writesGlobal(fn, map[*types.Func]bool{}, 3); g != "" && !isGuarded(x.Pos()) {
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section", fn.Name(), line, g)
+				}
+			}
 		case *ast.SelectorExpr:
 			// A field of a shared struct variable written by every
 			// processor.
@@ -202,6 +222,98 @@ func (p *Package) racesInPDO(c *Construct) {
 			}
 		}
 	}
+}
+
+// unsafeShared names a standard library type that is not safe for
+// concurrent use ("" for others): the value or a pointer to it.
+func unsafeShared(t types.Type) string {
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	switch named.Obj().Pkg().Path() + "." + named.Obj().Name() {
+	case "bytes.Buffer", "strings.Builder", "math/rand.Rand", "math/rand/v2.Rand", "bufio.Writer", "bufio.Reader":
+		return named.Obj().Pkg().Name() + "." + named.Obj().Name()
+	}
+	return ""
+}
+
+// calledFunc is the function of the package a call calls by name, nil
+// for others (methods, function values, other packages).
+func (p *Package) calledFunc(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, ok := p.Info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() != p.Types || p.SubOf(fn) == nil {
+		return nil
+	}
+	return fn
+}
+
+// writesGlobal names a package-level variable fn assigns, itself or
+// through the functions of the package it calls, depth levels deep ("" if
+// none is seen).
+func (p *Package) writesGlobal(fn *types.Func, seen map[*types.Func]bool, depth int) string {
+	s := p.SubOf(fn)
+	if s == nil || s.Decl.Body == nil || seen[fn] || depth == 0 {
+		return ""
+	}
+	seen[fn] = true
+	found := ""
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.AssignStmt, *ast.IncDecStmt:
+			var lhs []ast.Expr
+			if a, ok := x.(*ast.AssignStmt); ok {
+				if a.Tok == token.DEFINE {
+					return true
+				}
+				lhs = a.Lhs
+			} else {
+				lhs = []ast.Expr{x.(*ast.IncDecStmt).X}
+			}
+			for _, l := range lhs {
+				root := ast.Unparen(l)
+				for {
+					switch r := root.(type) {
+					case *ast.IndexExpr:
+						root = ast.Unparen(r.X)
+						continue
+					case *ast.SelectorExpr:
+						root = ast.Unparen(r.X)
+						continue
+					}
+					break
+				}
+				if id, ok := root.(*ast.Ident); ok {
+					if v, ok := p.Info.Uses[id].(*types.Var); ok && v.Parent() == p.Types.Scope() {
+						found = v.Name()
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if g := p.calledFunc(x); g != nil {
+				if w := p.writesGlobal(g, seen, depth-1); w != "" {
+					found = w
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // manyToOne says why an index may send several iterations to one element:
