@@ -37,6 +37,7 @@ var generators = map[directives.Kind]func(g *gen, c *compiler.Construct){
 	directives.Shared:          (*gen).shared,
 	directives.Coherence:       (*gen).coherence,
 	directives.Prefetch:        (*gen).prefetch,
+	directives.Ignore:          noCode, // a suppression for the compiler's checks
 }
 
 func noCode(*gen, *compiler.Construct) {}

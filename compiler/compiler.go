@@ -33,9 +33,15 @@ type Diagnostic struct {
 	Msg     string
 	Warning bool
 	At      token.Pos // Pos in the file set (token.NoPos for errors of the Go code itself)
+	// Suppressed is the reason of the //svm:ignore that suppresses this
+	// warning ("" if none): it is listed, not counted.
+	Suppressed string
 }
 
 func (d Diagnostic) String() string {
+	if d.Suppressed != "" {
+		return fmt.Sprintf("%s: suppressed (%s): %s", d.Pos, d.Suppressed, d.Msg)
+	}
 	if d.Warning {
 		return fmt.Sprintf("%s: warning: %s", d.Pos, d.Msg)
 	}

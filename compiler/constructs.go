@@ -48,6 +48,7 @@ var handlers = map[directives.Kind]handler{
 	directives.Shared:          {(*Package).checkShared, noInfo},
 	directives.Coherence:       {(*Package).checkCoherence, noInfo},
 	directives.Prefetch:        {(*Package).checkPrefetch, noInfo},
+	directives.Ignore:          {noCheck, noInfo}, // applied by RacesPass (suppress)
 }
 
 func noCheck(*Package, *Construct)                {}

@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -45,7 +46,55 @@ func (p *Package) checkRaces() bool {
 		}
 	}
 	p.rankDependentCalls()
+	p.suppress()
 	return true
+}
+
+// raceChecks are the warnings //svm:ignore race suppresses: those of
+// this pass and the classify pass's shared scalar.
+var raceChecks = []string{"write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
+	"inside a branch on the processor number", "is shared and assigned in the body of the pdo", "is a channel shared",
+	"not safe for concurrent use", "writes the package-level variable"}
+
+// suppress marks the race warnings on the line after an //svm:ignore race
+// directive with its reason; an ignore that suppresses nothing is a
+// warning itself (the code changed, or it is misplaced).
+func (p *Package) suppress() {
+	type key struct {
+		file string
+		line int
+	}
+	ignores := map[key]*Dir{}
+	used := map[*Dir]bool{}
+	for _, f := range p.Files {
+		for _, d := range f.Dirs {
+			if d.Kind == directives.Ignore && d.Ignore != nil {
+				pos := p.Fset.Position(d.Comment.Slash)
+				ignores[key{pos.Filename, pos.Line + 1}] = d
+			}
+		}
+	}
+	if len(ignores) == 0 {
+		return
+	}
+	for i := range p.Diags {
+		d := &p.Diags[i]
+		if !d.Warning || !d.At.IsValid() {
+			continue
+		}
+		pos := p.Fset.Position(d.At)
+		ig := ignores[key{pos.Filename, pos.Line}]
+		if ig == nil || !slices.ContainsFunc(raceChecks, func(s string) bool { return strings.Contains(d.Msg, s) }) {
+			continue
+		}
+		d.Suppressed = "//svm:ignore race: " + ig.Ignore.Reason
+		used[ig] = true
+	}
+	for _, ig := range ignores {
+		if !used[ig] {
+			p.warnf(ig.Comment.Slash, "//svm:ignore race suppresses nothing: no race warning on the next line")
+		}
+	}
 }
 
 func (p *Package) racesInPDO(c *Construct) {

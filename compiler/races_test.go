@@ -13,6 +13,9 @@ import (
 // raceWarning reports whether a diagnostic is one of the checks of
 // parallel bodies (RacesPass, and the classify pass's shared scalar).
 func raceWarning(d Diagnostic) bool {
+	if d.Suppressed != "" {
+		return false
+	}
 	for _, s := range []string{"write conflict", "loop-carried dependence", "is a map shared", "inside a branch on the processor number",
 		"is shared and assigned in the body of the pdo", "is a channel shared", "not safe for concurrent use", "writes the package-level variable"} {
 		if strings.Contains(d.Msg, s) {
@@ -84,5 +87,33 @@ func TestRacesSuite(t *testing.T) {
 	t.Logf("races suite: %d found, %d missed, %d false positives, %d quiet: precision %.2f, recall %.2f\n%s", tp, fn, fp, tn, precision, recall, table.String())
 	if precision < 0.9 || recall < 0.85 {
 		t.Errorf("precision %.2f, recall %.2f: below the goal (0.9, 0.85)", precision, recall)
+	}
+}
+
+// //svm:ignore race: reason suppresses the race warnings of the next
+// line, which are listed with the reason; the others stay, and an ignore
+// that suppresses nothing is a warning.
+func TestIgnore(t *testing.T) {
+	p, err := Compile(Config{Dir: "testdata/ignore", Pattern: "."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range p.Diags {
+		got = append(got, fmt.Sprintf("%d %v %q", d.Pos.Line, raceWarning(d), d.Suppressed))
+	}
+	want := []string{
+		`9 false "//svm:ignore race: the counts are approximate, a lost update is fine"`,
+		`10 true ""`,
+		`12 false ""`,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("diagnostics (line, counted, suppressed):\n%s\nwant\n%s\n%v", strings.Join(got, "\n"), strings.Join(want, "\n"), p.Diags)
+	}
+	if s := p.Diags[0].String(); !strings.Contains(s, "main.go:9:3: suppressed (//svm:ignore race: the counts are approximate, a lost update is fine): possible write conflict: hits[i%4]") {
+		t.Errorf("suppressed diagnostic prints %q", s)
+	}
+	if !strings.Contains(p.Diags[2].Msg, "suppresses nothing") {
+		t.Errorf("unused ignore: %v", p.Diags[2])
 	}
 }

@@ -32,6 +32,14 @@ type Directive struct {
 	Shared     *SharedDir
 	Coherence  *CoherenceDir
 	Prefetch   *PrefetchDir
+	Ignore     *IgnoreDir
+}
+
+// IgnoreDir is `ignore race: reason`: the warnings of that check on the
+// next line are suppressed, and listed with the reason.
+type IgnoreDir struct {
+	Check  Name
+	Reason string
 }
 
 // Label is the name that labels the construct: a pdo's label(...), the name

@@ -131,6 +131,7 @@ var parsers = map[Kind]func(p *parser, d *Directive){
 	Shared:          parseShared,
 	Coherence:       parseCoherence,
 	Prefetch:        parsePrefetch,
+	Ignore:          parseIgnore,
 }
 
 // noArgs parses the arguments of a kind that takes none: the directive
@@ -640,6 +641,29 @@ func parseEnd(p *parser, d *Directive) {
 func parseShared(p *parser, d *Directive) {
 	d.Shared = &SharedDir{}
 	d.Shared.Vars = p.names("variable name")
+}
+
+// IgnoreChecks are the checks //svm:ignore can suppress.
+var IgnoreChecks = []string{"race"}
+
+// parseIgnore parses `ignore race: reason`; the reason is the rest of the
+// comment as written.
+func parseIgnore(p *parser, d *Directive) {
+	x := &IgnoreDir{}
+	d.Ignore = x
+	at := p.tokOff
+	x.Check = p.name("the check to ignore (race)")
+	if !slices.Contains(IgnoreChecks, strings.ToLower(x.Check.Name)) {
+		p.errorAt(at, "ignore: unknown check %q (the checks: %s)", x.Check.Name, strings.Join(IgnoreChecks, ", "))
+	}
+	if p.tok != tColon {
+		p.fail(`expected ":" and the reason (//svm:ignore race: why the warning does not apply)`)
+	}
+	x.Reason = strings.TrimSpace(p.src[p.off:])
+	if x.Reason == "" {
+		p.fail("ignore: give the reason after the colon: it is listed with the warning it suppresses")
+	}
+	p.off, p.tok, p.lit = len(p.src), tEOF, ""
 }
 
 func parseCoherence(p *parser, d *Directive) {

@@ -37,6 +37,7 @@ const (
 	Shared
 	Coherence
 	Prefetch
+	Ignore
 	numKinds
 )
 
@@ -136,6 +137,7 @@ var Table = []Info{
 		Records: tags(trace.TagVariableMapping)},
 	{Kind: Coherence, Keyword: "coherence", Region: NoRegion, Site: progdb.SiteSVM},
 	{Kind: Prefetch, Keyword: "prefetch", Region: NoRegion, Site: progdb.SiteSVM},
+	{Kind: Ignore, Keyword: "ignore", InParallelBody: true, Region: NoRegion, Site: progdb.SiteIgnore},
 }
 
 func tags(t ...trace.Tag) []trace.Tag { return t }

@@ -156,11 +156,12 @@ const (
 	SiteRegion   = "region"   // user trace region
 	SiteEnd      = "end"      // //svm:end
 	SiteSVM      = "svm"      // shared, coherence, prefetch
+	SiteIgnore   = "ignore"   // ignore: a warning suppressed, no code
 )
 
 // Sites lists the site kinds.
 var Sites = []string{SiteMapping, SiteLoop, SiteSections, SiteSection, SiteBarrier, SiteCheckin, SiteCheckout,
-	SiteCritical, SiteLock, SiteAtomic, SiteMode, SiteRegion, SiteEnd, SiteSVM}
+	SiteCritical, SiteLock, SiteAtomic, SiteMode, SiteRegion, SiteEnd, SiteSVM, SiteIgnore}
 
 // Schedule is how a pdo's iterations are scheduled.
 type Schedule struct {

@@ -38,8 +38,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, d := range p.Diags {
-		if !d.At.IsValid() {
-			continue // Go's own errors: the go command reports them
+		if !d.At.IsValid() || d.Suppressed != "" {
+			continue // Go's own errors (the go command reports them), or suppressed by //svm:ignore
 		}
 		cat := "svmc"
 		if d.Warning {
