@@ -46,13 +46,91 @@ func (p *Package) checkRaces() bool {
 		}
 	}
 	p.rankDependentCalls()
+	p.syncNesting()
 	p.suppress()
 	return true
 }
 
+// guard is a critical section or lock construct with the source it holds.
+type guard struct {
+	c        *Construct
+	name     string // "critical c", "lock(m)"
+	from, to token.Pos
+}
+
+// guards lists the critical sections and locks of s with their ranges.
+func guards(p *Package, s *Sub) []guard {
+	var gs []guard
+	for _, c := range s.Constructs {
+		var name string
+		switch c.Kind() {
+		case directives.Critical:
+			name = "critical"
+			if l := c.Dir.Label(); l != "" {
+				name += " " + l
+			}
+		case directives.Lock:
+			var vs []string
+			if c.Dir.Lock != nil {
+				for _, v := range c.Dir.Lock.Vars {
+					vs = append(vs, v.Text)
+				}
+			}
+			name = "lock(" + strings.Join(vs, ", ") + ")"
+		default:
+			continue
+		}
+		switch {
+		case c.Stmt != nil:
+			gs = append(gs, guard{c, name, c.Stmt.Pos(), c.Stmt.End()})
+		case c.End != nil:
+			gs = append(gs, guard{c, name, c.Pos(), c.End.Pos()})
+		}
+	}
+	return gs
+}
+
+// syncNesting warns about a barrier inside a critical section or lock (a
+// processor waits at the barrier holding it, the others wait to enter: a
+// deadlock), and about two critical sections or locks taken in opposite
+// orders in two places (a deadlock when both run at once).
+func (p *Package) syncNesting() {
+	type pair struct{ outer, inner string }
+	seen := map[pair]token.Pos{}
+	for _, s := range p.Subs {
+		gs := guards(p, s)
+		for _, c := range s.Constructs {
+			if c.Kind() != directives.Barrier && c.Kind() != directives.BarrierCheckout {
+				continue
+			}
+			for _, g := range gs {
+				if g.from <= c.Pos() && c.Pos() < g.to {
+					p.warnf(c.Pos(), "%s inside the %s at line %d: a processor waits at it holding the %s, and the others wait to enter it (a deadlock); move the barrier after the section",
+						c.Kind(), g.name, p.Fset.Position(g.c.Pos()).Line, g.name)
+				}
+			}
+		}
+		for _, outer := range gs {
+			for _, inner := range gs {
+				if inner.c == outer.c || !(outer.from <= inner.c.Pos() && inner.c.Pos() < outer.to) {
+					continue
+				}
+				k := pair{outer.name, inner.name}
+				if other, ok := seen[pair{inner.name, outer.name}]; ok {
+					p.warnf(inner.c.Pos(), "%s is taken inside %s here, and the other way round at %s: two processors taking them in opposite orders wait for each other for ever; take them in one order everywhere",
+						inner.name, outer.name, p.position(other))
+				}
+				if _, ok := seen[k]; !ok {
+					seen[k] = inner.c.Pos()
+				}
+			}
+		}
+	}
+}
+
 // raceChecks are the warnings //svm:ignore race suppresses: those of
 // this pass and the classify pass's shared scalar.
-var raceChecks = []string{"write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
+var raceChecks = []string{"a deadlock", "wait for each other for ever", "write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
 	"inside a branch on the processor number", "is shared and assigned in the body of the pdo", "is a channel shared",
 	"not safe for concurrent use", "writes the package-level variable"}
 
