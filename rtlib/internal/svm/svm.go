@@ -30,6 +30,7 @@ package svm
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -106,11 +107,15 @@ type Fault struct {
 
 // Space is the shared pages of one run.
 type Space struct {
-	model   Model
-	procs   int
-	words   int
-	pages   []page
-	perm    [][]atomic.Uint32 // [processor][page]
+	model Model
+	procs int
+	words int
+	pages []page
+	// perm[p] is processor p's table of permissions by page, replaced by
+	// a longer copy when a segment adds pages (under mu's write lock); the
+	// access check loads the current one.
+	perm    []atomic.Pointer[[]atomic.Uint32]
+	mu      sync.RWMutex // the structure (pages, tables, segments): written by AddSegment, read by the protocol
 	segs    []*Segment
 	byAddr  map[uintptr]int32 // page address -> page number
 	stripes [64]sync.Mutex
@@ -118,7 +123,11 @@ type Space struct {
 
 // New makes the space of procs processors under model.
 func New(procs int, model Model) *Space {
-	return &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([][]atomic.Uint32, procs), byAddr: map[uintptr]int32{}}
+	s := &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([]atomic.Pointer[[]atomic.Uint32], procs), byAddr: map[uintptr]int32{}}
+	for p := range s.perm {
+		s.perm[p].Store(&[]atomic.Uint32{})
+	}
+	return s
 }
 
 // Model is the space's consistency model.
@@ -130,6 +139,8 @@ func (s *Space) Model() Model { return s.model }
 // read-only under RC, where a write must fault to be noticed. Not safe to
 // call while processors access the space.
 func (s *Space) AddSegment(base uintptr, size, pageSize int) (*Segment, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if pageSize <= 0 || pageSize&(pageSize-1) != 0 {
 		return nil, fmt.Errorf("page size %d is not a power of two", pageSize)
 	}
@@ -152,32 +163,40 @@ func (s *Space) AddSegment(base uintptr, size, pageSize int) (*Segment, error) {
 		s.pages = append(s.pages, page{model: s.model, owner: 0, copies: make([]uint64, s.words), writers: make([]uint64, s.words)})
 	}
 	for p := range s.perm {
+		old := s.table(p)
 		grown := make([]atomic.Uint32, len(s.pages))
-		for i := range s.perm[p] {
-			grown[i].Store(s.perm[p][i].Load())
+		for i := range old {
+			grown[i].Store(old[i].Load())
 		}
-		s.perm[p] = grown
+		s.perm[p].Store(&grown)
 	}
 	perm := Writable
 	if s.model == RC {
 		perm = ReadOnly
 	}
 	for i := first; i < len(s.pages); i++ {
-		s.perm[0][i].Store(perm)
+		s.table(0)[i].Store(perm)
 	}
 	s.segs = append(s.segs, g)
 	return g, nil
 }
 
 // Segments lists the segments.
-func (s *Space) Segments() []*Segment { return s.segs }
+func (s *Space) Segments() []*Segment {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.segs)
+}
 
 // Hit reports whether processor p may access page pg as need (ReadOnly or
 // Writable) without a fault: the access check, one load of p's own table.
-func (s *Space) Hit(p, pg int, need uint32) bool { return s.perm[p][pg].Load() >= need }
+func (s *Space) Hit(p, pg int, need uint32) bool { return (*s.perm[p].Load())[pg].Load() >= need }
+
+// table is processor p's current permission table.
+func (s *Space) table(p int) []atomic.Uint32 { return *s.perm[p].Load() }
 
 // Perm is processor p's permission on page pg.
-func (s *Space) Perm(p, pg int) uint32 { return s.perm[p][pg].Load() }
+func (s *Space) Perm(p, pg int) uint32 { return s.table(p)[pg].Load() }
 
 func has(set []uint64, p int) bool { return set[p>>6]&(1<<(uint(p)&63)) != 0 }
 func add(set []uint64, p int)      { set[p>>6] |= 1 << (uint(p) & 63) }
@@ -187,35 +206,39 @@ func del(set []uint64, p int)      { set[p>>6] &^= 1 << (uint(p) & 63) }
 // it fills f and reports true when it was a fault (false: another
 // processor's fault gave p the page meanwhile).
 func (s *Space) Read(p, pg int, f *Fault) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	mu := &s.stripes[pg&63]
 	mu.Lock()
 	defer mu.Unlock()
-	if s.perm[p][pg].Load() >= ReadOnly {
+	if s.table(p)[pg].Load() >= ReadOnly {
 		return false
 	}
 	st := &s.pages[pg]
 	*f = Fault{Page: pg, From: int(st.owner), Reduced: -1}
-	if st.model == SC && s.perm[st.owner][pg].Load() == Writable {
+	if st.model == SC && s.table(int(st.owner))[pg].Load() == Writable {
 		// Li: the owner keeps the page, read-only while copies exist.
-		s.perm[st.owner][pg].Store(ReadOnly)
+		s.table(int(st.owner))[pg].Store(ReadOnly)
 		f.Reduced = int(st.owner)
 	}
 	add(st.copies, p)
-	s.perm[p][pg].Store(ReadOnly)
+	s.table(p)[pg].Store(ReadOnly)
 	return true
 }
 
 // Write runs the protocol for a write of page pg by processor p that
 // missed; see Read.
 func (s *Space) Write(p, pg int, f *Fault) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	mu := &s.stripes[pg&63]
 	mu.Lock()
 	defer mu.Unlock()
-	if s.perm[p][pg].Load() == Writable {
+	if s.table(p)[pg].Load() == Writable {
 		return false
 	}
 	st := &s.pages[pg]
-	had := s.perm[p][pg].Load() >= ReadOnly
+	had := s.table(p)[pg].Load() >= ReadOnly
 	*f = Fault{Page: pg, Write: true, From: int(st.owner), Reduced: -1}
 	if had {
 		f.From = -1 // p's copy is current: it needs the permission only
@@ -223,14 +246,14 @@ func (s *Space) Write(p, pg int, f *Fault) bool {
 	if st.model == SC {
 		// Li: ownership moves to the writer, every other copy goes.
 		for q := 0; q < s.procs; q++ {
-			if q != p && (has(st.copies, q) || int(st.owner) == q) && s.perm[q][pg].Load() != NoAccess {
-				s.perm[q][pg].Store(NoAccess)
+			if q != p && (has(st.copies, q) || int(st.owner) == q) && s.table(q)[pg].Load() != NoAccess {
+				s.table(q)[pg].Store(NoAccess)
 				f.Invalidated = append(f.Invalidated, q)
 			}
 		}
 		clear(st.copies)
 		st.owner = int32(p)
-		s.perm[p][pg].Store(Writable)
+		s.table(p)[pg].Store(Writable)
 		return true
 	}
 	// RC: p writes its own copy; the others learn of it at Sync.
@@ -241,7 +264,7 @@ func (s *Space) Write(p, pg int, f *Fault) bool {
 	if int(st.owner) != p {
 		add(st.copies, p)
 	}
-	s.perm[p][pg].Store(Writable)
+	s.table(p)[pg].Store(Writable)
 	return true
 }
 
@@ -261,6 +284,8 @@ type Notice struct {
 // write to it faults and is noticed. Every processor must be stopped (a
 // barrier): Sync is not safe beside accesses.
 func (s *Space) Sync() []Notice {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	var out []Notice
 	for pg := range s.pages {
 		out = s.syncPage(pg, out)
@@ -282,11 +307,11 @@ func (s *Space) syncPage(pg int, out []Notice) []Notice {
 	}
 	owner := ws[0]
 	for q := 0; q < s.procs; q++ {
-		if q == owner || s.perm[q][pg].Load() == NoAccess {
+		if q == owner || s.table(q)[pg].Load() == NoAccess {
 			continue
 		}
 		if !has(st.writers, q) || len(ws) > 1 {
-			s.perm[q][pg].Store(NoAccess)
+			s.table(q)[pg].Store(NoAccess)
 			out = append(out, Notice{Proc: q, Page: pg, Writers: ws})
 		}
 	}
@@ -294,7 +319,7 @@ func (s *Space) syncPage(pg int, out []Notice) []Notice {
 	clear(st.writers)
 	st.nwriters = 0
 	st.owner = int32(owner)
-	s.perm[owner][pg].Store(ReadOnly)
+	s.table(owner)[pg].Store(ReadOnly)
 	return out
 }
 
@@ -305,6 +330,8 @@ func (s *Space) syncPage(pg int, out []Notice) []Notice {
 // processors must not access g meanwhile (the leader runs it in exclusive
 // code while the members wait).
 func (s *Space) SetModel(g *Segment, m Model) []Notice {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	var out []Notice
 	for _, pg32 := range g.index {
 		pg := int(pg32)
@@ -315,8 +342,8 @@ func (s *Space) SetModel(g *Segment, m Model) []Notice {
 			out = s.syncPage(pg, out)
 			if m == RC {
 				for q := 0; q < s.procs; q++ {
-					if s.perm[q][pg].Load() == Writable {
-						s.perm[q][pg].Store(ReadOnly)
+					if s.table(q)[pg].Load() == Writable {
+						s.table(q)[pg].Store(ReadOnly)
 					}
 				}
 			}
@@ -329,6 +356,8 @@ func (s *Space) SetModel(g *Segment, m Model) []Notice {
 
 // Owner is the owner of page pg.
 func (s *Space) Owner(pg int) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	mu := &s.stripes[pg&63]
 	mu.Lock()
 	defer mu.Unlock()
@@ -340,6 +369,8 @@ func (s *Space) Owner(pg int) int {
 // distributions of seed 002 (o-page-dist, c-page-dist). Under RC the owner
 // of a page written since the last Sync is its owner before it.
 func (s *Space) Holding(p int, g *Segment) (owned, copied []int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	for _, pg := range g.index {
 		mu := &s.stripes[pg&63]
 		mu.Lock()
@@ -348,7 +379,7 @@ func (s *Space) Holding(p int, g *Segment) (owned, copied []int) {
 		switch {
 		case owner == p:
 			owned = append(owned, int(pg))
-		case s.perm[p][pg].Load() != NoAccess:
+		case s.table(p)[pg].Load() != NoAccess:
 			copied = append(copied, int(pg))
 		}
 	}
@@ -367,17 +398,19 @@ const (
 // Evict drops processor p's read-only copy of page pg (a page-out: p
 // keeps too many pages).
 func (s *Space) Evict(p, pg int) Eviction {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	mu := &s.stripes[pg&63]
 	mu.Lock()
 	defer mu.Unlock()
 	st := &s.pages[pg]
 	switch {
-	case int(st.owner) == p || s.perm[p][pg].Load() == NoAccess:
+	case int(st.owner) == p || s.table(p)[pg].Load() == NoAccess:
 		return NotACopy
 	case has(st.writers, p):
 		return Busy
 	}
 	del(st.copies, p)
-	s.perm[p][pg].Store(NoAccess)
+	s.table(p)[pg].Store(NoAccess)
 	return Evicted
 }
