@@ -397,9 +397,9 @@ func (a *aps) svmSync() {
 func addr32(a uintptr) int { return int(int32(uint32(a))) }
 
 // segment returns the segment of a shared variable's storage, making it on
-// first use (fresh). Segments are made under the run's lock. The page
-// tables grow then: a shared directive must not run beside accesses of
-// other processors (in exclusive code, as declarations are, it does not).
+// first use (fresh). Segments are made under the run's lock; the space
+// grows its page tables under its own write lock, and the access checks
+// load the new tables.
 func (r *run) segment(st Storage, v segVar) (g *svm.Segment, fresh bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
