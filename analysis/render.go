@@ -574,3 +574,17 @@ func bytesText(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// Table is a text table with aligned columns, for the reports of other
+// tools (svmc diff); a column whose heading starts with ">" is aligned
+// right.
+type Table struct{ t *table }
+
+// NewTable makes a table with the given headings.
+func NewTable(cols ...string) *Table { return &Table{newTable(cols...)} }
+
+// Add adds a row.
+func (t *Table) Add(cells ...string) { t.t.add(cells...) }
+
+// Write writes the table, each line indented.
+func (t *Table) Write(w io.Writer, indent string) { t.t.write(w, indent) }

@@ -42,7 +42,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	root.SetErr(safetext.Writer{W: os.Stderr})
 	root.AddCommand(
 		compileCmd(), buildCmd(), runCmd(), testCmd(), traceCmd(), versionCmd(),
-		reportCmd(), tuneCmd(), checkCmd(), vetCmd(),
+		reportCmd(), tuneCmd(), checkCmd(), vetCmd(), diffCmd(),
 		viewCmd(), exportCmd(),
 	)
 	completeValues(root)

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/svmc/svmc/analysis"
+	"github.com/svmc/svmc/diff"
+	"github.com/svmc/svmc/progdb"
+)
+
+func diffCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "diff [--format text|json] A B",
+		Short: "compare two traces of a program: time, imbalance and findings region by region, and the scaling from A to B",
+		Long: `diff compares trace B with trace A of the same program (the program information of
+both is compared first, and a difference is said plainly): each region's time on its
+slowest processor side by side with the change and the speedup, with the scaling
+efficiency when the numbers of processors differ (a region below 0.5 "stops scaling"),
+each parallel loop's imbalance and lost time, and the findings that appeared or vanished.
+Typical: the same program at -n 2 and -n 4, or before and after a change.`,
+		Example: `  svmc run -n 2 --trace n2.sddf . && svmc run -n 4 --trace n4.sddf .
+  svmc diff n2.sddf n4.sddf`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return fmt.Errorf("diff: unknown --format %q (want text or json)", format)
+			}
+			var models [2]*analysis.Model
+			var progs [2]*progdb.Program
+			for i, path := range args {
+				in, err := openTrace(path)
+				if err != nil {
+					return fmt.Errorf("diff: %v", err)
+				}
+				prog, err := reportProgram(in.f, in.size, in.name, "")
+				if err != nil {
+					in.Close()
+					return err
+				}
+				m, err := analysis.AnalyzeReaderAt(in.f, in.size, in.name, analysis.Options{Prog: prog})
+				in.Close()
+				if err != nil {
+					return fmt.Errorf("diff: %v", err)
+				}
+				models[i], progs[i] = m, prog
+			}
+			r := diff.Compare(args[0], args[1], models[0], models[1], progs[0], progs[1])
+			if format == "json" {
+				return r.WriteJSON(cmd.OutOrStdout())
+			}
+			r.WriteText(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	return cmd
+}
