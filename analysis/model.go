@@ -60,6 +60,10 @@ type Model struct {
 	// Locality is the SVM layer's page faults and travel (nil when the
 	// trace has no page records: below stage 4).
 	Locality *Locality `json:"locality,omitempty"`
+	// VarChecks are the checksums of shared variables at region exits
+	// (var-check, request word VarCheck), in the order processor 0 wrote
+	// them: svmc diff compares two runs' values with them.
+	VarChecks []VarCheck `json:"var_checks,omitempty"`
 
 	prog *progdb.Program
 }
@@ -387,6 +391,7 @@ type builder struct {
 	endClock       float64 // of trace-end
 	msgs           msgBuilder
 	svm            *svmBuilder // page records (locality.go); nil without
+	varChecks      []VarCheck
 	cost           CostModel
 }
 
@@ -566,6 +571,9 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 	case trace.TagReadPageFaultSum, trace.TagWritePageFaultSum, trace.TagPageTravel,
 		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced, trace.TagSegmentVariable:
 		b.svmRecord(n, e)
+	case trace.TagVarCheck:
+		b.varChecks = append(b.varChecks, VarCheck{Sub: int(e.Sub), Dir: int(e.Dir), Var: e.Rec.Int("variable number"),
+			Instance: e.Rec.Int("instance"), Checksum: uint32(int32(e.Rec.Int("checksum"))), Bytes: e.Rec.Int("bytes")})
 	}
 }
 
@@ -1152,6 +1160,7 @@ func (b *builder) model() *Model {
 	})
 	b.finishMeasures(m)
 	m.Messages = b.msgs.build(b.pi, N)
+	m.VarChecks = b.varChecks
 	if b.svm != nil {
 		m.Locality = b.svm.locality(b, b.cost)
 		m.Locality.predict(m.Regions)
@@ -1203,4 +1212,16 @@ func (s *SerialStat) Span() string {
 		return "before " + at(s.Before)
 	}
 	return ""
+}
+
+// VarCheck is one var-check record: the checksum of shared variable Var
+// of subprogram Sub at the Instance-th exit of the region of directive
+// Dir (0: the subprogram).
+type VarCheck struct {
+	Sub      int    `json:"sub"`
+	Dir      int    `json:"dir"`
+	Var      int    `json:"var"`
+	Instance int    `json:"instance"`
+	Checksum uint32 `json:"checksum"`
+	Bytes    int    `json:"bytes"`
 }

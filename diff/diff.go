@@ -43,6 +43,31 @@ type Result struct {
 	Loops    []*LoopDiff    `json:"loops"`
 	Appeared []FindingBrief `json:"findings_appeared,omitempty"`
 	Vanished []FindingBrief `json:"findings_vanished,omitempty"`
+	// Values compares the var-check records of the two runs (nil when
+	// neither has any).
+	Values *Values `json:"values,omitempty"`
+}
+
+// Values is the comparison of the variables' checksums at region exits.
+type Values struct {
+	Checks int `json:"checks"` // checks both runs made
+	// First is the first check, in A's order, whose values differ; nil
+	// when they agree everywhere both runs checked.
+	First *Divergence `json:"first_divergence,omitempty"`
+	// OnlyA and OnlyB count the checks one run made and the other not.
+	OnlyA int `json:"only_a"`
+	OnlyB int `json:"only_b"`
+}
+
+// Divergence is a region instance at whose exit a variable's values
+// differ.
+type Divergence struct {
+	Region    string `json:"region"`
+	Where     string `json:"where"`
+	Instance  int    `json:"instance"`
+	Variable  string `json:"variable"`
+	ChecksumA uint32 `json:"checksum_a"`
+	ChecksumB uint32 `json:"checksum_b"`
 }
 
 // RegionDiff is one region in both runs: the slowest processor's
@@ -172,7 +197,68 @@ func Compare(pathA, pathB string, a, b *analysis.Model, pa, pb *progdb.Program) 
 	}
 	fa, fb := briefs(analysis.Findings(a)), briefs(analysis.Findings(b))
 	r.Appeared, r.Vanished = missing(fb, fa), missing(fa, fb)
+	r.Values = compareValues(a.VarChecks, b.VarChecks, pa)
 	return r
+}
+
+// compareValues matches the var-check records of the runs by region,
+// instance and variable.
+func compareValues(a, b []analysis.VarCheck, prog *progdb.Program) *Values {
+	if len(a) == 0 && len(b) == 0 {
+		return nil
+	}
+	type key struct{ sub, dir, v, inst int }
+	inB := map[key]analysis.VarCheck{}
+	for _, c := range b {
+		inB[key{c.Sub, c.Dir, c.Var, c.Instance}] = c
+	}
+	v := &Values{}
+	seen := map[key]bool{}
+	for _, c := range a {
+		k := key{c.Sub, c.Dir, c.Var, c.Instance}
+		seen[k] = true
+		o, ok := inB[k]
+		if !ok {
+			v.OnlyA++
+			continue
+		}
+		v.Checks++
+		if o.Checksum != c.Checksum && v.First == nil {
+			v.First = &Divergence{Instance: c.Instance, ChecksumA: c.Checksum, ChecksumB: o.Checksum}
+			v.First.Region, v.First.Where, v.First.Variable = names(prog, c)
+		}
+	}
+	for _, c := range b {
+		if !seen[key{c.Sub, c.Dir, c.Var, c.Instance}] {
+			v.OnlyB++
+		}
+	}
+	return v
+}
+
+// names gives a check's region, its place and its variable from the
+// program information.
+func names(prog *progdb.Program, c analysis.VarCheck) (region, where, variable string) {
+	region, where, variable = fmt.Sprintf("region of sub %d directive %d", c.Sub, c.Dir), "", fmt.Sprintf("variable %d", c.Var)
+	if prog == nil || c.Sub < 1 || c.Sub > len(prog.Subprograms) {
+		return
+	}
+	s := prog.Subprograms[c.Sub-1]
+	if c.Var >= 1 && c.Var <= len(s.Shared) {
+		variable = s.Shared[c.Var-1].Name
+	}
+	for _, rg := range s.Regions {
+		if rg.Directive == c.Dir {
+			region = rg.Type
+			if rg.Label != "" {
+				region += " " + rg.Label
+			} else if c.Dir == 0 {
+				region += " " + s.Name
+			}
+			where = fmt.Sprintf("%s:%d", rg.Pos.File, rg.Pos.Line)
+		}
+	}
+	return
 }
 
 func parallel(code int) bool {
@@ -321,6 +407,20 @@ func (r *Result) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "\n%s\n", title)
 		for _, f := range fs {
 			fmt.Fprintf(w, "  %5.1f%%  %-14s %s\n", 100*f.Severity, f.Kind, f.Title)
+		}
+	}
+	if v := r.Values; v != nil {
+		fmt.Fprintf(w, "\nValues (var-check: checksums of shared variables at region exits)\n")
+		switch {
+		case v.First != nil:
+			d := v.First
+			fmt.Fprintf(w, "  the values first differ at the exit of %s (%s), instance %d: variable %s (checksums %08x in A, %08x in B)\n",
+				d.Region, d.Where, d.Instance, d.Variable, d.ChecksumA, d.ChecksumB)
+		case v.Checks > 0:
+			fmt.Fprintf(w, "  the same at all %d checks both runs made\n", v.Checks)
+		}
+		if v.OnlyA+v.OnlyB > 0 {
+			fmt.Fprintf(w, "  %d checks only in A, %d only in B (the runs took different paths, or asked different VarCheck requests)\n", v.OnlyA, v.OnlyB)
 		}
 	}
 	writeFindings("Findings of B that A has not", r.Appeared)

@@ -366,12 +366,12 @@ func cstring(s string) string {
 	return s
 }
 
-// pageRecord reports whether tag is a page record of the SVM layer that
-// the locality analysis reads field by field.
+// pageRecord reports whether tag is a record the analysis reads field by
+// field: the SVM layer's page records, var-check.
 func pageRecord(tag trace.Tag) bool {
 	switch tag {
 	case trace.TagReadPageFaultSum, trace.TagWritePageFaultSum, trace.TagPageTravel,
-		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced, trace.TagSegmentVariable:
+		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced, trace.TagSegmentVariable, trace.TagVarCheck:
 		return true
 	}
 	return false

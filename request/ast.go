@@ -274,6 +274,7 @@ const (
 	WordCoSwitch                         // coherence switches
 	WordPrefetch                         // prefetches
 	WordMeasure                          // measured intervals (Lib-DVM §9; svmc's word)
+	WordVarCheck                         // checksums of shared variables at region exit (svmc's word, for svmc diff)
 	WordAllLang                          // *.LangInfo
 	numWords
 )
@@ -316,6 +317,7 @@ var Words = func() [numWords]WordInfo {
 		WordCoSwitch:     {Name: "CoSwitch", Group: GroupLang, Tags: tags(trace.TagCoherenceSwitch)},
 		WordPrefetch:     {Name: "Prefetch", Group: GroupLang, Tags: tags(trace.TagPrefetch)},
 		WordMeasure:      {Name: "MEASURE", Group: GroupLang, Tags: tags(trace.TagMeasureStart, trace.TagMeasureFinish)},
+		WordVarCheck:     {Name: "VarCheck", Group: GroupLang, Vars: true, Tags: tags(trace.TagVarCheck)},
 		WordAllLang:      {Name: "*.LangInfo", Group: GroupLang, All: true},
 	}
 	for k := WordKind(1); k < numWords; k++ {
@@ -326,7 +328,9 @@ var Words = func() [numWords]WordInfo {
 			continue
 		}
 		for j := WordKind(1); j < numWords; j++ {
-			if t[j].Group == t[k].Group && !t[j].All {
+			// VarCheck checksums whole variables at every region exit:
+			// it is asked for by name only.
+			if t[j].Group == t[k].Group && !t[j].All && j != WordVarCheck {
 				t[k].Tags = append(t[k].Tags, t[j].Tags...)
 			}
 		}

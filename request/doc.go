@@ -37,7 +37,8 @@
 //	              | "SVMOverhead" .
 //	SyncInfo      = "BARRIER" | "LOCK" | "WaitCritical" | "MsgInfo" | "*" "." "SyncInfo" .  // MsgInfo: svmc's
 //	LangInfo      = "REGION" | "PDOInfo" | "SECTIONInfo" | "APSInfo" | "CoSwitch"
-//	              | "Prefetch" | "MEASURE" | "*" "." "LangInfo" .   // MEASURE: svmc's, not the seed's
+//	              | "Prefetch" | "MEASURE" | "VarCheck" [ VarList ]
+//	              | "*" "." "LangInfo" .   // MEASURE, VarCheck: svmc's, not the seed's
 //	VarList       = "[" name { "," name } "]" .
 //	name          = letter { letter | digit } .  // a Go identifier; '_' is a letter
 //
@@ -128,7 +129,8 @@
 //	CurPageDist   c-page-dist
 //	PageOut       page-out
 //	SVMOverhead   svm-overhead-start
-//	*.<Group>     all the words of the group
+//	VarCheck      var-check (checksums of the shared variables, or of those listed, at the region's exits; for svmc diff)
+//	*.<Group>     all the words of the group (*.LangInfo without VarCheck, which is asked for by name)
 //
 // shared-segment-address is enabled by stage 6 only. A variable list
 // names shared variables of the subprogram (progdb Subprogram.Shared; with

@@ -21,7 +21,7 @@ REQUEST (0, 2-5, 7) GLOBAL MappingInfo, TrOverhead, KernBufOverflow
 REQUEST LOCAL Grid.Update.PDO_LABEL(sweep, l2): (PDOInfo), (RPFSum[a, b]), (*.SVMInfo[x]), (SVMOverhead)
 REQUEST LOCAL @MAIN.REG_LABEL(phase): (REGION), (APSInfo)
 REQUEST (1) LOCAL *.REG_NO(0, 2-3): (BARRIER), (LOCK), (WaitCritical), (MsgInfo), (*.SyncInfo)
-REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo)
+REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo), (VarCheck[u])
 REQUEST LOCAL f.*: (WPFSum), (RPF), (WPF), (InvalCopy), (PageTravel), (OwnPageDist), (CurPageDist), (PageOut[y])
 REQUEST LOCAL T.REG_NO.REG_NO(1): (REGION)
 `

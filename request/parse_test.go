@@ -23,7 +23,7 @@ REQUEST LOCAL Grid.Update.PDO_LABEL(sweep, l2): (PDOInfo), (RPFSum[a, b]),
     (*.svminfo[x]), (SVMOverhead)
 REQUEST LOCAL @main.REG_LABEL(phase): (REGION, APSInfo)
 REQUEST (1) LOCAL *.REG_NO(0, 2-3): (BARRIER), (lock), (WaitCritical), (MsgInfo), (*.SyncInfo)
-REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo)
+REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo), (VarCheck[u])
 REQUEST LOCAL f.*: (WPFSum), (RPF), (WPF), (InvalCopy), (PageTravel), (OwnPageDist), (CurPageDist), (PageOut[y])
 REQUEST LOCAL T.REG_NO.REG_NO(1): (REGION)
 `
@@ -84,7 +84,8 @@ func TestParseForms(t *testing.T) {
 			Sub:    SubSpec{p(12, "solve"), SubNamed, "solve"},
 			Region: RegionSpec{Pos: p(12, "*"), Kind: RegAll},
 			Words: []Word{word(12, "SECTIONInfo", WordSECTIONInfo), word(12, "CoSwitch", WordCoSwitch),
-				word(12, "Prefetch", WordPrefetch), word(12, "MEASURE", WordMeasure), word(12, "*", WordAllLang, 2)}}},
+				word(12, "Prefetch", WordPrefetch), word(12, "MEASURE", WordMeasure), word(12, "*", WordAllLang, 2),
+				{Pos: p(12, "VarCheck"), Kind: WordVarCheck, Vars: []Ident{{p(12, "u]"), "u"}}}}}},
 		&Request{At: p(13, "REQUEST"), Local: &Local{At: p(13, "LOCAL"),
 			Sub:    SubSpec{p(13, "f"), SubNamed, "f"},
 			Region: RegionSpec{Pos: p(13, "*"), Kind: RegAll},

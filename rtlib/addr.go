@@ -11,6 +11,9 @@ func AddrOf[T any](v *T) uintptr { return uintptr(unsafe.Pointer(v)) }
 type Storage struct {
 	Addr uintptr
 	Size int
+	// ptr is Addr as a pointer: it keeps the storage alive for the run's
+	// segment table and lets var-check read it.
+	ptr unsafe.Pointer
 }
 
 // StorageOf is the storage of the elements of s (svmc passes an array as
@@ -25,7 +28,8 @@ func StorageOf[T any](s []T) Storage {
 		return Storage{}
 	}
 	var z T
-	return Storage{Addr: uintptr(unsafe.Pointer(unsafe.SliceData(s))), Size: len(s) * int(unsafe.Sizeof(z))}
+	ptr := unsafe.Pointer(unsafe.SliceData(s))
+	return Storage{Addr: uintptr(ptr), Size: len(s) * int(unsafe.Sizeof(z)), ptr: ptr}
 }
 
 // RowsOf is the storage of each row of a slice of slices (a shared

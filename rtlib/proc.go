@@ -43,6 +43,8 @@ type Proc struct {
 	msg  procMsg  // message passing (message.go)
 	sv   *svmProc // the SVM layer's access checks (svm.go); nil when it is off
 
+	varInst map[Site]int // exits of each region with var-check records (varcheck.go)
+
 	// The wait this processor is in (deadlock.go): described by plain
 	// fields, published in the atomics below only when the wait blocks.
 	wk      waitKind

@@ -421,6 +421,10 @@ func (r *run) segment(st Storage, v segVar) (g *svm.Segment, fresh bool) {
 		t.vars = slices.Clone(old.vars)
 	}
 	t.vars = append(t.vars, v)
+	if old := r.segTab.Load(); old != nil {
+		t.store = slices.Clone(old.store)
+	}
+	t.store = append(t.store, st)
 	t.byAddr = slices.Clone(t.byID)
 	slices.SortFunc(t.byAddr, func(x, y *svm.Segment) int { return cmpUintptr(x.Start, y.Start) })
 	r.segTab.Store(t)
@@ -432,6 +436,7 @@ func (r *run) segment(st Storage, v segVar) (g *svm.Segment, fresh bool) {
 type segTable struct {
 	byID, byAddr []*svm.Segment
 	vars         []segVar
+	store        []Storage // by ID: the storage, held (var-check reads it)
 }
 
 func cmpUintptr(a, b uintptr) int {

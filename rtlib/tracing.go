@@ -303,6 +303,9 @@ func (p *Proc) closeRegionsAbove(i int) {
 		if p.sv != nil && rg.how != regionThrottled {
 			p.sv.regionEnd(p, rg.at, rg.svm, j == 0)
 		}
+		if p.id == 0 && p.on(trace.TagVarCheck) {
+			p.varCheck(rg)
+		}
 		switch {
 		case rg.how == regionThrottled:
 			p.throttledCall(rg.at.Sub, float64(nanotime())-rg.t0)

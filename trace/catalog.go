@@ -92,6 +92,13 @@ const (
 	// locality analysis names variables.
 	TagSegmentVariable Tag = 2009
 
+	// TagVarCheck: a checksum (CRC-32 of the bytes) of a shared variable's
+	// storage at the exit of a region, written by processor 0 when a LOCAL
+	// request asks VarCheck for the region: svmc diff finds the first
+	// region instance whose values differ between two runs. No stage
+	// enables it: only the request word does (Stage returns RequestOnly).
+	TagVarCheck Tag = 2010
+
 	// Message passing (from #2100; seed 003's tracer): the entry and exit
 	// of every call with its parameters, and the completion of a
 	// non-blocking operation found by Wait, Test or WaitAll. A send's
@@ -349,6 +356,9 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "mean inclusive microseconds", 0})},
 	{TagThrottledCalls, "throttled-calls", "calls of a throttled subprogram after it stopped being traced",
 		one(nodeID, clock, subNo, Field{Int, "calls", 0}, Field{Double, "inclusive microseconds", 0})},
+	{TagVarCheck, "var-check", "a checksum of a shared variable at the exit of a region",
+		one(nodeID, clock, subNo, dirNo, Field{Int, "variable number", 0}, Field{Int, "instance", 0},
+			Field{Int, "checksum", 0}, Field{Int, "bytes", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},
@@ -417,11 +427,17 @@ const (
 	EndExit      = 6 // the program called os.Exit (or log.Fatal) with a status other than 0
 )
 
+// RequestOnly is the stage of records that no stage enables, only a
+// request word (var-check).
+const RequestOnly = 99
+
 // Stage returns the lowest tracing stage (seed 002, Table 2) at which records
 // with tag are written. Stage 1 regions and overhead; 2 scheduling and
 // mapping; 3 synchronisation and message passing; 4-6 the SVM kernel's page events.
 func Stage(tag Tag) int {
 	switch {
+	case tag == TagVarCheck:
+		return RequestOnly
 	case tag == TagTraceRegionStart, tag == TagTraceRegionStop,
 		tag == TagTraceOverhead, tag == TagKernelTraceBufferOverflow:
 		return 1

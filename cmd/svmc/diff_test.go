@@ -35,3 +35,57 @@ func TestSvmcDiff(t *testing.T) {
 		t.Errorf("svmc diff --format json: %v %+v\n%s", err, r, res.stdout)
 	}
 }
+
+// The issue's behaviour case: a program with a race in one pdo (each
+// element counts from its predecessor: on 4 processors, the others start
+// from values processor 0 has not written yet), run on 1 and 4 processors
+// with VarCheck; svmc diff names that pdo and the variable, and not the
+// pdo before it, whose values agree.
+func TestSvmcDiffValues(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func main() {
+	a := make([]float64, 1<<16)
+	b := make([]float64, 1<<16)
+	//svm:shared a, b
+	//svm:pdo label(init) loops(i)
+	for i := 0; i < len(a); i++ {
+		a[i] = 0
+	}
+	//svm:pdo label(count) loops(i)
+	for i := 1; i < len(a); i++ {
+		a[i] = a[i-1] + 1 + spin(i)
+	}
+	//svm:pdo label(copy) loops(i)
+	for i := 0; i < len(a); i++ {
+		b[i] = a[i]
+	}
+	fmt.Println(b[len(b)-1] > 0)
+}
+
+// spin takes about a microsecond and returns 0: each processor's part of
+// the count loop takes milliseconds, so the processors overlap even when
+// the machine is busy and a processor wakes late.
+func spin(i int) float64 {
+	x := i
+	for k := 0; k < 300; k++ {
+		x = x*31 + k
+	}
+	return float64(x & 0)
+}
+`, "vc.req": "REQUEST LOCAL @MAIN.*: (VarCheck)\n"})
+	for _, n := range []string{"1", "4"} {
+		if res := runSvmc(t, dir, "run", "-n", n, "--request", "vc.req", "--trace", "n"+n+".sddf", "."); res.code != 0 {
+			t.Fatalf("run -n %s: exit %d\n%s", n, res.code, res.stderr)
+		}
+	}
+	res := runSvmc(t, dir, "diff", "n1.sddf", "n4.sddf")
+	if res.code != 0 || !strings.Contains(res.stdout, "the values first differ at the exit of pdo count (main.go:13), instance 1: variable a (") {
+		t.Errorf("svmc diff: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if res := runSvmc(t, dir, "diff", "n1.sddf", "n1.sddf"); !strings.Contains(res.stdout, "the same at all") {
+		t.Errorf("svmc diff of a run with itself:\n%s", res.stdout)
+	}
+}
