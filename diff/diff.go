@@ -453,3 +453,128 @@ func signedPct(x float64) string {
 	}
 	return s
 }
+
+// Scaling is the scaling table of several runs of a program (svmc diff
+// with more than two traces, typically N = 1, 2, 4): per region, each
+// run's slowest-processor time, its speedup over the first run and its
+// efficiency (speedup × N_first / N).
+type Scaling struct {
+	Runs    []Side        `json:"runs"`
+	Program string        `json:"program"`
+	Same    bool          `json:"same_program"`
+	Regions []*ScalingRow `json:"regions"`
+}
+
+// ScalingRow is one region across the runs (Times[i] 0: not in run i).
+type ScalingRow struct {
+	Site       analysis.Site `json:"site"`
+	Name       string        `json:"name"`
+	Code       int           `json:"region_code"`
+	Times      []float64     `json:"times_us"`
+	Speedup    []float64     `json:"speedup"`
+	Efficiency []float64     `json:"efficiency"`
+	// StopsAt is the index of the first run whose efficiency falls below
+	// ScalingFloor (-1: none): where scaling stops.
+	StopsAt int `json:"stops_at"`
+}
+
+// Scale builds the scaling table of the runs, in the order given; progs
+// are their program information.
+func Scale(paths []string, ms []*analysis.Model, progs []*progdb.Program) *Scaling {
+	sc := &Scaling{Same: true}
+	for i, m := range ms {
+		sc.Runs = append(sc.Runs, Side{Path: paths[i], Procs: m.Procs, Duration: m.Duration, Efficiency: m.Time.Efficiency})
+		if i > 0 {
+			if same, why := sameProgram(progs[0], progs[i]); !same {
+				sc.Same, sc.Program = false, why
+			}
+		}
+	}
+	if sc.Same {
+		_, sc.Program = sameProgram(progs[0], progs[0])
+	}
+	type rkey struct{ sub, dir, code int }
+	rows := map[rkey]*ScalingRow{}
+	var order []rkey
+	for i, m := range ms {
+		for _, rs := range m.Regions {
+			k := rkey{rs.Sub, rs.Dir, rs.Code}
+			row := rows[k]
+			if row == nil {
+				row = &ScalingRow{Site: rs.Site, Name: regionName(rs), Code: rs.Code, Times: make([]float64, len(ms)), StopsAt: -1}
+				rows[k] = row
+				order = append(order, k)
+			}
+			for _, p := range rs.PerProc {
+				row.Times[i] = max(row.Times[i], p.Incl)
+			}
+		}
+	}
+	n0 := float64(ms[0].Procs)
+	for _, k := range order {
+		row := rows[k]
+		for i, t := range row.Times {
+			s := ratio(row.Times[0], t)
+			e := 0.0
+			if ms[i].Procs > 0 {
+				e = s * n0 / float64(ms[i].Procs)
+			}
+			row.Speedup = append(row.Speedup, s)
+			row.Efficiency = append(row.Efficiency, e)
+			if row.StopsAt < 0 && i > 0 && t > 0 && e < ScalingFloor && parallel(row.Code) {
+				row.StopsAt = i
+			}
+		}
+		sc.Regions = append(sc.Regions, row)
+	}
+	return sc
+}
+
+// WriteJSON writes sc as JSON.
+func (sc *Scaling) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sc)
+}
+
+// WriteText writes the scaling table.
+func (sc *Scaling) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "svmc diff: scaling over %d runs\n", len(sc.Runs))
+	for i, r := range sc.Runs {
+		fmt.Fprintf(w, "  %d: %s: %d processor%s, T = %s\n", i+1, r.Path, r.Procs, map[bool]string{true: "", false: "s"}[r.Procs == 1], analysis.Dur(r.Duration))
+	}
+	if sc.Same {
+		fmt.Fprintf(w, "  same program: %s\n", sc.Program)
+	} else {
+		fmt.Fprintf(w, "  WARNING: %s\n", sc.Program)
+	}
+	fmt.Fprintf(w, "\nRegions (the slowest processor's inclusive time; speedup and efficiency against run 1)\n")
+	head := []string{"region", "where"}
+	for _, r := range sc.Runs {
+		head = append(head, fmt.Sprintf(">N=%d", r.Procs))
+	}
+	for _, r := range sc.Runs[1:] {
+		head = append(head, fmt.Sprintf(">eff N=%d", r.Procs))
+	}
+	head = append(head, "")
+	t := analysis.NewTable(head...)
+	for _, row := range sc.Regions {
+		cells := []string{row.Name, row.Site.Where()}
+		for _, x := range row.Times {
+			cells = append(cells, dur(x, map[bool]int64{true: 0, false: 1}[x == 0]))
+		}
+		for i := 1; i < len(row.Times); i++ {
+			if row.Times[i] == 0 || row.Times[0] == 0 {
+				cells = append(cells, "-")
+				continue
+			}
+			cells = append(cells, strconv.FormatFloat(row.Efficiency[i], 'f', 2, 64))
+		}
+		note := ""
+		if row.StopsAt > 0 {
+			note = fmt.Sprintf("stops scaling at N=%d", sc.Runs[row.StopsAt].Procs)
+		}
+		t.Add(append(cells, note)...)
+	}
+	t.Write(w, "  ")
+}

@@ -108,6 +108,29 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// The scaling table of synthetic runs on 1, 2 and 4 processors: the pdo's
+// last processor's extra work grows with N, and its efficiency falls
+// below 0.5 at N=4.
+func TestScalingGolden(t *testing.T) {
+	runs := []*analysis.Model{run(t, 1, 0), run(t, 2, 40), run(t, 4, 300)}
+	var out bytes.Buffer
+	Scale([]string{"n1.sddf", "n2.sddf", "n4.sddf"}, runs, []*progdb.Program{prog(), prog(), prog()}).WriteText(&out)
+	path := filepath.Join("testdata", "scaling-table.txt")
+	if *update {
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./diff -update writes it)", err)
+	}
+	if d := cmp.Diff(string(want), out.String()); d != "" {
+		t.Errorf("scaling table (-want +got):\n%s", d)
+	}
+}
+
 // Different program information is said, not hidden.
 func TestDifferentPrograms(t *testing.T) {
 	other := prog()

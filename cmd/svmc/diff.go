@@ -13,23 +13,26 @@ import (
 func diffCmd() *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use:   "diff [--format text|json] A B",
+		Use:   "diff [--format text|json] A B [C ...]",
 		Short: "compare two traces of a program: time, imbalance and findings region by region, and the scaling from A to B",
 		Long: `diff compares trace B with trace A of the same program (the program information of
 both is compared first, and a difference is said plainly): each region's time on its
 slowest processor side by side with the change and the speedup, with the scaling
 efficiency when the numbers of processors differ (a region below 0.5 "stops scaling"),
 each parallel loop's imbalance and lost time, and the findings that appeared or vanished.
-Typical: the same program at -n 2 and -n 4, or before and after a change.`,
+Typical: the same program at -n 2 and -n 4, or before and after a change. With more
+than two traces (-n 1, 2, 4, ...) it prints the scaling table: each region's time in
+every run, with its efficiency against the first, and where scaling stops.`,
 		Example: `  svmc run -n 2 --trace n2.sddf . && svmc run -n 4 --trace n4.sddf .
-  svmc diff n2.sddf n4.sddf`,
-		Args: cobra.ExactArgs(2),
+  svmc diff n2.sddf n4.sddf
+  svmc diff n1.sddf n2.sddf n4.sddf        (the scaling table)`,
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return fmt.Errorf("diff: unknown --format %q (want text or json)", format)
 			}
-			var models [2]*analysis.Model
-			var progs [2]*progdb.Program
+			models := make([]*analysis.Model, len(args))
+			progs := make([]*progdb.Program, len(args))
 			for i, path := range args {
 				in, err := openTrace(path)
 				if err != nil {
@@ -46,6 +49,14 @@ Typical: the same program at -n 2 and -n 4, or before and after a change.`,
 					return fmt.Errorf("diff: %v", err)
 				}
 				models[i], progs[i] = m, prog
+			}
+			if len(args) > 2 {
+				sc := diff.Scale(args, models, progs)
+				if format == "json" {
+					return sc.WriteJSON(cmd.OutOrStdout())
+				}
+				sc.WriteText(cmd.OutOrStdout())
+				return nil
 			}
 			r := diff.Compare(args[0], args[1], models[0], models[1], progs[0], progs[1])
 			if format == "json" {
