@@ -130,7 +130,7 @@ func (p *Package) syncNesting() {
 
 // raceChecks are the warnings //svm:ignore race suppresses: those of
 // this pass and the classify pass's shared scalar.
-var raceChecks = []string{"a deadlock", "wait for each other for ever", "write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
+var raceChecks = []string{"a deadlock", "wait for each other for ever", "may outlive its iteration", "write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
 	"inside a branch on the processor number", "is shared and assigned in the body of the pdo", "is a channel shared",
 	"not safe for concurrent use", "writes the package-level variable"}
 
@@ -221,6 +221,10 @@ func (p *Package) racesInPDO(c *Construct) {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.GoStmt:
+			if !waitsAfter(info.Body, x) {
+				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; wait for it in the iteration (sync.WaitGroup) or do its work in the iteration", line)
+			}
 		case *ast.SendStmt:
 			if id, ok := ast.Unparen(x.Chan).(*ast.Ident); ok && outside(p.Info.Uses[id]) && !isGuarded(x.Pos()) {
 				p.warnf(x.Pos(), "%s is a channel shared by the processors of the pdo at line %d: sends from every processor's iterations interleave in no fixed order, and a processor blocked on it blocks its share of the loop; pass values between processors with rtlib.Send/Recv, or collect results in an array indexed by the iteration", id.Name, line)
@@ -349,6 +353,25 @@ func (p *Package) racesInPDO(c *Construct) {
 			}
 		}
 	}
+}
+
+// waitsAfter reports whether body calls a Wait method (a WaitGroup's, an
+// errgroup's) after the go statement g: the iteration waits for what it
+// started.
+func waitsAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() > g.End() {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // unsafeShared names a standard library type that is not safe for

@@ -32,6 +32,7 @@ type raceAccess struct {
 	write     bool
 	goroutine int
 	proc      int // -1 unknown
+	starter   int // the processor that started the goroutine (not a processor's own), -1 unknown
 	file      string
 	line      int
 }
@@ -41,9 +42,10 @@ type raceReport struct{ a, b raceAccess }
 var (
 	// A processor's goroutine starts in rtlib.svmcProcessor<N> in a race
 	// build: the bottom of an access's stack names the processor.
-	raceProc  = regexp.MustCompile(`rtlib\.svmcProcessor(\d+)\(`)
-	raceHead  = regexp.MustCompile(`^(?:Previous )?(read|write|Read|Write) at 0x[0-9a-f]+ by (?:goroutine (\d+)|main goroutine)`)
-	raceFrame = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
+	raceProc    = regexp.MustCompile(`rtlib\.svmcProcessor(\d+)\(`)
+	raceCreated = regexp.MustCompile(`^Goroutine (\d+) \(.*\) created at:`)
+	raceHead    = regexp.MustCompile(`^(?:Previous )?(read|write|Read|Write) at 0x[0-9a-f]+ by (?:goroutine (\d+)|main goroutine)`)
+	raceFrame   = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
 )
 
 // run copies r to the filter's output until r ends.
@@ -52,6 +54,7 @@ func (f *raceFilter) run(r io.Reader) {
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var cur []raceAccess
 	in := false
+	created := -1 // the goroutine whose creation stack is being read
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
@@ -65,11 +68,23 @@ func (f *raceFilter) run(r io.Reader) {
 		}
 		switch {
 		case line == "WARNING: DATA RACE":
-			in, cur = true, nil
+			in, cur, created = true, nil, -1
+		case in && raceCreated.MatchString(line):
+			created, _ = strconv.Atoi(raceCreated.FindStringSubmatch(line)[1])
+		case in && created >= 0 && raceProc.MatchString(line):
+			// The goroutine was started by this processor's code.
+			n, _ := strconv.Atoi(raceProc.FindStringSubmatch(line)[1])
+			for i := range cur {
+				if cur[i].goroutine == created && cur[i].proc < 0 && cur[i].starter < 0 {
+					cur[i].starter = n
+				}
+			}
+			created = -1
+		case in && created >= 0:
 		case in && raceHead.MatchString(line):
 			m := raceHead.FindStringSubmatch(line)
 			g, _ := strconv.Atoi(m[2])
-			cur = append(cur, raceAccess{write: strings.EqualFold(m[1], "write"), goroutine: g, proc: -1})
+			cur = append(cur, raceAccess{write: strings.EqualFold(m[1], "write"), goroutine: g, proc: -1, starter: -1})
 		case in && len(cur) > 0 && raceProc.MatchString(line):
 			if cur[len(cur)-1].proc < 0 {
 				cur[len(cur)-1].proc, _ = strconv.Atoi(raceProc.FindStringSubmatch(line)[1])
@@ -109,8 +124,11 @@ func (f *raceFilter) explain(r raceReport) string {
 			kind = "write"
 		}
 		who := fmt.Sprintf("goroutine %d", a.goroutine)
-		if a.proc >= 0 {
+		switch {
+		case a.proc >= 0:
 			who = fmt.Sprintf("processor %d", a.proc)
+		case a.starter >= 0:
+			who = fmt.Sprintf("a goroutine processor %d started", a.starter)
 		}
 		if a.file == "" {
 			return fmt.Sprintf("%s by %s", kind, who)
