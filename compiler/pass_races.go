@@ -333,13 +333,16 @@ func (p *Package) racesInPDO(c *Construct) {
 	// Loop-carried dependences between a write and another access of the
 	// same variable whose indices differ by a constant in a distributed
 	// loop variable and agree elsewhere.
+	// One warning per line: a[i], a[i+1] = a[i+1], a[i] has four pairs
+	// that say the same.
 	reported := map[ast.Expr]bool{}
+	lines := map[int]bool{}
 	for _, w := range accs {
 		if !w.write {
 			continue
 		}
 		for _, o := range accs {
-			if o.root != w.root || o.at == w.at || len(o.idx) != len(w.idx) || reported[o.at] {
+			if o.root != w.root || o.at == w.at || len(o.idx) != len(w.idx) || reported[o.at] || lines[p.Fset.Position(o.at.Pos()).Line] {
 				continue
 			}
 			if msg := p.dependence(w, o, info, dist); msg != "" {
@@ -350,6 +353,7 @@ func (p *Package) racesInPDO(c *Construct) {
 				p.warnf(o.at.Pos(), "loop-carried dependence in the pdo at line %d: %s is %s here and %s is written at line %d, %s: iterations that different processors run touch the same element, so the result depends on their order (keep this loop serial, or write to a second array and swap after the loop)",
 					line, exprText(p.Fset, o.at), kind, exprText(p.Fset, w.at), p.Fset.Position(w.at.Pos()).Line, msg)
 				reported[o.at] = true
+				lines[p.Fset.Position(o.at.Pos()).Line] = true
 			}
 		}
 	}
