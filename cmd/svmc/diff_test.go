@@ -37,18 +37,25 @@ func TestSvmcDiff(t *testing.T) {
 }
 
 // The issue's behaviour case: a program with a race in one pdo (each
-// element counts from its predecessor: on 4 processors, the others start
-// from values processor 0 has not written yet), run on 1 and 4 processors
-// with VarCheck; svmc diff names that pdo and the variable, and not the
-// pdo before it, whose values agree.
+// element counts from its predecessor), run on 1 and 4 processors with
+// VarCheck; svmc diff names that pdo and the variable, and not the pdo
+// before it, whose values agree. So that the race shows on a busy machine
+// too, processor 0 waits at its first iteration until processor 3 has
+// read its first predecessor (still 0) — only with several processors.
 func TestSvmcDiffValues(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": `package main
 
-import "fmt"
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/svmc/svmc/rtlib"
+)
 
 func main() {
 	a := make([]float64, 1<<16)
 	b := make([]float64, 1<<16)
+	var started atomic.Bool
 	//svm:shared a, b
 	//svm:pdo label(init) loops(i)
 	for i := 0; i < len(a); i++ {
@@ -56,24 +63,20 @@ func main() {
 	}
 	//svm:pdo label(count) loops(i)
 	for i := 1; i < len(a); i++ {
-		a[i] = a[i-1] + 1 + spin(i)
+		if i == 1 && rtlib.NumProcessors() > 1 {
+			for !started.Load() {
+			}
+		}
+		a[i] = a[i-1] + 1
+		if i == len(a)-len(a)/4 {
+			started.Store(true)
+		}
 	}
 	//svm:pdo label(copy) loops(i)
 	for i := 0; i < len(a); i++ {
 		b[i] = a[i]
 	}
 	fmt.Println(b[len(b)-1] > 0)
-}
-
-// spin takes about a microsecond and returns 0: each processor's part of
-// the count loop takes milliseconds, so the processors overlap even when
-// the machine is busy and a processor wakes late.
-func spin(i int) float64 {
-	x := i
-	for k := 0; k < 300; k++ {
-		x = x*31 + k
-	}
-	return float64(x & 0)
 }
 `, "vc.req": "REQUEST LOCAL @MAIN.*: (VarCheck)\n"})
 	for _, n := range []string{"1", "4"} {
@@ -82,7 +85,7 @@ func spin(i int) float64 {
 		}
 	}
 	res := runSvmc(t, dir, "diff", "n1.sddf", "n4.sddf")
-	if res.code != 0 || !strings.Contains(res.stdout, "the values first differ at the exit of pdo count (main.go:13), instance 1: variable a (") {
+	if res.code != 0 || !strings.Contains(res.stdout, "the values first differ at the exit of pdo count (main.go:19), instance 1: variable a (") {
 		t.Errorf("svmc diff: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	if res := runSvmc(t, dir, "diff", "n1.sddf", "n1.sddf"); !strings.Contains(res.stdout, "the same at all") {
