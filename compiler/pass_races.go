@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
-	"go/printer"
 	"go/token"
 	"go/types"
 	"slices"
@@ -51,14 +50,16 @@ func (p *Package) checkRaces() bool {
 	return true
 }
 
-// guard is a critical section or lock construct with the source it holds.
+// guard is a critical section, lock or atomic construct with the source it
+// holds.
 type guard struct {
 	c        *Construct
 	name     string // "critical c", "lock(m)"
 	from, to token.Pos
 }
 
-// guards lists the critical sections and locks of s with their ranges.
+// guards lists the critical sections, locks and atomic updates of s with
+// their ranges.
 func guards(p *Package, s *Sub) []guard {
 	var gs []guard
 	for _, c := range s.Constructs {
@@ -77,6 +78,8 @@ func guards(p *Package, s *Sub) []guard {
 				}
 			}
 			name = "lock(" + strings.Join(vs, ", ") + ")"
+		case directives.Atomic:
+			name = "atomic"
 		default:
 			continue
 		}
@@ -112,7 +115,7 @@ func (p *Package) syncNesting() {
 		}
 		for _, outer := range gs {
 			for _, inner := range gs {
-				if inner.c == outer.c || !(outer.from <= inner.c.Pos() && inner.c.Pos() < outer.to) {
+				if outer.c.Kind() == directives.Atomic || inner.c.Kind() == directives.Atomic || inner.c == outer.c || !(outer.from <= inner.c.Pos() && inner.c.Pos() < outer.to) {
 					continue
 				}
 				k := pair{outer.name, inner.name}
@@ -194,27 +197,9 @@ func (p *Package) racesInPDO(c *Construct) {
 	writes := writtenExprs(info.Body)
 	// Writes in a critical section, under a lock or atomic are serialised:
 	// not conflicts.
-	var guarded [][2]token.Pos
-	for _, g := range c.Sub.Constructs {
-		switch g.Kind() {
-		case directives.Critical, directives.Lock, directives.Atomic:
-		default:
-			continue
-		}
-		switch {
-		case g.Stmt != nil:
-			guarded = append(guarded, [2]token.Pos{g.Stmt.Pos(), g.Stmt.End()})
-		case g.End != nil:
-			guarded = append(guarded, [2]token.Pos{g.Pos(), g.End.Pos()})
-		}
-	}
+	gs := guards(p, c.Sub)
 	isGuarded := func(pos token.Pos) bool {
-		for _, r := range guarded {
-			if r[0] <= pos && pos < r[1] {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(gs, func(g guard) bool { return g.from <= pos && pos < g.to })
 	}
 	var accs []access
 	ast.Inspect(info.Body, func(n ast.Node) bool {
@@ -322,12 +307,12 @@ func (p *Package) racesInPDO(c *Construct) {
 		}
 		if !depends {
 			p.warnf(a.at.Pos(), "write conflict: %s is written at an index that does not depend on the distributed loop variable%s %s of the pdo at line %d: every processor writes the same elements and the writes race (index by %s, make it a reduction, or move the write out of the loop)",
-				exprText(p.Fset, a.at), suffix(len(loopNames)), strings.Join(loopNames, ", "), line, loopNames[0])
+				p.Text(a.at), suffix(len(loopNames)), strings.Join(loopNames, ", "), line, loopNames[0])
 			continue
 		}
 		if why := p.manyToOne(a.idx, dist, outside); why != "" {
 			p.warnf(a.at.Pos(), "possible write conflict: %s is written at an index that %s in the pdo at line %d: if two iterations on different processors give the same index, their writes race (a may conflict; use a critical section or per-processor copies merged after the loop)",
-				exprText(p.Fset, a.at), why, line)
+				p.Text(a.at), why, line)
 		}
 	}
 	// Loop-carried dependences between a write and another access of the
@@ -351,7 +336,7 @@ func (p *Package) racesInPDO(c *Construct) {
 					kind = "written"
 				}
 				p.warnf(o.at.Pos(), "loop-carried dependence in the pdo at line %d: %s is %s here and %s is written at line %d, %s: iterations that different processors run touch the same element, so the result depends on their order (keep this loop serial, or write to a second array and swap after the loop)",
-					line, exprText(p.Fset, o.at), kind, exprText(p.Fset, w.at), p.Fset.Position(w.at.Pos()).Line, msg)
+					line, p.Text(o.at), kind, p.Text(w.at), p.Fset.Position(w.at.Pos()).Line, msg)
 				reported[o.at] = true
 				lines[p.Fset.Position(o.at.Pos()).Line] = true
 			}
@@ -478,13 +463,13 @@ func (p *Package) manyToOne(idx []ast.Expr, dist map[types.Object]string, outsid
 		e = ast.Unparen(e)
 		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.REM || b.Op == token.QUO || b.Op == token.SHR || b.Op == token.AND) {
 			if _, _, _, ok := p.affine(b.X, dist); ok {
-				return fmt.Sprintf("maps several iterations to one element (%s)", exprText(p.Fset, e))
+				return fmt.Sprintf("maps several iterations to one element (%s)", p.Text(e))
 			}
 		}
 		if ix, ok := e.(*ast.IndexExpr); ok {
 			if root, _ := indexChain(ix); root != nil {
 				if id, ok := root.(*ast.Ident); ok && outside(p.Info.Uses[id]) {
-					return fmt.Sprintf("comes from shared data (%s), whose values may repeat", exprText(p.Fset, e))
+					return fmt.Sprintf("comes from shared data (%s), whose values may repeat", p.Text(e))
 				}
 			}
 		}
@@ -502,7 +487,7 @@ func (p *Package) dependence(w, o access, info *PDO, dist map[types.Object]strin
 	var parts []string
 	carried := false
 	for k := range w.idx {
-		tw, to := exprText(p.Fset, w.idx[k]), exprText(p.Fset, o.idx[k])
+		tw, to := p.Text(w.idx[k]), p.Text(o.idx[k])
 		if tw == to {
 			continue
 		}
@@ -625,7 +610,7 @@ func (p *Package) rankDependent(c *Construct, what string) {
 	}
 	path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, c.ListPos, c.ListPos)
 	if cond := p.rankCondition(path); cond != nil {
-		p.warnf(c.Pos(), "%s inside a branch on the processor number (%s, line %d): the processors that do not take the branch never reach it, and the others wait for ever; move it out of the branch", what, exprText(p.Fset, cond), p.Fset.Position(cond.Pos()).Line)
+		p.warnf(c.Pos(), "%s inside a branch on the processor number (%s, line %d): the processors that do not take the branch never reach it, and the others wait for ever; move it out of the branch", what, p.Text(cond), p.Fset.Position(cond.Pos()).Line)
 	}
 }
 
@@ -646,7 +631,7 @@ func (p *Package) rankDependentCalls() {
 			}
 			path, _ := astutil.PathEnclosingInterval(f.Syntax, call.Pos(), call.Pos())
 			if cond := p.rankCondition(path); cond != nil {
-				p.warnf(call.Pos(), "rtlib.%s inside a branch on the processor number (%s, line %d): a collective must be called by every processor of the set; the others never arrive", fn, exprText(p.Fset, cond), p.Fset.Position(cond.Pos()).Line)
+				p.warnf(call.Pos(), "rtlib.%s inside a branch on the processor number (%s, line %d): a collective must be called by every processor of the set; the others never arrive", fn, p.Text(cond), p.Fset.Position(cond.Pos()).Line)
 			}
 			return true
 		})
@@ -704,14 +689,6 @@ func indexChain(x *ast.IndexExpr) (ast.Expr, []ast.Expr) {
 		e = ix.X
 	}
 	return ast.Unparen(e), idx
-}
-
-func exprText(fset *token.FileSet, e ast.Expr) string {
-	var b strings.Builder
-	if err := printer.Fprint(&b, fset, e); err != nil {
-		return "?"
-	}
-	return b.String()
 }
 
 // suffix is "s" unless n is 1.

@@ -91,20 +91,26 @@ func TestGolden(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		Compare("a.sddf", "b.sddf", c.a, c.b, prog(), prog()).WriteText(&out)
-		path := filepath.Join("testdata", c.name+".txt")
-		if *update {
-			if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		golden(t, c.name+".txt", out.Bytes())
+	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test ./diff -update writes it)", err)
-		}
-		if d := cmp.Diff(string(want), out.String()); d != "" {
-			t.Errorf("%s (-want +got):\n%s", c.name, d)
-		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./diff -update writes it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		t.Errorf("%s (-want +got):\n%s", name, d)
 	}
 }
 
@@ -115,20 +121,7 @@ func TestScalingGolden(t *testing.T) {
 	runs := []*analysis.Model{run(t, 1, 0), run(t, 2, 40), run(t, 4, 300)}
 	var out bytes.Buffer
 	Scale([]string{"n1.sddf", "n2.sddf", "n4.sddf"}, runs, []*progdb.Program{prog(), prog(), prog()}).WriteText(&out)
-	path := filepath.Join("testdata", "scaling-table.txt")
-	if *update {
-		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./diff -update writes it)", err)
-	}
-	if d := cmp.Diff(string(want), out.String()); d != "" {
-		t.Errorf("scaling table (-want +got):\n%s", d)
-	}
+	golden(t, "scaling-table.txt", out.Bytes())
 }
 
 // Different program information is said, not hidden.

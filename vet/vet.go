@@ -8,11 +8,10 @@
 package vet
 
 import (
-	"strings"
-
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svmc/svmc/compiler"
+	"github.com/svmc/svmc/directives"
 )
 
 // Analyzer reports svmc's diagnostics of a package with //svm: directives.
@@ -56,7 +55,7 @@ func hasDirectives(pass *analysis.Pass) bool {
 	for _, f := range pass.Files {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if strings.HasPrefix(c.Text, "//svm:") {
+				if directives.IsDirective(c.Text) {
 					return true
 				}
 			}
