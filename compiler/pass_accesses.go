@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // AccessesPass numbers the program's accesses of shared variables (issue
@@ -13,6 +15,13 @@ import (
 // (a read or a write of the element's page), and fault records name the
 // access by its number ("instruction address"), which the program
 // information file turns into a position.
+//
+// Accesses through a parameter are numbered too when a call of a function
+// of the package passes it a shared variable's storage (a, a[i] of a
+// [][]T, a[lo:hi], &arr), transitively: the pdo body's helper that updates
+// a[i] through its own parameter touches the same pages. The check keys on
+// the address, so a call of the helper with other storage costs one test
+// and records nothing.
 //
 // Left out: accesses in function literals the program writes (one may run
 // on a goroutine that is not the processor whose check would run), and
@@ -40,6 +49,7 @@ func (p *Package) numberAccesses() []*Access {
 	if len(shared) == 0 {
 		return nil
 	}
+	p.reachParams(shared)
 	var out []*Access
 	for _, s := range p.Subs {
 		if s.Decl.Body == nil {
@@ -73,6 +83,97 @@ func (p *Package) numberAccesses() []*Access {
 		ast.Inspect(s.Decl.Body, visit)
 	}
 	return out
+}
+
+// reachParams adds to shared the parameters of the package's functions
+// that receive a shared variable's storage at some call (outside function
+// literals), until no more are found; each stands for the variable passed
+// first.
+func (p *Package) reachParams(shared map[types.Object]*SharedVar) {
+	subOf := map[*types.Func]*Sub{}
+	for _, s := range p.Subs {
+		if s.Obj != nil && s.Decl.Body != nil {
+			subOf[s.Obj] = s
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, s := range p.Subs {
+			if s.Decl.Body == nil {
+				continue
+			}
+			ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.CallExpr:
+					fn := typeutil.StaticCallee(p.Info, x)
+					if fn == nil || subOf[fn.Origin()] == nil {
+						return true
+					}
+					params := fn.Origin().Type().(*types.Signature).Params()
+					for i, arg := range x.Args {
+						if i >= params.Len() || i == params.Len()-1 && fn.Origin().Type().(*types.Signature).Variadic() {
+							break // a variadic parameter collects copies
+						}
+						par := params.At(i)
+						if shared[par] != nil || !holdsStorage(par.Type()) {
+							continue
+						}
+						if v := p.storageRoot(arg, shared); v != nil {
+							shared[par] = v
+							changed = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// holdsStorage reports whether a value of type t refers to storage rather
+// than copying it: a slice or a pointer to an array.
+func holdsStorage(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	return false
+}
+
+// storageRoot returns the shared variable whose storage the argument e
+// refers to: the variable itself, an element that is a slice (a row of a
+// [][]T), a slicing of it, or its address; nil otherwise.
+func (p *Package) storageRoot(e ast.Expr, shared map[types.Object]*SharedVar) *SharedVar {
+	if !holdsStorage(p.Info.TypeOf(e)) {
+		return nil
+	}
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return shared[p.Info.Uses[x]]
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			switch p.Info.TypeOf(x.X).Underlying().(type) {
+			case *types.Slice, *types.Array:
+				e = x.X
+			default:
+				return nil
+			}
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // sharedRoot returns the shared variable at the root of an index chain

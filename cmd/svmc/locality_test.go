@@ -144,3 +144,80 @@ func TestFalseSharingLocality(t *testing.T) {
 		t.Errorf("svm_model sc, cyclic: no false-sharing finding")
 	}
 }
+
+// throughHelper is falseSharing with the write made two calls deep, through
+// the helpers' own parameters (a row of a [][]int64 and a re-slice).
+const throughHelper = `package main
+
+import "fmt"
+
+func main() {
+	c := make([]int64, 1024) // two pages of 4 KiB
+	//svm:shared c
+	for it := 0; it < 50; it++ {
+		//svm:pdo label(bump) loops(i) strategy(STRATEGY)
+		for i := 0; i < len(c); i++ {
+			bump(c[:], i)
+		}
+	}
+	fmt.Println(c[1023], sum(make([]int64, 3)))
+}
+
+func bump(a []int64, i int) { add(a, i, int64(i)) }
+
+func add(b []int64, i int, v int64) { b[i] += v }
+
+// sum is called with storage no shared directive names: its checks record
+// nothing.
+func sum(b []int64) (s int64) {
+	for i := range b {
+		s += b[i]
+	}
+	return s
+}
+`
+
+// Accesses through a parameter that receives a shared variable's storage
+// are checked in the called function (issue 15: "the functions they
+// call"): the pages a helper writes fault as if the loop wrote them.
+func TestSharedThroughParameters(t *testing.T) {
+	faults := func(strategy string) (writes int) {
+		dir := t.TempDir()
+		src := strings.Replace(throughHelper, "STRATEGY", strategy, 1)
+		for name, data := range map[string]string{"go.mod": "module fs\n\ngo 1.22\n", "main.go": src} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tr := filepath.Join(dir, "t.sddf")
+		if res := runSvmc(t, dir, "run", "-n", "2", "--stage", "6", "--trace", tr, "."); res.code != 0 || res.stdout != "51150 0\n" {
+			t.Fatalf("%s: exit %d, output %q\n%s", strategy, res.code, res.stdout, res.stderr)
+		}
+		res := runSvmc(t, dir, "report", "--format", "json", tr)
+		var rep struct {
+			Model struct {
+				Locality *struct {
+					Variables []struct {
+						Name   string
+						Writes []int `json:"write_faults"`
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+			t.Fatalf("report: %v\n%s", err, res.stderr)
+		}
+		if rep.Model.Locality == nil || len(rep.Model.Locality.Variables) != 1 || rep.Model.Locality.Variables[0].Name != "c" {
+			t.Fatalf("%s: no locality analysis of c:\n%s", strategy, res.stdout)
+		}
+		for _, w := range rep.Model.Locality.Variables[0].Writes {
+			writes += w
+		}
+		return writes
+	}
+	cyclic, block := faults("cyclic"), faults("block")
+	t.Logf("write faults through the helpers: cyclic %d, block %d", cyclic, block)
+	if cyclic != 200 || block != 100 {
+		t.Errorf("write faults through the helpers: cyclic %d, block %d; want 200 and 100 as when the loop writes", cyclic, block)
+	}
+}
