@@ -128,6 +128,12 @@ func TestNumbering(t *testing.T) {
 			{Num: 4, Sub: 2, Var: 2, VarSub: 2, Name: "total", Pos: pos("a.go", 36, 10)},
 			{Num: 5, Sub: 4, Var: 1, VarSub: 4, Name: "a", Pos: pos("b.go", 17, 9)},
 		},
+		// The segments of each shared variable's storage, by directive.
+		Segments: []*progdb.Segment{
+			{VarSub: 2, Var: 1, Name: "a", Storage: "slice", ElemSize: 8, Directive: 1, Pos: pos("a.go", 20, 2)},
+			{VarSub: 2, Var: 2, Name: "total", Storage: "array", ElemSize: 8, Directive: 1, Pos: pos("a.go", 20, 2)},
+			{VarSub: 4, Var: 1, Name: "a", Storage: "slice", ElemSize: 8, Directive: 1, Pos: pos("b.go", 12, 2)},
+		},
 	}
 	if diff := cmp.Diff(want, p.Prog); diff != "" {
 		t.Errorf("program information (-want +got):\n%s", diff)

@@ -53,6 +53,8 @@ func (p *Package) buildProgDB() *progdb.Program {
 			}
 			ps.Shared = append(ps.Shared, &progdb.Var{Num: v.Num, Name: v.Name, Type: types.TypeString(t, types.RelativeTo(p.Types)),
 				ElemSize: sizes.Sizeof(elem), Pos: p.ppos(v.Obj.Pos())})
+			prog.Segments = append(prog.Segments, &progdb.Segment{VarSub: s.Num, Var: v.Num, Name: v.Name, Storage: storageKind(t),
+				Rows: storageKind(t) == "slice of slices", ElemSize: sizes.Sizeof(elem), Directive: v.Construct.Num, Pos: p.ppos(v.Construct.Pos())})
 		}
 		prog.Subprograms = append(prog.Subprograms, ps)
 	}
@@ -74,6 +76,21 @@ func (p *Package) buildProgDB() *progdb.Program {
 }
 
 var sizes = types.SizesFor("gc", "amd64")
+
+// storageKind names how a shared variable of type t holds its storage.
+func storageKind(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return "array"
+	case *types.Pointer:
+		return "pointer to array"
+	case *types.Slice:
+		if _, ok := u.Elem().Underlying().(*types.Slice); ok {
+			return "slice of slices"
+		}
+	}
+	return "slice"
+}
 
 func (p *Package) ppos(pos token.Pos) progdb.Pos {
 	q := p.Fset.Position(pos)

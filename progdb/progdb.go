@@ -43,6 +43,27 @@ type Program struct {
 	// source order; page-fault records name them by number ("instruction
 	// address").
 	Accesses []*Access `json:"accesses,omitempty"`
+	// Segments say how the storage of each shared variable is kept in
+	// the SVM layer's segments of pages, in the order of the shared
+	// directives. A segment's number and address exist only at run time
+	// (given in the order storage is first shared); the trace's
+	// segment-variable and shared-segment-address records tie each to the
+	// variable listed here.
+	Segments []*Segment `json:"segments,omitempty"`
+}
+
+// Segment is the segments of one shared variable's storage: one for the
+// storage its shared directive names (the array, or the slice's backing
+// array), and one per row for a slice of slices.
+type Segment struct {
+	VarSub    int    `json:"var_sub"` // the subprogram whose shared directive names it
+	Var       int    `json:"var"`     // its number there (Subprogram.Shared)
+	Name      string `json:"name"`
+	Storage   string `json:"storage"`        // "array", "pointer to array", "slice" or "slice of slices"
+	Rows      bool   `json:"rows,omitempty"` // each row is a segment of its own
+	ElemSize  int64  `json:"elem_size"`      // of the innermost element
+	Directive int    `json:"directive"`      // the shared directive (number in VarSub)
+	Pos       Pos    `json:"pos"`            // of the directive
 }
 
 // Access is one checked access of a shared variable.

@@ -410,6 +410,22 @@ var svm_program = svm_rt.Program{
         "col": 11
       }
     }
+  ],
+  "segments": [
+    {
+      "var_sub": 1,
+      "var": 1,
+      "name": "a",
+      "storage": "slice of slices",
+      "rows": true,
+      "elem_size": 8,
+      "directive": 6,
+      "pos": {
+        "file": "main.go",
+        "line": 29,
+        "col": 2
+      }
+    }
   ]
 }
 `,

@@ -433,6 +433,36 @@ var svm_program = svm_rt.Program{
         "col": 15
       }
     }
+  ],
+  "segments": [
+    {
+      "var_sub": 1,
+      "var": 1,
+      "name": "a",
+      "storage": "slice of slices",
+      "rows": true,
+      "elem_size": 8,
+      "directive": 4,
+      "pos": {
+        "file": "main.go",
+        "line": 29,
+        "col": 2
+      }
+    },
+    {
+      "var_sub": 1,
+      "var": 2,
+      "name": "b",
+      "storage": "slice of slices",
+      "rows": true,
+      "elem_size": 8,
+      "directive": 4,
+      "pos": {
+        "file": "main.go",
+        "line": 29,
+        "col": 2
+      }
+    }
   ]
 }
 `,

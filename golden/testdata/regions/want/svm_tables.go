@@ -330,6 +330,34 @@ var svm_program = svm_rt.Program{
         "col": 3
       }
     }
+  ],
+  "segments": [
+    {
+      "var_sub": 2,
+      "var": 1,
+      "name": "xs",
+      "storage": "slice",
+      "elem_size": 8,
+      "directive": 1,
+      "pos": {
+        "file": "main.go",
+        "line": 22,
+        "col": 2
+      }
+    },
+    {
+      "var_sub": 2,
+      "var": 2,
+      "name": "squares",
+      "storage": "slice",
+      "elem_size": 8,
+      "directive": 1,
+      "pos": {
+        "file": "main.go",
+        "line": 22,
+        "col": 2
+      }
+    }
   ]
 }
 `,

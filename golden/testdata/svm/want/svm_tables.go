@@ -496,6 +496,47 @@ var svm_program = svm_rt.Program{
         "col": 32
       }
     }
+  ],
+  "segments": [
+    {
+      "var_sub": 1,
+      "var": 1,
+      "name": "a",
+      "storage": "slice",
+      "elem_size": 8,
+      "directive": 4,
+      "pos": {
+        "file": "main.go",
+        "line": 20,
+        "col": 2
+      }
+    },
+    {
+      "var_sub": 1,
+      "var": 2,
+      "name": "c",
+      "storage": "slice",
+      "elem_size": 8,
+      "directive": 4,
+      "pos": {
+        "file": "main.go",
+        "line": 20,
+        "col": 2
+      }
+    },
+    {
+      "var_sub": 1,
+      "var": 3,
+      "name": "grid",
+      "storage": "pointer to array",
+      "elem_size": 8,
+      "directive": 4,
+      "pos": {
+        "file": "main.go",
+        "line": 20,
+        "col": 2
+      }
+    }
   ]
 }
 `,
