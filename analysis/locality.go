@@ -24,16 +24,21 @@ import (
 // fault that fetches a page costs Latency plus the page's transfer at
 // Bandwidth; a fault that only gains write permission costs Latency.
 type CostModel struct {
-	LatencyUs float64 `json:"latency_us"`
-	MBps      float64 `json:"bandwidth_mb_s"`
+	LatencyUs float64 `json:"latency_us"`     // a page fault's fixed cost: request, service, reply
+	MBps      float64 `json:"bandwidth_mb_s"` // the page's transfer
+	MsgUs     float64 `json:"message_us"`     // one protocol message (a write fault that fetches nothing: request and grant)
+	Source    string  `json:"source"`         // where the figures come from
 }
 
-// DefaultCost is the default machine: a page-based software DSM on a
-// cluster network (tens of microseconds per remote page fault, as
-// software DSMs on InfiniBand report; a user with figures of their own
-// machine sets them with svmc report --svm-latency/--svm-bandwidth). The
-// figures are an assumption stated in every report that uses them.
-var DefaultCost = CostModel{LatencyUs: 30, MBps: 1000}
+// DefaultCost is a real system's measured figures: MILLIPAGE, a page-based
+// software DSM on a Myrinet cluster of Pentium II PCs (Itzkovitz and
+// Schuster, OSDI 1999, Table 1), brings a 4 KB page for reading in 314 µs
+// and a 128-byte one in 204 µs (so about 200 µs plus 36 MB/s), and takes
+// 67-80 µs for a lock and unlock (a round trip of two messages). The era
+// of seed 002's machines; a user with figures of their own machine sets
+// them with svmc report --svm-latency, --svm-bandwidth and --svm-message.
+var DefaultCost = CostModel{LatencyUs: 200, MBps: 36, MsgUs: 35,
+	Source: "MILLIPAGE on Myrinet, Itzkovitz and Schuster, OSDI 1999"}
 
 // fetch is the cost of a fault that brings a page of size bytes.
 func (c CostModel) fetch(size int) float64 {
@@ -43,6 +48,10 @@ func (c CostModel) fetch(size int) float64 {
 	}
 	return t
 }
+
+// upgrade is the cost of a write fault on a page the processor holds: a
+// request for the permission and its grant.
+func (c CostModel) upgrade() float64 { return 2 * c.MsgUs }
 
 // Locality is the SVM layer's side of a model (nil when the trace has no
 // page records).
@@ -384,7 +393,7 @@ func (s *svmBuilder) locality(b *builder, cost CostModel) *Locality {
 			// transfers; the rest of the write faults only upgrade.
 			fetches := a.recv[p]
 			upgrades := max(0, a.read[p]+a.write[p]-fetches)
-			t := float64(fetches)*fetch + float64(upgrades)*cost.LatencyUs
+			t := float64(fetches)*fetch + float64(upgrades)*cost.upgrade()
 			row.Predicted += t
 			row.Worst = max(row.Worst, t)
 			row.PerProc = append(row.PerProc, t)
@@ -504,8 +513,8 @@ func writeLocality(w io.Writer, m *Model) {
 	if loc == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nShared virtual memory: page faults and locality (%d-byte pages; predicted on a machine with %s per page fault and %.0f MB/s)\n",
-		loc.PageSize, Dur(loc.Cost.LatencyUs), loc.Cost.MBps)
+	fmt.Fprintf(w, "\nShared virtual memory: page faults and locality (%d-byte pages; predicted on a machine with %s per page fault, %.0f MB/s and %s per protocol message: %s)\n",
+		loc.PageSize, Dur(loc.Cost.LatencyUs), loc.Cost.MBps, Dur(loc.Cost.MsgUs), loc.Cost.Source)
 	perProc := func(xs []int) string {
 		parts := make([]string, len(xs))
 		for i, x := range xs {

@@ -181,6 +181,7 @@ func sum(b []int64) (s int64) {
 // are checked in the called function (issue 15: "the functions they
 // call"): the pages a helper writes fault as if the loop wrote them.
 func TestSharedThroughParameters(t *testing.T) {
+	var last string // the last run's trace
 	faults := func(strategy string) (writes int) {
 		dir := t.TempDir()
 		src := strings.Replace(throughHelper, "STRATEGY", strategy, 1)
@@ -190,6 +191,7 @@ func TestSharedThroughParameters(t *testing.T) {
 			}
 		}
 		tr := filepath.Join(dir, "t.sddf")
+		last = tr
 		if res := runSvmc(t, dir, "run", "-n", "2", "--stage", "6", "--trace", tr, "."); res.code != 0 || res.stdout != "51150 0\n" {
 			t.Fatalf("%s: exit %d, output %q\n%s", strategy, res.code, res.stdout, res.stderr)
 		}
@@ -219,5 +221,36 @@ func TestSharedThroughParameters(t *testing.T) {
 	t.Logf("write faults through the helpers: cyclic %d, block %d", cyclic, block)
 	if cyclic != 200 || block != 100 {
 		t.Errorf("write faults through the helpers: cyclic %d, block %d; want 200 and 100 as when the loop writes", cyclic, block)
+	}
+
+	// The cost model: MILLIPAGE's measured figures by default (a 4 KB
+	// read fault in 314 µs), a user's own with the flags.
+	costOf := func(args ...string) (c struct {
+		Latency float64 `json:"latency_us"`
+		MBps    float64 `json:"bandwidth_mb_s"`
+		Msg     float64 `json:"message_us"`
+		Source  string  `json:"source"`
+	}) {
+		res := runSvmc(t, ".", append(append([]string{"report", "--format", "json"}, args...), last)...)
+		var rep struct {
+			Model struct {
+				Locality struct {
+					Cost json.RawMessage `json:"cost_model"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+			t.Fatalf("report %v: %v\n%s", args, err, res.stderr)
+		}
+		if err := json.Unmarshal(rep.Model.Locality.Cost, &c); err != nil {
+			t.Fatalf("report %v: cost model %s: %v", args, rep.Model.Locality.Cost, err)
+		}
+		return c
+	}
+	if d := costOf(); d.Latency+4096/d.MBps < 310 || d.Latency+4096/d.MBps > 318 || !strings.Contains(d.Source, "MILLIPAGE") {
+		t.Errorf("default cost model %+v: want MILLIPAGE's 314 µs per 4 KB page", d)
+	}
+	if u := costOf("--svm-latency", "8", "--svm-bandwidth", "5000", "--svm-message", "2"); u.Latency != 8 || u.MBps != 5000 || u.Msg != 2 || !strings.Contains(u.Source, "svm-latency") {
+		t.Errorf("cost model with the flags: %+v", u)
 	}
 }

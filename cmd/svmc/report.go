@@ -19,6 +19,7 @@ func reportCmd() *cobra.Command {
 		info, format, nextReq string
 		findingsOnly          bool
 		fileOrder             bool
+		cost                  costFlags
 	)
 	cmd := &cobra.Command{
 		Use: "report TRACE [--info FILE] [--format text|json|html] [--findings] [--next-request FILE]",
@@ -63,7 +64,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 			if err != nil {
 				return err
 			}
-			opt := analysis.Options{Prog: prog, FileOrder: fileOrder}
+			opt := analysis.Options{Prog: prog, FileOrder: fileOrder, Cost: cost.model(cmd)}
 			// Progress on a terminal for large traces.
 			var read atomic.Int64
 			cr := &countingReaderAt{ra: f, n: &read}
@@ -126,7 +127,32 @@ from --info FILE (svminfo.json, written by svmc compile).
 	cmd.Flags().BoolVar(&findingsOnly, "findings", false, "print the summary and the findings only (no region, loop and waiting tables)")
 	cmd.Flags().StringVar(&nextReq, "next-request", "", "write the trace request file for the next run of the top findings to FILE")
 	cmd.Flags().BoolVar(&fileOrder, "file-order", false, "read the records in file order (skip the consistent order and its clock check)")
+	cost.flags(cmd)
 	return cmd
+}
+
+// costFlags set the machine the locality analysis predicts for; unset
+// ones keep analysis.DefaultCost's figures.
+type costFlags struct{ latency, bandwidth, message float64 }
+
+func (c *costFlags) flags(cmd *cobra.Command) {
+	d := analysis.DefaultCost
+	cmd.Flags().Float64Var(&c.latency, "svm-latency", d.LatencyUs, "locality analysis: a remote page fault's fixed cost on the predicted machine, in microseconds")
+	cmd.Flags().Float64Var(&c.bandwidth, "svm-bandwidth", d.MBps, "locality analysis: the predicted machine's page transfer bandwidth, in MB/s")
+	cmd.Flags().Float64Var(&c.message, "svm-message", d.MsgUs, "locality analysis: one protocol message (a write fault that needs only the permission costs two), in microseconds")
+}
+
+// model is the cost model the flags give: the default, or the user's
+// figures when any flag is set.
+func (c *costFlags) model(cmd *cobra.Command) analysis.CostModel {
+	m := analysis.DefaultCost
+	for _, f := range []string{"svm-latency", "svm-bandwidth", "svm-message"} {
+		if cmd.Flags().Changed(f) {
+			m = analysis.CostModel{LatencyUs: c.latency, MBps: c.bandwidth, MsgUs: c.message, Source: "set with svmc report --svm-latency, --svm-bandwidth, --svm-message"}
+			break
+		}
+	}
+	return m
 }
 
 // reportProgram reads the program information: --info FILE, else the
