@@ -52,6 +52,9 @@ type Finding struct {
 	// Unranked marks a finding whose severity does not apply (Severity
 	// and Lost are 0): an abnormal end of the run, listed first.
 	Unranked bool `json:"unranked,omitempty"`
+	// Also is another region the finding involves (a distribution
+	// mismatch's other loop): the next request asks the same of it.
+	Also *Finding `json:"also,omitempty"`
 }
 
 // Findings ranks the bottlenecks of a model by severity, largest first.
@@ -363,22 +366,12 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 	byTarget := map[string]*req{}
 	global := false
 	var globalWhy []string
-	for _, f := range findings {
-		if f.Unranked {
-			continue
-		}
-		why := fmt.Sprintf("%s %.1f%%: %s", f.Kind, 100*f.Severity, f.Site.Where())
-		if f.Kind == FindOverhead {
-			global = true
-			globalWhy = append(globalWhy, fmt.Sprintf("%s %.1f%%", f.Kind, 100*f.Severity))
-			continue
-		}
-		target := requestTarget(pi, f)
+	addRequest := func(kind, target, vars, why string) {
 		if target == "" {
-			continue
+			return
 		}
 		var kinds []string
-		switch f.Kind {
+		switch kind {
 		case FindImbalance:
 			kinds = []string{"REGION", "PDOInfo", "BARRIER"}
 		case FindStartup:
@@ -396,9 +389,11 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 		case LateSender, LateReceiver, WaitNxN, EarlyReduce, LateBcast:
 			kinds = []string{"REGION", "MsgInfo"}
 		case FindFalseSharing:
-			kinds = []string{"REGION", "WPF" + varList(pi, f), "InvalCopy" + varList(pi, f)}
+			kinds = []string{"REGION", "WPF" + vars, "InvalCopy" + vars}
 		case FindPageTravel:
-			kinds = []string{"REGION", "RPF" + varList(pi, f), "PageTravel" + varList(pi, f), "CurPageDist" + varList(pi, f)}
+			kinds = []string{"REGION", "RPF" + vars, "PageTravel" + vars, "CurPageDist" + vars}
+		case FindOwnerMismatch:
+			kinds = []string{"REGION", "WPF" + vars, "PageTravel" + vars, "OwnPageDist" + vars}
 		default:
 			kinds = []string{"REGION"}
 		}
@@ -414,6 +409,20 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 			}
 		}
 		r.why = append(r.why, why)
+	}
+	for _, f := range findings {
+		if f.Unranked {
+			continue
+		}
+		why := fmt.Sprintf("%s %.1f%%: %s", f.Kind, 100*f.Severity, f.Site.Where())
+		if f.Kind == FindOverhead {
+			global = true
+			globalWhy = append(globalWhy, fmt.Sprintf("%s %.1f%%", f.Kind, 100*f.Severity))
+			continue
+		}
+		for g := &f; g != nil; g = g.Also {
+			addRequest(g.Kind, requestTarget(pi, *g), varList(pi, *g), why)
+		}
 	}
 	var b bytes.Buffer
 	b.WriteString("# svmc report --findings: next run for the top findings\n")

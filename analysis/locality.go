@@ -70,6 +70,28 @@ type Locality struct {
 	// Predicted is each region's time on the cost model's machine, the
 	// regions that would slow down most first.
 	Predicted []*RegionPrediction `json:"predicted,omitempty"`
+	// Mismatches are parallel loops whose processors write pages that
+	// another region's writes left with other owners (stage 6): the pages'
+	// owners do not follow the distribution that schedules the loop.
+	Mismatches []*OwnerMismatch `json:"owner_mismatches,omitempty"`
+}
+
+// OwnerMismatch is a parallel loop whose write faults fetched pages of a
+// variable from the processor that wrote them last in another region (or
+// in an earlier instance of the same loop): the owner of each such page
+// is not the processor the loop's distribution gives its elements to.
+type OwnerMismatch struct {
+	Site      Site   `json:"site"`
+	Region    int    `json:"region"`
+	Code      int    `json:"region_code"`
+	Strategy  string `json:"strategy"`
+	Other     Site   `json:"other"` // where the owners wrote the pages last
+	OtherReg  int    `json:"other_region"`
+	OtherCode int    `json:"other_region_code"`
+	OtherStr  string `json:"other_strategy,omitempty"`
+	Var       string `json:"var"`
+	Pages     int    `json:"pages"`     // page writes that fetched from their owner
+	Instances int    `json:"instances"` // of the loop
 }
 
 // RegionPrediction is a region's measured time (the slowest processor's
@@ -179,6 +201,21 @@ type svmBuilder struct {
 	travel   [][]int
 	vars     map[[2]int]*SharedVarUse
 	pageSize int
+	// lastW is the processor and innermost region of each page's last
+	// write fault (stage 6); mism counts the write faults of a parallel
+	// loop that fetched a page from the processor that wrote it last.
+	lastW map[int]pageWrite
+	mism  map[mismKey]int
+}
+
+type pageWrite struct {
+	proc int
+	reg  regKey
+}
+
+type mismKey struct {
+	reg, other regKey
+	sub, var_  int
 }
 
 type svmSeg struct{ sub, v, first, pages, bytes int }
@@ -209,7 +246,8 @@ type svmSegInst struct {
 func (b *builder) svmB() *svmBuilder {
 	if b.svm == nil {
 		b.svm = &svmBuilder{segs: map[int]svmSeg{}, exits: map[regKey][]int{}, rows: map[svmRowKey]*svmRowAgg{},
-			writers: map[svmPageKey]uint64{}, instW: map[svmSegInst]int{}, vars: map[[2]int]*SharedVarUse{}}
+			writers: map[svmPageKey]uint64{}, instW: map[svmSegInst]int{}, vars: map[[2]int]*SharedVarUse{},
+			lastW: map[int]pageWrite{}, mism: map[mismKey]int{}}
 	}
 	return b.svm
 }
@@ -277,6 +315,15 @@ func (b *builder) svmRecord(n *nodeState, e *replay.Event) {
 				s.row(fr.key, sg, b.procs()).sites[site]++
 			}
 		}
+		if e.Tag == trace.TagWritePageFaultServiced {
+			pg := r.Int("faulting page number")
+			if from := r.Int("node id that sent the page"); from >= 0 && from != n.id && top.typ == trace.RegionPDO {
+				if lw, ok := s.lastW[pg]; ok && lw.proc == from {
+					s.mism[mismKey{top, lw.reg, sg.sub, sg.v}]++
+				}
+			}
+			s.lastW[pg] = pageWrite{n.id, top}
+		}
 		if e.Tag == trace.TagWritePageFaultServiced && n.id < 64 {
 			s.exact = true
 			// Every open region holds this fault: each one's instance
@@ -335,6 +382,29 @@ func (s *svmBuilder) varUse(b *builder, sub, v int) *SharedVarUse {
 // locality builds the Locality of the model.
 func (s *svmBuilder) locality(b *builder, cost CostModel) *Locality {
 	loc := &Locality{PageSize: s.pageSize, Cost: cost, Exact: s.exact, Travel: s.travel}
+	for k, c := range s.mism {
+		om := &OwnerMismatch{Code: int(k.reg.typ), OtherCode: int(k.other.typ), Pages: c,
+			Strategy: b.pi.strategy(int(k.reg.sub), int(k.reg.dir))}
+		om.Site, om.Region = b.pi.regionSite(int(k.reg.sub), int(k.reg.dir), int(k.reg.typ))
+		om.Other, om.OtherReg = b.pi.regionSite(int(k.other.sub), int(k.other.dir), int(k.other.typ))
+		if k.other.typ == trace.RegionPDO {
+			om.OtherStr = b.pi.strategy(int(k.other.sub), int(k.other.dir))
+		}
+		for _, x := range s.exits[k.reg] {
+			om.Instances = max(om.Instances, x)
+		}
+		if vu := s.vars[[2]int{k.sub, k.var_}]; vu != nil {
+			om.Var = vu.Name
+		}
+		loc.Mismatches = append(loc.Mismatches, om)
+	}
+	sort.Slice(loc.Mismatches, func(i, j int) bool {
+		a, c := loc.Mismatches[i], loc.Mismatches[j]
+		if a.Pages != c.Pages {
+			return a.Pages > c.Pages
+		}
+		return a.Site.Line < c.Site.Line || a.Site.Line == c.Site.Line && a.Other.Line < c.Other.Line
+	})
 	for _, vu := range s.vars {
 		loc.Vars = append(loc.Vars, vu)
 	}
@@ -443,8 +513,9 @@ func (s *svmBuilder) rowOfPage(ids []int, pk svmPageKey) *svmRowKey {
 
 // Locality finding kinds.
 const (
-	FindFalseSharing = "false sharing" // pages written by several processors in one instance
-	FindPageTravel   = "page travel"   // pages fetched from other processors in every instance
+	FindFalseSharing  = "false sharing"         // pages written by several processors in one instance
+	FindPageTravel    = "page travel"           // pages fetched from other processors in every instance
+	FindOwnerMismatch = "distribution mismatch" // pages owned where another distribution left them
 )
 
 // localityFindings are the findings of the locality analysis. Their cost
@@ -457,7 +528,7 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 		return nil
 	}
 	fetch := loc.Cost.fetch(loc.PageSize)
-	var fs []Finding
+	fs, mismatched := mismatchFindings(loc, fetch)
 	for _, r := range loc.Rows {
 		if r.Code == trace.RegionSubroutine || r.Code == trace.RegionProgram {
 			continue
@@ -487,7 +558,7 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 		for _, c := range r.Received {
 			recv += c
 		}
-		if travel := recv - r.ExtraFaults; r.Instances >= 2 && travel >= r.Instances {
+		if travel := recv - r.ExtraFaults; r.Instances >= 2 && travel >= r.Instances && !mismatched[[2]string{r.Site.Where(), r.Var}] {
 			most := 0
 			for p, c := range r.Received {
 				if c > r.Received[most] {
@@ -505,6 +576,64 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 		}
 	}
 	return fs
+}
+
+// mismatchFindings are the loops whose processors must fetch pages from
+// the owners another distribution made, at least one page per instance.
+// Two loops that take a variable's pages from each other are one finding,
+// at the loop that fetches more, with both counts. mismatched marks the
+// (loop, variable) pairs whose page travel such a finding explains.
+func mismatchFindings(loc *Locality, fetch float64) (fs []Finding, mismatched map[[2]string]bool) {
+	mismatched = map[[2]string]bool{}
+	name := func(s Site, code int, strategy string) string {
+		n := fmt.Sprintf("%s %s (%s, %s", regionTypeName(code), regionName(s, code), s.Func, s.Where())
+		if strategy != "" && strategy != "?" {
+			n += ", " + strategy
+		}
+		return n + ")"
+	}
+	// Mismatches are sorted by pages, most first: the first of a pair
+	// speaks for both.
+	for i, om := range loc.Mismatches {
+		if om.Instances < 2 || om.Pages < om.Instances || mismatched[[2]string{om.Site.Where(), om.Var}] {
+			continue // the first touch of the pages, not a pattern; or said already
+		}
+		mismatched[[2]string{om.Site.Where(), om.Var}] = true
+		loop := name(om.Site, om.Code, om.Strategy)
+		var title, advice string
+		pages := om.Pages
+		if om.Other == om.Site {
+			title = fmt.Sprintf("the owners of %s's pages do not follow the distribution of %s: each instance gives its elements to other processors than the last, which fetch %s (%.1f per instance over %s), %s each on the cost model",
+				om.Var, loop, plural(int64(om.Pages), "page"), float64(om.Pages)/float64(om.Instances), plural(int64(om.Instances), "instance"), Dur(fetch))
+			advice = fmt.Sprintf("a static schedule (block, or cyclic(k) with k a multiple of a page's elements) or on_home of a template keeps each page of %s with one processor", om.Var)
+		} else {
+			back := 0 // the other loop's fetches of the pages this one left
+			for _, o := range loc.Mismatches[i+1:] {
+				if o.Site == om.Other && o.Other == om.Site && o.Var == om.Var {
+					back = o.Pages
+					mismatched[[2]string{o.Site.Where(), o.Var}] = true
+				}
+			}
+			other := name(om.Other, om.OtherCode, om.OtherStr)
+			title = fmt.Sprintf("the owners of %s's pages do not follow the distribution of %s: its processors fetch %s that %s left with other processors (%.1f per instance over %s)",
+				om.Var, loop, plural(int64(om.Pages), "page"), other, float64(om.Pages)/float64(om.Instances), plural(int64(om.Instances), "instance"))
+			if back > 0 {
+				title += fmt.Sprintf(", and that loop fetches %s back", plural(int64(back), "page"))
+				pages += back
+			}
+			title += fmt.Sprintf(", %s each on the cost model", Dur(fetch))
+			advice = fmt.Sprintf("schedule the loops that write %s by one distribution (the same strategy over the same bounds, or on_home of one template), so each page stays with the processor that writes it", om.Var)
+		}
+		f := Finding{Kind: FindOwnerMismatch, Lost: float64(pages) * fetch, Site: om.Site, Region: om.Region, Code: om.Code,
+			Var: om.Var, Title: title, Advice: advice}
+		if om.Other != om.Site {
+			// The next request traces the other loop's writes too: without
+			// them the narrowed run cannot tell whose pages travel.
+			f.Also = &Finding{Kind: FindOwnerMismatch, Site: om.Other, Region: om.OtherReg, Code: om.OtherCode, Var: om.Var}
+		}
+		fs = append(fs, f)
+	}
+	return fs, mismatched
 }
 
 // writeLocality prints the locality analysis.

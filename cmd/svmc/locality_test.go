@@ -254,3 +254,68 @@ func TestSharedThroughParameters(t *testing.T) {
 		t.Errorf("cost model with the flags: %+v", u)
 	}
 }
+
+// Two loops whose distributions give a shared array's pages to different
+// processors (issue 15: "pages whose owner does not match the template
+// distribution that schedules the loops touching them"): the report names
+// the pair, the narrowed request it writes traces both loops' faults and
+// finds the same; with one distribution for both loops nothing is found.
+func TestDistributionMismatch(t *testing.T) {
+	src, err := os.ReadFile("testdata/findings/mismatch/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type finding struct {
+		Kind, Title string
+		Site        struct{ Line int }
+	}
+	report := func(dir, tr string, args ...string) []finding {
+		if res := runSvmc(t, dir, append(append([]string{"run", "-n", "2", "--trace", tr}, args...), ".")...); res.code != 0 || res.stdout != "2046\n" {
+			t.Fatalf("run %v: exit %d, output %q\n%s", args, res.code, res.stdout, res.stderr)
+		}
+		res := runSvmc(t, dir, "report", "--format", "json", "--next-request", filepath.Join(dir, "next.req"), tr)
+		var rep struct{ Findings []finding }
+		if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+			t.Fatalf("report: %v\n%s", err, res.stderr)
+		}
+		var out []finding
+		for _, f := range rep.Findings {
+			if f.Kind == "distribution mismatch" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	module := func(code string) string {
+		dir := t.TempDir()
+		for name, data := range map[string]string{"go.mod": "module mm\n\ngo 1.22\n", "main.go": code} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	dir := module(string(src))
+	fs := report(dir, filepath.Join(dir, "t.sddf"), "--stage", "6")
+	if len(fs) != 1 || fs[0].Site.Line != 21 || !strings.Contains(fs[0].Title, "main.go:17, block") || !strings.Contains(fs[0].Title, "fetches 38 pages back") {
+		t.Fatalf("stage 6: distribution mismatch findings %+v, want one at line 21 naming the block loop at line 17 and its 38 pages", fs)
+	}
+	t.Logf("stage 6: %s", fs[0].Title)
+	req, err := os.ReadFile(filepath.Join(dir, "next.req"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"PDO_LABEL(scale): (REGION), (WPF[c])", "PDO_LABEL(smooth): (REGION), (WPF[c])"} {
+		if !strings.Contains(string(req), want) {
+			t.Errorf("next request lacks %q:\n%s", want, req)
+		}
+	}
+	narrowed := report(dir, filepath.Join(dir, "t2.sddf"), "--request", filepath.Join(dir, "next.req"))
+	if len(narrowed) != 1 || narrowed[0].Site.Line != 21 {
+		t.Errorf("narrowed run: distribution mismatch findings %+v, want the same at line 21", narrowed)
+	}
+	twin := module(strings.Replace(string(src), "strategy(cyclic(512))", "strategy(block)", 1))
+	if fs := report(twin, filepath.Join(twin, "t.sddf"), "--stage", "6"); len(fs) != 0 {
+		t.Errorf("both loops block: distribution mismatch findings %+v, want none", fs)
+	}
+}
