@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -76,6 +77,40 @@ func (g *gen) funcLits(s *compiler.Sub) {
 	for lit := range holds {
 		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 	}
+	// A literal that holds access checks of the SVM layer and no
+	// directive: the same, as part of the checks (an unchecked copy of a
+	// loop body leaves it out with them, and keeps the literal as the
+	// user wrote it).
+	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	checked := map[*ast.FuncLit]bool{}
+	for _, a := range accs {
+		if a.Sub != s || a.File != g.f {
+			continue
+		}
+		if lit := innermostLit(s.Decl.Body, a.Expr.Pos()); lit != nil && !holds[lit] {
+			checked[lit] = true
+		}
+	}
+	for lit := range checked {
+		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
+		g.e.edits[len(g.e.edits)-1].check = true
+	}
+}
+
+// innermostLit is the innermost function literal of body whose body holds
+// pos, nil if none.
+func innermostLit(body *ast.BlockStmt, pos token.Pos) *ast.FuncLit {
+	var inner *ast.FuncLit
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Body.Lbrace < pos && pos < lit.Body.Rbrace {
+			inner = lit
+		}
+		return true
+	})
+	return inner
 }
 
 // wrapper is the function with the user's signature that calls the

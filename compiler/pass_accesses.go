@@ -23,10 +23,12 @@ import (
 // the address, so a call of the helper with other storage costs one test
 // and records nothing.
 //
-// Left out: accesses in function literals the program writes (one may run
-// on a goroutine that is not the processor whose check would run), and
-// ranges over a shared variable (for _, v := range a), which read without
-// an index expression.
+// Accesses in function literals are numbered too: codegen gives such a
+// literal the processor of the goroutine that runs it (a literal may run
+// on a goroutine the program starts, which must not use the enclosing
+// function's processor; on one that is no processor the checks do
+// nothing). Left out: ranges over a shared variable (for _, v := range
+// a), which read without an index expression.
 var AccessesPass = newPass("accesses", "number the accesses of shared variables", (*Package).numberAccesses, StructurePass)
 
 // Access is one numbered access of a shared variable.
@@ -59,8 +61,6 @@ func (p *Package) numberAccesses() []*Access {
 		var visit func(n ast.Node) bool
 		visit = func(n ast.Node) bool {
 			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.IndexExpr:
 				v := p.sharedRoot(x, shared)
 				if v == nil {

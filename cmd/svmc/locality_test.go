@@ -177,14 +177,53 @@ func sum(b []int64) (s int64) {
 }
 `
 
+// throughClosure writes the pages in a function literal of the body, and
+// reads them in goroutines the program starts (no processors: their checks
+// do nothing) and in a sort.Slice callback on processor 0.
+const throughClosure = `package main
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+func main() {
+	c := make([]int64, 1024) // two pages of 4 KiB
+	//svm:shared c
+	for it := 0; it < 50; it++ {
+		//svm:pdo label(bump) loops(i) strategy(STRATEGY)
+		for i := 0; i < len(c); i++ {
+			add := func(v int64) { c[i] += v }
+			add(int64(i))
+		}
+	}
+	idx := []int{3, 1, 2}
+	sort.Slice(idx, func(a, b int) bool { return c[idx[a]] < c[idx[b]] })
+	var wg sync.WaitGroup
+	sums := make([]int64, 2)
+	for g := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := g * 512; k < (g+1)*512; k++ {
+				sums[g] += c[k]
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Println(c[1023], idx[0], sums[0]+sums[1])
+}
+`
+
 // Accesses through a parameter that receives a shared variable's storage
 // are checked in the called function (issue 15: "the functions they
 // call"): the pages a helper writes fault as if the loop wrote them.
 func TestSharedThroughParameters(t *testing.T) {
 	var last string // the last run's trace
-	faults := func(strategy string) (writes int) {
+	faults := func(prog, strategy, out string) (writes int) {
 		dir := t.TempDir()
-		src := strings.Replace(throughHelper, "STRATEGY", strategy, 1)
+		src := strings.Replace(prog, "STRATEGY", strategy, 1)
 		for name, data := range map[string]string{"go.mod": "module fs\n\ngo 1.22\n", "main.go": src} {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 				t.Fatal(err)
@@ -192,7 +231,7 @@ func TestSharedThroughParameters(t *testing.T) {
 		}
 		tr := filepath.Join(dir, "t.sddf")
 		last = tr
-		if res := runSvmc(t, dir, "run", "-n", "2", "--stage", "6", "--trace", tr, "."); res.code != 0 || res.stdout != "51150 0\n" {
+		if res := runSvmc(t, dir, "run", "-n", "2", "--stage", "6", "--trace", tr, "."); res.code != 0 || res.stdout != out {
 			t.Fatalf("%s: exit %d, output %q\n%s", strategy, res.code, res.stdout, res.stderr)
 		}
 		res := runSvmc(t, dir, "report", "--format", "json", tr)
@@ -217,10 +256,15 @@ func TestSharedThroughParameters(t *testing.T) {
 		}
 		return writes
 	}
-	cyclic, block := faults("cyclic"), faults("block")
-	t.Logf("write faults through the helpers: cyclic %d, block %d", cyclic, block)
-	if cyclic != 200 || block != 100 {
-		t.Errorf("write faults through the helpers: cyclic %d, block %d; want 200 and 100 as when the loop writes", cyclic, block)
+	for _, p := range []struct{ name, src, out string }{
+		{"helpers", throughHelper, "51150 0\n"},
+		{"closure", throughClosure, "51150 1 26188800\n"},
+	} {
+		cyclic, block := faults(p.src, "cyclic", p.out), faults(p.src, "block", p.out)
+		t.Logf("write faults through the %s: cyclic %d, block %d", p.name, cyclic, block)
+		if cyclic != 200 || block != 100 {
+			t.Errorf("write faults through the %s: cyclic %d, block %d; want 200 and 100 as when the loop writes", p.name, cyclic, block)
+		}
 	}
 
 	// The cost model: MILLIPAGE's measured figures by default (a 4 KB
