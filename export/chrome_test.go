@@ -2,6 +2,7 @@ package export_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -369,19 +370,37 @@ func TestChromeTraceEngine(t *testing.T) {
 		tl := timeline(t, data)
 		out := exportChrome(t, tl)
 		begins := checkChrome(t, out, count(t, data, nil), tl.Procs)
+		// Plain, and gzip-compressed as svmc export -o NAME.json.gz
+		// writes it (the engine's reader takes it an event per line).
 		path := filepath.Join(t.TempDir(), "trace.json")
 		if err := os.WriteFile(path, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		res, err := exec.CommandContext(ctx, node, filepath.Join("testdata", "trace_engine_check.mjs"), dir, path).Output()
-		cancel()
-		if err != nil {
-			msg := ""
-			if ee, ok := err.(*exec.ExitError); ok {
-				msg = string(ee.Stderr)
+		var zb bytes.Buffer
+		zw := gzip.NewWriter(&zb)
+		zw.Write(out)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+".gz", zb.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		engine := func(file string) []byte {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			res, err := exec.CommandContext(ctx, node, filepath.Join("testdata", "trace_engine_check.mjs"), dir, file).Output()
+			if err != nil {
+				msg := ""
+				if ee, ok := err.(*exec.ExitError); ok {
+					msg = string(ee.Stderr)
+				}
+				t.Fatalf("%s: the trace engine failed on %s: %v\n%s", name, filepath.Base(file), err, msg)
 			}
-			t.Fatalf("%s: the trace engine failed: %v\n%s", name, err, msg)
+			return res
+		}
+		res := engine(path)
+		if gz := engine(path + ".gz"); !bytes.Equal(gz, res) {
+			t.Errorf("%s: the trace engine read the gzip-compressed export as\n%s\nand the plain one as\n%s", name, gz, res)
 		}
 		var threads map[string]struct {
 			PID    int
