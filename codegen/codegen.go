@@ -101,6 +101,13 @@ func GenerateProgram(prog *compiler.Program, outDir string, command []string) ([
 			if tm := genTestMain(p, generatedBy); tm != nil {
 				out.Files[TestMainFile] = tm
 			}
+			xt, err := xtestFiles(p)
+			if err != nil {
+				return nil, err
+			}
+			for name, src := range xt {
+				out.Files[name] = src
+			}
 		}
 		outs = append(outs, out)
 	}
@@ -115,7 +122,7 @@ const TestMainFile = "svm_testmain_test.go"
 // program (on processor 0, see rtlib.OnLeader), for a package compiled
 // with its tests; nil when it has none or its own TestMain.
 func genTestMain(p *compiler.Package, generatedBy string) []byte {
-	tests := false
+	tests := len(p.XTests) > 0 && !XTestMain(p)
 	for _, s := range p.Subs {
 		switch testEntry(s) {
 		case "main":

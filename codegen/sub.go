@@ -182,33 +182,19 @@ func (g *gen) wrapper(s *compiler.Sub) string {
 
 // outputComment is the "Output:" (or "Unordered output:") comment of an
 // example's body, as written, or "".
-func outputComment(s *compiler.Sub) string {
-	body := s.Decl.Body
-	for _, cg := range s.File.Syntax.Comments {
-		if cg.Pos() < body.Lbrace || cg.End() > body.Rbrace {
-			continue
-		}
-		text := strings.TrimSpace(cg.Text())
-		if strings.HasPrefix(text, "Output:") || strings.HasPrefix(strings.ToLower(text), "unordered output:") {
-			var b strings.Builder
-			for _, c := range cg.List {
-				b.WriteString(c.Text + "\n")
-			}
-			return b.String()
-		}
-	}
-	return ""
-}
+func outputComment(s *compiler.Sub) string { return outputOf(s.Decl, s.File.Syntax) }
 
 // testEntry says what the go test command calls s as: "test" for a test,
 // benchmark, fuzz target or example of a _test.go file, "main" for its
 // TestMain, "" otherwise.
-func testEntry(s *compiler.Sub) string {
-	fd := s.Decl
-	if !strings.HasSuffix(s.File.Name, "_test.go") || fd.Recv != nil || fd.Type.TypeParams != nil {
+func testEntry(s *compiler.Sub) string { return entryKind(s.Decl, s.File.Name) }
+
+// entryKind is testEntry for declaration fd of file name.
+func entryKind(fd *ast.FuncDecl, name string) string {
+	if !strings.HasSuffix(name, "_test.go") || fd.Recv != nil || fd.Type.TypeParams != nil {
 		return ""
 	}
-	name := fd.Name.Name
+	name = fd.Name.Name
 	params := fd.Type.Params.List
 	one := func(typ string) bool {
 		return len(params) == 1 && len(params[0].Names) <= 1 && exprString(params[0].Type) == typ

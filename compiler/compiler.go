@@ -82,6 +82,10 @@ type Package struct {
 	Subs       []*Sub  // Subs[i].Num == SubBase+i+1
 	Prog       *progdb.Program
 	Diags      Diagnostics // all diagnostics, sorted by position
+	// XTests are the files of the package's external tests (package
+	// p_test), when it is compiled with its tests: svmc does not compile
+	// them, but their tests run on processor 0 as the package's own do.
+	XTests []string
 
 	funcs   map[*types.Func]*Sub
 	results map[*Pass]any

@@ -18,24 +18,27 @@ import (
 
 // testVariant picks, of the packages go/packages gives with Tests, the
 // package compiled with its own _test.go files ("p [p.test]"), or the
-// package itself when it has none.
-func testVariant(pkgs []*packages.Package) []*packages.Package {
+// package itself when it has none; xtests are the files of its external
+// test package (p_test), if any.
+func testVariant(pkgs []*packages.Package) (pick []*packages.Package, xtests []string) {
 	var plain, withTests *packages.Package
 	for _, p := range pkgs {
 		switch {
 		case strings.HasSuffix(p.ID, ".test]") && !strings.HasSuffix(p.PkgPath, "_test"):
 			withTests = p
-		case p.ID == p.PkgPath:
+		case strings.HasSuffix(p.ID, ".test]") && strings.HasSuffix(p.PkgPath, "_test"):
+			xtests = p.GoFiles
+		case p.ID == p.PkgPath && !strings.HasSuffix(p.ID, ".test"): // not the generated test main
 			plain = p
 		}
 	}
 	if withTests != nil {
-		return []*packages.Package{withTests}
+		return []*packages.Package{withTests}, xtests
 	}
 	if plain != nil {
-		return []*packages.Package{plain}
+		return []*packages.Package{plain}, xtests
 	}
-	return pkgs
+	return pkgs, xtests
 }
 
 func load(cfg Config) (*Package, error) {
@@ -57,8 +60,9 @@ func load(cfg Config) (*Package, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %v", pattern, err)
 	}
+	var xtests []string
 	if cfg.Tests {
-		pkgs = testVariant(pkgs)
+		pkgs, xtests = testVariant(pkgs)
 	}
 	if len(pkgs) != 1 {
 		return nil, fmt.Errorf("%s names %d packages; svmc compiles one package main at a time", pattern, len(pkgs))
@@ -72,7 +76,7 @@ func load(cfg Config) (*Package, error) {
 			return nil, err
 		}
 	}
-	p := &Package{Fset: fset, ImportPath: lp.PkgPath, Module: lp.Module, Types: lp.Types, Info: lp.TypesInfo}
+	p := &Package{Fset: fset, ImportPath: lp.PkgPath, Module: lp.Module, Types: lp.Types, Info: lp.TypesInfo, XTests: xtests}
 	// Errors of the Go code itself come first: svmc instruments only
 	// programs that compile as plain Go.
 	var diags Diagnostics
@@ -91,7 +95,7 @@ func load(cfg Config) (*Package, error) {
 		}
 		return p, diags
 	}
-	if lp.Name != "main" && !cfg.Library {
+	if lp.Name != "main" && !cfg.Library && !cfg.Tests { // a library's tests are a program
 		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", pattern, lp.Name)
 	}
 	if len(lp.Syntax) == 0 {

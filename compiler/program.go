@@ -94,6 +94,7 @@ func (pr *Program) merge() {
 		prog.Subprograms = append(prog.Subprograms, lib.Prog.Subprograms...)
 		prog.Calls = append(prog.Calls, lib.Prog.Calls...)
 		prog.Accesses = append(prog.Accesses, lib.Prog.Accesses...)
+		prog.Segments = append(prog.Segments, lib.Prog.Segments...)
 	}
 }
 

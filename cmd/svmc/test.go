@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/svmc/svmc/codegen"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,6 +77,9 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 			p, ovPath, err := instrument(setup, work, true, cmd.ErrOrStderr())
 			if err != nil {
 				return err
+			}
+			if codegen.XTestMain(p) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "svmc: the TestMain of package %s_test starts the tests without svmc's processors: they run on one processor; a TestMain in package %s runs as a program's main does\n", p.Types.Name(), p.Types.Name())
 			}
 			goTest := func(env []string, args ...string) *exec.Cmd {
 				a := append([]string{"test", "-overlay", ovPath}, setup.flags...)

@@ -210,3 +210,96 @@ func main() {
 		t.Error(err)
 	}
 }
+
+// A library package with only external tests (package stat_test), as Go
+// libraries are often tested: each external test, example and benchmark
+// runs on processor 0 of the run svmc's TestMain starts, so its loops use
+// every processor.
+const statLib = `// Package stat sums squares in parallel.
+package stat
+
+// SumSq returns the sum of i*i for i < n.
+func SumSq(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i * i
+	}
+	return s
+}
+`
+
+const statXTest = `package stat_test
+
+import (
+	"fmt"
+	"testing"
+
+	"example.com/user/stat"
+	"github.com/svmc/svmc/rtlib"
+)
+
+func TestSumSq(t *testing.T) {
+	if got := stat.SumSq(1000); got != 332833500 {
+		t.Fatalf("SumSq(1000) = %d", got)
+	}
+	t.Logf("processors: %d", rtlib.NumProcessors())
+}
+
+func ExampleSumSq() {
+	fmt.Println(stat.SumSq(4))
+	// Output: 14
+}
+
+func BenchmarkSumSq(b *testing.B) {
+	for range b.N {
+		stat.SumSq(1000)
+	}
+}
+`
+
+func TestSvmcTestExternal(t *testing.T) {
+	dir := writeModule(t, map[string]string{"stat/stat.go": statLib, "stat/stat_test.go": statXTest})
+	for _, n := range []string{"1", "4"} {
+		tr := filepath.Join(t.TempDir(), "t.sddf")
+		res := runSvmc(t, dir, "test", "-n", n, "--trace", tr, "./stat", "--", "-v", "-count", "1", "-bench", ".", "-benchtime", "10x")
+		if res.code != 0 || !strings.Contains(res.stdout, "processors: "+n) || !strings.Contains(res.stdout, "--- PASS: ExampleSumSq") ||
+			!strings.Contains(res.stdout, "BenchmarkSumSq") || strings.Contains(res.stderr, "runs all its iterations on this goroutine") {
+			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
+		}
+		data, err := os.ReadFile(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := trace.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		workers := map[int]bool{}
+		for r, err := range rd.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Desc.Tag == trace.TagPDOWork && r.Int("iterations") > 0 {
+				workers[r.Node()] = true
+			}
+		}
+		if want := map[string]int{"1": 1, "4": 4}[n]; len(workers) != want {
+			t.Errorf("-n %s: the external tests' loops ran on %d processors, want %d", n, len(workers), want)
+		}
+	}
+	// A TestMain of the external package starts the tests itself: said.
+	os.WriteFile(filepath.Join(dir, "stat", "main_test.go"), []byte("package stat_test\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n"), 0o644)
+	res := runSvmc(t, dir, "test", "-n", "2", "./stat", "--", "-run", "TestSumSq")
+	if res.code != 0 || !strings.Contains(res.stderr, "the TestMain of package stat_test starts the tests without svmc's processors") {
+		t.Errorf("external TestMain: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	os.Remove(filepath.Join(dir, "stat", "main_test.go"))
+	// A directive in an external test file is not compiled: an error at it.
+	bad := strings.Replace(statXTest, "\tfor range b.N {", "\t//svm:barrier\n\tfor range b.N {", 1)
+	os.WriteFile(filepath.Join(dir, "stat", "stat_test.go"), []byte(bad), 0o644)
+	res = runSvmc(t, dir, "test", "-n", "2", "./stat")
+	if res.code == 0 || !strings.Contains(res.stderr, "stat_test.go:24:2: directives in an external test package") {
+		t.Errorf("directive in an external test: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
