@@ -22,10 +22,11 @@ func testCmd() *cobra.Command {
 	var values map[string]*string
 	var bools map[string]*bool
 	cmd := &cobra.Command{
-		Use: "test [flags] [package] [-- go test flags]",
+		Use: "test [flags] [packages] [-- go test flags]",
 		Example: `  svmc test -n 4 .                              the package's tests on 4 processors
   svmc test -n 4 --trace t.sddf . -- -run TestSolve -v
-  svmc test -n 2 . -- -bench . -benchtime 100x`,
+  svmc test -n 2 . -- -bench . -benchtime 100x
+  svmc test -n 4 ./...                          every package of the module that has tests`,
 		Short: "run a package's tests and benchmarks with the instrumented code on N processors",
 		Long: `test compiles the package with its _test.go files source to source (directives in
 tests are numbered like the others), builds it against the runtime embedded in this svmc
@@ -38,18 +39,11 @@ in which each test is the region of its function; --trace-per-test DIR runs go t
 per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 -v, -bench, -count, ...); the output and the exit status are go test's.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pattern, goArgs := ".", []string(nil)
+			goArgs := []string(nil)
 			dash := cmd.ArgsLenAtDash()
 			pkgArgs := args
 			if dash >= 0 {
 				pkgArgs, goArgs = args[:dash], args[dash:]
-			}
-			switch len(pkgArgs) {
-			case 0:
-			case 1:
-				pattern = pkgArgs[0]
-			default:
-				return fmt.Errorf("test takes one package; put go test flags after --")
 			}
 			env, err := paramEnv(cmd, nprocs, values, bools)
 			if err != nil {
@@ -61,59 +55,38 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 				abs, _ := filepath.Abs(t)
 				env = append(env, "SVMC_FLAG_TRACE="+abs)
 			}
-			work, err := newWorkDir("svmc-run-", keep)
+			if len(pkgArgs) == 0 {
+				pkgArgs = []string{"."}
+			}
+			if len(pkgArgs) == 1 && !strings.Contains(pkgArgs[0], "...") {
+				return testPackage(cmd, pkgArgs[0], env, goArgs, keep, perTest)
+			}
+			// Several packages, as go test takes them: each in turn, its
+			// output and status as go test's.
+			dirs, err := testDirs(pkgArgs)
 			if err != nil {
 				return err
 			}
-			if keep {
-				fmt.Fprintf(cmd.ErrOrStderr(), "svmc: work directory %s\n", work)
-			} else {
-				defer os.RemoveAll(work)
+			withTests := 0
+			for _, d := range dirs {
+				if d.tests {
+					withTests++
+				}
 			}
-			setup, err := moduleSetup(pattern, work)
-			if err != nil {
-				return err
-			}
-			p, ovPath, err := instrument(setup, work, true, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if codegen.XTestMain(p) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "svmc: the TestMain of package %s_test starts the tests without svmc's processors: they run on one processor; a TestMain in package %s runs as a program's main does\n", p.Types.Name(), p.Types.Name())
-			}
-			goTest := func(env []string, args ...string) *exec.Cmd {
-				a := append([]string{"test", "-overlay", ovPath}, setup.flags...)
-				c := exec.Command("go", append(append(a, args...), ".")...)
-				c.Dir = p.Dir
-				c.Env = append(env, setup.env...)
-				c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
-				return c
-			}
-			if perTest == "" {
-				return goStatus(goTest(env, goArgs...).Run())
-			}
-			// A trace per test: one go test run per test, each writing
-			// DIR/<test>.sddf.
-			dir, err := filepath.Abs(perTest)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return fmt.Errorf("test: --trace-per-test: %v", err)
-			}
-			var list bytes.Buffer
-			lc := goTest(env, "-list", ".")
-			lc.Stdout = &list
-			if err := lc.Run(); err != nil {
-				return goStatus(err)
+			if cmd.Flags().Changed("trace") && withTests > 1 {
+				return fmt.Errorf("test: --trace names one file and %d packages have tests: test one package, or give --trace-per-test DIR (DIR/<package>/<test>.sddf)", withTests)
 			}
 			var failed error
-			for _, name := range strings.Fields(list.String()) {
-				if !strings.HasPrefix(name, "Test") {
-					continue // "ok <pkg>" and benchmarks, examples
+			for _, d := range dirs {
+				if !d.tests {
+					fmt.Fprintf(cmd.OutOrStdout(), "?   \t%s\t[no test files]\n", d.path)
+					continue
 				}
-				e := append(slices.Clone(env), "SVMC_FLAG_TRACE="+filepath.Join(dir, name+".sddf"))
-				if err := goStatus(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...).Run()); err != nil && failed == nil {
+				per := perTest
+				if per != "" {
+					per = filepath.Join(perTest, filepath.FromSlash(d.path))
+				}
+				if err := testPackage(cmd, d.dir, env, goArgs, keep, per); err != nil && failed == nil {
 					failed = err
 				}
 			}
@@ -124,6 +97,95 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 	cmd.Flags().BoolVar(&keep, "work", false, "keep the work directory and print its name")
 	cmd.Flags().StringVar(&perTest, "trace-per-test", "", "write a trace per test, DIR/<test>.sddf (one go test run per test)")
 	return cmd
+}
+
+// testPackage runs svmc test on the package in directory pattern.
+func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep bool, perTest string) error {
+	work, err := newWorkDir("svmc-run-", keep)
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintf(cmd.ErrOrStderr(), "svmc: work directory %s\n", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	setup, err := moduleSetup(pattern, work)
+	if err != nil {
+		return err
+	}
+	p, ovPath, err := instrument(setup, work, true, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	if codegen.XTestMain(p) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "svmc: the TestMain of package %s_test starts the tests without svmc's processors: they run on one processor; a TestMain in package %s runs as a program's main does\n", p.Types.Name(), p.Types.Name())
+	}
+	goTest := func(env []string, args ...string) *exec.Cmd {
+		a := append([]string{"test", "-overlay", ovPath}, setup.flags...)
+		c := exec.Command("go", append(append(a, args...), ".")...)
+		c.Dir = p.Dir
+		c.Env = append(env, setup.env...)
+		c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+		return c
+	}
+	if perTest == "" {
+		return goStatus(goTest(env, goArgs...).Run())
+	}
+	// A trace per test: one go test run per test, each writing
+	// DIR/<test>.sddf.
+	dir, err := filepath.Abs(perTest)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("test: --trace-per-test: %v", err)
+	}
+	var list bytes.Buffer
+	lc := goTest(env, "-list", ".")
+	lc.Stdout = &list
+	if err := lc.Run(); err != nil {
+		return goStatus(err)
+	}
+	var failed error
+	for _, name := range strings.Fields(list.String()) {
+		if !strings.HasPrefix(name, "Test") {
+			continue // "ok <pkg>" and benchmarks, examples
+		}
+		e := append(slices.Clone(env), "SVMC_FLAG_TRACE="+filepath.Join(dir, name+".sddf"))
+		if err := goStatus(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...).Run()); err != nil && failed == nil {
+			failed = err
+		}
+	}
+	return failed
+}
+
+// testDir is a package that svmc test takes.
+type testDir struct {
+	dir, path string
+	tests     bool // it has test files
+}
+
+// testDirs lists the packages the patterns name, as go list does.
+func testDirs(patterns []string) ([]testDir, error) {
+	var out bytes.Buffer
+	c := exec.Command("go", append([]string{"list", "-e", "-f", "{{.Dir}}\t{{.ImportPath}}\t{{len .TestGoFiles}}{{len .XTestGoFiles}}"}, patterns...)...)
+	c.Stdout, c.Stderr = &out, os.Stderr
+	if err := c.Run(); err != nil {
+		return nil, fmt.Errorf("test: go list %s: %v", strings.Join(patterns, " "), err)
+	}
+	var dirs []testDir
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || f[0] == "" {
+			continue
+		}
+		dirs = append(dirs, testDir{dir: f[0], path: f[1], tests: f[2] != "00"})
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("test: %s: no packages", strings.Join(patterns, " "))
+	}
+	return dirs, nil
 }
 
 // goStatus is go test's exit status as svmc's.

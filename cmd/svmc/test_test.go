@@ -303,3 +303,39 @@ func TestSvmcTestExternal(t *testing.T) {
 		t.Errorf("directive in an external test: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// svmc test ./... tests every package of the module that has tests, in
+// turn, with go test's output and status.
+func TestSvmcTestPackages(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": testedProg, "main_test.go": testedTests,
+		"stat/stat.go": statLib, "stat/stat_test.go": statXTest,
+		"util/util.go": "package util\n\n// Twice doubles x.\nfunc Twice(x int) int { return 2 * x }\n",
+	})
+	res := runSvmc(t, dir, "test", "-n", "2", "./...", "--", "-count", "1")
+	for _, want := range []string{"ok  \texample.com/user\t", "ok  \texample.com/user/stat\t", "?   \texample.com/user/util\t[no test files]"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("svmc test ./...: no %q in\n%s%s", want, res.stdout, res.stderr)
+		}
+	}
+	if res.code != 0 {
+		t.Errorf("svmc test ./...: exit %d\n%s", res.code, res.stderr)
+	}
+	if res := runSvmc(t, dir, "test", "-n", "2", "--trace", "t.sddf", "./..."); res.code == 0 || !strings.Contains(res.stderr, "--trace names one file and 2 packages have tests") {
+		t.Errorf("--trace with several packages: exit %d\n%s", res.code, res.stderr)
+	}
+	per := t.TempDir()
+	if res := runSvmc(t, dir, "test", "-n", "2", "--trace-per-test", per, "./..."); res.code != 0 {
+		t.Errorf("--trace-per-test ./...: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	for _, f := range []string{"example.com/user/TestSum.sddf", "example.com/user/stat/TestSumSq.sddf"} {
+		if _, err := os.Stat(filepath.Join(per, f)); err != nil {
+			t.Errorf("--trace-per-test ./...: %v", err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "stat", "stat_test.go"), []byte(strings.Replace(statXTest, "332833500", "1", 1)), 0o644)
+	res = runSvmc(t, dir, "test", "-n", "2", "./...")
+	if res.code != 1 || !strings.Contains(res.stdout, "FAIL\texample.com/user/stat") || !strings.Contains(res.stdout, "ok  \texample.com/user\t") {
+		t.Errorf("a failing package: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
