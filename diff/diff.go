@@ -46,6 +46,9 @@ type Result struct {
 	// Values compares the var-check records of the two runs (nil when
 	// neither has any).
 	Values *Values `json:"values,omitempty"`
+	// Behaviour compares what the processors did step by step (nil when
+	// the flows were not read).
+	Behaviour *FlowDiff `json:"behaviour,omitempty"`
 }
 
 // Values is the comparison of the variables' checksums at region exits.
@@ -408,6 +411,9 @@ func (r *Result) WriteText(w io.Writer) {
 		for _, f := range fs {
 			fmt.Fprintf(w, "  %5.1f%%  %-14s %s\n", 100*f.Severity, f.Kind, f.Title)
 		}
+	}
+	if r.Behaviour != nil {
+		r.Behaviour.WriteText(w)
 	}
 	if v := r.Values; v != nil {
 		fmt.Fprintf(w, "\nValues (var-check: checksums of shared variables at region exits)\n")

@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/diff"
 	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
 )
 
 func diffCmd() *cobra.Command {
@@ -59,6 +61,22 @@ every run, with its efficiency against the first, and where scaling stops.`,
 				return nil
 			}
 			r := diff.Compare(args[0], args[1], models[0], models[1], progs[0], progs[1])
+			var flows [2]*diff.Flow
+			for i := range flows {
+				in, err := openTrace(args[i])
+				if err != nil {
+					return fmt.Errorf("diff: %v", err)
+				}
+				rd, err := trace.NewNamedReader(io.NewSectionReader(in.f, 0, in.size), in.name)
+				if err == nil {
+					flows[i], err = diff.ReadFlow(rd)
+				}
+				in.Close()
+				if err != nil {
+					return fmt.Errorf("diff: %v", err)
+				}
+			}
+			r.Behaviour = diff.CompareFlows(flows[0], flows[1], progs[0])
 			if format == "json" {
 				return r.WriteJSON(cmd.OutOrStdout())
 			}

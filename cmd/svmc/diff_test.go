@@ -92,3 +92,91 @@ func main() {
 		t.Errorf("svmc diff of a run with itself:\n%s", res.stdout)
 	}
 }
+
+// The issue's control-flow case: the racy count decides whether a repair
+// loop runs and how many iterations a tail loop has, so the serial and the
+// parallel run part where the repair loop starts; a message whose contents
+// differ between two runs of one program on 2 processors is found by its
+// checksum (svmc run --check).
+func TestSvmcDiffBehaviour(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"sync/atomic"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	a := make([]float64, 1<<16)
+	var started atomic.Bool
+	//svm:pdo label(count) loops(i)
+	for i := 1; i < len(a); i++ {
+		if i == 1 && rtlib.NumProcessors() > 1 {
+			for !started.Load() {
+			}
+		}
+		a[i] = a[i-1] + 1
+		if i == len(a)-len(a)/4 {
+			started.Store(true)
+		}
+	}
+	if a[len(a)-1] != float64(len(a)-1) {
+		//svm:pdo label(repair) loops(i)
+		for i := 1; i < len(a); i++ {
+			a[i] = float64(i)
+		}
+	}
+	n := len(os.Args) * 10
+	//svm:pdo label(tail) loops(i)
+	for i := 0; i < n; i++ {
+		a[i] += 1
+	}
+	//svm:replicated
+	{
+		if rtlib.NumProcessors() == 2 {
+			me := rtlib.ProcessorID()
+			buf := []int{len(os.Args), me}
+			rtlib.Sendrecv(1-me, 0, buf, 1-me, 0, make([]int, 2))
+		}
+	}
+	fmt.Println(a[len(a)-1])
+}
+`})
+	run := func(name string, args ...string) {
+		if res := runSvmc(t, dir, append([]string{"run", "--trace", name}, args...)...); res.code != 0 {
+			t.Fatalf("run %v: exit %d\n%s", args, res.code, res.stderr)
+		}
+	}
+	run("n1.sddf", "-n", "1", ".")
+	run("n4.sddf", "-n", "4", ".")
+	res := runSvmc(t, dir, "diff", "n1.sddf", "n4.sddf")
+	for _, want := range []string{
+		"Behaviour (processor 0's regions outside parallel constructs (the runs have 1 and 4 processors",
+		"A enters pdo tail (main.go:32)\n    B enters pdo repair (main.go:26)",
+		"pdo repair (main.go:26) instance 1: did not run in A, ran 65535 iterations in B",
+	} {
+		if res.code != 0 || !strings.Contains(res.stdout, want) {
+			t.Errorf("svmc diff n1 n4: no %q in\n%s%s", want, res.stdout, res.stderr)
+		}
+	}
+	// The same control flow, but the tail loop's iterations differ with
+	// the arguments; and the message contents with them.
+	run("a.sddf", "-n", "2", "--check", ".")
+	run("b.sddf", "-n", "2", "--check", ".", "--", "x")
+	res = runSvmc(t, dir, "diff", "a.sddf", "b.sddf")
+	for _, want := range []string{
+		"pdo tail (main.go:32) instance 1: ran 10 iterations in A, ran 20 iterations in B",
+		"the runs part first on processor 0 at step",
+		"A calls Sendrecv (main.go:41) with processor 1, 2 elements, checksum",
+	} {
+		if res.code != 0 || !strings.Contains(res.stdout, want) {
+			t.Errorf("svmc diff a b: no %q in\n%s%s", want, res.stdout, res.stderr)
+		}
+	}
+	if res := runSvmc(t, dir, "diff", "a.sddf", "a.sddf"); !strings.Contains(res.stdout, "steps in both runs") || !strings.Contains(res.stdout, "every parallel loop instance ran the same iterations") {
+		t.Errorf("svmc diff of a run with itself:\n%s", res.stdout)
+	}
+}
