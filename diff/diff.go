@@ -49,6 +49,9 @@ type Result struct {
 	// Behaviour compares what the processors did step by step (nil when
 	// the flows were not read).
 	Behaviour *FlowDiff `json:"behaviour,omitempty"`
+	// Noise compares several runs a side (nil for one run each); the
+	// rest of the result compares the first run of each side.
+	Noise *Noise `json:"runs,omitempty"`
 }
 
 // Values is the comparison of the variables' checksums at region exits.
@@ -391,6 +394,9 @@ func (r *Result) WriteText(w io.Writer) {
 		t.Add(row...)
 	}
 	t.Write(w, "  ")
+	if r.Noise != nil {
+		r.Noise.WriteText(w)
+	}
 	if len(r.Loops) > 0 {
 		fmt.Fprintf(w, "\nParallel loops (imbalance = max/mean busy; lost = waiting at the loop's barrier that the imbalance explains)\n")
 		t = analysis.NewTable("loop", "where", ">imbalance A", ">imbalance B", ">lost A", ">lost B")

@@ -25,6 +25,7 @@ type Flow struct {
 	// trace has none).
 	Iterations map[[2]int32][]int64
 	Work       bool
+	Loops      bool // the run entered a parallel loop
 	// Messages is true when the run made message calls, Checksums when
 	// their records carry buffer checksums (svmc run --check, or
 	// msg_checksum).
@@ -83,6 +84,7 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 			s.open = append(s.open, e.A)
 			if e.A == trace.RegionPDO {
 				s.pdo++
+				f.Loops = true
 			}
 			if parallel(int(e.A)) && e.A != trace.RegionSection {
 				s.par++
@@ -147,6 +149,7 @@ type FlowDiff struct {
 	// none; NoWork says the traces have no pdo-work records to compare.
 	Loop   *LoopDivergence `json:"loop_divergence,omitempty"`
 	NoWork bool            `json:"no_pdo_work,omitempty"`
+	Loops  bool            `json:"loops"` // either run entered a parallel loop
 	// NoChecksums says the message records carry no checksums: message
 	// contents were not compared.
 	NoChecksums bool `json:"no_checksums,omitempty"`
@@ -203,7 +206,8 @@ func CompareFlows(a, b *Flow, prog *progdb.Program) *FlowDiff {
 			}
 		}
 	}
-	d.NoWork = !a.Work || !b.Work
+	d.Loops = a.Loops || b.Loops
+	d.NoWork = d.Loops && (!a.Work || !b.Work)
 	if !d.NoWork {
 		d.Loop = firstLoop(a, b, prog)
 	}
@@ -325,6 +329,7 @@ func (d *FlowDiff) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  the runs part first on processor %d at step %d:\n    A %s\n    B %s\n", d.First.Proc, d.First.Step, d.First.A, d.First.B)
 	}
 	switch {
+	case !d.Loops: // no parallel loop in either run
 	case d.NoWork:
 		fmt.Fprintln(w, "  iterations of the parallel loops: not compared (no pdo-work records: trace at stage 2 or above)")
 	case d.Loop == nil:

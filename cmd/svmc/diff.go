@@ -15,7 +15,7 @@ import (
 func diffCmd() *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use:   "diff [--format text|json] A B [C ...]",
+		Use:   "diff [--format text|json] A B [C ...] | A1 A2 ... -- B1 B2 ...",
 		Short: "compare two traces of a program: time, imbalance and findings region by region, and the scaling from A to B",
 		Long: `diff compares trace B with trace A of the same program (the program information of
 both is compared first, and a difference is said plainly): each region's time on its
@@ -24,14 +24,22 @@ efficiency when the numbers of processors differ (a region below 0.5 "stops scal
 each parallel loop's imbalance and lost time, and the findings that appeared or vanished.
 Typical: the same program at -n 2 and -n 4, or before and after a change. With more
 than two traces (-n 1, 2, 4, ...) it prints the scaling table: each region's time in
-every run, with its efficiency against the first, and where scaling stops.`,
+every run, with its efficiency against the first, and where scaling stops.
+With several runs a side (A1 A2 ... -- B1 B2 ...) each region's median time on each
+side, its spread and whether the change exceeds the runs' noise (Mann-Whitney U test,
+p < 0.05, as benchstat does; 4 runs a side at least); the rest compares A1 with B1.`,
 		Example: `  svmc run -n 2 --trace n2.sddf . && svmc run -n 4 --trace n4.sddf .
   svmc diff n2.sddf n4.sddf
-  svmc diff n1.sddf n2.sddf n4.sddf        (the scaling table)`,
+  svmc diff n1.sddf n2.sddf n4.sddf        (the scaling table)
+  svmc diff old1.sddf old2.sddf old3.sddf old4.sddf -- new1.sddf new2.sddf new3.sddf new4.sddf`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return fmt.Errorf("diff: unknown --format %q (want text or json)", format)
+			}
+			dash := cmd.ArgsLenAtDash()
+			if dash == 0 || dash == len(args) {
+				return fmt.Errorf("diff: A... -- B... needs at least one trace on each side of --")
 			}
 			models := make([]*analysis.Model, len(args))
 			progs := make([]*progdb.Program, len(args))
@@ -52,7 +60,7 @@ every run, with its efficiency against the first, and where scaling stops.`,
 				}
 				models[i], progs[i] = m, prog
 			}
-			if len(args) > 2 {
+			if dash < 0 && len(args) > 2 {
 				sc := diff.Scale(args, models, progs)
 				if format == "json" {
 					return sc.WriteJSON(cmd.OutOrStdout())
@@ -60,10 +68,17 @@ every run, with its efficiency against the first, and where scaling stops.`,
 				sc.WriteText(cmd.OutOrStdout())
 				return nil
 			}
-			r := diff.Compare(args[0], args[1], models[0], models[1], progs[0], progs[1])
+			ia, ib := 0, 1 // the runs compared in detail: the first of each side
+			if dash > 0 {
+				ib = dash
+			}
+			r := diff.Compare(args[ia], args[ib], models[ia], models[ib], progs[ia], progs[ib])
+			if dash > 0 && (dash > 1 || len(args)-dash > 1) {
+				r.Noise = diff.CompareRuns(models[:dash], models[dash:])
+			}
 			var flows [2]*diff.Flow
-			for i := range flows {
-				in, err := openTrace(args[i])
+			for i, k := range []int{ia, ib} {
+				in, err := openTrace(args[k])
 				if err != nil {
 					return fmt.Errorf("diff: %v", err)
 				}
@@ -76,7 +91,7 @@ every run, with its efficiency against the first, and where scaling stops.`,
 					return fmt.Errorf("diff: %v", err)
 				}
 			}
-			r.Behaviour = diff.CompareFlows(flows[0], flows[1], progs[0])
+			r.Behaviour = diff.CompareFlows(flows[0], flows[1], progs[ia])
 			if format == "json" {
 				return r.WriteJSON(cmd.OutOrStdout())
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -178,5 +179,57 @@ func main() {
 	}
 	if res := runSvmc(t, dir, "diff", "a.sddf", "a.sddf"); !strings.Contains(res.stdout, "steps in both runs") || !strings.Contains(res.stdout, "every parallel loop instance ran the same iterations") {
 		t.Errorf("svmc diff of a run with itself:\n%s", res.stdout)
+	}
+}
+
+// Several runs a side: a region that sleeps 2 ms in the runs of A and 20
+// ms in those of B changes beyond the noise (p = 2/70 for 4 runs a side,
+// each of B's above each of A's); with 3 a side the note says no change
+// can reach p < 0.05.
+func TestSvmcDiffRuns(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	d := 2 * time.Millisecond
+	if len(os.Args) > 1 {
+		d = 20 * time.Millisecond
+	}
+	//svm:trace_region slow
+	time.Sleep(d)
+	fmt.Println("done")
+}
+`})
+	var as, bs []string
+	for i := range 4 {
+		a, b := fmt.Sprintf("a%d.sddf", i), fmt.Sprintf("b%d.sddf", i)
+		for _, r := range [][]string{{"run", "-n", "1", "--trace", a, "."}, {"run", "-n", "1", "--trace", b, ".", "--", "slow"}} {
+			if res := runSvmc(t, dir, r...); res.code != 0 {
+				t.Fatalf("%v: exit %d\n%s", r, res.code, res.stderr)
+			}
+		}
+		as, bs = append(as, a), append(bs, b)
+	}
+	res := runSvmc(t, dir, append(append(append([]string{"diff"}, as...), "--"), bs...)...)
+	if res.code != 0 || !strings.Contains(res.stdout, "Over the runs: 4 of A, 4 of B") {
+		t.Fatalf("svmc diff of 4 runs a side: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	var slow string
+	for _, line := range strings.Split(res.stdout, "\n") {
+		if strings.Contains(line, "user slow") && strings.Contains(line, "0.029") {
+			slow = line
+		}
+	}
+	if slow == "" || strings.Contains(slow, "within the noise") {
+		t.Errorf("the slow region is not a change beyond the noise (p 0.029):\n%s", res.stdout)
+	}
+	res = runSvmc(t, dir, "diff", as[0], as[1], as[2], "--", bs[0], bs[1], bs[2])
+	if !strings.Contains(res.stdout, "note: with 3 and 3 runs no change can reach p < 0.05") {
+		t.Errorf("3 runs a side: no note on the smallest p\n%s", res.stdout)
 	}
 }
