@@ -325,3 +325,33 @@ func TestChromiumMarks(t *testing.T) {
 		t.Errorf("drew %d marks, want 2", got["marks"])
 	}
 }
+
+// TestChromiumMerged: two runs on one page (svmc diff --format html): the
+// lanes of both, named A P0.. and B P0.., every bar, event and message of
+// each, both from time 0, and the comparison in the side panel.
+func TestChromiumMerged(t *testing.T) {
+	a, b := buildFile(t, fixture("ex31.sddf")), buildFile(t, fixture("halo.sddf"))
+	m := view.Merge(a, b, "svmc diff\n  the runs part first on processor 0")
+	if m.Procs != a.Procs+b.Procs || len(m.Intervals) != len(a.Intervals)+len(b.Intervals) || len(m.Messages) != len(b.Messages) {
+		t.Fatalf("merged: %d lanes, %d intervals, %d messages", m.Procs, len(m.Intervals), len(m.Messages))
+	}
+	if m.Start != 0 || m.End != max(a.End-a.Start, b.End-b.Start) {
+		t.Errorf("merged time axis %v .. %v, want 0 .. the longer run", m.Start, m.End)
+	}
+	for _, iv := range m.Intervals {
+		if iv.Start < 0 {
+			t.Fatalf("an interval of lane %d starts at %v, before its run", iv.Proc, iv.Start)
+		}
+	}
+	dom := render(t, m, "")
+	got := drawn(t, dom)
+	checkDrawn(t, m, got)
+	if got["named-lanes"] != m.Procs {
+		t.Errorf("%d lanes drawn with their run's names, want %d", got["named-lanes"], m.Procs)
+	}
+	for _, want := range []string{"<title>svmc diff: ", `<pre id="note">svmc diff`, "<th>A P3</th>", "<th>B P0</th>"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("no %q in the page", want)
+		}
+	}
+}

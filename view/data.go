@@ -42,6 +42,7 @@ type pageMeta struct {
 	Span     float64  `json:"span"`
 	Records  int64    `json:"records"`
 	Warnings []string `json:"warnings,omitempty"`
+	Lanes    []string `json:"lanes,omitempty"` // lane names, "P<n>" when absent
 }
 
 // appendData writes the page's data object:
@@ -64,7 +65,7 @@ type pageMeta struct {
 //	       found (svmc view --check)
 func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	meta := pageMeta{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Start: tl.Start,
-		Span: tl.End - tl.Start, Records: tl.Records, Warnings: tl.Warnings}
+		Span: tl.End - tl.Start, Records: tl.Records, Warnings: tl.Warnings, Lanes: tl.Lanes}
 	var ks []pageKind
 	for k := Kind(0); k < NumKinds; k++ {
 		ks = append(ks, pageKind{kinds[k].name, kinds[k].color, kinds[k].start, kinds[k].end, k.style()})

@@ -45,6 +45,9 @@ func WriteHTML(w io.Writer, tl *Timeline) error {
 }
 
 func title(tl *Timeline) string {
+	if tl.Note != "" {
+		return "svmc diff: " + tl.Trace // two runs (Merge)
+	}
 	if tl.Program != "" {
 		return "svmc view: " + tl.Program
 	}
@@ -95,10 +98,12 @@ type side struct {
 	Intervals, Events int
 	Ended             string
 	Abnormal          bool
+	Note              string
 }
 
 type sideProc struct {
 	Proc                      int
+	Name                      string // "P0", or the lane's name
 	Busy, Wait, Idle          string
 	BusyPct, WaitPct, IdlePct string // widths of the bar, CSS percentages
 }
@@ -116,7 +121,7 @@ type sideKind struct {
 }
 
 func sideData(tl *Timeline, s *Summary) side {
-	d := side{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Records: tl.Records,
+	d := side{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Records: tl.Records, Note: tl.Note,
 		RunTime: analysis.Dur(s.RunTime), Warnings: tl.Warnings,
 		Intervals: len(tl.Intervals), Events: len(tl.Instants)}
 	o := tl.Order
@@ -131,7 +136,11 @@ func sideData(tl *Timeline, s *Summary) side {
 		return strconv.FormatFloat(100*x/s.RunTime, 'f', 2, 64) + "%"
 	}
 	for _, p := range s.PerProc {
-		d.PerProc = append(d.PerProc, sideProc{p.Proc, analysis.Dur(p.Busy), analysis.Dur(p.Wait), analysis.Dur(p.Idle),
+		name := "P" + strconv.Itoa(p.Proc)
+		if p.Proc < len(tl.Lanes) {
+			name = tl.Lanes[p.Proc]
+		}
+		d.PerProc = append(d.PerProc, sideProc{p.Proc, name, analysis.Dur(p.Busy), analysis.Dur(p.Wait), analysis.Dur(p.Idle),
 			pct(p.Busy), pct(p.Wait), pct(p.Idle)})
 	}
 	total := s.RunTime * float64(max(tl.Procs, 1))
@@ -178,7 +187,9 @@ func sideData(tl *Timeline, s *Summary) side {
 }
 
 var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
-<h2>Run</h2>
+{{if .Note}}<h2>Comparison</h2>
+<pre id="note">{{.Note}}</pre>
+{{end}}<h2>Run</h2>
 <table class="kv">
 {{if .Program}}<tr><th>program</th><td>{{.Program}}</td></tr>{{end}}
 <tr><th>trace</th><td>{{.Trace}}</td></tr>
@@ -197,7 +208,7 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <h2>Processors</h2>
 <table class="procs">
 <tr><th></th><th>busy</th><th>waiting</th><th>idle</th><th></th></tr>
-{{range .PerProc}}<tr><th>P{{.Proc}}</th><td>{{.Busy}}</td><td>{{.Wait}}</td><td>{{.Idle}}</td>
+{{range .PerProc}}<tr><th>{{.Name}}</th><td>{{.Busy}}</td><td>{{.Wait}}</td><td>{{.Idle}}</td>
 <td class="bar"><span class="busy" style="width:{{.BusyPct}}"></span><span class="wait" style="width:{{.WaitPct}}"></span><span class="idle" style="width:{{.IdlePct}}"></span></td></tr>
 {{end}}</table>
 <p class="note">busy: inside a region and not waiting; idle: outside every region. Share: of N × run time.</p>

@@ -159,6 +159,10 @@ type Timeline struct {
 	// stopped: they are counted in Records but are neither instants nor
 	// part of Start .. End.
 	Ended analysis.RunEnd
+	// Lanes name the lanes ("P0", ... when empty); Note is text for the
+	// side panel (Merge: two runs on one page).
+	Lanes []string
+	Note  string
 }
 
 // Site is where an interval or instant comes from in the program: a

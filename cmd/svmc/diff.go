@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/svmc/svmc/diff"
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/view"
 )
 
 func diffCmd() *cobra.Command {
@@ -34,8 +36,8 @@ p < 0.05, as benchstat does; 4 runs a side at least); the rest compares A1 with 
   svmc diff old1.sddf old2.sddf old3.sddf old4.sddf -- new1.sddf new2.sddf new3.sddf new4.sddf`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return fmt.Errorf("diff: unknown --format %q (want text or json)", format)
+			if format != "text" && format != "json" && format != "html" {
+				return fmt.Errorf("diff: unknown --format %q (want text, json or html)", format)
 			}
 			dash := cmd.ArgsLenAtDash()
 			if dash == 0 || dash == len(args) {
@@ -92,13 +94,27 @@ p < 0.05, as benchstat does; 4 runs a side at least); the rest compares A1 with 
 				}
 			}
 			r.Behaviour = diff.CompareFlows(flows[0], flows[1], progs[ia])
-			if format == "json" {
+			switch format {
+			case "json":
 				return r.WriteJSON(cmd.OutOrStdout())
+			case "html":
+				// Both timelines on one time axis, the comparison beside.
+				var tls [2]*view.Timeline
+				for i, k := range []int{ia, ib} {
+					tl, err := view.BuildFile(args[k], view.Options{})
+					if err != nil {
+						return fmt.Errorf("diff: %v", err)
+					}
+					tls[i] = tl
+				}
+				var note strings.Builder
+				r.WriteText(&note)
+				return view.WriteHTML(cmd.OutOrStdout(), view.Merge(tls[0], tls[1], note.String()))
 			}
 			r.WriteText(cmd.OutOrStdout())
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "text, json or html (one page: both timelines on one time axis, lanes A P0.. and B P0.., the comparison beside)")
 	return cmd
 }

@@ -35,6 +35,13 @@ func TestSvmcDiff(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.stdout), &r); err != nil || !r.SameProgram || len(r.Regions) < 3 {
 		t.Errorf("svmc diff --format json: %v %+v\n%s", err, r, res.stdout)
 	}
+	// One page with both timelines (view's TestChromiumMerged draws it).
+	res = runSvmc(t, dir, "diff", "--format", "html", "n1.sddf", "n2.sddf")
+	for _, want := range []string{"<title>svmc diff: n1.sddf and n2.sddf</title>", `"lanes":["A P0","B P0","B P1"]`, `<pre id="note">svmc diff`} {
+		if res.code != 0 || !strings.Contains(res.stdout, want) {
+			t.Errorf("svmc diff --format html: exit %d, no %q\n%.3000s", res.code, want, res.stderr)
+		}
+	}
 }
 
 // The issue's behaviour case: a program with a race in one pdo (each

@@ -203,9 +203,13 @@
     });
     ctx.font = '600 12px system-ui, sans-serif';
     ctx.fillStyle = '#333';
+    var named = 0; // lanes drawn with a name of their own (two runs on one page)
     lanes.forEach(function (L, p) {
-      ctx.fillText('P' + p, 8, L.y + ROW / 2);
+      var name = meta.lanes ? meta.lanes[p] : 'P' + p;
+      if (name !== 'P' + p) named++;
+      ctx.fillText(name, 8, L.y + ROW / 2);
     });
+    statusEl.dataset.namedLanes = named;
     ctx.strokeStyle = '#c8cbd0';
     ctx.beginPath();
     ctx.moveTo(GUT - 0.5, AXIS - 2);
