@@ -32,10 +32,11 @@ type Flow struct {
 	Messages, Checksums bool
 }
 
-// Step is one step of a processor: a region it entered, or a message call
-// it made or completed.
+// Step is one step of a processor: a region it entered, a synchronisation
+// directive it reached (barrier, split barrier, lock, critical section:
+// their records of stage 3), or a message call it made or completed.
 type Step struct {
-	Kind     uint8 // stepRegion, stepCall, stepDone
+	Kind     uint8 // stepRegion, stepSync, stepCall, stepDone
 	InPDO    bool  // inside a parallel loop's body: its steps depend on the schedule
 	Parallel bool  // inside a parallel construct (pdo, psection, replicated)
 	Sub, Dir int32 // the region's site; a call's subprogram and call site
@@ -47,9 +48,20 @@ type Step struct {
 
 const (
 	stepRegion = iota
+	stepSync
 	stepCall
 	stepDone
 )
+
+// syncTags are the records of a processor reaching a synchronisation
+// directive, and what the comparison calls them.
+var syncTags = map[trace.Tag]string{
+	trace.TagWaitBarrierStart:   "barrier",
+	trace.TagBarrierCheckin:     "barrier check-in",
+	trace.TagWaitBCheckoutStart: "barrier check-out",
+	trace.TagWaitLockStart:      "lock",
+	trace.TagWaitCritSecStart:   "critical section",
+}
 
 // ReadFlow reads the behaviour of the trace src (any svmc trace; records of
 // a processor in its own order).
@@ -111,6 +123,8 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 			}
 			its[k] += int64(e.A)
 			f.Iterations[site] = its
+		case trace.TagWaitBarrierStart, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStart, trace.TagWaitLockStart, trace.TagWaitCritSecStart:
+			add(Step{Kind: stepSync, Sub: e.Sub, Dir: e.Dir, A: int32(e.Tag)})
 		case trace.TagMsgCallStart:
 			sum := recInt(e.Rec, "checksum")
 			f.Messages = true
@@ -177,15 +191,16 @@ func CompareFlows(a, b *Flow, prog *progdb.Program) *FlowDiff {
 	same := a.Procs == b.Procs
 	keep := func(s Step) bool {
 		if same {
-			return !s.InPDO || s.Kind != stepRegion // a loop body's regions follow the schedule
+			// A loop body's regions and synchronisation follow the schedule.
+			return !s.InPDO || s.Kind != stepRegion && s.Kind != stepSync
 		}
-		return !s.Parallel && s.Kind == stepRegion
+		return !s.Parallel && (s.Kind == stepRegion || s.Kind == stepSync)
 	}
 	procs := a.Procs
-	d.Compared = "every processor's regions outside parallel loop bodies and message calls"
+	d.Compared = "every processor's regions and synchronisation outside parallel loop bodies, and its message calls"
 	if !same {
 		procs = min(1, a.Procs, b.Procs)
-		d.Compared = fmt.Sprintf("processor 0's regions outside parallel constructs (the runs have %d and %d processors, which split the work inside them otherwise)", a.Procs, b.Procs)
+		d.Compared = fmt.Sprintf("processor 0's regions and synchronisation outside parallel constructs (the runs have %d and %d processors, which split the work inside them otherwise)", a.Procs, b.Procs)
 	}
 	for p := 0; p < procs && d.First == nil; p++ {
 		sa, sb := filter(a.Steps[p], keep), filter(b.Steps[p], keep)
@@ -293,8 +308,26 @@ func regionOf(prog *progdb.Program, sub, dir, typ int32) (name, where string) {
 	return name, ""
 }
 
+// directive is directive dir of subprogram sub, nil if unknown.
+func directive(prog *progdb.Program, sub, dir int32) *progdb.Directive {
+	if sp := prog.Sub(int(sub)); sp != nil {
+		return sp.Directive(int(dir))
+	}
+	return nil
+}
+
 // describe says what a step is.
 func describe(prog *progdb.Program, s Step) string {
+	if s.Kind == stepSync {
+		what, where := syncTags[trace.Tag(s.A)], ""
+		if d := directive(prog, s.Sub, s.Dir); d != nil {
+			where = fmt.Sprintf(" (%s:%d)", d.Pos.File, d.Pos.Line)
+			if d.Label != "" {
+				what += " " + d.Label
+			}
+		}
+		return "reaches the " + what + where
+	}
 	if s.Kind == stepRegion {
 		name, where := regionOf(prog, s.Sub, s.Dir, s.A)
 		if where != "" {

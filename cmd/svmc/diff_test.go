@@ -162,7 +162,7 @@ func main() {
 	run("n4.sddf", "-n", "4", ".")
 	res := runSvmc(t, dir, "diff", "n1.sddf", "n4.sddf")
 	for _, want := range []string{
-		"Behaviour (processor 0's regions outside parallel constructs (the runs have 1 and 4 processors",
+		"Behaviour (processor 0's regions and synchronisation outside parallel constructs (the runs have 1 and 4 processors",
 		"A enters pdo tail (main.go:32)\n    B enters pdo repair (main.go:26)",
 		"pdo repair (main.go:26) instance 1: did not run in A, ran 65535 iterations in B",
 	} {

@@ -1,0 +1,72 @@
+package diff
+
+import (
+	"math"
+	"testing"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+)
+
+// The exact Mann-Whitney U test against values from its tables: complete
+// separation of 3 and 3 gives 2/20, of 5 and 5 2/252, of 4 and 4 2/70;
+// interleaved samples give 1; the normal approximation beyond 400 pairs is
+// close to the exact value where both apply.
+func TestMannWhitney(t *testing.T) {
+	seq := func(from, n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(from + i)
+		}
+		return xs
+	}
+	for _, c := range []struct {
+		name string
+		a, b []float64
+		want float64
+	}{
+		{"3 below 3", seq(0, 3), seq(10, 3), 0.1},
+		{"5 above 5", seq(10, 5), seq(0, 5), 2.0 / 252},
+		{"4 below 4", seq(0, 4), seq(10, 4), 2.0 / 70},
+		{"interleaved", []float64{1, 3, 5, 7}, []float64{2, 4, 6, 8}, 48.0 / 70}, // U = 6: P(U ≤ 6) = 24/70,
+		{"one shift", []float64{1, 2, 3, 5}, []float64{4, 6, 7, 8}, 4.0 / 70},    // U = 1: P(U ≤ 1) = 2/70,
+	} {
+		if got := mannWhitneyP(c.a, c.b); math.Abs(got-c.want) > 0.001 {
+			t.Errorf("%s: p = %.4f, want %.4f", c.name, got, c.want)
+		}
+	}
+	if got, want := mannWhitneyMinP(3, 3), 0.1; math.Abs(got-want) > 1e-9 {
+		t.Errorf("min p of 3 and 3: %v, want %v", got, want)
+	}
+	// 20 and 21 values: beyond the exact count; shifted by half the range.
+	a, b := seq(0, 20), seq(10, 21)
+	if p := mannWhitneyP(a, b); p > 0.01 || p < 1e-5 {
+		t.Errorf("normal approximation: p = %g for samples overlapping by half", p)
+	}
+}
+
+// CompareFlows finds a step where the runs reach different barriers, names
+// each with its line, and the loop instance whose iterations differ.
+func TestCompareFlowsSync(t *testing.T) {
+	prog := &progdb.Program{Subprograms: []*progdb.Subprogram{{Num: 1, Name: "main",
+		Directives: []*progdb.Directive{
+			{Num: 1, Kind: "barrier", Pos: progdb.Pos{File: "main.go", Line: 7}},
+			{Num: 2, Kind: "barrier", Pos: progdb.Pos{File: "main.go", Line: 9}},
+		}}}}
+	region := Step{Kind: stepRegion, Sub: 1, Dir: 0, A: trace.RegionProgram}
+	bar := func(dir int32) Step { return Step{Kind: stepSync, Sub: 1, Dir: dir, A: int32(trace.TagWaitBarrierStart)} }
+	a := &Flow{Procs: 2, Steps: [][]Step{{region, bar(1), bar(2)}, {bar(1), bar(2)}}, Loops: true, Work: true,
+		Iterations: map[[2]int32][]int64{{1, 3}: {10, 10}}}
+	b := &Flow{Procs: 2, Steps: [][]Step{{region, bar(1), bar(2)}, {bar(2)}}, Loops: true, Work: true,
+		Iterations: map[[2]int32][]int64{{1, 3}: {10, 12}}}
+	d := CompareFlows(a, b, prog)
+	if d.First == nil || d.First.Proc != 1 || d.First.Step != 1 || d.First.A != "reaches the barrier (main.go:7)" || d.First.B != "reaches the barrier (main.go:9)" {
+		t.Errorf("first divergence %+v", d.First)
+	}
+	if d.Loop == nil || d.Loop.Instance != 2 || d.Loop.A != 10 || d.Loop.B != 12 {
+		t.Errorf("loop divergence %+v", d.Loop)
+	}
+	if d := CompareFlows(a, a, prog); d.First != nil || d.Loop != nil || d.Steps != 5 {
+		t.Errorf("a run against itself: %+v", d)
+	}
+}
