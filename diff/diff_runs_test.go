@@ -54,7 +54,9 @@ func TestCompareFlowsSync(t *testing.T) {
 			{Num: 2, Kind: "barrier", Pos: progdb.Pos{File: "main.go", Line: 9}},
 		}}}}
 	region := Step{Kind: stepRegion, Sub: 1, Dir: 0, A: trace.RegionProgram}
-	bar := func(dir int32) Step { return Step{Kind: stepSync, Sub: 1, Dir: dir, A: int32(trace.TagWaitBarrierStart)} }
+	bar := func(dir int32) Step {
+		return Step{Kind: stepSync, Sub: 1, Dir: dir, A: int32(trace.TagWaitBarrierStart)}
+	}
 	a := &Flow{Procs: 2, Steps: [][]Step{{region, bar(1), bar(2)}, {bar(1), bar(2)}}, Loops: true, Work: true,
 		Iterations: map[[2]int32][]int64{{1, 3}: {10, 10}}}
 	b := &Flow{Procs: 2, Steps: [][]Step{{region, bar(1), bar(2)}, {bar(2)}}, Loops: true, Work: true,
