@@ -432,6 +432,11 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 		// automatic mode); a report of such a trace says so.
 		b.WriteString("# stage 0: nothing is traced but what the requests below ask for\n")
 		b.WriteString("CONFIG SVM_TraceStage: 0\n")
+		// What the regions call is traced for its first calls only (a
+		// sort's Less and Swap would keep the trace as large as before);
+		// the rest of their calls are counted, with their time.
+		fmt.Fprintf(&b, "# brief functions the regions call: traced for their first %d calls per processor, then counted\n", NarrowThrottle)
+		fmt.Fprintf(&b, "CONFIG SVM_Throttle_Calls: %d\n", NarrowThrottle)
 	} else {
 		b.WriteString("CONFIG SVM_TraceStage: 1\n")
 	}
@@ -456,6 +461,11 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 	}
 	return b.Bytes()
 }
+
+// NarrowThrottle is the throttle_calls of a narrowed next request
+// (SVM_Throttle_Calls, svmc's CONFIG parameter): TAU's default of 100 000
+// calls leaves a call-heavy region's trace as large as the first run's.
+const NarrowThrottle = 1000
 
 // varList is "[v]" for a finding about shared variable v of the
 // subprogram its region belongs to (request files name the variables of

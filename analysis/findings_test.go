@@ -37,6 +37,8 @@ func TestNextRequest(t *testing.T) {
 	want := `# svmc report --findings: next run for the top findings
 # stage 0: nothing is traced but what the requests below ask for
 CONFIG SVM_TraceStage: 0
+# brief functions the regions call: traced for their first 1000 calls per processor, then counted
+CONFIG SVM_Throttle_Calls: 1000
 # imbalance 30.0%: main.go:20
 # pdo startup 2.0%: main.go:20
 REQUEST LOCAL G.PDO_LABEL(tri): (REGION), (PDOInfo), (BARRIER), (APSInfo)

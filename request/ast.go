@@ -182,12 +182,17 @@ const (
 	ConfigTraceBufSize       ConfigKey = iota + 1 // SVM_TraceBuf_Size: bytes of a processor's trace buffer
 	ConfigKernelTraceBufSize                      // SVM_Kernel_TraceBuf_Size: bytes of the kernel's trace buffer
 	ConfigTraceStage                              // SVM_TraceStage: 0 to 6
+	// ConfigThrottleCalls is svmc's: the calls after which a brief
+	// subprogram stops being traced on a processor (the throttle_calls
+	// parameter; 0 turns throttling off).
+	ConfigThrottleCalls // SVM_Throttle_Calls
 )
 
 var configNames = [...]string{
 	ConfigTraceBufSize:       "SVM_TraceBuf_Size",
 	ConfigKernelTraceBufSize: "SVM_Kernel_TraceBuf_Size",
 	ConfigTraceStage:         "SVM_TraceStage",
+	ConfigThrottleCalls:      "SVM_Throttle_Calls",
 }
 
 func (k ConfigKey) String() string {

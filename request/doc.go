@@ -14,7 +14,8 @@
 //	Entry         = Config | Include | Request .  // each starts a new line
 //	Config        = "CONFIG" ( "SVM_TraceBuf_Size" ":" Size
 //	                         | "SVM_Kernel_TraceBuf_Size" ":" Size
-//	                         | "SVM_TraceStage" ":" Stage ) .
+//	                         | "SVM_TraceStage" ":" Stage
+//	                         | "SVM_Throttle_Calls" ":" decimal ) .  // svmc's: throttle_calls
 //	Size          = decimal [ "k" | "K" | "m" | "M" | "g" | "G" ] .  // no blank before the suffix
 //	Stage         = "0" … "6" .
 //	Include       = "INCLUDE" FileName .     // on the same line

@@ -28,7 +28,7 @@ func Format(f *File) []byte {
 }
 
 func formatConfig(e *ConfigEntry) string {
-	if e.Key == ConfigTraceStage {
+	if e.Key == ConfigTraceStage || e.Key == ConfigThrottleCalls {
 		return fmt.Sprintf("CONFIG %s: %d", e.Key, e.Value)
 	}
 	return fmt.Sprintf("CONFIG %s: %s", e.Key, formatSize(e.Value))
@@ -239,7 +239,9 @@ func NewConfig(key ConfigKey, value int64) (*ConfigEntry, error) {
 		return nil, fmt.Errorf("request: bad size %d: a buffer needs at least one byte", value)
 	case (key == ConfigTraceBufSize || key == ConfigKernelTraceBufSize) && value > MaxSize:
 		return nil, fmt.Errorf("request: bad size %d: too large (at most %dG)", value, MaxSize>>30)
-	case key < ConfigTraceBufSize || key > ConfigTraceStage:
+	case key == ConfigThrottleCalls && (value < 0 || value > MaxCalls):
+		return nil, fmt.Errorf("request: bad number of calls %d: want 0 to %d", value, MaxCalls)
+	case key < ConfigTraceBufSize || key > ConfigThrottleCalls:
 		return nil, fmt.Errorf("request: unknown configuration parameter %v", key)
 	}
 	return &ConfigEntry{Key: key, Value: value}, nil

@@ -24,6 +24,7 @@ REQUEST (1) LOCAL *.REG_NO(0, 2-3): (BARRIER), (LOCK), (WaitCritical), (MsgInfo)
 REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo), (VarCheck[u])
 REQUEST LOCAL f.*: (WPFSum), (RPF), (WPF), (InvalCopy), (PageTravel), (OwnPageDist), (CurPageDist), (PageOut[y])
 REQUEST LOCAL T.REG_NO.REG_NO(1): (REGION)
+CONFIG SVM_Throttle_Calls: 1000
 `
 	f := mustParse(t, formsSrc)
 	got := string(Format(f))

@@ -183,7 +183,7 @@ func (p *parser) config() *ConfigEntry {
 	p.next()
 	kt := p.tok
 	if kt.kind != tIdent {
-		p.unexpected("SVM_TraceBuf_Size, SVM_Kernel_TraceBuf_Size or SVM_TraceStage after CONFIG")
+		p.unexpected("SVM_TraceBuf_Size, SVM_Kernel_TraceBuf_Size, SVM_TraceStage or SVM_Throttle_Calls after CONFIG")
 	}
 	key := lookupConfig(kt.text)
 	if key == 0 {
@@ -196,6 +196,8 @@ func (p *parser) config() *ConfigEntry {
 		switch key {
 		case ConfigTraceStage:
 			p.unexpected("a stage number (0 to 6) after " + kt.text + ":")
+		case ConfigThrottleCalls:
+			p.unexpected("a number of calls after " + kt.text + ":")
 		case 0:
 			p.unexpected("a value after " + kt.text + ":")
 		default:
@@ -208,9 +210,12 @@ func (p *parser) config() *ConfigEntry {
 	}
 	e := &ConfigEntry{At: at, Key: key, KeyPos: kt.pos, ValuePos: vt.pos}
 	var msg string
-	if key == ConfigTraceStage {
+	switch key {
+	case ConfigTraceStage:
 		e.Value, msg = parseStage(vt.text)
-	} else {
+	case ConfigThrottleCalls:
+		e.Value, msg = parseCalls(vt.text)
+	default:
 		e.Value, msg = parseSize(vt.text)
 	}
 	if msg != "" {
@@ -239,6 +244,18 @@ func parseStage(s string) (int64, string) {
 }
 
 // parseSize is ParseSize with its error as a message.
+// parseCalls is a number of calls, 0 or more (0: no throttling).
+func parseCalls(s string) (int64, string) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > MaxCalls {
+		return 0, fmt.Sprintf("bad number of calls %q: want 0 (no throttling) to %d", s, MaxCalls)
+	}
+	return n, ""
+}
+
+// MaxCalls bounds SVM_Throttle_Calls.
+const MaxCalls = 1 << 40
+
 func parseSize(s string) (int64, string) {
 	n, err := ParseSize(s)
 	if err != nil {

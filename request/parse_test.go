@@ -26,6 +26,7 @@ REQUEST (1) LOCAL *.REG_NO(0, 2-3): (BARRIER), (lock), (WaitCritical), (MsgInfo)
 REQUEST LOCAL solve.*: (SECTIONInfo), (CoSwitch), (Prefetch), (MEASURE), (*.LangInfo), (VarCheck[u])
 REQUEST LOCAL f.*: (WPFSum), (RPF), (WPF), (InvalCopy), (PageTravel), (OwnPageDist), (CurPageDist), (PageOut[y])
 REQUEST LOCAL T.REG_NO.REG_NO(1): (REGION)
+CONFIG SVM_Throttle_Calls: 1000
 `
 
 // posIn returns a function giving the position of the n-th (from 1, default
@@ -96,6 +97,7 @@ func TestParseForms(t *testing.T) {
 			Sub:    SubSpec{p(14, "T.REG"), SubNamed, "T.REG_NO"},
 			Region: RegionSpec{Pos: p(14, "REG_NO", 2), Kind: RegNo, Nums: []Range{{p(14, "1"), 1, 1}}},
 			Words:  []Word{word(14, "REGION", WordRegion)}}},
+		&ConfigEntry{At: p(15, "CONFIG"), Key: ConfigThrottleCalls, KeyPos: p(15, "SVM"), Value: 1000, ValuePos: p(15, "1000")},
 	}}
 	// The words written "(RPF" and "(WPF" are located at their '('; move
 	// them to the word.

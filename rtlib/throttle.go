@@ -24,6 +24,10 @@ type throttle struct {
 	calls int64   // traced calls
 	us    float64 // their inclusive time
 	off   bool    // throttled: no longer traced
+	// report: throttled where its records were traced, so its
+	// throttled-calls record is written at the end whatever the trace
+	// mask is then (a LOCAL request's region has closed by then)
+	report bool
 	// after throttling: calls, calls that were not inside another
 	// untraced call of the subprogram, and their time in ns (offNs, for
 	// the slow path's timed calls; sampleNs over samples for the fast one)
@@ -93,6 +97,7 @@ func (p *Proc) tracedCall(sub int, us float64) {
 		return
 	}
 	th.off = true
+	th.report = p.on(trace.TagThrottledCalls)
 	if p.on(trace.TagTraceThrottled) {
 		p.begin(trace.TagTraceThrottled, p.id)
 		p.buf.Int(sub)
@@ -135,7 +140,7 @@ func (p *Proc) exitThrottled(sub int) bool {
 func (p *Proc) throttledCallsRecs() {
 	for sub := range p.thr {
 		th := &p.thr[sub]
-		if th.offCalls == 0 || !p.on(trace.TagThrottledCalls) {
+		if th.offCalls == 0 || !th.report {
 			continue
 		}
 		p.begin(trace.TagThrottledCalls, p.id)

@@ -139,3 +139,35 @@ func TestReportHTMLMessages(t *testing.T) {
 		}
 	}
 }
+
+// OPAL's cycle on call-heavy serial code (issue 12: a serial finding in a
+// main that sorts did not narrow — 400 k records in both rounds): the
+// narrowed request throttles what the regions call after 1000 calls
+// (SVM_Throttle_Calls), so round 2 has a small fraction of round 1's
+// records, the same top finding, and the calls and time of Less and Swap
+// still counted.
+func TestTuneCallHeavy(t *testing.T) {
+	abs, _ := filepath.Abs(filepath.Join("testdata", "tune", "sorting"))
+	dir := t.TempDir()
+	res := runSvmc(t, abs, "tune", "-n", "2", "--dir", dir, ".")
+	if res.code != 0 {
+		t.Fatalf("tune: exit %d\n%s", res.code, res.stderr)
+	}
+	rounds := regexp.MustCompile(`svmc tune: round (\d) \(([^)]*)\): (\d+) records, [^;]*; top: (\S+) `).FindAllStringSubmatch(res.stderr, -1)
+	if len(rounds) < 2 || !strings.Contains(res.stderr, "svmc tune: converged") {
+		t.Fatalf("rounds %v\n%s", rounds, res.stderr)
+	}
+	r1, _ := strconv.Atoi(rounds[0][3])
+	r2, _ := strconv.Atoi(rounds[len(rounds)-1][3])
+	t.Logf("records: round 1 %d, last round %d; top finding %s, then %s", r1, r2, rounds[0][4], rounds[len(rounds)-1][4])
+	if r2*20 > r1 || rounds[0][4] != "serial" || rounds[len(rounds)-1][4] != "serial" {
+		t.Errorf("rounds %v: want the last with under 5%% of the first's records, serial on top in both", rounds)
+	}
+	m := regexp.MustCompile(`byVal\.Less\s+main\.go:14\s+0\s+1000\s+\S+ µs\s+(\d+)`).FindStringSubmatch(res.stdout)
+	if m == nil {
+		t.Fatalf("the final report has no throttled Less with 1000 traced calls:\n%s", res.stdout)
+	}
+	if n, _ := strconv.Atoi(m[1]); n < 1000000 {
+		t.Errorf("the final report counts %d untraced calls of Less, want the sort's millions", n)
+	}
+}

@@ -219,7 +219,8 @@ func (s *Set) applyRequest() error {
 	for _, c := range []struct {
 		name string
 		key  request.ConfigKey
-	}{{"stage", request.ConfigTraceStage}, {"tracebuf", request.ConfigTraceBufSize}, {"kernel_tracebuf", request.ConfigKernelTraceBufSize}} {
+	}{{"stage", request.ConfigTraceStage}, {"tracebuf", request.ConfigTraceBufSize}, {"kernel_tracebuf", request.ConfigKernelTraceBufSize},
+		{"throttle_calls", request.ConfigThrottleCalls}} {
 		if err := fromFile(c.name, c.key); err != nil {
 			return err
 		}
