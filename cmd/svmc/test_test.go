@@ -76,6 +76,30 @@ func BenchmarkSum(b *testing.B) {
 }
 `
 
+// loopWorkers is the number of processors that ran iterations of a
+// parallel loop in the trace at path.
+func loopWorkers(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	workers := map[int]bool{}
+	for r, err := range rd.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Desc.Tag == trace.TagPDOWork && r.Int("iterations") > 0 {
+			workers[r.Node()] = true
+		}
+	}
+	return len(workers)
+}
+
 // TestSvmcTest: svmc test runs a package's tests with the instrumented code
 // on N processors (each test's pdo on all of them, as the trace shows), with
 // go test's output and exit status; a benchmark runs too; a failing test
@@ -89,25 +113,8 @@ func TestSvmcTest(t *testing.T) {
 			!strings.Contains(res.stdout, "--- PASS: ExampleSum") {
 			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
 		}
-		data, err := os.ReadFile(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := trace.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		workers := map[int]bool{}
-		for r, err := range rd.All() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Desc.Tag == trace.TagPDOWork && r.Int("iterations") > 0 {
-				workers[r.Node()] = true
-			}
-		}
-		if want := map[string]int{"1": 1, "4": 4}[n]; len(workers) != want {
-			t.Errorf("-n %s: the tests' loops ran on %d processors, want %d", n, len(workers), want)
+		if want := map[string]int{"1": 1, "4": 4}[n]; loopWorkers(t, tr) != want {
+			t.Errorf("-n %s: the tests' loops ran on %d processors, want %d", n, loopWorkers(t, tr), want)
 		}
 	}
 	per := t.TempDir()
@@ -267,25 +274,8 @@ func TestSvmcTestExternal(t *testing.T) {
 			!strings.Contains(res.stdout, "BenchmarkSumSq") || strings.Contains(res.stderr, "runs all its iterations on this goroutine") {
 			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
 		}
-		data, err := os.ReadFile(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := trace.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		workers := map[int]bool{}
-		for r, err := range rd.All() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Desc.Tag == trace.TagPDOWork && r.Int("iterations") > 0 {
-				workers[r.Node()] = true
-			}
-		}
-		if want := map[string]int{"1": 1, "4": 4}[n]; len(workers) != want {
-			t.Errorf("-n %s: the external tests' loops ran on %d processors, want %d", n, len(workers), want)
+		if want := map[string]int{"1": 1, "4": 4}[n]; loopWorkers(t, tr) != want {
+			t.Errorf("-n %s: the external tests' loops ran on %d processors, want %d", n, loopWorkers(t, tr), want)
 		}
 	}
 	// A TestMain of the external package starts the tests itself: said.
