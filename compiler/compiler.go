@@ -11,6 +11,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/ssa"
 	"reflect"
 	"sort"
 	"strings"
@@ -90,6 +91,9 @@ type Package struct {
 	funcs   map[*types.Func]*Sub
 	results map[*Pass]any
 	cfg     Config
+	// ssaPkg is the package in SSA form, built on demand (ssa.go).
+	ssaPkg  *ssa.Package
+	ssaDone bool
 }
 
 // File is one Go file of the package.

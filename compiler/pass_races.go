@@ -225,9 +225,17 @@ func (p *Package) racesInPDO(c *Construct) {
 					}
 				}
 			}
-			if fn := p.calledFunc(x); fn != nil {
-				if g := p.writesGlobal(fn, map[*types.Func]bool{}, 3); g != "" && !isGuarded(x.Pos()) {
-					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section", fn.Name(), line, g)
+			if fn := p.calledFunc(x); fn != nil && !isGuarded(x.Pos()) {
+				g, chain, ok := p.globalWriteSSA(fn)
+				if !ok {
+					g, chain = p.writesGlobal(fn, map[*types.Func]bool{}, 3), nil
+				}
+				if g != "" {
+					through := ""
+					if len(chain) > 1 {
+						through = " (through " + strings.Join(chain, " → ") + ")"
+					}
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section", fn.Name(), line, g, through)
 				}
 			}
 		case *ast.SelectorExpr:

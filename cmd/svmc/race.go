@@ -69,6 +69,19 @@ func (f *raceFilter) run(r io.Reader) {
 		switch {
 		case line == "WARNING: DATA RACE":
 			in, cur, created = true, nil, -1
+		case in && strings.HasPrefix(line, "=================="):
+			// The report ends (first: a creation stack that named no
+			// processor must not swallow it).
+			in, created = false, -1
+			if len(cur) >= 2 {
+				rep := raceReport{cur[0], cur[1]}
+				f.mu.Lock()
+				f.races = append(f.races, rep)
+				f.mu.Unlock()
+				fmt.Fprintln(f.out, "svmc: "+f.explain(rep))
+			}
+		case in && created >= 0 && strings.TrimSpace(line) == "":
+			created = -1 // a creation stack ends with a blank line
 		case in && raceCreated.MatchString(line):
 			created, _ = strconv.Atoi(raceCreated.FindStringSubmatch(line)[1])
 		case in && created >= 0 && raceProc.MatchString(line):
@@ -95,15 +108,6 @@ func (f *raceFilter) run(r io.Reader) {
 			if m := raceFrame.FindStringSubmatch(line); m != nil && userFile(m[1]) {
 				n, _ := strconv.Atoi(m[2])
 				cur[len(cur)-1].file, cur[len(cur)-1].line = m[1], n
-			}
-		case in && strings.HasPrefix(line, "=================="):
-			in = false
-			if len(cur) >= 2 {
-				rep := raceReport{cur[0], cur[1]}
-				f.mu.Lock()
-				f.races = append(f.races, rep)
-				f.mu.Unlock()
-				fmt.Fprintln(f.out, "svmc: "+f.explain(rep))
 			}
 		}
 	}
