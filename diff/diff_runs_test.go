@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/svmc/svmc/progdb"
@@ -70,5 +71,16 @@ func TestCompareFlowsSync(t *testing.T) {
 	}
 	if d := CompareFlows(a, a, prog); d.First != nil || d.Loop != nil || d.Steps != 5 {
 		t.Errorf("a run against itself: %+v", d)
+	}
+}
+
+// Without program information the steps are still compared and named by
+// number.
+func TestCompareFlowsNoProgram(t *testing.T) {
+	a := &Flow{Procs: 1, Steps: [][]Step{{{Kind: stepRegion, Sub: 1, A: trace.RegionProgram}, {Kind: stepCall, Sub: 1, Dir: 2, A: trace.CallSend, Peer: 0, Count: 3}}}}
+	b := &Flow{Procs: 1, Steps: [][]Step{{{Kind: stepRegion, Sub: 1, A: trace.RegionProgram}, {Kind: stepCall, Sub: 1, Dir: 2, A: trace.CallSend, Peer: 0, Count: 4}}}}
+	d := CompareFlows(a, b, nil)
+	if d.First == nil || d.First.Step != 2 || !strings.Contains(d.First.A, "3 elements") || !strings.Contains(d.First.B, "4 elements") {
+		t.Errorf("first divergence %+v", d.First)
 	}
 }

@@ -358,8 +358,11 @@ func upgradeV1(p *Program) {
 	}
 }
 
-// Sub returns subprogram num, or nil.
+// Sub returns subprogram num, or nil (also of a nil Program).
 func (p *Program) Sub(num int) *Subprogram {
+	if p == nil {
+		return nil
+	}
 	if num >= 1 && num <= len(p.Subprograms) && p.Subprograms[num-1].Num == num {
 		return p.Subprograms[num-1]
 	}
