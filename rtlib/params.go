@@ -91,12 +91,17 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 		closeAll()
 		return par, func() error { return nil }, e
 	}
-	switch path := v.Info.Path; v.Info.Mode {
-	case "stdout":
-		par.Stderr = os.Stdout
-	case "off":
-		par.Stderr = io.Discard
-	case "file":
+	// The informational messages: to each stream v.Info names (Lib-DVM's
+	// +i), stdout and stderr once if they are the same file (seed 000
+	// §8.2: "informational messages are not duplicated").
+	var infos []io.Writer
+	if v.Info.Has("stdout") {
+		infos = append(infos, os.Stdout)
+	}
+	if v.Info.Has("stderr") && !(v.Info.Has("stdout") && sameFile(os.Stdout, os.Stderr)) {
+		infos = append(infos, os.Stderr)
+	}
+	if path := v.Info.Path; v.Info.Has("file") {
 		flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 		if par.KeepOld {
 			flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
@@ -109,17 +114,28 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 			// FatInfoNoOpen = 0 (seed 000 §8.2): warn and run on, the
 			// messages on standard error instead.
 			fmt.Fprintf(os.Stderr, "svmc: warning: %s: %v; informational messages go to standard error\n", s.SourceName("info"), err)
-			par.Stderr = os.Stderr
+			if !v.Info.Has("stderr") {
+				infos = append(infos, os.Stderr)
+			}
 		default:
 			lw := output.File(f, 4096)
-			par.Stderr = lw
+			var w io.Writer = lw
 			closers = append(closers, lw.Close)
 			if v.InfoSepFile {
 				sep := &sepInfo{w: lw}
-				par.Stderr = sep
+				w = sep
 				closers = append(closers, sep.flush)
 			}
+			infos = append(infos, w)
 		}
+	}
+	switch {
+	case v.Info.Mode == "off":
+		par.Stderr = io.Discard
+	case len(infos) == 1:
+		par.Stderr = infos[0]
+	case len(infos) > 1:
+		par.Stderr = io.MultiWriter(infos...)
 	default:
 		par.Stderr = os.Stderr
 	}
@@ -164,6 +180,14 @@ func createTrace(path string) (f *os.File, partial string, err error) {
 		return nil, "", &os.PathError{Op: "create", Path: path, Err: pe.Err}
 	}
 	return f, partial, err
+}
+
+// sameFile reports whether two of the process's streams are one file (a
+// terminal, or one file both are redirected to).
+func sameFile(a, b *os.File) bool {
+	fa, err1 := a.Stat()
+	fb, err2 := b.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // sepInfo is Lib-DVM's SysInfoSepFile (seed 000 §8.2): each processor's

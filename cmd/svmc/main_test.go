@@ -634,3 +634,37 @@ func main() {
 		t.Errorf("default output %q, want processor 0's only", res.stdout)
 	}
 }
+
+// Lib-DVM's +i (seed 000 §8.2): informational messages to several streams
+// at once, --info stdout+file:PATH; stdout and stderr both named get each
+// message once when they are one file (here: 2>&1 into one file).
+func TestInfoStreams(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "github.com/svmc/svmc/rtlib"
+
+func main() { rtlib.RtlPrintf("hello from the program\n") }
+`})
+	info := filepath.Join(dir, "info.txt")
+	res := runSvmc(t, dir, "run", "-n", "2", "--info", "stdout+file:"+info, ".")
+	data, _ := os.ReadFile(info)
+	if res.code != 0 || strings.Count(res.stdout, "hello from the program") != 1 || strings.Count(string(data), "hello from the program") != 1 ||
+		strings.Contains(res.stderr, "hello") {
+		t.Errorf("--info stdout+file: exit %d, stdout %q, file %q, stderr %q", res.code, res.stdout, data, res.stderr)
+	}
+	res = runSvmc(t, dir, "run", "-n", "2", "--info", "stderr+stdout", ".")
+	if res.code != 0 || !strings.Contains(res.stdout, "hello") || !strings.Contains(res.stderr, "hello") {
+		t.Errorf("--info stderr+stdout to two pipes: both should have it: stdout %q, stderr %q", res.stdout, res.stderr)
+	}
+	sh := exec.Command("sh", "-c", svmcBin+" run -n 2 --info stdout+stderr . >both.txt 2>&1; cat both.txt")
+	sh.Dir = dir
+	out, err := sh.CombinedOutput()
+	if err != nil || strings.Count(string(out), "hello from the program") != 1 {
+		t.Errorf("--info stdout+stderr into one file: the message %d times, want once (%v):\n%s", strings.Count(string(out), "hello from the program"), err, out)
+	}
+	for _, bad := range []string{"stdout+stdout", "off+stdout", "file", "stdout+tty"} {
+		if res := runSvmc(t, dir, "run", "--info", bad, "."); res.code == 0 || !strings.Contains(res.stderr, "--info "+bad) {
+			t.Errorf("--info %s: exit %d, %s", bad, res.code, res.stderr)
+		}
+	}
+}

@@ -16,7 +16,7 @@ func (s *Set) Collisions() error {
 	if v.Trace != "" {
 		writes = append(writes, file{s.named("trace", v.Trace), v.Trace})
 	}
-	if v.Info.Mode == "file" {
+	if v.Info.Has("file") {
 		writes = append(writes, file{s.named("info", "file:"+v.Info.Path), v.Info.Path})
 	}
 	var user []file

@@ -105,10 +105,55 @@ type Values struct {
 // its kin).
 var InfoClasses = []string{"mapping", "goroutines", "requests", "measure", "user"}
 
-// Info is where the runtime's informational messages go.
+// Info is where the runtime's informational messages go: one stream, or
+// several at once as Lib-DVM's +i takes them (seed 000 §8.2: "o", "e",
+// "f"), written "stdout+file:PATH".
 type Info struct {
-	Mode string // "stderr", "stdout", "off" or "file"
-	Path string // Mode "file": the file
+	Mode string // "stderr", "stdout", "off", "file", or several of the first, second and fourth joined by "+"
+	Path string // with "file": the file
+}
+
+// Has reports whether the messages go to stream m ("stdout", "stderr",
+// "file").
+func (i Info) Has(m string) bool {
+	for _, x := range strings.Split(i.Mode, "+") {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// parseInfo parses the info parameter: stdout, stderr, file:PATH, or
+// several of them joined by "+" (each once), or off.
+func parseInfo(s string) (Info, error) {
+	bad := errors.New("want stderr, stdout, off or file:PATH, or several of stdout, stderr and file:PATH joined by +")
+	var info Info
+	seen := map[string]bool{}
+	parts := strings.Split(strings.TrimSpace(s), "+")
+	for _, part := range parts {
+		mode, path, _ := strings.Cut(strings.TrimSpace(part), ":")
+		mode = strings.ToLower(mode)
+		switch {
+		case mode == "off" && len(parts) == 1, mode == "stdout" && path == "", mode == "stderr" && path == "":
+		case mode == "file" && path != "":
+			info.Path = path
+		default:
+			return Info{}, bad
+		}
+		if seen[mode] {
+			return Info{}, fmt.Errorf("%s named twice: %w", mode, bad)
+		}
+		seen[mode] = true
+	}
+	var modes []string
+	for _, m := range []string{"stdout", "stderr", "file", "off"} {
+		if seen[m] {
+			modes = append(modes, m)
+		}
+	}
+	info.Mode = strings.Join(modes, "+")
+	return info, nil
 }
 
 // Def is one parameter: its name (as a parameter file and Print write it),
@@ -194,18 +239,9 @@ var Defs = []Def{
 	{"stdout", "proc0", func(v *Values, s string) (err error) { v.Stdout, err = ParseOutput(s, "stdout%d.sto"); return }},
 	{"stderr", "proc0", func(v *Values, s string) (err error) { v.Stderr, err = ParseOutput(s, "stderr%d.ste"); return }},
 	{"info", "stderr", func(v *Values, s string) error {
-		mode, path, _ := strings.Cut(strings.TrimSpace(s), ":")
-		switch mode = strings.ToLower(mode); mode {
-		case "stderr", "stdout", "off":
-			v.Info = Info{Mode: mode}
-			return nil
-		case "file":
-			if path != "" {
-				v.Info = Info{Mode: mode, Path: path}
-				return nil
-			}
-		}
-		return errors.New("want stderr, stdout, off or file:PATH")
+		info, err := parseInfo(s)
+		v.Info = info
+		return err
 	}},
 	{"keep_old", "0", func(v *Values, s string) (err error) { v.KeepOld, err = parseBool(s); return }},
 	{"fat_info_no_open", "1", func(v *Values, s string) (err error) { v.FatInfoNoOpen, err = parseBool(s); return }},

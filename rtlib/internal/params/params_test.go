@@ -97,7 +97,7 @@ func TestParamErrors(t *testing.T) {
 		{map[string]string{"SVMC_STATS": "maybe"}, "SVMC_STATS=maybe: want 1 or 0 (true/false, yes/no, on/off)"},
 		{map[string]string{"SVMC_TRACEBUF": "-1"}, "SVMC_TRACEBUF=-1: want a number of bytes, optionally followed by k, M or G"},
 		{map[string]string{"SVMC_STDOUT": "some"}, "SVMC_STDOUT=some: want proc0[:FILE], each[:PATTERN] or common[:FILE]"},
-		{map[string]string{"SVMC_INFO": "file:"}, "SVMC_INFO=file:: want stderr, stdout, off or file:PATH"},
+		{map[string]string{"SVMC_INFO": "file:"}, "SVMC_INFO=file:: want stderr, stdout, off or file:PATH, or several of stdout, stderr and file:PATH joined by +"},
 		{map[string]string{"SVMC_STOP_WAIT": "soon"}, "SVMC_STOP_WAIT=soon: want a positive duration (2s, 500ms)"},
 		{map[string]string{"SVMC_PARAMS": filepath.Join(dir, "none.par")}, "SVMC_PARAMS: open " + filepath.Join(dir, "none.par") + ": no such file or directory"},
 		{map[string]string{"SVMC_PARAMS": bad}, strings.Join([]string{
