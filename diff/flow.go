@@ -98,7 +98,7 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 				s.pdo++
 				f.Loops = true
 			}
-			if parallel(int(e.A)) && e.A != trace.RegionSection {
+			if forks(e.A) {
 				s.par++
 			}
 		case trace.TagTraceRegionStop:
@@ -108,7 +108,7 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 				if t == trace.RegionPDO {
 					s.pdo--
 				}
-				if parallel(int(t)) && t != trace.RegionSection {
+				if forks(t) {
 					s.par--
 				}
 			}
@@ -141,6 +141,11 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 	f.Procs = len(f.Steps)
 	return f, err
 }
+
+// forks reports whether a region of type t is a parallel construct that
+// splits the work among processors (a section is one processor's part of
+// its psection, which counts already).
+func forks(t int32) bool { return parallel(int(t)) && t != trace.RegionSection }
 
 // recInt is an integer field of r, 0 when r or the field is missing.
 func recInt(r *trace.Record, name string) int64 {
