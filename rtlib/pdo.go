@@ -103,8 +103,10 @@ type pdoTask struct {
 // member by member in processor order. Reached in replicated mode (every
 // member calls PDO), the loop is worksharing: with the default schedule and
 // the dynamic ones every member sets up its own share without waiting for
-// the leader; for on_home and loop-level schedules the members wait for
-// the leader's schedule. The barrier at the end is then released by the
+// the leader (unless pdo-info is traced: its record comes first, so the
+// members wait for the leader's dispatch as for the other schedules); for
+// on_home and loop-level schedules the members wait for the leader's
+// schedule. The barrier at the end is then released by the
 // leader after it combined the reductions, so that every member sees them.
 //
 // Events (each guarded by p.on): trace-region-start (pdo) on every member;
@@ -125,7 +127,7 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 	p.checkAbort()
 	a := p.aps
 	repl := p.mode == replicated && len(a.members) > 1
-	if repl && (s.kind == sDefault || s.kind == sDynamic) {
+	if repl && (s.kind == sDefault || s.kind == sDynamic) && !p.r.infoFirst {
 		p.sharedPDO(at, s, space, body)
 		return
 	}

@@ -166,6 +166,11 @@ type run struct {
 
 	req      *request.Table // compiled trace requests (nil without a trace)
 	hasLocal bool           // req has LOCAL requests: enter regions even at stage 0
+	// infoFirst: pdo-info is traced somewhere in the run, so a pdo reached
+	// in replicated mode waits for its leader's dispatch even where every
+	// member could set its share up alone (Table 1: pdo-info at the PDO,
+	// before any member's iterations). It is the same on every processor.
+	infoFirst bool
 
 	flushQ     chan flushItem // full buffers to the writer goroutine
 	writerDone chan struct{}
@@ -401,6 +406,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		}
 	}
 	r.svmOn = r.req.Uses(svmTags)
+	r.infoFirst = r.req.Uses(request.MaskOf(trace.TagPDOInfo))
 	r.kernelBuf = par.KernelBufSize
 	if par.Trace != nil && par.ThrottleCalls > 0 && par.ThrottleUs > 0 {
 		r.thrCalls, r.thrUs = int64(par.ThrottleCalls), float64(par.ThrottleUs)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"reflect"
 	"runtime"
+	"sync/atomic"
+	"time"
 	"testing"
 
 	"github.com/svmc/svmc/trace"
@@ -538,5 +540,59 @@ func TestGoexitInBody(t *testing.T) {
 	})
 	if err == nil || err.Error() != "processor 1: stopped by runtime.Goexit" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestReplicatedPDOInfoFirst: a pdo reached in replicated mode writes its
+// pdo-info before any member starts its iterations (seed 002 Table 1:
+// pdo-info at the PDO directive), even when the leader arrives last and
+// the schedule lets every member set up its own share; the loop's results
+// stay right.
+func TestReplicatedPDOInfoFirst(t *testing.T) {
+	for _, s := range []struct {
+		name  string
+		sched Schedule
+	}{{"default", DefaultSchedule()}, {"dynamic", Dynamic(2)}} {
+		t.Run(s.name, func(t *testing.T) {
+			const n = 3
+			var sum atomic.Int64
+			recs := traced(t, n, 2, trace.Binary, func(p *Proc) {
+				p.Replicated(1, 1, func(q *Proc) {
+					if q.ID() == 0 {
+						time.Sleep(20 * time.Millisecond)
+					}
+					q.PDO(1, 2, s.sched, []Range{{Lo: 1, Hi: 100, Step: 1}}, func(_ *Proc, it *Iter) {
+						for it.Next() {
+							sum.Add(int64(it.Index(0)))
+						}
+					})
+				})
+			})
+			if sum.Load() != 5050 {
+				t.Errorf("sum %d, want 5050", sum.Load())
+			}
+			info := -1.0
+			for _, r := range recs {
+				if r.Desc.Name == "pdo-info" {
+					info = r.Clock()
+				}
+			}
+			if info < 0 {
+				t.Fatal("no pdo-info")
+			}
+			starts := 0
+			for _, r := range recs {
+				if r.Desc.Name == "trace-region-start" && r.Int("trace region type") == trace.RegionPDO {
+					starts++
+					// Table 1: the leader's own trace-region-start comes first.
+					if r.Node() != 0 && r.Clock() < info {
+						t.Errorf("processor %d starts the pdo at %.1f us, before its pdo-info at %.1f us", r.Node(), r.Clock(), info)
+					}
+				}
+			}
+			if starts != n {
+				t.Errorf("%d pdo region starts, want %d", starts, n)
+			}
+		})
 	}
 }
