@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"runtime"
 	"sync/atomic"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
