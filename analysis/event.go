@@ -39,6 +39,8 @@ func decodeStatInterval(r *trace.Record) *StatInterval {
 		Name:             r.String("name"),
 		Entries:          intField(r, "entries", 0),
 		Dissync:          floatField(r, "dissynchronisation microseconds"),
+		TimeVar:          floatField(r, "time variation microseconds"),
+		PotSync:          floatField(r, "potential dissynchronisation microseconds"),
 		Procs:            intField(r, "processors", 0),
 		Exec:             floatField(r, "execution microseconds"),
 		ProcTime:         floatField(r, "processor microseconds"),

@@ -68,8 +68,30 @@ type StatInterval struct {
 	// Dissync is RMT, the real dissynchronisation of message passing
 	// (seed 000 §11.1.3); the groups' RMTi are their message-passing
 	// element's productive time.
-	Dissync float64     `json:"dissync_us,omitempty"`
+	Dissync float64 `json:"dissync_us,omitempty"`
+	// TimeVar and PotSync are the time variation and potential
+	// dissynchronisation of the barriers (Lib-DVM's IsTimeVariation).
+	TimeVar float64     `json:"time_variation_us,omitempty"`
+	PotSync float64     `json:"potential_dissync_us,omitempty"`
 	Groups  []StatGroup `json:"groups"` // its interval matrix, by caller group, then group
+	// ByGroup sums the matrix by group (seed 000 §11.1.3), groups with
+	// figures only, UserGrp left out.
+	ByGroup []StatGroupSum `json:"by_group"`
+}
+
+// StatGroupSum is one group's figures of seed 000 §11.1.3: the calls the
+// user program made of it directly (the UserGrp row, per processor), the
+// productive and lost time of those calls and everything they called (its
+// row: SPTi, SLTi), and its own time wherever it was called from (its
+// column). For MsgPasGrp productive time is real dissynchronisation.
+type StatGroupSum struct {
+	Group         int     `json:"group"`
+	Name          string  `json:"group_name"`
+	DirectCalls   float64 `json:"direct_calls"`
+	Productive    float64 `json:"productive_us"`
+	Lost          float64 `json:"lost_us"`
+	OwnProductive float64 `json:"own_productive_us"`
+	OwnTime       float64 `json:"own_time_us"`
 }
 
 // StatGroup is one element IM[caller][group] of an interval matrix: the
@@ -305,6 +327,7 @@ func (b *builder) finishMeasures(m *Model) {
 		slices.SortStableFunc(si.Groups, func(x, y StatGroup) int {
 			return cmp.Or(cmp.Compare(x.Caller, y.Caller), cmp.Compare(x.Group, y.Group))
 		})
+		si.ByGroup = sumByGroup(si.Groups, names)
 		m.Stats = append(m.Stats, si)
 	}
 	slices.SortFunc(m.Stats, func(x, y *StatInterval) int { return cmp.Compare(x.ID, y.ID) })
@@ -314,4 +337,45 @@ func (b *builder) finishMeasures(m *Model) {
 	} else {
 		m.Ended = RunEnd{Status: -1, StatusName: EndStatusName(-1), NotStopped: []int{}}
 	}
+}
+
+// sumByGroup sums an interval matrix by group: rows (what the user
+// program's direct calls of a group cost) and columns (the group's own
+// time); the UserGrp row (group 0 calls) gives the direct calls.
+func sumByGroup(elems []StatGroup, names map[int]string) []StatGroupSum {
+	const user = trace.StatUserGrp
+	by := map[int]*StatGroupSum{}
+	get := func(g int) *StatGroupSum {
+		if by[g] == nil {
+			name := names[g]
+			if name == "" {
+				name = "group " + strconv.Itoa(g)
+			}
+			by[g] = &StatGroupSum{Group: g, Name: name}
+		}
+		return by[g]
+	}
+	for _, e := range elems {
+		if e.Caller == user && e.Group != user {
+			get(e.Group).DirectCalls += e.Calls
+			continue
+		}
+		if e.Group == user {
+			continue
+		}
+		if e.Caller != user {
+			r := get(e.Caller)
+			r.Productive += e.Productive
+			r.Lost += e.Lost
+		}
+		c := get(e.Group)
+		c.OwnProductive += e.Productive
+		c.OwnTime += e.Productive + e.Lost
+	}
+	out := []StatGroupSum{}
+	for _, g := range by {
+		out = append(out, *g)
+	}
+	slices.SortFunc(out, func(x, y StatGroupSum) int { return cmp.Compare(x.Group, y.Group) })
+	return out
 }

@@ -49,13 +49,15 @@ func measured() *tracetest.Synth {
 	s.Stop(1, 98, 2, 0, trace.RegionProgram)
 
 	s.StatInterval(200, 0, -1, 0, "program", 1, 2, [11]float64{100, 200, 120, 0, 2.5, 30, 122.5, 30, 47.5, 6, 0.6125})
-	s.StatGroup(200, 0, 0, 0, "user program", 0, 120, 0)
-	s.StatGroup(200, 0, 1, 1, "parallel loops", 1, 2, 6)
-	s.StatGroup(200, 0, 1, 2, "synchronisation", 0.5, 0.5, 24)
-	s.StatGroup(200, 0, 5, 5, "measured intervals", 5, 0, 0)
+	s.StatGroup(200, 0, 0, 0, "UserGrp", 0, 120, 0)
+	s.StatGroup(200, 0, 0, 7, "MapPLGrp", 1, 0, 0)
+	s.StatGroup(200, 0, 0, 11, "StatistGrp", 2.5, 0, 0)
+	s.StatGroup(200, 0, 7, 7, "MapPLGrp", 1, 2, 6)
+	s.StatGroup(200, 0, 7, 12, "SyncGrp", 0.5, 0.5, 24)
+	s.StatGroup(200, 0, 11, 11, "StatistGrp", 5, 0, 0)
 	s.StatInterval(200, 1, 0, 1, "solve", 1, 2, [11]float64{55, 110, 80, 0, 2.5, 30, 82.5, 30, 0, 3.5, 0.75})
-	s.StatGroup(200, 1, 0, 0, "user program", 0, 80, 0)
-	s.StatGroup(200, 1, 1, 2, "synchronisation", 0.5, 2.5, 30)
+	s.StatGroup(200, 1, 0, 0, "UserGrp", 0, 80, 0)
+	s.StatGroup(200, 1, 7, 12, "SyncGrp", 0.5, 2.5, 30)
 	s.TraceEnd(200, trace.EndNormal, "", nil, 0)
 	return s
 }
@@ -80,8 +82,8 @@ func TestMeasuredIntervals(t *testing.T) {
 			t.Errorf("measured intervals:\n%s", js)
 		}
 		// The statistics and trace-end at 200 are not processor 0's time.
-		if m.End != 100 || m.Duration != 100 || m.Records != 31 || m.PerProc[0].Records != 12 {
-			t.Errorf("end %v, duration %v, records %d (P0 %d): want 100, 100, 31 (12)", m.End, m.Duration, m.Records, m.PerProc[0].Records)
+		if m.End != 100 || m.Duration != 100 || m.Records != 33 || m.PerProc[0].Records != 12 {
+			t.Errorf("end %v, duration %v, records %d (P0 %d): want 100, 100, 33 (12)", m.End, m.Duration, m.Records, m.PerProc[0].Records)
 		}
 		if !reflect.DeepEqual(m.Warnings, []string{
 			"1 measure-finish records without a matching measure-start (not counted)",
@@ -136,16 +138,26 @@ func TestRuntimeStats(t *testing.T) {
 			{ID: 0, Parent: -1, Level: 0, Name: "program", Entries: 1, Procs: 2, Exec: 100, ProcTime: 200,
 				UserProductive: 120, SystemProductive: 2.5, SystemLost: 30, Productive: 122.5, Lost: 30, Idle: 47.5,
 				SystemCalls: 6, Efficiency: 0.6125, Groups: []StatGroup{
-					{0, "user program", 0, "user program", 0, 120, 0},
-					{1, "parallel loops", 1, "parallel loops", 1, 2, 6},
-					{1, "parallel loops", 2, "synchronisation", 0.5, 0.5, 24},
-					{5, "measured intervals", 5, "measured intervals", 5, 0, 0},
+					{0, "UserGrp", 0, "UserGrp", 0, 120, 0},
+					{0, "UserGrp", 7, "MapPLGrp", 1, 0, 0},
+					{0, "UserGrp", 11, "StatistGrp", 2.5, 0, 0},
+					{7, "MapPLGrp", 7, "MapPLGrp", 1, 2, 6},
+					{7, "MapPLGrp", 12, "SyncGrp", 0.5, 0.5, 24},
+					{11, "StatistGrp", 11, "StatistGrp", 5, 0, 0},
+				}, ByGroup: []StatGroupSum{
+					// MapPLGrp's row: 2 + 0.5 productive, 6 + 24 lost; its column: 2 and 8
+					{7, "MapPLGrp", 1, 2.5, 30, 2, 8},
+					{11, "StatistGrp", 2.5, 0, 0, 0, 0},
+					{12, "SyncGrp", 0, 0, 0, 0.5, 24.5},
 				}},
 			{ID: 1, Parent: 0, Level: 1, Name: "solve", Entries: 1, Procs: 2, Exec: 55, ProcTime: 110,
 				UserProductive: 80, SystemProductive: 2.5, SystemLost: 30, Productive: 82.5, Lost: 30,
 				SystemCalls: 3.5, Efficiency: 0.75, Groups: []StatGroup{
-					{0, "user program", 0, "user program", 0, 80, 0},
-					{1, "parallel loops", 2, "synchronisation", 0.5, 2.5, 30},
+					{0, "UserGrp", 0, "UserGrp", 0, 80, 0},
+					{7, "MapPLGrp", 12, "SyncGrp", 0.5, 2.5, 30},
+				}, ByGroup: []StatGroupSum{
+					{7, "MapPLGrp", 0, 2.5, 30, 0, 0},
+					{12, "SyncGrp", 0, 0, 0, 2.5, 32.5},
 				}},
 		}
 		if !reflect.DeepEqual(m.Stats, want) {
@@ -224,14 +236,26 @@ func TestRenderMeasures(t *testing.T) {
    1    solve         1    55.0 µs   110.0 µs     82.5 µs    80.0 µs       2.5 µs  30.0 µs     0.0 µs      30.0 µs   0.0 µs   3.50       75.0%
 
   Interval matrices: calls, productive and lost time of each group of runtime functions
-  called from a caller group (user program → user program: the program's own code)
-  id  interval  caller group        group               calls  productive     lost
-   0  program   user program        user program            0    120.0 µs   0.0 µs
-   0  program   parallel loops      parallel loops          1      2.0 µs   6.0 µs
-   0  program   parallel loops      synchronisation      0.50      0.5 µs  24.0 µs
-   0  program   measured intervals  measured intervals      5      0.0 µs   0.0 µs
-   1  solve     user program        user program            0     80.0 µs   0.0 µs
-   1  solve     parallel loops      synchronisation      0.50      2.5 µs  30.0 µs
+  called from a caller group (UserGrp → UserGrp: the program's own code; UserGrp → a group:
+  the calls the program made of it directly, per processor; seed 000 §11.1.1's names)
+  id  interval  caller group  group       calls  productive     lost
+   0  program   UserGrp       UserGrp         0    120.0 µs   0.0 µs
+   0  program   UserGrp       MapPLGrp        1      0.0 µs   0.0 µs
+   0  program   UserGrp       StatistGrp   2.50      0.0 µs   0.0 µs
+   0  program   MapPLGrp      MapPLGrp        1      2.0 µs   6.0 µs
+   0  program   MapPLGrp      SyncGrp      0.50      0.5 µs  24.0 µs
+   0  program   StatistGrp    StatistGrp      5      0.0 µs   0.0 µs
+   1  solve     UserGrp       UserGrp         0     80.0 µs   0.0 µs
+   1  solve     MapPLGrp      SyncGrp      0.50      2.5 µs  30.0 µs
+
+  By group (seed 000 §11.1.3): calls the user program made directly (per processor); productive
+  and lost time of those calls with what they called (SPTi, SLTi); the group's own time from anywhere
+  id  interval  group       direct calls  productive     lost  own productive  own time
+   0  program   MapPLGrp               1      2.5 µs  30.0 µs          2.0 µs    8.0 µs
+   0  program   StatistGrp          2.50      0.0 µs   0.0 µs          0.0 µs    0.0 µs
+   0  program   SyncGrp                0      0.0 µs   0.0 µs          0.5 µs   24.5 µs
+   1  solve     MapPLGrp               0      2.5 µs  30.0 µs          0.0 µs    0.0 µs
+   1  solve     SyncGrp                0      0.0 µs   0.0 µs          2.5 µs   32.5 µs
 `
 	if got := section(out, "Interval statistics of the runtime"); got != wantS {
 		t.Errorf("statistics:\n%s\nwant:\n%s", got, wantS)
@@ -247,7 +271,7 @@ func TestRenderMeasures(t *testing.T) {
 		`<tr><td class="ind">  row</td><td class="n">2</td><td class="n">2</td><td class="n">24.5 µs</td><td class="n">12.2 µs</td><td class="n">14.5 µs</td><td class="n">0</td><td class="n">2 × 12.2 µs<br>24.5 µs</td><td class="n">–</td></tr>`,
 		`<h2 id="stats">Interval statistics of the runtime</h2>`,
 		"Lib-DVM&#39;s (n−1)/n rule",
-		`<tr><td class="n">1</td><td>solve</td><td>parallel loops</td><td>synchronisation</td><td class="n">0.50</td><td class="n">2.5 µs</td><td class="n">30.0 µs</td></tr>`,
+		`<tr><td class="n">1</td><td>solve</td><td>MapPLGrp</td><td>SyncGrp</td><td class="n">0.50</td><td class="n">2.5 µs</td><td class="n">30.0 µs</td></tr>`,
 	} {
 		if !strings.Contains(h, s) {
 			t.Errorf("HTML lacks %s", s)
@@ -287,7 +311,7 @@ func TestRenderMeasures(t *testing.T) {
 	}
 	bm := back.Model
 	if len(bm.Measures) != 5 || bm.Measures[3].Name != "row" || bm.Measures[3].Level != 2 || bm.Measures[3].PerProc[0].Entries != 2 ||
-		bm.Measures[3].PerProc[0].Elapsed != 24.5 || len(bm.Stats) != 2 || bm.Stats[1].Groups[1].CallerName != "parallel loops" ||
+		bm.Measures[3].PerProc[0].Elapsed != 24.5 || len(bm.Stats) != 2 || bm.Stats[1].Groups[1].CallerName != "MapPLGrp" ||
 		bm.Stats[1].Groups[1].Calls != 0.5 {
 		t.Errorf("JSON: %+v", bm)
 	}

@@ -453,14 +453,27 @@ func writeStats(w io.Writer, m *Model) {
 		if si.Dissync > 0 {
 			fmt.Fprintf(w, "  interval %d: real dissynchronisation of message passing (RMT) %s\n", si.ID, Dur(si.Dissync))
 		}
+		if si.TimeVar > 0 || si.PotSync > 0 {
+			fmt.Fprintf(w, "  interval %d: barriers' time variation %s, potential dissynchronisation %s\n", si.ID, Dur(si.TimeVar), Dur(si.PotSync))
+		}
 	}
 	t.write(w, "  ")
 	fmt.Fprintf(w, "\n  Interval matrices: calls, productive and lost time of each group of runtime functions\n")
-	fmt.Fprintf(w, "  called from a caller group (user program → user program: the program's own code)\n")
+	fmt.Fprintf(w, "  called from a caller group (UserGrp → UserGrp: the program's own code; UserGrp → a group:\n")
+	fmt.Fprintf(w, "  the calls the program made of it directly, per processor; seed 000 §11.1.1's names)\n")
 	t = newTable(">id", "interval", "caller group", "group", ">calls", ">productive", ">lost")
 	for _, si := range m.Stats {
 		for _, g := range si.Groups {
 			t.add(strconv.Itoa(si.ID), si.Name, g.CallerName, g.Name, count(g.Calls), Dur(g.Productive), Dur(g.Lost))
+		}
+	}
+	t.write(w, "  ")
+	fmt.Fprintf(w, "\n  By group (seed 000 §11.1.3): calls the user program made directly (per processor); productive\n")
+	fmt.Fprintf(w, "  and lost time of those calls with what they called (SPTi, SLTi); the group's own time from anywhere\n")
+	t = newTable(">id", "interval", "group", ">direct calls", ">productive", ">lost", ">own productive", ">own time")
+	for _, si := range m.Stats {
+		for _, g := range si.ByGroup {
+			t.add(strconv.Itoa(si.ID), si.Name, g.Name, count(g.DirectCalls), Dur(g.Productive), Dur(g.Lost), Dur(g.OwnProductive), Dur(g.OwnTime))
 		}
 	}
 	t.write(w, "  ")

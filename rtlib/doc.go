@@ -190,10 +190,17 @@
 //
 // With statistics on (Params.Stats, SVMC_STATS=1) every processor charges
 // its time to an element [caller group][group] of the interval matrix of
-// the measured interval it is in (GroupNames: user program, parallel loops,
-// synchronisation, templates and distribution, tracing, measured
-// intervals, parallel sections, other runtime functions; the caller is the
-// group the user program called, the group the one whose code runs). A
+// the measured interval it is in (GroupNames, Lib-DVM's groups of seed 000
+// §11.1.1 where svmc has the function, trace.StatGroups: UserGrp,
+// MsgPasGrp, StartRedGrp (ReduceInto), WaitRedGrp (a member waiting for the
+// leader's fold in replicated mode), RedGrp (the fold), DistrGrp,
+// ReDistrGrp (distributing a distributed template), MapPLGrp (PDO), DoPLGrp
+// (the next portion of a self-scheduled loop), IOGrp (user output),
+// UserDebGrp (tracing), StatistGrp (measured intervals), and svmc's SyncGrp
+// (barriers, locks, critical sections) and SectGrp (parallel sections,
+// replicated regions); the caller is the group the user program called,
+// the group the one whose code runs; the UserGrp row counts the calls the
+// user program made directly, per processor). A
 // call made by k processors for the same purpose (a PDO, a barrier: k is
 // the size of the APS) counts 1/k call, its own time t adds t/k productive
 // and (k-1)t/k lost time (seed 000's (n-1)/n rule); waiting for other

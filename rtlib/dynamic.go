@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"github.com/svmc/svmc/trace"
+
+	"github.com/svmc/svmc/rtlib/internal/stats"
 )
 
 // Dynamic scheduling. The iterations of the nest are numbered 0..total-1 in
@@ -177,6 +179,17 @@ func (it *Iter) nextLin() bool {
 // grab takes the next chunk into linPos..linEnd; false when no iteration is
 // left. It is a safe point. It counts the fetches and times a sample.
 func (it *Iter) grab() bool {
+	if st := it.p.st; st != nil { // statistics: Lib-DVM's DoPLGrp
+		sv := st.Switch(stats.DoPL)
+		ok := it.sampled()
+		st.Restore(sv)
+		return ok
+	}
+	return it.sampled()
+}
+
+// sampled is grab's work: the fetch, timed one in dispatchSample.
+func (it *Iter) sampled() bool {
 	d := &it.dyn
 	if !d.count {
 		return it.fetch()

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -182,7 +183,11 @@ func (p *Proc) CriticalEnter(sub, dir int, name string) {
 		p.syncRec(trace.TagWaitCritSecStart, at)
 	}
 	l := p.critLock(name)
+	sv := p.st.Switch(stats.Sync)
+	ws := p.st.Wait()
 	l.lock(p, wCritical, at)
+	p.st.Restore(ws)
+	p.st.Restore(sv)
 	p.sync.crit = append(p.sync.crit, l)
 	if p.on(trace.TagWaitCritSecStop) {
 		p.syncRec(trace.TagWaitCritSecStop, at)
@@ -257,11 +262,15 @@ func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
 		p.end()
 	}
 	h := Held{start: int32(len(s.held)), n: int32(len(vs))}
+	sv := p.st.Switch(stats.Sync)
+	ws := p.st.Wait()
 	for _, v := range vs {
 		l := p.varLock(v.Addr)
 		l.lock(p, wLock, at)
 		s.held = append(s.held, l)
 	}
+	p.st.Restore(ws)
+	p.st.Restore(sv)
 	if p.on(trace.TagWaitLockStop) {
 		p.syncRec(trace.TagWaitLockStop, at)
 	}

@@ -71,7 +71,7 @@ func (p *Proc) MeasureStart(name string) {
 	if p.detached {
 		return
 	}
-	sv := p.st.Switch(stats.Measure)
+	sv := p.st.Switch(stats.Statist)
 	m := measure{name: name}
 	m.npcs = runtime.Callers(2, m.pcs[:])
 	if st := p.r.stats; st != nil && (p.r.maxLevel == 0 || len(p.meas) < p.r.maxLevel) {
@@ -82,7 +82,9 @@ func (p *Proc) MeasureStart(name string) {
 			parent = st.GlobalNode()
 		}
 		m.node = st.Child(parent, name)
-		if m.global {
+		if m.node == parent { // beyond StatBufLength: counts in parent, as time only
+			m.node, m.global = nil, false
+		} else if m.global {
 			st.EnterGlobal(m.node)
 		} else {
 			p.st.Own = m.node
@@ -112,7 +114,7 @@ func (p *Proc) MeasureFinish(name string) {
 	if name != "" && name != m.name {
 		p.measureError(fmt.Sprintf("MeasureFinish(%q): the innermost measured interval is %q", name, m.name))
 	}
-	sv := p.st.Switch(stats.Measure)
+	sv := p.st.Switch(stats.Statist)
 	level := len(p.meas)
 	p.meas = p.meas[:level-1]
 	elapsed := t1 - m.t0

@@ -3,6 +3,7 @@ package rtlib
 import (
 	"fmt"
 
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -48,10 +49,14 @@ func (p *Proc) replicatedShare(t *repTask) { p.replicatedRun(t.at, t.body) }
 func (p *Proc) replicatedRun(at Site, body func(p *Proc)) {
 	mode := p.mode
 	p.mode = replicated
+	sv := p.st.Call(stats.Sect, len(p.aps.members))
 	p.pushRegion(at, trace.RegionReplicated)
+	us := p.st.User()
 	body(p)
+	p.st.Restore(us)
 	p.barrierRec(at, wReplicatedEnd)
 	p.popRegion(at, trace.RegionReplicated)
+	p.st.Restore(sv)
 	p.mode = mode
 }
 

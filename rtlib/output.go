@@ -4,6 +4,8 @@ import (
 	"io"
 	"log"
 	"os"
+
+	"github.com/svmc/svmc/rtlib/internal/stats"
 )
 
 // procOut is a processor's user output.
@@ -16,6 +18,9 @@ type procOut struct {
 // 0 does.
 func (p *Proc) Stdout() io.Writer {
 	if p.out.stdout != nil {
+		if p.st != nil && !p.detached {
+			return ioWriter{p.out.stdout, p.st}
+		}
 		return p.out.stdout
 	}
 	return p.r.detachedOut(false)
@@ -24,17 +29,34 @@ func (p *Proc) Stdout() io.Writer {
 // Stderr is where the user program's standard error goes on p.
 func (p *Proc) Stderr() io.Writer {
 	if p.out.stderr != nil {
+		if p.st != nil && !p.detached {
+			return ioWriter{p.out.stderr, p.st}
+		}
 		return p.out.stderr
 	}
 	return p.r.detachedOut(true)
 }
 
+// ioWriter charges the writes of a processor's output to Lib-DVM's IOGrp
+// (statistics on). Only p's own goroutine gets one: a detached Proc writes
+// through processor 0's writer without touching its statistics.
+type ioWriter struct {
+	w  io.Writer
+	st *stats.Proc
+}
+
+func (w ioWriter) Write(b []byte) (int, error) {
+	defer w.st.Restore(w.st.Switch(stats.IO))
+	return w.w.Write(b)
+}
+
 func (r *run) detachedOut(stderr bool) io.Writer {
 	if len(r.procs) > 0 {
-		if stderr {
-			return r.procs[0].Stderr()
+		if p0 := r.procs[0]; stderr && p0.out.stderr != nil {
+			return p0.out.stderr
+		} else if !stderr && p0.out.stdout != nil {
+			return p0.out.stdout
 		}
-		return r.procs[0].Stdout()
 	}
 	if stderr {
 		return os.Stderr

@@ -70,6 +70,8 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.PageSize, par.SVMModel, par.PageBudget = v.PageSize, v.SVMModel, v.PageBudget
 	par.InfoOff = v.InfoOff
 	par.NoSynchrTime = !v.SynchrTime
+	par.TimeVariation, par.StatBufLength = v.TimeVariation, v.StatBufLength
+	par.TimeExpendPrint, par.StatGrpName = v.TimeExpendPrint, v.StatGrpName
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

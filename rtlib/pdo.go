@@ -145,7 +145,7 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 // leadPDO is the leader's part of a PDO it dispatches.
 func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it *Iter), repl bool) {
 	a := p.aps
-	sv := p.st.Call(stats.PDO, len(a.members))
+	sv := p.st.Call(stats.MapPL, len(a.members))
 	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
@@ -226,8 +226,19 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 // the reset of the dynamic state.
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
+	var sv stats.Save
+	reduced := false
+	for i := range a.slots {
+		reduced = reduced || p.st != nil && len(a.slots[i].it.partials) > 0
+	}
+	if reduced {
+		sv = p.st.Switch(stats.Red)
+	}
 	for i := range a.slots {
 		a.slots[i].it.combine()
+	}
+	if reduced {
+		p.st.Restore(sv)
 	}
 	if rec != nil {
 		p.recordDist(a, rec)
@@ -241,7 +252,7 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 func (p *Proc) pdoShare(t *pdoTask) {
 	at, body, repl := t.at, t.body, t.repl
 	a := p.aps
-	sv := p.st.Call(stats.PDO, len(a.members))
+	sv := p.st.Call(stats.MapPL, len(a.members))
 	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)
@@ -275,7 +286,7 @@ func (p *Proc) pdoShare(t *pdoTask) {
 func (p *Proc) sharedPDO(at Site, s Schedule, space []Range, body func(p *Proc, it *Iter)) {
 	a := p.aps
 	leader := p == a.leader
-	sv := p.st.Call(stats.PDO, len(a.members))
+	sv := p.st.Call(stats.MapPL, len(a.members))
 	p.pushRegion(at, trace.RegionPDO)
 	var start float64
 	work := p.on(trace.TagPDOWork)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"unsafe"
+
+	"github.com/svmc/svmc/rtlib/internal/stats"
 )
 
 // Op is a reduction operator.
@@ -129,6 +131,9 @@ type partial struct {
 // *dst with op. The leader folds the members' partials into *dst after the
 // PDO's barrier, processor by processor in order, like Reduce.
 func ReduceInto[T Real](it *Iter, dst *T, part T, op Op) {
+	if st := it.p.st; st != nil {
+		defer st.Restore(st.Switch(stats.StartRed))
+	}
 	var bits uint64
 	*(*T)(unsafe.Pointer(&bits)) = part
 	it.partials = append(it.partials, partial{unsafe.Pointer(dst), bits, op, reflect.TypeFor[T]().Kind()})

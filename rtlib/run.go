@@ -133,6 +133,19 @@ type Params struct {
 	// count the real dissynchronisation of message passing (no clock is
 	// read for it).
 	NoSynchrTime bool
+	// TimeVariation turns on Lib-DVM's IsTimeVariation: with Stats, every
+	// barrier instance adds the spread of its members' arrivals (time
+	// variation) and what they lost to the last one (potential
+	// dissynchronisation) to the statistics.
+	TimeVariation bool
+	// StatBufLength bounds a processor's statistics (Lib-DVM's
+	// StatBufLength, bytes; 0 none): measured intervals beyond it count in
+	// the enclosing one, and an informational message says which.
+	StatBufLength int
+	// TimeExpendPrint (Lib-DVM's, 0..5) prints the TaskInter matrix of the
+	// whole run at its end to the informational messages; StatGrpName is
+	// the group modes 4 and 5 show (a trace.StatGroups number).
+	TimeExpendPrint, StatGrpName int
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -175,10 +188,15 @@ type run struct {
 	flushQ     chan flushItem // full buffers to the writer goroutine
 	writerDone chan struct{}
 
-	stats    *stats.Run // nil: statistics off
-	maxLevel int        // MaxIntervalLevel, 0 none
-	statFile string     // StatFile
-	outs     output.Files
+	stats     *stats.Run // nil: statistics off
+	maxLevel  int        // MaxIntervalLevel, 0 none
+	statsOut  bool       // Stats: the interval statistics are written at the end
+	timeVar   bool       // TimeVariation (with Stats)
+	statBuf   int        // StatBufLength
+	statFile  string     // StatFile
+	taskInter int        // TimeExpendPrint, 0 off
+	statGrp   int        // its StatGrpName
+	outs      output.Files
 
 	procs []*Proc
 	aps   *aps
@@ -472,10 +490,17 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 
 	r.start = time.Now()
 	r.startNano = nanotime()
-	r.maxLevel, r.statFile = par.MaxIntervalLevel, par.StatFile
-	if par.Stats {
+	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, par.StatFile, par.StatBufLength
+	if par.Stats || par.TimeExpendPrint > 0 {
 		// Every processor starts in the user program (package stats).
 		r.stats = stats.NewRun(r.n, r.startNano, nanotime)
+		r.stats.SetBuffer(par.StatBufLength)
+		r.statsOut = par.Stats
+		r.timeVar = par.Stats && par.TimeVariation
+		if par.TimeExpendPrint > 0 {
+			r.stats.KeepTaskInter()
+			r.taskInter, r.statGrp = par.TimeExpendPrint, par.StatGrpName
+		}
 		for _, p := range r.procs {
 			p.st = r.stats.Proc(p.id)
 		}
@@ -562,8 +587,18 @@ func (r *run) finish(end int64) {
 		}
 	}
 	var sums []*stats.Summary
-	if r.stats != nil {
+	if r.stats != nil && r.statsOut {
 		sums = r.stats.Summarize(stopped, float64(end-r.startNano))
+	}
+	if r.stats != nil {
+		if name := r.stats.Overflow; name != "" && r.infoOn("measure") {
+			fmt.Fprintf(r.stderr, "svmc: statistics: the buffer of %d bytes per processor (stat_buf_length) holds %d intervals; %q and the later ones count in their enclosing interval\n",
+				r.statBuf, max(1, r.statBuf/stats.AccBytes), name)
+		}
+		if r.taskInter > 0 {
+			m, idle := r.stats.TaskInter(stopped)
+			stats.PrintTaskInter(r.stderr, &m, idle, float64(end-r.startNano), r.taskInter, r.statGrp)
+		}
 	}
 	if r.w != nil {
 		// Seal every processor, so that none hands over a buffer any more,

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/svmc/svmc/trace"
+
+	"github.com/svmc/svmc/rtlib/internal/stats"
 )
 
 // Section is one section of a parallel section: its SECTION directive, the
@@ -185,6 +187,8 @@ func sameMembers(a, c *aps, idx []int) bool {
 // order, then the implicit barrier.
 func (p *Proc) psectionShare(t *psecTask) {
 	at := t.at
+	sv := p.st.Call(stats.Sect, len(p.aps.members))
+	defer p.st.Restore(sv)
 	p.pushRegion(at, trace.RegionPSection)
 	for i := range t.secs {
 		if c := t.kids[i]; c.index(p.id) >= 0 {
@@ -220,7 +224,9 @@ func (p *Proc) runSection(c *aps, sub int, s *Section) {
 			p.end()
 		}
 		p.mode = exclusive
+		us := p.st.User()
 		s.Body(p)
+		p.st.Restore(us)
 		if len(c.members) > 1 {
 			c.dispatch(taskLeave)
 		}

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -82,12 +83,12 @@ func TestStatistics(t *testing.T) {
 		caller, grp stats.Group
 		want        float64
 	}{
-		{1, stats.PDO, stats.PDO, 3},     // each PDO counts 1/2 on each of 2 processors
-		{1, stats.PDO, stats.Sync, 3},    // the implicit barriers, called by the PDOs
+		{1, stats.MapPL, stats.MapPL, 3}, // each PDO counts 1/2 on each of 2 processors
+		{1, stats.MapPL, stats.Sync, 3},  // the implicit barriers, called by the PDOs
 		{1, stats.Sync, stats.Sync, 2},   // the explicit barriers
-		{0, stats.PDO, stats.PDO, 3},     // the program includes the interval
+		{0, stats.MapPL, stats.MapPL, 3}, // the program includes the interval
 		{0, stats.Distr, stats.Distr, 2}, // Template, Distribute
-		{0, stats.Measure, stats.Measure, 2},
+		{0, stats.Statist, stats.Statist, 2},
 	} {
 		if got := calls(c.iv, c.caller, c.grp); got != c.want {
 			t.Errorf("interval %d [%s][%s] calls %v, want %v", c.iv, GroupNames[c.caller], GroupNames[c.grp], got, c.want)
@@ -132,7 +133,7 @@ func TestStatisticsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`svmc: statistics: interval 0 "program" level 0: 1 entries, 2 processors`,
-		`svmc: statistics: interval 1 "solve" level 1: 1 entries, 2 processors`, "efficiency", "parallel loops"} {
+		`svmc: statistics: interval 1 "solve" level 1: 1 entries, 2 processors`, "efficiency", "MapPLGrp", "UPT = OUPT + SPT", "IM[MapPLGrp   ][SyncGrp    ]"} {
 		if !strings.Contains(msg.String(), want) {
 			t.Errorf("no %q in\n%s", want, msg.String())
 		}
@@ -184,5 +185,67 @@ func TestStatFile(t *testing.T) {
 	data, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(data), `interval 1 "solve" level 1: 1 entries, 2 processors`) {
 		t.Errorf("stat file: %v\n%s", err, data)
+	}
+}
+
+// TestStatGroupsOfConstructs: each Lib-DVM group svmc has a function for is
+// charged where that function runs (seed 000 §11.1.1): distribution and
+// redistribution, a self-scheduled loop's portions (DoPLGrp, inside
+// MapPLGrp), a reduction's start and combination, user output, a
+// replicated region (SectGrp) and its barrier; IsTimeVariation counts the
+// barriers' spread; StatBufLength keeps two intervals and says which one
+// did not fit; TimeExpendPrint 2 prints TaskInter's column sums.
+func TestStatGroupsOfConstructs(t *testing.T) {
+	var msg, out bytes.Buffer
+	par := Params{NProcs: 2, Stats: true, TimeVariation: true, StatBufLength: 2 * stats.AccBytes,
+		TimeExpendPrint: 2, Stderr: &msg, UserStdout: Output{Mode: OutCommon, W: &out}}
+	err := Run(testProg(), par, func(p *Proc) {
+		T := p.Template(nil, 1, 1, "T", ext(0, 9))
+		p.Distribute(1, 2, nil, []Format{Block()}, T)
+		p.Distribute(1, 2, nil, []Format{Cyclic(1)}, T) // REDISTRIBUTE
+		p.MeasureStart("solve")
+		p.MeasureStart("inner") // the third interval: beyond the buffer
+		s := 0
+		p.PDO(1, 3, Dynamic(1), []Range{{Lo: 1, Hi: 100, Step: 1}}, func(q *Proc, it *Iter) {
+			part := 0
+			for it.Next() {
+				part += it.Index(0)
+			}
+			ReduceInto(it, &s, part, OpAdd)
+		})
+		p.MeasureFinish("inner")
+		p.MeasureFinish("solve")
+		p.Replicated(1, 4, func(q *Proc) {
+			if q.ID() == 1 {
+				spin(3 * time.Millisecond)
+			}
+			q.Barrier(1, 5)
+		})
+		fmt.Fprintf(p.Stdout(), "s = %d\n", s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := msg.String()
+	for _, want := range []string{
+		"IM[DistrGrp   ][DistrGrp   ]", "IM[ReDistrGrp ][ReDistrGrp ]", "IM[DoPLGrp    ][DoPLGrp    ]", // dopl_ is the body's call
+		"IM[StartRedGrp][StartRedGrp]", "IM[MapPLGrp   ][RedGrp     ]", "IM[UserGrp    ][DoPLGrp    ] CallCount     51.0", "IM[IOGrp      ][IOGrp      ]",
+		"IM[SectGrp    ][SyncGrp    ]", "IM[UserGrp    ][SectGrp    ]",
+		`"inner" and the later ones count in their enclosing interval`,
+		"TaskInter (TimeExpendPrint 2)", "sum of columns [MapPLGrp]",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, `"inner" level`) {
+		t.Errorf("the interval beyond StatBufLength is kept:\n%s", text)
+	}
+	var tv, ps float64
+	if _, err := fmt.Sscanf(text[strings.Index(text, "time variation"):], "time variation %f us, potential dissynchronisation %f us", &tv, &ps); err != nil || tv < 2500 || ps < 2500 {
+		t.Errorf("time variation %v µs, potential dissynchronisation %v µs (%v); want at least the 3 ms one processor came late", tv, ps, err)
+	}
+	if !strings.Contains(out.String(), "s = 5050") {
+		t.Errorf("output %q", out.String())
 	}
 }

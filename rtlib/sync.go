@@ -57,7 +57,11 @@ func (p *Proc) barrierRec(at Site, kind waitKind) {
 // records: a member returns when the leader released it, the leader when
 // every member arrived; the leader then calls aps.release.
 func (p *Proc) gatherRec(at Site, kind waitKind) {
-	sv := p.st.Call(stats.Sync, len(p.aps.members))
+	g := stats.Sync
+	if kind == wPDOEnd && p != p.aps.leader && p.st != nil && len(p.iter().partials) > 0 {
+		g = stats.WaitRed // the leader folds the partials before it releases
+	}
+	sv := p.st.Call(g, len(p.aps.members))
 	if p.on(trace.TagWaitBarrierStart) {
 		p.syncRec(trace.TagWaitBarrierStart, at)
 	}

@@ -100,6 +100,7 @@ type memberSlot struct {
 	ack    atomic.Uint64 // = seen, once the member no longer reads the task fields
 	rep    repTask       // the replicated region the member runs (copied before acknowledging)
 	site   site          // barrier site of the member's latest arrival (written before arriving)
+	arrive int64         // clock of that arrival (IsTimeVariation only)
 	queue  atomic.Uint64 // affinity queue (dynamic.go)
 	ckin   atomic.Uint64 // split-barrier check-ins
 	ckWait atomic.Uint32 // waiting at a checkout
@@ -263,12 +264,18 @@ func (p *Proc) nextTask(a *aps, k waitKind, at Site) taskKind {
 func (a *aps) wait(p *Proc, at Site, kind waitKind) {
 	st := site{at, kind}
 	a.slots[p.apsIndex].site = st
+	if a.r.timeVar {
+		a.slots[p.apsIndex].arrive = nanotime()
+	}
 	b := &a.bar
 	g := b.Gen.Load()
 	h := st.hash()
 	if last, same := team.Complete(b.Arrive(h), len(a.members), h); last {
 		if !same {
 			a.checkSites(p)
+		}
+		if a.r.timeVar {
+			a.timeVariation(p)
 		}
 		a.svmSync()
 		b.Arrived.Store(0)
@@ -293,6 +300,9 @@ func (a *aps) wait(p *Proc, at Site, kind waitKind) {
 func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 	st := site{at, kind}
 	a.slots[p.apsIndex].site = st
+	if a.r.timeVar {
+		a.slots[p.apsIndex].arrive = nanotime()
+	}
 	b := &a.bar
 	n := len(a.members)
 	h := st.hash()
@@ -304,6 +314,9 @@ func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 			if last {
 				if !same {
 					a.checkSites(p)
+				}
+				if a.r.timeVar {
+					a.timeVariation(p)
 				}
 				a.svmSync()
 				break
@@ -318,6 +331,23 @@ func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 		a.leader.wakeup()
 	}
 	p.await(&b.Gen, g, p.r.adaptive)
+}
+
+// timeVariation charges one barrier instance to the statistics of p, the
+// processor that saw every member arrive (IsTimeVariation): the spread of
+// the arrivals and what the members lost waiting for the last one. Every
+// member wrote its arrival before arriving, and none leaves before p
+// returns.
+func (a *aps) timeVariation(p *Proc) {
+	first, last := a.slots[0].arrive, a.slots[0].arrive
+	for i := range a.slots {
+		first, last = min(first, a.slots[i].arrive), max(last, a.slots[i].arrive)
+	}
+	var sum int64
+	for i := range a.slots {
+		sum += last - a.slots[i].arrive
+	}
+	p.st.Collective(float64(last-first), float64(sum))
 }
 
 // release ends the barrier begun by gather. Called by the leader.

@@ -248,7 +248,7 @@ func Star() Format { return sched.Star() }
 // one it was linked to; the templates linked to it follow it.
 func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Template) {
 	at := Site{Sub: sub, Dir: dir}
-	defer p.st.Restore(p.st.Switch(stats.Distr))
+	defer p.st.Restore(p.st.Switch(distrGroup(ts)))
 	if onto == nil {
 		onto = p.aps.procs
 	}
@@ -278,6 +278,17 @@ func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Te
 	}
 }
 
+// distrGroup is the statistics group of distributing ts: a redistribution
+// (Lib-DVM's ReDistrGrp) when one of them is distributed already.
+func distrGroup(ts []*Template) stats.Group {
+	for _, t := range ts {
+		if t.dist != nil {
+			return stats.ReDistr
+		}
+	}
+	return stats.Distr
+}
+
 // DistributeWith gives each template of ts the current distribution of with
 // (linked distribution); the shapes must be equal. It writes template-dist.
 // The link holds until the template is distributed again, or either
@@ -285,7 +296,7 @@ func (p *Proc) Distribute(sub, dir int, onto *Procs, formats []Format, ts ...*Te
 // redistribution of with is also one of ts.
 func (p *Proc) DistributeWith(sub, dir int, with *Template, ts ...*Template) {
 	at := Site{Sub: sub, Dir: dir}
-	defer p.st.Restore(p.st.Switch(stats.Distr))
+	defer p.st.Restore(p.st.Switch(distrGroup(ts)))
 	if !with.defined || with.dist == nil {
 		p.errorf(at, false, "distribute with %s: the template is not distributed", with)
 	}

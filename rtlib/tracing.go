@@ -126,7 +126,7 @@ type flushItem struct {
 func (p *Proc) flushFull() {
 	r := p.r
 	t0 := nanotime()
-	sw := p.st.Switch(stats.Trace)
+	sw := p.st.Switch(stats.UserDeb)
 	if !p.tr.state.CompareAndSwap(stRunning, stFlushing) {
 		// Sealed: the trace is complete; what comes after is not part of it.
 		// Fresh memory, as the end of the run may be reading the old.

@@ -183,6 +183,8 @@ func (s *Synth) StatInterval(t float64, id, parent, level int, name string, entr
 		b.Double(v)
 	}
 	b.Double(0)
+	b.Double(0) // time variation
+	b.Double(0) // potential dissynchronisation
 	b.End()
 }
 
@@ -453,8 +455,8 @@ func Measured() *Synth {
 	s.Stop(1, 16, SubMain, 0, trace.RegionProgram)
 
 	s.StatInterval(30, 0, -1, 0, "program", 1, 2, [11]float64{20, 40, 25, 0, 1, 10, 26, 10, 4, 3, 0.65})
-	s.StatGroup(30, 0, 0, 0, "user program", 0, 25, 0)
-	s.StatGroup(30, 0, 1, 2, "synchronisation", 0.5, 1, 10)
+	s.StatGroup(30, 0, 0, 0, "UserGrp", 0, 25, 0)
+	s.StatGroup(30, 0, 7, 12, "SyncGrp", 0.5, 1, 10)
 	s.TraceEnd(30, trace.EndNormal, "", nil, 0)
 	return s
 }

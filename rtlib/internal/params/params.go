@@ -31,6 +31,12 @@
 //	msg_checksum     SVMC_MSG_CHECKSUM      0          message records carry a CRC-32 of each buffer
 //	msg_perturb      SVMC_MSG_PERTURB       0          random yields before message calls (other schedules)
 //	synchr_time      SVMC_SYNCHR_TIME       1          Lib-DVM's IsSynchrTime: statistics count the real dissynchronisation of messages
+//	time_variation   SVMC_TIME_VARIATION    0          Lib-DVM's IsTimeVariation: statistics count time variation and potential
+//	                                                   dissynchronisation of the collective operations (barriers)
+//	stat_buf_length  SVMC_STAT_BUF_LENGTH   0          Lib-DVM's StatBufLength: bytes of a processor's statistics (intervals beyond
+//	                                                   it count in the enclosing one); 0: no bound
+//	time_expend_print SVMC_TIME_EXPEND_PRINT 0         Lib-DVM's TimeExpendPrint: TaskInter at the end (1 brief .. 5; 0 off)
+//	stat_grp_name    SVMC_STAT_GRP_NAME     UserGrp    Lib-DVM's StatGrpName: the group of TimeExpendPrint 4 and 5 (name or number)
 //	info_off         SVMC_INFO_OFF          ""         classes of informational messages not to print (Lib-DVM §8.3):
 //	                                                   mapping, goroutines, requests, measure, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
@@ -95,6 +101,10 @@ type Values struct {
 	PageBudget       int
 	InfoOff          []string // classes of informational messages silenced
 	SynchrTime       bool     // Lib-DVM's IsSynchrTime (seed 000 §11.2)
+	TimeVariation    bool     // Lib-DVM's IsTimeVariation (seed 000 §11.2)
+	StatBufLength    int      // Lib-DVM's StatBufLength (seed 000 §11.2), bytes; 0: no bound
+	TimeExpendPrint  int      // Lib-DVM's TimeExpendPrint (seed 000 §11.1.4): 0 off, 1..5
+	StatGrpName      int      // Lib-DVM's StatGrpName: a group of trace.StatGroups
 }
 
 // InfoClasses are the classes of the runtime's informational messages
@@ -283,6 +293,40 @@ var Defs = []Def{
 	{"msg_checksum", "0", func(v *Values, s string) (err error) { v.MsgChecksum, err = parseBool(s); return }},
 	{"msg_perturb", "0", func(v *Values, s string) (err error) { v.MsgPerturb, err = parseBool(s); return }},
 	{"synchr_time", "1", func(v *Values, s string) (err error) { v.SynchrTime, err = parseBool(s); return }},
+	{"time_variation", "0", func(v *Values, s string) (err error) { v.TimeVariation, err = parseBool(s); return }},
+	{"stat_buf_length", "0", func(v *Values, s string) error {
+		if strings.TrimSpace(s) == "0" {
+			v.StatBufLength = 0
+			return nil
+		}
+		n, err := size(s)
+		v.StatBufLength = n
+		return err
+	}},
+	{"time_expend_print", "0", func(v *Values, s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 || n > 5 {
+			return errors.New("want 0 (off) to 5")
+		}
+		v.TimeExpendPrint = n
+		return nil
+	}},
+	{"stat_grp_name", "UserGrp", func(v *Values, s string) error {
+		s = strings.TrimSpace(s)
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < trace.StatGrpCount {
+			v.StatGrpName = n
+			return nil
+		}
+		if g := trace.StatGroupByName(s); g >= 0 {
+			v.StatGrpName = g
+			return nil
+		}
+		var names []string
+		for _, g := range trace.StatGroups {
+			names = append(names, g.Name)
+		}
+		return fmt.Errorf("want a group's name or number: %s", strings.Join(names, ", "))
+	}},
 	{"info_off", "", func(v *Values, s string) error {
 		v.InfoOff = nil
 		for _, c := range strings.Split(s, ",") {

@@ -10,39 +10,42 @@ package stats
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
+
+	"github.com/svmc/svmc/trace"
 )
 
-// Group is a group of runtime functions (seed 000 §11.1.1, adapted to
-// svmc). The numbers are the "group" and "caller group" fields of
-// stat-group.
+// Group is a group of runtime functions (seed 000 §11.1.1): the numbers
+// of trace.StatGroups, the "group" and "caller group" fields of stat-group.
 type Group uint8
 
 // The groups of the interval matrix.
 const (
-	User     Group = iota // the user program itself (Lib-DVM's UserGrp)
-	PDO                   // parallel loops: scheduling, dispatch, the loop's own barrier
-	Sync                  // barriers, locks, critical sections
-	Distr                 // templates, processor arrangements, distribution
-	Trace                 // tracing: handing full buffers to the writer
-	Measure               // measured intervals (Lib-DVM's StatistGrp)
-	Sections              // parallel sections
-	System                // other runtime functions
-	MsgPas                // message passing (Lib-DVM's MsgPasGrp, §11.1.2)
-	NumGroups
+	User      = Group(trace.StatUserGrp)     // the user program itself
+	MsgPas    = Group(trace.StatMsgPasGrp)   // message passing (§11.1.2)
+	StartRed  = Group(trace.StatStartRedGrp) // a reduction's partial result handed over
+	WaitRed   = Group(trace.StatWaitRedGrp)  // waiting for a reduction's result
+	Red       = Group(trace.StatRedGrp)      // combining the partial results
+	Distr     = Group(trace.StatDistrGrp)    // templates, arrangements, DISTRIBUTE
+	ReDistr   = Group(trace.StatReDistrGrp)  // REDISTRIBUTE
+	MapPL     = Group(trace.StatMapPLGrp)    // parallel loops: schedule, dispatch, the loop's barrier
+	DoPL      = Group(trace.StatDoPLGrp)     // the next portion of a self-scheduled loop
+	IO        = Group(trace.StatIOGrp)       // user output routed through the runtime
+	UserDeb   = Group(trace.StatUserDebGrp)  // tracing
+	Statist   = Group(trace.StatStatistGrp)  // measured intervals
+	Sync      = Group(trace.StatSyncGrp)     // barriers, locks, critical sections, atomic updates
+	Sect      = Group(trace.StatSectGrp)     // parallel sections, replicated regions
+	System    = Group(trace.StatSystemGrp)   // other runtime functions
+	NumGroups = trace.StatGrpCount
 )
 
-// GroupNames names the groups by number.
-var GroupNames = [NumGroups]string{
-	User:     "user program",
-	PDO:      "parallel loops",
-	Sync:     "synchronisation",
-	Distr:    "templates and distribution",
-	Trace:    "tracing",
-	Measure:  "measured intervals",
-	Sections: "parallel sections",
-	System:   "other runtime functions",
-	MsgPas:   "message passing",
-}
+// GroupNames names the groups by number (Lib-DVM's names).
+var GroupNames = func() (n [NumGroups]string) {
+	for i, g := range trace.StatGroups {
+		n[i] = g.Name
+	}
+	return n
+}()
 
 // Elem is one element of an interval matrix: Lib-DVM's s_GRPTIMES, times
 // in nanoseconds.
@@ -52,11 +55,19 @@ type Elem struct {
 
 // Acc is what one processor accumulated in one interval.
 type Acc struct {
-	M       [NumGroups][NumGroups]Elem // [caller group][group]
-	Idle    float64                    // waiting for work (ns)
-	Exec    float64                    // wall time of the entries this processor made (ns)
+	M       Matrix  // [caller group][group]
+	Idle    float64 // waiting for work (ns)
+	Exec    float64 // wall time of the entries this processor made (ns)
 	Entries int
+	// TimeVar and PotSync are Lib-DVM's time variation and potential
+	// dissynchronisation of the collective operations (IsTimeVariation):
+	// per barrier instance the spread of the arrivals (last - first) and
+	// what the members lost to the last one (sum of last - own), ns.
+	TimeVar, PotSync float64
 }
+
+// Matrix is an interval matrix (or TaskInter): [caller group][group].
+type Matrix [NumGroups][NumGroups]Elem
 
 // Node is a measured interval: intervals of the same name entered in the
 // same enclosing interval are one node, their entries added up.
@@ -78,6 +89,10 @@ type Run struct {
 	pushes int                   // transitions since the last pruning (the leader's)
 	procs  []*Proc
 	clock  func() int64
+	// maxNodes bounds the intervals kept (StatBufLength); 0: none.
+	// Overflow is the first interval that did not fit.
+	maxNodes int
+	Overflow string
 }
 
 // trans is a change of the interval the APS leader is in: from time t on
@@ -114,6 +129,41 @@ func NewRun(n int, start int64, clock func() int64) *Run {
 // Proc is processor id's statistics.
 func (s *Run) Proc(id int) *Proc { return s.procs[id] }
 
+// AccBytes is what one interval costs a processor's statistics buffer.
+const AccBytes = int(unsafe.Sizeof(Acc{}))
+
+// SetBuffer bounds the statistics buffer of a processor to bytes
+// (Lib-DVM's StatBufLength): an interval costs AccBytes per processor;
+// intervals beyond are not kept apart, their time counts in the enclosing
+// one (Overflow names the first). 0: no bound.
+func (s *Run) SetBuffer(bytes int) {
+	if bytes > 0 {
+		s.maxNodes = max(1, bytes/AccBytes)
+	}
+}
+
+// KeepTaskInter makes every processor also accumulate Lib-DVM's TaskInter
+// matrix (§11.1.4): the whole run, not corrected by the number of
+// processors.
+func (s *Run) KeepTaskInter() {
+	for _, p := range s.procs {
+		p.ti = new(Matrix)
+	}
+}
+
+// TaskInter is the sum of the processors' TaskInter matrices (times in
+// ns), and the user program's idle time.
+func (s *Run) TaskInter(done []bool) (m Matrix, idle float64) {
+	for i, p := range s.procs {
+		if p.ti == nil || !done[i] {
+			continue
+		}
+		addMatrix(&m, p.ti)
+		idle += p.tiIdle
+	}
+	return m, idle
+}
+
 // EnterGlobal makes node the leader's interval from now on. Every 256
 // changes it drops the changes older than every processor's last charge.
 func (s *Run) EnterGlobal(node *Node) {
@@ -147,6 +197,12 @@ func (s *Run) Child(parent *Node, name string) *Node {
 		if c.Name == name {
 			return c
 		}
+	}
+	if s.maxNodes > 0 && len(s.nodes) >= s.maxNodes {
+		if s.Overflow == "" {
+			s.Overflow = name
+		}
+		return parent // its time counts in the enclosing interval
 	}
 	c := &Node{ID: len(s.nodes), Parent: parent, Name: name, Level: parent.Level + 1, Acc: make([]Acc, len(s.procs))}
 	parent.children = append(parent.children, c)
@@ -182,6 +238,10 @@ type Proc struct {
 	// Own is the innermost interval this processor opened itself; nil: its
 	// time goes to the interval the APS leader is in.
 	Own *Node
+	// ti is this processor's TaskInter matrix (nil: not kept), tiIdle its
+	// idle time.
+	ti     *Matrix
+	tiIdle float64
 }
 
 // Save is an activity to go back to.
@@ -203,6 +263,9 @@ func (p *Proc) charge() {
 	last := p.last
 	p.last = now
 	p.lastPub.Store(now)
+	if p.ti != nil {
+		p.raw(float64(now - last))
+	}
 	if p.Own != nil {
 		p.chargeTo(&p.Own.Acc[p.id], float64(now-last))
 		return
@@ -238,6 +301,18 @@ func (p *Proc) chargeTo(acc *Acc, dt float64) {
 	}
 }
 
+// raw adds dt ns of the current activity to TaskInter, uncorrected.
+func (p *Proc) raw(dt float64) {
+	switch p.mode {
+	case modeIdle:
+		p.tiIdle += dt
+	case modeWait:
+		p.ti[p.top][p.cur].Lost += dt
+	default:
+		p.ti[p.top][p.cur].Prod += dt
+	}
+}
+
 // Call starts a call of a function of group g, made by k processors for the
 // same purpose, and returns the activity to restore when it returns. Calls
 // count 1/k each, in the element [caller][g], the caller being the group
@@ -248,11 +323,24 @@ func (p *Proc) Call(g Group, k int) Save {
 	}
 	sv := Save{p.activity}
 	p.charge()
-	if p.top == User {
+	direct := p.top == User
+	if direct {
 		p.top = g
 	}
 	p.cur, p.mode, p.k = g, modeBusy, int32(max(k, 1))
-	p.target().M[p.top][g].Calls += 1 / float64(p.k)
+	acc := p.target()
+	acc.M[p.top][g].Calls += 1 / float64(p.k)
+	if direct {
+		// The UserGrp row counts the calls the user program made directly,
+		// per processor (Summarize divides by the processors).
+		acc.M[User][g].Calls++
+	}
+	if p.ti != nil {
+		p.ti[p.top][g].Calls++
+		if direct {
+			p.ti[User][g].Calls++
+		}
+	}
 	return sv
 }
 
@@ -289,6 +377,18 @@ func (p *Proc) Dissync(ns float64) {
 		return
 	}
 	p.target().M[p.top][MsgPas].Prod += ns
+}
+
+// Collective adds one instance of a collective operation whose arrivals
+// spread over spread ns and whose members lost sum ns to its last arrival
+// (IsTimeVariation).
+func (p *Proc) Collective(spread, sum float64) {
+	if p == nil {
+		return
+	}
+	acc := p.target()
+	acc.TimeVar += spread
+	acc.PotSync += sum
 }
 
 // Wait starts waiting for other processors (lost time).
