@@ -74,6 +74,9 @@ type OrderStats struct {
 	// Forced counts causal constraints that could not be met and were
 	// dropped: an incomplete barrier instance, a lock never released, a
 	// dependency beyond MaxBuffer, a cycle between the processors' orders.
+	// Which one is dropped follows VISTOP's heuristics (seed 001): first a
+	// record whose predecessor is in no buffer (it will never come), then
+	// one whose predecessor is still to come, each time the oldest.
 	Forced int64 `json:"forced"`
 	// OutOfOrder counts records emitted with a Time earlier than a record
 	// emitted before them (the look-ahead was too short to see them).
@@ -767,16 +770,29 @@ func (o *orderer) popEnabled() (q int, predL, predT float64, ok bool) {
 	return 0, 0, 0, false
 }
 
-// force emits the blocked head with the earliest clock, dropping the
-// constraint it waits for.
+// force emits a blocked head, dropping the constraint it waits for, when
+// no head can go (VISTOP's heuristics, seed 001): an event whose missing
+// predecessor is in no buffer goes first — that predecessor will never come,
+// so emitting it now widens the difference between the modelled and the
+// real state no further —; an event whose predecessor is still to come
+// (the look-ahead finds it in a buffer) goes only when there is no other,
+// since emitting it puts it before its cause; ties go by time stamp.
 func (o *orderer) force() error {
-	best := -1
+	best, bestComing := -1, false
 	for q := range o.q {
-		if o.q[q].n > 0 && o.st[q].status == stBlocked {
-			if best < 0 || o.q[q].front().e.Clock < o.q[best].front().e.Clock {
-				best = q
-			}
+		if o.q[q].n == 0 || o.st[q].status != stBlocked {
+			continue
 		}
+		coming, err := o.predecessorComing(q)
+		if err != nil {
+			return err
+		}
+		switch {
+		case best < 0, bestComing && !coming:
+		case coming && !bestComing, o.q[q].front().e.Clock >= o.q[best].front().e.Clock:
+			continue
+		}
+		best, bestComing = q, coming
 	}
 	if best < 0 {
 		return errors.New("replay: order: internal error: nothing to emit")
@@ -791,6 +807,57 @@ func (o *orderer) force() error {
 		}
 	}
 	return o.emitHead(best, predL, predT)
+}
+
+// predecessorComing reports whether the record the blocked head of q waits
+// for is in a buffer (VISTOP's look-ahead): the barrier entry of a
+// processor missing from its instance, the release of the lock or critical
+// section it waits for, the send of its receive. Reading the processors'
+// streams separately, it reads each other stream ahead (up to
+// OrderOptions.Lookahead records queued) until it finds one.
+func (o *orderer) predecessorComing(q int) (bool, error) {
+	it := o.q[q].front()
+	var want func(x *item) bool
+	switch it.e.Tag {
+	case trace.TagWaitBarrierStop:
+		want = func(x *item) bool {
+			return x.e.Tag == trace.TagWaitBarrierStart && x.e.Sub == it.e.Sub && x.e.Dir == it.e.Dir
+		}
+	case trace.TagWaitBCheckoutStop:
+		want = func(x *item) bool { return x.e.Tag == trace.TagBarrierCheckin }
+	case trace.TagWaitLockStop:
+		want = func(x *item) bool { return x.e.Tag == trace.TagReleaseLock }
+	case trace.TagWaitCritSecStop:
+		want = func(x *item) bool { return x.e.Tag == trace.TagExitCritSec }
+	default:
+		if it.kind != msgRecv {
+			return false, nil
+		}
+		want = func(x *item) bool { return x.kind == msgSend && x.msg == it.msg }
+	}
+	perNode := o.in.perNode()
+	for p := range o.q {
+		if p == q {
+			continue
+		}
+		for i := 0; ; {
+			d := &o.q[p]
+			if i < d.n {
+				if want(&d.buf[(d.head+i)&(len(d.buf)-1)]) {
+					return true, nil
+				}
+				i++
+				continue
+			}
+			if !perNode || o.st[p].done || d.n == 0 || d.n >= o.opt.Lookahead {
+				break
+			}
+			if err := o.readNode(p); err != nil {
+				return false, err
+			}
+		}
+	}
+	return false, nil
 }
 
 // emitHead emits the head of q after predecessors with the given Time and
