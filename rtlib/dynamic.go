@@ -359,7 +359,7 @@ func (p *Proc) recordDist(a *aps, t *Template) {
 // the end of the PDO before its barrier, every processor its own local
 // elements (the chunks it ran, as boxes of rec).
 func (p *Proc) ownDistRec(rec *Template) {
-	if rec == nil || !p.on(trace.TagTemplateDist) {
+	if rec == nil || !p.mapOn(trace.TagTemplateDist) {
 		return
 	}
 	a := p.aps

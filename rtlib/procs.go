@@ -116,7 +116,7 @@ func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent
 }
 
 func (p *Proc) procArrangementRec(a *Procs, at Site) {
-	if !p.on(trace.TagProcArrangement) || !p.isLeader() {
+	if !p.mapOn(trace.TagProcArrangement) || !p.isLeader() {
 		return
 	}
 	p.begin(trace.TagProcArrangement, p.id)

@@ -173,6 +173,7 @@ func withoutPDOWork(got, want []string) []string {
 // evString renders them, per node.
 func TestRequestLocal(t *testing.T) {
 	regions := func(evs ...string) []string { return evs }
+	mapping0 := []string{"proc-arrangement(1)", "template-info(1)", "template-dist(1)"}
 	workRegions := []string{"trace-region-start(2,0,subroutine)", "trace-region-start(2,1,user)",
 		"trace-region-stop(2,1,user)", "trace-region-stop(2,0,subroutine)"}
 	for _, c := range []struct {
@@ -182,8 +183,12 @@ func TestRequestLocal(t *testing.T) {
 		{"PDO_LABEL REGION", "REQUEST LOCAL main.PDO_LABEL(sweep): (REGION)", map[int][]string{
 			0: regions("trace-region-start(1,3,pdo)", "trace-region-stop(1,3,pdo)"),
 			1: regions("trace-region-start(1,3,pdo)", "trace-region-stop(1,3,pdo)")}},
+		// pdo-info brings the mapping records it refers to, and those are
+		// written wherever they happen (seed 002 §4.2.1: regardless of
+		// the trace regions).
 		{"PDO_LABEL PDOInfo", "REQUEST LOCAL main.PDO_LABEL(sweep): (PDOInfo)", map[int][]string{
-			0: {"pdo-info(1,3)", "pdo-iteration-space(1,3)"}}},
+			0: append(slices.Clone(mapping0), "pdo-info(1,3)", "pdo-iteration-space(1,3)"),
+			1: {"template-dist(1)"}}},
 		{"REG_LABEL nested and called", "REQUEST LOCAL main.REG_LABEL(phase): (REGION)", map[int][]string{
 			0: append(append([]string{"trace-region-start(1,5,user)", "trace-region-start(1,6,pdo)"}, workRegions...),
 				"trace-region-stop(1,6,pdo)", "trace-region-stop(1,5,user)"),
@@ -207,17 +212,18 @@ func TestRequestLocal(t *testing.T) {
 			0: {"wait-barrier-start(1,6)", "wait-barrier-stop(1,6)"},
 			1: {"wait-barrier-start(1,6)", "wait-barrier-stop(1,6)"}}},
 		{"LangInfo group", "REQUEST LOCAL work.REG_LABEL(hot): (*.LangInfo)", map[int][]string{
-			0: {"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)",
-				"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)"},
-			1: {"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)"}}},
+			0: append(slices.Clone(mapping0), "trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)",
+				"trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)"),
+			1: {"template-dist(1)", "trace-region-start(2,1,user)", "measure-start", "measure-finish", "trace-region-stop(2,1,user)"}}},
 		{"SVMInfo with variables", "REQUEST LOCAL main.*: (RPFSum[a]), (*.SVMInfo)", map[int][]string{}},
 		{"GLOBAL MappingInfo", "REQUEST GLOBAL MappingInfo", map[int][]string{
 			0: {"proc-arrangement(1)", "template-info(1)", "template-dist(1)"},
 			1: {"template-dist(1)"}}},
 		{"two requests", "REQUEST LOCAL main.PDO_LABEL(sweep): (PDOInfo)\nREQUEST (0) LOCAL main.REG_NO(2): (REGION)", map[int][]string{
-			0: {"pdo-info(1,3)", "pdo-iteration-space(1,3)", "trace-region-start(1,5,user)", "trace-region-start(1,6,pdo)",
+			0: append(slices.Clone(mapping0), "pdo-info(1,3)", "pdo-iteration-space(1,3)", "trace-region-start(1,5,user)", "trace-region-start(1,6,pdo)",
 				"trace-region-start(2,0,subroutine)", "trace-region-start(2,1,user)", "trace-region-stop(2,1,user)", "trace-region-stop(2,0,subroutine)",
-				"trace-region-stop(1,6,pdo)", "trace-region-stop(1,5,user)"}}},
+				"trace-region-stop(1,6,pdo)", "trace-region-stop(1,5,user)"),
+			1: {"template-dist(1)"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			recs, msg, err := runRequest(t, "CONFIG SVM_TraceStage: 0\n"+c.src+"\n", false)

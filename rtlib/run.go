@@ -184,6 +184,12 @@ type run struct {
 	// member could set its share up alone (Table 1: pdo-info at the PDO,
 	// before any member's iterations). It is the same on every processor.
 	infoFirst bool
+	// mapAlways are the mapping records (template-info, template-dist,
+	// proc-arrangement) written wherever the program is: seed 002 §4.2.1
+	// traces them "through the whole program regardless of the currently
+	// defined trace regions", so a request for one anywhere (or for the
+	// pdo-info that refers to them) turns it on everywhere.
+	mapAlways request.Mask
 
 	flushQ     chan flushItem // full buffers to the writer goroutine
 	writerDone chan struct{}
@@ -425,6 +431,11 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	}
 	r.svmOn = r.req.Uses(svmTags)
 	r.infoFirst = r.req.Uses(request.MaskOf(trace.TagPDOInfo))
+	for _, tag := range []trace.Tag{trace.TagTemplateInfo, trace.TagTemplateDist, trace.TagProcArrangement} {
+		if r.infoFirst || r.req.Uses(request.MaskOf(tag)) {
+			r.mapAlways |= request.MaskOf(tag)
+		}
+	}
 	r.kernelBuf = par.KernelBufSize
 	if par.Trace != nil && par.ThrottleCalls > 0 && par.ThrottleUs > 0 {
 		r.thrCalls, r.thrUs = int64(par.ThrottleCalls), float64(par.ThrottleUs)

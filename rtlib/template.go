@@ -199,7 +199,7 @@ func (p *Proc) Undef(t *Template, sub, dir int) {
 }
 
 func (p *Proc) templateInfoRec(t *Template, at Site) {
-	if !p.on(trace.TagTemplateInfo) || !p.isLeader() {
+	if !p.mapOn(trace.TagTemplateInfo) || !p.isLeader() {
 		return
 	}
 	p.begin(trace.TagTemplateInfo, p.id)
@@ -337,7 +337,7 @@ func (p *Proc) redistributeFollowers(t *Template) {
 
 // templateDistRecs writes template-dist for every processor of the APS.
 func (p *Proc) templateDistRecs(t *Template) {
-	if !p.on(trace.TagTemplateDist) || !p.isLeader() {
+	if !p.mapOn(trace.TagTemplateDist) || !p.isLeader() {
 		return
 	}
 	var boxes []int

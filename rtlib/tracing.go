@@ -22,6 +22,12 @@ const MaxStage = request.MaxStage
 // building anything.
 func (p *Proc) on(tag trace.Tag) bool { return p.mask&request.MaskOf(tag) != 0 }
 
+// mapOn is on for the mapping records, which regions do not restrict
+// (run.mapAlways).
+func (p *Proc) mapOn(tag trace.Tag) bool {
+	return (p.mask|p.r.mapAlways)&request.MaskOf(tag) != 0
+}
+
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
 
