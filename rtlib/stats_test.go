@@ -248,4 +248,36 @@ func TestStatGroupsOfConstructs(t *testing.T) {
 	if !strings.Contains(out.String(), "s = 5050") {
 		t.Errorf("output %q", out.String())
 	}
+	// The identities of §11.1.3 on the program's interval, as printed:
+	// UPT + ULT + idle is the processor time (every processor charges its
+	// whole life), and the groups' SPTi and SLTi add up to SPT and SLT.
+	prog := text[:strings.Index(text, "svmc: statistics: interval 1")]
+	var exec, proc, idle, eff, oupt, oult, spt, slt float64
+	if _, err := fmt.Sscanf(prog[strings.Index(prog, "execution"):], "execution %f us, processor time %f us, idle %f us, efficiency %f", &exec, &proc, &idle, &eff); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Sscanf(prog[strings.Index(prog, "OUPT"):], "OUPT %f us  OULT %f us  SPT %f us  SLT %f us", &oupt, &oult, &spt, &slt); err != nil {
+		t.Fatal(err)
+	}
+	if sum := oupt + oult + spt + slt + idle; math.Abs(sum-proc) > 0.02*proc+100 {
+		t.Errorf("UPT + ULT + idle = %.1f us, processor time %.1f us", sum, proc)
+	}
+	var rows, rowl float64
+	lines := strings.Split(prog, "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "SPTi us") {
+			continue
+		}
+		for _, g := range lines[i+1:] {
+			var name string
+			var calls, p, lost, op, ot float64
+			if _, err := fmt.Sscanf(strings.TrimPrefix(g, "svmc:"), "%s %f %f %f %f %f", &name, &calls, &p, &lost, &op, &ot); err != nil {
+				break
+			}
+			rows, rowl = rows+p, rowl+lost
+		}
+	}
+	if rows == 0 || math.Abs(rows-spt) > 1 || math.Abs(rowl-slt) > 1 {
+		t.Errorf("the groups' SPTi %.1f and SLTi %.1f, SPT %.1f and SLT %.1f", rows, rowl, spt, slt)
+	}
 }
