@@ -20,8 +20,9 @@ import (
 // processors may run, writes to shared maps, and barriers that only some
 // processors reach. Each is a warning with the construct, the variables
 // and a fix to try; "must" and "may" are said plainly. The checks reason
-// about the body's text: shared data reached through pointers or calls is
-// not followed.
+// about the body's text, the aliases of its function (aliases.go: a
+// variable assigned once from another's storage) and, for package-level
+// variables, the package's call graph.
 var RacesPass = newPass("races", "find write conflicts, loop-carried dependences and rank-dependent barriers in parallel bodies", (*Package).checkRaces, ClassifyPass)
 
 // access is one indexed access of a shared variable in a pdo body.
@@ -31,6 +32,19 @@ type access struct {
 	idx   []ast.Expr // outermost dimension first
 	write bool
 	at    ast.Expr
+	// through is the alias the access names root by (nil: root itself);
+	// offset: a re-slice of root whose start the checks cannot tell.
+	through types.Object
+	offset  bool
+	via     string // "row is grid[0]" for an access through an alias
+}
+
+// text is the access as written, with the alias it goes through.
+func (p *Package) accessText(a access) string {
+	if a.via != "" {
+		return p.Text(a.at) + " (" + a.via + ")"
+	}
+	return p.Text(a.at)
 }
 
 func (p *Package) checkRaces() bool {
@@ -195,6 +209,20 @@ func (p *Package) racesInPDO(c *Construct) {
 		red[r.Obj] = true
 	}
 	writes := writtenExprs(info.Body)
+	var als map[types.Object]alias
+	if c.Sub != nil && c.Sub.Decl != nil {
+		als = p.aliases(c.Sub.Decl.Body)
+	}
+	// resolve names the shared storage an identifier of the body stands
+	// for: itself when declared outside the loop nest, or the outside
+	// variable a local alias shares storage with.
+	resolve := func(id *ast.Ident) (o types.Object, a alias, aliased bool) {
+		o = p.Info.Uses[id]
+		if al, ok := als[o]; ok && outside(al.root) && !writes[id] {
+			return al.root, al, true
+		}
+		return o, alias{}, false
+	}
 	// Writes in a critical section, under a lock or atomic are serialised:
 	// not conflicts.
 	gs := guards(p, c.Sub)
@@ -238,6 +266,26 @@ func (p *Package) racesInPDO(c *Construct) {
 					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section", fn.Name(), line, g, through)
 				}
 			}
+		case *ast.StarExpr:
+			// A write through a pointer (issue 17's alias analysis).
+			if !writes[x] || isGuarded(x.Pos()) {
+				return true
+			}
+			id, ok := ast.Unparen(x.X).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			o, al, aliased := resolve(id)
+			switch {
+			case aliased && al.ptr && len(al.idx) > 0:
+				// p := &a[k]: a write of a's element k.
+				accs = append(accs, access{root: o, name: id.Name, idx: al.idx, write: true, at: x, through: p.Info.Uses[id], via: id.Name + " is " + al.via})
+			case aliased && al.ptr:
+				p.warnf(x.Pos(), "write conflict: *%s writes %s (%s is %s), which every processor of the pdo at line %d shares: the writes race (use a reduction, per-iteration data or a critical section)", id.Name, o.Name(), id.Name, al.via, line)
+			case !aliased && outside(o) && !writes[id]:
+				p.warnf(x.Pos(), "write conflict: every processor writes *%s in the pdo at line %d: %s is the same pointer in every iteration, so the writes go to one variable and race (write per-iteration data, or use a reduction or a critical section)", id.Name, line, id.Name)
+			}
+			return true
 		case *ast.SelectorExpr:
 			// A field of a shared struct variable written by every
 			// processor.
@@ -245,6 +293,10 @@ func (p *Package) racesInPDO(c *Construct) {
 				return true
 			}
 			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+				if o, al, aliased := resolve(id); aliased && len(al.idx) == 0 && !red[o] {
+					p.warnf(x.Pos(), "write conflict: every processor writes %s.%s (%s is %s) in the pdo at line %d, whatever its iterations: the writes race (write a field of per-iteration data, or use a reduction or a critical section)", id.Name, x.Sel.Name, id.Name, al.via, line)
+					return true
+				}
 				if o := p.Info.Uses[id]; outside(o) && !red[o] {
 					if _, isPkg := o.(*types.PkgName); !isPkg {
 						p.warnf(x.Pos(), "write conflict: every processor writes %s.%s in the pdo at line %d, whatever its iterations: the writes race (write a field of per-iteration data, or use a reduction or a critical section)", id.Name, x.Sel.Name, line)
@@ -258,7 +310,7 @@ func (p *Package) racesInPDO(c *Construct) {
 			if !ok {
 				return true
 			}
-			o := p.Info.Uses[id]
+			o, al, aliased := resolve(id)
 			if !outside(o) {
 				return true
 			}
@@ -268,7 +320,12 @@ func (p *Package) racesInPDO(c *Construct) {
 				}
 				return true
 			}
-			accs = append(accs, access{root: o, name: id.Name, idx: idx, write: writes[x], at: x})
+			acc := access{root: o, name: id.Name, idx: idx, write: writes[x], at: x}
+			if aliased {
+				acc.idx = append(append([]ast.Expr{}, al.idx...), idx...)
+				acc.through, acc.offset, acc.via = p.Info.Uses[id], al.offset, id.Name+" is "+al.via
+			}
+			accs = append(accs, acc)
 			for _, e := range idx {
 				ast.Inspect(e, func(m ast.Node) bool {
 					if ix, ok := m.(*ast.IndexExpr); ok {
@@ -315,7 +372,7 @@ func (p *Package) racesInPDO(c *Construct) {
 		}
 		if !depends {
 			p.warnf(a.at.Pos(), "write conflict: %s is written at an index that does not depend on the distributed loop variable%s %s of the pdo at line %d: every processor writes the same elements and the writes race (index by %s, make it a reduction, or move the write out of the loop)",
-				p.Text(a.at), suffix(len(loopNames)), strings.Join(loopNames, ", "), line, loopNames[0])
+				p.accessText(a), suffix(len(loopNames)), strings.Join(loopNames, ", "), line, loopNames[0])
 			continue
 		}
 		if why := p.manyToOne(a.idx, dist, outside); why != "" {
@@ -338,13 +395,24 @@ func (p *Package) racesInPDO(c *Construct) {
 			if o.root != w.root || o.at == w.at || len(o.idx) != len(w.idx) || reported[o.at] || lines[p.Fset.Position(o.at.Pos()).Line] {
 				continue
 			}
+			if (o.offset || w.offset) && o.through != w.through {
+				// A re-slice with an offset the checks cannot tell: say
+				// "may" when both follow the loop.
+				if slices.ContainsFunc(w.idx, uses) && slices.ContainsFunc(o.idx, uses) {
+					p.warnf(o.at.Pos(), "possible loop-carried dependence in the pdo at line %d: %s and %s (line %d) are the same array through a re-slice whose offset the checks cannot tell: if an element one iteration writes is one another touches, the result depends on their order (a may dependence; check the offset, or write to a second array)",
+						line, p.accessText(o), p.accessText(w), p.Fset.Position(w.at.Pos()).Line)
+					reported[o.at] = true
+					lines[p.Fset.Position(o.at.Pos()).Line] = true
+				}
+				continue
+			}
 			if msg := p.dependence(w, o, info, dist); msg != "" {
 				kind := "read"
 				if o.write {
 					kind = "written"
 				}
 				p.warnf(o.at.Pos(), "loop-carried dependence in the pdo at line %d: %s is %s here and %s is written at line %d, %s: iterations that different processors run touch the same element, so the result depends on their order (keep this loop serial, or write to a second array and swap after the loop)",
-					line, p.Text(o.at), kind, p.Text(w.at), p.Fset.Position(w.at.Pos()).Line, msg)
+					line, p.accessText(o), kind, p.accessText(w), p.Fset.Position(w.at.Pos()).Line, msg)
 				reported[o.at] = true
 				lines[p.Fset.Position(o.at.Pos()).Line] = true
 			}
