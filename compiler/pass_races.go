@@ -592,7 +592,22 @@ func (p *Package) dependence(w, o access, info *PDO, dist map[types.Object]strin
 			if g := gcd(abs(c1), abs(c2)); g == 0 || (d2-d1)%g != 0 {
 				return ""
 			}
-			parts = append(parts, fmt.Sprintf("for some iterations of %s (a may dependence: the GCD test cannot rule it out)", name))
+			if lo, hi, step, ok := p.loopBounds(info, v1); ok {
+				if (hi-lo)/step < exactIterations {
+					// Constant bounds: look for the pair itself.
+					i1, i2, found := dependentPair(c1, d1, c2, d2, lo, hi, step)
+					if !found {
+						return ""
+					}
+					parts = append(parts, fmt.Sprintf("iterations %s = %d and %s = %d touch one element (a must dependence)", name, i1, name, i2))
+					carried = true
+					continue
+				}
+				if !banerjee(c1, d1, c2, d2, lo, hi) {
+					return ""
+				}
+			}
+			parts = append(parts, fmt.Sprintf("for some iterations of %s (a may dependence: the GCD and Banerjee tests cannot rule it out)", name))
 			carried = true
 		default:
 			return ""
@@ -665,6 +680,67 @@ func (p *Package) loopShape(info *PDO, v types.Object) (span, step int, ok bool)
 		}
 	}
 	return 0, 0, false
+}
+
+// exactIterations bounds the loops whose dependences are decided by
+// looking for the pair of iterations itself.
+const exactIterations = 1 << 16
+
+// loopBounds are the first and last values and the step (> 0, lo <= hi)
+// of the loop of v when they are constants.
+func (p *Package) loopBounds(info *PDO, v types.Object) (lo, hi, step int, ok bool) {
+	for _, l := range info.Loops {
+		if l.Obj != v {
+			continue
+		}
+		lo, ok1 := p.evalInt(l.Lo, l.Stmt.Pos())
+		hi, ok2 := p.evalInt(l.Hi, l.Stmt.Pos())
+		st, ok3 := p.evalInt(l.Step, l.Stmt.Pos())
+		if !ok1 || !ok2 || !ok3 || st == 0 || (hi-lo)/st < 0 {
+			return 0, 0, 0, false
+		}
+		if st < 0 { // count down: the same set of values
+			lo, hi, st = lo+(hi-lo)/st*st, lo, -st
+			lo, hi = min(lo, hi), max(lo, hi)
+		}
+		return lo, hi, st, true
+	}
+	return 0, 0, 0, false
+}
+
+// dependentPair finds two different iterations i1 != i2 of the loop lo,
+// lo+step, ..., hi with c1*i1 + d1 == c2*i2 + d2: the write of one and
+// the access of the other touch one element.
+func dependentPair(c1, d1, c2, d2, lo, hi, step int) (int, int, bool) {
+	in := func(i int) bool { return lo <= i && i <= hi && (i-lo)%step == 0 }
+	for i1 := lo; i1 <= hi; i1 += step {
+		num := c1*i1 + d1 - d2
+		if c2 == 0 {
+			if num == 0 && hi-lo >= step { // every other iteration touches what i1 writes
+				i2 := i1 + step
+				if i2 > hi {
+					i2 = i1 - step
+				}
+				return i1, i2, true
+			}
+			continue
+		}
+		if num%c2 == 0 {
+			if i2 := num / c2; i2 != i1 && in(i2) {
+				return i1, i2, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// banerjee reports whether c1*i1 + d1 == c2*i2 + d2 may hold for some
+// i1, i2 in [lo, hi] (Banerjee's inequalities): the difference must lie
+// between the least and the greatest value of c1*i1 - c2*i2.
+func banerjee(c1, d1, c2, d2, lo, hi int) bool {
+	fmin := min(c1*lo, c1*hi) + min(-c2*lo, -c2*hi)
+	fmax := max(c1*lo, c1*hi) + max(-c2*lo, -c2*hi)
+	return fmin <= d2-d1 && d2-d1 <= fmax
 }
 
 // evalInt evaluates src, Go source text, as an integer constant.

@@ -118,3 +118,32 @@ func TestIgnore(t *testing.T) {
 		t.Errorf("unused ignore: %v", p.Diags[2])
 	}
 }
+
+// TestDependenceTests: the exact test finds the pair of iterations or
+// refutes one the GCD test allows; Banerjee's inequalities refute by the
+// range of the difference.
+func TestDependenceTests(t *testing.T) {
+	for _, c := range []struct {
+		c1, d1, c2, d2, lo, hi, step int
+		i1, i2                       int
+		found                        bool
+	}{
+		{3, 0, 2, 1, 0, 31, 1, 3, 4, true},    // a[3i] = a[2i+1]: 9 = 3*3 = 2*4+1
+		{2, 0, 1, 100, 0, 49, 1, 0, 0, false}, // a[2i] = a[i+100]: writes 0..98, reads 100..149
+		{2, 0, 0, 4, 0, 9, 1, 2, 3, true},     // a[2i] = a[4]: iteration 2 writes what all read
+		{1, 0, 1, 1, 0, 0, 1, 0, 0, false},    // one iteration: no pair
+		{2, 0, 2, 1, 0, 9, 1, 0, 0, false},    // odd and even elements
+		{1, 0, -1, 9, 0, 9, 2, 0, 0, false},   // a[i] = a[9-i] over even i: 9-i is odd
+	} {
+		i1, i2, found := dependentPair(c.c1, c.d1, c.c2, c.d2, c.lo, c.hi, c.step)
+		if found != c.found || found && (i1 != c.i1 || i2 != c.i2) {
+			t.Errorf("%+v: got %d, %d, %v", c, i1, i2, found)
+		}
+	}
+	if banerjee(2, 0, 1, 100, 0, 49) {
+		t.Error("Banerjee: 2*i1 - i2 lies in [-49, 98], 100 is outside")
+	}
+	if !banerjee(3, 0, 2, 1, 0, 31) {
+		t.Error("Banerjee: 3*i1 - 2*i2 = 1 is within [-62, 93]")
+	}
+}
