@@ -70,8 +70,12 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 				case *ast.FuncLit:
 					return true
 				}
-				for _, e := range lhs {
+				for i, e := range lhs {
 					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] && !synchronised(s, id.Pos()) {
+						if st, ok := n.(*ast.AssignStmt); ok && len(st.Rhs) == len(st.Lhs) && p.isAppend(st.Rhs[i]) {
+							p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor appends to it, and appends race on its length and backing array (make it before the loop and write %s[i], or append to per-processor slices and join them after the loop)", id.Name, line, id.Name)
+							continue
+						}
 						p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor writes it (declare reduction(op: %s) or declare it inside the loop)", id.Name, line, id.Name)
 					}
 				}
@@ -109,4 +113,18 @@ func keys(m map[string]bool) []string {
 		return nil
 	}
 	return out
+}
+
+// isAppend reports whether e is a call of the builtin append.
+func (p *Package) isAppend(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := p.Info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "append"
 }
