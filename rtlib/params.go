@@ -72,6 +72,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.NoSynchrTime = !v.SynchrTime
 	par.TimeVariation, par.StatBufLength = v.TimeVariation, v.StatBufLength
 	par.TimeExpendPrint, par.StatGrpName = v.TimeExpendPrint, v.StatGrpName
+	par.CPUProfile = v.CPUProfile
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

@@ -29,6 +29,7 @@ type Proc struct {
 	// Tracing, output, measuring and statistics (tracing.go, output.go,
 	// measure.go, stats.go).
 	mask  request.Mask // records traced now: on(tag) tests it
+	prof  *procLabels  // CPU profile labels (profile.go), nil without a profile
 	track bool         // something may be traced: keep the region stack
 	tr    procTrace
 	out   procOut

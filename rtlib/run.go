@@ -146,6 +146,10 @@ type Params struct {
 	// whole run at its end to the informational messages; StatGrpName is
 	// the group modes 4 and 5 show (a trace.StatGroups number).
 	TimeExpendPrint, StatGrpName int
+	// CPUProfile is a file for a CPU profile of the run whose samples
+	// carry the labels svmc_processor and svmc_region (profile.go); ""
+	// none.
+	CPUProfile string
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -202,6 +206,7 @@ type run struct {
 	statFile  string     // StatFile
 	taskInter int        // TimeExpendPrint, 0 off
 	statGrp   int        // its StatGrpName
+	profFile  *os.File   // the CPU profile being written, nil for none
 	outs      output.Files
 
 	procs []*Proc
@@ -470,6 +475,12 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if err := r.openOutputs(&par); err != nil {
 		return &Error{Proc: -1, Msg: err.Error()}
 	}
+	if par.CPUProfile != "" {
+		if err := r.startProfile(par.CPUProfile); err != nil {
+			return &Error{Proc: -1, Msg: err.Error()}
+		}
+		defer r.stopProfile() // a run that fails to start
+	}
 	defer r.routeLog()()
 	if par.Trace != nil {
 		f := par.Format
@@ -589,6 +600,7 @@ func (r *run) onSignals(sigs <-chan os.Signal, done <-chan struct{}) {
 // finish completes the trace and the statistics after the processors
 // stopped (or the bounded wait passed) and closes the output files.
 func (r *run) finish(end int64) {
+	r.stopProfile() // the samples end with the processors
 	stopped := make([]bool, r.n)
 	for i, p := range r.procs {
 		select {

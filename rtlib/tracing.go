@@ -268,6 +268,9 @@ func (p *Proc) pushRegion(at Site, typ int) {
 		}
 	}
 	p.regions = append(p.regions, rg)
+	if p.prof != nil {
+		p.labelRegions()
+	}
 	if p.sv != nil && rg.how != regionThrottled {
 		p.regions[len(p.regions)-1].svm = p.sv.regionStart(p, at)
 	}
@@ -327,6 +330,9 @@ func (p *Proc) closeRegionsAbove(i int) {
 	}
 	if i < len(p.regions) {
 		p.regions = p.regions[:i]
+	}
+	if p.prof != nil {
+		p.labelRegions()
 	}
 }
 

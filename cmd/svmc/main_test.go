@@ -668,3 +668,68 @@ func main() { rtlib.RtlPrintf("hello from the program\n") }
 		}
 	}
 }
+
+// TestCPUProfileLabels: svmc run --cpuprofile writes a CPU profile whose
+// samples carry the processor, the innermost region and the path of open
+// regions as pprof labels (issue 19), so that go tool pprof -tagfocus
+// splits the time by svmc region; a goroutine the program starts counts
+// for the processor and region that started it.
+func TestCPUProfileLabels(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func spin(n int) float64 {
+	s := 0.0
+	for k := 0; k < n; k++ {
+		s += float64(k%7) * 0.5
+	}
+	return s
+}
+
+func solve(a []float64) {
+	//svm:pdo label(sweep) loops(i)
+	for i := 0; i < len(a); i++ {
+		a[i] = spin(8_000_000)
+	}
+}
+
+func main() {
+	a := make([]float64, 32)
+	var wg sync.WaitGroup
+	var side float64
+	wg.Add(1)
+	go func() { defer wg.Done(); side = spin(100_000_000) }()
+	solve(a)
+	wg.Wait()
+	fmt.Println(side > 0, a[3] > 0)
+}
+`})
+	prof := filepath.Join(dir, "cpu.pprof")
+	res := runSvmc(t, dir, "run", "-n", "2", "--cpuprofile", prof, ".")
+	if res.code != 0 || !strings.Contains(res.stdout, "true true") {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	out, err := exec.Command("go", "tool", "pprof", "-tags", prof).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof -tags: %v\n%s", err, out)
+	}
+	tags := string(out)
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`svmc_processor:`), regexp.MustCompile(`\): 0\n`), regexp.MustCompile(`\): 1\n`),
+		regexp.MustCompile(`\): main > solve > pdo sweep > spin\n`), regexp.MustCompile(`\): main > pdo sweep > spin\n`),
+		regexp.MustCompile(`svmc_region:[^\n]*\n(\s+\d+\S* \([^)]*\): [^\n]+\n)*\s+\d+\S* \([^)]*\): spin\n`),
+	} {
+		if !want.MatchString(tags) {
+			t.Errorf("go tool pprof -tags lacks %v:\n%s", want, tags)
+		}
+	}
+	// The goroutine main started runs as processor 0 in region main.
+	out, err = exec.Command("go", "tool", "pprof", "-top", "-tagfocus", "svmc_path=^main$", prof).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "main.spin") {
+		t.Errorf("-tagfocus svmc_path=^main$ (the goroutine): %v\n%s", err, out)
+	}
+}

@@ -37,6 +37,7 @@
 //	                                                   it count in the enclosing one); 0: no bound
 //	time_expend_print SVMC_TIME_EXPEND_PRINT 0         Lib-DVM's TimeExpendPrint: TaskInter at the end (1 brief .. 5; 0 off)
 //	stat_grp_name    SVMC_STAT_GRP_NAME     UserGrp    Lib-DVM's StatGrpName: the group of TimeExpendPrint 4 and 5 (name or number)
+//	cpuprofile       SVMC_CPUPROFILE        ""         a CPU profile of the run, samples labelled svmc_processor and svmc_region
 //	info_off         SVMC_INFO_OFF          ""         classes of informational messages not to print (Lib-DVM §8.3):
 //	                                                   mapping, goroutines, requests, measure, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
@@ -105,6 +106,7 @@ type Values struct {
 	StatBufLength    int      // Lib-DVM's StatBufLength (seed 000 §11.2), bytes; 0: no bound
 	TimeExpendPrint  int      // Lib-DVM's TimeExpendPrint (seed 000 §11.1.4): 0 off, 1..5
 	StatGrpName      int      // Lib-DVM's StatGrpName: a group of trace.StatGroups
+	CPUProfile       string   // a CPU profile file; "": none
 }
 
 // InfoClasses are the classes of the runtime's informational messages
@@ -311,6 +313,7 @@ var Defs = []Def{
 		v.TimeExpendPrint = n
 		return nil
 	}},
+	{"cpuprofile", "", func(v *Values, s string) error { v.CPUProfile = s; return nil }},
 	{"stat_grp_name", "UserGrp", func(v *Values, s string) error {
 		s = strings.TrimSpace(s)
 		if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < trace.StatGrpCount {

@@ -161,6 +161,7 @@ synchr_time        = 1  # default
 time_variation     = 0  # default
 stat_buf_length    = 0  # default
 time_expend_print  = 0  # default
+cpuprofile         = ""  # default
 stat_grp_name      = UserGrp  # default
 info_off           = ""  # default
 page_size          = 4096  # default

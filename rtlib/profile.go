@@ -1,0 +1,118 @@
+package rtlib
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"strconv"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// A CPU profile of the run (Params.CPUProfile, svmc run --cpuprofile)
+// whose samples carry three pprof labels: svmc_processor, the processor
+// the goroutine runs for; svmc_region, the innermost trace region it is in
+// (a subprogram by its name, a construct by its kind and label or line);
+// svmc_path, the open regions outermost first ("main > solve > pdo sweep
+// > spin"). Goroutines the program starts inherit the labels of the code
+// that started them, so their time counts for that processor and region.
+// `go tool pprof -tagfocus svmc_region=solve` keeps one region's own
+// time, `-tagfocus 'svmc_path=pdo sweep'` everything under it.
+
+// procLabels are a processor's label sets: one per region and enclosing
+// label set, made once, and the stack of those of its open regions.
+type procLabels struct {
+	base  context.Context
+	sets  map[labelKey]labelSet
+	stack []labelSet // one per open region (Proc.regions)
+}
+
+type labelKey struct {
+	parent context.Context
+	at     Site
+}
+
+type labelSet struct {
+	ctx  context.Context
+	path string
+}
+
+// startProfile starts the CPU profile into path.
+func (r *run) startProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("cpuprofile: %v", err)
+	}
+	r.profFile = f
+	for _, p := range r.procs {
+		p.prof = &procLabels{base: pprof.WithLabels(context.Background(), pprof.Labels("svmc_processor", strconv.Itoa(p.id))),
+			sets: map[labelKey]labelSet{}}
+		p.track = true // regions are entered for their labels; records still follow the mask
+	}
+	return nil
+}
+
+// stopProfile ends the profile and closes its file.
+func (r *run) stopProfile() {
+	if r.profFile == nil {
+		return
+	}
+	pprof.StopCPUProfile()
+	if err := r.profFile.Close(); err != nil {
+		r.setWriteErr(fmt.Errorf("cpuprofile: %v", err))
+	}
+	r.profFile = nil
+}
+
+// labelRegions gives p's goroutine the labels of its innermost open region
+// (its processor's alone outside every region).
+func (p *Proc) labelRegions() {
+	pl := p.prof
+	pl.stack = pl.stack[:min(len(pl.stack), len(p.regions))]
+	for i := len(pl.stack); i < len(p.regions); i++ {
+		parent := labelSet{ctx: pl.base}
+		if i > 0 {
+			parent = pl.stack[i-1]
+		}
+		rg := p.regions[i]
+		k := labelKey{parent.ctx, rg.at}
+		set, ok := pl.sets[k]
+		if !ok {
+			name := p.r.regionName(rg.at, rg.typ)
+			set.path = name
+			if parent.path != "" {
+				set.path = parent.path + " > " + name
+			}
+			set.ctx = pprof.WithLabels(parent.ctx, pprof.Labels("svmc_region", name, "svmc_path", set.path))
+			pl.sets[k] = set
+		}
+		pl.stack = append(pl.stack, set)
+	}
+	ctx := pl.base
+	if n := len(pl.stack); n > 0 {
+		ctx = pl.stack[n-1].ctx
+	}
+	pprof.SetGoroutineLabels(ctx)
+}
+
+// regionName names a region for a label: a subprogram by its name, a
+// construct by its kind and label, or its kind and line.
+func (r *run) regionName(at Site, typ int) string {
+	if at.Sub <= 0 || at.Sub >= len(r.prog.Subs) {
+		return trace.RegionTypeName(typ)
+	}
+	s := &r.prog.Subs[at.Sub]
+	if at.Dir <= 0 || at.Dir >= len(s.Dirs) {
+		return s.Name
+	}
+	d := &s.Dirs[at.Dir]
+	if d.Label != "" {
+		return d.Kind + " " + d.Label
+	}
+	return fmt.Sprintf("%s %s:%d", d.Kind, s.File, d.Line)
+}
