@@ -72,7 +72,7 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 	par.NoSynchrTime = !v.SynchrTime
 	par.TimeVariation, par.StatBufLength = v.TimeVariation, v.StatBufLength
 	par.TimeExpendPrint, par.StatGrpName = v.TimeExpendPrint, v.StatGrpName
-	par.CPUProfile = v.CPUProfile
+	par.CPUProfile, par.GoTrace = v.CPUProfile, v.GoTrace
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

@@ -30,6 +30,7 @@ type Proc struct {
 	// measure.go, stats.go).
 	mask  request.Mask // records traced now: on(tag) tests it
 	prof  *procLabels  // CPU profile labels (profile.go), nil without a profile
+	gt    *goTracer    // Go execution trace (profile.go), nil without one
 	track bool         // something may be traced: keep the region stack
 	tr    procTrace
 	out   procOut

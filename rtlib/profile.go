@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	rtrace "runtime/trace"
 	"strconv"
 
 	"github.com/svmc/svmc/trace"
@@ -115,4 +116,63 @@ func (r *run) regionName(at Site, typ int) string {
 		return d.Kind + " " + d.Label
 	}
 	return fmt.Sprintf("%s %s:%d", d.Kind, s.File, d.Line)
+}
+
+// The Go execution trace of the run (Params.GoTrace, svmc run --gotrace):
+// runtime/trace with every svmc region as a user region of a task per
+// processor ("svmc processor N"), so that `go tool trace` shows svmc's
+// regions beside the collector's pauses, the scheduler's latency and the
+// goroutines the program starts.
+
+// goTracer is a processor's task and region names for the Go trace.
+type goTracer struct {
+	ctx   context.Context
+	task  *rtrace.Task
+	names map[Site]string
+}
+
+// startGoTrace starts the execution trace into path.
+func (r *run) startGoTrace(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("gotrace: %v", err)
+	}
+	if err := rtrace.Start(f); err != nil {
+		f.Close()
+		return fmt.Errorf("gotrace: %v", err)
+	}
+	r.goTraceFile = f
+	for _, p := range r.procs {
+		ctx, task := rtrace.NewTask(context.Background(), "svmc processor "+strconv.Itoa(p.id))
+		p.gt = &goTracer{ctx: ctx, task: task, names: map[Site]string{}}
+		p.track = true
+	}
+	return nil
+}
+
+// stopGoTrace ends the execution trace (the processors' tasks first).
+func (r *run) stopGoTrace() {
+	if r.goTraceFile == nil {
+		return
+	}
+	for _, p := range r.procs {
+		if p.gt != nil {
+			p.gt.task.End()
+		}
+	}
+	rtrace.Stop()
+	if err := r.goTraceFile.Close(); err != nil {
+		r.setWriteErr(fmt.Errorf("gotrace: %v", err))
+	}
+	r.goTraceFile = nil
+}
+
+// goRegion starts the Go trace's user region of a region p enters.
+func (p *Proc) goRegion(at Site, typ int) *rtrace.Region {
+	name, ok := p.gt.names[at]
+	if !ok {
+		name = p.r.regionName(at, typ)
+		p.gt.names[at] = name
+	}
+	return rtrace.StartRegion(p.gt.ctx, name)
 }

@@ -150,6 +150,10 @@ type Params struct {
 	// carry the labels svmc_processor and svmc_region (profile.go); ""
 	// none.
 	CPUProfile string
+	// GoTrace is a file for the Go execution trace of the run
+	// (runtime/trace) with svmc's regions as user regions of a task per
+	// processor (profile.go); "" none.
+	GoTrace string
 
 	signals <-chan os.Signal // Main: stop the run on these
 }
@@ -198,16 +202,17 @@ type run struct {
 	flushQ     chan flushItem // full buffers to the writer goroutine
 	writerDone chan struct{}
 
-	stats     *stats.Run // nil: statistics off
-	maxLevel  int        // MaxIntervalLevel, 0 none
-	statsOut  bool       // Stats: the interval statistics are written at the end
-	timeVar   bool       // TimeVariation (with Stats)
-	statBuf   int        // StatBufLength
-	statFile  string     // StatFile
-	taskInter int        // TimeExpendPrint, 0 off
-	statGrp   int        // its StatGrpName
-	profFile  *os.File   // the CPU profile being written, nil for none
-	outs      output.Files
+	stats       *stats.Run // nil: statistics off
+	maxLevel    int        // MaxIntervalLevel, 0 none
+	statsOut    bool       // Stats: the interval statistics are written at the end
+	timeVar     bool       // TimeVariation (with Stats)
+	statBuf     int        // StatBufLength
+	statFile    string     // StatFile
+	taskInter   int        // TimeExpendPrint, 0 off
+	statGrp     int        // its StatGrpName
+	profFile    *os.File   // the CPU profile being written, nil for none
+	goTraceFile *os.File   // the Go execution trace being written, nil for none
+	outs        output.Files
 
 	procs []*Proc
 	aps   *aps
@@ -475,6 +480,12 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if err := r.openOutputs(&par); err != nil {
 		return &Error{Proc: -1, Msg: err.Error()}
 	}
+	if par.GoTrace != "" {
+		if err := r.startGoTrace(par.GoTrace); err != nil {
+			return &Error{Proc: -1, Msg: err.Error()}
+		}
+		defer r.stopGoTrace() // a run that fails to start
+	}
 	if par.CPUProfile != "" {
 		if err := r.startProfile(par.CPUProfile); err != nil {
 			return &Error{Proc: -1, Msg: err.Error()}
@@ -601,6 +612,7 @@ func (r *run) onSignals(sigs <-chan os.Signal, done <-chan struct{}) {
 // stopped (or the bounded wait passed) and closes the output files.
 func (r *run) finish(end int64) {
 	r.stopProfile() // the samples end with the processors
+	r.stopGoTrace()
 	stopped := make([]bool, r.n)
 	for i, p := range r.procs {
 		select {

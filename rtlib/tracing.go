@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	rtrace "runtime/trace"
 	"sync/atomic"
 	"time"
 	_ "unsafe" // go:linkname nanotime
@@ -218,9 +219,10 @@ type region struct {
 	at    Site
 	typ   int
 	outer request.Mask
-	t0    float64 // clock of its start record (µs), or nanotime of a throttled subprogram's start
-	how   uint8   // regionUntimed, regionTimed (start record written) or regionThrottled
-	svm   int     // where its faults begin in the SVM layer's log (svm.go)
+	t0    float64        // clock of its start record (µs), or nanotime of a throttled subprogram's start
+	how   uint8          // regionUntimed, regionTimed (start record written) or regionThrottled
+	svm   int            // where its faults begin in the SVM layer's log (svm.go)
+	gtr   *rtrace.Region // its user region in the Go execution trace (--gotrace)
 }
 
 const (
@@ -256,6 +258,9 @@ func (p *Proc) pushRegion(at Site, typ int) {
 		p.mask = p.r.req.Enter(p.id, at.Sub, p.r.regionNo(at), outer)
 	}
 	rg := region{at: at, typ: typ, outer: outer}
+	if p.gt != nil {
+		rg.gtr = p.goRegion(at, typ)
+	}
 	if p.on(trace.TagTraceRegionStart) {
 		if typ == trace.RegionSubroutine && p.throttled(at.Sub) {
 			rg.how, rg.t0 = regionThrottled, float64(nanotime())
@@ -327,6 +332,9 @@ func (p *Proc) closeRegionsAbove(i int) {
 			}
 		}
 		p.mask = rg.outer
+		if rg.gtr != nil {
+			rg.gtr.End()
+		}
 	}
 	if i < len(p.regions) {
 		p.regions = p.regions[:i]

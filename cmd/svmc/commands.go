@@ -95,6 +95,7 @@ var runFlags = []struct {
 	{"time-variation", "TIME_VARIATION", "with --stats, count the time variation and potential dissynchronisation of barriers (Lib-DVM's IsTimeVariation; 1/0)"},
 	{"stat-buf-length", "STAT_BUF_LENGTH", "bytes of a processor's statistics (Lib-DVM's StatBufLength; intervals beyond count in the enclosing one; 0 no bound)"},
 	{"time-expend-print", "TIME_EXPEND_PRINT", "print Lib-DVM's TaskInter matrix at the end: 1 brief, 2 column sum, 3 row sum, 4 column, 5 row of --stat-grp-name (0 off)"},
+	{"gotrace", "GOTRACE", "write the Go execution trace of the run to this file (runtime/trace), svmc's regions as user regions of a task per processor: go tool trace FILE shows them beside the collector and the scheduler"},
 	{"cpuprofile", "CPUPROFILE", "write a CPU profile of the run to this file; its samples carry the labels svmc_processor and svmc_region (go tool pprof -tagfocus svmc_region=NAME)"},
 	{"stat-grp-name", "STAT_GRP_NAME", "the group --time-expend-print 4 and 5 show (Lib-DVM's StatGrpName: MapPLGrp, SyncGrp, ... or its number)"},
 	{"info-off", "INFO_OFF", "classes of informational messages not to print: mapping, goroutines, requests, measure, user (comma-separated; Lib-DVM §8.3)"},

@@ -732,4 +732,26 @@ func main() {
 	if err != nil || !strings.Contains(string(out), "main.spin") {
 		t.Errorf("-tagfocus svmc_path=^main$ (the goroutine): %v\n%s", err, out)
 	}
+
+	// --gotrace: the Go execution trace, svmc's regions as user regions of
+	// a task per processor, as go tool trace parses it.
+	gt := filepath.Join(dir, "go.trace")
+	if res := runSvmc(t, dir, "run", "-n", "2", "--gotrace", gt, "."); res.code != 0 {
+		t.Fatalf("--gotrace: exit %d\n%s", res.code, res.stderr)
+	}
+	out, err = exec.Command("go", "tool", "trace", "-d=parsed", gt).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool trace -d=parsed: %v\n%.2000s", err, out)
+	}
+	task := map[string]string{} // task id -> processor
+	for _, m := range regexp.MustCompile(`TaskBegin .* ID=(\d+) .*Type="svmc processor (\d)"`).FindAllStringSubmatch(string(out), -1) {
+		task[m[1]] = m[2]
+	}
+	sweep := map[string]bool{}
+	for _, m := range regexp.MustCompile(`RegionBegin .* Task=(\d+) Type="pdo sweep"`).FindAllStringSubmatch(string(out), -1) {
+		sweep[task[m[1]]] = true
+	}
+	if len(task) != 2 || !sweep["0"] || !sweep["1"] || !strings.Contains(string(out), `Type="solve"`) {
+		t.Errorf("Go trace: tasks %v, pdo sweep on %v; want a task per processor and the pdo's region on both:\n%.3000s", task, sweep, out)
+	}
 }

@@ -38,6 +38,7 @@
 //	time_expend_print SVMC_TIME_EXPEND_PRINT 0         Lib-DVM's TimeExpendPrint: TaskInter at the end (1 brief .. 5; 0 off)
 //	stat_grp_name    SVMC_STAT_GRP_NAME     UserGrp    Lib-DVM's StatGrpName: the group of TimeExpendPrint 4 and 5 (name or number)
 //	cpuprofile       SVMC_CPUPROFILE        ""         a CPU profile of the run, samples labelled svmc_processor and svmc_region
+//	gotrace          SVMC_GOTRACE           ""         the Go execution trace of the run, svmc's regions as user regions
 //	info_off         SVMC_INFO_OFF          ""         classes of informational messages not to print (Lib-DVM §8.3):
 //	                                                   mapping, goroutines, requests, measure, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
@@ -107,6 +108,7 @@ type Values struct {
 	TimeExpendPrint  int      // Lib-DVM's TimeExpendPrint (seed 000 §11.1.4): 0 off, 1..5
 	StatGrpName      int      // Lib-DVM's StatGrpName: a group of trace.StatGroups
 	CPUProfile       string   // a CPU profile file; "": none
+	GoTrace          string   // a Go execution trace file; "": none
 }
 
 // InfoClasses are the classes of the runtime's informational messages
@@ -314,6 +316,7 @@ var Defs = []Def{
 		return nil
 	}},
 	{"cpuprofile", "", func(v *Values, s string) error { v.CPUProfile = s; return nil }},
+	{"gotrace", "", func(v *Values, s string) error { v.GoTrace = s; return nil }},
 	{"stat_grp_name", "UserGrp", func(v *Values, s string) error {
 		s = strings.TrimSpace(s)
 		if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < trace.StatGrpCount {

@@ -162,6 +162,7 @@ time_variation     = 0  # default
 stat_buf_length    = 0  # default
 time_expend_print  = 0  # default
 cpuprofile         = ""  # default
+gotrace            = ""  # default
 stat_grp_name      = UserGrp  # default
 info_off           = ""  # default
 page_size          = 4096  # default
