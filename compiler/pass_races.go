@@ -668,18 +668,8 @@ func (p *Package) affine(e ast.Expr, dist map[types.Object]string) (v types.Obje
 // loopShape is |hi - lo| and the step of the loop of v when they are
 // constants.
 func (p *Package) loopShape(info *PDO, v types.Object) (span, step int, ok bool) {
-	for _, l := range info.Loops {
-		if l.Obj != v {
-			continue
-		}
-		lo, ok1 := p.evalInt(l.Lo, l.Stmt.Pos())
-		hi, ok2 := p.evalInt(l.Hi, l.Stmt.Pos())
-		st, ok3 := p.evalInt(l.Step, l.Stmt.Pos())
-		if ok1 && ok2 && ok3 {
-			return abs(hi - lo), abs(st), true
-		}
-	}
-	return 0, 0, false
+	lo, hi, step, ok := p.loopBounds(info, v)
+	return hi - lo, step, ok
 }
 
 // exactIterations bounds the loops whose dependences are decided by

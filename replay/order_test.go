@@ -231,32 +231,50 @@ func TestOrderForced(t *testing.T) {
 	}
 }
 
-// The message hook: a receive comes after its send.
-func TestOrderMessages(t *testing.T) {
-	const tagSend, tagRecv = 2990, 2991
-	send := &trace.Descriptor{Tag: tagSend, Name: "test-send", Fields: []trace.Field{{Type: trace.Int, Name: "node id"}, {Type: trace.Double, Name: "clock microseconds"}, {Type: trace.Int, Name: "peer"}}}
-	recv := &trace.Descriptor{Tag: tagRecv, Name: "test-recv", Fields: send.Fields}
-	var out bytes.Buffer
-	w, err := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: "processors", Value: "2"}})
+// msgTrace writes a trace of procs processors with two message records
+// of its own (test-send, test-recv: node, clock, peer) and any record of
+// the catalog (node, clock, then ints); order orders it with the message
+// hook that pairs them.
+type msgTrace struct {
+	t          *testing.T
+	out        bytes.Buffer
+	w          *trace.Writer
+	send, recv *trace.Descriptor
+}
+
+const tagTestSend, tagTestRecv = 2990, 2991
+
+func newMsgTrace(t *testing.T, procs int) *msgTrace {
+	m := &msgTrace{t: t}
+	m.send = &trace.Descriptor{Tag: tagTestSend, Name: "test-send", Fields: []trace.Field{{Type: trace.Int, Name: "node id"}, {Type: trace.Double, Name: "clock microseconds"}, {Type: trace.Int, Name: "peer"}}}
+	m.recv = &trace.Descriptor{Tag: tagTestRecv, Name: "test-recv", Fields: m.send.Fields}
+	w, err := trace.NewWriter(&m.out, trace.Binary, []trace.Attr{{Key: "processors", Value: fmt.Sprint(procs)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wr := func(d *trace.Descriptor, node int, t0 float64, peer int) {
-		r := trace.NewRecord(d)
-		r.Values[0].Int, r.Values[1].Double, r.Values[2].Int = node, t0, peer
-		if err := w.WriteRecord(r); err != nil {
-			t.Fatal(err)
-		}
+	m.w = w
+	return m
+}
+
+func (m *msgTrace) write(d *trace.Descriptor, node int, t0 float64, ints ...int) {
+	r := trace.NewRecord(d)
+	r.Values[0].Int, r.Values[1].Double = node, t0
+	for k, v := range ints {
+		r.Values[2+k].Int = v
 	}
-	wr(recv, 1, 10, 0) // processor 1's clock is behind: receive at 10
-	wr(send, 0, 50, 1) // sent at 50
-	w.Close()
-	data := out.Bytes()
+	if err := m.w.WriteRecord(r); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+func (m *msgTrace) order() ([]ordered, OrderStats) {
+	m.w.Close()
+	data := m.out.Bytes()
 	hook := func(r *trace.Record) (string, bool, bool) {
 		switch r.Desc.Tag {
-		case tagSend:
+		case tagTestSend:
 			return fmt.Sprint(r.Node(), "→", r.Int("peer")), true, true
-		case tagRecv:
+		case tagTestRecv:
 			return fmt.Sprint(r.Int("peer"), "→", r.Node()), false, true
 		}
 		return "", false, false
@@ -264,8 +282,17 @@ func TestOrderMessages(t *testing.T) {
 	var evs []ordered
 	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "msg", OrderOptions{Message: hook, Records: true}, collect(&evs))
 	if err != nil {
-		t.Fatal(err)
+		m.t.Fatal(err)
 	}
+	return evs, st
+}
+
+// The message hook: a receive comes after its send.
+func TestOrderMessages(t *testing.T) {
+	m := newMsgTrace(t, 2)
+	m.write(m.recv, 1, 10, 0) // processor 1's clock is behind: receive at 10
+	m.write(m.send, 0, 50, 1) // sent at 50
+	evs, st := m.order()
 	if len(evs) != 2 || evs[0].name != "test-send" || evs[1].time != 50 || st.Violations != 1 || st.EdgeViolations != 1 {
 		t.Errorf("messages: %+v %v", st, evs)
 	}
@@ -443,61 +470,26 @@ func TestOrderMessageRecords(t *testing.T) {
 // that the section's exit will never come, so processor 0's entry is
 // forced instead, and the send and receive keep their order.
 func TestOrderForcedHeuristics(t *testing.T) {
-	const tagSend, tagRecv = 2990, 2991
-	send := &trace.Descriptor{Tag: tagSend, Name: "test-send", Fields: []trace.Field{{Type: trace.Int, Name: "node id"}, {Type: trace.Double, Name: "clock microseconds"}, {Type: trace.Int, Name: "peer"}}}
-	recv := &trace.Descriptor{Tag: tagRecv, Name: "test-recv", Fields: send.Fields}
-	var out bytes.Buffer
-	w, err := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: "processors", Value: "3"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg := func(d *trace.Descriptor, node int, t0 float64, peer int) {
-		r := trace.NewRecord(d)
-		r.Values[0].Int, r.Values[1].Double, r.Values[2].Int = node, t0, peer
-		if err := w.WriteRecord(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	crit := func(tag trace.Tag, node int, t0 float64) {
-		r := trace.NewRecord(trace.Lookup(tag))
-		r.Values[0].Int, r.Values[1].Double, r.Values[2].Int, r.Values[3].Int = node, t0, 2, 3
-		if err := w.WriteRecord(r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m := newMsgTrace(t, 3)
+	crit := func(tag trace.Tag, node int, t0 float64) { m.write(trace.Lookup(tag), node, t0, 2, 3) }
 	crit(trace.TagWaitCritSecStart, 1, 1)
 	crit(trace.TagWaitCritSecStop, 1, 2) // processor 1 holds the section for good
-	msg(recv, 1, 5, 0)
+	m.write(m.recv, 1, 5, 0)
 	crit(trace.TagWaitCritSecStart, 0, 3)
 	crit(trace.TagWaitCritSecStop, 0, 10) // cannot be granted
-	msg(send, 0, 20, 1)
-	// The same with a barrier processor 1 never reaches (processor 2).
-	msg(recv, 2, 21, 0)
+	m.write(m.send, 0, 20, 1)
+	// The same with a barrier processor 2 never reaches.
+	m.write(m.recv, 2, 21, 0)
 	crit(trace.TagWaitBarrierStart, 0, 22)
 	crit(trace.TagWaitBarrierStop, 0, 30)
-	msg(send, 0, 40, 2)
-	w.Close()
-	data := out.Bytes()
-	hook := func(r *trace.Record) (string, bool, bool) {
-		switch r.Desc.Tag {
-		case tagSend:
-			return fmt.Sprint(r.Node(), "→", r.Int("peer")), true, true
-		case tagRecv:
-			return fmt.Sprint(r.Int("peer"), "→", r.Node()), false, true
-		}
-		return "", false, false
-	}
-	var evs []ordered
-	st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "vistop", OrderOptions{Message: hook, Records: true}, collect(&evs))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m.write(m.send, 0, 40, 2)
+	evs, st := m.order()
 	var names []string
 	for _, e := range evs {
 		names = append(names, e.name)
 	}
-	// (The receive's clock, 5 µs, stays earlier than the send's, 20: one
-	// edge violation the skew makes, whichever order.)
+	// (The receives' clocks stay earlier than their sends': edge
+	// violations the skew makes, whichever order.)
 	if st.Forced != 2 || len(evs) != 10 || evs[4].name != "test-send" || evs[5].name != "test-recv" ||
 		evs[8].name != "test-send" || evs[9].name != "test-recv" {
 		t.Errorf("forced %d, order %v; want a forced grant and a forced barrier exit, each send before its receive", st.Forced, names)
