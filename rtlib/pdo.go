@@ -226,19 +226,11 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 // the reset of the dynamic state.
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
-	var sv stats.Save
-	reduced := false
-	for i := range a.slots {
-		reduced = reduced || p.st != nil && len(a.slots[i].it.partials) > 0
-	}
-	if reduced {
-		sv = p.st.Switch(stats.Red)
+	if p.st != nil && a.reduces() { // statistics: the fold is Lib-DVM's RedGrp
+		defer p.st.Restore(p.st.Switch(stats.Red))
 	}
 	for i := range a.slots {
 		a.slots[i].it.combine()
-	}
-	if reduced {
-		p.st.Restore(sv)
 	}
 	if rec != nil {
 		p.recordDist(a, rec)
@@ -246,6 +238,16 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	if t.dyn != dNone {
 		a.dyn.reset(a)
 	}
+}
+
+// reduces reports whether a member handed a partial result over.
+func (a *aps) reduces() bool {
+	for i := range a.slots {
+		if len(a.slots[i].it.partials) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // pdoShare is a member's part of a PDO dispatched by the leader.
