@@ -131,9 +131,17 @@ type partial struct {
 // *dst with op. The leader folds the members' partials into *dst after the
 // PDO's barrier, processor by processor in order, like Reduce.
 func ReduceInto[T Real](it *Iter, dst *T, part T, op Op) {
-	if st := it.p.st; st != nil {
-		defer st.Restore(st.Switch(stats.StartRed))
+	if st := it.p.st; st != nil { // statistics: Lib-DVM's StartRedGrp
+		sv := st.Switch(stats.StartRed)
+		handOver(it, dst, part, op)
+		st.Restore(sv)
+		return
 	}
+	handOver(it, dst, part, op)
+}
+
+// handOver is ReduceInto's work.
+func handOver[T Real](it *Iter, dst *T, part T, op Op) {
 	var bits uint64
 	*(*T)(unsafe.Pointer(&bits)) = part
 	it.partials = append(it.partials, partial{unsafe.Pointer(dst), bits, op, reflect.TypeFor[T]().Kind()})
