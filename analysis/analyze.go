@@ -176,6 +176,7 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 		}
 	}
 	b := newBuilder(prog, procs, attrInt(attrs, "stage", -1))
+	b.keepWaits = attrInt(attrs, "svmc gc pauses", 0) == 1
 	b.cost = opt.Cost
 	if b.cost == (CostModel{}) {
 		b.cost = DefaultCost

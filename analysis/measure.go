@@ -274,6 +274,8 @@ func (b *builder) runRecord(e *replay.Event) {
 			b.stats[si.ID] = si
 		}
 		si.Groups = append(si.Groups, sg.g)
+	case trace.TagGCPause:
+		b.gcPauses = append(b.gcPauses, gcPause{start: e.Clock, dur: floatField(e.Rec, "duration microseconds")})
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
 		b.endClock = e.Clock

@@ -33,6 +33,9 @@ type Model struct {
 	Regions []*RegionStat   `json:"regions"`
 	Loops   []*LoopStat     `json:"loops"`
 	Waits   []*WaitStat     `json:"waits"`
+	// GC is the garbage collector's pauses (nil unless the run was asked
+	// for the Go runtime's context).
+	GC *GCStats `json:"gc,omitempty"`
 	// Serial is the leader's exclusive-mode time per region: code the
 	// other processors idle through.
 	Serial []*SerialStat `json:"serial,omitempty"`
@@ -203,6 +206,22 @@ type WaitStat struct {
 	Hold    float64   `json:"hold_us"`     // locks and critical sections: time held
 	PerProc []float64 `json:"per_proc_us"` // total wait per processor
 	Counts  []int64   `json:"per_proc_count"`
+	// GC is the part of the waits during which Go's garbage collector had
+	// stopped the world (gc-pause records, svmc run --gotrace).
+	GC float64 `json:"gc_us,omitempty"`
+}
+
+// GCStats are the stop-the-world pauses of Go's garbage collector during
+// the run (gc-pause records: svmc run --gotrace; the Go runtime keeps the
+// last 256).
+type GCStats struct {
+	Pauses  int     `json:"pauses"`
+	Total   float64 `json:"total_us"`
+	Longest float64 `json:"longest_us"`
+	// InWaits is the time the pauses overlap the processors' waits (per
+	// wait site in WaitStat.GC): waiting the collector caused, not the
+	// program.
+	InWaits float64 `json:"in_waits_us"`
 }
 
 // ThrottleStat is a subprogram the runtime stopped tracing on some
@@ -297,6 +316,13 @@ type waitKey struct {
 	kind     replay.WaitKind
 }
 
+type waitIv struct {
+	key    waitKey
+	c0, c1 float64
+}
+
+type gcPause struct{ start, dur float64 }
+
 type waitAgg struct {
 	key     waitKey
 	perProc []float64
@@ -366,21 +392,26 @@ type nodeState struct {
 // records to the state it was in and aggregates.
 type builder struct {
 	replay.Nop
-	pi       progInfo
-	rp       *replay.Replayer
-	nprocs   int // from the attribute or option, 0 unknown
-	stage    int
-	nodes    []*nodeState
-	regions  map[regKey]*regAgg
-	loops    map[sdKey]*loopAgg
-	waits    map[waitKey]*waitAgg
-	serial   map[serialKey]float64
-	hasPar   map[int32]bool // subprograms with a pdo or psection directive
-	records  int64
-	leader   int
-	nonMono  int64
-	unmatch  int64
-	unclosed int64
+	pi      progInfo
+	rp      *replay.Replayer
+	nprocs  int // from the attribute or option, 0 unknown
+	stage   int
+	nodes   []*nodeState
+	regions map[regKey]*regAgg
+	loops   map[sdKey]*loopAgg
+	waits   map[waitKey]*waitAgg
+	// keepWaits: the trace will end with gc-pause records, so the waits'
+	// intervals are kept to set against them.
+	keepWaits bool
+	waitIvs   []waitIv
+	gcPauses  []gcPause
+	serial    map[serialKey]float64
+	hasPar    map[int32]bool // subprograms with a pdo or psection directive
+	records   int64
+	leader    int
+	nonMono   int64
+	unmatch   int64
+	unclosed  int64
 
 	throttled      map[int32][]ThrottleProc // per subprogram, per processor
 	measures       map[measKey]*measAgg
@@ -907,6 +938,9 @@ func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 	}
 	w.perProc[n.id] += d
 	w.counts[n.id]++
+	if b.keepWaits && d > 0 {
+		b.waitIvs = append(b.waitIvs, waitIv{w.key, iv.Clock0, iv.Clock1})
+	}
 	w.max = max(w.max, d)
 	if iv.Wait == replay.WaitImplicit {
 		if fr := topPDO(n); fr != nil && int(fr.key.sub) == iv.Sub && int(fr.key.dir) == iv.Dir {
@@ -1099,8 +1133,9 @@ func (b *builder) model() *Model {
 	})
 
 	// Waits.
+	gcByKey := b.gcInWaits(m)
 	for _, w := range b.waits {
-		ws := &WaitStat{Site: b.pi.site(int(w.key.sub), int(w.key.dir)), Wait: w.key.kind.String(), Max: w.max, Hold: w.hold}
+		ws := &WaitStat{Site: b.pi.site(int(w.key.sub), int(w.key.dir)), Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key]}
 		ws.PerProc = w.perProc
 		ws.Counts = w.counts
 		for len(ws.PerProc) < N {
@@ -1224,4 +1259,32 @@ type VarCheck struct {
 	Instance int    `json:"instance"`
 	Checksum uint32 `json:"checksum"`
 	Bytes    int    `json:"bytes"`
+}
+
+// gcInWaits sums the collector's pauses into m.GC and returns, per wait
+// site, the time they overlap its waits.
+func (b *builder) gcInWaits(m *Model) map[waitKey]float64 {
+	if !b.keepWaits && len(b.gcPauses) == 0 {
+		return nil
+	}
+	g := &GCStats{Pauses: len(b.gcPauses)}
+	ps := b.gcPauses
+	slices.SortFunc(ps, func(x, y gcPause) int { return cmp.Compare(x.start, y.start) })
+	for _, p := range ps {
+		g.Total += p.dur
+		g.Longest = max(g.Longest, p.dur)
+	}
+	out := map[waitKey]float64{}
+	for _, w := range b.waitIvs {
+		// The first pause that may end after the wait starts.
+		i, _ := slices.BinarySearchFunc(ps, w.c0, func(p gcPause, t float64) int { return cmp.Compare(p.start+p.dur, t) })
+		for ; i < len(ps) && ps[i].start < w.c1; i++ {
+			if o := min(w.c1, ps[i].start+ps[i].dur) - max(w.c0, ps[i].start); o > 0 {
+				out[w.key] += o
+				g.InWaits += o
+			}
+		}
+	}
+	m.GC = g
+	return out
 }

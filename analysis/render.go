@@ -277,6 +277,7 @@ func WriteText(w io.Writer, r *Report) error {
 		t.write(w, "  ")
 	}
 
+	writeGC(w, m)
 	writeMessages(w, m)
 	writeLocality(w, m)
 	writeThrottled(w, m)
@@ -474,6 +475,30 @@ func writeStats(w io.Writer, m *Model) {
 	for _, si := range m.Stats {
 		for _, g := range si.ByGroup {
 			t.add(strconv.Itoa(si.ID), si.Name, g.Name, count(g.DirectCalls), Dur(g.Productive), Dur(g.Lost), Dur(g.OwnProductive), Dur(g.OwnTime))
+		}
+	}
+	t.write(w, "  ")
+}
+
+// writeGC says how much of the waiting Go's garbage collector caused: its
+// stop-the-world pauses set against the waits (svmc run --gotrace).
+func writeGC(w io.Writer, m *Model) {
+	g := m.GC
+	if g == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nGo's garbage collector (svmc run --gotrace): %d stop-the-world pauses, %s in all, the longest %s\n",
+		g.Pauses, Dur(g.Total), Dur(g.Longest))
+	if g.InWaits <= 0 {
+		fmt.Fprintf(w, "  none of the waits above overlaps a pause\n")
+		return
+	}
+	fmt.Fprintf(w, "  %s of the waits above overlap the pauses: waiting the collector caused (every goroutine stopped),\n", Dur(g.InWaits))
+	fmt.Fprintf(w, "  not the program's imbalance. (Its concurrent marking also takes a core; the Go trace shows it.)\n")
+	t := newTable("wait", "where", ">during pauses", ">of the wait")
+	for _, ws := range m.Waits {
+		if ws.GC > 0 {
+			t.add(ws.Wait, ws.Where(), Dur(ws.GC), pct(ws.GC/max(ws.Total, 1e-9)))
 		}
 	}
 	t.write(w, "  ")

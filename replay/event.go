@@ -213,7 +213,7 @@ func containsClock(s string) bool {
 // once the processors have stopped (statistics, trace-end): they belong to
 // no processor's time.
 func AfterRun(tag trace.Tag) bool {
-	return tag == trace.TagStatInterval || tag == trace.TagStatGroup || tag == trace.TagTraceEnd
+	return tag == trace.TagStatInterval || tag == trace.TagStatGroup || tag == trace.TagTraceEnd || tag == trace.TagGCPause
 }
 
 // decode fills e from r; keep keeps r in e.Rec. The writer of a record is

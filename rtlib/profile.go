@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	rtrace "runtime/trace"
 	"strconv"
@@ -165,6 +166,27 @@ func (r *run) stopGoTrace() {
 		r.setWriteErr(fmt.Errorf("gotrace: %v", err))
 	}
 	r.goTraceFile = nil
+}
+
+// gcPauseRecs appends a gc-pause record for every stop-the-world pause of
+// the collector since the run started that the Go runtime still holds
+// (its last 256), oldest first.
+func (r *run) gcPauseRecs(b *trace.Buf) {
+	var st debug.GCStats
+	debug.ReadGCStats(&st)
+	for i := len(st.PauseEnd) - 1; i >= 0; i-- {
+		if i >= len(st.Pause) {
+			continue
+		}
+		start := st.PauseEnd[i].Add(-st.Pause[i])
+		if start.Before(r.start) {
+			continue
+		}
+		b.Begin(trace.TagGCPause, 0, float64(start.Sub(r.start).Nanoseconds())/1e3)
+		b.Double(float64(st.Pause[i].Nanoseconds()) / 1e3)
+		b.Int(int(st.NumGC) - i)
+		b.End()
+	}
 }
 
 // goRegion starts the Go trace's user region of a region p enters.

@@ -212,6 +212,7 @@ type run struct {
 	statGrp     int        // its StatGrpName
 	profFile    *os.File   // the CPU profile being written, nil for none
 	goTraceFile *os.File   // the Go execution trace being written, nil for none
+	gcPauses    bool       // write gc-pause records at the end (GoTrace with a trace)
 	outs        output.Files
 
 	procs []*Proc
@@ -481,6 +482,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		return &Error{Proc: -1, Msg: err.Error()}
 	}
 	if par.GoTrace != "" {
+		r.gcPauses = par.Trace != nil
 		if err := r.startGoTrace(par.GoTrace); err != nil {
 			return &Error{Proc: -1, Msg: err.Error()}
 		}
@@ -498,12 +500,18 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		if f == 0 {
 			f = trace.Binary
 		}
-		w, err := trace.NewWriter(par.Trace, f, []trace.Attr{
+		attrs := []trace.Attr{
 			{Key: "svmc program info", Value: prog.Info},
 			{Key: "processors", Value: strconv.Itoa(r.n)},
 			{Key: "stage", Value: strconv.Itoa(par.Stage)},
 			{Key: "format version", Value: "1"},
-		})
+		}
+		if par.GoTrace != "" {
+			// gc-pause records come at the end: the tools keep the
+			// waits' intervals to set against them.
+			attrs = append(attrs, trace.Attr{Key: "svmc gc pauses", Value: "1"})
+		}
+		w, err := trace.NewWriter(par.Trace, f, attrs)
 		if err != nil {
 			r.outs.Close()
 			return err
@@ -664,6 +672,9 @@ func (r *run) finish(end int64) {
 		clock := float64(nanotime()-r.startNano) / 1e3
 		if sums != nil {
 			stats.Records(&tail, sums, r.n, clock, maxName)
+		}
+		if r.gcPauses {
+			r.gcPauseRecs(&tail)
 		}
 		r.mu.Lock()
 		status, msg := endStatus(r.failErr)

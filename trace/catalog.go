@@ -99,6 +99,12 @@ const (
 	// enables it: only the request word does (Stage returns RequestOnly).
 	TagVarCheck Tag = 2010
 
+	// TagGCPause is a stop-the-world pause of Go's garbage collector during
+	// the run (clock: its start), written with the records after the run
+	// when svmc run --gotrace asks for the Go runtime's context; the
+	// runtime keeps the last 256 pauses.
+	TagGCPause Tag = 2011
+
 	// Message passing (from #2100; seed 003's tracer): the entry and exit
 	// of every call with its parameters, and the completion of a
 	// non-blocking operation found by Wait, Test or WaitAll. A send's
@@ -360,6 +366,8 @@ var Catalog = []*Descriptor{
 	{TagVarCheck, "var-check", "a checksum of a shared variable at the exit of a region",
 		one(nodeID, clock, subNo, dirNo, Field{Int, "variable number", 0}, Field{Int, "instance", 0},
 			Field{Int, "checksum", 0}, Field{Int, "bytes", 0})},
+	{TagGCPause, "gc-pause", "a stop-the-world pause of Go's garbage collector during the run",
+		one(nodeID, clock, Field{Double, "duration microseconds", 0}, Field{Int, "gc number", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},
@@ -444,7 +452,7 @@ func Stage(tag Tag) int {
 		return 1
 	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
-	case tag >= TagMeasureStart && tag <= TagThrottledCalls:
+	case tag >= TagMeasureStart && tag <= TagThrottledCalls, tag == TagGCPause:
 		return 1
 	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone:
 		return 3

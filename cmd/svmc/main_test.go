@@ -755,3 +755,64 @@ func main() {
 		t.Errorf("Go trace: tasks %v, pdo sweep on %v; want a task per processor and the pdo's region on both:\n%.3000s", task, sweep, out)
 	}
 }
+
+// TestGCWaits: with --gotrace the trace ends with the collector's
+// stop-the-world pauses, and the report says how much of each wait they
+// overlap (issue 19's "a barrier wait caused by GC is said to be so"): one
+// processor allocates a linked list over and over while the other waits
+// at the loop's barrier. Without --gotrace the report has no such section.
+func TestGCWaits(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+type node struct {
+	next *node
+	val  [6]int
+}
+
+func churn(rounds int) int {
+	total := 0
+	for r := 0; r < rounds; r++ {
+		var head *node
+		for k := 0; k < 20_000; k++ {
+			head = &node{next: head}
+			head.val[0] = k
+		}
+		for n := head; n != nil; n = n.next {
+			total += n.val[0] & 1
+		}
+	}
+	return total
+}
+
+func main() {
+	out := make([]int, 2)
+	//svm:pdo loops(i)
+	for i := 0; i < 2; i++ {
+		if i == 0 {
+			out[i] = churn(150)
+		}
+	}
+	fmt.Println(out[0] > 0)
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "--gotrace", filepath.Join(dir, "g.trace"), "."); res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	rep := runSvmc(t, dir, "report", tr)
+	m := regexp.MustCompile(`collector \(svmc run --gotrace\): (\d+) stop-the-world pauses`).FindStringSubmatch(rep.stdout)
+	if m == nil || m[1] == "0" {
+		t.Fatalf("no pauses in the report:\n%s", rep.stdout)
+	}
+	if !regexp.MustCompile(`implicit barrier +main\.go:27 +[0-9.]+ (µs|ms)`).MatchString(rep.stdout) {
+		t.Errorf("the loop's barrier wait is not set against the pauses:\n%s", rep.stdout)
+	}
+	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 {
+		t.Fatal(res.stderr)
+	}
+	if rep := runSvmc(t, dir, "report", tr); strings.Contains(rep.stdout, "garbage collector") {
+		t.Errorf("a report without --gotrace speaks of the collector:\n%s", rep.stdout)
+	}
+}
