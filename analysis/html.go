@@ -13,14 +13,15 @@ func WriteHTML(w io.Writer, r *Report) error {
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"dur":  Dur,
-	"pct":  pct,
-	"f2":   func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
-	"w":    func(part, total float64) string { return strconv.FormatFloat(100*ratio(part, total), 'f', 2, 64) + "%" },
-	"add1": func(i int) int { return i + 1 },
-	"site": siteName,
-	"loop": loopLabel,
-	"reg":  regionLabel,
+	"dur":     Dur,
+	"gcShare": func(ws *WaitStat) float64 { return ws.GC / max(ws.Total, 1e-9) },
+	"pct":     pct,
+	"f2":      func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+	"w":       func(part, total float64) string { return strconv.FormatFloat(100*ratio(part, total), 'f', 2, 64) + "%" },
+	"add1":    func(i int) int { return i + 1 },
+	"site":    siteName,
+	"loop":    loopLabel,
+	"reg":     regionLabel,
 	"iter": func(n int64) string {
 		if n < 0 {
 			return "-"
@@ -139,6 +140,20 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <tr><td>{{.Wait}}</td><td>{{site .Site}}</td><td>{{.Func}}</td><td>{{.Where}}</td><td class="n">{{.Count}}</td><td class="n">{{dur .Total}}</td><td class="n">{{dur .Max}}</td><td class="n">{{dur .Hold}}</td>{{range .PerProc}}<td class="n">{{dur .}}</td>{{end}}</tr>
 {{- end}}
 </table>
+{{- end}}
+
+{{- with $m.GC}}
+<h2 id="gc">Go's garbage collector</h2>
+<p>{{.Pauses}} stop-the-world pauses (svmc run --gotrace), {{dur .Total}} in all, the longest {{dur .Longest}};
+{{dur .InWaits}} of the waits overlap them: waiting the collector caused, not the program's imbalance.</p>
+{{- if gt .InWaits 0.0}}
+<table>
+<tr><th>wait</th><th>where</th><th class="n">during pauses</th><th class="n">of the wait</th></tr>
+{{- range $m.Waits}}{{if gt .GC 0.0}}
+<tr><td>{{.Wait}}</td><td>{{.Where}}</td><td class="n">{{dur .GC}}</td><td class="n">{{pct (gcShare .)}}</td></tr>
+{{- end}}{{end}}
+</table>
+{{- end}}
 {{- end}}
 
 {{- with $m.Messages}}

@@ -809,6 +809,10 @@ func main() {
 	if !regexp.MustCompile(`implicit barrier +main\.go:27 +[0-9.]+ (µs|ms)`).MatchString(rep.stdout) {
 		t.Errorf("the loop's barrier wait is not set against the pauses:\n%s", rep.stdout)
 	}
+	html := runSvmc(t, dir, "report", "--format", "html", tr)
+	if !strings.Contains(html.stdout, `<h2 id="gc">Go's garbage collector</h2>`) || !regexp.MustCompile(`<td>implicit barrier</td><td>main\.go:27</td><td class="n">[0-9.]+ (µs|ms)</td>`).MatchString(html.stdout) {
+		t.Errorf("the HTML report lacks the collector's section:\n%.3000s", html.stdout)
+	}
 	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 {
 		t.Fatal(res.stderr)
 	}
