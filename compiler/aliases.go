@@ -32,6 +32,18 @@ func (p *Package) aliases(body *ast.BlockStmt) map[types.Object]alias {
 	if body == nil {
 		return nil
 	}
+	if a, ok := p.aliasesOf[body]; ok { // a function with several pdos
+		return a
+	}
+	out := p.findAliases(body)
+	if p.aliasesOf == nil {
+		p.aliasesOf = map[*ast.BlockStmt]map[types.Object]alias{}
+	}
+	p.aliasesOf[body] = out
+	return out
+}
+
+func (p *Package) findAliases(body *ast.BlockStmt) map[types.Object]alias {
 	defs := map[types.Object][]ast.Expr{}
 	taken := map[types.Object]bool{}
 	def := func(lhs ast.Expr, rhs ast.Expr) {
@@ -52,7 +64,7 @@ func (p *Package) aliases(body *ast.BlockStmt) map[types.Object]alias {
 		case *ast.AssignStmt:
 			for i, l := range x.Lhs {
 				var r ast.Expr
-				if len(x.Rhs) == len(x.Lhs) && x.Tok != token.ADD_ASSIGN && x.Tok != token.SUB_ASSIGN {
+				if len(x.Rhs) == len(x.Lhs) && (x.Tok == token.DEFINE || x.Tok == token.ASSIGN) {
 					r = x.Rhs[i]
 				}
 				def(l, r) // nil: a value svmc cannot follow

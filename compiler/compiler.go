@@ -94,6 +94,9 @@ type Package struct {
 	// ssaPkg is the package in SSA form, built on demand (ssa.go).
 	ssaPkg  *ssa.Package
 	ssaDone bool
+	// aliasesOf are the aliases of each function body with pdos, found
+	// once (aliases.go).
+	aliasesOf map[*ast.BlockStmt]map[types.Object]alias
 }
 
 // File is one Go file of the package.

@@ -58,7 +58,7 @@ func (p *Proc) barrierRec(at Site, kind waitKind) {
 // every member arrived; the leader then calls aps.release.
 func (p *Proc) gatherRec(at Site, kind waitKind) {
 	g := stats.Sync
-	if kind == wPDOEnd && p != p.aps.leader && p.st != nil && len(p.iter().partials) > 0 {
+	if p.st != nil && kind == wPDOEnd && p != p.aps.leader && len(p.iter().partials) > 0 {
 		g = stats.WaitRed // the leader folds the partials before it releases
 	}
 	sv := p.st.Call(g, len(p.aps.members))

@@ -98,14 +98,9 @@ func TestFindingsSuite(t *testing.T) {
 // until the request repeats: on the block triangle it converges in two
 // rounds, the narrowed trace has fewer records, and the top finding holds.
 func TestTune(t *testing.T) {
-	abs, _ := filepath.Abs(filepath.Join("testdata", "findings", "triangle"))
 	dir := t.TempDir()
-	res := runSvmc(t, abs, "tune", "-n", "2", "--dir", dir, ".")
-	if res.code != 0 {
-		t.Fatalf("tune: exit %d\n%s", res.code, res.stderr)
-	}
-	rounds := regexp.MustCompile(`svmc tune: round (\d) \(([^)]*)\): (\d+) records, [^;]*; top: (\S+) `).FindAllStringSubmatch(res.stderr, -1)
-	if len(rounds) != 2 || !strings.Contains(res.stderr, "svmc tune: converged") {
+	res, rounds := tune(t, filepath.Join("testdata", "findings", "triangle"), dir)
+	if len(rounds) != 2 {
 		t.Fatalf("rounds %v\n%s", rounds, res.stderr)
 	}
 	r1, _ := strconv.Atoi(rounds[0][3])
@@ -147,14 +142,8 @@ func TestReportHTMLMessages(t *testing.T) {
 // records, the same top finding, and the calls and time of Less and Swap
 // still counted.
 func TestTuneCallHeavy(t *testing.T) {
-	abs, _ := filepath.Abs(filepath.Join("testdata", "tune", "sorting"))
-	dir := t.TempDir()
-	res := runSvmc(t, abs, "tune", "-n", "2", "--dir", dir, ".")
-	if res.code != 0 {
-		t.Fatalf("tune: exit %d\n%s", res.code, res.stderr)
-	}
-	rounds := regexp.MustCompile(`svmc tune: round (\d) \(([^)]*)\): (\d+) records, [^;]*; top: (\S+) `).FindAllStringSubmatch(res.stderr, -1)
-	if len(rounds) < 2 || !strings.Contains(res.stderr, "svmc tune: converged") {
+	res, rounds := tune(t, filepath.Join("testdata", "tune", "sorting"), t.TempDir())
+	if len(rounds) < 2 {
 		t.Fatalf("rounds %v\n%s", rounds, res.stderr)
 	}
 	r1, _ := strconv.Atoi(rounds[0][3])
@@ -170,4 +159,17 @@ func TestTuneCallHeavy(t *testing.T) {
 	if n, _ := strconv.Atoi(m[1]); n < 1000000 {
 		t.Errorf("the final report counts %d untraced calls of Less, want the sort's millions", n)
 	}
+}
+
+// tune runs svmc tune -n 2 on the program in prog with its rounds kept in
+// dir, and returns the result and each round's line (round, request,
+// records, top finding); it stops the test unless the rounds converged.
+func tune(t *testing.T, prog, dir string) (result, [][]string) {
+	t.Helper()
+	abs, _ := filepath.Abs(prog)
+	res := runSvmc(t, abs, "tune", "-n", "2", "--dir", dir, ".")
+	if res.code != 0 || !strings.Contains(res.stderr, "svmc tune: converged") {
+		t.Fatalf("tune: exit %d\n%s", res.code, res.stderr)
+	}
+	return res, regexp.MustCompile(`svmc tune: round (\d) \(([^)]*)\): (\d+) records, [^;]*; top: (\S+) `).FindAllStringSubmatch(res.stderr, -1)
 }

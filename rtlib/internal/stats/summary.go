@@ -296,7 +296,11 @@ func PrintTaskInter(w io.Writer, m *Matrix, idleNs, systemNs float64, mode, grp 
 			label = "sum of columns [" + GroupNames[k] + "]"
 		case 3: // the row that sums the rows: element k sums column k
 			for i := range m {
-				e = addElem(e, m[i][k])
+				x := m[i][k]
+				if i == int(User) && k != int(User) {
+					x.Calls = 0 // the UserGrp row counts the same calls again, as direct ones
+				}
+				e = addElem(e, x)
 			}
 			label = "sum of rows [" + GroupNames[k] + "]"
 		case 4:
