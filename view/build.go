@@ -95,6 +95,7 @@ func newBuilder(name string, prog *progdb.Program) *builder {
 	tl := &Timeline{Trace: name, Ended: analysis.RunEnd{Status: -1, StatusName: analysis.EndStatusName(-1), NotStopped: []int{}}}
 	if prog != nil {
 		tl.Program = prog.Package
+		tl.Files = prog.Files
 	}
 	return &builder{tl: tl, sites: newSites(prog), start: math.Inf(1), end: math.Inf(-1)}
 }
@@ -189,7 +190,12 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 		b.received(int(e.Proc), e, b.sites.call(int(e.Sub), int(e.M.Site), trace.CallWait), seq)
 	}
 	site := -1
-	if r.Desc.Index("subprogram number") >= 0 {
+	switch {
+	case r.Desc.Tag == trace.TagReadPageFaultServiced || r.Desc.Tag == trace.TagWritePageFaultServiced:
+		if n := r.Int("instruction address"); n > 0 {
+			site = b.sites.access(n)
+		}
+	case r.Desc.Index("subprogram number") >= 0:
 		site = b.sites.get(int(e.Sub), int(e.Dir), -1)
 	}
 	b.tl.Instants = append(b.tl.Instants, Instant{

@@ -3,10 +3,12 @@ package view_test
 import (
 	"context"
 	"html"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,6 +76,9 @@ func drawn(t *testing.T, dom string) map[string]int {
 	}
 	got := map[string]int{}
 	for _, a := range attrRE.FindAllStringSubmatch(m[1], -1) {
+		if a[1] == "source-line" {
+			continue // a file:line, read by the source view's test
+		}
 		n, err := strconv.Atoi(a[2])
 		if err != nil {
 			t.Fatalf("data-%s=%q", a[1], a[2])
@@ -353,5 +358,162 @@ func TestChromiumMerged(t *testing.T) {
 		if !strings.Contains(dom, want) {
 			t.Errorf("no %q in the page", want)
 		}
+	}
+}
+
+var (
+	rowRE     = regexp.MustCompile(`<tr ([^>]*data-[a-z]+="[^"]*"[^>]*)>`)
+	rowAttrRE = regexp.MustCompile(`data-([a-z-]+)="([^"]*)"`)
+)
+
+// rows returns the data-* attributes of the rows of the element with the
+// given id (a table the script wrote).
+func rows(t *testing.T, dom, id string) []map[string]string {
+	t.Helper()
+	i := strings.Index(dom, `id="`+id+`"`)
+	if i < 0 {
+		return nil
+	}
+	end := strings.Index(dom[i:], "</table>")
+	if end < 0 {
+		t.Fatalf("table %s not closed", id)
+	}
+	var out []map[string]string
+	for _, m := range rowRE.FindAllStringSubmatch(dom[i:i+end], -1) {
+		r := map[string]string{}
+		for _, a := range rowAttrRE.FindAllStringSubmatch(m[1], -1) {
+			r[a[1]] = a[2]
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("not a number: %q", s)
+	}
+	return x
+}
+
+// TestChromiumSelection selects a part of the run as shift+drag does and
+// compares the statistics the page computed with view.SummarizeWindow:
+// per processor busy, waiting, idle and messages, every region and wait
+// row it listed (to the page's nanosecond rounding per interval).
+func TestChromiumSelection(t *testing.T) {
+	for _, name := range []string{"jacobi.sddf", "halo.sddf"} {
+		t.Run(name, func(t *testing.T) {
+			tl := buildFile(t, fixture(name))
+			span := tl.End - tl.Start
+			a, b := span*0.3, span*0.55
+			a, b = math.Round(a*1e4)/1e4, math.Round(b*1e4)/1e4
+			hash := "#select=" + strconv.FormatFloat(a, 'f', 4, 64) + "," + strconv.FormatFloat(b, 'f', 4, 64)
+			dom := render(t, tl, hash)
+			if got := drawn(t, dom); got["selection"] != 1 {
+				t.Fatalf("no selection shown (footer %v)", got)
+			}
+			want := view.SummarizeWindow(tl, tl.Start+a, tl.Start+b, 1<<30)
+			tol := 1e-3 * float64(len(tl.Intervals)+1)
+			procs := rows(t, dom, "sel-procs")
+			if len(procs) != tl.Procs {
+				t.Fatalf("%d processor rows, want %d", len(procs), tl.Procs)
+			}
+			sent := 0
+			for p, r := range procs {
+				w := want.PerProc[p]
+				for k, v := range map[string]float64{"busy": w.Busy, "wait": w.Wait, "idle": w.Idle} {
+					if math.Abs(num(t, r[k])-v) > tol {
+						t.Errorf("P%d %s: page %s µs, SummarizeWindow %.3f µs", p, k, r[k], v)
+					}
+				}
+				if r["sent"] != strconv.Itoa(w.Sent) || r["recv"] != strconv.Itoa(w.Received) || r["sent-bytes"] != strconv.FormatInt(w.SentBytes, 10) {
+					t.Errorf("P%d messages: page %s out (%s B), %s in; want %d (%d B), %d", p, r["sent"], r["sent-bytes"], r["recv"], w.Sent, w.SentBytes, w.Received)
+				}
+				sent += w.Sent
+			}
+			for _, tab := range []struct {
+				id   string
+				want []view.SiteTotal
+			}{{"sel-top", want.Top}, {"sel-waits", want.TopWaits}} {
+				got := rows(t, dom, tab.id)
+				if len(got) != min(len(tab.want), 10) {
+					t.Errorf("%s: %d rows, want %d", tab.id, len(got), min(len(tab.want), 10))
+				}
+				byKey := map[string]view.SiteTotal{}
+				for _, st := range tab.want {
+					byKey[strconv.Itoa(st.Site)+":"+strconv.Itoa(int(st.Kind))] = st
+				}
+				for i, r := range got {
+					st, ok := byKey[r["site"]+":"+r["kind"]]
+					if !ok || math.Abs(num(t, r["us"])-st.Time) > tol || r["calls"] != strconv.Itoa(st.Calls) {
+						t.Errorf("%s row %d: site %s kind %s, %s calls, %s µs; SummarizeWindow has %+v", tab.id, i, r["site"], r["kind"], r["calls"], r["us"], st)
+					}
+					if i > 0 && num(t, r["us"]) > num(t, got[i-1]["us"]) {
+						t.Errorf("%s: row %d (%s µs) after a shorter one", tab.id, i, r["us"])
+					}
+				}
+			}
+			t.Logf("[%.3f, %.3f] µs: %d region rows, %d wait rows, %d messages sent", a, b, len(want.Top), len(want.TopWaits), sent)
+		})
+	}
+}
+
+// TestChromiumSourceView: the source view lists the annotated lines of the
+// file with the most time; picking a line outlines exactly the bars of its
+// sites, and a click on a bar picks its line.
+func TestChromiumSourceView(t *testing.T) {
+	tl := buildFile(t, fixture("jacobi.sddf"))
+	files := tl.Source()
+	best, bestLine := -1, view.LineStat{}
+	for i, f := range files {
+		for _, l := range f.Lines {
+			if l.Time > bestLine.Time {
+				best, bestLine = i, l
+			}
+		}
+	}
+	if best < 0 {
+		t.Fatal("no line with time in the source view")
+	}
+	f := files[best]
+	where := f.Name + ":" + strconv.Itoa(bestLine.Line)
+	lit := 0
+	for i := range tl.Intervals {
+		if slices.Contains(bestLine.Sites, tl.Intervals[i].Site) {
+			lit++
+		}
+	}
+	dom := render(t, tl, "#line="+where)
+	got := drawn(t, dom)
+	if got["source-rows"] != len(f.Lines) || got["highlighted"] != lit || lit == 0 {
+		t.Errorf("%s picked: %d annotated rows and %d bars outlined; want %d and %d", where, got["source-rows"], got["highlighted"], len(f.Lines), lit)
+	}
+	src := rows(t, dom, "src-lines")
+	picked := 0
+	for _, r := range src {
+		if r["line"] == strconv.Itoa(bestLine.Line) {
+			picked++
+			if math.Abs(num(t, r["us"])-bestLine.Time) > 1e-3 {
+				t.Errorf("%s: the page shows %s µs, Source says %.3f", where, r["us"], bestLine.Time)
+			}
+		}
+	}
+	if picked != 1 || !strings.Contains(dom, `class="hot sel" id="L`+strconv.Itoa(bestLine.Line)+`"`) {
+		t.Errorf("%s: %d rows of it, selected: %v", where, picked, strings.Contains(dom, `class="hot sel"`))
+	}
+	// A click on a pdo's bar picks the pdo's line.
+	pdo := -1
+	for i := range tl.Intervals {
+		if tl.Intervals[i].Kind == view.KindPDO {
+			pdo = i
+			break
+		}
+	}
+	want := tl.Sites[tl.Intervals[pdo].Site].Where()
+	m := regexp.MustCompile(`data-source-line="([^"]*)"`).FindStringSubmatch(render(t, tl, "#pick="+strconv.Itoa(pdo)))
+	if m == nil || m[1] != want {
+		t.Errorf("a click on pdo interval %d picked %v, want %s", pdo, m, want)
 	}
 }

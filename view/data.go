@@ -63,6 +63,9 @@ type pageMeta struct {
 //	       receive site], ...] the messages, drawn as lines between lanes
 //	marks  [[proc, time, class, message, file:line], ...] errors a checker
 //	       found (svmc view --check)
+//	src    [{f: file, t: text or null, l: [[line, time, calls, imbalance,
+//	       wait, waits, messages, bytes, faults, [sites], [[class, text],
+//	       ...]], ...]}, ...] the source view (Timeline.Source)
 func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	meta := pageMeta{Trace: tl.Trace, Program: tl.Program, Procs: tl.Procs, Start: tl.Start,
 		Span: tl.End - tl.Start, Records: tl.Records, Warnings: tl.Warnings, Lanes: tl.Lanes}
@@ -218,6 +221,10 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	if err := writeJSON(buf, recs); err != nil {
 		return err
 	}
+	buf.WriteString(",\n\"src\":")
+	if err := writeJSON(buf, pageSource(tl.Source())); err != nil {
+		return err
+	}
 	buf.WriteString("}")
 	return nil
 }
@@ -257,4 +264,36 @@ func writeJSON(buf *bytes.Buffer, v any) error {
 	}
 	buf.Write(data)
 	return nil
+}
+
+type pageFile struct {
+	Name  string  `json:"f"`
+	Text  *string `json:"t"`
+	Lines [][]any `json:"l"`
+}
+
+func pageSource(files []SourceFile) []pageFile {
+	out := make([]pageFile, 0, len(files))
+	r3 := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	for i := range files {
+		f := &files[i]
+		pf := pageFile{Name: f.Name, Lines: make([][]any, 0, len(f.Lines))}
+		if f.Known {
+			pf.Text = &f.Text
+		}
+		for _, l := range f.Lines {
+			notes := make([][2]string, 0, len(l.Notes))
+			for _, n := range l.Notes {
+				notes = append(notes, [2]string{n.Class, n.Text})
+			}
+			sites := l.Sites
+			if sites == nil {
+				sites = []int{}
+			}
+			pf.Lines = append(pf.Lines, []any{l.Line, r3(l.Time), l.Calls, math.Round(l.Imbalance*1e4) / 1e4,
+				r3(l.Wait), l.Waits, l.Messages, l.Bytes, l.Faults, sites, notes})
+		}
+		out = append(out, pf)
+	}
+	return out
 }

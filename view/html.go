@@ -77,7 +77,7 @@ var pageHead = template.Must(template.New("head").Parse(`<!DOCTYPE html>
 <button id="zoom-in" title="zoom in (+)">+</button>
 <button id="zoom-fit" title="show the whole run (0)">fit</button>
 <span id="range"></span>
-<span class="hint">wheel: zoom · drag: pan · double-click a bar: zoom to it</span>
+<span class="hint">wheel: zoom · drag: pan · shift+drag: statistics of a part · click a bar: its source line · double-click: zoom to it</span>
 </div>
 </header>
 <main>
@@ -187,6 +187,7 @@ func sideData(tl *Timeline, s *Summary) side {
 }
 
 var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
+<div id="sel" hidden></div>
 {{if .Note}}<h2>Comparison</h2>
 <pre id="note">{{.Note}}</pre>
 {{end}}<h2>Run</h2>
@@ -229,5 +230,9 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 {{end}}</table>{{end}}
 </aside>
 </main>
+<section id="source">
+<div class="ptools"><b>Source</b> <select id="src-file" aria-label="file"></select> <span id="src-info"></span><button id="src-toggle" title="show or hide the source view">hide</button></div>
+<div id="src-body"><table id="src-lines"></table></div>
+</section>
 <footer id="status">loading…</footer>
 `))

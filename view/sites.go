@@ -158,3 +158,28 @@ func (s *sites) call(sub, n, k int) int {
 	s.list = append(s.list, st)
 	return len(s.list) - 1
 }
+
+// access returns the index of the site of shared access n (the
+// "instruction address" of a page fault): its line, named by the variable.
+func (s *sites) access(n int) int {
+	key := siteKey{0, -n - 1, -2}
+	if i, ok := s.index[key]; ok {
+		return i
+	}
+	st := Site{Func: "access " + itoa(n), Kind: "access", Region: -1}
+	if a := s.prog.Access(n); a != nil {
+		st.Sub, st.File, st.Line = a.Sub, a.Pos.File, a.Pos.Line
+		if sp := s.prog.Sub(a.Sub); sp != nil {
+			st.Func = sp.Name
+		}
+		what := "read of "
+		if a.Write {
+			what = "write of "
+		}
+		st.Text = what + a.Name + " at " + a.Pos.String()
+	}
+	st.Name = "access " + st.Where()
+	s.index[key] = len(s.list)
+	s.list = append(s.list, st)
+	return len(s.list) - 1
+}

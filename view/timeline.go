@@ -163,6 +163,13 @@ type Timeline struct {
 	// side panel (Merge: two runs on one page).
 	Lanes []string
 	Note  string
+	// Files are the program's source files (relative to its package
+	// directory) from the program information; Sources their text where
+	// ReadSources found it; Notes the findings and errors tied to source
+	// lines (AddNote, MarkErrors), shown in the page's source view.
+	Files   []string
+	Sources map[string]string
+	Notes   []Note
 }
 
 // Site is where an interval or instant comes from in the program: a
@@ -267,6 +274,7 @@ type Error struct {
 // the end first, else the last), else at the processor's last interval.
 func (tl *Timeline) MarkErrors(errs []Error) {
 	for _, e := range errs {
+		tl.AddNote(Note{File: e.File, Line: e.Line, Class: "error", Text: e.Class + ": " + e.Message})
 		for _, p := range e.Procs {
 			t, found := 0.0, false
 			var last *Interval

@@ -9,14 +9,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/check"
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/view"
 )
 
 func viewCmd() *cobra.Command {
-	var out, info string
-	var checkErrs bool
+	var out, info, src string
+	var checkErrs, findings bool
 	cmd := &cobra.Command{
 		Use: "view TRACE [-o out.html] [--info FILE]",
 		Example: `  svmc view t.sddf                 writes t.html
@@ -38,7 +39,16 @@ order are drawn at the corrected time and counted in the panel.
 The program information comes from the trace (stream attribute "svmc program info")
 or from --info FILE (svminfo.json, written by svmc compile). Without -o the page is
 written next to the trace, with the extension .html. --check marks the errors svmc check
-finds (a red triangle on the lane of each processor involved, at its call).`,
+finds (a red triangle on the lane of each processor involved, at its call).
+
+Under the timeline, the source view lists the program's files with each line that a
+construct, region, message call or shared access lies on annotated: inclusive time,
+calls, imbalance of parallel loops, waiting, messages, page faults, the findings of
+svmc report (--findings, on by default) and the errors of --check. Clicking a line
+outlines its bars on the timeline; clicking a bar shows its line. --src DIR embeds the
+text of the files (DIR is the program's package directory); without it only the
+annotated lines are listed. Shift+drag on the timeline selects a part of the run and
+the panel shows its statistics (per processor, region, wait site and messages).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
@@ -56,6 +66,26 @@ finds (a red triangle on the lane of each processor involved, at its call).`,
 			stop()
 			if err != nil {
 				return fmt.Errorf("view: %v", err)
+			}
+			if src != "" {
+				missing, err := tl.ReadSources(src)
+				if err != nil {
+					return fmt.Errorf("view: --src: %v", err)
+				}
+				if len(missing) > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: --src %s: not found there: %s (listed without their text)\n", src, strings.Join(missing, ", "))
+				}
+			}
+			if findings {
+				m, err := analysis.AnalyzeReaderAt(in.f, in.size, in.name, analysis.Options{Prog: prog})
+				if err != nil {
+					return fmt.Errorf("view: --findings: %v", err)
+				}
+				for _, f := range analysis.Findings(m) {
+					if f.Site.File != "" {
+						tl.AddNote(view.Note{File: f.Site.File, Line: f.Site.Line, Class: "finding", Text: f.Title})
+					}
+				}
 			}
 			if checkErrs {
 				res, err := check.Analyze(in.f, in.size, in.name, check.Options{Prog: prog})
@@ -84,7 +114,9 @@ finds (a red triangle on the lane of each processor involved, at its call).`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "HTML file to write (default: the trace's name with .html)")
 	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
-	cmd.Flags().BoolVar(&checkErrs, "check", false, "mark the errors svmc check finds on the lanes")
+	cmd.Flags().BoolVar(&checkErrs, "check", false, "mark the errors svmc check finds on the lanes and their source lines")
+	cmd.Flags().BoolVar(&findings, "findings", true, "annotate the source lines with the findings of svmc report")
+	cmd.Flags().StringVar(&src, "src", "", "embed the program's source files, read from `DIR` (its package directory)")
 	return cmd
 }
 

@@ -11,6 +11,10 @@
   'use strict';
   var D = JSON.parse(document.getElementById('svmc-data').textContent);
   var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites, MS = D.msg || [], MK = D.marks || [];
+  var SRC = D.src || [];
+  // hl: the sites of the source line picked (their bars are outlined);
+  // sel: the part of the run whose statistics the side panel shows.
+  var hl = null, hlWhere = '', sel = null;
   var ROW = 18, ISTRIP = 9, LGAP = 10, AXIS = 24, GUT = 44, PAD = 12;
   var MINROW = 18, MAXROW = 30;
   var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
@@ -127,7 +131,7 @@
     ctx.clearRect(0, 0, W, totalH);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    var bars = 0, waits = 0, measures = 0, events = 0;
+    var bars = 0, waits = 0, measures = 0, events = 0, lit = 0;
     lanes.forEach(function (L, p) {
       ctx.fillStyle = p % 2 ? '#f3f5f8' : '#fcfcfd';
       ctx.fillRect(0, L.y - LGAP / 2, W, L.h + LGAP);
@@ -154,10 +158,11 @@
           var i = arr[k], v = IV[i];
           if (v[4] > v1) break;
           var x0 = Math.max(X(v[4]), GUT), x1 = Math.min(X(v[5]), right), w = Math.max(x1 - x0, 1);
-          var kd = K[v[1]], f = fills[v[1]];
+          var kd = K[v[1]], f = fills[v[1]], on = hl !== null && hl[v[2]] === true;
+          if (on) lit++;
           // Zoomed out, many bars share a pixel column: paint it once per
           // kind (they are still counted as drawn).
-          if (x1 - x0 < 1 && Math.floor(x0) === lastPx && v[1] === lastKind) {
+          if (!on && x1 - x0 < 1 && Math.floor(x0) === lastPx && v[1] === lastKind) {
             bars++;
             if (kd.style === 'wait') waits++;
             if (kd.style === 'measure') measures++;
@@ -167,7 +172,12 @@
           lastKind = v[1];
           ctx.fillStyle = f.fill;
           ctx.fillRect(x0, yy, w, hh);
-          if (w > 6) {
+          if (on) {
+            ctx.strokeStyle = '#0b2fa8';
+            ctx.lineWidth = 2;
+            ctx.strokeRect(x0 - 1, yy - 1, w + 2, hh + 2);
+            ctx.lineWidth = 1;
+          } else if (w > 6) {
             ctx.strokeStyle = f.edge;
             ctx.strokeRect(x0 + 0.5, yy + 0.5, w - 1, hh - 1);
           }
@@ -192,6 +202,7 @@
     });
     var messages = drawMessages(right);
     var marks = drawMarks(right);
+    drawSelection(right);
     // Gutter with the lane names, over anything drawn left of the plot.
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, GUT - 1, totalH);
@@ -215,7 +226,24 @@
     ctx.moveTo(GUT - 0.5, AXIS - 2);
     ctx.lineTo(GUT - 0.5, totalH);
     ctx.stroke();
+    statusEl.dataset.highlighted = lit;
     report(bars, waits, measures, events, messages, marks);
+  }
+
+  // drawSelection shades the selected part of the run.
+  function drawSelection(right) {
+    if (!sel) return;
+    var x0 = Math.max(X(sel.a), GUT), x1 = Math.min(X(sel.b), right);
+    if (x1 < x0) return;
+    ctx.fillStyle = 'rgba(60, 120, 220, 0.13)';
+    ctx.fillRect(x0, AXIS - 4, Math.max(x1 - x0, 1), totalH - AXIS + 4);
+    ctx.strokeStyle = 'rgba(40, 90, 200, 0.8)';
+    ctx.beginPath();
+    ctx.moveTo(Math.round(x0) + 0.5, AXIS - 4);
+    ctx.lineTo(Math.round(x0) + 0.5, totalH);
+    ctx.moveTo(Math.round(x1) - 0.5, AXIS - 4);
+    ctx.lineTo(Math.round(x1) - 0.5, totalH);
+    ctx.stroke();
   }
 
   // drawMarks draws each error a checker found (svmc view --check) as a red
@@ -465,19 +493,239 @@
     tip.style.top = top + 'px';
   }
 
+  // windowStats is view.SummarizeWindow of [a, b] (µs from the start):
+  // every interval clipped to the window, a region or wait counted when it
+  // meets it, a recursive activation once, busy time that of the outermost
+  // regions less the waits inside them; messages sent or received in it.
+  function windowStats(a, b) {
+    var per = [], regions = {}, waits = {}, open = [], p, i;
+    for (p = 0; p < lanes.length; p++) per.push({ busy: 0, wait: 0, sent: 0, recv: 0, sentBytes: 0, recvBytes: 0 });
+    function add(m, site, kind, d) {
+      var key = site + ':' + kind, st = m[key];
+      if (!st) st = m[key] = { site: site, kind: kind, calls: 0, time: 0 };
+      st.calls++;
+      st.time += d;
+    }
+    for (i = 0; i < IV.length; i++) {
+      var v = IV[i], style = K[v[1]].style;
+      if (i === 0 || IV[i - 1][0] !== v[0]) open = [];
+      open.length = Math.min(v[3], open.length);
+      open.push(style === 'region' ? v[2] : -1);
+      var d;
+      if (v[4] === v[5]) {
+        if (v[4] < a || v[4] > b) continue;
+        d = 0;
+      } else {
+        if (v[5] <= a || v[4] >= b) continue;
+        d = Math.min(v[5], b) - Math.max(v[4], a);
+      }
+      var ps = per[v[0]], inRegion = false, self = false;
+      for (var q = 0; q < open.length - 1; q++) {
+        if (open[q] >= 0) inRegion = true;
+        if (open[q] === v[2]) self = true;
+      }
+      if (style === 'region') {
+        if (!inRegion) ps.busy += d;
+        if (!self) add(regions, v[2], v[1], d);
+      } else if (style === 'wait') {
+        ps.wait += d;
+        if (inRegion) ps.busy -= d;
+        add(waits, v[2], v[1], d);
+      }
+    }
+    MS.forEach(function (m) {
+      if (per[m[0]] && m[2] >= a && m[2] <= b) { per[m[0]].sent++; per[m[0]].sentBytes += m[5]; }
+      if (per[m[1]] && m[3] >= a && m[3] <= b) { per[m[1]].recv++; per[m[1]].recvBytes += m[5]; }
+    });
+    per.forEach(function (ps) {
+      ps.busy = Math.max(ps.busy, 0);
+      ps.idle = Math.max(b - a - ps.busy - ps.wait, 0);
+    });
+    function top(m) {
+      var out = Object.keys(m).map(function (k) { return m[k]; });
+      out.sort(function (x, y) { return y.time - x.time || x.site - y.site || x.kind - y.kind; });
+      return out.slice(0, 10);
+    }
+    return { per: per, top: top(regions), waits: top(waits) };
+  }
+
+  // showSelection fills the side panel's selection part with the
+  // statistics of [a, b]; every number also sits in a data-* attribute.
+  function showSelection(a, b) {
+    sel = { a: Math.min(a, b), b: Math.max(a, b) };
+    var st = windowStats(sel.a, sel.b), box = document.getElementById('sel'), h = [];
+    var len = sel.b - sel.a, total = len * lanes.length;
+    h.push('<h2>Selection<button id="sel-clear" title="clear the selection (Esc)">clear</button></h2>');
+    h.push('<p class="note" id="sel-range" data-from="' + sel.a.toFixed(3) + '" data-to="' + sel.b.toFixed(3) + '">' +
+      fmtDur(sel.a) + ' – ' + fmtDur(sel.b) + ' (' + fmtDur(len) + ')</p>');
+    h.push('<table class="procs" id="sel-procs"><tr><th></th><th>busy</th><th>waiting</th><th>idle</th><th>messages out / in</th></tr>');
+    st.per.forEach(function (ps, p) {
+      h.push('<tr data-proc="' + p + '" data-busy="' + ps.busy.toFixed(3) + '" data-wait="' + ps.wait.toFixed(3) +
+        '" data-idle="' + ps.idle.toFixed(3) + '" data-sent="' + ps.sent + '" data-recv="' + ps.recv +
+        '" data-sent-bytes="' + ps.sentBytes + '" data-recv-bytes="' + ps.recvBytes + '"><th>' +
+        esc(meta.lanes ? meta.lanes[p] : 'P' + p) + '</th><td>' + fmtDur(ps.busy) + '</td><td>' + fmtDur(ps.wait) +
+        '</td><td>' + fmtDur(ps.idle) + '</td><td>' + ps.sent + ' / ' + ps.recv + '</td></tr>');
+    });
+    h.push('</table>');
+    function rows(id, title, list) {
+      h.push('<h3>' + title + '</h3>');
+      if (!list.length) { h.push('<p class="note">none in the selection</p>'); return; }
+      h.push('<table class="top" id="' + id + '"><tr><th>site</th><th>calls</th><th>time</th><th>share</th></tr>');
+      list.forEach(function (r) {
+        var s = S[r.site];
+        h.push('<tr data-site="' + r.site + '" data-kind="' + r.kind + '" data-calls="' + r.calls + '" data-us="' +
+          r.time.toFixed(3) + '"><td>' + esc(s.n) + '<div class="where">' + esc(K[r.kind].name) + (s.w ? ' · ' + esc(s.w) : '') +
+          '</div></td><td>' + r.calls + '</td><td>' + fmtDur(r.time) + '</td><td>' +
+          (total > 0 ? (100 * r.time / total).toFixed(1) + '%' : '–') + '</td></tr>');
+      });
+      h.push('</table>');
+    }
+    rows('sel-top', 'Regions', st.top);
+    rows('sel-waits', 'Waiting', st.waits);
+    box.innerHTML = h.join('');
+    box.hidden = false;
+    document.getElementById('sel-clear').onclick = clearSelection;
+    statusEl.dataset.selection = 1;
+    draw();
+  }
+  function clearSelection() {
+    sel = null;
+    document.getElementById('sel').hidden = true;
+    statusEl.dataset.selection = 0;
+    draw();
+  }
+
+  // The source view: one file at a time; a line that sites lie on shows
+  // what happened there and, clicked, outlines its bars on the timeline.
+  var srcSel = document.getElementById('src-file'), srcLines = document.getElementById('src-lines');
+  var srcInfo = document.getElementById('src-info'), srcBody = document.getElementById('src-body');
+  var srcFile = -1, maxLineTime = 0;
+  SRC.forEach(function (f, i) {
+    var o = document.createElement('option');
+    o.value = i;
+    o.textContent = f.f + (f.t === null ? ' (not embedded)' : '');
+    srcSel.appendChild(o);
+    f.l.forEach(function (l) { maxLineTime = Math.max(maxLineTime, l[1]); });
+  });
+  function heat(t) {
+    if (!(t > 0) || !(maxLineTime > 0)) return '';
+    var a = 0.08 + 0.5 * t / maxLineTime;
+    return ' style="background:rgba(245,160,60,' + a.toFixed(3) + ')"';
+  }
+  function showFile(fi) {
+    if (fi < 0 || fi >= SRC.length) return;
+    srcFile = fi;
+    srcSel.value = fi;
+    var f = SRC[fi], h = [], byLine = {}, n = 0;
+    f.l.forEach(function (l) { byLine[l[0]] = l; });
+    h.push('<tr><th>line</th><th>time</th><th>calls</th><th title="(max − mean) / max over the processors">imbalance</th>' +
+      '<th>waiting</th><th>messages</th><th>faults</th><th>' + (f.t === null ? 'sites (source not embedded: svmc view --src DIR)' : 'source') + '</th></tr>');
+    function row(num, text, l) {
+      if (!l) {
+        h.push('<tr><td class="ln">' + num + '</td><td></td><td></td><td></td><td></td><td></td><td></td><td class="code">' + esc(text) + '</td></tr>');
+        return;
+      }
+      n++;
+      var notes = l[10].map(function (nt) { return '<span class="badge ' + esc(nt[0]) + '">' + esc(nt[1]) + '</span>'; }).join('');
+      h.push('<tr class="hot" id="L' + num + '" data-line="' + num + '" data-us="' + l[1].toFixed(3) + '" data-wait="' + l[4].toFixed(3) +
+        '" data-msgs="' + l[6] + '" data-faults="' + l[8] + '" data-notes="' + l[10].length + '"><td class="ln">' + num + '</td>' +
+        '<td class="num"' + heat(l[1]) + '>' + (l[2] ? fmtDur(l[1]) : '') + '</td><td class="num">' + (l[2] || '') + '</td>' +
+        '<td class="num">' + (l[3] > 0 ? (100 * l[3]).toFixed(1) + '%' : '') + '</td>' +
+        '<td class="num">' + (l[5] ? fmtDur(l[4]) : '') + '</td>' +
+        '<td class="num">' + (l[6] ? l[6] + ' (' + l[7] + ' B)' : '') + '</td><td class="num">' + (l[8] || '') + '</td>' +
+        '<td class="code">' + esc(text) + notes + '</td></tr>');
+    }
+    if (f.t !== null) {
+      var text = f.t.split('\n');
+      if (text.length && text[text.length - 1] === '') text.pop();
+      text.forEach(function (t, i) { row(i + 1, t, byLine[i + 1]); });
+      // Lines past the end of the text (the file changed since the run)
+      // are still listed.
+      f.l.forEach(function (l) { if (l[0] > text.length) row(l[0], '', l); });
+    } else {
+      f.l.forEach(function (l) {
+        var names = l[9].map(function (si) { return S[si].x || S[si].n; });
+        row(l[0], names.join(' · '), l);
+      });
+    }
+    srcLines.innerHTML = h.join('');
+    srcInfo.textContent = n + ' annotated lines';
+    statusEl.dataset.sourceFile = fi;
+    statusEl.dataset.sourceRows = n;
+  }
+  srcSel.onchange = function () { showFile(+srcSel.value); };
+  srcLines.addEventListener('click', function (e) {
+    var tr = e.target.closest('tr.hot');
+    if (tr) pickLine(SRC[srcFile].f, +tr.dataset.line, false);
+  });
+  document.getElementById('src-toggle').onclick = function () {
+    var src = document.getElementById('source');
+    src.classList.toggle('folded');
+    this.textContent = src.classList.contains('folded') ? 'show' : 'hide';
+    resize();
+  };
+
+  // pickLine outlines the bars of the sites at file:line and marks the
+  // line in the source view (scrolling it into sight when asked).
+  function pickLine(file, line, scroll) {
+    var fi = -1, l = null;
+    SRC.forEach(function (f, i) { if (f.f === file) fi = i; });
+    if (fi >= 0) SRC[fi].l.forEach(function (x) { if (x[0] === line) l = x; });
+    hl = {};
+    if (l) l[9].forEach(function (si) { hl[si] = true; });
+    hlWhere = file + ':' + line;
+    statusEl.dataset.sourceLine = hlWhere;
+    if (fi >= 0 && fi !== srcFile) showFile(fi);
+    var old = srcLines.querySelector('tr.sel');
+    if (old) old.classList.remove('sel');
+    var tr = document.getElementById('L' + line);
+    if (tr) {
+      tr.classList.add('sel');
+      if (scroll) srcBody.scrollTop = Math.max(tr.offsetTop - srcBody.clientHeight / 3, 0);
+    }
+    draw();
+  }
+  // pickInterval: a click on a bar picks its site's line.
+  function pickInterval(i) {
+    var s = S[IV[i][2]];
+    if (!s.w) return;
+    var c = s.w.lastIndexOf(':');
+    pickLine(s.w.slice(0, c), +s.w.slice(c + 1), true);
+  }
+  function barAt(x, y) {
+    var h = hit(x, y);
+    return h && h.iv !== undefined ? h.iv : -1;
+  }
+
+  // Dragging pans; shift+dragging selects a part of the run; a click
+  // without moving picks the bar under the pointer.
   var drag = null;
   canvas.addEventListener('mousedown', function (e) {
-    drag = { x: e.clientX, v0: v0, v1: v1 };
-    canvas.classList.add('drag');
+    drag = { x: e.clientX, ox: e.offsetX, oy: e.offsetY, v0: v0, v1: v1, select: e.shiftKey, moved: false };
+    if (!drag.select) canvas.classList.add('drag');
     tip.hidden = true;
     e.preventDefault();
   });
-  window.addEventListener('mouseup', function () {
+  window.addEventListener('mouseup', function (e) {
+    if (drag && drag.select && drag.moved) {
+      showSelection(sel.a, sel.b);
+    } else if (drag && !drag.moved) {
+      var i = barAt(drag.ox, drag.oy);
+      if (i >= 0) pickInterval(i);
+    }
     drag = null;
     canvas.classList.remove('drag');
   });
   window.addEventListener('mousemove', function (e) {
     if (!drag) return;
+    if (Math.abs(e.clientX - drag.x) > 2) drag.moved = true;
+    if (!drag.moved) return;
+    if (drag.select) {
+      var x1 = drag.ox + (e.clientX - drag.x);
+      sel = { a: Math.min(T(drag.ox), T(x1)), b: Math.max(T(drag.ox), T(x1)) };
+      draw();
+      return;
+    }
     var dt = (e.clientX - drag.x) / PW * (drag.v1 - drag.v0);
     setWindow(drag.v0 - dt, drag.v1 - dt);
   });
@@ -513,6 +761,7 @@
       case '0': setWindow(0, span); break;
       case 'ArrowLeft': setWindow(v0 - w * 0.2, v1 - w * 0.2); break;
       case 'ArrowRight': setWindow(v0 + w * 0.2, v1 + w * 0.2); break;
+      case 'Escape': clearSelection(); break;
       default: return;
     }
     e.preventDefault();
@@ -526,7 +775,29 @@
     v0 = +m[1];
     v1 = +m[2];
   }
+  if (SRC.length) {
+    // The file with the most time first (main's, usually).
+    var best = 0, bt = -1;
+    SRC.forEach(function (f, i) {
+      var t = 0;
+      f.l.forEach(function (l) { t += l[1]; });
+      if (t > bt) { bt = t; best = i; }
+    });
+    showFile(best);
+  } else {
+    document.getElementById('source').classList.add('folded');
+    srcInfo.textContent = 'no source positions (the trace has no program information)';
+  }
   resize();
+
+  // #line=FILE:N picks a source line, #pick=I interval I as a click would,
+  // #select=A,B selects [A, B] (µs from the start) as shift+drag would.
+  var ln = /line=([^&]+):([0-9]+)/.exec(location.hash);
+  if (ln) pickLine(decodeURIComponent(ln[1]), +ln[2], true);
+  var pk = /pick=([0-9]+)/.exec(location.hash);
+  if (pk && +pk[1] < IV.length) pickInterval(+pk[1]);
+  var sl = /select=([-0-9.e+]+),([-0-9.e+]+)/.exec(location.hash);
+  if (sl) showSelection(+sl[1], +sl[2]);
 
   // #tip=I shows the tooltip of interval I, #tip=eI that of event I, as
   // hovering over it would.
