@@ -9,6 +9,21 @@ import (
 // WriteHTML writes the report as one self-contained HTML page: inline
 // style, no scripts, nothing fetched from the network.
 func WriteHTML(w io.Writer, r *Report) error {
+	if _, err := io.WriteString(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>svmc report: "+
+		template.HTMLEscapeString(r.Trace)+"</title></head><body style=\"margin:1.5em 2em\">\n"); err != nil {
+		return err
+	}
+	if err := WriteHTMLFragment(w, r); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "</body></html>\n")
+	return err
+}
+
+// WriteHTMLFragment writes the report as one element (a div of class
+// svmc-report with its own scoped style) for a page that holds more, such
+// as the view's (svmc report --format html).
+func WriteHTMLFragment(w io.Writer, r *Report) error {
 	return htmlTmpl.Execute(w, r)
 }
 
@@ -43,25 +58,23 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"mean":      func(mp MeasureProc) float64 { return ratio(mp.Elapsed, float64(mp.Entries)) },
 	"statsnote": func() string { return statsNote },
 	"ratio":     ratio,
-}).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>svmc report: {{.Trace}}</title>
+}).Parse(`<div class="svmc-report">
 <style>
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em 2em;color:#222}
-h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.4em 0}
-th,td{padding:.15em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.bar{display:flex;width:32em;height:1em;border:1px solid #999}
-.bar div{height:100%}
-.prod{background:#4a8}.imb{background:#e94}.sync{background:#d44}.msg{background:#2a9d8f}.ovh{background:#999}.ser{background:#69c}
-.key span{display:inline-block;width:.9em;height:.9em;margin:0 .3em 0 1em;vertical-align:middle}
-.sev{font-weight:bold}.advice{color:#555}
-pre{background:#f6f6f6;padding:.6em;border:1px solid #ddd}
-.warn{color:#a40}
-.end{color:#fff;background:#b33;padding:.3em .6em}
-td.ind{white-space:pre}
-</style></head><body>
+.svmc-report{font:14px/1.4 system-ui,sans-serif;color:#222}
+.svmc-report h1{font-size:1.3em}.svmc-report h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ccc;text-transform:none;letter-spacing:0;color:#222}
+.svmc-report table{border-collapse:collapse;margin:.4em 0;width:auto}
+.svmc-report th,.svmc-report td{padding:.15em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+.svmc-report td.n,.svmc-report th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.svmc-report .bar{display:flex;width:32em;height:1em;border:1px solid #999}
+.svmc-report .bar div{height:100%}
+.svmc-report .prod{background:#4a8}.svmc-report .imb{background:#e94}.svmc-report .sync{background:#d44}.svmc-report .msg{background:#2a9d8f}.svmc-report .ovh{background:#999}.svmc-report .ser{background:#69c}
+.svmc-report .key span{display:inline-block;width:.9em;height:.9em;margin:0 .3em 0 1em;vertical-align:middle}
+.svmc-report .sev{font-weight:bold}.svmc-report .advice{color:#555}
+.svmc-report pre{background:#f6f6f6;padding:.6em;border:1px solid #ddd}
+.svmc-report .warn{color:#a40}
+.svmc-report .end{color:#fff;background:#b33;padding:.3em .6em}
+.svmc-report td.ind{white-space:pre}
+</style>
 {{- $m := .Model}}
 <h1>svmc report: {{.Trace}}</h1>
 <p>program {{if $m.Program}}<b>{{$m.Program}}</b>{{else}}(no program information){{end}}:
@@ -219,5 +232,5 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <p>Save as a file and run <code>svmc run --request FILE ...</code>:</p>
 <pre>{{.NextRequest}}</pre>
 {{- end}}
-</body></html>
+</div>
 `))

@@ -517,3 +517,41 @@ func TestChromiumSourceView(t *testing.T) {
 		t.Errorf("a click on pdo interval %d picked %v, want %s", pdo, m, want)
 	}
 }
+
+// TestChromiumReportTab: a page with a report (svmc report --format html)
+// opens on the report's tab; picking a source line turns to the source.
+func TestChromiumReportTab(t *testing.T) {
+	tl := buildFile(t, fixture("halo.sddf"))
+	var buf strings.Builder
+	if err := view.WritePage(&buf, tl, view.PageOptions{Title: "svmc report: halo", Report: `<div class="svmc-report"><h1 id="rep">the report</h1></div>`}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.html")
+	if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(hash string) (map[string]int, string) {
+		out, err := exec.Command(chromium(t), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+			"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1400,900", "--dump-dom", "file://"+path+hash).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return drawn(t, string(out)), string(out)
+	}
+	got, dom := load("")
+	checkDrawn(t, tl, got)
+	if got["tab"] != 1 || !strings.Contains(dom, `<div id="report-body"><div class="svmc-report"><h1 id="rep">the report</h1></div></div>`) {
+		t.Errorf("the page does not open on its report (tab %d)", got["tab"])
+	}
+	where := ""
+	for _, s := range tl.Sites {
+		if s.File != "" {
+			where = s.Where()
+			break
+		}
+	}
+	if got, _ := load("#line=" + where); got["tab"] != 0 {
+		t.Errorf("picking %s left the report's tab open", where)
+	}
+}

@@ -24,13 +24,33 @@ var pageJS string
 const TopRows = 10
 
 // WriteHTML writes the timeline as one self-contained HTML page.
-func WriteHTML(w io.Writer, tl *Timeline) error {
+func WriteHTML(w io.Writer, tl *Timeline) error { return WritePage(w, tl, PageOptions{}) }
+
+// PageOptions add to the page.
+type PageOptions struct {
+	// Title replaces the page's title.
+	Title string
+	// Report is an HTML fragment (analysis.WriteHTMLFragment) shown in a
+	// tab beside the source view, open when the page loads: svmc report
+	// --format html is this page.
+	Report template.HTML
+}
+
+// WritePage writes the timeline as one self-contained HTML page with what
+// opt adds.
+func WritePage(w io.Writer, tl *Timeline, opt PageOptions) error {
 	var buf bytes.Buffer
 	sum := Summarize(tl, TopRows)
-	if err := pageHead.Execute(&buf, headData{Title: title(tl), CSS: template.CSS(pageCSS)}); err != nil {
+	ttl := opt.Title
+	if ttl == "" {
+		ttl = title(tl)
+	}
+	if err := pageHead.Execute(&buf, headData{Title: ttl, CSS: template.CSS(pageCSS)}); err != nil {
 		return err
 	}
-	if err := pageSide.Execute(&buf, sideData(tl, sum)); err != nil {
+	sd := sideData(tl, sum)
+	sd.Report = opt.Report
+	if err := pageSide.Execute(&buf, sd); err != nil {
 		return err
 	}
 	buf.WriteString(`<script id="svmc-data" type="application/json">`)
@@ -99,6 +119,7 @@ type side struct {
 	Ended             string
 	Abnormal          bool
 	Note              string
+	Report            template.HTML
 }
 
 type sideProc struct {
@@ -230,9 +251,10 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 {{end}}</table>{{end}}
 </aside>
 </main>
-<section id="source">
-<div class="ptools"><b>Source</b> <select id="src-file" aria-label="file"></select> <span id="src-info"></span><button id="src-toggle" title="show or hide the source view">hide</button></div>
-<div id="src-body"><table id="src-lines"></table></div>
+<section id="source"{{if .Report}} class="tall"{{end}}>
+<div class="ptools">{{if .Report}}<button id="tab-report" class="tab on">Report</button><button id="tab-source" class="tab">Source</button>{{else}}<b>Source</b>{{end}} <select id="src-file" aria-label="file"{{if .Report}} hidden{{end}}></select> <span id="src-info"></span><button id="src-toggle" title="show or hide this panel">hide</button></div>
+{{if .Report}}<div id="report-body">{{.Report}}</div>
+{{end}}<div id="src-body"{{if .Report}} hidden{{end}}><table id="src-lines"></table></div>
 </section>
 <footer id="status">loading…</footer>
 `))

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"html/template"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -12,6 +15,7 @@ import (
 	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/view"
 )
 
 func reportCmd() *cobra.Command {
@@ -19,6 +23,7 @@ func reportCmd() *cobra.Command {
 		info, format, nextReq string
 		findingsOnly          bool
 		fileOrder             bool
+		src                   string
 		cost                  costFlags
 	)
 	cmd := &cobra.Command{
@@ -45,7 +50,8 @@ from --info FILE (svminfo.json, written by svmc compile).
 
 	--format text    tables for the terminal (default)
 	--format json    the whole model, findings and next request (stable field names)
-	--format html    one self-contained page`,
+	--format html    one self-contained page: svmc view's timeline and source view with the
+	                 report in a tab beside the source (--src DIR embeds the source files)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -112,7 +118,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 			case "json":
 				err = analysis.WriteJSON(out, rep)
 			case "html":
-				err = analysis.WriteHTML(out, rep)
+				err = reportPage(out, rep, f, fi.size, path, prog, src)
 			default:
 				err = analysis.WriteText(out, rep)
 			}
@@ -124,6 +130,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 	}
 	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or html")
+	cmd.Flags().StringVar(&src, "src", "", "with --format html: embed the program's source files, read from `DIR` (its package directory)")
 	cmd.Flags().BoolVar(&findingsOnly, "findings", false, "print the summary and the findings only (no region, loop and waiting tables)")
 	cmd.Flags().StringVar(&nextReq, "next-request", "", "write the trace request file for the next run of the top findings to FILE")
 	cmd.Flags().BoolVar(&fileOrder, "file-order", false, "read the records in file order (skip the consistent order and its clock check)")
@@ -194,4 +201,32 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.ra.ReadAt(p, off)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// reportPage writes the HTML report: the view's page (timeline, source
+// view annotated with the findings, selections) with the report in a tab.
+func reportPage(w io.Writer, rep *analysis.Report, ra io.ReaderAt, size int64, name string, prog *progdb.Program, src string) error {
+	tl, err := view.Build(ra, size, name, view.Options{Prog: prog})
+	if err != nil {
+		return err
+	}
+	if src != "" {
+		missing, err := tl.ReadSources(src)
+		if err != nil {
+			return fmt.Errorf("--src: %v", err)
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(os.Stderr, "svmc report: --src %s: not found there: %s (listed without their text)\n", src, strings.Join(missing, ", "))
+		}
+	}
+	for _, f := range rep.Findings {
+		if f.Site.File != "" {
+			tl.AddNote(view.Note{File: f.Site.File, Line: f.Site.Line, Class: "finding", Text: f.Title})
+		}
+	}
+	var frag bytes.Buffer
+	if err := analysis.WriteHTMLFragment(&frag, rep); err != nil {
+		return err
+	}
+	return view.WritePage(w, tl, view.PageOptions{Title: "svmc report: " + name, Report: template.HTML(frag.String())})
 }

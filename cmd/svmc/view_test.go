@@ -112,6 +112,13 @@ func TestViewSource(t *testing.T) {
 	}
 	t.Logf("faults %d (line 19: %d, line 23: %d), line 21: %+v", faults, lines[19].faults, lines[23].faults, lines[21])
 
+	// svmc report --format html is the same page with the report in a tab.
+	rep := runSvmc(t, dir, "report", "--format", "html", "--src", ".", tr)
+	if rep.code != 0 || !strings.Contains(rep.stdout, `<div id="report-body"><div class="svmc-report">`) || !strings.Contains(rep.stdout, `id="src-lines"`) ||
+		!strings.Contains(rep.stdout, `"t":"// want kind=\"distribution mismatch\"`) || !strings.Contains(rep.stdout, `["finding","the owners of c's pages`) {
+		t.Errorf("report --format html: exit %d, not the view's page with the report, the source and its findings\n%.2000s", rep.code, rep.stdout)
+	}
+
 	// --findings=false leaves the findings out; a --src that is no
 	// directory is an error that says so.
 	if res := runSvmc(t, dir, "view", "--findings=false", "-o", out, tr); res.code != 0 {

@@ -658,6 +658,23 @@
     var tr = e.target.closest('tr.hot');
     if (tr) pickLine(SRC[srcFile].f, +tr.dataset.line, false);
   });
+  // With a report (svmc report --format html) the panel has two tabs.
+  var tabReport = document.getElementById('tab-report'), tabSource = document.getElementById('tab-source');
+  function showTab(report) {
+    if (!tabReport) return;
+    tabReport.classList.toggle('on', report);
+    tabSource.classList.toggle('on', !report);
+    document.getElementById('report-body').hidden = !report;
+    srcBody.hidden = report;
+    srcSel.hidden = report;
+    srcInfo.hidden = report;
+    statusEl.dataset.tab = report ? 1 : 0;
+  }
+  if (tabReport) {
+    tabReport.onclick = function () { showTab(true); };
+    tabSource.onclick = function () { showTab(false); };
+    showTab(true);
+  }
   document.getElementById('src-toggle').onclick = function () {
     var src = document.getElementById('source');
     src.classList.toggle('folded');
@@ -675,6 +692,7 @@
     if (l) l[9].forEach(function (si) { hl[si] = true; });
     hlWhere = file + ':' + line;
     statusEl.dataset.sourceLine = hlWhere;
+    showTab(false);
     if (fi >= 0 && fi !== srcFile) showFile(fi);
     var old = srcLines.querySelector('tr.sel');
     if (old) old.classList.remove('sel');
