@@ -182,6 +182,9 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 	case trace.TagTraceEnd:
 		b.tl.Ended = analysis.RunEndOf(r)
 		return
+	case trace.TagGCPause:
+		b.tl.GC = append(b.tl.GC, GCPause{Start: e.Clock, Dur: r.Double("duration microseconds"), N: r.Int("gc number")})
+		return
 	}
 	if replay.Unmatched(e) {
 		b.unmatch++

@@ -555,3 +555,40 @@ func TestChromiumReportTab(t *testing.T) {
 		t.Errorf("picking %s left the report's tab open", where)
 	}
 }
+
+// TestChromiumGCPauses: the collector's pauses (gc-pause records) are
+// shaded across the lanes, not drawn as events of processor 0, and a
+// selection counts those it meets with their time in it.
+func TestChromiumGCPauses(t *testing.T) {
+	s := tracetest.Lanes(2, 4)
+	s.GCPause(3, 2, 7)
+	s.GCPause(30, 5, 8)
+	data, err := s.Encode(trace.Binary, tracetest.Prog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := buildBytes(t, data, view.Options{})
+	if len(tl.GC) != 2 || tl.GC[1] != (view.GCPause{Start: 30, Dur: 5, N: 8}) {
+		t.Fatalf("pauses %+v, want the two written", tl.GC)
+	}
+	for _, in := range tl.Instants {
+		if in.Tag == trace.TagGCPause {
+			t.Fatalf("a gc-pause record became an event of P%d", in.Proc)
+		}
+	}
+	// A selection from 4 µs after the start to 32 µs: 1 µs of the first
+	// pause and 2 µs of the second.
+	a, b := 4-tl.Start, 32-tl.Start
+	hash := "#select=" + strconv.FormatFloat(a, 'f', 3, 64) + "," + strconv.FormatFloat(b, 'f', 3, 64)
+	dom := render(t, tl, hash)
+	got := drawn(t, dom)
+	checkDrawn(t, tl, got)
+	if got["gc"] != 2 {
+		t.Errorf("%d pauses drawn, want 2", got["gc"])
+	}
+	w := view.SummarizeWindow(tl, 4, 32, 10)
+	m := regexp.MustCompile(`id="sel-gc" data-gc-count="(\d+)" data-gc-us="([0-9.]+)"`).FindStringSubmatch(dom)
+	if w.GCPauses != 2 || w.GCTime != 3 || m == nil || m[1] != "2" || m[2] != "3.000" {
+		t.Errorf("selection [4, 32] µs: page %v, SummarizeWindow %d pauses %.3f µs; want 2 and 3 µs", m, w.GCPauses, w.GCTime)
+	}
+}

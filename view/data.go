@@ -63,6 +63,7 @@ type pageMeta struct {
 //	       receive site], ...] the messages, drawn as lines between lanes
 //	marks  [[proc, time, class, message, file:line], ...] errors a checker
 //	       found (svmc view --check)
+//	gc     [[start, duration, gc number], ...] the collector's pauses
 //	src    [{f: file, t: text or null, l: [[line, time, calls, imbalance,
 //	       wait, waits, messages, bytes, faults, [sites], [[class, text],
 //	       ...]], ...]}, ...] the source view (Timeline.Source)
@@ -221,6 +222,22 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 	if err := writeJSON(buf, recs); err != nil {
 		return err
 	}
+	buf.WriteString(",\n\"gc\":[")
+	for i, g := range tl.GC {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		b = b[:0]
+		b = append(b, '[')
+		b = appendNum(b, g.Start-tl.Start)
+		b = append(b, ',')
+		b = appendNum(b, g.Dur)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(g.N), 10)
+		b = append(b, ']')
+		buf.Write(b)
+	}
+	buf.WriteString("]")
 	buf.WriteString(",\n\"src\":")
 	if err := writeJSON(buf, pageSource(tl.Source())); err != nil {
 		return err

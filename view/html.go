@@ -120,6 +120,7 @@ type side struct {
 	Abnormal          bool
 	Note              string
 	Report            template.HTML
+	GC                string // the collector's pauses, "" without gc-pause records
 }
 
 type sideProc struct {
@@ -192,6 +193,14 @@ func sideData(tl *Timeline, s *Summary) side {
 	for _, st := range s.Measures {
 		d.Measures = append(d.Measures, row(st))
 	}
+	if len(tl.GC) > 0 {
+		var tot, longest float64
+		for _, g := range tl.GC {
+			tot += g.Dur
+			longest = max(longest, g.Dur)
+		}
+		d.GC = strconv.Itoa(len(tl.GC)) + " stop-the-world pauses, " + analysis.Dur(tot) + " (longest " + analysis.Dur(longest) + "); shaded across the lanes"
+	}
 	switch e := &tl.Ended; {
 	case !e.Recorded:
 		d.Ended = "not recorded (no trace-end record)"
@@ -220,6 +229,7 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <tr><th>records</th><td>{{.Records}} ({{.Intervals}} intervals, {{.Events}} events)</td></tr>
 <tr><th>order</th><td>{{.Order}}</td></tr>
 <tr><th>run end</th><td id="run-end"{{if .Abnormal}} class="abnormal"{{end}}>{{.Ended}}</td></tr>
+{{if .GC}}<tr><th>collector</th><td id="gc">{{.GC}}</td></tr>{{end}}
 </table>
 {{range .Warnings}}<p class="warn">{{.}}</p>{{end}}
 <h2>Legend</h2>

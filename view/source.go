@@ -36,7 +36,7 @@ type LineStat struct {
 	Time  float64
 	Calls int
 	// Imbalance of the parallel loops here: (max − mean) / max of the
-	// processors' times in them, 0 when none ran.
+	// processors' busy times in them (not waiting), 0 when none ran.
 	Imbalance float64
 	Wait      float64 // time waiting at the constructs here
 	Waits     int
@@ -184,7 +184,8 @@ func (tl *Timeline) Source() []SourceFile {
 	return out
 }
 
-// imbalance is (max − mean) / max of the processors' times at a site.
+// imbalance is (max − mean) / max of the processors' busy times at a
+// site.
 func imbalance(siteProc map[[2]int]float64, site, procs int) float64 {
 	var sum, hi float64
 	for p := range procs {

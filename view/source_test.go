@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
 )
 
@@ -128,4 +130,37 @@ func TestSource(t *testing.T) {
 	if notes != 1 {
 		t.Errorf("%d notes, want the one added (twice)", notes)
 	}
+}
+
+// TestSourceImbalance: a pdo whose processor 1 works 30 µs and waits 70 µs
+// at the loop's barrier while processor 0 works 100 µs has busy times 100
+// and 30: imbalance (100 − 65) / 100 = 0.35, though both spent 100 µs in
+// the loop's region.
+func TestSourceImbalance(t *testing.T) {
+	const sub, dir, pdo = tracetest.SubMain, tracetest.DirPDO, 4
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, sub, 0, 0)
+		s.Start(p, 10, sub, dir, pdo)
+	}
+	s.Sync(1, 40, trace.TagWaitBarrierStart, sub, dir)
+	s.Sync(1, 110, trace.TagWaitBarrierStop, sub, dir)
+	s.Sync(0, 110, trace.TagWaitBarrierStart, sub, dir)
+	s.Sync(0, 110, trace.TagWaitBarrierStop, sub, dir)
+	for p := range 2 {
+		s.Stop(p, 110, sub, dir, pdo)
+		s.Stop(p, 120, sub, 0, 0)
+	}
+	tl := buildBytes(t, s.MustEncode(t, trace.Binary, tracetest.Prog()), view.Options{})
+	for _, f := range tl.Source() {
+		for _, l := range f.Lines {
+			if l.Line == 40 {
+				if math.Abs(l.Imbalance-0.35) > 1e-9 || l.Time != 200 || l.Wait != 70 {
+					t.Fatalf("pdo line: imbalance %.4f, time %.1f, waiting %.1f; want 0.35, 200, 70", l.Imbalance, l.Time, l.Wait)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("no line 40 (the pdo) in the source view")
 }

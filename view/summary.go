@@ -18,6 +18,10 @@ type Summary struct {
 	Top      []SiteTotal
 	TopWaits []SiteTotal
 	Measures []SiteTotal
+	// GCPauses are the collector's stop-the-world pauses that meet the
+	// window, GCTime their time in it.
+	GCPauses int
+	GCTime   float64
 }
 
 // ProcSummary splits a processor's share of the run time: Busy inside its
@@ -63,7 +67,7 @@ func SummarizeWindow(tl *Timeline, a, b float64, top int) *Summary {
 type totals struct {
 	s                        *Summary
 	regions, waits, measures map[siteKind]*SiteTotal
-	siteProc                 map[[2]int]float64 // region site, processor
+	siteProc                 map[[2]int]float64 // region site, processor: time not waiting
 }
 
 func totalsOf(tl *Timeline, a, b float64) *totals {
@@ -110,6 +114,11 @@ func totalsOf(tl *Timeline, a, b float64) *totals {
 				ps.Busy -= d
 			}
 			add(waits, siteKind{iv.Site, iv.Kind}, d)
+			for q, site := range open[:len(open)-1] {
+				if site >= 0 && !slices.Contains(open[:q], site) {
+					siteProc[[2]int{site, iv.Proc}] -= d
+				}
+			}
 		case iv.Kind.IsMeasure():
 			add(measures, siteKind{iv.Site, iv.Kind}, d)
 		}
@@ -123,6 +132,12 @@ func totalsOf(tl *Timeline, a, b float64) *totals {
 		if m.To < len(s.PerProc) && m.Recv >= a && m.Recv <= b {
 			s.PerProc[m.To].Received++
 			s.PerProc[m.To].ReceivedBytes += m.Bytes
+		}
+	}
+	for _, g := range tl.GC {
+		if d, in := clip(g.Start, g.Start+g.Dur, a, b); in {
+			s.GCPauses++
+			s.GCTime += d
 		}
 	}
 	for p := range s.PerProc {

@@ -170,6 +170,16 @@ type Timeline struct {
 	Files   []string
 	Sources map[string]string
 	Notes   []Note
+	// GC are the stop-the-world pauses of Go's collector during the run
+	// (gc-pause records, svmc run --gotrace), drawn across every lane.
+	GC []GCPause
+}
+
+// GCPause is one stop-the-world pause of the collector: it starts at Start
+// (µs, the trace's clock) and lasts Dur µs.
+type GCPause struct {
+	Start, Dur float64
+	N          int // the collection's number
 }
 
 // Site is where an interval or instant comes from in the program: a

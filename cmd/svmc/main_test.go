@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -813,10 +814,30 @@ func main() {
 	if !strings.Contains(html.stdout, `<h2 id="gc">Go's garbage collector</h2>`) || !regexp.MustCompile(`<td>implicit barrier</td><td>main\.go:27</td><td class="n">[0-9.]+ (µs|ms)</td>`).MatchString(html.stdout) {
 		t.Errorf("the HTML report lacks the collector's section:\n%.3000s", html.stdout)
 	}
+	// svmc view shades every pause across the lanes: the page holds as
+	// many as the report counted.
+	page := filepath.Join(dir, "v.html")
+	if res := runSvmc(t, dir, "view", "-o", page, tr); res.code != 0 {
+		t.Fatalf("view: exit %d\n%s", res.code, res.stderr)
+	}
+	data, _ := os.ReadFile(page)
+	gc := regexp.MustCompile(`(?s)"gc":\[(.*?)\]\]`).FindSubmatch(data)
+	if gc == nil || strings.Count(string(gc[1]), "[") != atoiT(t, m[1]) || !strings.Contains(string(data), m[1]+" stop-the-world pauses") {
+		t.Errorf("the view's page does not hold the %s pauses", m[1])
+	}
 	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 {
 		t.Fatal(res.stderr)
 	}
 	if rep := runSvmc(t, dir, "report", tr); strings.Contains(rep.stdout, "garbage collector") {
 		t.Errorf("a report without --gotrace speaks of the collector:\n%s", rep.stdout)
 	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

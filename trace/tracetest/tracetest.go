@@ -202,6 +202,16 @@ func (s *Synth) StatGroup(t float64, interval, caller, group int, name string, c
 	b.End()
 }
 
+// GCPause writes a gc-pause record (processor 0, after the run): a pause
+// of the collector from t for dur µs, its gc number n.
+func (s *Synth) GCPause(t, dur float64, n int) {
+	b := &s.Bufs[0]
+	b.Begin(trace.TagGCPause, 0, t)
+	b.Double(dur)
+	b.Int(n)
+	b.End()
+}
+
 // TraceEnd writes trace-end (processor 0).
 func (s *Synth) TraceEnd(t float64, status int, msg string, notStopped []int, lost int) {
 	b := &s.Bufs[0]

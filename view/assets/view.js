@@ -11,7 +11,7 @@
   'use strict';
   var D = JSON.parse(document.getElementById('svmc-data').textContent);
   var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites, MS = D.msg || [], MK = D.marks || [];
-  var SRC = D.src || [];
+  var SRC = D.src || [], GC = D.gc || [];
   // hl: the sites of the source line picked (their bars are outlined);
   // sel: the part of the run whose statistics the side panel shows.
   var hl = null, hlWhere = '', sel = null;
@@ -151,6 +151,7 @@
       ticks.push([gx, t]);
     }
     var right = GUT + PW;
+    var gcs = drawGC(right);
     lanes.forEach(function (L) {
       for (var d = 0; d < L.rows.length; d++) {
         var arr = L.rows[d], yy = L.y + d * ROW + 1, hh = ROW - 2, lastPx = -1, lastKind = -1;
@@ -227,7 +228,25 @@
     ctx.lineTo(GUT - 0.5, totalH);
     ctx.stroke();
     statusEl.dataset.highlighted = lit;
+    statusEl.dataset.gc = gcs;
     report(bars, waits, measures, events, messages, marks);
+  }
+
+  // drawGC shades the collector's stop-the-world pauses across every lane
+  // (no processor runs Go code then) and marks them under the time axis.
+  function drawGC(right) {
+    var n = 0;
+    for (var i = 0; i < GC.length; i++) {
+      var g = GC[i];
+      if (g[0] + g[1] < v0 || g[0] > v1) continue;
+      var x0 = Math.max(X(g[0]), GUT), x1 = Math.min(X(g[0] + g[1]), right), w = Math.max(x1 - x0, 1);
+      ctx.fillStyle = 'rgba(90, 90, 90, 0.16)';
+      ctx.fillRect(x0, AXIS, w, totalH - AXIS);
+      ctx.fillStyle = '#555';
+      ctx.fillRect(x0, AXIS - 5, Math.max(w, 2), 4);
+      n++;
+    }
+    return n;
   }
 
   // drawSelection shades the selected part of the run.
@@ -406,6 +425,11 @@
   // nearest event tick.
   function hit(mx, my) {
     var tol = 3 * (v1 - v0) / PW, t = T(mx);
+    if (my >= AXIS - 7 && my < AXIS) {
+      for (var g = 0; g < GC.length; g++) {
+        if (t >= GC[g][0] - tol && t <= GC[g][0] + GC[g][1] + tol) return { gc: g };
+      }
+    }
     for (var q = 0; q < MK.length; q++) {
       var mk = MK[q], ML = lanes[mk[0]];
       if (ML && Math.abs(X(mk[1]) - mx) <= 7 && my >= ML.y - 6 && my <= ML.y + 8) return { mark: q };
@@ -459,6 +483,11 @@
     return name + ' { ' + f.join(', ') + ' }';
   }
   function tipHTML(h) {
+    if (h.gc !== undefined) {
+      var g = GC[h.gc];
+      return '<b>garbage collection ' + g[2] + '</b>: stop-the-world pause<br>' + abs(g[0]) + ' µs, <b>' + fmtDur(g[1]) + '</b>' +
+        '<div class="src">no processor runs Go code during it (gc-pause, svmc run --gotrace)</div>';
+    }
     if (h.mark !== undefined) {
       var mk = MK[h.mark];
       return '<b class="err">' + esc(mk[2]) + '</b> — P' + mk[0] + ' at ' + abs(mk[1]) + ' µs<br>' + esc(mk[4]) +
@@ -546,7 +575,12 @@
       out.sort(function (x, y) { return y.time - x.time || x.site - y.site || x.kind - y.kind; });
       return out.slice(0, 10);
     }
-    return { per: per, top: top(regions), waits: top(waits) };
+    var gcN = 0, gcT = 0;
+    GC.forEach(function (g) {
+      var s = g[0], e = g[0] + g[1];
+      if (s === e ? s >= a && s <= b : e > a && s < b) { gcN++; gcT += Math.min(e, b) - Math.max(s, a); }
+    });
+    return { per: per, top: top(regions), waits: top(waits), gcN: gcN, gcT: gcT };
   }
 
   // showSelection fills the side panel's selection part with the
@@ -579,6 +613,10 @@
           (total > 0 ? (100 * r.time / total).toFixed(1) + '%' : '–') + '</td></tr>');
       });
       h.push('</table>');
+    }
+    if (GC.length) {
+      h.push('<p class="note" id="sel-gc" data-gc-count="' + st.gcN + '" data-gc-us="' + st.gcT.toFixed(3) + '">collector: ' +
+        st.gcN + ' stop-the-world pauses, ' + fmtDur(st.gcT) + ' in the selection</p>');
     }
     rows('sel-top', 'Regions', st.top);
     rows('sel-waits', 'Waiting', st.waits);
@@ -644,7 +682,11 @@
       f.l.forEach(function (l) { if (l[0] > text.length) row(l[0], '', l); });
     } else {
       f.l.forEach(function (l) {
-        var names = l[9].map(function (si) { return S[si].x || S[si].n; });
+        var names = [];
+        l[9].forEach(function (si) {
+          var nm = S[si].x || S[si].n;
+          if (names.indexOf(nm) < 0) names.push(nm);
+        });
         row(l[0], names.join(' · '), l);
       });
     }
