@@ -83,6 +83,7 @@ const maxProcs = replay.MaxProcs
 // builder makes the timeline of a replay (a replay.Handler).
 type builder struct {
 	tl       *Timeline
+	order    []procSeq // the events in the consistent order (finish makes them Steps)
 	sites    *sites
 	sends    map[[2]int]sendInfo // by sender and message id
 	start    float64
@@ -154,6 +155,7 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		peer = int(e.M.Peer)
 	}
 	iv.Index = len(b.tl.Intervals)
+	b.order = append(b.order, procSeq{iv.Proc, iv.Seq0})
 	b.tl.Intervals = append(b.tl.Intervals, Interval{
 		Proc: iv.Proc, Kind: intervalKind(iv), Site: site, Depth: iv.Depth,
 		Start: iv.Start, Clock0: iv.Clock0, Seq0: iv.Seq0, Peer: peer,
@@ -169,6 +171,7 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 	}
 	out := &b.tl.Intervals[iv.Index]
 	out.End, out.Clock1, out.Seq1, out.Unclosed = iv.End, iv.Clock1, iv.Seq1, iv.Unclosed
+	b.order = append(b.order, procSeq{iv.Proc, iv.Seq1})
 	if iv.Unclosed {
 		b.unclosed++
 	}
@@ -201,6 +204,7 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 	case r.Desc.Index("subprogram number") >= 0:
 		site = b.sites.get(int(e.Sub), int(e.Dir), -1)
 	}
+	b.order = append(b.order, procSeq{int(e.Proc), seq})
 	b.tl.Instants = append(b.tl.Instants, Instant{
 		Proc: int(e.Proc), Tag: r.Desc.Tag, Name: r.Desc.Name, Site: site,
 		Time: e.Time, Clock: e.Clock, Seq: seq, Record: trace.DumpLine(r),
@@ -255,6 +259,7 @@ func (b *builder) finish(procs int, stats replay.OrderStats) *Timeline {
 	slices.SortStableFunc(tl.Instants, func(x, y Instant) int {
 		return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Seq, y.Seq))
 	})
+	b.steps()
 	if tl.Ended.Abnormal() || tl.Ended.Incomplete() {
 		tl.Warnings = append([]string{tl.Ended.Summary()}, tl.Warnings...)
 	}
@@ -271,4 +276,30 @@ func (b *builder) finish(procs int, stats replay.OrderStats) *Timeline {
 		tl.Warnings = append(tl.Warnings, fmt.Sprintf("%d synchronisation constraints could not be met (incomplete barrier, lock never released) and were dropped from the order", stats.Forced))
 	}
 	return tl
+}
+
+// procSeq names an event by its processor and its place among the
+// processor's events (Interval.Seq0, Seq1, Instant.Seq).
+type procSeq struct{ proc, seq int }
+
+// steps turns the order of the events into Steps of the sorted intervals
+// and instants.
+func (b *builder) steps() {
+	tl := b.tl
+	at := make(map[procSeq]Step, 2*len(tl.Intervals)+len(tl.Instants))
+	for i := range tl.Intervals {
+		iv := &tl.Intervals[i]
+		at[procSeq{iv.Proc, iv.Seq0}] = Step{Interval: i, Instant: -1, Open: true}
+		at[procSeq{iv.Proc, iv.Seq1}] = Step{Interval: i, Instant: -1}
+	}
+	for j := range tl.Instants {
+		at[procSeq{tl.Instants[j].Proc, tl.Instants[j].Seq}] = Step{Interval: -1, Instant: j}
+	}
+	tl.Steps = make([]Step, 0, len(b.order))
+	for _, ps := range b.order {
+		if st, ok := at[ps]; ok {
+			tl.Steps = append(tl.Steps, st)
+		}
+	}
+	b.order = nil
 }

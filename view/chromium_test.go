@@ -592,3 +592,171 @@ func TestChromiumGCPauses(t *testing.T) {
 		t.Errorf("selection [4, 32] µs: page %v, SummarizeWindow %d pauses %.3f µs; want 2 and 3 µs", m, w.GCPauses, w.GCTime)
 	}
 }
+
+// stateAt is the test's own model of the global state after the first k
+// steps: per processor the innermost open interval (-1 none).
+func stateAt(tl *view.Timeline, k int) []int {
+	open := make([][]int, tl.Procs)
+	for _, st := range tl.Steps[:k] {
+		if st.Interval < 0 {
+			continue
+		}
+		p := tl.Intervals[st.Interval].Proc
+		if st.Open {
+			open[p] = append(open[p], st.Interval)
+		} else if i := slices.Index(open[p], st.Interval); i >= 0 {
+			open[p] = slices.Delete(open[p], i, i+1)
+		}
+	}
+	top := make([]int, tl.Procs)
+	for p := range top {
+		top[p] = -1
+		if n := len(open[p]); n > 0 {
+			top[p] = open[p][n-1]
+		}
+	}
+	return top
+}
+
+var stateRowRE = regexp.MustCompile(`<tr data-proc="(\d+)" data-state="([a-z]+)" data-site="(-?\d+)" data-whom="([0-9,]*)"`)
+
+// TestChromiumStates steps the page's global states (#step=K) at points of
+// the halo exchange and of a trace whose clocks the order repaired, and
+// compares each processor's state, site and partners, the messages in
+// flight and the repairs with a model of its own built from
+// Timeline.Steps.
+func TestChromiumStates(t *testing.T) {
+	halo := buildFile(t, fixture("halo.sddf"))
+	skew := tracetest.New(2)
+	skew.Start(0, 0, 1, 0, trace.RegionProgram)
+	skew.Sync(0, 12, trace.TagWaitBarrierStart, 1, tracetest.DirBar)
+	skew.Sync(0, 13, trace.TagWaitBarrierStop, 1, tracetest.DirBar)
+	skew.Stop(0, 20, 1, 0, trace.RegionProgram)
+	skew.Start(1, 0, 1, 0, trace.RegionProgram)
+	skew.Sync(1, 5, trace.TagWaitBarrierStart, 1, tracetest.DirBar)
+	skew.Sync(1, 10, trace.TagWaitBarrierStop, 1, tracetest.DirBar) // before P0 arrived at 12
+	skew.Stop(1, 20, 1, 0, trace.RegionProgram)
+	skewed := buildBytes(t, skew.MustEncode(t, trace.Binary, tracetest.Prog()), view.Options{})
+	for _, c := range []struct {
+		name string
+		tl   *view.Timeline
+		ks   []int
+	}{{"halo", halo, []int{0, 17, 30, 61, len(halo.Steps)}}, {"skewed", skewed, []int{3, 5}}} {
+		tl := c.tl
+		if want := 2*len(tl.Intervals) + len(tl.Instants); len(tl.Steps) != want {
+			t.Fatalf("%s: %d steps, want %d (every opening, closing and instant once)", c.name, len(tl.Steps), want)
+		}
+		repairs := 0
+		for _, st := range tl.Steps {
+			switch {
+			case st.Interval < 0:
+				if in := tl.Instants[st.Instant]; math.Abs(in.Clock-in.Time) >= 5e-4 {
+					repairs++
+				}
+			case st.Open:
+				if iv := tl.Intervals[st.Interval]; math.Abs(iv.Clock0-iv.Start) >= 5e-4 {
+					repairs++
+				}
+			default:
+				if iv := tl.Intervals[st.Interval]; math.Abs(iv.Clock1-iv.End) >= 5e-4 {
+					repairs++
+				}
+			}
+		}
+		for _, k := range c.ks {
+			dom := render(t, tl, "#step="+strconv.Itoa(k))
+			got := drawn(t, dom)
+			top := stateAt(tl, k)
+			now := math.Inf(-1)
+			if k > 0 {
+				st := tl.Steps[k-1]
+				switch {
+				case st.Interval < 0:
+					now = tl.Instants[st.Instant].Time
+				case st.Open:
+					now = tl.Intervals[st.Interval].Start
+				default:
+					now = tl.Intervals[st.Interval].End
+				}
+			}
+			flying := 0
+			for _, m := range tl.Messages {
+				if m.Send <= now && m.Recv > now {
+					flying++
+				}
+			}
+			if got["step"] != k || got["steps"] != len(tl.Steps) || got["inflight"] != flying || got["repairs"] != repairs {
+				t.Errorf("%s step %d: page at step %d of %d, %d messages in flight, %d repairs; want %d of %d, %d, %d",
+					c.name, k, got["step"], got["steps"], got["inflight"], got["repairs"], k, len(tl.Steps), flying, repairs)
+			}
+			rows := stateRowRE.FindAllStringSubmatch(dom, -1)
+			if len(rows) != tl.Procs {
+				t.Fatalf("%s step %d: %d processor rows, want %d", c.name, k, len(rows), tl.Procs)
+			}
+			for _, r := range rows {
+				p, _ := strconv.Atoi(r[1])
+				i := top[p]
+				wantSite, wantState, wantWhom := "-1", "idle", ""
+				if i >= 0 {
+					iv := tl.Intervals[i]
+					wantSite = strconv.Itoa(iv.Site)
+					var whom []string
+					switch {
+					case iv.Kind.IsWait():
+						wantState = "wait"
+						lock := iv.Kind == view.KindLockWait || iv.Kind == view.KindCriticalWait
+						for q := range tl.Procs {
+							if q == p {
+								continue
+							}
+							there := false
+							for _, j := range openOf(tl, k, q) {
+								jv := tl.Intervals[j]
+								there = there || jv.Site == iv.Site && (lock && jv.Kind.IsHeld() || !lock && jv.Kind.IsWait())
+							}
+							if there == lock {
+								whom = append(whom, strconv.Itoa(q))
+							}
+						}
+					case iv.Kind.IsMsg():
+						wantState = "msg"
+						if iv.Peer >= 0 {
+							whom = append(whom, strconv.Itoa(iv.Peer))
+						}
+					case iv.Kind.IsHeld():
+						wantState = "held"
+					case iv.Kind.IsMeasure():
+						wantState = "measure"
+					default:
+						wantState = "region"
+					}
+					wantWhom = strings.Join(whom, ",")
+				} else if k == len(tl.Steps) {
+					wantState = "done"
+				}
+				if r[2] != wantState || r[3] != wantSite || r[4] != wantWhom {
+					t.Errorf("%s step %d P%d: page %s at site %s with [%s]; want %s at %s with [%s]", c.name, k, p, r[2], r[3], r[4], wantState, wantSite, wantWhom)
+				}
+			}
+			if c.name == "skewed" && k == 5 && !strings.Contains(dom, `data-repaired="1"`) {
+				t.Errorf("skewed step 5 (P1 leaves the barrier it left by its clock before P0 came) is not marked repaired")
+			}
+		}
+	}
+}
+
+// openOf lists the intervals processor p has open after k steps.
+func openOf(tl *view.Timeline, k, p int) []int {
+	var open []int
+	for _, st := range tl.Steps[:k] {
+		if st.Interval < 0 || tl.Intervals[st.Interval].Proc != p {
+			continue
+		}
+		if st.Open {
+			open = append(open, st.Interval)
+		} else if i := slices.Index(open, st.Interval); i >= 0 {
+			open = slices.Delete(open, i, i+1)
+		}
+	}
+	return open
+}

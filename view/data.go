@@ -50,9 +50,11 @@ type pageMeta struct {
 //	meta   pageMeta
 //	kinds  []pageKind, indexed by Kind
 //	sites  []pageSite, indexed by Interval.Site / Instant.Site
-//	iv     [[proc, kind, site, depth, start, end, unclosed 0|1], ...]
-//	fix    [[iv index, clock0, clock1], ...] intervals whose clocks differ
-//	       from their corrected times (absolute clocks)
+//	iv     [[proc, kind, site, depth, start, end, unclosed 0|1], ...], with
+//	       an eighth element, the peer, for a message call that has one
+//	fix    [[iv index, clock0, clock1, which], ...] intervals whose clocks
+//	       differ from their corrected times (absolute clocks; which: 1 the
+//	       opening's, 2 the closing's, 3 both)
 //	names  record names of the instants
 //	in     [[proc, name index, site, time, rec index], ...], with a sixth
 //	       element, the absolute clock, when it differs from the
@@ -64,6 +66,12 @@ type pageMeta struct {
 //	marks  [[proc, time, class, message, file:line], ...] errors a checker
 //	       found (svmc view --check)
 //	gc     [[start, duration, gc number], ...] the collector's pauses
+//	order  {runs: [proc, n, proc, n, ...], ev: ["oic..." per processor]}
+//	       the steps of the consistent order (Timeline.Steps): the next n
+//	       steps are processor proc's; a processor's steps in its order are
+//	       o (its next interval, in iv order, opens), c (the innermost open
+//	       one closes: the replay closes from the innermost) and i (its
+//	       next instant)
 //	src    [{f: file, t: text or null, l: [[line, time, calls, imbalance,
 //	       wait, waits, messages, bytes, faults, [sites], [[class, text],
 //	       ...]], ...]}, ...] the source view (Timeline.Source)
@@ -113,10 +121,15 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 		b = append(b, ',')
 		rel(iv.End)
 		if iv.Unclosed {
-			b = append(b, ",1]"...)
+			b = append(b, ",1"...)
 		} else {
-			b = append(b, ",0]"...)
+			b = append(b, ",0"...)
 		}
+		if iv.Kind.IsMsg() && iv.Peer >= 0 {
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(iv.Peer), 10)
+		}
+		b = append(b, ']')
 		if i%64 == 63 {
 			b = append(b, '\n')
 		}
@@ -130,6 +143,15 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 			fix = appendNum(fix, iv.Clock0)
 			fix = append(fix, ',')
 			fix = appendNum(fix, iv.Clock1)
+			fix = append(fix, ',')
+			mask := 0
+			if differs(iv.Clock0, iv.Start) {
+				mask |= 1
+			}
+			if differs(iv.Clock1, iv.End) {
+				mask |= 2
+			}
+			fix = strconv.AppendInt(fix, int64(mask), 10)
 			fix = append(fix, ']')
 		}
 	}
@@ -238,6 +260,10 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 		buf.Write(b)
 	}
 	buf.WriteString("]")
+	buf.WriteString(",\n\"order\":")
+	if err := writeJSON(buf, pageOrder(tl)); err != nil {
+		return err
+	}
 	buf.WriteString(",\n\"src\":")
 	if err := writeJSON(buf, pageSource(tl.Source())); err != nil {
 		return err
@@ -311,6 +337,48 @@ func pageSource(files []SourceFile) []pageFile {
 				r3(l.Wait), l.Waits, l.Messages, l.Bytes, l.Faults, sites, notes})
 		}
 		out = append(out, pf)
+	}
+	return out
+}
+
+type orderData struct {
+	Runs []int    `json:"runs"`
+	Ev   []string `json:"ev"`
+}
+
+// pageOrder writes Timeline.Steps in about two bytes a step: which
+// processor's next step each is (run-length coded) and what each
+// processor's steps are (see appendData).
+func pageOrder(tl *Timeline) orderData {
+	ev := make([][]byte, tl.Procs)
+	var runs []int
+	for _, st := range tl.Steps {
+		var p int
+		var c byte
+		switch {
+		case st.Interval < 0:
+			p, c = tl.Instants[st.Instant].Proc, 'i'
+		case st.Open:
+			p, c = tl.Intervals[st.Interval].Proc, 'o'
+		default:
+			p, c = tl.Intervals[st.Interval].Proc, 'c'
+		}
+		if p >= len(ev) {
+			continue
+		}
+		ev[p] = append(ev[p], c)
+		if n := len(runs); n > 0 && runs[n-2] == p {
+			runs[n-1]++
+		} else {
+			runs = append(runs, p, 1)
+		}
+	}
+	out := orderData{Runs: runs, Ev: make([]string, len(ev))}
+	if out.Runs == nil {
+		out.Runs = []int{}
+	}
+	for p := range ev {
+		out.Ev[p] = string(ev[p])
 	}
 	return out
 }

@@ -96,6 +96,7 @@ var pageHead = template.Must(template.New("head").Parse(`<!DOCTYPE html>
 <button id="zoom-out" title="zoom out (-)">−</button>
 <button id="zoom-in" title="zoom in (+)">+</button>
 <button id="zoom-fit" title="show the whole run (0)">fit</button>
+<button id="states" title="step through the global states of the consistent order (VISTOP)">states</button>
 <span id="range"></span>
 <span class="hint">wheel: zoom · drag: pan · shift+drag: statistics of a part · click a bar: its source line · double-click: zoom to it</span>
 </div>
@@ -217,6 +218,10 @@ func sideData(tl *Timeline, s *Summary) side {
 }
 
 var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
+<div id="state" hidden><h2>Global states</h2>
+<div class="stctl"><button id="st-first" title="before the first event">«</button><button id="st-prev" title="previous step (,)">‹</button><button id="st-play" title="play">▶</button><button id="st-next" title="next step (.)">›</button><button id="st-last" title="the last step">»</button><button id="st-repair" title="the next event the order placed later than its clock">next repair</button></div>
+<input type="range" id="st-slider" min="-1" max="0" value="-1" aria-label="step">
+<div id="st-body"></div></div>
 <div id="sel" hidden></div>
 {{if .Note}}<h2>Comparison</h2>
 <pre id="note">{{.Note}}</pre>

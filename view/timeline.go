@@ -173,6 +173,18 @@ type Timeline struct {
 	// GC are the stop-the-world pauses of Go's collector during the run
 	// (gc-pause records, svmc run --gotrace), drawn across every lane.
 	GC []GCPause
+	// Steps are the processors' events in the causally consistent order
+	// the timeline was built in (seed 001: VISTOP's sequence of global
+	// states): each opening and closing of an interval and each instant.
+	// Intervals closed at the end of the trace close last.
+	Steps []Step
+}
+
+// Step is one event of the consistent order: interval Interval opens
+// (Open) or closes, or, with Interval −1, instant Instant happens.
+type Step struct {
+	Interval, Instant int
+	Open              bool
 }
 
 // GCPause is one stop-the-world pause of the collector: it starts at Start

@@ -22,7 +22,8 @@
   var statusEl = document.getElementById('status'), rangeEl = document.getElementById('range');
 
   var fix = {};
-  D.fix.forEach(function (f) { fix[f[0]] = [f[1], f[2]]; });
+  D.fixMask = {};
+  D.fix.forEach(function (f) { fix[f[0]] = [f[1], f[2]]; D.fixMask[f[0]] = f[3]; });
 
   // Lanes: rows[d] lists the intervals at depth d in time order (the data
   // is sorted by processor, then by opening order).
@@ -204,6 +205,7 @@
     var messages = drawMessages(right);
     var marks = drawMarks(right);
     drawSelection(right);
+    drawState(right);
     // Gutter with the lane names, over anything drawn left of the plot.
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, GUT - 1, totalH);
@@ -757,6 +759,210 @@
     return h && h.iv !== undefined ? h.iv : -1;
   }
 
+  // Global states (seed 001, VISTOP): step through the causally consistent
+  // order the timeline was built in. D.order gives, run by run, which
+  // processor's next event comes next and, per processor, whether it opens
+  // its next interval (o), closes its innermost open one (c) or is its next
+  // instant (i). After step k every processor's open intervals are its
+  // state: the innermost names what it runs, waits for or holds.
+  var ORD = D.order || { runs: [], ev: [] }, steps = null, cur = -1, stacks = [], used = [], playing = null;
+  var stateBox = document.getElementById('state');
+  function decodeOrder() {
+    var byProc = lanes.map(function () { return []; }), oi = [], ii = [], pos = [], stk = [];
+    IV.forEach(function (v, i) { byProc[v[0]].push(i); });
+    lanes.forEach(function () { oi.push(0); ii.push(0); pos.push(0); stk.push([]); });
+    steps = [];
+    for (var r = 0; r < ORD.runs.length; r += 2) {
+      var p = ORD.runs[r], n = ORD.runs[r + 1], ev = ORD.ev[p];
+      for (var k = 0; k < n; k++) {
+        var c = ev.charAt(pos[p]++), i;
+        if (c === 'o') {
+          i = byProc[p][oi[p]++];
+          stk[p].push(i);
+          steps.push(2 * i);
+        } else if (c === 'c') {
+          steps.push(2 * stk[p].pop() + 1);
+        } else {
+          steps.push(-(lanes[p].inst[ii[p]++] + 1));
+        }
+      }
+    }
+  }
+  function stepProc(code) { return code >= 0 ? IV[code >> 1][0] : IN[-code - 1][0]; }
+  function stepTime(code) { return code >= 0 ? IV[code >> 1][(code & 1) ? 5 : 4] : IN[-code - 1][3]; }
+  // repaired: the order put the event later than its clock said.
+  function repaired(code) {
+    if (code < 0) return IN[-code - 1].length > 5;
+    var f = D.fixMask[code >> 1];
+    return f !== undefined && (f & ((code & 1) ? 2 : 1)) !== 0;
+  }
+  function resetState() {
+    cur = -1;
+    stacks = lanes.map(function () { return []; });
+    used = lanes.map(function () { return 0; });
+  }
+  function apply(code) {
+    var p = stepProc(code);
+    used[p]++;
+    if (code < 0) return;
+    if (code & 1) {
+      var s = stacks[p], i = code >> 1, at = s.lastIndexOf(i);
+      if (at >= 0) s.splice(at, 1);
+    } else {
+      stacks[p].push(code >> 1);
+    }
+  }
+  function gotoStep(k) {
+    if (!steps) decodeOrder();
+    k = Math.max(-1, Math.min(k, steps.length - 1));
+    if (k < cur) resetState();
+    while (cur < k) apply(steps[++cur]);
+    showState();
+    draw();
+  }
+  function procName(p) { return meta.lanes ? meta.lanes[p] : 'P' + p; }
+  function siteText(si) {
+    var s = S[si];
+    return esc(s.n) + (s.w && s.n.indexOf(s.w) < 0 ? ' <span class="where">' + esc(s.w) + '</span>' : '');
+  }
+  // procState is what processor p does after the current step: its state
+  // (region, wait, held, msg, measure, idle or done), the site and whom it
+  // waits for: at a barrier the processors not waiting there, at a lock or
+  // critical section those holding it, in a message call its peer.
+  function procState(p) {
+    var s = stacks[p];
+    if (!s.length) return { state: used[p] >= ORD.ev[p].length ? 'done' : 'idle', site: -1, whom: [] };
+    var i = s[s.length - 1], v = IV[i], st = K[v[1]].style, whom = [], q;
+    if (st === 'wait') {
+      var held = K[v[1]].name === 'lock wait' || K[v[1]].name === 'critical wait';
+      for (q = 0; q < lanes.length; q++) {
+        if (q === p) continue;
+        var hit = stacks[q].some(function (j) {
+          return IV[j][2] === v[2] && (held ? K[IV[j][1]].style === 'held' : K[IV[j][1]].style === 'wait');
+        });
+        if (held ? hit : !hit) whom.push(q);
+      }
+    } else if (st === 'msg' && v.length > 7) {
+      whom.push(v[7]);
+    }
+    return { state: st, site: v[2], whom: whom, iv: i };
+  }
+  function showState() {
+    var h = [], code = cur >= 0 ? steps[cur] : null;
+    document.getElementById('st-slider').max = steps.length - 1;
+    document.getElementById('st-slider').value = cur;
+    if (code === null) {
+      h.push('<p id="st-event">before the first event (' + steps.length + ' steps)</p>');
+    } else {
+      var p = stepProc(code), what;
+      if (code < 0) what = esc(D.names[IN[-code - 1][1]]) + (IN[-code - 1][2] >= 0 ? ' at ' + siteText(IN[-code - 1][2]) : '');
+      else what = ((code & 1) ? 'leaves ' : 'enters ') + esc(K[IV[code >> 1][1]].name) + ' ' + siteText(IV[code >> 1][2]);
+      h.push('<p id="st-event" data-repaired="' + (repaired(code) ? 1 : 0) + '">step ' + (cur + 1) + ' of ' + steps.length +
+        ' at ' + fmtDur(stepTime(code)) + ': <b>' + esc(procName(p)) + '</b> ' + what +
+        (repaired(code) ? '<br><span class="err">clock repaired: the record\'s clock was earlier than a causal predecessor</span>' : '') + '</p>');
+    }
+    h.push('<table id="st-procs">');
+    for (var q = 0; q < lanes.length; q++) {
+      var ps = procState(q), text;
+      switch (ps.state) {
+        case 'done': text = 'finished'; break;
+        case 'idle': text = 'outside every region'; break;
+        case 'wait':
+          text = 'waits at ' + siteText(ps.site) + (ps.whom.length ? (K[IV[ps.iv][1]].style === 'wait' && /lock|critical/.test(K[IV[ps.iv][1]].name) ?
+            ' held by ' : ' for ') + ps.whom.map(procName).join(', ') : '');
+          break;
+        case 'held': text = 'holds ' + siteText(ps.site); break;
+        case 'msg': text = 'in ' + siteText(ps.site) + (ps.whom.length ? ' with ' + procName(ps.whom[0]) : ''); break;
+        default: text = 'runs ' + siteText(ps.site);
+      }
+      h.push('<tr data-proc="' + q + '" data-state="' + ps.state + '" data-site="' + ps.site + '" data-whom="' + ps.whom.join(',') +
+        '" class="st-' + ps.state + '"><th>' + esc(procName(q)) + '</th><td>' + text + '</td></tr>');
+    }
+    h.push('</table>');
+    var t = code === null ? -Infinity : stepTime(code), fl = inFlight(t);
+    h.push('<p class="note" id="st-msgs">' + fl.length + ' messages in flight' + (fl.length ? ': ' + fl.slice(0, 8).map(function (m) {
+      return procName(MS[m][0]) + '→' + procName(MS[m][1]) + ' (' + MS[m][5] + ' B)';
+    }).join(', ') + (fl.length > 8 ? ', …' : '') : '') + '</p>');
+    document.getElementById('st-body').innerHTML = h.join('');
+    statusEl.dataset.step = cur + 1;
+    statusEl.dataset.steps = steps.length;
+    statusEl.dataset.inflight = fl.length;
+  }
+  function inFlight(t) {
+    var out = [];
+    for (var m = 0; m < MS.length; m++) if (MS[m][2] <= t && MS[m][3] > t) out.push(m);
+    return out;
+  }
+  // drawState draws the current step: a line at its time (red where the
+  // order repaired the clock), a ring on its processor's lane and the
+  // messages in flight in orange.
+  function drawState(right) {
+    if (stateBox.hidden || !steps || cur < 0) return;
+    var code = steps[cur], t = stepTime(code), x = X(t), L = lanes[stepProc(code)];
+    if (x < GUT || x > right) return;
+    ctx.strokeStyle = repaired(code) ? '#d00000' : '#0a7d32';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x, AXIS - 4);
+    ctx.lineTo(x, totalH);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x, L.y + ROW / 2, 6, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.strokeStyle = 'rgba(230, 120, 0, 0.95)';
+    ctx.lineWidth = 3;
+    inFlight(t).forEach(function (m) {
+      var a = lanes[MS[m][0]], b = lanes[MS[m][1]];
+      ctx.beginPath();
+      ctx.moveTo(X(MS[m][2]), a.y + ROW / 2);
+      ctx.lineTo(X(MS[m][3]), b.y + ROW / 2);
+      ctx.stroke();
+    });
+    ctx.lineWidth = 1;
+  }
+  function play() {
+    if (playing) {
+      clearInterval(playing);
+      playing = null;
+      document.getElementById('st-play').textContent = '▶';
+      return;
+    }
+    document.getElementById('st-play').textContent = '❚❚';
+    playing = setInterval(function () {
+      if (cur >= steps.length - 1) { play(); return; }
+      gotoStep(cur + 1);
+      var t = stepTime(steps[cur]);
+      if (t > v1 || t < v0) setWindow(t - (v1 - v0) / 2, t + (v1 - v0) / 2);
+    }, 80);
+  }
+  function openStates() {
+    stateBox.hidden = false;
+    if (!steps) { decodeOrder(); resetState(); }
+    var n = 0;
+    steps.forEach(function (c) { if (repaired(c)) n++; });
+    statusEl.dataset.repairs = n;
+    gotoStep(cur);
+  }
+  document.getElementById('states').onclick = function () {
+    if (stateBox.hidden) openStates(); else { stateBox.hidden = true; if (playing) play(); draw(); }
+  };
+  document.getElementById('st-first').onclick = function () { gotoStep(-1); };
+  document.getElementById('st-prev').onclick = function () { gotoStep(cur - 1); };
+  document.getElementById('st-next').onclick = function () { gotoStep(cur + 1); };
+  document.getElementById('st-last').onclick = function () { gotoStep(steps.length - 1); };
+  document.getElementById('st-play').onclick = play;
+  document.getElementById('st-slider').oninput = function () { gotoStep(+this.value); };
+  document.getElementById('st-repair').onclick = function () {
+    for (var k = cur + 1; k < steps.length; k++) {
+      if (repaired(steps[k])) {
+        gotoStep(k);
+        var t = stepTime(steps[k]);
+        setWindow(t - (v1 - v0) / 2, t + (v1 - v0) / 2);
+        return;
+      }
+    }
+  };
+
   // Dragging pans; shift+dragging selects a part of the run; a click
   // without moving picks the bar under the pointer.
   var drag = null;
@@ -822,6 +1028,8 @@
       case 'ArrowLeft': setWindow(v0 - w * 0.2, v1 - w * 0.2); break;
       case 'ArrowRight': setWindow(v0 + w * 0.2, v1 + w * 0.2); break;
       case 'Escape': clearSelection(); break;
+      case '.': if (!stateBox.hidden) gotoStep(cur + 1); break;
+      case ',': if (!stateBox.hidden) gotoStep(cur - 1); break;
       default: return;
     }
     e.preventDefault();
@@ -858,6 +1066,9 @@
   if (pk && +pk[1] < IV.length) pickInterval(+pk[1]);
   var sl = /select=([-0-9.e+]+),([-0-9.e+]+)/.exec(location.hash);
   if (sl) showSelection(+sl[1], +sl[2]);
+  // #step=K opens the global states after step K (0: before the first).
+  var sk = /step=([0-9]+)/.exec(location.hash);
+  if (sk) { openStates(); gotoStep(+sk[1] - 1); }
 
   // #tip=I shows the tooltip of interval I, #tip=eI that of event I, as
   // hovering over it would.
