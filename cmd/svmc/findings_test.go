@@ -97,14 +97,20 @@ func TestFindingsSuite(t *testing.T) {
 // the narrowed request (stage 0, LOCAL requests for the top findings)
 // until the request repeats: on the block triangle it converges in two
 // rounds, the narrowed trace has fewer records, and the top finding holds.
+// On a loaded machine a timing-made finding of round 2 can ask for one
+// more round (seen once in CI: rounds of 18, 18 and 13 records); the last
+// round must then have fewer records than the first.
 func TestTune(t *testing.T) {
 	dir := t.TempDir()
 	res, rounds := tune(t, filepath.Join("testdata", "findings", "triangle"), dir)
-	if len(rounds) != 2 {
+	if len(rounds) < 2 || len(rounds) > 3 {
 		t.Fatalf("rounds %v\n%s", rounds, res.stderr)
 	}
+	if len(rounds) == 3 {
+		t.Logf("three rounds (load): %v", rounds)
+	}
 	r1, _ := strconv.Atoi(rounds[0][3])
-	r2, _ := strconv.Atoi(rounds[1][3])
+	r2, _ := strconv.Atoi(rounds[len(rounds)-1][3])
 	if rounds[0][2] != "the default stage" || rounds[1][2] != filepath.Join(dir, "round2.req") || r2 >= r1 ||
 		rounds[0][4] != "imbalance" || rounds[1][4] != "imbalance" {
 		t.Errorf("rounds %v", rounds)
