@@ -36,6 +36,10 @@ type Model struct {
 	// GC is the garbage collector's pauses (nil unless the run was asked
 	// for the Go runtime's context).
 	GC *GCStats `json:"gc,omitempty"`
+	// Goroutines are the goroutines each processor started, from their
+	// lanes (svmc run's trace gives a goroutine of a traced processor a
+	// lane of its own); their time is the processor's, not N's.
+	Goroutines []GoroutineStat `json:"goroutines,omitempty"`
 	// Serial is the leader's exclusive-mode time per region: code the
 	// other processors idle through.
 	Serial []*SerialStat `json:"serial,omitempty"`
@@ -424,6 +428,11 @@ type builder struct {
 	svm            *svmBuilder // page records (locality.go); nil without
 	varChecks      []VarCheck
 	cost           CostModel
+	// Goroutine lanes (lanes.go), by node id.
+	lanes   map[int]*laneState
+	goStats map[int]*GoroutineStat
+	goWhere map[goKey]*GoStmt
+	laneIDs map[[2]int]bool // processor, lane
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -471,6 +480,9 @@ func growRP(s []RegionProc, n int) []RegionProc {
 // Before attributes the time since the processor's previous record to the
 // state it was in.
 func (b *builder) Before(e *replay.Event) {
+	if b.lane(int(e.Proc), e.Tag) != nil {
+		return // a goroutine's lane: no processor's time
+	}
 	n := b.node(int(e.Proc))
 	t := e.Clock
 	n.records++
@@ -501,6 +513,10 @@ func (b *builder) Before(e *replay.Event) {
 }
 
 func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
+	if l := b.lane(iv.Proc, e.Tag); l != nil {
+		b.laneOpen(l, iv)
+		return
+	}
 	n := b.node(iv.Proc)
 	switch iv.Kind {
 	case replay.KindRegion:
@@ -519,6 +535,10 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 }
 
 func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
+	if l := b.lanes[iv.Proc]; l != nil {
+		b.laneClose(l, iv, e)
+		return
+	}
 	n := b.node(iv.Proc)
 	switch iv.Kind {
 	case replay.KindRegion:
@@ -552,6 +572,9 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 	if replay.AfterRun(e.Tag) {
 		b.runRecord(e)
 		return
+	}
+	if b.lanes[int(e.Proc)] != nil {
+		return // a goroutine's lane: its throttled calls and events are not counted
 	}
 	if replay.Unmatched(e) {
 		if e.Tag == trace.TagMeasureFinish {
@@ -994,6 +1017,7 @@ func (b *builder) model() *Model {
 	b.rp.Finish()
 	N := b.procs()
 	m := &Model{Procs: N, Stage: b.stage, Records: b.records, prog: b.pi.p}
+	m.Goroutines = b.goroutines()
 	if b.pi.p != nil {
 		m.Program = b.pi.p.Package
 	}

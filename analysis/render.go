@@ -278,6 +278,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 
 	writeGC(w, m)
+	writeGoroutines(w, m)
 	writeMessages(w, m)
 	writeLocality(w, m)
 	writeThrottled(w, m)
@@ -500,6 +501,27 @@ func writeGC(w io.Writer, m *Model) {
 		if ws.GC > 0 {
 			t.add(ws.Wait, ws.Where(), Dur(ws.GC), pct(ws.GC/max(ws.Total, 1e-9)))
 		}
+	}
+	t.write(w, "  ")
+}
+
+// writeGoroutines lists the goroutines each processor started (their
+// lanes): their time is that processor's work, done beside it.
+func writeGoroutines(w io.Writer, m *Model) {
+	if len(m.Goroutines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nGoroutines the processors started (each on a lane of its own; their time is their processor's)\n")
+	t := newTable(">proc", ">goroutines", ">lanes", ">life", ">longest", ">in regions", "go statements")
+	for _, g := range m.Goroutines {
+		var at []string
+		for _, s := range g.Where {
+			at = append(at, s.At+" ("+strconv.Itoa(s.Goroutines)+")")
+		}
+		if g.Unfinished > 0 {
+			at = append(at, strconv.Itoa(g.Unfinished)+" still running at the end")
+		}
+		t.add(strconv.Itoa(g.Proc), strconv.Itoa(g.Goroutines), strconv.Itoa(g.Lanes), Dur(g.Life), Dur(g.Longest), Dur(g.Regions), strings.Join(at, ", "))
 	}
 	t.write(w, "  ")
 }

@@ -10,11 +10,15 @@ import (
 // in the goroutine it starts ends the run with a complete trace
 // (rtlib.Recover) instead of killing the process first:
 //
-//	go func(x T) { ... }(a)  ->  go func(x T) { defer svm_rt.Recover("f.go:3:2"); ... }(a)
+//	go func(x T) { ... }(a)  ->  { svm_l := svm_rt.GoLane(); go func(x T) {
+//	                               defer svm_rt.GoRecover(svm_l, "f.go:3:2"); svm_l.GoEnter("f.go:3:2"); ... }(a) }
 //	go f(a, b)               ->  go svm_rt.Guard2(f, "f.go:3:2")(a, b)
 //
 // (GuardN for up to 3 parameters and no results, Guard, a reflect call,
-// for the others)
+// for the others). GoLane, evaluated in the goroutine that runs the go
+// statement (GuardN calls it), gives the new goroutine its lane of the
+// processor that started it while that processor traces (rtlib/lanes.go);
+// the block keeps svm_l to the one statement, on its lines.
 //
 // Both keep where Go evaluates the function value and the arguments. Left
 // as they are: builtins (go close(c)), whose value cannot be taken, and
@@ -32,7 +36,9 @@ func (g *gen) guardGoroutines() {
 		fun := ast.Unparen(st.Call.Fun)
 		if lit, ok := fun.(*ast.FuncLit); ok {
 			at := g.off(lit.Body.Lbrace) + 1
-			g.e.lines(at, "defer "+rt+".Recover("+pos+")", opening, g.line(st.Pos()))
+			g.e.add(g.off(st.Pos()), g.off(st.Pos()), "{ svm_l := "+rt+".GoLane(); ", opening)
+			g.e.lines(at, "defer "+rt+".GoRecover(svm_l, "+pos+"); svm_l.GoEnter("+pos+")", opening, g.line(st.Pos()))
+			g.e.add(g.off(st.End()), g.off(st.End()), " }", following)
 			g.usesRT = true
 			return true
 		}

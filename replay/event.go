@@ -20,7 +20,9 @@ type Event struct {
 	Sub  int32 // subprogram number
 	Dir  int32 // directive number
 	// A is the region type (trace-region-*), iterations (pdo-work),
-	// overhead type (trace-overhead) or level (measure-*).
+	// overhead type (trace-overhead), level (measure-*) or the processor
+	// of a goroutine lane (goroutine-start; Cols its goroutine number, Name
+	// its go statement).
 	A int32
 	// F is busy µs (pdo-work), duration (trace-overhead), startup
 	// (pdo-info) or elapsed µs (measure-finish; -1 when the record has
@@ -190,6 +192,12 @@ func newLayout(desc *trace.Descriptor) *layout {
 			l.msg[11] = -1
 		}
 		l.msgBuf = arrayIndex(desc, "buffer address")
+	case trace.TagGoroutineStart:
+		l.a = scalarIndex(desc, "processor", trace.Int)
+		l.cols = scalarIndex(desc, "goroutine number", trace.Int)
+		if i := desc.Index("started at"); i >= 0 && desc.Fields[i].Type == trace.Char && desc.Fields[i].Dims == 1 {
+			l.name = i
+		}
 	case trace.TagMeasureStart, trace.TagMeasureFinish:
 		l.a = scalarIndex(desc, "level", trace.Int)
 		l.f = scalarIndex(desc, "elapsed microseconds", trace.Double, trace.Float)

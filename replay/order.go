@@ -394,7 +394,8 @@ func newOrderer(opt OrderOptions) *orderer {
 	return o
 }
 
-// grow makes processors 0..n-1 known (and live).
+// grow makes processors 0..n-1 known (and live): processors, and the
+// goroutine lanes after them.
 func (o *orderer) grow(n int) {
 	for len(o.q) < n {
 		o.q = append(o.q, deque{})
@@ -404,6 +405,10 @@ func (o *orderer) grow(n int) {
 		} else {
 			o.emptyLive++
 		}
+	}
+	// Goroutine lanes (node ids from Procs on) take part in no barrier.
+	if o.opt.Procs > 0 {
+		n = min(n, o.opt.Procs)
 	}
 	if n > o.nlive {
 		o.nlive = n
@@ -450,8 +455,8 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
 	if node >= 0 {
 		it.e.Proc = int32(node)
 	}
-	if o.opt.Procs > 0 && int(it.e.Proc) >= o.opt.Procs {
-		return fmt.Sprintf("processor %d, but the run had %d", it.e.Proc, o.opt.Procs)
+	if o.opt.Procs > 0 && int(it.e.Proc) >= o.opt.Procs+trace.MaxLanes {
+		return fmt.Sprintf("processor %d, but the run had %d (and at most %d goroutine lanes)", it.e.Proc, o.opt.Procs, trace.MaxLanes)
 	}
 	if o.opt.Message != nil && it.e.Tag >= 2000 && it.e.Tag != trace.TagPDOWork {
 		if key, send, ok := o.opt.Message(r); ok {

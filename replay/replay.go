@@ -9,11 +9,12 @@ import (
 type Kind uint8
 
 const (
-	KindRegion  Kind = iota // a trace region; Interval.Code is its type
-	KindWait                // waiting: Interval.Wait says for what
-	KindHold                // holding a lock or a critical section (Wait: WaitLock or WaitCritical)
-	KindMeasure             // a measured interval (Level, Name)
-	KindMsg                 // a message-passing call: Code its call kind, Dir its call site
+	KindRegion    Kind = iota // a trace region; Interval.Code is its type
+	KindWait                  // waiting: Interval.Wait says for what
+	KindHold                  // holding a lock or a critical section (Wait: WaitLock or WaitCritical)
+	KindMeasure               // a measured interval (Level, Name)
+	KindMsg                   // a message-passing call: Code its call kind, Dir its call site
+	KindGoroutine             // a goroutine's life on its lane: Code its processor, Level its number, Name its go statement
 )
 
 // WaitKind is what a processor waits for, or holds.
@@ -220,6 +221,10 @@ func (r *Replayer) Add(e *Event) {
 		r.open(ps, e, Interval{Kind: KindMeasure, Level: int(e.A), Name: e.Name})
 	case trace.TagMeasureFinish:
 		r.closeOrInstant(ps, e, KindMeasure, WaitNone, 0)
+	case trace.TagGoroutineStart:
+		r.open(ps, e, Interval{Kind: KindGoroutine, Code: int(e.A), Level: e.Cols, Name: e.Name})
+	case trace.TagGoroutineEnd:
+		r.closeOrInstant(ps, e, KindGoroutine, WaitNone, 0)
 	case trace.TagMsgCallStart:
 		r.open(ps, e, Interval{Kind: KindMsg, Code: int(e.M.Kind), Sub: sub, Dir: dir})
 	case trace.TagMsgCallStop:

@@ -2,7 +2,8 @@ package rtlib
 
 import "reflect"
 
-// Goroutines the program starts are not processors, and a panic in one
+// Goroutines the program starts are not processors (they get lanes of the
+// processor that started them while it traces, lanes.go), and a panic in one
 // would kill the process with Go's stack trace before the trace is
 // written. svmc rewrites every go statement of the program so that Recover
 // is deferred first in the new goroutine: a go statement of a function
@@ -39,8 +40,10 @@ func Guard[F any](f F, started string) F {
 		return f // go of a nil function fails in the caller, as without svmc
 	}
 	variadic := v.Type().IsVariadic()
+	l := GoLane()
 	w := reflect.MakeFunc(v.Type(), func(args []reflect.Value) []reflect.Value {
-		defer Recover(started)
+		defer GoRecover(l, started)
+		l.GoEnter(started)
 		if variadic {
 			return v.CallSlice(args)
 		}
@@ -55,20 +58,24 @@ func Guard[F any](f F, started string) F {
 // with reflect; a plain go statement takes ~0.33 µs). svmc picks them from
 // the callee's signature.
 func Guard0(f func(), started string) func() {
-	return func() { defer Recover(started); f() }
+	l := GoLane()
+	return func() { defer GoRecover(l, started); l.GoEnter(started); f() }
 }
 
 // Guard1 is Guard0 for one parameter.
 func Guard1[A any](f func(A), started string) func(A) {
-	return func(a A) { defer Recover(started); f(a) }
+	l := GoLane()
+	return func(a A) { defer GoRecover(l, started); l.GoEnter(started); f(a) }
 }
 
 // Guard2 is Guard0 for two parameters.
 func Guard2[A, B any](f func(A, B), started string) func(A, B) {
-	return func(a A, b B) { defer Recover(started); f(a, b) }
+	l := GoLane()
+	return func(a A, b B) { defer GoRecover(l, started); l.GoEnter(started); f(a, b) }
 }
 
 // Guard3 is Guard0 for three parameters.
 func Guard3[A, B, C any](f func(A, B, C), started string) func(A, B, C) {
-	return func(a A, b B, c C) { defer Recover(started); f(a, b, c) }
+	l := GoLane()
+	return func(a A, b B, c C) { defer GoRecover(l, started); l.GoEnter(started); f(a, b, c) }
 }

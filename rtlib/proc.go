@@ -17,6 +17,9 @@ type Proc struct {
 	aps      *aps
 	apsIndex int // position in aps.members
 	detached bool
+	lane     bool   // the lane of a goroutine a processor started (lanes.go); detached too
+	owner    int    // a lane's processor
+	gseq     int    // a lane's goroutine number in the run
 	inTask   bool   // running a task dispatched to the APS (a PDO body)
 	goid     int64  // the goroutine's id, to find its stack when the time limit stops the run
 	measPos  string // position of the MeasureFinish call being made (MeasureFinishAt)
@@ -61,9 +64,15 @@ type Proc struct {
 	exited chan struct{}
 }
 
-// ID returns the processor number, 0..NProcs()-1. A detached Proc (see
-// Current) answers 0.
-func (p *Proc) ID() int { return p.id }
+// ID returns the processor number, 0..NProcs()-1. A goroutine a processor
+// started answers that processor's number when it has a lane (lanes.go),
+// another detached Proc (see Current) 0.
+func (p *Proc) ID() int {
+	if p.lane {
+		return p.owner
+	}
+	return p.id
+}
 
 // NProcs returns the number of processors of the run (the directive
 // expression nprocs()).

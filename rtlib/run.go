@@ -237,6 +237,7 @@ type run struct {
 	nextTemplate atomic.Int64
 	nextProcs    atomic.Int64
 	sections     map[string]*Procs // arrangement sections (ProcsSection), under mu
+	lanes        laneSet           // the lanes of the processors' goroutines (lanes.go)
 
 	mu       sync.Mutex
 	infoSeen map[Site]bool
@@ -659,6 +660,7 @@ func (r *run) finish(end int64) {
 				notStopped = append(notStopped, i)
 			}
 		}
+		bufs = append(bufs, r.sealLanes()...)
 		close(r.flushQ)
 		<-r.writerDone
 		for _, b := range bufs {

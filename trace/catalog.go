@@ -105,6 +105,19 @@ const (
 	// runtime keeps the last 256 pauses.
 	TagGCPause Tag = 2011
 
+	// TagGoroutineStart and TagGoroutineEnd open and close the lane of a
+	// goroutine a processor's code started (node id N + k, the k-th lane;
+	// a lane is reused by a later goroutine of the same processor once its
+	// goroutine ended): the processor it belongs to, the goroutine's
+	// number in the run and the go statement. Written whenever a traced
+	// processor starts a goroutine; the regions it runs are on its lane.
+	TagGoroutineStart Tag = 2012
+	TagGoroutineEnd   Tag = 2013
+
+	// MaxLanes bounds the goroutine lanes of a run: their node ids are N
+	// to N + MaxLanes − 1.
+	MaxLanes = 1024
+
 	// Message passing (from #2100; seed 003's tracer): the entry and exit
 	// of every call with its parameters, and the completion of a
 	// non-blocking operation found by Wait, Test or WaitAll. A send's
@@ -368,6 +381,10 @@ var Catalog = []*Descriptor{
 			Field{Int, "checksum", 0}, Field{Int, "bytes", 0})},
 	{TagGCPause, "gc-pause", "a stop-the-world pause of Go's garbage collector during the run",
 		one(nodeID, clock, Field{Double, "duration microseconds", 0}, Field{Int, "gc number", 0})},
+	{TagGoroutineStart, "goroutine-start", "a goroutine a processor started begins on its lane",
+		one(nodeID, clock, Field{Int, "processor", 0}, Field{Int, "goroutine number", 0}, Field{Char, "started at", 1})},
+	{TagGoroutineEnd, "goroutine-end", "the goroutine of a lane returns",
+		one(nodeID, clock)},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},
@@ -452,7 +469,8 @@ func Stage(tag Tag) int {
 		return 1
 	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
-	case tag >= TagMeasureStart && tag <= TagThrottledCalls, tag == TagGCPause:
+	case tag >= TagMeasureStart && tag <= TagThrottledCalls, tag == TagGCPause,
+		tag == TagGoroutineStart, tag == TagGoroutineEnd:
 		return 1
 	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone:
 		return 3

@@ -82,14 +82,15 @@ const maxProcs = replay.MaxProcs
 
 // builder makes the timeline of a replay (a replay.Handler).
 type builder struct {
-	tl       *Timeline
-	order    []procSeq // the events in the consistent order (finish makes them Steps)
-	sites    *sites
-	sends    map[[2]int]sendInfo // by sender and message id
-	start    float64
-	end      float64
-	unmatch  int
-	unclosed int
+	tl        *Timeline
+	order     []procSeq   // the events in the consistent order (finish makes them Steps)
+	laneOwner map[int]int // goroutine lanes: their processors
+	sites     *sites
+	sends     map[[2]int]sendInfo // by sender and message id
+	start     float64
+	end       float64
+	unmatch   int
+	unclosed  int
 }
 
 func newBuilder(name string, prog *progdb.Program) *builder {
@@ -123,6 +124,8 @@ func intervalKind(iv *replay.Interval) Kind {
 			return KindCollective
 		}
 		return KindMsgCall
+	case replay.KindGoroutine:
+		return KindGoroutine
 	}
 	switch iv.Wait {
 	case replay.WaitImplicit:
@@ -147,6 +150,12 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 	case replay.KindMsg:
 		site = b.sites.call(iv.Sub, iv.Dir, iv.Code)
 		b.msgOpen(iv, e, site)
+	case replay.KindGoroutine:
+		site = b.sites.goStmt(iv.Name)
+		if b.laneOwner == nil {
+			b.laneOwner = map[int]int{}
+		}
+		b.laneOwner[iv.Proc] = iv.Code
 	default:
 		site = b.sites.get(iv.Sub, iv.Dir, -1)
 	}
@@ -260,6 +269,7 @@ func (b *builder) finish(procs int, stats replay.OrderStats) *Timeline {
 		return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Seq, y.Seq))
 	})
 	b.steps()
+	b.laneNames()
 	if tl.Ended.Abnormal() || tl.Ended.Incomplete() {
 		tl.Warnings = append([]string{tl.Ended.Summary()}, tl.Warnings...)
 	}
@@ -302,4 +312,24 @@ func (b *builder) steps() {
 		}
 	}
 	b.order = nil
+}
+
+// laneNames names the lanes of goroutines (rtlib/lanes.go) after their
+// processor: P0/g1 is processor 0's first lane.
+func (b *builder) laneNames() {
+	if len(b.laneOwner) == 0 {
+		return
+	}
+	tl := b.tl
+	tl.Lanes = make([]string, tl.Procs)
+	lanes := map[int]int{}
+	for p := range tl.Lanes {
+		owner, ok := b.laneOwner[p]
+		if !ok {
+			tl.Lanes[p] = "P" + itoa(p)
+			continue
+		}
+		lanes[owner]++
+		tl.Lanes[p] = "P" + itoa(owner) + "/g" + itoa(lanes[owner])
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/svmc/svmc/analysis"
 )
@@ -122,6 +123,7 @@ type side struct {
 	Note              string
 	Report            template.HTML
 	GC                string // the collector's pauses, "" without gc-pause records
+	GoLanes           int    // lanes of goroutines among the Procs lanes
 }
 
 type sideProc struct {
@@ -194,6 +196,12 @@ func sideData(tl *Timeline, s *Summary) side {
 	for _, st := range s.Measures {
 		d.Measures = append(d.Measures, row(st))
 	}
+	for _, n := range tl.Lanes {
+		if strings.Contains(n, "/g") {
+			d.GoLanes++
+		}
+	}
+	d.Procs -= d.GoLanes
 	if len(tl.GC) > 0 {
 		var tot, longest float64
 		for _, g := range tl.GC {
@@ -229,7 +237,7 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <table class="kv">
 {{if .Program}}<tr><th>program</th><td>{{.Program}}</td></tr>{{end}}
 <tr><th>trace</th><td>{{.Trace}}</td></tr>
-<tr><th>processors</th><td>{{.Procs}}</td></tr>
+<tr><th>processors</th><td>{{.Procs}}{{if .GoLanes}} and {{.GoLanes}} goroutine lanes (P<i>n</i>/g<i>k</i>: processor <i>n</i>'s goroutines){{end}}</td></tr>
 <tr><th>run time</th><td id="run-time">{{.RunTime}}</td></tr>
 <tr><th>records</th><td>{{.Records}} ({{.Intervals}} intervals, {{.Events}} events)</td></tr>
 <tr><th>order</th><td>{{.Order}}</td></tr>

@@ -2,6 +2,7 @@ package view
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
@@ -19,6 +20,7 @@ type sites struct {
 	prog     *progdb.Program
 	index    map[siteKey]int
 	measures map[measureKey]int
+	gos      map[string]int // go statements
 	list     []Site
 }
 
@@ -180,6 +182,27 @@ func (s *sites) access(n int) int {
 	}
 	st.Name = "access " + st.Where()
 	s.index[key] = len(s.list)
+	s.list = append(s.list, st)
+	return len(s.list) - 1
+}
+
+// goStmt returns the index of the site of a go statement ("file:line:col",
+// from goroutine-start): a goroutine's interval names it.
+func (s *sites) goStmt(at string) int {
+	if i, ok := s.gos[at]; ok {
+		return i
+	}
+	st := Site{Func: "goroutine", Kind: "goroutine", Region: -1, Name: "goroutine " + at, Text: "go statement at " + at}
+	if i := strings.LastIndexByte(at, ':'); i > 0 {
+		if j := strings.LastIndexByte(at[:i], ':'); j > 0 {
+			st.File = at[:j]
+			st.Line, _ = strconv.Atoi(at[j+1 : i])
+		}
+	}
+	if s.gos == nil {
+		s.gos = map[string]int{}
+	}
+	s.gos[at] = len(s.list)
 	s.list = append(s.list, st)
 	return len(s.list) - 1
 }

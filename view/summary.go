@@ -88,7 +88,8 @@ func totalsOf(tl *Timeline, a, b float64) *totals {
 			open = open[:0]
 		}
 		open = append(open[:min(iv.Depth, len(open))], -1)
-		if iv.Kind.IsRegion() {
+		busyKind := iv.Kind.IsRegion() || iv.Kind == KindGoroutine // a goroutine's life is its lane's busy time
+		if busyKind {
 			open[len(open)-1] = iv.Site
 		}
 		d, in := clip(iv.Start, iv.End, a, b)
@@ -97,7 +98,7 @@ func totalsOf(tl *Timeline, a, b float64) *totals {
 		}
 		inRegion := slices.ContainsFunc(open[:len(open)-1], func(s int) bool { return s >= 0 })
 		switch {
-		case iv.Kind.IsRegion():
+		case busyKind:
 			ps.Regions++
 			if !inRegion {
 				ps.Busy += d

@@ -45,6 +45,11 @@ const (
 	KindMsgCall
 	KindCollective
 
+	// KindGoroutine is a goroutine's life on its lane (goroutine-start to
+	// goroutine-end): a goroutine a processor started; its site is the go
+	// statement.
+	KindGoroutine
+
 	NumKinds
 )
 
@@ -75,6 +80,7 @@ var kinds = [NumKinds]kindInfo{
 	KindMeasure:         {"measured interval", "measure-start", "measure-finish", "#3f3d99"},
 	KindMsgCall:         {"message call", "msg-call-start", "msg-call-stop", "#2a9d8f"},
 	KindCollective:      {"collective", "msg-call-start", "msg-call-stop", "#1f6f8b"},
+	KindGoroutine:       {"goroutine", "goroutine-start", "goroutine-end", "#b7c7a0"},
 }
 
 func (k Kind) String() string {

@@ -28,6 +28,7 @@
   // Lanes: rows[d] lists the intervals at depth d in time order (the data
   // is sorted by processor, then by opening order).
   var lanes = [], p, totalH = 0, totalRows = 0;
+  if (meta.lanes) meta.lanes.forEach(function (n) { GUT = Math.max(GUT, 14 + 7 * n.length); });
   for (p = 0; p < meta.procs; p++) lanes.push({ rows: [], inst: [] });
   IV.forEach(function (v, i) {
     var L = lanes[v[0]];

@@ -1,0 +1,176 @@
+package analysis
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/svmc/svmc/replay"
+	"github.com/svmc/svmc/trace"
+)
+
+// Goroutine lanes (rtlib/lanes.go): a goroutine a processor started runs
+// on a lane of its own (node id N + k) between goroutine-start and
+// goroutine-end. A lane is no processor: it counts in neither N nor the
+// Lib-DVM characteristics; its time belongs to the processor that
+// started it. The regions it runs count in the region profile in that
+// processor's column, and Model.Goroutines sums the goroutines' lives per
+// processor.
+
+// GoroutineStat is what the goroutines one processor started did on
+// their lanes.
+type GoroutineStat struct {
+	Proc       int     `json:"proc"`
+	Goroutines int     `json:"goroutines"` // goroutines traced on lanes
+	Lanes      int     `json:"lanes"`      // lanes they used (the most alive at once)
+	Life       float64 `json:"life_us"`    // their lives summed: goroutine-start to goroutine-end
+	Longest    float64 `json:"longest_us"`
+	Regions    float64 `json:"regions_us"` // time in the regions they ran (outermost)
+	// Where are the go statements, by the number of goroutines each started.
+	Where []GoStmt `json:"where"`
+	// Unfinished counts goroutines still running when the trace ends.
+	Unfinished int `json:"unfinished,omitempty"`
+}
+
+// GoStmt is a go statement and the goroutines it started.
+type GoStmt struct {
+	At         string  `json:"at"` // file:line:col
+	Goroutines int     `json:"goroutines"`
+	Life       float64 `json:"life_us"`
+}
+
+// laneState is a lane's open regions and goroutine.
+type laneState struct {
+	owner int
+	stack []laneFrame
+	gor   bool // a goroutine is open on it
+}
+
+type laneFrame struct {
+	key   regKey
+	t0    float64
+	child float64
+}
+
+// lane returns the lane state of e's stream, or nil when it is a processor's.
+func (b *builder) lane(proc int, tag trace.Tag) *laneState {
+	if l, ok := b.lanes[proc]; ok {
+		return l
+	}
+	if tag != trace.TagGoroutineStart {
+		return nil
+	}
+	if b.lanes == nil {
+		b.lanes = map[int]*laneState{}
+	}
+	l := &laneState{owner: -1}
+	b.lanes[proc] = l
+	return l
+}
+
+func (b *builder) goStat(owner int) *GoroutineStat {
+	if b.goStats == nil {
+		b.goStats = map[int]*GoroutineStat{}
+	}
+	g := b.goStats[owner]
+	if g == nil {
+		g = &GoroutineStat{Proc: owner}
+		b.goStats[owner] = g
+	}
+	return g
+}
+
+func (b *builder) laneOpen(l *laneState, iv *replay.Interval) {
+	switch iv.Kind {
+	case replay.KindGoroutine:
+		l.owner, l.gor = iv.Code, true
+		g := b.goStat(l.owner)
+		g.Goroutines++
+		if b.laneIDs == nil {
+			b.laneIDs = map[[2]int]bool{}
+		}
+		b.laneIDs[[2]int{l.owner, iv.Proc}] = true
+	case replay.KindRegion:
+		l.stack = append(l.stack, laneFrame{key: regKey{int32(iv.Sub), int32(iv.Dir), int32(iv.Code)}, t0: iv.Clock0})
+	}
+}
+
+func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) {
+	if l.owner < 0 {
+		return // records before the lane's goroutine-start: a damaged trace
+	}
+	switch iv.Kind {
+	case replay.KindGoroutine:
+		g := b.goStat(l.owner)
+		life := max(0, iv.Clock1-iv.Clock0)
+		g.Life += life
+		g.Longest = max(g.Longest, life)
+		if e == nil {
+			g.Unfinished++
+		}
+		if b.goWhere == nil {
+			b.goWhere = map[goKey]*GoStmt{}
+		}
+		k := goKey{l.owner, iv.Name}
+		w := b.goWhere[k]
+		if w == nil {
+			w = &GoStmt{At: iv.Name}
+			b.goWhere[k] = w
+		}
+		w.Goroutines++
+		w.Life += life
+		l.gor = false
+	case replay.KindRegion:
+		j := len(l.stack) - 1
+		if j < 0 {
+			return
+		}
+		fr := l.stack[j]
+		l.stack = l.stack[:j]
+		incl := max(0, iv.Clock1-fr.t0)
+		a := b.regions[fr.key]
+		if a == nil {
+			a = &regAgg{key: fr.key}
+			b.regions[fr.key] = a
+		}
+		a.perProc = growRP(a.perProc, l.owner)
+		rp := &a.perProc[l.owner]
+		rp.Calls++
+		rp.Excl += max(0, incl-fr.child)
+		if !slices.ContainsFunc(l.stack, func(f laneFrame) bool { return f.key == fr.key }) {
+			rp.Incl += incl
+		}
+		if j > 0 {
+			l.stack[j-1].child += incl
+		} else {
+			b.goStat(l.owner).Regions += incl
+		}
+	}
+}
+
+type goKey struct {
+	owner int
+	at    string
+}
+
+// goroutines is Model.Goroutines: per processor, in processor order.
+func (b *builder) goroutines() []GoroutineStat {
+	var out []GoroutineStat
+	for _, g := range b.goStats {
+		for k := range b.laneIDs {
+			if k[0] == g.Proc {
+				g.Lanes++
+			}
+		}
+		for k, w := range b.goWhere {
+			if k.owner == g.Proc {
+				g.Where = append(g.Where, *w)
+			}
+		}
+		slices.SortFunc(g.Where, func(x, y GoStmt) int {
+			return cmp.Or(cmp.Compare(y.Life, x.Life), cmp.Compare(x.At, y.At))
+		})
+		out = append(out, *g)
+	}
+	slices.SortFunc(out, func(x, y GoroutineStat) int { return cmp.Compare(x.Proc, y.Proc) })
+	return out
+}

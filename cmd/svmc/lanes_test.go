@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// A program whose main starts goroutines the ways Go programs do (a
+// closure over a WaitGroup, a method value, a function with arguments)
+// that call an instrumented function, and one that never ends.
+const lanesProg = `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func work(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i % 7
+	}
+	return s
+}
+
+type acc struct {
+	mu  sync.Mutex
+	sum int
+}
+
+func (a *acc) add(n int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	v := work(n)
+	a.mu.Lock()
+	a.sum += v
+	a.mu.Unlock()
+}
+
+func main() {
+	var a acc
+	var wg sync.WaitGroup
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 4; k++ {
+				v := work(20000)
+				a.mu.Lock()
+				a.sum += v
+				a.mu.Unlock()
+			}
+		}()
+	}
+	wg.Add(2)
+	go a.add(30000, &wg)
+	go a.add(30000, &wg)
+	wg.Wait()
+	block := make(chan int)
+	go func() { work(10); <-block }()
+	out := make([]int, 4)
+	//svm:pdo loops(i)
+	for i := 0; i < 4; i++ {
+		out[i] = work(1000)
+	}
+	fmt.Println(a.sum, out[3])
+}
+`
+
+// TestGoroutineLanes (issue 11, item 2): the goroutines a processor
+// starts are traced on lanes of their own (node ids from N on, named
+// P0/g1 ... in the view) whose regions count as that processor's work in
+// the report; N stays the run's processors; a goroutine still blocked at
+// the end keeps its records; without a trace the program runs as before.
+func TestGoroutineLanes(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": lanesProg})
+	plain := runSvmc(t, dir, "run", "-n", "2", ".")
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 0 || plain.code != 0 || res.stdout != plain.stdout || res.stdout != "899954 2997\n" {
+		t.Fatalf("runs: exit %d and %d, output %q and %q\n%s", plain.code, res.code, plain.stdout, res.stdout, res.stderr)
+	}
+	starts, ends, onLanes := 0, 0, 0
+	lanes := map[int]bool{}
+	for _, r := range readTrace(t, tr) {
+		node := r.Int("node id")
+		switch r.Desc.Tag {
+		case trace.TagGoroutineStart:
+			starts++
+			lanes[node] = true
+			if node < 2 || r.Int("processor") != 0 || !strings.HasPrefix(r.String("started at"), "main.go:") {
+				t.Errorf("goroutine-start on node %d of processor %d at %q", node, r.Int("processor"), r.String("started at"))
+			}
+		case trace.TagGoroutineEnd:
+			ends++
+		case trace.TagTraceRegionStart:
+			if node >= 2 {
+				onLanes++
+			}
+		}
+	}
+	// 3 closures, 2 method values, the blocked one: 6 goroutines, 5 ended;
+	// work called 12 + 2 + 1 times on the lanes, acc.add twice.
+	if starts != 6 || ends != 5 || onLanes != 17 || len(lanes) < 2 || len(lanes) > 6 {
+		t.Errorf("%d goroutine-start, %d goroutine-end, %d regions on %d lanes; want 6, 5, 17 on 2 to 6", starts, ends, onLanes, len(lanes))
+	}
+
+	rep := runSvmc(t, dir, "report", "--format", "json", tr)
+	var out struct {
+		Model struct {
+			Procs      int
+			PerProc    []json.RawMessage `json:"per_proc"`
+			Goroutines []struct {
+				Proc, Goroutines, Lanes, Unfinished int
+				Life                                float64 `json:"life_us"`
+				Where                               []struct {
+					At         string
+					Goroutines int
+				}
+			}
+			Regions []struct {
+				Func    string
+				Type    string
+				PerProc []struct{ Calls int } `json:"per_proc"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &out); err != nil {
+		t.Fatalf("report: %v\n%s", err, rep.stderr)
+	}
+	m := out.Model
+	if m.Procs != 2 || len(m.PerProc) != 2 {
+		t.Errorf("report: %d processors (%d rows), want 2: lanes are no processors", m.Procs, len(m.PerProc))
+	}
+	if len(m.Goroutines) != 1 || m.Goroutines[0].Proc != 0 || m.Goroutines[0].Goroutines != 6 || m.Goroutines[0].Unfinished != 1 ||
+		m.Goroutines[0].Life <= 0 || len(m.Goroutines[0].Where) != 4 {
+		t.Errorf("goroutines %+v; want processor 0's 6 from 4 go statements, 1 unfinished", m.Goroutines)
+	}
+	for _, r := range m.Regions {
+		if r.Func == "work" && r.Type == "subroutine" {
+			// 15 calls on processor 0's lanes, 2 by each processor in the pdo.
+			if len(r.PerProc) != 2 || r.PerProc[0].Calls != 17 || r.PerProc[1].Calls != 2 {
+				t.Errorf("work's calls per processor %+v, want 17 (15 from processor 0's goroutines) and 2", r.PerProc)
+			}
+		}
+	}
+	text := runSvmc(t, dir, "report", tr)
+	if !strings.Contains(text.stdout, "Goroutines the processors started") || strings.Contains(text.stdout, "in a trace of 2 processors") {
+		t.Errorf("text report:\n%s", text.stdout)
+	}
+
+	page := filepath.Join(dir, "v.html")
+	if res := runSvmc(t, dir, "view", "-o", page, tr); res.code != 0 {
+		t.Fatalf("view: %s", res.stderr)
+	}
+	data, _ := os.ReadFile(page)
+	if !strings.Contains(string(data), `"lanes":["P0","P1","P0/g1"`) || !strings.Contains(string(data), "goroutine main.go:") {
+		t.Errorf("the view does not name the goroutines' lanes after processor 0")
+	}
+}

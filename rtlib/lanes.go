@@ -1,0 +1,177 @@
+package rtlib
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// Goroutine lanes. A goroutine that a processor's code starts belongs to
+// that processor. While the processor traces anything, the goroutine gets
+// a lane of its own for the trace: node id N + k, k the processor's lane
+// not in use by another of its goroutines (so a lane holds one goroutine
+// at a time and a processor has as many lanes as it had goroutines alive
+// at once). The lane opens with goroutine-start (the processor, the
+// goroutine's number in the run, the go statement) and closes with
+// goroutine-end; the regions of the instrumented functions the goroutine
+// runs lie between, traced as the processor traces them (its request
+// mask when the go statement ran, LOCAL requests of the processor). The
+// tools count a lane's time as its processor's. Its constructs behave as
+// on a detached Proc (see Current): a pdo runs serially on the goroutine,
+// a barrier returns at once.
+//
+// svmc rewrites every go statement (codegen/goroutines.go): GoLane runs
+// with the statement, in the starting goroutine; GoEnter and GoRecover
+// first thing in the new one. Without a trace, GoLane returns nil after
+// one lookup and the two do nothing more than Recover.
+
+// maxLanes bounds the lanes of a run; the goroutines beyond run untraced
+// (said once).
+const maxLanes = trace.MaxLanes
+
+// laneSet is the run's lanes (under mu; not the run's mutex, which the
+// writer may take while a lane waits to hand it a buffer).
+type laneSet struct {
+	mu     sync.Mutex
+	live   map[*Proc]struct{}
+	free   map[int][]int // per processor, its lanes not in use
+	owner  []int         // per lane (id − N), its processor
+	seq    int           // goroutines given a lane
+	closed bool          // the run is ending: no new lanes; finish seals the live ones
+	full   bool          // maxLanes was reached (said)
+}
+
+// GoLane returns the lane of the goroutine the calling code is about to
+// start, or nil when the goroutine gets none (no trace, the caller is no
+// processor of the run or traces nothing).
+func GoLane() *Proc {
+	r := activeRun.Load()
+	if r == nil || r.w == nil {
+		return nil
+	}
+	parent := gProcs.load(getg())
+	if parent == nil || parent.r != r || !parent.track || parent.detached && !parent.lane {
+		return nil
+	}
+	return r.newLane(parent)
+}
+
+func (r *run) newLane(parent *Proc) *Proc {
+	owner := parent.id
+	if parent.lane {
+		owner = parent.owner
+	}
+	ls := &r.lanes
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.closed {
+		return nil
+	}
+	if len(ls.free[owner]) == 0 && len(ls.owner) >= maxLanes {
+		if !ls.full && r.infoOn("goroutines") {
+			fmt.Fprintf(r.stderr, "svmc: more than %d goroutines of the processors at once: the others run untraced\n", maxLanes)
+		}
+		ls.full = true
+		return nil
+	}
+	var id int
+	if f := ls.free[owner]; len(f) > 0 {
+		id = f[len(f)-1]
+		ls.free[owner] = f[:len(f)-1]
+	} else {
+		id = r.n + len(ls.owner)
+		ls.owner = append(ls.owner, owner)
+	}
+	ls.seq++
+	l := &Proc{id: id, owner: owner, lane: true, detached: true, r: r, aps: r.aps,
+		bufLimit: r.bufLimit, mask: parent.mask, track: true, gseq: ls.seq}
+	if r.thrCalls > 0 {
+		l.thr = make([]throttle, len(r.prog.Subs))
+	}
+	l.tr.spare = make(chan []byte, 1)
+	l.tr.spare <- nil
+	if ls.live == nil {
+		ls.live = map[*Proc]struct{}{}
+		ls.free = map[int][]int{}
+	}
+	ls.live[l] = struct{}{}
+	return l
+}
+
+// GoEnter makes l the Proc of the calling goroutine and opens its lane. It
+// is called first in the goroutine, after GoRecover was deferred; a nil
+// lane does nothing.
+func (l *Proc) GoEnter(started string) {
+	if l == nil {
+		return
+	}
+	gProcs.store(getg(), l)
+	l.begin(trace.TagGoroutineStart, l.id)
+	l.buf.Int(l.owner)
+	l.buf.Int(l.gseq)
+	l.chars(started)
+	l.end()
+}
+
+// GoRecover is deferred first in a goroutine the program started at
+// started: it closes the goroutine's lane (its records go to the trace)
+// and, after a panic, ends the run as Recover does.
+func GoRecover(l *Proc, started string) {
+	v := recover()
+	if l != nil {
+		l.laneEnd()
+	}
+	if v == nil {
+		return
+	}
+	r := activeRun.Load()
+	if r == nil || r.standalone || r.done.Load() {
+		panic(v)
+	}
+	r.fail(&PanicError{Proc: -1, Value: v, At: userFrame(), Started: started})
+	select {} // Main exits the process when the run is wound up
+}
+
+// laneEnd closes the lane: the regions still open end here, goroutine-end
+// is written and the buffer goes to the writer; the lane is free for the
+// processor's next goroutine.
+func (l *Proc) laneEnd() {
+	r := l.r
+	l.closeRegionsAbove(0)
+	l.throttledCallsRecs()
+	l.begin(trace.TagGoroutineEnd, l.id)
+	l.end()
+	gProcs.store(getg(), nil)
+	ls := &r.lanes
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	delete(ls.live, l)
+	if ls.closed {
+		return // finish sealed the lane and took what it published
+	}
+	if l.tr.state.CompareAndSwap(stRunning, stSealed) && len(l.buf.B) > 0 {
+		r.flushQ <- flushItem{nil, l.buf.B} // no spare to give back
+	}
+	ls.free[l.owner] = append(ls.free[l.owner], l.id)
+}
+
+// sealLanes stops the lanes alive at the end of the run and returns what
+// they published (finish writes it after the processors' records).
+func (r *run) sealLanes() [][]byte {
+	ls := &r.lanes
+	ls.mu.Lock()
+	ls.closed = true
+	live := make([]*Proc, 0, len(ls.live))
+	for l := range ls.live {
+		live = append(live, l)
+	}
+	ls.mu.Unlock()
+	var bufs [][]byte
+	for _, l := range live {
+		if b, ok := l.seal(r.stopWait, r.hurry); ok && len(b) > 0 {
+			bufs = append(bufs, b)
+		}
+	}
+	return bufs
+}

@@ -1,0 +1,86 @@
+package rtlib
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// TestLanes: goroutines processor 0 starts (as svmc's rewrite of go
+// statements does: GoLane in the starter, GoRecover and GoEnter first in
+// the goroutine) get lanes N, N+1, ... that later goroutines reuse once
+// free (a goroutine whose WaitGroup is done may still be closing its lane:
+// then the next takes another); their regions are on their lanes; one still running when the run
+// ends (it keeps entering regions, under the race detector too) leaves
+// its records up to the end; a run without a trace gives no lane.
+func TestLanes(t *testing.T) {
+	stop := make(chan struct{})
+	var spin sync.WaitGroup
+	recs := traced(t, 2, 1, trace.Binary, func(p *Proc) {
+		var wg sync.WaitGroup
+		for round := 0; round < 3; round++ {
+			for g := 0; g < 2; g++ {
+				wg.Add(1)
+				l := GoLane()
+				go func() {
+					defer GoRecover(l, "main.go:7:3")
+					l.GoEnter("main.go:7:3")
+					defer wg.Done()
+					q := Current()
+					q.Enter(2)
+					q.Exit(2)
+				}()
+			}
+			wg.Wait()
+		}
+		spin.Add(1)
+		l := GoLane()
+		go func() {
+			defer GoRecover(l, "main.go:9:2")
+			l.GoEnter("main.go:9:2")
+			spin.Done()
+			q := Current()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				q.Enter(2)
+				q.Exit(2)
+			}
+		}()
+		spin.Wait()
+	})
+	close(stop)
+	starts, ends, regions := 0, 0, map[int]int{}
+	for _, r := range recs {
+		n := r.Int("node id")
+		switch r.Desc.Tag {
+		case trace.TagGoroutineStart:
+			starts++
+			if n < 2 || n >= 2+7 || r.Int("processor") != 0 {
+				t.Errorf("goroutine-start on node %d for processor %d: want a lane 2..8 of processor 0", n, r.Int("processor"))
+			}
+		case trace.TagGoroutineEnd:
+			ends++
+		case trace.TagTraceRegionStart:
+			if n >= 2 {
+				regions[n]++
+			}
+		}
+	}
+	onLanes := 0
+	for _, n := range regions {
+		onLanes += n
+	}
+	if starts != 7 || ends != 6 || onLanes < 6 {
+		t.Errorf("%d goroutine-start, %d goroutine-end, regions on lanes %v; want 7, 6 and at least 6", starts, ends, regions)
+	}
+	var got *Proc
+	runN(t, 2, func(p *Proc) { got = GoLane() })
+	if got != nil {
+		t.Errorf("a run without a trace gave a lane")
+	}
+}
