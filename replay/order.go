@@ -354,8 +354,9 @@ type orderer struct {
 	in        input
 	q         []deque
 	st        []nodeOrd
-	nlive     int // processors 0..nlive-1 are expected to write records
-	emptyLive int // live processors whose queue is empty and stream not ended
+	nlive     int    // processors 0..nlive-1 are expected to write records
+	lanes     []bool // goroutine lanes seen (node N + i), by goroutine-start
+	emptyLive int    // live processors whose queue is empty and stream not ended
 	buffered  int
 	eof       bool
 	heap      []int32
@@ -455,8 +456,15 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
 	if node >= 0 {
 		it.e.Proc = int32(node)
 	}
-	if o.opt.Procs > 0 && int(it.e.Proc) >= o.opt.Procs+trace.MaxLanes {
-		return fmt.Sprintf("processor %d, but the run had %d (and at most %d goroutine lanes)", it.e.Proc, o.opt.Procs, trace.MaxLanes)
+	if p := int(it.e.Proc); o.opt.Procs > 0 && p >= o.opt.Procs {
+		// A goroutine's lane (node ids from N on) begins with goroutine-start.
+		if l := p - o.opt.Procs; l >= trace.MaxLanes || (l >= len(o.lanes) || !o.lanes[l]) && it.e.Tag != trace.TagGoroutineStart {
+			return fmt.Sprintf("processor %d, but the run had %d", it.e.Proc, o.opt.Procs)
+		}
+		for len(o.lanes) <= p-o.opt.Procs {
+			o.lanes = append(o.lanes, false)
+		}
+		o.lanes[p-o.opt.Procs] = true
 	}
 	if o.opt.Message != nil && it.e.Tag >= 2000 && it.e.Tag != trace.TagPDOWork {
 		if key, send, ok := o.opt.Message(r); ok {

@@ -18,10 +18,15 @@ import "reflect"
 // exits with status 2 naming the goroutine and the panic's line. Outside a
 // run the panic goes on as it would without svmc.
 func Recover(started string) {
-	v := recover()
-	if v == nil {
-		return
+	if v := recover(); v != nil {
+		goPanicked(v, started)
 	}
+}
+
+// goPanicked ends the run for a panic v in a goroutine the program
+// started (recover must be called by the deferred function itself, so
+// Recover and GoRecover call it and hand the value over).
+func goPanicked(v any, started string) {
 	r := activeRun.Load()
 	if r == nil || r.standalone || r.done.Load() {
 		panic(v)

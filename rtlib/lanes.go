@@ -122,15 +122,9 @@ func GoRecover(l *Proc, started string) {
 	if l != nil {
 		l.laneEnd()
 	}
-	if v == nil {
-		return
+	if v != nil {
+		goPanicked(v, started)
 	}
-	r := activeRun.Load()
-	if r == nil || r.standalone || r.done.Load() {
-		panic(v)
-	}
-	r.fail(&PanicError{Proc: -1, Value: v, At: userFrame(), Started: started})
-	select {} // Main exits the process when the run is wound up
 }
 
 // laneEnd closes the lane: the regions still open end here, goroutine-end
