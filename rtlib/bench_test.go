@@ -379,4 +379,22 @@ func BenchmarkGoStatement(b *testing.B) {
 			wg.Wait()
 		}
 	})
+	// A go statement of a traced processor: its goroutine gets a lane
+	// (lanes.go), opened and closed with a record each; the run's trace
+	// goes to io.Discard.
+	b.Run("Guard1+lane", func(b *testing.B) {
+		b.ReportAllocs()
+		err := Run(testProg(), Params{NProcs: 1, Stage: 1, Trace: io.Discard, Stderr: io.Discard}, func(p *Proc) {
+			b.ResetTimer()
+			for i := range b.N {
+				wg.Add(1)
+				go Guard1(f, "b.go:1:1")(i)
+				wg.Wait()
+			}
+			b.StopTimer()
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	})
 }

@@ -31,15 +31,16 @@ import (
 const maxLanes = trace.MaxLanes
 
 // laneSet is the run's lanes (under mu; not the run's mutex, which the
-// writer may take while a lane waits to hand it a buffer).
+// writer may take while a lane hands it a full buffer). A lane is a Proc
+// kept for the run: when its goroutine returns it waits in its
+// processor's free list, its buffer with it, for the next goroutine.
 type laneSet struct {
 	mu     sync.Mutex
-	live   map[*Proc]struct{}
-	free   map[int][]int // per processor, its lanes not in use
-	owner  []int         // per lane (id − N), its processor
-	seq    int           // goroutines given a lane
-	closed bool          // the run is ending: no new lanes; finish seals the live ones
-	full   bool          // maxLanes was reached (said)
+	all    []*Proc         // every lane, by id − N; finish seals them
+	free   map[int][]*Proc // per processor, its lanes not in use
+	seq    int             // goroutines given a lane
+	closed bool            // the run is ending: no new lanes
+	full   bool            // maxLanes was reached (said)
 }
 
 // GoLane returns the lane of the goroutine the calling code is about to
@@ -68,34 +69,29 @@ func (r *run) newLane(parent *Proc) *Proc {
 	if ls.closed {
 		return nil
 	}
-	if len(ls.free[owner]) == 0 && len(ls.owner) >= maxLanes {
-		if !ls.full && r.infoOn("goroutines") {
-			fmt.Fprintf(r.stderr, "svmc: more than %d goroutines of the processors at once: the others run untraced\n", maxLanes)
-		}
-		ls.full = true
-		return nil
-	}
-	var id int
+	var l *Proc
 	if f := ls.free[owner]; len(f) > 0 {
-		id = f[len(f)-1]
+		l = f[len(f)-1]
 		ls.free[owner] = f[:len(f)-1]
 	} else {
-		id = r.n + len(ls.owner)
-		ls.owner = append(ls.owner, owner)
+		if len(ls.all) >= maxLanes {
+			if !ls.full && r.infoOn("goroutines") {
+				fmt.Fprintf(r.stderr, "svmc: more than %d goroutines of the processors at once: the others run untraced\n", maxLanes)
+			}
+			ls.full = true
+			return nil
+		}
+		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
+			bufLimit: r.bufLimit, track: true}
+		l.tr.spare = make(chan []byte, 1)
+		l.tr.spare <- nil
+		ls.all = append(ls.all, l)
+		if ls.free == nil {
+			ls.free = map[int][]*Proc{}
+		}
 	}
 	ls.seq++
-	l := &Proc{id: id, owner: owner, lane: true, detached: true, r: r, aps: r.aps,
-		bufLimit: r.bufLimit, mask: parent.mask, track: true, gseq: ls.seq}
-	if r.thrCalls > 0 {
-		l.thr = make([]throttle, len(r.prog.Subs))
-	}
-	l.tr.spare = make(chan []byte, 1)
-	l.tr.spare <- nil
-	if ls.live == nil {
-		ls.live = map[*Proc]struct{}{}
-		ls.free = map[int][]int{}
-	}
-	ls.live[l] = struct{}{}
+	l.mask, l.gseq = parent.mask, ls.seq
 	return l
 }
 
@@ -127,42 +123,33 @@ func GoRecover(l *Proc, started string) {
 	}
 }
 
-// laneEnd closes the lane: the regions still open end here, goroutine-end
-// is written and the buffer goes to the writer; the lane is free for the
-// processor's next goroutine.
+// laneEnd closes the lane: the regions still open end here and
+// goroutine-end is written; the lane, its records in its buffer, is free
+// for the processor's next goroutine.
 func (l *Proc) laneEnd() {
-	r := l.r
 	l.closeRegionsAbove(0)
-	l.throttledCallsRecs()
 	l.begin(trace.TagGoroutineEnd, l.id)
 	l.end()
 	gProcs.store(getg(), nil)
-	ls := &r.lanes
+	ls := &l.r.lanes
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	delete(ls.live, l)
-	if ls.closed {
-		return // finish sealed the lane and took what it published
+	if !ls.closed {
+		ls.free[l.owner] = append(ls.free[l.owner], l)
 	}
-	if l.tr.state.CompareAndSwap(stRunning, stSealed) && len(l.buf.B) > 0 {
-		r.flushQ <- flushItem{nil, l.buf.B} // no spare to give back
-	}
-	ls.free[l.owner] = append(ls.free[l.owner], l.id)
 }
 
-// sealLanes stops the lanes alive at the end of the run and returns what
-// they published (finish writes it after the processors' records).
+// sealLanes stops the lanes at the end of the run and returns what they
+// published (finish writes it after the processors' records); a goroutine
+// still running keeps what it wrote up to here.
 func (r *run) sealLanes() [][]byte {
 	ls := &r.lanes
 	ls.mu.Lock()
 	ls.closed = true
-	live := make([]*Proc, 0, len(ls.live))
-	for l := range ls.live {
-		live = append(live, l)
-	}
+	all := ls.all
 	ls.mu.Unlock()
 	var bufs [][]byte
-	for _, l := range live {
+	for _, l := range all {
 		if b, ok := l.seal(r.stopWait, r.hurry); ok && len(b) > 0 {
 			bufs = append(bufs, b)
 		}

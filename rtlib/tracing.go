@@ -175,9 +175,7 @@ func (r *run) writer() {
 		if err := r.w.WriteTrusted(it.b); err != nil {
 			r.setWriteErr(err)
 		}
-		if it.p != nil { // a lane's last buffer goes back to no one
-			it.p.tr.spare <- it.b[:0]
-		}
+		it.p.tr.spare <- it.b[:0]
 		// What a killed run loses is then only what the processors'
 		// buffers hold: the one filling and one handed over, at most.
 		if len(r.flushQ) == 0 {
