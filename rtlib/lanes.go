@@ -83,6 +83,9 @@ func (r *run) newLane(parent *Proc) *Proc {
 		}
 		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
 			bufLimit: r.bufLimit, track: true}
+		if r.thrCalls > 0 {
+			l.thr = make([]throttle, len(r.prog.Subs)) // the lane's own counts, kept across its goroutines
+		}
 		l.tr.spare = make(chan []byte, 1)
 		l.tr.spare <- nil
 		ls.all = append(ls.all, l)
