@@ -107,6 +107,8 @@ func genTrace(w io.Writer, procs int, events int64) (int64, error) {
 			b.Int(dir)
 			b.Int(100)
 			b.Double(busy)
+			b.Int(0)    // chunks: a static schedule fetches none
+			b.Double(0) // dispatch
 			b.End()
 			rec(p, start+busy, trace.TagWaitBarrierStart, 1, dir)
 			rec(p, end+2, trace.TagWaitBarrierStop, 1, dir)
