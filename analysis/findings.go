@@ -214,8 +214,12 @@ func rankedFindings(m *Model) []Finding {
 		if span := s.Span(); span != "" {
 			where += " " + span
 		}
+		title := fmt.Sprintf("%s while processor 0 runs serial code in %s for %s", others(m.Procs), where, Dur(s.Time))
+		if s.Goroutines > 0 {
+			title += fmt.Sprintf(" (its goroutines were alive on their lanes for %s of it)", Dur(s.Goroutines))
+		}
 		add(Finding{Kind: FindSerial, Lost: lost, Site: s.Site, Region: s.Region, Code: s.Code,
-			Title:  fmt.Sprintf("%s while processor 0 runs serial code in %s for %s", others(m.Procs), where, Dur(s.Time)),
+			Title:  title,
 			Advice: "run the loops of this code as pdo, independent parts as psection, or code every processor may run as replicated"})
 	}
 	if m.Time.TraceOverhead > 0 {

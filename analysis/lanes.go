@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/svmc/svmc/replay"
@@ -43,6 +44,7 @@ type laneState struct {
 	owner int
 	stack []laneFrame
 	gor   bool // a goroutine is open on it
+	life  int  // its goroutine's index in goLives, or -1
 }
 
 type laneFrame struct {
@@ -83,6 +85,11 @@ func (b *builder) laneOpen(l *laneState, iv *replay.Interval) {
 	switch iv.Kind {
 	case replay.KindGoroutine:
 		l.owner, l.gor = iv.Code, true
+		l.life = -1
+		if l.owner == b.leader { // only the leader's serial code is set against them
+			l.life = len(b.goLives)
+			b.goLives = append(b.goLives, [2]float64{iv.Clock0, math.Inf(1)})
+		}
 		g := b.goStat(l.owner)
 		g.Goroutines++
 		if b.laneIDs == nil {
@@ -119,6 +126,9 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 		w.Goroutines++
 		w.Life += life
 		l.gor = false
+		if l.life >= 0 {
+			b.goLives[l.life][1] = iv.Clock1
+		}
 	case replay.KindRegion:
 		j := len(l.stack) - 1
 		if j < 0 {
@@ -145,6 +155,51 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 			b.goStat(l.owner).Regions += incl
 		}
 	}
+}
+
+// The leader's serial time set against its goroutines' lives. The replay
+// follows the consistent order, not time, so a goroutine's end may come
+// after serial time of the leader that is later: the serial time is kept
+// as pieces once the leader has started a goroutine, and set against the
+// lives when the trace has been read.
+
+// addPiece appends [t0, t1] to pieces, joining it to the last when they touch.
+func addPiece(pieces [][2]float64, t0, t1 float64) [][2]float64 {
+	if n := len(pieces); n > 0 && pieces[n-1][1] == t0 {
+		pieces[n-1][1] = t1
+		return pieces
+	}
+	return append(pieces, [2]float64{t0, t1})
+}
+
+// unionOf is the union of intervals as disjoint intervals in time order.
+func unionOf(ivs [][2]float64) [][2]float64 {
+	in := slices.Clone(ivs)
+	slices.SortFunc(in, func(x, y [2]float64) int { return cmp.Compare(x[0], y[0]) })
+	var out [][2]float64
+	for _, iv := range in {
+		if n := len(out); n > 0 && iv[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], iv[1])
+			continue
+		}
+		out = append(out, iv)
+	}
+	return out
+}
+
+// overlap is how much of pieces lies within union (disjoint, in order).
+func overlap(pieces, union [][2]float64) float64 {
+	sum := 0.0
+	for _, p := range pieces {
+		// the first interval of union that ends after p begins
+		i, _ := slices.BinarySearchFunc(union, p[0], func(u [2]float64, t float64) int { return cmp.Compare(u[1], t) })
+		for ; i < len(union) && union[i][0] < p[1]; i++ {
+			if s, e := max(union[i][0], p[0]), min(union[i][1], p[1]); e > s {
+				sum += e - s
+			}
+		}
+	}
+	return sum
 }
 
 type goKey struct {

@@ -261,6 +261,10 @@ type SerialStat struct {
 	// serial code runs between (nil: the region's start, its end).
 	After  *Site `json:"after,omitempty"`
 	Before *Site `json:"before,omitempty"`
+	// Goroutines is the part of Time during which goroutines the leader
+	// started were alive on their lanes: the other processors' cores may
+	// have run them.
+	Goroutines float64 `json:"goroutines_us,omitempty"`
 }
 
 // ---- builder ----
@@ -357,6 +361,7 @@ type frame struct {
 	// construct (lastPar, a directive number; 0 since the frame began):
 	// see serialFrame.
 	serialT float64
+	serialP [][2]float64 // its pieces once the leader has started goroutines (lanes.go)
 	lastPar int32
 }
 
@@ -429,10 +434,12 @@ type builder struct {
 	varChecks      []VarCheck
 	cost           CostModel
 	// Goroutine lanes (lanes.go), by node id.
-	lanes   map[int]*laneState
-	goStats map[int]*GoroutineStat
-	goWhere map[goKey]*GoStmt
-	laneIDs map[[2]int]bool // processor, lane
+	lanes    map[int]*laneState
+	goStats  map[int]*GoroutineStat
+	goWhere  map[goKey]*GoStmt
+	laneIDs  map[[2]int]bool            // processor, lane
+	goLives  [][2]float64               // the leader's goroutines' lives (end +Inf until goroutine-end)
+	serialGo map[serialKey][][2]float64 // the leader's serial time since its first goroutine, as pieces
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -507,7 +514,11 @@ func (b *builder) Before(e *replay.Event) {
 		bk := b.bucket(n)
 		n.buckets[bk] += d
 		if bk == bRun && n.id == b.leader && b.topMode(n) == 0 && len(n.stack) > 0 {
-			n.stack[b.serialFrame(n)].serialT += d
+			fr := &n.stack[b.serialFrame(n)]
+			fr.serialT += d
+			if len(b.goLives) > 0 {
+				fr.serialP = addPiece(fr.serialP, t-d, t)
+			}
 		}
 	}
 }
@@ -836,8 +847,15 @@ func (b *builder) serialFrame(n *nodeState) int {
 // construct to the span that ends at directive before (0: the frame's end).
 func (b *builder) flushSerial(fr *frame, before int32) {
 	if fr.serialT > 0 {
-		b.serial[serialKey{fr.key, fr.lastPar, before}] += fr.serialT
-		fr.serialT = 0
+		k := serialKey{fr.key, fr.lastPar, before}
+		b.serial[k] += fr.serialT
+		if len(fr.serialP) > 0 {
+			if b.serialGo == nil {
+				b.serialGo = map[serialKey][][2]float64{}
+			}
+			b.serialGo[k] = append(b.serialGo[k], fr.serialP...)
+		}
+		fr.serialT, fr.serialP = 0, fr.serialP[:0]
 	}
 }
 
@@ -1182,9 +1200,10 @@ func (b *builder) model() *Model {
 	for _, t := range b.serial {
 		serialSum += t
 	}
+	lives := unionOf(b.goLives)
 	for k, t := range b.serial {
 		st, num := b.pi.regionSite(int(k.reg.sub), int(k.reg.dir), int(k.reg.typ))
-		s := &SerialStat{Site: st, Code: int(k.reg.typ), Region: num, Time: t}
+		s := &SerialStat{Site: st, Code: int(k.reg.typ), Region: num, Time: t, Goroutines: overlap(b.serialGo[k], lives)}
 		if k.after > 0 {
 			a := b.pi.site(int(k.reg.sub), int(k.after))
 			s.After = &a

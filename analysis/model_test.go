@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -443,3 +444,23 @@ func TestThrottled(t *testing.T) {
 }
 
 func nearly(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestOverlapOfPieces(t *testing.T) {
+	lives := unionOf([][2]float64{{10, 20}, {15, 30}, {50, math.Inf(1)}, {40, 45}})
+	want := [][2]float64{{10, 30}, {40, 45}, {50, math.Inf(1)}}
+	if !slices.Equal(lives, want) {
+		t.Fatalf("union %v, want %v", lives, want)
+	}
+	pieces := addPiece(addPiece(nil, 0, 12), 12, 14) // joined: [0, 14]
+	pieces = addPiece(pieces, 28, 42)                // 2 + 2
+	pieces = addPiece(pieces, 60, 70)                // 10
+	if len(pieces) != 3 {
+		t.Fatalf("pieces %v, want 3 of them", pieces)
+	}
+	if got := overlap(pieces, lives); got != 4+2+2+10 {
+		t.Errorf("overlap %v, want 18", got)
+	}
+	if got := overlap(pieces, nil); got != 0 {
+		t.Errorf("overlap with no lives %v, want 0", got)
+	}
+}

@@ -122,6 +122,10 @@ func TestGoroutineLanes(t *testing.T) {
 					Goroutines int
 				}
 			}
+			Serial []struct {
+				Time       float64 `json:"time_us"`
+				Goroutines float64 `json:"goroutines_us"`
+			}
 			Regions []struct {
 				Func    string
 				Type    string
@@ -147,6 +151,18 @@ func TestGoroutineLanes(t *testing.T) {
 				t.Errorf("work's calls per processor %+v, want 17 (15 from processor 0's goroutines) and 2", r.PerProc)
 			}
 		}
+	}
+	// main waits for its goroutines in serial code: the serial time says
+	// how much of it they were alive.
+	during := 0.0
+	for _, s := range m.Serial {
+		if s.Goroutines > s.Time+1e-6 {
+			t.Errorf("serial code of %.1f µs with goroutines alive for %.1f µs of it", s.Time, s.Goroutines)
+		}
+		during += s.Goroutines
+	}
+	if during <= 0 || during > m.Goroutines[0].Life+1e-6 {
+		t.Errorf("serial time with goroutines alive: %.1f µs, want some and at most their lives' %.1f µs", during, m.Goroutines[0].Life)
 	}
 	text := runSvmc(t, dir, "report", tr)
 	if !strings.Contains(text.stdout, "Goroutines the processors started") || strings.Contains(text.stdout, "in a trace of 2 processors") {
