@@ -62,6 +62,10 @@ type Model struct {
 	// in Regions (their time counted as inclusive and exclusive), but no
 	// record of theirs is in the trace.
 	Throttled []*ThrottleStat `json:"throttled,omitempty"`
+	// Plain are the subprograms svmc left as written, small enough for
+	// the Go compiler to inline (progdb's plain): they have no region, and
+	// their time is their callers'.
+	Plain []Site `json:"plain,omitempty"`
 	// Messages is the message passing (nil when the trace has none).
 	Messages *MessageStats `json:"messages,omitempty"`
 	// Locality is the SVM layer's page faults and travel (nil when the
@@ -440,6 +444,45 @@ type builder struct {
 	laneIDs  map[[2]int]bool            // processor, lane
 	goLives  [][2]float64               // the leader's goroutines' lives (end +Inf until goroutine-end)
 	serialGo map[serialKey][][2]float64 // the leader's serial time since its first goroutine, as pieces
+	// callers counts the outermost traced calls of each subprogram on
+	// each processor by the region they were made in (untracedInCallers).
+	callers map[callerKey]int
+}
+
+type callerKey struct {
+	sub    int32
+	proc   int
+	parent regKey
+}
+
+// untracedInCallers takes the time of a subprogram's calls after the
+// runtime throttled it (throttle) out of the exclusive time of the regions
+// that made them. Which regions did is not recorded: the time is shared
+// as the outermost traced calls were (a recursion throttled in main keeps
+// main's exclusive time to main's own code, instead of the recursion's).
+func (b *builder) untracedInCallers() {
+	for sub, tps := range b.throttled {
+		for proc, tp := range tps {
+			if tp.UntracedTime <= 0 {
+				continue
+			}
+			total := 0
+			for k, c := range b.callers {
+				if k.sub == sub && k.proc == proc {
+					total += c
+				}
+			}
+			for k, c := range b.callers {
+				if k.sub != sub || k.proc != proc {
+					continue
+				}
+				if a := b.regions[k.parent]; a != nil && proc < len(a.perProc) {
+					rp := &a.perProc[proc]
+					rp.Excl = max(0, rp.Excl-tp.UntracedTime*float64(c)/float64(total))
+				}
+			}
+		}
+	}
 }
 
 func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
@@ -452,6 +495,7 @@ func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
 		waits:   make(map[waitKey]*waitAgg),
 		serial:  make(map[serialKey]float64),
 		hasPar:  make(map[int32]bool),
+		callers: make(map[callerKey]int),
 
 		measures: make(map[measKey]*measAgg),
 		stats:    make(map[int]*StatInterval),
@@ -584,8 +628,13 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		b.runRecord(e)
 		return
 	}
-	if b.lanes[int(e.Proc)] != nil {
-		return // a goroutine's lane: its throttled calls and events are not counted
+	if l := b.lanes[int(e.Proc)]; l != nil {
+		// A goroutine's lane: the calls it made after throttling count
+		// as its processor's, as its regions do; its other events not.
+		if e.Tag == trace.TagThrottledCalls && l.owner >= 0 {
+			b.throttle(b.node(l.owner), e)
+		}
+		return
 	}
 	if replay.Unmatched(e) {
 		if e.Tag == trace.TagMeasureFinish {
@@ -802,6 +851,9 @@ func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
 	}
 	if outer {
 		rp.Incl += incl
+		if j > 0 && fr.key.typ == trace.RegionSubroutine {
+			b.callers[callerKey{fr.key.sub, n.id, n.stack[j-1].key}]++
+		}
 	}
 	if j > 0 {
 		n.stack[j-1].child += incl
@@ -1113,6 +1165,7 @@ func (b *builder) model() *Model {
 	c.Lost = c.Imbalance + c.Sync + c.Messages + c.Overhead + c.Serial
 	c.Efficiency = ratio(c.Productive, c.Total)
 
+	b.untracedInCallers()
 	// Regions.
 	for _, a := range b.regions {
 		st, num := b.pi.regionSite(int(a.key.sub), int(a.key.dir), int(a.key.typ))
@@ -1236,6 +1289,13 @@ func (b *builder) model() *Model {
 	slices.SortFunc(m.Throttled, func(x, y *ThrottleStat) int {
 		return cmp.Or(cmp.Compare(y.Untraced, x.Untraced), siteCmp(x.Site, y.Site))
 	})
+	if b.pi.p != nil {
+		for _, s := range b.pi.p.Subprograms {
+			if s.Plain {
+				m.Plain = append(m.Plain, b.pi.site(s.Num, 0))
+			}
+		}
+	}
 	b.finishMeasures(m)
 	m.Messages = b.msgs.build(b.pi, N)
 	m.VarChecks = b.varChecks

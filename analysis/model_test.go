@@ -429,6 +429,11 @@ func TestThrottled(t *testing.T) {
 	if r == nil || r.Calls != 1002 || r.PerProc[0].Calls != 1001 || !nearly(r.Incl, 42) || !nearly(r.PerProc[0].Excl, 41) {
 		t.Fatalf("region of T.M: %+v", r)
 	}
+	// The 40 µs of untraced calls ran inside the program's region, as the
+	// traced call did: its exclusive time on processor 0 is 100 - 1 - 40.
+	if main := region(m, 2, 0, trace.RegionProgram); main == nil || !nearly(main.PerProc[0].Excl, 59) || !nearly(main.PerProc[1].Excl, 99) {
+		t.Fatalf("region of main: %+v", main)
+	}
 	if len(m.Throttled) != 1 {
 		t.Fatalf("throttled %+v", m.Throttled)
 	}

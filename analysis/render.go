@@ -282,6 +282,7 @@ func WriteText(w io.Writer, r *Report) error {
 	writeMessages(w, m)
 	writeLocality(w, m)
 	writeThrottled(w, m)
+	writePlain(w, m)
 	writeMeasures(w, m)
 	writeStats(w, m)
 
@@ -543,6 +544,33 @@ func writeThrottled(w io.Writer, m *Model) {
 		}
 	}
 	t.write(w, "  ")
+}
+
+// writePlain lists the subprograms svmc did not instrument.
+func writePlain(w io.Writer, m *Model) {
+	if len(m.Plain) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nNot instrumented: %d small functions Go inlines, left as written (their time is their callers'; svmc build --instrument-all gives them regions)\n", len(m.Plain))
+	var line strings.Builder
+	for i, s := range m.Plain {
+		item := s.Func + " " + s.Where()
+		if i == maxRows {
+			item = fmt.Sprintf("... %d more (--format json has all)", len(m.Plain)-maxRows)
+		}
+		if line.Len() > 0 && line.Len()+len(item) > 90 {
+			fmt.Fprintf(w, "  %s\n", line.String())
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteString(", ")
+		}
+		line.WriteString(item)
+		if i == maxRows {
+			break
+		}
+	}
+	fmt.Fprintf(w, "  %s\n", line.String())
 }
 
 // writeMessages lists the message-passing calls, the wait states and the

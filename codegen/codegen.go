@@ -175,7 +175,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	g := &gen{p: p, f: f, e: &editor{name: lineName, src: f.Src}, dropped: map[*types.PkgName]*droppedUses{}}
 	var subs []*compiler.Sub
 	for _, s := range p.Subs {
-		if s.File == f {
+		if s.File == f && !s.Plain { // a plain subprogram stays as written
 			subs = append(subs, s)
 		}
 	}

@@ -28,23 +28,47 @@ func (g *gen) sub(s *compiler.Sub) {
 			g.e.lines(g.off(body.Rbrace), "})", closing, g.line(body.Rbrace))
 		}
 	} else {
-		g.e.lines(g.off(fd.Pos()), g.wrapper(s), opening, g.line(fd.Pos()))
+		sg := g.signature(s)
+		g.e.lines(g.off(fd.Pos()), g.wrapper(s, sg)+g.tracedEntry(s, sg), opening, g.line(fd.Pos()))
 		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
 		sep := ""
 		if fd.Type.Params.NumFields() > 0 {
 			sep = ", "
 		}
 		g.e.raw(g.off(fd.Type.Params.Opening)+1, g.off(fd.Type.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
-		// Parameters without names (func f(int) bool) get blank ones: the
-		// processor's parameter has a name, and Go does not mix the two.
+		// The traced entry passes the parameters on: those without a name
+		// (func f(int) bool) or named _ get one, as does the receiver.
+		k := 0
 		for _, f := range fd.Type.Params.List {
 			if len(f.Names) == 0 {
-				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), "_ ")
+				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), strings.TrimSuffix(sg.args[k], "...")+" ")
+				k++
+				continue
+			}
+			for _, n := range f.Names {
+				if n.Name == "_" {
+					g.e.raw(g.off(n.Pos()), g.off(n.End()), strings.TrimSuffix(sg.args[k], "..."))
+				}
+				k++
 			}
 		}
-		// The region is opened only when something can be traced (Tracked
-		// does not change during a run): the defer costs a branch otherwise.
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Tracked() {\n%s.Enter(%d)\ndefer %s.Exit(%d)\n}", procVar, procVar, s.Num, procVar, s.Num), opening, g.line(body.Lbrace))
+		if rl := fd.Recv; rl != nil && len(rl.List) > 0 {
+			if f := rl.List[0]; len(f.Names) == 0 {
+				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), sg.recv+" ")
+			} else if f.Names[0].Name == "_" {
+				g.e.raw(g.off(f.Names[0].Pos()), g.off(f.Names[0].End()), sg.recv)
+			}
+		}
+		// The body holds no defer, so that small functions stay cheap
+		// (rtlib's Trace): a call that is traced takes the traced entry,
+		// which opens the region and calls the body again.
+		call := sg.call(tracedPrefix+fd.Name.Name, procVar)
+		if sg.results {
+			call = "return " + call
+		} else {
+			call += "\nreturn"
+		}
+		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Trace(%d) {\n%s\n}", procVar, s.Num, call), opening, g.line(body.Lbrace))
 	}
 	g.calls(s)
 	g.funcLits(s)
@@ -113,55 +137,137 @@ func innermostLit(body *ast.BlockStmt, pos token.Pos) *ast.FuncLit {
 	return inner
 }
 
-// wrapper is the function with the user's signature that calls the
-// instrumented one on the processor of the calling goroutine.
-func (g *gen) wrapper(s *compiler.Sub) string {
+// tracedPrefix begins the name of a function's traced entry: svm_svm_F
+// cannot be the instrumented form of a user's function, whose names may
+// not begin with svm_.
+const tracedPrefix = compiler.Reserved + compiler.Reserved
+
+// sig is a subprogram's signature as the generated functions beside it
+// write it: the receiver's and parameters' names, and the type
+// parameters a call passes on.
+type sig struct {
+	recvDecl string   // "(svm_recv T) " or ""
+	recv     string   // the receiver's name in the instrumented function, or ""
+	tparams  string   // "[T any]" or ""
+	tnames   []string // the type parameters' names
+	params   []string // "name type"
+	args     []string // the parameters' names in the instrumented function ("xs..." for a variadic one)
+	results  bool
+	resText  string // " (int, error)" or ""
+}
+
+func (g *gen) signature(s *compiler.Sub) *sig {
 	fd := s.Decl
-	var b strings.Builder
-	b.WriteString("func ")
-	recv := ""
-	if fd.Recv != nil && len(fd.Recv.List) > 0 {
-		recv = "svm_recv"
-		fmt.Fprintf(&b, "(%s %s) ", recv, g.p.Text(fd.Recv.List[0].Type))
+	sg := &sig{}
+	if rl := fd.Recv; rl != nil && len(rl.List) > 0 {
+		f := rl.List[0]
+		sg.recv = "svm_recv"
+		if len(f.Names) > 0 && f.Names[0].Name != "_" {
+			sg.recv = f.Names[0].Name
+		}
+		sg.recvDecl = fmt.Sprintf("(svm_recv %s) ", g.p.Text(f.Type))
 	}
-	b.WriteString(fd.Name.Name)
-	var tnames []string
 	if tp := fd.Type.TypeParams; tp != nil {
-		b.WriteString(g.p.Text(tp))
+		sg.tparams = g.p.Text(tp)
 		for _, f := range tp.List {
 			for _, n := range f.Names {
-				tnames = append(tnames, n.Name)
+				sg.tnames = append(sg.tnames, n.Name)
 			}
 		}
 	}
-	var params, args []string
 	k := 0
 	for _, f := range fd.Type.Params.List {
-		n := max(1, len(f.Names))
-		for range n {
-			name := fmt.Sprintf("svm_a%d", k)
+		names := f.Names
+		if len(names) == 0 {
+			names = []*ast.Ident{{Name: "_"}}
+		}
+		for _, n := range names {
+			name := n.Name
+			if name == "_" {
+				name = fmt.Sprintf("svm_a%d", k)
+			}
 			k++
-			params = append(params, name+" "+g.p.Text(f.Type))
+			sg.params = append(sg.params, fmt.Sprintf("svm_a%d %s", len(sg.params), g.p.Text(f.Type)))
 			if _, ok := f.Type.(*ast.Ellipsis); ok {
 				name += "..."
 			}
-			args = append(args, name)
+			sg.args = append(sg.args, name)
 		}
 	}
-	fmt.Fprintf(&b, "(%s)", strings.Join(params, ", "))
 	if fd.Type.Results != nil {
-		b.WriteString(" " + g.p.Text(fd.Type.Results))
+		sg.resText = " " + g.p.Text(fd.Type.Results)
+		sg.results = fd.Type.Results.NumFields() > 0
 	}
+	return sg
+}
+
+// head is "func (svm_recv T) name[T any](params) results" with the
+// parameters svm_a0, svm_a1...
+func (sg *sig) head(name string, first ...string) string {
+	return fmt.Sprintf("func %s%s%s(%s)%s", sg.recvDecl, name, sg.tparams, strings.Join(append(first, sg.params...), ", "), sg.resText)
+}
+
+// call is the call of the function name beside s from the instrumented
+// function's body, with first before the arguments.
+func (sg *sig) call(name string, first string) string {
+	return sg.callWith(name, sg.recv, sg.args, first)
+}
+
+// callWith is the call with receiver recv and arguments first, args...
+func (sg *sig) callWith(name, recv string, args []string, first string) string {
+	if recv != "" {
+		name = recv + "." + name
+	} else if len(sg.tnames) > 0 {
+		name += "[" + strings.Join(sg.tnames, ", ") + "]"
+	}
+	return fmt.Sprintf("%s(%s)", name, strings.Join(append([]string{first}, args...), ", "))
+}
+
+// outerArgs are the arguments as the wrapper and the traced entry name
+// their parameters.
+func (sg *sig) outerArgs() []string {
+	out := make([]string, len(sg.args))
+	for i, a := range sg.args {
+		out[i] = fmt.Sprintf("svm_a%d", i)
+		if strings.HasSuffix(a, "...") {
+			out[i] += "..."
+		}
+	}
+	return out
+}
+
+// outerRecv is the receiver's name in the wrapper and the traced entry.
+func (sg *sig) outerRecv() string {
+	if sg.recv == "" {
+		return ""
+	}
+	return "svm_recv"
+}
+
+// tracedEntry is the function a traced call takes (see rtlib's Trace):
+// it opens the subprogram's region and runs the body.
+func (g *gen) tracedEntry(s *compiler.Sub, sg *sig) string {
+	ret := ""
+	if sg.results {
+		ret = "return "
+	}
+	return fmt.Sprintf("%s {\n%s.Enter(%d)\ndefer %s.Exit(%d)\n%s%s\n}\n",
+		sg.head(tracedPrefix+s.Decl.Name.Name, procVar+" *"+rt+".Proc"), procVar, s.Num, procVar, s.Num,
+		ret, sg.callWith(compiler.Reserved+s.Decl.Name.Name, sg.outerRecv(), sg.outerArgs(), procVar))
+}
+
+// wrapper is the function with the user's signature that calls the
+// instrumented one on the processor of the calling goroutine.
+func (g *gen) wrapper(s *compiler.Sub, sg *sig) string {
+	fd := s.Decl
+	var b strings.Builder
+	b.WriteString(sg.head(fd.Name.Name))
 	b.WriteString(" {\n")
-	if fd.Type.Results != nil && fd.Type.Results.NumFields() > 0 {
+	if sg.results {
 		b.WriteString("return ")
 	}
 	callee := compiler.Reserved + fd.Name.Name
-	if recv != "" {
-		callee = recv + "." + callee
-	} else if len(tnames) > 0 {
-		callee += "[" + strings.Join(tnames, ", ") + "]"
-	}
+	recv, args := sg.outerRecv(), sg.outerArgs()
 	switch testEntry(s) {
 	case "test":
 		// A test, benchmark, fuzz target or example runs on processor 0
@@ -169,14 +275,14 @@ func (g *gen) wrapper(s *compiler.Sub) string {
 		// that its parallel constructs use every processor. An example's
 		// "Output:" comment goes with it: go test finds it in the body
 		// of the function it runs.
-		fmt.Fprintf(&b, "%s.OnLeader(func(%s *%s.Proc) {\n%s(%s)\n})\n%s}\n", rt, procVar, rt, callee, strings.Join(append([]string{procVar}, args...), ", "), outputComment(s))
+		fmt.Fprintf(&b, "%s.OnLeader(func(%s *%s.Proc) {\n%s\n})\n%s}\n", rt, procVar, rt, sg.callWith(callee, recv, args, procVar), outputComment(s))
 		return b.String()
 	case "main":
 		// The package's TestMain runs as a program's main does.
-		fmt.Fprintf(&b, "%s.Main(&%s, func(%s *%s.Proc) {\n%s(%s)\n})\n}\n", rt, progVar, procVar, rt, callee, strings.Join(append([]string{procVar}, args...), ", "))
+		fmt.Fprintf(&b, "%s.Main(&%s, func(%s *%s.Proc) {\n%s\n})\n}\n", rt, progVar, procVar, rt, sg.callWith(callee, recv, args, procVar))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s(%s)\n}\n", callee, strings.Join(append([]string{rt + ".Current()"}, args...), ", "))
+	fmt.Fprintf(&b, "%s\n}\n", sg.callWith(callee, recv, args, rt+".Current()"))
 	return b.String()
 }
 
@@ -284,7 +390,7 @@ func (g *gen) callee(fun ast.Expr) *ast.Ident {
 	if !ok {
 		return nil
 	}
-	if sub := g.p.SubOf(fn.Origin()); sub != nil && !sub.Main {
+	if sub := g.p.SubOf(fn.Origin()); sub != nil && !sub.Main && !sub.Plain {
 		return id
 	}
 	return nil

@@ -131,6 +131,8 @@ type Sub struct {
 	Constructs []*Construct // one per directive, in textual order (Num = index+1)
 	Regions    []*Region    // Regions[0] is the subprogram itself
 	Shared     []*SharedVar
+	// Plain: left as written, not instrumented (InlinePass).
+	Plain bool
 	// broken: a directive of the function was dropped for its errors, so
 	// its constructs are not checked (their pairing and nesting would
 	// report what the dropped directive caused, not what is wrong).
@@ -218,6 +220,9 @@ type Config struct {
 	// of one program number and name theirs apart (CompileProgram).
 	SubBase, CallBase, AccessBase int
 	FilePrefix                    string
+	// InstrumentAll instruments the subprograms the Go compiler would
+	// inline too (InlinePass leaves them as written otherwise).
+	InstrumentAll bool
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a
@@ -324,7 +329,7 @@ func ResultOf[T any](p *Package, pass *Pass) (T, bool) {
 }
 
 // Passes are the compiler's passes in an order that respects Requires.
-var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, RacesPass, CallsPass, AccessesPass, ProgDBPass}
+var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, RacesPass, CallsPass, AccessesPass, InlinePass, ProgDBPass}
 
 func (p *Package) errorf(pos token.Pos, format string, args ...any) {
 	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), At: pos})

@@ -12,7 +12,7 @@ import (
 
 // ProgDBPass records the numbering and what the tools need to know about each
 // directive in the program information file (package progdb).
-var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass, AccessesPass)
+var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass, AccessesPass, InlinePass)
 
 // buildProgDB sets and returns Package.Prog.
 func (p *Package) buildProgDB() *progdb.Program {
@@ -21,7 +21,7 @@ func (p *Package) buildProgDB() *progdb.Program {
 		prog.Files = append(prog.Files, p.cfg.FilePrefix+f.Name)
 	}
 	for _, s := range p.Subs {
-		ps := &progdb.Subprogram{Num: s.Num, Name: s.Name, Pos: p.ppos(s.Decl.Pos()), Main: s.Main,
+		ps := &progdb.Subprogram{Num: s.Num, Name: s.Name, Pos: p.ppos(s.Decl.Pos()), Main: s.Main, Plain: s.Plain,
 			Directives: []*progdb.Directive{}, Regions: []*progdb.Region{}}
 		for _, c := range s.Constructs {
 			ps.Directives = append(ps.Directives, p.pdir(c))

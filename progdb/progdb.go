@@ -113,10 +113,14 @@ func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.
 // Subprogram is a function or method of the package. Number 1 is the first
 // function of the first file; numbering follows the source order.
 type Subprogram struct {
-	Num        int          `json:"num"`
-	Name       string       `json:"name"` // "F", or "T.M" for methods
-	Pos        Pos          `json:"pos"`
-	Main       bool         `json:"main,omitempty"`
+	Num  int    `json:"num"`
+	Name string `json:"name"` // "F", or "T.M" for methods
+	Pos  Pos    `json:"pos"`
+	Main bool   `json:"main,omitempty"`
+	// Plain: svmc left it as written, small enough for the Go compiler to
+	// inline (svmc build --instrument-all instruments it): it has no
+	// region, and no record names it.
+	Plain      bool         `json:"plain,omitempty"`
 	Directives []*Directive `json:"directives"`
 	// Regions are the trace regions of the subprogram. Region 0 is the
 	// subprogram itself; the others follow in textual order.

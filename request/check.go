@@ -39,7 +39,11 @@ func Check(f *File, prog *progdb.Program, lenient bool) (warnings []Diagnostic, 
 			if e.Local == nil {
 				return
 			}
-			_, d := resolve(e.Local, prog)
+			ts, d := resolve(e.Local, prog)
+			if e.Local.Sub.Kind == SubNamed && len(ts) > 0 && ts[0].sub.Plain {
+				warnings = append(warnings, Diagnostic{e.Local.Sub.Pos, fmt.Sprintf(
+					"function %s is small enough for Go to inline, so svmc left it as written: it has no region to trace (build with --instrument-all to give it one)", ts[0].sub.Name)})
+			}
 			switch {
 			case len(d) == 0:
 			case lenient:

@@ -143,3 +143,17 @@ func TestCompileNodes(t *testing.T) {
 		t.Errorf("Compile for 0 processors: no error")
 	}
 }
+
+// TestCheckPlain: a request that names a function svmc left as written
+// (small enough for Go to inline) is kept, with a warning that says why it
+// will trace nothing and how to give the function a region.
+func TestCheckPlain(t *testing.T) {
+	prog := testProg()
+	prog.Subprograms[2].Plain = true
+	f := mustParse(t, "REQUEST LOCAL solve.*: (REGION)\nREQUEST LOCAL main.*: (REGION)")
+	warns, errs := Check(f, prog, false)
+	want := []string{"t.req:1:15: function solve is small enough for Go to inline, so svmc left it as written: it has no region to trace (build with --instrument-all to give it one)"}
+	if d := cmp.Diff(want, diagStrings(warns)); d != "" || errs != nil {
+		t.Errorf("errors %v, warnings (-want +got):\n%s", errs, d)
+	}
+}

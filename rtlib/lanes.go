@@ -86,6 +86,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 		if r.thrCalls > 0 {
 			l.thr = make([]throttle, len(r.prog.Subs)) // the lane's own counts, kept across its goroutines
 		}
+		l.gate = make([]int32, len(r.prog.Subs))
 		l.tr.spare = make(chan []byte, 1)
 		l.tr.spare <- nil
 		ls.all = append(ls.all, l)
@@ -131,6 +132,7 @@ func GoRecover(l *Proc, started string) {
 // for the processor's next goroutine.
 func (l *Proc) laneEnd() {
 	l.closeRegionsAbove(0)
+	l.throttledCallsRecs()
 	l.begin(trace.TagGoroutineEnd, l.id)
 	l.end()
 	gProcs.store(getg(), nil)

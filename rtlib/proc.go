@@ -28,6 +28,7 @@ type Proc struct {
 	bufLimit int
 	regions  []region
 	thr      []throttle // per subprogram, when throttling is on (throttle.go)
+	gate     []int32    // per subprogram, calls left before the traced entry (Trace)
 
 	// Tracing, output, measuring and statistics (tracing.go, output.go,
 	// measure.go, stats.go).

@@ -474,6 +474,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		if r.thrCalls > 0 {
 			p.thr = make([]throttle, len(prog.Subs))
 		}
+		p.gate = make([]int32, len(prog.Subs))
 		p.tr.spare = make(chan []byte, 1)
 		p.tr.spare <- nil
 		r.procs[i] = p

@@ -11,13 +11,25 @@ import "github.com/svmc/svmc/trace"
 // report still has every call and its time. A subprogram a LOCAL request
 // names is never throttled.
 //
-// A throttled call costs a few counter updates (untracedEnter and
-// untracedExit; Enter and Exit take that path when no LOCAL request can
-// change the trace mask inside a region): no record, no region, and a
-// clock reading for one outermost call in sampleEvery only. Its time is
-// the inclusive time of the outermost untraced calls (a recursion counts
-// once, and calls inside a traced call of the same subprogram, whose time
-// that call has, not at all), estimated from those samples.
+// Once throttled, most calls do not even take the traced entry (Trace):
+// gate[sub] lets gateEvery-1 calls in gateEvery run as at stage 0 (a
+// decrement and a branch); the one that takes the entry counts them. The
+// time of the untraced calls is their inclusive time outside any traced
+// call of the subprogram (a traced call holds the time of the calls inside
+// it, and a recursion counts once):
+//
+//   - a subprogram whose traced calls never ran inside one another: the
+//     calls that take the entry are timed, and their mean stands for every
+//     call (a sample that ran far longer than the traced calls' mean, as
+//     a preempted one does, counts as capNs, since it stands for
+//     gateEvery calls);
+//   - a recursive one: every outermost call takes the entry (the gate is
+//     emptied whenever none is open) and is timed; the calls inside run
+//     through the gate. A sample of nested calls could not tell which of
+//     them are outermost.
+//
+// With a LOCAL request in the run (the trace mask may change inside a
+// region) every call takes the entry, and its time is measured.
 
 // throttle is one subprogram's calls on one processor.
 type throttle struct {
@@ -28,52 +40,106 @@ type throttle struct {
 	// throttled-calls record is written at the end whatever the trace
 	// mask is then (a LOCAL request's region has closed by then)
 	report bool
-	// after throttling: calls, calls that were not inside another
-	// untraced call of the subprogram, and their time in ns (offNs, for
-	// the slow path's timed calls; sampleNs over samples for the fast one)
+	// recursive: a traced call began inside another one
+	recursive bool
+	// after throttling: calls that took the entry, those that were not
+	// inside another untraced call of the subprogram, and the time of the
+	// slow path's calls (offNs, measured) and of the timed ones (sampleNs
+	// over samples)
 	offCalls   int64
 	outerCalls int64
 	offNs      float64
-	open       int   // untraced calls open now (fast path)
+	open       int   // untraced calls open now (entered through the entry)
 	tracedOpen int   // traced calls open now: they hold the untraced ones' time
-	t0         int64 // start of the sampled call, when sampling
+	t0         int64 // start of the timed call
 	sampling   bool
 	sampleNs   int64
 	samples    int64
+	capNs      int64 // the longest a sample counts: 100 times the traced calls' mean
+	// armed: the calls the gate lets skip the entry since it was last
+	// armed; fastCalls: those that did, before that
+	armed     int32
+	fastCalls int64
 }
 
-// sampleEvery: one outermost untraced call in sampleEvery is timed.
-const sampleEvery = 16
+// gateEvery: one call in gateEvery of a throttled subprogram takes the
+// traced entry.
+const gateEvery = 256
 
-// untracedEnter counts a call of a throttled subprogram that opens no
-// region.
-func (th *throttle) untracedEnter() {
+// gated accounts for a call of sub that took the traced entry because its
+// gate ran out (Trace): the calls the gate let through before it are
+// throttled calls, and the gate is armed again for the calls after this
+// one. One more is added for the check the body makes when the entry
+// calls it.
+func (p *Proc) gated(sub int) {
+	var n int32
+	if uint(sub) < uint(len(p.thr)) {
+		th := &p.thr[sub]
+		th.fastCalls += int64(th.armed)
+		if th.off && !p.r.hasLocal {
+			n = gateEvery - 1
+		}
+		th.armed = n
+	}
+	p.gate[sub] = n + 1
+}
+
+// fastLeft adds the calls the gate of sub let through since it was last
+// armed to its throttled calls and empties the gate: the next call takes
+// the entry.
+func (p *Proc) fastLeft(sub int) {
+	th := &p.thr[sub]
+	if g := p.gate[sub]; g >= 0 && g <= th.armed {
+		th.fastCalls += int64(th.armed - g)
+	}
+	th.armed, p.gate[sub] = 0, 0
+}
+
+// untracedEnter counts a call of a throttled subprogram that took the
+// entry and opens no region.
+func (p *Proc) untracedEnter(sub int) {
+	th := &p.thr[sub]
 	th.offCalls++
 	th.open++
 	if th.open == 1 && th.tracedOpen == 0 {
 		th.outerCalls++
-		if th.outerCalls%sampleEvery == 1 {
-			th.t0, th.sampling = nanotime(), true
-		}
+		th.t0, th.sampling = nanotime(), true
+	} else if th.open > 1 {
+		th.recursive = true // a recursion the traced calls did not show: from now on
 	}
 }
 
 // untracedExit closes a call untracedEnter counted.
-func (th *throttle) untracedExit() {
+func (p *Proc) untracedExit(sub int) {
+	th := &p.thr[sub]
 	th.open--
-	if th.open == 0 && th.sampling {
-		th.sampleNs += nanotime() - th.t0
+	if th.open > 0 {
+		return
+	}
+	if th.sampling {
+		ns := nanotime() - th.t0
+		if !th.recursive {
+			ns = min(ns, th.capNs)
+		}
+		th.sampleNs += ns
 		th.samples++
 		th.sampling = false
+	}
+	if th.recursive {
+		p.fastLeft(sub) // the next call is outermost: it takes the entry
 	}
 }
 
 // untracedUs is the time of the untraced calls in µs: measured on the
-// slow path, estimated from the samples on the fast one.
+// slow path and for a recursive subprogram's outermost calls, estimated
+// from the samples otherwise (every call is outermost then).
 func (th *throttle) untracedUs() float64 {
 	ns := th.offNs
-	if th.samples > 0 {
-		ns += float64(th.sampleNs) / float64(th.samples) * float64(th.outerCalls)
+	switch {
+	case th.recursive:
+		ns += float64(th.sampleNs)
+	case th.samples > 0:
+		ns += float64(th.sampleNs) / float64(th.samples) * float64(th.outerCalls+th.fastCalls)
 	}
 	return ns / 1e3
 }
@@ -97,6 +163,7 @@ func (p *Proc) tracedCall(sub int, us float64) {
 		return
 	}
 	th.off = true
+	th.capNs = max(int64(100*th.us/float64(th.calls)*1e3), 1000)
 	th.report = p.on(trace.TagThrottledCalls)
 	if p.on(trace.TagTraceThrottled) {
 		p.begin(trace.TagTraceThrottled, p.id)
@@ -120,7 +187,7 @@ func (p *Proc) enterThrottled(sub int) bool {
 	if p.r.hasLocal || uint(sub) >= uint(len(p.thr)) || !p.thr[sub].off {
 		return false
 	}
-	p.thr[sub].untracedEnter()
+	p.untracedEnter(sub)
 	return true
 }
 
@@ -131,22 +198,24 @@ func (p *Proc) exitThrottled(sub int) bool {
 	if uint(sub) >= uint(len(p.thr)) || p.thr[sub].open == 0 {
 		return false
 	}
-	p.thr[sub].untracedExit()
+	p.untracedExit(sub)
 	return true
 }
 
 // throttledCallsRecs writes throttled-calls for every subprogram throttled
-// on p: when p ends.
+// on p and clears their counts: when p ends, and when a lane's goroutine
+// ends (the lane's next goroutine counts anew, its throttling kept).
 func (p *Proc) throttledCallsRecs() {
 	for sub := range p.thr {
+		p.fastLeft(sub)
 		th := &p.thr[sub]
-		if th.offCalls == 0 || !th.report {
-			continue
+		if th.offCalls+th.fastCalls > 0 && th.report {
+			p.begin(trace.TagThrottledCalls, p.id)
+			p.buf.Int(sub)
+			p.buf.Int(int(th.offCalls + th.fastCalls))
+			p.buf.Double(th.untracedUs())
+			p.end()
 		}
-		p.begin(trace.TagThrottledCalls, p.id)
-		p.buf.Int(sub)
-		p.buf.Int(int(th.offCalls))
-		p.buf.Double(th.untracedUs())
-		p.end()
+		th.offCalls, th.fastCalls, th.outerCalls, th.offNs, th.sampleNs, th.samples = 0, 0, 0, 0, 0, 0
 	}
 }

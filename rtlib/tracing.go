@@ -268,7 +268,9 @@ func (p *Proc) pushRegion(at Site, typ int) {
 			rg.how, rg.t0 = regionTimed, p.now()
 			p.regionRec(trace.TagTraceRegionStart, at, typ, rg.t0)
 			if typ == trace.RegionSubroutine && uint(at.Sub) < uint(len(p.thr)) {
-				p.thr[at.Sub].tracedOpen++
+				th := &p.thr[at.Sub]
+				th.recursive = th.recursive || th.tracedOpen > 0
+				th.tracedOpen++
 			}
 		}
 	}
@@ -327,7 +329,12 @@ func (p *Proc) closeRegionsAbove(i int) {
 			t1 := p.now()
 			p.regionRec(trace.TagTraceRegionStop, rg.at, rg.typ, t1)
 			if rg.how == regionTimed && rg.typ == trace.RegionSubroutine && uint(rg.at.Sub) < uint(len(p.thr)) {
-				p.thr[rg.at.Sub].tracedOpen--
+				th := &p.thr[rg.at.Sub]
+				if th.tracedOpen--; th.tracedOpen == 0 && th.off {
+					// The outermost traced call ends: the next call is
+					// outermost (see throttle's recursive).
+					p.fastLeft(rg.at.Sub)
+				}
 				p.tracedCall(rg.at.Sub, t1-rg.t0)
 			}
 		}
@@ -361,6 +368,9 @@ func (p *Proc) isLeader() bool { return p.aps.leader == p }
 func (p *Proc) Enter(sub int) {
 	if !p.track {
 		return
+	}
+	if uint(sub) < uint(len(p.gate)) && p.gate[sub] < 0 {
+		p.gated(sub)
 	}
 	p.enterSub(sub)
 }
@@ -508,8 +518,27 @@ func (p *Proc) adoptCtx(leader *Proc) request.Mask {
 }
 
 // Tracked reports whether anything can be traced on p; it does not change
-// during a run. Generated code opens a subprogram's region only then
-// (Enter and a deferred Exit inside if svm_p.Tracked()): a defer that is
-// not taken costs a branch, one that is costs about a nanosecond, which
-// doubled the time of small recursive functions at stage 0.
+// during a run.
 func (p *Proc) Tracked() bool { return p.track }
+
+// Trace reports whether this call of subprogram sub takes its traced
+// entry. Generated code begins every instrumented function with
+//
+//	if svm_p.Trace(sub) {
+//		return svm_t_F(svm_p, args...) // Enter(sub), defer Exit(sub), F's body again
+//	}
+//
+// so that the body holds no defer: a function with a defer is never
+// inlined, and even a defer not taken cost small recursive functions half
+// their time at stage 0 (BenchmarkSubprogramCall). It is short enough to
+// be inlined: at stage 0 a load and a branch. When tracing, gate[sub]
+// counts down the calls that may skip the entry: none while sub is
+// traced, most of them once it is throttled (armGate); Enter re-arms it.
+func (p *Proc) Trace(sub int) bool {
+	if !p.track {
+		return false
+	}
+	g := &p.gate[sub]
+	*g--
+	return *g < 0
+}

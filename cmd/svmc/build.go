@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/mod/modfile"
 
 	"github.com/svmc/svmc"
@@ -29,12 +30,22 @@ const (
 	progdbVersion = progdb.Version
 )
 
+// instrumentAll is --instrument-all: instrument the subprograms the Go
+// compiler would inline too (compiler.InlinePass leaves them as written).
+var instrumentAll bool
+
+// instrumentFlag adds --instrument-all to a command that compiles.
+func instrumentFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&instrumentAll, "instrument-all", false,
+		"also instrument the functions small enough for Go to inline (Less, Swap, accessors), which svmc leaves as written: their calls get regions, at their cost")
+}
+
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
 // stderr; errors end the command.
 func compilePackage(pattern string, setup goSetup, stderr io.Writer) (*compiler.Package, error) {
 	// A library package compiles alone too, numbered on its own (svmc run
 	// and build number a program's libraries with it).
-	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Library: true})
+	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Library: true, InstrumentAll: instrumentAll})
 	if p != nil {
 		for _, d := range p.Diags {
 			fmt.Fprintln(stderr, d)
@@ -148,7 +159,7 @@ var builtProg *progdb.Program
 // writes the generated files into work/src (a directory per package) and
 // returns the go command's overlay that puts them in the packages' places.
 func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*compiler.Package, string, error) {
-	prog, err := compiler.CompileProgram(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests})
+	prog, err := compiler.CompileProgram(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll})
 	if prog != nil {
 		for _, p := range prog.Packages() {
 			if p == nil {

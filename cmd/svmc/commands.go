@@ -65,6 +65,7 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 		},
 	}
 	cmd.Flags().StringVarP(&outDir, "out", "o", "", "directory to write the instrumented package to")
+	instrumentFlag(cmd)
 	return cmd
 }
 
@@ -151,6 +152,7 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write")
+	instrumentFlag(cmd)
 	return cmd
 }
 
@@ -270,6 +272,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 	f.BoolVar(&check, "check", false, "trace what svmc check needs: message records (stage 3) with buffer checksums")
 	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
 	f.BoolVar(&race, "race", false, "build with Go's race detector (needs cgo) and say each data race it reports in svmc's terms: construct, processors, lines")
+	instrumentFlag(cmd)
 	return cmd
 }
 

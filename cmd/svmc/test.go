@@ -95,6 +95,7 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 	}
 	values, bools = paramFlags(cmd, &nprocs)
 	cmd.Flags().BoolVar(&keep, "work", false, "keep the work directory and print its name")
+	instrumentFlag(cmd)
 	cmd.Flags().StringVar(&perTest, "trace-per-test", "", "write a trace per test, DIR/<test>.sddf (one go test run per test)")
 	return cmd
 }

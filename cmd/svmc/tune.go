@@ -111,6 +111,7 @@ a line per round: its request, records, trace size and top finding.`,
 	}
 	cmd.Flags().IntVarP(&nprocs, "nprocs", "n", 1, "number of processors")
 	cmd.Flags().IntVar(&rounds, "rounds", 3, "most runs to make")
+	instrumentFlag(cmd)
 	cmd.Flags().StringVar(&dir, "dir", "svmc-tune", "directory for the traces and requests of the rounds")
 	return cmd
 }

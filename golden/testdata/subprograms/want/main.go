@@ -24,13 +24,17 @@ type vec []float64
 func (svm_recv vec) dot(svm_a0 vec) float64 {
 	return svm_recv.svm_dot(svm_rt.Current(), svm_a0)
 }
+func (svm_recv vec) svm_svm_dot(svm_p *svm_rt.Proc, svm_a0 vec) float64 {
+	svm_p.Enter(1)
+	defer svm_p.Exit(1)
+	return svm_recv.svm_dot(svm_p, svm_a0)
+}
 
 //line ../main.go:14
 func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 //line ../main.go:14
-	if svm_p.Tracked() {
-		svm_p.Enter(1)
-		defer svm_p.Exit(1)
+	if svm_p.Trace(1) {
+		return v.svm_svm_dot(svm_p, w)
 	}
 //line ../main.go:15
 	s := 0.0
@@ -53,49 +57,25 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 
 type counter struct{ n int }
 
-//line ../main.go:25
-func (svm_recv *counter) add(svm_a0 int) {
-	svm_recv.svm_add(svm_rt.Current(), svm_a0)
-}
+func (c *counter) add(k int) { c.n += k }
 
-//line ../main.go:25
-func (c *counter) svm_add(svm_p *svm_rt.Proc, k int) {
-//line ../main.go:25
-	if svm_p.Tracked() {
-		svm_p.Enter(2)
-		defer svm_p.Exit(2)
-	}
-//line ../main.go:25:31
-	c.n += k
-}
-
-//line ../main.go:27
-func (svm_recv *counter) String() string {
-	return svm_recv.svm_String(svm_rt.Current())
-}
-
-//line ../main.go:27
-func (c *counter) svm_String(svm_p *svm_rt.Proc) string {
-//line ../main.go:27
-	if svm_p.Tracked() {
-		svm_p.Enter(3)
-		defer svm_p.Exit(3)
-	}
-//line ../main.go:27:36
-	return fmt.Sprintf("counter(%d)", c.n)
-}
+func (c *counter) String() string { return fmt.Sprintf("counter(%d)", c.n) }
 
 //line ../main.go:29
 func sum[T int | float64](svm_a0 ...T) T {
 	return svm_sum[T](svm_rt.Current(), svm_a0...)
 }
+func svm_svm_sum[T int | float64](svm_p *svm_rt.Proc, svm_a0 ...T) T {
+	svm_p.Enter(4)
+	defer svm_p.Exit(4)
+	return svm_sum[T](svm_p, svm_a0...)
+}
 
 //line ../main.go:29
 func svm_sum[T int | float64](svm_p *svm_rt.Proc, xs ...T) T {
 //line ../main.go:29
-	if svm_p.Tracked() {
-		svm_p.Enter(4)
-		defer svm_p.Exit(4)
+	if svm_p.Trace(4) {
+		return svm_svm_sum[T](svm_p, xs...)
 	}
 //line ../main.go:30
 	var s T
@@ -109,13 +89,17 @@ func svm_sum[T int | float64](svm_p *svm_rt.Proc, xs ...T) T {
 func fib(svm_a0 int) int {
 	return svm_fib(svm_rt.Current(), svm_a0)
 }
+func svm_svm_fib(svm_p *svm_rt.Proc, svm_a0 int) int {
+	svm_p.Enter(5)
+	defer svm_p.Exit(5)
+	return svm_fib(svm_p, svm_a0)
+}
 
 //line ../main.go:37
 func svm_fib(svm_p *svm_rt.Proc, n int) int {
 //line ../main.go:37
-	if svm_p.Tracked() {
-		svm_p.Enter(5)
-		defer svm_p.Exit(5)
+	if svm_p.Trace(5) {
+		return svm_svm_fib(svm_p, n)
 	}
 //line ../main.go:38
 	if n < 2 {
@@ -124,21 +108,7 @@ func svm_fib(svm_p *svm_rt.Proc, n int) int {
 	return svm_fib(svm_p, n-1) + svm_fib(svm_p, n-2)
 }
 
-//line ../main.go:44
-func apply(svm_a0 func(int) int, svm_a1 int) int {
-	return svm_apply(svm_rt.Current(), svm_a0, svm_a1)
-}
-
-//line ../main.go:44
-func svm_apply(svm_p *svm_rt.Proc, f func(int) int, x int) int {
-//line ../main.go:44
-	if svm_p.Tracked() {
-		svm_p.Enter(6)
-		defer svm_p.Exit(6)
-	}
-//line ../main.go:44:41
-	return f(x)
-}
+func apply(f func(int) int, x int) int { return f(x) }
 
 func main() {
 //line ../main.go:46
@@ -146,12 +116,12 @@ func main() {
 //line ../main.go:47
 		v := vec{1, 2, 3, 4}
 		c := &counter{}
-		c.svm_add(svm_p, 3)
-		c.svm_add(svm_p, 4)
+		c.add(3)
+		c.add(4)
 		var s fmt.Stringer = c
 		ks := []int{3, 1, 2}
 		sort.Ints(ks)
-		fmt.Fprintln(svm_p.Stdout(), v.svm_dot(svm_p, v), s, svm_sum(svm_p, 1, 2, 3), svm_sum(svm_p, 0.5, 0.25), svm_fib(svm_p, 10), svm_apply(svm_p, fib, 12), ks)
+		fmt.Fprintln(svm_p.Stdout(), v.svm_dot(svm_p, v), s, svm_sum(svm_p, 1, 2, 3), svm_sum(svm_p, 0.5, 0.25), svm_fib(svm_p, 10), apply(fib, 12), ks)
 //line ../main.go:55
 	})
 //line ../main.go:55

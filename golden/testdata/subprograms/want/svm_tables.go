@@ -109,6 +109,7 @@ var svm_program = svm_rt.Program{
         "line": 25,
         "col": 1
       },
+      "plain": true,
       "directives": [],
       "regions": [
         {
@@ -138,6 +139,7 @@ var svm_program = svm_rt.Program{
         "line": 27,
         "col": 1
       },
+      "plain": true,
       "directives": [],
       "regions": [
         {
@@ -225,6 +227,7 @@ var svm_program = svm_rt.Program{
         "line": 44,
         "col": 1
       },
+      "plain": true,
       "directives": [],
       "regions": [
         {

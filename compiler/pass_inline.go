@@ -1,0 +1,215 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// InlinePass finds the subprograms svmc leaves as they are written: those
+// small enough for the Go compiler to inline (Less, Swap, accessors, a
+// function passed as a value) and without a loop, in which svmc has
+// nothing to see; a small function with a loop may run long, and keeps
+// its region. An
+// instrumented function takes the processor as a parameter and tests
+// whether to open its region, which the Go compiler no longer inlines: a
+// sort's Less and Swap cost twice their time that way, and tracing them is
+// what TAU's throttle exists to stop. They are still numbered (the
+// program information marks them plain) and their calls run as in the
+// plain build; Config.InstrumentAll instruments them too.
+var InlinePass = newPass("inline", "leave alone the subprograms the Go compiler would inline", (*Package).findPlain, SubprogramsPass, AttachPass, CallsPass, AccessesPass)
+
+// inlineBudget is the Go compiler's inlining budget (cmd/compile's
+// inlineMaxBudget), and callCost what it charges for a call it cannot
+// inline (inlineExtraCallCost).
+const (
+	inlineBudget = 80
+	callCost     = 57
+	// paramCallCost: a call of a function-typed parameter, which the Go
+	// compiler charges far less (the call may become direct once the
+	// function is inlined where the argument is known): measured on
+	// apply(xs, f), cost 41 with its loop.
+	paramCallCost = 10
+)
+
+// findPlain marks and returns the plain subprograms.
+func (p *Package) findPlain() []*Sub {
+	if p.cfg.InstrumentAll {
+		return nil
+	}
+	calls, _ := ResultOf[[]*MsgCall](p, CallsPass)
+	accs, _ := ResultOf[[]*Access](p, AccessesPass)
+	busy := map[*Sub]bool{} // svmc rewrites something in them
+	for _, c := range calls {
+		busy[c.Sub] = true
+	}
+	for _, a := range accs {
+		busy[a.Sub] = true
+	}
+	e := &inlineEstimate{p: p, cost: map[*Sub]int{}, loops: true, may: func(s *Sub) bool {
+		return !s.Main && !s.broken && !busy[s] && len(s.Constructs) == 0 && len(s.Shared) == 0 && !testFunc(s) && !pragmas(s.Decl)
+	}}
+	var plain []*Sub
+	for _, s := range p.Subs {
+		if e.of(s) <= inlineBudget {
+			s.Plain = true
+			plain = append(plain, s)
+		}
+	}
+	return plain
+}
+
+// testFunc reports whether go test calls s by its name.
+func testFunc(s *Sub) bool {
+	if !strings.HasSuffix(s.File.Name, "_test.go") || s.Decl.Recv != nil {
+		return false
+	}
+	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if strings.HasPrefix(s.Decl.Name.Name, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// pragmas reports whether fd has //go: directives (go:noinline among
+// them): the user chose how it compiles.
+func pragmas(fd *ast.FuncDecl) bool {
+	if fd.Doc == nil {
+		return false
+	}
+	for _, c := range fd.Doc.List {
+		if strings.HasPrefix(c.Text, "//go:") {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineEstimate is the Go compiler's inlining cost of subprograms, roughly:
+// a unit per syntax node, calls as the compiler charges them, and
+// inlineBudget+1 for whatever it does not inline or svmc must rewrite.
+type inlineEstimate struct {
+	p    *Package
+	cost map[*Sub]int // -1 while being estimated (a cycle of calls)
+	may  func(*Sub) bool
+	// loops: a loop makes a subprogram instrumented, as one that may
+	// run long (Go inlines small loops)
+	loops bool
+}
+
+const tooCostly = inlineBudget + 1
+
+func (e *inlineEstimate) of(s *Sub) int {
+	if c, ok := e.cost[s]; ok {
+		if c < 0 {
+			return tooCostly // recursive
+		}
+		return c
+	}
+	if !e.may(s) {
+		e.cost[s] = tooCostly
+		return tooCostly
+	}
+	e.cost[s] = -1
+	c := e.body(s)
+	e.cost[s] = c
+	return c
+}
+
+func (e *inlineEstimate) body(s *Sub) int {
+	info := e.p.Info
+	params := map[types.Object]bool{}
+	for _, f := range s.Decl.Type.Params.List {
+		for _, n := range f.Names {
+			if obj := info.Defs[n]; obj != nil {
+				params[obj] = true
+			}
+		}
+	}
+	cost := 0
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		if n == nil || cost > inlineBudget {
+			return false
+		}
+		cost++
+		switch x := n.(type) {
+		case *ast.GoStmt, *ast.DeferStmt, *ast.FuncLit, *ast.LabeledStmt, *ast.SelectStmt:
+			cost = tooCostly // not inlined, or rewritten by svmc (go statements)
+		case *ast.ForStmt, *ast.RangeStmt:
+			if e.loops {
+				cost = tooCostly
+			}
+		case *ast.BranchStmt:
+			if x.Tok == token.GOTO {
+				cost = tooCostly
+			}
+		case *ast.SelectorExpr:
+			if stdStream(info, x) {
+				cost = tooCostly // svmc routes the user's output through the processor
+			}
+		case *ast.CallExpr:
+			cost += e.call(x, params)
+		}
+		return true
+	})
+	return min(cost, tooCostly)
+}
+
+// call is the cost of a call beyond its syntax.
+func (e *inlineEstimate) call(call *ast.CallExpr, params map[types.Object]bool) int {
+	info := e.p.Info
+	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "recover" {
+			return tooCostly
+		}
+		return 0
+	}
+	var obj types.Object
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		obj = info.Uses[f]
+	case *ast.SelectorExpr:
+		obj = info.Uses[f.Sel]
+	case *ast.IndexExpr:
+		if id, ok := f.X.(*ast.Ident); ok {
+			obj = info.Uses[id]
+		}
+	}
+	if params[obj] {
+		return paramCallCost
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return callCost
+	}
+	if fn.Pkg() != nil {
+		switch fn.Pkg().Path() {
+		case "fmt":
+			if strings.HasPrefix(fn.Name(), "Print") {
+				return tooCostly // routed through the processor
+			}
+		case "math", "math/bits", "sync/atomic":
+			// Mostly intrinsics (math.Sqrt, bits.Len, atomic.AddInt64)
+			// or small enough to be inlined themselves.
+			return 1
+		}
+	}
+	if s := e.p.SubOf(fn.Origin()); s != nil {
+		// A subprogram of the package: inlined in turn if it is plain,
+		// otherwise instrumented, and its call passes the processor.
+		return e.of(s)
+	}
+	return callCost
+}
+
+// stdStream reports whether e is os.Stdout or os.Stderr.
+func stdStream(info *types.Info, e *ast.SelectorExpr) bool {
+	id, ok := e.X.(*ast.Ident)
+	if !ok || (e.Sel.Name != "Stdout" && e.Sel.Name != "Stderr") {
+		return false
+	}
+	pkg, ok := info.Uses[id].(*types.PkgName)
+	return ok && pkg.Imported().Path() == "os"
+}
