@@ -189,6 +189,9 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	}
 	g.exits(subs)
 	g.guardGoroutines()
+	for _, s := range subs {
+		g.funcLits(s) // after guardGoroutines: see funcLits
+	}
 	g.measureCalls()
 	g.messageCalls()
 	g.dropGenerate()

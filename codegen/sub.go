@@ -71,18 +71,23 @@ func (g *gen) sub(s *compiler.Sub) {
 		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Trace(%d) {\n%s\n}", procVar, s.Num, call), opening, g.line(body.Lbrace))
 	}
 	g.calls(s)
-	g.funcLits(s)
 	for _, c := range s.Constructs {
 		g.construct(c)
 	}
 }
 
-// funcLits gives every function literal that holds directives the
-// processor of the goroutine that runs it: the literal may run on a
-// goroutine the program starts, where the enclosing function's processor
-// must not be used (two goroutines would drive one processor's constructs
-// at once). On a goroutine that is not a processor, Current is a detached
-// Proc: its constructs run serially there, and say so once.
+// funcLits gives a function literal its own processor, that of the
+// goroutine that runs it (svm_p := svm_rt.Current() first in its body),
+// when it holds directives, access checks of the SVM layer or calls of
+// instrumented subprograms: the literal may run on a goroutine the program
+// starts, where the enclosing function's processor must not be used (two
+// goroutines would drive one processor's constructs at once). Its calls
+// then pass that processor, one lookup per call of the literal instead of
+// one per call in it (a goroutine's loop calling a method 20 000 times).
+// On a goroutine that is not a processor, Current is a detached Proc (or
+// the goroutine's lane): its constructs run serially there, and say so
+// once. It runs after guardGoroutines, so that in a go statement's literal
+// the lookup comes after GoEnter and finds the lane.
 func (g *gen) funcLits(s *compiler.Sub) {
 	holds := map[*ast.FuncLit]bool{}
 	for _, c := range s.Constructs {
@@ -98,11 +103,27 @@ func (g *gen) funcLits(s *compiler.Sub) {
 			holds[inner] = true
 		}
 	}
+	skip := headers(s)
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		for _, h := range skip {
+			if h[0] <= lit.Pos() && lit.End() <= h[1] {
+				return false // copied into the iteration space as written
+			}
+		}
+		if g.litCalls(lit) {
+			holds[lit] = true
+		}
+		return true
+	})
 	for lit := range holds {
 		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 	}
-	// A literal that holds access checks of the SVM layer and no
-	// directive: the same, as part of the checks (an unchecked copy of a
+	// A literal that holds access checks of the SVM layer and nothing
+	// else: the same, as part of the checks (an unchecked copy of a
 	// loop body leaves it out with them, and keeps the literal as the
 	// user wrote it).
 	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
@@ -119,6 +140,26 @@ func (g *gen) funcLits(s *compiler.Sub) {
 		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 		g.e.edits[len(g.e.edits)-1].check = true
 	}
+}
+
+// litCalls makes the calls of instrumented subprograms in a literal's own
+// body (not in the literals and go statements inside it) pass the
+// processor funcLits gives the literal, and reports whether there were any.
+func (g *gen) litCalls(lit *ast.FuncLit) bool {
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GoStmt, *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id := g.callee(x.Fun); id != nil {
+				g.passProc(x, id)
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // innermostLit is the innermost function literal of body whose body holds
@@ -350,16 +391,22 @@ func (g *gen) calls(s *compiler.Sub) {
 		case *ast.CallExpr:
 			g.output(x)
 			if id := g.callee(x.Fun); id != nil {
-				g.e.raw(g.off(id.Pos()), g.off(id.End()), compiler.Reserved+id.Name)
-				arg := procVar
-				if len(x.Args) > 0 {
-					arg += ", "
-				}
-				g.e.raw(g.off(x.Lparen)+1, g.off(x.Lparen)+1, arg)
+				g.passProc(x, id)
 			}
 		}
 		return true
 	})
+}
+
+// passProc makes call, which calls the instrumented subprogram id names,
+// call svm_id with the processor first.
+func (g *gen) passProc(call *ast.CallExpr, id *ast.Ident) {
+	g.e.raw(g.off(id.Pos()), g.off(id.End()), compiler.Reserved+id.Name)
+	arg := procVar
+	if len(call.Args) > 0 {
+		arg += ", "
+	}
+	g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
 }
 
 // callee returns the identifier naming an instrumented subprogram in a call,

@@ -730,7 +730,7 @@ func main() {
 	}
 	// The goroutine main started runs as processor 0 in region main.
 	out, err = exec.Command("go", "tool", "pprof", "-top", "-tagfocus", "svmc_path=^main$", prof).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "main.spin") {
+	if err != nil || !regexp.MustCompile(`main\.(svm_)?spin\b`).Match(out) {
 		t.Errorf("-tagfocus svmc_path=^main$ (the goroutine): %v\n%s", err, out)
 	}
 

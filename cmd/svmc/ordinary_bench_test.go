@@ -12,10 +12,12 @@ import (
 // method values and closures, the program's own goroutines, and all of
 // them before one pdo — built plainly and with svmc build, side by side:
 //
-//	mode=plain   the go build binary
-//	mode=stage0  the svmc binary on 1 processor, no trace (SVMC_STAGE=0)
-//	mode=traced  the svmc binary on 1 processor writing a binary trace at
-//	             the default stage; trace-MB is its size
+//	mode=plain     the go build binary
+//	mode=stage0    the svmc binary on 1 processor, no trace (SVMC_STAGE=0)
+//	mode=stage0-n2 the same on 2 processors: the idle one waits for work
+//	               while processor 0 runs the program's own goroutines
+//	mode=traced    the svmc binary on 1 processor writing a binary trace at
+//	               the default stage; trace-MB is its size
 //
 //	go test ./cmd/svmc -run '^$' -bench Ordinary -count 5 | benchstat -col /mode -
 //
@@ -37,7 +39,7 @@ func BenchmarkOrdinary(b *testing.B) {
 			b.Fatalf("svmc build %s: %v\n%s", dir, err, out)
 		}
 		traceFile := filepath.Join(bin, name+".sddf")
-		for _, mode := range []string{"plain", "stage0", "traced"} {
+		for _, mode := range []string{"plain", "stage0", "stage0-n2", "traced"} {
 			b.Run("prog="+name+"/mode="+mode, func(b *testing.B) {
 				for b.Loop() {
 					var cmd *exec.Cmd
@@ -47,6 +49,9 @@ func BenchmarkOrdinary(b *testing.B) {
 					case "stage0":
 						cmd = exec.Command(inst)
 						cmd.Env = append(os.Environ(), "SVMC_NPROCS=1", "SVMC_STAGE=0")
+					case "stage0-n2":
+						cmd = exec.Command(inst)
+						cmd.Env = append(os.Environ(), "SVMC_NPROCS=2", "SVMC_STAGE=0")
 					case "traced":
 						cmd = exec.Command(inst)
 						cmd.Env = append(os.Environ(), "SVMC_NPROCS=1", "SVMC_TRACE="+traceFile)
