@@ -5,10 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/svmc/svmc/compiler"
 	"github.com/svmc/svmc/directives"
+	"github.com/svmc/svmc/internal/entrygen"
 )
 
 // sub rewrites one subprogram. main runs inside rtlib.Main; every other
@@ -29,7 +31,17 @@ func (g *gen) sub(s *compiler.Sub) {
 		}
 	} else {
 		sg := g.signature(s)
-		g.e.lines(g.off(fd.Pos()), g.wrapper(s, sg)+g.tracedEntry(s, sg), opening, g.line(fd.Pos()))
+		var head string
+		if g.wrap[s] {
+			head = g.wrapper(s, sg)
+		}
+		entry, shared := sg.entry()
+		if !shared {
+			head += g.tracedEntry(s, sg)
+		}
+		if head != "" {
+			g.e.lines(g.off(fd.Pos()), head, opening, g.line(fd.Pos()))
+		}
 		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
 		sep := ""
 		if fd.Type.Params.NumFields() > 0 {
@@ -61,8 +73,14 @@ func (g *gen) sub(s *compiler.Sub) {
 		}
 		// The body holds no defer, so that small functions stay cheap
 		// (rtlib's Trace): a call that is traced takes the traced entry,
-		// which opens the region and calls the body again.
-		call := sg.call(tracedPrefix+fd.Name.Name, procVar)
+		// which opens the region and calls the body again: rtlib's
+		// EntryN_M for the function's shape, or one of its own.
+		var call string
+		if shared {
+			call = fmt.Sprintf("%s.%s(%s)", rt, entry, strings.Join(append([]string{procVar, strconv.Itoa(s.Num), sg.value(compiler.Reserved + fd.Name.Name)}, sg.plainArgs()...), ", "))
+		} else {
+			call = sg.call(tracedPrefix+fd.Name.Name, procVar)
+		}
 		if sg.results {
 			call = "return " + call
 		} else {
@@ -103,22 +121,13 @@ func (g *gen) funcLits(s *compiler.Sub) {
 			holds[inner] = true
 		}
 	}
-	skip := headers(s)
-	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
-		lit, ok := n.(*ast.FuncLit)
-		if !ok {
-			return true
+	_, lits := procCalls(g.p, s)
+	for lit, cs := range lits {
+		for _, c := range cs {
+			g.passProc(c, callee(g.p, c.Fun))
 		}
-		for _, h := range skip {
-			if h[0] <= lit.Pos() && lit.End() <= h[1] {
-				return false // copied into the iteration space as written
-			}
-		}
-		if g.litCalls(lit) {
-			holds[lit] = true
-		}
-		return true
-	})
+		holds[lit] = true
+	}
 	for lit := range holds {
 		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 	}
@@ -140,26 +149,6 @@ func (g *gen) funcLits(s *compiler.Sub) {
 		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 		g.e.edits[len(g.e.edits)-1].check = true
 	}
-}
-
-// litCalls makes the calls of instrumented subprograms in a literal's own
-// body (not in the literals and go statements inside it) pass the
-// processor funcLits gives the literal, and reports whether there were any.
-func (g *gen) litCalls(lit *ast.FuncLit) bool {
-	found := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.GoStmt, *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if id := g.callee(x.Fun); id != nil {
-				g.passProc(x, id)
-				found = true
-			}
-		}
-		return true
-	})
-	return found
 }
 
 // innermostLit is the innermost function literal of body whose body holds
@@ -194,6 +183,8 @@ type sig struct {
 	params   []string // "name type"
 	args     []string // the parameters' names in the instrumented function ("xs..." for a variadic one)
 	results  bool
+	nresults int
+	variadic bool
 	resText  string // " (int, error)" or ""
 }
 
@@ -231,16 +222,43 @@ func (g *gen) signature(s *compiler.Sub) *sig {
 			sg.params = append(sg.params, fmt.Sprintf("svm_a%d %s", len(sg.params), g.p.Text(f.Type)))
 			if _, ok := f.Type.(*ast.Ellipsis); ok {
 				name += "..."
+				sg.variadic = true
 			}
 			sg.args = append(sg.args, name)
 		}
 	}
 	if fd.Type.Results != nil {
 		sg.resText = " " + g.p.Text(fd.Type.Results)
-		sg.results = fd.Type.Results.NumFields() > 0
+		sg.nresults = fd.Type.Results.NumFields()
+		sg.results = sg.nresults > 0
 	}
 	return sg
 }
+
+// entry is the name of rtlib's traced entry for the function's shape, and
+// whether there is one (not for a variadic function or one with more
+// parameters or results than entrygen writes entries for).
+func (sg *sig) entry() (string, bool) {
+	if sg.variadic || len(sg.args) > entrygen.MaxParams || sg.nresults > entrygen.MaxResults {
+		return "", false
+	}
+	return entrygen.Name(len(sg.args), sg.nresults), true
+}
+
+// value is the instrumented function name as a value in its own body: a
+// method value of the receiver, or the function with its type parameters.
+func (sg *sig) value(name string) string {
+	switch {
+	case sg.recv != "":
+		return sg.recv + "." + name
+	case len(sg.tnames) > 0:
+		return name + "[" + strings.Join(sg.tnames, ", ") + "]"
+	}
+	return name
+}
+
+// plainArgs are the parameters' names in the instrumented function.
+func (sg *sig) plainArgs() []string { return sg.args }
 
 // head is "func (svm_recv T) name[T any](params) results" with the
 // parameters svm_a0, svm_a1...
@@ -295,6 +313,51 @@ func (g *gen) tracedEntry(s *compiler.Sub, sg *sig) string {
 	return fmt.Sprintf("%s {\n%s.Enter(%d)\ndefer %s.Exit(%d)\n%s%s\n}\n",
 		sg.head(tracedPrefix+s.Decl.Name.Name, procVar+" *"+rt+".Proc"), procVar, s.Num, procVar, s.Num,
 		ret, sg.callWith(compiler.Reserved+s.Decl.Name.Name, sg.outerRecv(), sg.outerArgs(), procVar))
+}
+
+// wrappers are the subprograms of p that keep a function of their name
+// and signature (wrapper): methods (an interface may call them), exported
+// functions of a library, go test's entries, and the functions used other
+// than in a call that passes the processor (as values, in go statements,
+// in package-level code and in the functions left as written). The
+// others are only called from instrumented code, which calls svm_F: a
+// wrapper for each cost the Go compiler a tenth of its time on a program
+// of 240 small functions.
+func wrappers(p *compiler.Package) map[*compiler.Sub]bool {
+	passing := map[*ast.Ident]bool{}
+	for _, s := range p.Subs {
+		if s.Plain {
+			continue
+		}
+		body, lits := procCalls(p, s)
+		for _, c := range body {
+			passing[callee(p, c.Fun)] = true
+		}
+		for _, cs := range lits {
+			for _, c := range cs {
+				passing[callee(p, c.Fun)] = true
+			}
+		}
+	}
+	wrap := map[*compiler.Sub]bool{}
+	for _, s := range p.Subs {
+		if s.Main || s.Plain {
+			continue
+		}
+		if s.Decl.Recv != nil || testEntry(s) != "" || p.Types.Name() != "main" && s.Decl.Name.IsExported() {
+			wrap[s] = true
+		}
+	}
+	for id, obj := range p.Info.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || passing[id] {
+			continue
+		}
+		if s := p.SubOf(fn.Origin()); s != nil {
+			wrap[s] = true
+		}
+	}
+	return wrap
 }
 
 // wrapper is the function with the user's signature that calls the
@@ -372,30 +435,85 @@ func exprString(e ast.Expr) string {
 }
 
 // calls rewrites direct calls of the package's subprograms in s to pass the
-// processor. Calls in go statements and function literals keep the wrapper:
-// they may run on another goroutine.
+// processor, and routes the user's output through it. Calls in go
+// statements keep the wrapper (they run on another goroutine); calls in
+// function literals pass the literal's own processor (funcLits).
 func (g *gen) calls(s *compiler.Sub) {
+	body, _ := procCalls(g.p, s)
+	for _, c := range body {
+		g.passProc(c, callee(g.p, c.Fun))
+	}
 	skip := headers(s)
 	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
-		if n == nil {
+		if n == nil || inHeaders(skip, n) {
 			return false
-		}
-		for _, h := range skip {
-			if h[0] <= n.Pos() && n.End() <= h[1] {
-				return false // copied into the iteration space as written
-			}
 		}
 		switch x := n.(type) {
 		case *ast.GoStmt, *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
 			g.output(x)
-			if id := g.callee(x.Fun); id != nil {
-				g.passProc(x, id)
-			}
 		}
 		return true
 	})
+}
+
+// procCalls are the calls of instrumented subprograms in s that pass a
+// processor: in its body those that pass s's (not in go statements or
+// function literals, not in a pdo's loop header, which is copied as
+// written), and per function literal those in its own body, which pass
+// the literal's (funcLits).
+func procCalls(p *compiler.Package, s *compiler.Sub) (body []*ast.CallExpr, lits map[*ast.FuncLit][]*ast.CallExpr) {
+	skip := headers(s)
+	var in func(n ast.Node, lit *ast.FuncLit)
+	in = func(root ast.Node, lit *ast.FuncLit) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if n == nil || inHeaders(skip, n) {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.GoStmt:
+				// The call itself keeps the wrapper; a literal in it
+				// (go func() {...}()) finds its own processor.
+				ast.Inspect(x.Call, func(m ast.Node) bool {
+					if l, ok := m.(*ast.FuncLit); ok {
+						in(l.Body, l)
+						return false
+					}
+					return true
+				})
+				return false
+			case *ast.FuncLit:
+				if x.Body != root {
+					in(x.Body, x)
+					return false
+				}
+			case *ast.CallExpr:
+				if callee(p, x.Fun) != nil {
+					if lit == nil {
+						body = append(body, x)
+					} else {
+						if lits == nil {
+							lits = map[*ast.FuncLit][]*ast.CallExpr{}
+						}
+						lits[lit] = append(lits[lit], x)
+					}
+				}
+			}
+			return true
+		})
+	}
+	in(s.Decl.Body, nil)
+	return body, lits
+}
+
+func inHeaders(skip [][2]token.Pos, n ast.Node) bool {
+	for _, h := range skip {
+		if h[0] <= n.Pos() && n.End() <= h[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // passProc makes call, which calls the instrumented subprogram id names,
@@ -411,7 +529,7 @@ func (g *gen) passProc(call *ast.CallExpr, id *ast.Ident) {
 
 // callee returns the identifier naming an instrumented subprogram in a call,
 // or nil.
-func (g *gen) callee(fun ast.Expr) *ast.Ident {
+func callee(p *compiler.Package, fun ast.Expr) *ast.Ident {
 	fun = ast.Unparen(fun)
 	switch x := fun.(type) {
 	case *ast.IndexExpr:
@@ -423,9 +541,9 @@ func (g *gen) callee(fun ast.Expr) *ast.Ident {
 	var obj types.Object
 	switch x := fun.(type) {
 	case *ast.Ident:
-		id, obj = x, g.p.Info.Uses[x]
+		id, obj = x, p.Info.Uses[x]
 	case *ast.SelectorExpr:
-		sel := g.p.Info.Selections[x]
+		sel := p.Info.Selections[x]
 		if sel == nil || sel.Kind() != types.MethodVal {
 			return nil
 		}
@@ -437,7 +555,7 @@ func (g *gen) callee(fun ast.Expr) *ast.Ident {
 	if !ok {
 		return nil
 	}
-	if sub := g.p.SubOf(fn.Origin()); sub != nil && !sub.Main && !sub.Plain {
+	if sub := p.SubOf(fn.Origin()); sub != nil && !sub.Main && !sub.Plain {
 		return id
 	}
 	return nil

@@ -29,22 +29,10 @@ import (
 // the processors unevenly loaded; the second by T2, created with the shape
 // of the iteration space, which balances it; the third distributes its own
 // iteration space over P.
-//
-//line ../../../../examples/example31/main.go:23
-func G(svm_a0 *rtlib.Template, svm_a1 int, svm_a2 int, svm_a3 [][]float64) (float64, int) {
-	return svm_G(svm_rt.Current(), svm_a0, svm_a1, svm_a2, svm_a3)
-}
-func svm_svm_G(svm_p *svm_rt.Proc, svm_a0 *rtlib.Template, svm_a1 int, svm_a2 int, svm_a3 [][]float64) (float64, int) {
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
-	return svm_G(svm_p, svm_a0, svm_a1, svm_a2, svm_a3)
-}
-
-//line ../../../../examples/example31/main.go:23
 func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (float64, int) {
 //line ../../../../examples/example31/main.go:23
 	if svm_p.Trace(1) {
-		return svm_svm_G(svm_p, T, n, m, a)
+		return svm_rt.Entry4_2(svm_p, 1, svm_G, T, n, m, a)
 	}
 //line ../../../../examples/example31/main.go:24
 	//svm:template T(10, 10)

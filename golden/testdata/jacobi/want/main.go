@@ -124,21 +124,10 @@ func main() {
 //line ../../../../examples/jacobi/main.go:51
 }
 
-//line ../../../../examples/jacobi/main.go:53
-func grid(svm_a0 int) [][]float64 {
-	return svm_grid(svm_rt.Current(), svm_a0)
-}
-func svm_svm_grid(svm_p *svm_rt.Proc, svm_a0 int) [][]float64 {
-	svm_p.Enter(2)
-	defer svm_p.Exit(2)
-	return svm_grid(svm_p, svm_a0)
-}
-
-//line ../../../../examples/jacobi/main.go:53
 func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
 //line ../../../../examples/jacobi/main.go:53
 	if svm_p.Trace(2) {
-		return svm_svm_grid(svm_p, n)
+		return svm_rt.Entry1_1(svm_p, 2, svm_grid, n)
 	}
 //line ../../../../examples/jacobi/main.go:54
 	g := make([][]float64, n)
@@ -150,22 +139,10 @@ func svm_grid(svm_p *svm_rt.Proc, n int) [][]float64 {
 
 // checksum runs serially (exclusive mode), so it is the same for every
 // number of processors.
-//
-//line ../../../../examples/jacobi/main.go:63
-func checksum(svm_a0 [][]float64) float64 {
-	return svm_checksum(svm_rt.Current(), svm_a0)
-}
-func svm_svm_checksum(svm_p *svm_rt.Proc, svm_a0 [][]float64) float64 {
-	svm_p.Enter(3)
-	defer svm_p.Exit(3)
-	return svm_checksum(svm_p, svm_a0)
-}
-
-//line ../../../../examples/jacobi/main.go:63
 func svm_checksum(svm_p *svm_rt.Proc, a [][]float64) float64 {
 //line ../../../../examples/jacobi/main.go:63
 	if svm_p.Trace(3) {
-		return svm_svm_checksum(svm_p, a)
+		return svm_rt.Entry1_1(svm_p, 3, svm_checksum, a)
 	}
 //line ../../../../examples/jacobi/main.go:64
 	s := 0.0

@@ -19,21 +19,10 @@ import (
 	"github.com/svmc/svmc/rtlib"
 )
 
-//line ../main.go:13
-func exchange(svm_a0 int, svm_a1 int) int {
-	return svm_exchange(svm_rt.Current(), svm_a0, svm_a1)
-}
-func svm_svm_exchange(svm_p *svm_rt.Proc, svm_a0 int, svm_a1 int) int {
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
-	return svm_exchange(svm_p, svm_a0, svm_a1)
-}
-
-//line ../main.go:13
 func svm_exchange(svm_p *svm_rt.Proc, me, n int) int {
 //line ../main.go:13
 	if svm_p.Trace(1) {
-		return svm_svm_exchange(svm_p, me, n)
+		return svm_rt.Entry2_1(svm_p, 1, svm_exchange, me, n)
 	}
 //line ../main.go:14
 	in := make([]int32, 2)

@@ -15,21 +15,10 @@ import "fmt"
 
 var total int
 
-//line ../main.go:9
-func find(svm_a0 []int, svm_a1 int) int {
-	return svm_find(svm_rt.Current(), svm_a0, svm_a1)
-}
-func svm_svm_find(svm_p *svm_rt.Proc, svm_a0 []int, svm_a1 int) int {
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
-	return svm_find(svm_p, svm_a0, svm_a1)
-}
-
-//line ../main.go:9
 func svm_find(svm_p *svm_rt.Proc, xs []int, x int) int {
 //line ../main.go:9
 	if svm_p.Trace(1) {
-		return svm_svm_find(svm_p, xs, x)
+		return svm_rt.Entry2_1(svm_p, 1, svm_find, xs, x)
 	}
 //line ../main.go:10
 	//svm:trace_region search

@@ -24,17 +24,12 @@ type vec []float64
 func (svm_recv vec) dot(svm_a0 vec) float64 {
 	return svm_recv.svm_dot(svm_rt.Current(), svm_a0)
 }
-func (svm_recv vec) svm_svm_dot(svm_p *svm_rt.Proc, svm_a0 vec) float64 {
-	svm_p.Enter(1)
-	defer svm_p.Exit(1)
-	return svm_recv.svm_dot(svm_p, svm_a0)
-}
 
 //line ../main.go:14
 func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 //line ../main.go:14
 	if svm_p.Trace(1) {
-		return v.svm_svm_dot(svm_p, w)
+		return svm_rt.Entry1_1(svm_p, 1, v.svm_dot, w)
 	}
 //line ../main.go:15
 	s := 0.0
@@ -62,9 +57,6 @@ func (c *counter) add(k int) { c.n += k }
 func (c *counter) String() string { return fmt.Sprintf("counter(%d)", c.n) }
 
 //line ../main.go:29
-func sum[T int | float64](svm_a0 ...T) T {
-	return svm_sum[T](svm_rt.Current(), svm_a0...)
-}
 func svm_svm_sum[T int | float64](svm_p *svm_rt.Proc, svm_a0 ...T) T {
 	svm_p.Enter(4)
 	defer svm_p.Exit(4)
@@ -89,17 +81,12 @@ func svm_sum[T int | float64](svm_p *svm_rt.Proc, xs ...T) T {
 func fib(svm_a0 int) int {
 	return svm_fib(svm_rt.Current(), svm_a0)
 }
-func svm_svm_fib(svm_p *svm_rt.Proc, svm_a0 int) int {
-	svm_p.Enter(5)
-	defer svm_p.Exit(5)
-	return svm_fib(svm_p, svm_a0)
-}
 
 //line ../main.go:37
 func svm_fib(svm_p *svm_rt.Proc, n int) int {
 //line ../main.go:37
 	if svm_p.Trace(5) {
-		return svm_svm_fib(svm_p, n)
+		return svm_rt.Entry1_1(svm_p, 5, svm_fib, n)
 	}
 //line ../main.go:38
 	if n < 2 {
