@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -36,6 +37,16 @@ func FuzzReader(f *testing.F) {
 			in = data
 		}
 		rd, recs, err := fuzzRead(in)
+		if rd != nil && rd.Format() == Binary {
+			// NextData reads the same records and fails the same way.
+			rrecs, rerr := rawRead(in)
+			if fmt.Sprint(rerr) != fmt.Sprint(err) {
+				t.Fatalf("NextData: error %v, Next: %v", rerr, err)
+			}
+			if !cmp.Equal(recs, rrecs, cmpOpts...) {
+				t.Fatalf("NextData: records differ:\n%s", cmp.Diff(recs, rrecs, cmpOpts...))
+			}
+		}
 		if err != nil {
 			var ce *CorruptError
 			if !errors.As(err, &ce) {
@@ -83,6 +94,25 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// rawRead reads all records of a binary stream with NextData.
+func rawRead(data []byte) ([]*Record, error) {
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var recs []*Record
+	for {
+		d, fields, err := rd.NextData()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		recs = append(recs, rd.Record(d, fields))
+	}
 }
 
 // fuzzRead reads all records of data (rd is nil if NewReader failed).

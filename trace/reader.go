@@ -30,10 +30,11 @@ type Reader struct {
 	descs   []*Descriptor
 	byTag   map[Tag]*Descriptor
 	byName  map[string]*Descriptor
-	nrec    int   // data records returned
-	lastOff int64 // offset of the last of them (or of the blanks before it)
-	slab    slab  // allocates decoded records
-	err     error // sticky
+	nrec    int       // data records returned
+	lastOff int64     // offset of the last of them (or of the blanks before it)
+	slab    slab      // allocates decoded records
+	raw     []rawDesc // by tag: NextData's fast path (raw.go)
+	err     error     // sticky
 
 	// ASCII lexer state.
 	peeked  bool
@@ -330,6 +331,7 @@ func (r *Reader) addDesc(d *Descriptor, off int64) (*Descriptor, error) {
 	r.byTag[d.Tag] = d
 	r.byName[d.Name] = d
 	r.descs = append(r.descs, d)
+	r.addRaw(d)
 	return d, nil
 }
 
