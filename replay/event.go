@@ -82,6 +82,7 @@ type layout struct {
 	name                             int   // char array "name" (measure records)
 	msg                              []int // msg-*: indices of msgNames; msgBuf: "buffer address"
 	msgBuf                           int
+	raw                              rawOffsets // raw.go
 }
 
 // decoder turns records into Events. It caches a layout per descriptor and
@@ -92,6 +93,7 @@ type decoder struct {
 	layouts map[*trace.Descriptor]*layout
 	writer  int32             // writer of the previous record, -1 before the first
 	names   map[string]string // interned names of measured intervals
+	slab    []int             // Event.Arr of raw records (raw.go)
 }
 
 type layoutEntry struct {
@@ -111,6 +113,7 @@ func (d *decoder) layout(desc *trace.Descriptor) *layout {
 	l := d.layouts[desc]
 	if l == nil {
 		l = newLayout(desc)
+		l.raw = rawLayout(desc, l)
 		d.layouts[desc] = l
 	}
 	if t >= 0 && t < len(d.byTag) {

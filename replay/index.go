@@ -248,12 +248,7 @@ func (ni *nodeInput) read(o *orderer, q int) error {
 	if q >= len(ni.readers) {
 		return io.EOF
 	}
-	r, err := ni.readers[q].Next()
-	if err == nil {
-		if msg := o.add(r, q, ni.decs[q]); msg != "" {
-			err = badRecord(ni.readers[q], r, msg)
-		}
-	}
+	err := o.readRaw(ni.readers[q], q, ni.decs[q])
 	if err != nil {
 		if err == io.EOF {
 			return err

@@ -369,9 +369,11 @@ type orderer struct {
 	maxL      float64
 	emit      func(e *Event) error
 	scratch   item
+	customMsg bool // OrderOptions.Message is the caller's: every record from tag 2000 needs its Record
 }
 
 func newOrderer(opt OrderOptions) *orderer {
+	custom := opt.Message != nil
 	if opt.Message == nil {
 		opt.Message = MessageKey
 	}
@@ -382,14 +384,15 @@ func newOrderer(opt OrderOptions) *orderer {
 		opt.MaxBuffer = maxBufferFactor * opt.Lookahead
 	}
 	o := &orderer{
-		opt:   opt,
-		pi:    Prog{opt.Prog},
-		dec:   newDecoder(),
-		bars:  make(map[sdKey]*barSite),
-		locks: make(map[lockKey]*lockState),
-		crits: make(map[string]*lockState),
-		chans: make(map[string]*lockState),
-		maxL:  math.Inf(-1),
+		opt:       opt,
+		pi:        Prog{opt.Prog},
+		dec:       newDecoder(),
+		bars:      make(map[sdKey]*barSite),
+		locks:     make(map[lockKey]*lockState),
+		crits:     make(map[string]*lockState),
+		chans:     make(map[string]*lockState),
+		maxL:      math.Inf(-1),
+		customMsg: custom,
 	}
 	o.grow(opt.Procs)
 	return o
@@ -434,12 +437,42 @@ type windowInput struct{ src Source }
 func (w *windowInput) perNode() bool { return false }
 
 func (w *windowInput) read(o *orderer, _ int) error {
+	if rd, ok := w.src.(*trace.Reader); ok && rd.Format() == trace.Binary {
+		return o.readRaw(rd, -1, o.dec)
+	}
 	r, err := w.src.Next()
 	if err != nil {
 		return err
 	}
 	if msg := o.add(r, -1, o.dec); msg != "" {
 		return badRecord(w.src, r, msg)
+	}
+	return nil
+}
+
+// readRaw reads the next record of a binary stream into the queues
+// (forced into stream node when node >= 0): decoded where it lies when its
+// Event needs no Record (raw.go), else as add does.
+func (o *orderer) readRaw(rd *trace.Reader, node int, dec *decoder) error {
+	desc, f, err := rd.NextData()
+	if err != nil {
+		return err
+	}
+	if !needsRecord(desc.Tag, o.opt.Records, o.customMsg) {
+		it := &o.scratch
+		*it = item{}
+		msg := dec.decodeRaw(desc, f, &it.e)
+		if msg == "" {
+			msg = o.enqueue(it, nil, node)
+		}
+		if msg != "" {
+			return badRecord(rd, rd.Record(desc, f), msg)
+		}
+		return nil
+	}
+	r := rd.Record(desc, f)
+	if msg := o.add(r, node, dec); msg != "" {
+		return badRecord(rd, r, msg)
 	}
 	return nil
 }
@@ -453,6 +486,12 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
 	if msg := dec.decode(r, &it.e, o.opt.Records); msg != "" {
 		return msg
 	}
+	return o.enqueue(it, r, node)
+}
+
+// enqueue queues the decoded item it of record r (nil when it was decoded
+// raw: then OrderOptions.Message is svmc's own, see needsRecord).
+func (o *orderer) enqueue(it *item, r *trace.Record, node int) string {
 	if node >= 0 {
 		it.e.Proc = int32(node)
 	}
@@ -466,8 +505,15 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
 		}
 		o.lanes[p-o.opt.Procs] = true
 	}
-	if o.opt.Message != nil && it.e.Tag >= 2000 && it.e.Tag != trace.TagPDOWork {
-		if key, send, ok := o.opt.Message(r); ok {
+	if it.e.Tag >= 2000 && it.e.Tag != trace.TagPDOWork {
+		var key string
+		var send, ok bool
+		if o.customMsg {
+			key, send, ok = o.opt.Message(r)
+		} else {
+			key, send, ok = eventMessageKey(&it.e)
+		}
+		if ok {
 			it.msg = key
 			if send {
 				it.kind = msgSend
