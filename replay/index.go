@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -29,15 +28,23 @@ type segment struct {
 
 // indexBinary scans the packet framing of a binary trace. It returns nil
 // (and no error) when the file is not one it can index; the caller then
-// reads it as one stream, and the reader reports any damage.
+// reads it as one stream, and the reader reports any damage. It reads the
+// file in large blocks and looks each data packet's node id up by tag in a
+// table: about 25 ns a packet.
 func indexBinary(ra io.ReaderAt, size int64) ([]segment, int, error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, 0, size), 1<<16)
-	hdr := make([]byte, binHeaderSize)
-	if _, err := io.ReadFull(br, hdr); err != nil || string(hdr[:5]) != "SDDFB" || hdr[5] != binHeaderSize || hdr[6] != 1 {
+	const block = 1 << 20
+	buf := make([]byte, block)
+	hdr := buf[:binHeaderSize]
+	if n, _ := ra.ReadAt(hdr, 0); n < binHeaderSize || string(hdr[:5]) != "SDDFB" || hdr[5] != binHeaderSize || hdr[6] != 1 {
 		return nil, 0, nil
 	}
 	le := binary.LittleEndian
-	nodeOff := map[uint32]int{} // tag → byte offset of the node id after the tag, -1 none
+	const unknown = -2
+	nodeOff := make([]int32, 4096) // by tag: byte offset of the node id after the tag, -1 none
+	for i := range nodeOff {
+		nodeOff[i] = unknown
+	}
+	var more map[uint32]int32 // tags beyond the table
 	var segs []segment
 	add := func(off, n int64, node int32) {
 		if k := len(segs) - 1; k >= 0 && segs[k].node == node && segs[k].off+segs[k].n == off {
@@ -50,34 +57,53 @@ func indexBinary(ra io.ReaderAt, size int64) ([]segment, int, error) {
 	off := int64(binHeaderSize)
 	writer := int32(-1)
 	maxNode := int32(-1)
+	scratch := make([]byte, 4)
+	var b []byte     // buf[:filled]: the file from bufOff on
+	var bufOff int64 // file offset of b[0]
 	for off < size {
-		head, err := br.Peek(min(16, int(size-off)))
-		if err != nil || len(head) < 8 {
+		// Make the packet's first 16 bytes available (or what is left).
+		need := min(16, size-off)
+		if off+need > bufOff+int64(len(b)) {
+			n, err := ra.ReadAt(buf[:min(int64(block), size-off)], off)
+			if n < int(need) || err != nil && err != io.EOF && n < int(need) {
+				return nil, 0, nil
+			}
+			b, bufOff = buf[:n], off
+		}
+		p := b[off-bufOff:]
+		if len(p) < 8 {
 			return nil, 0, nil
 		}
-		n := int64(le.Uint32(head))
-		kind := le.Uint32(head[4:])
+		n := int64(le.Uint32(p))
+		kind := le.Uint32(p[4:])
 		if n < 4 || n > trace.MaxPacket || off+4+n > size {
 			return nil, 0, nil
 		}
 		total := 4 + n
 		switch kind {
 		case trace.PacketData:
-			if len(head) < 12 {
+			if n < 8 || len(p) < 12 {
 				return nil, 0, nil
 			}
-			tag := le.Uint32(head[8:])
-			node := int32(-1)
-			no, known := nodeOff[tag]
-			if !known {
+			tag := le.Uint32(p[8:])
+			no := int32(unknown)
+			if tag < uint32(len(nodeOff)) {
+				no = nodeOff[tag]
+			} else if v, ok := more[tag]; ok {
+				no = v
+			}
+			if no == unknown {
 				return nil, 0, nil // a data record before its descriptor
 			}
+			node := int32(-1)
 			if no >= 0 && int64(12+no+4) <= total {
-				b, err := br.Peek(12 + no + 4)
-				if err != nil {
+				if q := off - bufOff + 12 + int64(no); q+4 <= int64(len(b)) {
+					node = int32(le.Uint32(b[q:]))
+				} else if _, err := ra.ReadAt(scratch, off+12+int64(no)); err == nil {
+					node = int32(le.Uint32(scratch))
+				} else {
 					return nil, 0, nil
 				}
-				node = int32(le.Uint32(b[12+no:]))
 			}
 			w := node
 			if w < 0 || trace.Tag(tag) == trace.TagTemplateDist && writer >= 0 {
@@ -101,14 +127,18 @@ func indexBinary(ra io.ReaderAt, size int64) ([]segment, int, error) {
 			if !ok {
 				return nil, 0, nil
 			}
-			nodeOff[tag] = no
+			if tag < uint32(len(nodeOff)) {
+				nodeOff[tag] = int32(no)
+			} else {
+				if more == nil {
+					more = map[uint32]int32{}
+				}
+				more[tag] = int32(no)
+			}
 			add(off, total, -1)
 		case trace.PacketAttributes:
 			add(off, total, -1)
 		default:
-			return nil, 0, nil
-		}
-		if _, err := br.Discard(int(total)); err != nil {
 			return nil, 0, nil
 		}
 		off += total
@@ -234,12 +264,16 @@ func fileOffset(segs []segment, v int64) int64 {
 	return v
 }
 
-// nodeInput reads each processor's stream with a reader of its own.
+// nodeInput reads each processor's stream with a reader of its own. The
+// streams of the run's processors are decoded in parallel, each by a
+// goroutine of its own a few batches ahead of the merge (parallel.go);
+// those of goroutine lanes, which may be many, in the merge's goroutine.
 type nodeInput struct {
 	name    string
 	readers []*trace.Reader
 	decs    []*decoder
 	segs    [][]segment
+	par     *parallel // nil: every stream in the merge's goroutine
 }
 
 func (ni *nodeInput) perNode() bool { return true }
@@ -248,7 +282,12 @@ func (ni *nodeInput) read(o *orderer, q int) error {
 	if q >= len(ni.readers) {
 		return io.EOF
 	}
-	err := o.readRaw(ni.readers[q], q, ni.decs[q])
+	var err error
+	if ni.par != nil && q < len(ni.par.feeds) {
+		err = ni.par.read(o, q)
+	} else {
+		err = o.readRaw(ni.readers[q], q, ni.decs[q])
+	}
 	if err != nil {
 		if err == io.EOF {
 			return err
@@ -316,6 +355,14 @@ func OrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn fun
 	o.grow(len(ni.readers))
 	o.in = ni
 	o.emit = fn
+	if !o.customMsg {
+		procs := len(ni.readers)
+		if opt.Procs > 0 {
+			procs = min(procs, opt.Procs)
+		}
+		ni.par = startParallel(ni, procs, opt.Records)
+		defer ni.par.stop()
+	}
 	err = o.run()
 	return o.stats, err
 }

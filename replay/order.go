@@ -137,15 +137,37 @@ func Decode(src Source, records bool, fn func(*Event) error) (int64, error) {
 	dec := newDecoder()
 	var e Event
 	var n int64
+	rd, raw := src.(*trace.Reader)
+	raw = raw && rd.Format() == trace.Binary
 	for {
-		r, err := src.Next()
-		if err == io.EOF {
-			return n, nil
+		var msg string
+		var r *trace.Record
+		if raw {
+			d, f, err := rd.NextData()
+			if err == io.EOF {
+				return n, nil
+			}
+			if err != nil {
+				return n, err
+			}
+			if needsRecord(d.Tag, records, false) {
+				r = rd.Record(d, f)
+				msg = dec.decode(r, &e, records)
+			} else if msg = dec.decodeRaw(d, f, &e); msg != "" {
+				r = rd.Record(d, f)
+			}
+		} else {
+			var err error
+			r, err = src.Next()
+			if err == io.EOF {
+				return n, nil
+			}
+			if err != nil {
+				return n, err
+			}
+			msg = dec.decode(r, &e, records)
 		}
-		if err != nil {
-			return n, err
-		}
-		if msg := dec.decode(r, &e, records); msg != "" {
+		if msg != "" {
 			return n, badRecord(src, r, msg)
 		}
 		e.Seq = n
