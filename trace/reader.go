@@ -157,6 +157,16 @@ func (r *Reader) BadRecord(rec *Record, msg string) error {
 	return &CorruptError{Name: r.name, Offset: r.lastOff, Where: fmt.Sprintf("record %q #%d", rec.Desc.Name, r.nrec), Msg: msg}
 }
 
+// LastRecord is the stream offset and the number (from 1) of the last
+// data record read: what BadRecord names, for a caller that tells later.
+func (r *Reader) LastRecord() (offset int64, number int) { return r.lastOff, r.nrec }
+
+// BadRecordAt is BadRecord for the record of descriptor d that LastRecord
+// placed at offset and number.
+func (r *Reader) BadRecordAt(d *Descriptor, offset int64, number int, msg string) error {
+	return &CorruptError{Name: r.name, Offset: offset, Where: fmt.Sprintf("record %q #%d", d.Name, number), Msg: msg}
+}
+
 // offset is the stream offset of the next unread byte.
 func (r *Reader) offset() int64 { return r.base + int64(r.pos) }
 
