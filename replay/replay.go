@@ -163,6 +163,38 @@ func (r *Replayer) Open(p int) []*Interval {
 	return nil
 }
 
+// Seq is the number processor p's next step will take (see Interval.Seq0).
+func (r *Replayer) Seq(p int) int {
+	if p < len(r.procs) {
+		return r.procs[p].seq
+	}
+	return 0
+}
+
+// Resume makes processor p's open intervals those of a checkpoint (copies
+// of what Open returned then, outermost first) and seq its next step
+// number, as if its records up to there had been replayed: for replaying a
+// part of a trace (Streams). The handler is told Open for each, outermost
+// first, with a nil Event.
+func (r *Replayer) Resume(p int, open []Interval, seq int) {
+	ps := r.proc(p)
+	for j := len(ps.stack) - 1; j >= 0; j-- {
+		ps.free = append(ps.free, ps.stack[j])
+	}
+	ps.stack = ps.stack[:0]
+	ps.seq = seq
+	for i := range open {
+		iv := new(Interval)
+		*iv = open[i]
+		iv.Proc = p
+		ps.stack = append(ps.stack, iv)
+		r.h.Open(iv, nil)
+	}
+	if n := len(open); n > 0 {
+		ps.lastT, ps.lastC = open[n-1].Start, open[n-1].Clock0
+	}
+}
+
 // Procs is the number of processors seen (the highest number + 1).
 func (r *Replayer) Procs() int { return len(r.procs) }
 

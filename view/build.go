@@ -91,6 +91,7 @@ type builder struct {
 	end       float64
 	unmatch   int
 	unclosed  int
+	window    *windowCut // LOD.Window's part of the run, nil for the whole
 }
 
 func newBuilder(name string, prog *progdb.Program) *builder {
@@ -149,7 +150,9 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		site = b.sites.measure(iv.Level, iv.Name)
 	case replay.KindMsg:
 		site = b.sites.call(iv.Sub, iv.Dir, iv.Code)
-		b.msgOpen(iv, e, site)
+		if e != nil { // nil: opened before the part a window replays
+			b.msgOpen(iv, e, site)
+		}
 	case replay.KindGoroutine:
 		site = b.sites.goStmt(iv.Name)
 		if b.laneOwner == nil {
@@ -160,7 +163,7 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		site = b.sites.get(iv.Sub, iv.Dir, -1)
 	}
 	peer := -1
-	if iv.Kind == replay.KindMsg {
+	if iv.Kind == replay.KindMsg && e != nil {
 		peer = int(e.M.Peer)
 	}
 	iv.Index = len(b.tl.Intervals)
@@ -180,6 +183,12 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 	}
 	out := &b.tl.Intervals[iv.Index]
 	out.End, out.Clock1, out.Seq1, out.Unclosed = iv.End, iv.Clock1, iv.Seq1, iv.Unclosed
+	if e == nil && b.window != nil && b.window.stopped[iv.Proc] {
+		// Still open where the window ends: it goes on.
+		out.End, out.Clock1, out.Unclosed = max(out.End, b.window.t1), max(out.Clock1, b.window.t1), false
+		b.order = append(b.order, procSeq{iv.Proc, iv.Seq1})
+		return
+	}
 	b.order = append(b.order, procSeq{iv.Proc, iv.Seq1})
 	if iv.Unclosed {
 		b.unclosed++
