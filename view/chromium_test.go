@@ -1,9 +1,11 @@
 package view_test
 
 import (
+	"bytes"
 	"context"
 	"html"
 	"math"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -759,4 +761,73 @@ func openOf(tl *view.Timeline, k, p int) []int {
 		}
 	}
 	return open
+}
+
+// renderURL loads a served page (after its fetches, up to 10 s of the
+// page's time) and returns the DOM.
+func renderURL(t *testing.T, url string) string {
+	t.Helper()
+	bin := chromium(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1400,900", "--virtual-time-budget=10000",
+		"--dump-dom", url)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	return string(out)
+}
+
+// TestChromiumLOD: a large trace's page, served (svmc view --serve), draws
+// the whole run from its summaries (a bar per bucket and row that has
+// one, no interval), and zoomed in on a part of the run it fetches the
+// records of that part and draws every interval that meets it, as many
+// as the window Window builds has there.
+func TestChromiumLOD(t *testing.T) {
+	chromium(t)
+	data := runsTrace(t, 3, 20000)
+	l, err := view.BuildLOD(bytes.NewReader(data), int64(len(data)), "runs", view.Options{}, 512)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Limit = 50_000 // the trace has about 370 000 records
+	srv := httptest.NewServer(view.LODHandler(l))
+	defer srv.Close()
+
+	got := drawn(t, renderURL(t, srv.URL+"/"))
+	cells := 0
+	for _, ln := range l.Lanes {
+		for _, row := range ln.Rows {
+			for _, c := range row {
+				if c.Kind >= 0 && c.Cover > 0 {
+					cells++
+				}
+			}
+		}
+	}
+	if got["detail"] != 0 || got["bars"] != 0 || got["lod-cells"] == 0 || got["lod-cells"] > cells || got["lanes"] != 3 {
+		t.Errorf("the whole run: %v; want summaries only (at most %d bars of them), 3 lanes", got, cells)
+	}
+
+	a, b := 250_000.0, 250_400.0 // µs from the start of the run
+	got = drawn(t, renderURL(t, srv.URL+"/#window="+strconv.FormatFloat(a, 'f', -1, 64)+","+strconv.FormatFloat(b, 'f', -1, 64)))
+	win, err := l.Window(l.Start+a, l.Start+b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, iv := range win.Intervals {
+		if iv.End >= l.Start+a && iv.Start <= l.Start+b {
+			want++
+		}
+	}
+	if got["detail"] != 1 || got["bars"] != want || want == 0 {
+		t.Errorf("zoomed in on [%v, %v] µs: %v; want the detail drawn, %d bars", a, b, got, want)
+	}
 }

@@ -124,6 +124,7 @@ type side struct {
 	Report            template.HTML
 	GC                string // the collector's pauses, "" without gc-pause records
 	GoLanes           int    // lanes of goroutines among the Procs lanes
+	LOD               string // a large trace's page (WriteLODPage): what it draws
 }
 
 type sideProc struct {
@@ -239,7 +240,7 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <tr><th>trace</th><td>{{.Trace}}</td></tr>
 <tr><th>processors</th><td>{{.Procs}}{{if .GoLanes}} and {{.GoLanes}} goroutine lanes (P<i>n</i>/g<i>k</i>: processor <i>n</i>'s goroutines){{end}}</td></tr>
 <tr><th>run time</th><td id="run-time">{{.RunTime}}</td></tr>
-<tr><th>records</th><td>{{.Records}} ({{.Intervals}} intervals, {{.Events}} events)</td></tr>
+<tr><th>records</th><td>{{.Records}}{{if not .LOD}} ({{.Intervals}} intervals, {{.Events}} events){{end}}</td></tr>
 <tr><th>order</th><td>{{.Order}}</td></tr>
 <tr><th>run end</th><td id="run-end"{{if .Abnormal}} class="abnormal"{{end}}>{{.Ended}}</td></tr>
 {{if .GC}}<tr><th>collector</th><td id="gc">{{.GC}}</td></tr>{{end}}
@@ -257,7 +258,9 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 <td class="bar"><span class="busy" style="width:{{.BusyPct}}"></span><span class="wait" style="width:{{.WaitPct}}"></span><span class="idle" style="width:{{.IdlePct}}"></span></td></tr>
 {{end}}</table>
 <p class="note">busy: inside a region and not waiting; idle: outside every region. Share: of N × run time.</p>
-<h2>Top regions</h2>
+{{if .LOD}}<h2>Large trace</h2>
+<p class="note" id="lod-note">{{.LOD}}</p>
+{{else}}<h2>Top regions</h2>
 {{if .Top}}<table class="top">
 <tr><th>region</th><th>calls</th><th>time</th><th title="share of N × run time">share</th></tr>
 {{range .Top}}<tr title="{{.Kind}}{{if .Text}} · {{.Text}}{{end}}"><td>{{.Name}}<div class="where">{{.Kind}}{{if .Where}} · {{.Where}}{{end}}</div></td><td>{{.Calls}}</td><td>{{.Time}}</td><td>{{.Share}}</td></tr>
@@ -266,7 +269,7 @@ var pageSide = template.Must(template.New("side").Parse(`<aside id="side">
 {{if .TopWaits}}<table class="top">
 <tr><th>site</th><th>waits</th><th>time</th><th title="share of N × run time">share</th></tr>
 {{range .TopWaits}}<tr title="{{.Kind}}{{if .Text}} · {{.Text}}{{end}}"><td>{{.Name}}<div class="where">{{.Kind}}{{if .Where}} · {{.Where}}{{end}}</div></td><td>{{.Calls}}</td><td>{{.Time}}</td><td>{{.Share}}</td></tr>
-{{end}}</table>{{else}}<p class="note">no waiting traced</p>{{end}}
+{{end}}</table>{{else}}<p class="note">no waiting traced</p>{{end}}{{end}}
 {{if .Measures}}<h2>Measured intervals</h2>
 <table class="top" id="measures">
 <tr><th>interval</th><th>entries</th><th>time</th><th title="share of N × run time">share</th></tr>

@@ -45,11 +45,14 @@ type LOD struct {
 	Start, End float64
 	Records    int64
 	Buckets    int
-	Lanes      []LODLane
-	GC         []GCPause
-	Ended      bool // a trace-end record was seen
-	st         *replay.Streams
-	runs       [][]lodRun // per lane and run
+	// Limit is the most records a window holds (Window, the page's
+	// fetches): LODLimit unless changed.
+	Limit int
+	Lanes []LODLane
+	GC    []GCPause
+	Ended bool // a trace-end record was seen
+	st    *replay.Streams
+	runs  [][]lodRun // per lane and run
 }
 
 // LODLane is one lane's summaries.
@@ -84,7 +87,7 @@ func BuildLOD(ra io.ReaderAt, size int64, name string, opt Options, buckets int)
 		return nil, err
 	}
 	if st == nil {
-		return nil, fmt.Errorf("%s: the view of a large trace reads binary traces (svmc trace convert --format binary)", name)
+		return nil, fmt.Errorf("%s: the view of a large trace reads binary traces (svmc trace convert --to binary)", name)
 	}
 	if opt.Prog, err = replay.Info(opt.Prog, st.Attrs(), name); err != nil {
 		return nil, err
@@ -92,7 +95,7 @@ func BuildLOD(ra io.ReaderAt, size int64, name string, opt Options, buckets int)
 	if buckets <= 0 {
 		buckets = LODBuckets
 	}
-	l := &LOD{Trace: name, Prog: opt.Prog, Procs: st.Nodes(), Buckets: buckets, st: st,
+	l := &LOD{Trace: name, Prog: opt.Prog, Procs: st.Nodes(), Buckets: buckets, Limit: LODLimit, st: st,
 		Lanes: make([]LODLane, st.Nodes()), runs: make([][]lodRun, st.Nodes())}
 	if procs := replay.Processors(st.Attrs()); procs > l.Procs {
 		l.Procs = procs

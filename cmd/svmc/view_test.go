@@ -131,3 +131,49 @@ func TestViewSource(t *testing.T) {
 		t.Errorf("view --src main.go: exit %d, %q; want an error naming the flag", res.code, res.stderr)
 	}
 }
+
+// TestViewLOD: svmc view --lod on writes the summarised page of a binary
+// trace (its data has the summaries and no interval); --lod with another
+// word, and --serve of an ASCII trace, say what is wrong.
+func TestViewLOD(t *testing.T) {
+	dir := t.TempDir()
+	tr, _ := filepath.Abs(filepath.Join("..", "..", "export", "testdata", "jacobi.sddf"))
+	out := filepath.Join(dir, "j.html")
+	res := runSvmc(t, dir, "view", "--lod", "on", "-o", out, tr)
+	if res.code != 0 || !strings.Contains(res.stderr, "drawn from summaries") {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pageDataRE.FindSubmatch(page)
+	if m == nil {
+		t.Fatal("no data in the page")
+	}
+	var d struct {
+		IV  []json.RawMessage `json:"iv"`
+		LOD struct {
+			Buckets int `json:"buckets"`
+			Lanes   []struct {
+				Rows [][]int `json:"rows"`
+			} `json:"lanes"`
+		} `json:"lod"`
+	}
+	if err := json.Unmarshal(m[1], &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.IV) != 0 || d.LOD.Buckets != view.LODBuckets || len(d.LOD.Lanes) == 0 || len(d.LOD.Lanes[0].Rows) == 0 {
+		t.Errorf("page data: %d intervals, %d buckets, %d lanes", len(d.IV), d.LOD.Buckets, len(d.LOD.Lanes))
+	}
+	if res := runSvmc(t, dir, "view", "--lod", "maybe", tr); res.code == 0 || !strings.Contains(res.stderr, "--lod maybe: want auto, on or off") {
+		t.Errorf("--lod maybe: exit %d\n%s", res.code, res.stderr)
+	}
+	ascii := filepath.Join(dir, "j.txt")
+	if res := runSvmc(t, dir, "trace", "convert", "--to", "ascii", tr, ascii); res.code != 0 {
+		t.Fatalf("convert: %s", res.stderr)
+	}
+	if res := runSvmc(t, dir, "view", "--serve", "127.0.0.1:0", ascii); res.code == 0 || !strings.Contains(res.stderr, "--serve draws binary traces") {
+		t.Errorf("--serve of an ASCII trace: exit %d\n%s", res.code, res.stderr)
+	}
+}

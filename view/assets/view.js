@@ -11,6 +11,9 @@
   'use strict';
   var D = JSON.parse(document.getElementById('svmc-data').textContent);
   var meta = D.meta, IV = D.iv, IN = D['in'], K = D.kinds, S = D.sites, MS = D.msg || [], MK = D.marks || [];
+  // LOD: a large trace's summaries (view/lodpage.go); detail: the part of
+  // the run [a, b] whose records IV and IN hold then (svmc view --serve).
+  var LOD = D.lod || null, detail = null, lodCells = 0, pending = null, asked = null;
   var SRC = D.src || [], GC = D.gc || [];
   // hl: the sites of the source line picked (their bars are outlined);
   // sel: the part of the run whose statistics the side panel shows.
@@ -22,24 +25,32 @@
   var statusEl = document.getElementById('status'), rangeEl = document.getElementById('range');
 
   var fix = {};
-  D.fixMask = {};
-  D.fix.forEach(function (f) { fix[f[0]] = [f[1], f[2]]; D.fixMask[f[0]] = f[3]; });
 
   // Lanes: rows[d] lists the intervals at depth d in time order (the data
-  // is sorted by processor, then by opening order).
+  // is sorted by processor, then by opening order). A large trace's lanes
+  // have the rows of their summaries too.
   var lanes = [], p, totalH = 0, totalRows = 0;
   if (meta.lanes) meta.lanes.forEach(function (n) { GUT = Math.max(GUT, 14 + 7 * n.length); });
-  for (p = 0; p < meta.procs; p++) lanes.push({ rows: [], inst: [] });
-  IV.forEach(function (v, i) {
-    var L = lanes[v[0]];
-    while (L.rows.length <= v[3]) L.rows.push([]);
-    L.rows[v[3]].push(i);
-  });
-  IN.forEach(function (v, i) { lanes[v[0]].inst.push(i); });
-  lanes.forEach(function (L) {
-    L.nrows = Math.max(L.rows.length, 1);
-    totalRows += L.nrows;
-  });
+  function index() {
+    fix = {};
+    D.fixMask = {};
+    D.fix.forEach(function (f) { fix[f[0]] = [f[1], f[2]]; D.fixMask[f[0]] = f[3]; });
+    lanes = [];
+    totalRows = 0;
+    for (p = 0; p < meta.procs; p++) lanes.push({ rows: [], inst: [] });
+    IV.forEach(function (v, i) {
+      var L = lanes[v[0]];
+      while (L.rows.length <= v[3]) L.rows.push([]);
+      L.rows[v[3]].push(i);
+    });
+    IN.forEach(function (v, i) { lanes[v[0]].inst.push(i); });
+    lanes.forEach(function (L, q) {
+      L.nrows = Math.max(L.rows.length, LOD && LOD.lanes[q] ? LOD.lanes[q].rows.length : 0, 1);
+      totalRows += L.nrows;
+    });
+  }
+  index();
+  if (LOD) document.getElementById('states').hidden = true; // no consistent order in a large trace's page
 
   // layout places the lanes; rows grow to fill the height of the window
   // when there are few of them.
@@ -154,7 +165,13 @@
     }
     var right = GUT + PW;
     var gcs = drawGC(right);
-    lanes.forEach(function (L) {
+    var summary = LOD && !covered();
+    lodCells = 0;
+    lanes.forEach(function (L, lp) {
+      if (summary) {
+        lodCells += drawLOD(L, lp, right);
+        return;
+      }
       for (var d = 0; d < L.rows.length; d++) {
         var arr = L.rows[d], yy = L.y + d * ROW + 1, hh = ROW - 2, lastPx = -1, lastKind = -1;
         for (var k = firstEnding(arr, v0); k < arr.length; k++) {
@@ -233,6 +250,75 @@
     statusEl.dataset.highlighted = lit;
     statusEl.dataset.gc = gcs;
     report(bars, waits, measures, events, messages, marks);
+    if (LOD) {
+      statusEl.dataset.lodCells = lodCells;
+      statusEl.dataset.detail = summary ? 0 : 1;
+      if (summary) statusEl.textContent = lanes.length + ' lanes · ' + lodCells + ' summary bars drawn · ' + meta.records + ' records in the trace' +
+        (LOD.serve ? ' · zoom in to draw them one by one' : '');
+      want();
+    }
+  }
+
+  // covered reports whether the records of the part shown are loaded.
+  function covered() { return detail !== null && detail[0] <= v0 && v1 <= detail[1]; }
+
+  // drawLOD draws lane L from its summaries: a bar per part of the run, in
+  // the colour of the kind covering most of it, fainter the less it covers.
+  function drawLOD(L, q, right) {
+    var ln = LOD.lanes[q], n = 0;
+    if (!ln) return 0;
+    var bw = span / LOD.buckets, b0 = Math.max(0, Math.floor(v0 / bw)), b1 = Math.min(LOD.buckets - 1, Math.floor(v1 / bw));
+    for (var d = 0; d < ln.rows.length; d++) {
+      var row = ln.rows[d], yy = L.y + d * ROW + 1, hh = ROW - 2, lastPx = -1;
+      for (var b = b0; b <= b1; b++) {
+        var k = row[2 * b], c = row[2 * b + 1];
+        if (k < 0 || c === 0) continue;
+        var x0 = Math.max(X(b * bw), GUT), x1 = Math.min(X((b + 1) * bw), right);
+        if (x1 - x0 < 1 && Math.floor(x0) === lastPx) continue; // one bar a pixel column
+        lastPx = Math.floor(x0);
+        ctx.globalAlpha = 0.3 + 0.7 * c / 100;
+        ctx.fillStyle = fills[k].fill;
+        ctx.fillRect(x0, yy, Math.max(x1 - x0, 1), hh);
+        n++;
+      }
+    }
+    ctx.globalAlpha = 1;
+    return n;
+  }
+
+  // want asks the server for the records of the part shown (with a margin)
+  // once it holds at most LOD.limit of them, after the view has settled.
+  function want() {
+    if (!LOD.serve || covered()) return;
+    var m = (v1 - v0) / 4, a = Math.max(v0 - m, 0), b = Math.min(v1 + m, span);
+    var bw = span / LOD.buckets, n = 0;
+    for (var q = 0; q < LOD.lanes.length; q++) {
+      var cnt = LOD.lanes[q].n;
+      for (var k = Math.max(0, Math.floor(a / bw)); k <= Math.min(LOD.buckets - 1, Math.floor(b / bw)); k++) n += cnt[k];
+    }
+    if (n > LOD.limit) return;
+    if (asked && asked[0] === a && asked[1] === b) return;
+    clearTimeout(pending);
+    pending = setTimeout(function () {
+      asked = [a, b];
+      statusEl.dataset.fetching = 1;
+      fetch('window?t0=' + a + '&t1=' + b).then(function (r) { return r.json(); }).then(function (nd) {
+        statusEl.dataset.fetching = 0;
+        if (nd.error) { statusEl.dataset.lodError = 1; return; }
+        setDetail(nd, a, b);
+      });
+    }, 120);
+  }
+
+  // setDetail takes the records of the part [a, b] of the run.
+  function setDetail(nd, a, b) {
+    nd.meta = meta;
+    nd.lod = LOD;
+    D = nd;
+    IV = D.iv; IN = D['in']; S = D.sites; MS = D.msg || [];
+    detail = [a, b];
+    index();
+    resize();
   }
 
   // drawGC shades the collector's stop-the-world pauses across every lane
