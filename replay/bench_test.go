@@ -93,43 +93,66 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 	})
-	b.Run("per-processor", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			ni, err := newNodeInput(bytes.NewReader(data), int64(len(data)), "bench")
-			if err != nil || ni == nil {
-				b.Fatal("no index", err)
-			}
-			p := startParallel(ni, len(ni.readers), false)
-			got, live := 0, len(p.feeds)
-			ended := make([]bool, live)
-			for live > 0 { // a batch of each in turn, as the merge takes them
-				for q := range p.feeds {
-					if ended[q] {
-						continue
-					}
-					bt := <-p.feeds[q]
-					got += len(bt.items)
-					if bt.err != nil {
-						if bt.err != io.EOF {
-							b.Fatal(bt.err)
-						}
-						ended[q] = true
-						live--
-						continue
-					}
-					select {
-					case p.free[q] <- bt:
-					default:
-					}
+	// per-processor: the index pass and the decoding; decode-only: the
+	// streams of an index made once (what a view's windows and the report
+	// after its index pass spend).
+	for _, indexed := range []bool{false, true} {
+		name := "per-processor"
+		if indexed {
+			name = "decode-only"
+		}
+		b.Run(name, func(b *testing.B) {
+			var segs []segment
+			var nodes int
+			if indexed {
+				var err error
+				if segs, nodes, err = indexBinary(Bytes(data), int64(len(data)), data); err != nil || segs == nil {
+					b.Fatal("no index", err)
 				}
 			}
-			p.stop()
-			if got != n {
-				b.Fatalf("%d records decoded, %d written", got, n)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var ni *nodeInput
+				var err error
+				if indexed {
+					ni, err = nodeInputOf(Bytes(data), data, segs, nodes, "bench")
+				} else {
+					ni, err = newNodeInput(Bytes(data), int64(len(data)), "bench", data)
+				}
+				if err != nil || ni == nil {
+					b.Fatal("no index", err)
+				}
+				p := startParallel(ni, len(ni.readers), false)
+				got, live := 0, len(p.feeds)
+				ended := make([]bool, live)
+				for live > 0 { // a batch of each in turn, as the merge takes them
+					for q := range p.feeds {
+						if ended[q] {
+							continue
+						}
+						bt := <-p.feeds[q]
+						got += len(bt.items)
+						if bt.err != nil {
+							if bt.err != io.EOF {
+								b.Fatal(bt.err)
+							}
+							ended[q] = true
+							live--
+							continue
+						}
+						select {
+						case p.free[q] <- bt:
+						default:
+						}
+					}
+				}
+				p.stop()
+				if got != n {
+					b.Fatalf("%d records decoded, %d written", got, n)
+				}
 			}
-		}
-		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
-	})
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
 }

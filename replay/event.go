@@ -37,9 +37,10 @@ type Event struct {
 	Arr  []int
 	Cols int
 	Name string // a measured interval's name (interned per stream)
-	// M holds the fields of the message-passing records (msg-*); for them
-	// Dir is the call site, so that an interval names its call.
-	M MsgFields
+	// M holds the fields of the message-passing records (msg-*; nil for
+	// the others); for them Dir is the call site, so that an interval
+	// names its call.
+	M *MsgFields
 
 	Clock float64 // the record's own time stamp (µs)
 	// Time is the corrected logical time (µs) in the causally consistent
@@ -94,6 +95,18 @@ type decoder struct {
 	writer  int32             // writer of the previous record, -1 before the first
 	names   map[string]string // interned names of measured intervals
 	slab    []int             // Event.Arr of raw records (raw.go)
+	msgs    []MsgFields       // Event.M, handed out a chunk at a time
+}
+
+// msgFields returns fresh MsgFields for an Event: they stay valid as Arr
+// does, and cost an allocation per 256 message records.
+func (d *decoder) msgFields() *MsgFields {
+	if len(d.msgs) == 0 {
+		d.msgs = make([]MsgFields, 256)
+	}
+	m := &d.msgs[0]
+	d.msgs = d.msgs[1:]
+	return m
 }
 
 type layoutEntry struct {
@@ -289,7 +302,8 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 		e.Name = d.intern(cstring(v[l.name].Str))
 	}
 	if l.msg != nil {
-		decodeMsg(l, v, &e.M)
+		e.M = d.msgFields()
+		decodeMsg(l, v, e.M)
 		e.Dir = e.M.Site
 	}
 	e.Proc = e.Node

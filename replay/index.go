@@ -31,9 +31,15 @@ type segment struct {
 // reads it as one stream, and the reader reports any damage. It reads the
 // file in large blocks and looks each data packet's node id up by tag in a
 // table: about 25 ns a packet.
-func indexBinary(ra io.ReaderAt, size int64) ([]segment, int, error) {
+func indexBinary(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error) {
 	const block = 1 << 20
-	buf := make([]byte, block)
+	if data != nil {
+		// Read from memory, still a block at a time: scanning the blocks
+		// copied is faster than scanning the file where it lies (the
+		// copy streams it in; the scan's loads would wait on each line).
+		ra = Bytes(data)
+	}
+	buf := make([]byte, min(block, max(size, binHeaderSize)))
 	hdr := buf[:binHeaderSize]
 	if n, _ := ra.ReadAt(hdr, 0); n < binHeaderSize || string(hdr[:5]) != "SDDFB" || hdr[5] != binHeaderSize || hdr[6] != 1 {
 		return nil, 0, nil
@@ -64,7 +70,7 @@ func indexBinary(ra io.ReaderAt, size int64) ([]segment, int, error) {
 		// Make the packet's first 16 bytes available (or what is left).
 		need := min(16, size-off)
 		if off+need > bufOff+int64(len(b)) {
-			n, err := ra.ReadAt(buf[:min(int64(block), size-off)], off)
+			n, err := ra.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
 			if n < int(need) || err != nil && err != io.EOF && n < int(need) {
 				return nil, 0, nil
 			}
@@ -306,12 +312,31 @@ func (ni *nodeInput) read(o *orderer, q int) error {
 	return nil
 }
 
-// newNodeInput indexes a binary trace; nil if it cannot.
-func newNodeInput(ra io.ReaderAt, size int64, name string) (*nodeInput, error) {
-	segs, n, err := indexBinary(ra, size)
+// segmentReader reads the stream that is the segments segs of a file:
+// where they lie when data holds the file's bytes, else through ReadAt.
+func segmentReader(ra io.ReaderAt, data []byte, segs []segment, name string) (*trace.Reader, error) {
+	if data == nil {
+		return trace.NewNamedReader(&segReader{ra: ra, segs: segs}, name)
+	}
+	parts := make([][]byte, len(segs))
+	for i, sg := range segs {
+		parts[i] = data[sg.off : sg.off+sg.n : sg.off+sg.n]
+	}
+	return trace.NewBytesReader(name, parts...)
+}
+
+// newNodeInput indexes a binary trace; nil if it cannot. data, when not
+// nil, is the trace's bytes: the readers read them where they lie.
+func newNodeInput(ra io.ReaderAt, size int64, name string, data []byte) (*nodeInput, error) {
+	segs, n, err := indexBinary(ra, size, data)
 	if err != nil || segs == nil {
 		return nil, err
 	}
+	return nodeInputOf(ra, data, segs, n, name)
+}
+
+// nodeInputOf makes the readers of the n streams of an index.
+func nodeInputOf(ra io.ReaderAt, data []byte, segs []segment, n int, name string) (*nodeInput, error) {
 	ni := &nodeInput{name: name, readers: make([]*trace.Reader, n), decs: make([]*decoder, n), segs: make([][]segment, n)}
 	for q := 0; q < n; q++ {
 		var mine []segment
@@ -321,7 +346,7 @@ func newNodeInput(ra io.ReaderAt, size int64, name string) (*nodeInput, error) {
 			}
 		}
 		ni.segs[q] = mine
-		rd, err := trace.NewNamedReader(&segReader{ra: ra, segs: mine}, name)
+		rd, err := segmentReader(ra, data, mine, name)
 		if err != nil {
 			return nil, err
 		}
@@ -346,7 +371,9 @@ func OrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn fun
 	if rd.Format() != trace.Binary {
 		return Order(rd, opt, fn)
 	}
-	ni, err := newNodeInput(ra, size, name)
+	data, release := mapped(ra, size)
+	defer release()
+	ni, err := newNodeInput(ra, size, name, data)
 	if err != nil || ni == nil {
 		return Order(rd, opt, fn)
 	}

@@ -328,7 +328,7 @@ func TestOrderCorrupt(t *testing.T) {
 		t.Fatal("no wait-lock-start of processor 1")
 	}
 	copy(bad[i+4+4+8+4+4:], []byte{0xe8, 0x03, 0, 0}) // 1000 rows
-	if segs, _, _ := indexBinary(bytes.NewReader(bad), int64(len(bad))); segs == nil {
+	if segs, _, _ := indexBinary(bytes.NewReader(bad), int64(len(bad)), nil); segs == nil {
 		t.Fatal("the damaged trace is not indexable")
 	}
 	_, err = OrderFile(bytes.NewReader(bad), int64(len(bad)), "bad.sddf", OrderOptions{}, discard)

@@ -11,7 +11,7 @@ import "github.com/svmc/svmc/trace"
 // batchItems is the size of a batch: large enough that handing it over
 // costs little per record, small enough that a few per processor are a few
 // hundred KB.
-const batchItems = 512
+const batchItems = 2048
 
 // batch is decoded records of one stream, then maybe the error that ended
 // it (io.EOF at its end). pos holds each record's offset and number for an

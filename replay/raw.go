@@ -176,9 +176,12 @@ func (d *decoder) fixedFields(ro *rawOffsets, f []byte, e *Event) {
 
 // walkFields reads a record's fields in order, arrays included.
 func (d *decoder) walkFields(desc *trace.Descriptor, ro *rawOffsets, f []byte, e *Event) {
-	msg := [...]*int32{&e.M.Site, &e.M.Kind, &e.M.Peer, &e.M.Tag, &e.M.Group, &e.M.ID, &e.M.Req, &e.M.Count,
-		&e.M.Src, &e.M.MTag, &e.M.MCount, &e.M.MID, &e.M.Completed}
+	var msg [13]*int32
 	if desc.Tag == trace.TagMsgCallStart || desc.Tag == trace.TagMsgCallStop || desc.Tag == trace.TagMsgRequestDone {
+		e.M = d.msgFields()
+		m := e.M
+		msg = [...]*int32{&m.Site, &m.Kind, &m.Peer, &m.Tag, &m.Group, &m.ID, &m.Req, &m.Count,
+			&m.Src, &m.MTag, &m.MCount, &m.MID, &m.Completed}
 		for _, p := range msg {
 			*p = -1
 		}
@@ -207,7 +210,9 @@ func (d *decoder) walkFields(desc *trace.Descriptor, ro *rawOffsets, f []byte, e
 			case r == roleCols:
 				e.Cols = int(i32(f, off))
 			case r >= roleMsg:
-				*msg[r-roleMsg] = i32(f, off)
+				if p := msg[r-roleMsg]; p != nil {
+					*p = i32(f, off)
+				}
 			}
 			off += sz
 			continue
@@ -236,7 +241,7 @@ func (d *decoder) walkFields(desc *trace.Descriptor, ro *rawOffsets, f []byte, e
 		case roleName:
 			e.Name = d.internBytes(f[off : off+n])
 		case roleMsgBuf:
-			if n == 4 {
+			if n == 4 && e.M != nil {
 				lo := int64(i32(f, off))<<32 | int64(uint32(i32(f, off+4)))
 				hi := int64(i32(f, off+8))<<32 | int64(uint32(i32(f, off+12)))
 				if hi >= lo {
@@ -289,7 +294,10 @@ func (d *decoder) internBytes(b []byte) string {
 
 // eventMessageKey is MessageKey of the record e was decoded from.
 func eventMessageKey(e *Event) (key string, send, ok bool) {
-	m := &e.M
+	m := e.M
+	if m == nil {
+		return "", false, false
+	}
 	switch e.Tag {
 	case trace.TagMsgCallStart:
 		switch m.Kind {

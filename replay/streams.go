@@ -17,6 +17,7 @@ import (
 // across processors).
 type Streams struct {
 	ra    io.ReaderAt
+	data  []byte // the file where it lies (mapped), or nil
 	name  string
 	segs  []segment
 	runs  [][]int // per node: the indices in segs of its runs, in file order
@@ -37,11 +38,14 @@ func OpenStreams(ra io.ReaderAt, size int64, name string) (*Streams, error) {
 	if rd.Format() != trace.Binary {
 		return nil, nil
 	}
-	segs, n, err := indexBinary(ra, size)
+	// The file stays mapped while the Streams are in use (a view serves
+	// windows of it as long as it runs): it is released with the process.
+	data, _ := mapped(ra, size)
+	segs, n, err := indexBinary(ra, size, data)
 	if err != nil || segs == nil {
 		return nil, err
 	}
-	s := &Streams{ra: ra, name: name, segs: segs, runs: make([][]int, n), attrs: rd.Attrs()}
+	s := &Streams{ra: ra, data: data, name: name, segs: segs, runs: make([][]int, n), attrs: rd.Attrs()}
 	for i, sg := range segs {
 		if sg.node >= 0 {
 			s.runs[sg.node] = append(s.runs[sg.node], i)
@@ -86,7 +90,7 @@ func (s *Streams) Decode(q, k int, keep bool, fn func(e *Event, run int) error) 
 			at += sg.n
 		}
 	}
-	rd, err := trace.NewNamedReader(&segReader{ra: s.ra, segs: mine}, s.name)
+	rd, err := segmentReader(s.ra, s.data, mine, s.name)
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,14 @@ func FuzzReader(f *testing.F) {
 			if !cmp.Equal(recs, rrecs, cmpOpts...) {
 				t.Fatalf("NextData: records differ:\n%s", cmp.Diff(recs, rrecs, cmpOpts...))
 			}
+			// And so does a reader of the bytes where they lie, cut in
+			// three anywhere (a packet across two pieces is joined).
+			a, b := len(in)/3, 2*len(in)/3+int(mode)%5
+			b = min(b, len(in))
+			srecs, serr := segRead(in[:a:a], in[a:b:b], in[b:])
+			if fmt.Sprint(serr) != fmt.Sprint(err) || !cmp.Equal(recs, srecs, cmpOpts...) {
+				t.Fatalf("NewBytesReader: error %v, Next: %v; records differ:\n%s", serr, err, cmp.Diff(recs, srecs, cmpOpts...))
+			}
 		}
 		if err != nil {
 			var ce *CorruptError
@@ -99,6 +107,26 @@ func FuzzReader(f *testing.F) {
 // rawRead reads all records of a binary stream with NextData.
 func rawRead(data []byte) ([]*Record, error) {
 	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var recs []*Record
+	for {
+		d, fields, err := rd.NextData()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		recs = append(recs, rd.Record(d, fields))
+	}
+}
+
+// segRead reads all records of a binary stream in pieces with
+// NewBytesReader and NextData.
+func segRead(segs ...[]byte) ([]*Record, error) {
+	rd, err := NewBytesReader("input", segs...)
 	if err != nil {
 		return nil, err
 	}

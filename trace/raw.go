@@ -177,3 +177,51 @@ func (r *Reader) Record(d *Descriptor, fields []byte) *Record {
 	}
 	return rec
 }
+
+// NewBytesReader reads the stream that is the concatenation of segs (the
+// first beginning with the header) where it lies, without copying it: the
+// memory of a mapped trace file, or of a trace held in memory. NextData's
+// fields are then slices of segs. A packet should not straddle two
+// segments (one that does is joined in a copy). The Reader never writes
+// into segs.
+func NewBytesReader(name string, segs ...[]byte) (*Reader, error) {
+	rd := &Reader{
+		name:   name,
+		segs:   segs,
+		byTag:  make(map[Tag]*Descriptor),
+		byName: make(map[string]*Descriptor),
+	}
+	rd.eof = true // no io.Reader: fillSegs takes the segments
+	if err := rd.readHeader(); err != nil {
+		rd.err = err
+		return nil, err
+	}
+	if err := rd.readLeadingAttrs(); err != nil {
+		rd.err = err
+		return nil, err
+	}
+	return rd, nil
+}
+
+// fillSegs is fill for NewBytesReader's segments: the next segment becomes
+// the buffer once the current one is consumed.
+func (r *Reader) fillSegs(n int) bool {
+	for r.end-r.pos < n {
+		if r.segi == len(r.segs) {
+			return false
+		}
+		next := r.segs[r.segi]
+		r.segi++
+		if r.pos == r.end {
+			r.base += int64(r.end)
+			r.buf, r.pos, r.end = next, 0, len(next)
+			continue
+		}
+		nb := make([]byte, r.end-r.pos+len(next))
+		copy(nb, r.buf[r.pos:r.end])
+		copy(nb[r.end-r.pos:], next)
+		r.base += int64(r.pos)
+		r.buf, r.pos, r.end = nb, 0, len(nb)
+	}
+	return true
+}

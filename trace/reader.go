@@ -34,6 +34,8 @@ type Reader struct {
 	lastOff int64     // offset of the last of them (or of the blanks before it)
 	slab    slab      // allocates decoded records
 	raw     []rawDesc // by tag: NextData's fast path (raw.go)
+	segs    [][]byte  // NewBytesReader's input: buf is one of them, or a join
+	segi    int       // the next of segs
 	err     error     // sticky
 
 	// ASCII lexer state.
@@ -198,6 +200,9 @@ func (r *Reader) recWhere(name string) string {
 // false if the input ends (or fails) first. The buffer grows only when it is
 // full of data read, so its size stays within twice the largest n asked for.
 func (r *Reader) fill(n int) bool {
+	if r.segs != nil {
+		return r.fillSegs(n)
+	}
 	for r.end-r.pos < n {
 		if r.eof {
 			return false
