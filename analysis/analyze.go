@@ -181,13 +181,17 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 	if b.cost == (CostModel{}) {
 		b.cost = DefaultCost
 	}
-	st, err := order(replay.OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}, func(e *replay.Event) error {
+	// The model is built by a goroutine of its own, a batch of events
+	// behind the merge (the merge, the decoders and the model each take
+	// about a third of a report's work).
+	p := newPipe(func(e *replay.Event) {
 		b.add(e)
 		if opt.Progress != nil && b.records&(1<<16-1) == 0 {
 			opt.Progress(b.records)
 		}
-		return nil
 	})
+	st, err := order(replay.OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}, p.put)
+	p.close()
 	if err != nil {
 		return nil, err
 	}
@@ -204,4 +208,56 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%d synchronisation constraints could not be met in the consistent order (incomplete barrier instances or lock records)", st.Forced))
 	}
 	return m, nil
+}
+
+// pipe hands events to a consumer goroutine in batches, in order.
+type pipe struct {
+	batch []replay.Event
+	full  chan []replay.Event
+	free  chan []replay.Event
+	done  chan struct{}
+}
+
+const pipeBatch = 1024
+
+func newPipe(consume func(*replay.Event)) *pipe {
+	p := &pipe{full: make(chan []replay.Event, 4), free: make(chan []replay.Event, 6), done: make(chan struct{})}
+	p.batch = make([]replay.Event, 0, pipeBatch)
+	go func() {
+		defer close(p.done)
+		for b := range p.full {
+			for i := range b {
+				consume(&b[i])
+			}
+			select {
+			case p.free <- b[:0]:
+			default:
+			}
+		}
+	}()
+	return p
+}
+
+// put copies e (the merge reuses it; its Rec, Arr and M stay valid) into
+// the batch.
+func (p *pipe) put(e *replay.Event) error {
+	p.batch = append(p.batch, *e)
+	if len(p.batch) == pipeBatch {
+		p.full <- p.batch
+		select {
+		case p.batch = <-p.free:
+		default:
+			p.batch = make([]replay.Event, 0, pipeBatch)
+		}
+	}
+	return nil
+}
+
+// close hands over the last batch and waits for the consumer.
+func (p *pipe) close() {
+	if len(p.batch) > 0 {
+		p.full <- p.batch
+	}
+	close(p.full)
+	<-p.done
 }
