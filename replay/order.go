@@ -220,6 +220,7 @@ type item struct {
 	e    Event
 	msg  string // channel of a message record
 	kind uint8  // msgSend, msgRecv or 0
+	b    *batch // the decoder's batch that holds it (parallel.go), nil: the orderer's
 }
 
 const (
@@ -227,33 +228,63 @@ const (
 	msgRecv = 2
 )
 
-// deque is a FIFO ring of items.
+// deque is a FIFO ring of items. It holds pointers: an item stays where
+// it was decoded (a decoder's batch, or the orderer's own, see newItem)
+// until it is emitted, rather than being copied in and out.
 type deque struct {
-	buf  []item
+	buf  []*item
 	head int
 	n    int
 }
 
 func (d *deque) push(it *item) {
 	if d.n == len(d.buf) {
-		nb := make([]item, max(16, 2*len(d.buf)))
+		nb := make([]*item, max(16, 2*len(d.buf)))
 		for i := 0; i < d.n; i++ {
 			nb[i] = d.buf[(d.head+i)&(len(d.buf)-1)]
 		}
 		d.buf, d.head = nb, 0
 	}
-	d.buf[(d.head+d.n)&(len(d.buf)-1)] = *it
+	d.buf[(d.head+d.n)&(len(d.buf)-1)] = it
 	d.n++
 }
 
-func (d *deque) front() *item { return &d.buf[d.head] }
+func (d *deque) front() *item { return d.buf[d.head] }
 
-func (d *deque) pop() {
-	d.buf[d.head] = item{}
+func (d *deque) pop() *item {
+	it := d.buf[d.head]
+	d.buf[d.head] = nil
 	d.head = (d.head + 1) & (len(d.buf) - 1)
 	d.n--
 	if d.n == 0 && len(d.buf) > 1<<12 {
 		d.buf, d.head = nil, 0 // give a burst's memory back
+	}
+	return it
+}
+
+// newItem is an item of the orderer's own, for a record it decodes
+// itself.
+func (o *orderer) newItem() *item {
+	if n := len(o.spare); n > 0 {
+		it := o.spare[n-1]
+		o.spare = o.spare[:n-1]
+		return it
+	}
+	return new(item)
+}
+
+// release gives an emitted (or refused) item back: to the orderer, or to
+// its decoder once every item of its batch was emitted.
+func (o *orderer) release(it *item) {
+	if b := it.b; b != nil {
+		if b.live--; b.live == 0 && b.exhausted {
+			b.recycle()
+		}
+		return
+	}
+	if len(o.spare) < 1<<12 {
+		*it = item{}
+		o.spare = append(o.spare, it)
 	}
 }
 
@@ -390,8 +421,8 @@ type orderer struct {
 	stats     OrderStats
 	maxL      float64
 	emit      func(e *Event) error
-	scratch   item
-	customMsg bool // OrderOptions.Message is the caller's: every record from tag 2000 needs its Record
+	spare     []*item // items of the orderer's own, free (newItem)
+	customMsg bool    // OrderOptions.Message is the caller's: every record from tag 2000 needs its Record
 }
 
 func newOrderer(opt OrderOptions) *orderer {
@@ -481,13 +512,13 @@ func (o *orderer) readRaw(rd *trace.Reader, node int, dec *decoder) error {
 		return err
 	}
 	if !needsRecord(desc.Tag, o.opt.Records, o.customMsg) {
-		it := &o.scratch
-		*it = item{}
+		it := o.newItem()
 		msg := dec.decodeRaw(desc, f, &it.e)
 		if msg == "" {
 			msg = o.enqueue(it, nil, node)
 		}
 		if msg != "" {
+			o.release(it)
 			return badRecord(rd, rd.Record(desc, f), msg)
 		}
 		return nil
@@ -503,12 +534,15 @@ func (o *orderer) readRaw(rd *trace.Reader, node int, dec *decoder) error {
 // by the stream's decoder. It returns what makes r unusable (see decode),
 // or a processor beyond the run's.
 func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
-	it := &o.scratch
-	*it = item{}
-	if msg := dec.decode(r, &it.e, o.opt.Records); msg != "" {
-		return msg
+	it := o.newItem()
+	msg := dec.decode(r, &it.e, o.opt.Records)
+	if msg == "" {
+		msg = o.enqueue(it, r, node)
 	}
-	return o.enqueue(it, r, node)
+	if msg != "" {
+		o.release(it)
+	}
+	return msg
 }
 
 // enqueue queues the decoded item it of record r (nil when it was decoded
@@ -924,7 +958,7 @@ func (o *orderer) predecessorComing(q int) (bool, error) {
 		for i := 0; ; {
 			d := &o.q[p]
 			if i < d.n {
-				if want(&d.buf[(d.head+i)&(len(d.buf)-1)]) {
+				if want(d.buf[(d.head+i)&(len(d.buf)-1)]) {
 					return true, nil
 				}
 				i++
@@ -972,7 +1006,7 @@ func (o *orderer) emitHead(q int, predL, predT float64) error {
 		it.e.Time, it.e.Seq = L, o.stats.Records-1
 		err = o.emit(&it.e)
 	}
-	d.pop()
+	o.release(d.pop())
 	o.buffered--
 	s.status = stEmpty
 	s.blockedOn = nil

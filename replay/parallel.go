@@ -21,6 +21,20 @@ type batch struct {
 	pos   []recPos
 	next  int
 	err   error
+	// The merge's: the batch's items still queued, whether it took them
+	// all, and where the batch goes back to its decoder.
+	live      int
+	exhausted bool
+	free      chan *batch
+}
+
+// recycle hands the batch back to its decoder (or drops it when the
+// decoder has enough).
+func (b *batch) recycle() {
+	select {
+	case b.free <- b:
+	default:
+	}
 }
 
 type recPos struct {
@@ -59,9 +73,9 @@ func (p *parallel) decode(q int, keep bool) {
 		var b *batch
 		select {
 		case b = <-p.free[q]:
-			b.items, b.pos, b.next, b.err = b.items[:0], b.pos[:0], 0, nil
+			b.items, b.pos, b.next, b.err, b.live, b.exhausted = b.items[:0], b.pos[:0], 0, nil, 0, false
 		default:
-			b = &batch{items: make([]item, 0, batchItems), pos: make([]recPos, 0, batchItems)}
+			b = &batch{items: make([]item, 0, batchItems), pos: make([]recPos, 0, batchItems), free: p.free[q]}
 		}
 		for len(b.items) < batchItems {
 			desc, f, err := rd.NextData()
@@ -71,7 +85,7 @@ func (p *parallel) decode(q int, keep bool) {
 			}
 			b.items = b.items[:len(b.items)+1] // decode sets all of Event
 			it := &b.items[len(b.items)-1]
-			it.msg, it.kind = "", 0
+			it.msg, it.kind, it.b = "", 0, nil
 			var msg string
 			if needsRecord(desc.Tag, keep, false) {
 				msg = dec.decode(rd.Record(desc, f), &it.e, keep)
@@ -105,9 +119,9 @@ func (p *parallel) read(o *orderer, q int) error {
 			if b.err != nil {
 				return b.err
 			}
-			select {
-			case p.free[q] <- b:
-			default:
+			b.exhausted = true
+			if b.live == 0 {
+				b.recycle()
 			}
 		}
 		b = <-p.feeds[q]
@@ -115,9 +129,12 @@ func (p *parallel) read(o *orderer, q int) error {
 	}
 	k := b.next
 	b.next++
-	if msg := o.enqueue(&b.items[k], nil, q); msg != "" {
+	it := &b.items[k]
+	it.b = b
+	if msg := o.enqueue(it, nil, q); msg != "" {
 		ps := b.pos[k]
 		return p.ni.readers[q].BadRecordAt(ps.desc, ps.off, ps.num, msg)
 	}
+	b.live++
 	return nil
 }
