@@ -306,6 +306,12 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 		decodeMsg(l, v, e.M)
 		e.Dir = e.M.Site
 	}
+	d.setWriter(e)
+	return ""
+}
+
+// setWriter sets the processor whose stream holds e (see decode).
+func (d *decoder) setWriter(e *Event) {
 	e.Proc = e.Node
 	if (e.Tag == trace.TagTemplateDist || e.Node < 0) && d.writer >= 0 {
 		e.Proc = d.writer
@@ -314,7 +320,6 @@ func (d *decoder) decode(r *trace.Record, e *Event, keep bool) string {
 		e.Proc = 0
 	}
 	d.writer = e.Proc
-	return ""
 }
 
 func decodeMsg(l *layout, v []trace.Value, m *MsgFields) {

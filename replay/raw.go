@@ -123,14 +123,7 @@ func (d *decoder) decodeRaw(desc *trace.Descriptor, f []byte, e *Event) (msg str
 	if l.msg != nil {
 		e.Dir = e.M.Site
 	}
-	e.Proc = e.Node
-	if (e.Tag == trace.TagTemplateDist || e.Node < 0) && d.writer >= 0 {
-		e.Proc = d.writer
-	}
-	if e.Proc < 0 {
-		e.Proc = 0
-	}
-	d.writer = e.Proc
+	d.setWriter(e)
 	return ""
 }
 

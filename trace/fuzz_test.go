@@ -110,17 +110,7 @@ func rawRead(data []byte) ([]*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	var recs []*Record
-	for {
-		d, fields, err := rd.NextData()
-		if err == io.EOF {
-			return recs, nil
-		}
-		if err != nil {
-			return recs, err
-		}
-		recs = append(recs, rd.Record(d, fields))
-	}
+	return nextData(rd)
 }
 
 // segRead reads all records of a binary stream in pieces with
@@ -130,6 +120,11 @@ func segRead(segs ...[]byte) ([]*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	return nextData(rd)
+}
+
+// nextData reads the records left with NextData.
+func nextData(rd *Reader) ([]*Record, error) {
 	var recs []*Record
 	for {
 		d, fields, err := rd.NextData()

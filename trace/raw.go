@@ -185,22 +185,8 @@ func (r *Reader) Record(d *Descriptor, fields []byte) *Record {
 // segments (one that does is joined in a copy). The Reader never writes
 // into segs.
 func NewBytesReader(name string, segs ...[]byte) (*Reader, error) {
-	rd := &Reader{
-		name:   name,
-		segs:   segs,
-		byTag:  make(map[Tag]*Descriptor),
-		byName: make(map[string]*Descriptor),
-	}
-	rd.eof = true // no io.Reader: fillSegs takes the segments
-	if err := rd.readHeader(); err != nil {
-		rd.err = err
-		return nil, err
-	}
-	if err := rd.readLeadingAttrs(); err != nil {
-		rd.err = err
-		return nil, err
-	}
-	return rd, nil
+	// No io.Reader (eof): fillSegs takes the segments.
+	return start(&Reader{name: name, segs: segs, eof: true})
 }
 
 // fillSegs is fill for NewBytesReader's segments: the next segment becomes

@@ -65,13 +65,14 @@ func NewReader(r io.Reader) (*Reader, error) {
 
 // NewNamedReader is NewReader with the name used in error messages.
 func NewNamedReader(r io.Reader, name string) (*Reader, error) {
-	rd := &Reader{
-		name:   name,
-		src:    r,
-		buf:    make([]byte, 4<<10),
-		byTag:  make(map[Tag]*Descriptor),
-		byName: make(map[string]*Descriptor),
-	}
+	return start(&Reader{name: name, src: r, buf: make([]byte, 4<<10)})
+}
+
+// start reads the header and the leading stream attributes of a new
+// Reader.
+func start(rd *Reader) (*Reader, error) {
+	rd.byTag = make(map[Tag]*Descriptor)
+	rd.byName = make(map[string]*Descriptor)
 	if err := rd.readHeader(); err != nil {
 		rd.err = err
 		return nil, err
