@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
@@ -50,7 +51,7 @@ type LOD struct {
 	Limit int
 	Lanes []LODLane
 	GC    []GCPause
-	Ended bool // a trace-end record was seen
+	Ended analysis.RunEnd // how the run ended (its trace-end record)
 	st    *replay.Streams
 	runs  [][]lodRun // per lane and run
 }
@@ -96,6 +97,7 @@ func BuildLOD(ra io.ReaderAt, size int64, name string, opt Options, buckets int)
 		buckets = LODBuckets
 	}
 	l := &LOD{Trace: name, Prog: opt.Prog, Procs: st.Nodes(), Buckets: buckets, Limit: LODLimit, st: st,
+		Ended: analysis.RunEnd{Status: -1, StatusName: analysis.EndStatusName(-1), NotStopped: []int{}},
 		Lanes: make([]LODLane, st.Nodes()), runs: make([][]lodRun, st.Nodes())}
 	if procs := replay.Processors(st.Attrs()); procs > l.Procs {
 		l.Procs = procs
@@ -131,7 +133,9 @@ func BuildLOD(ra io.ReaderAt, size int64, name string, opt Options, buckets int)
 	for q, s := range sums {
 		l.Records += s.records
 		l.GC = append(l.GC, s.gc...)
-		l.Ended = l.Ended || s.ended
+		if s.ended != nil {
+			l.Ended = *s.ended
+		}
 		l.runs[q] = s.runs
 		l.Lanes[q] = s.lane(l)
 		if s.owner >= 0 {
@@ -194,7 +198,7 @@ type lodSum struct {
 	counts  []int32
 	runs    []lodRun
 	gc      []GCPause
-	ended   bool
+	ended   *analysis.RunEnd
 	owner   int // a goroutine lane's processor, -1
 	busy    float64
 	wait    float64
@@ -230,7 +234,10 @@ func (l *LOD) summarize(q int) (*lodSum, error) {
 func (s *lodSum) afterRun(e *replay.Event) {
 	switch e.Tag {
 	case trace.TagTraceEnd:
-		s.ended = true
+		if e.Rec != nil {
+			end := analysis.RunEndOf(e.Rec)
+			s.ended = &end
+		}
 	case trace.TagGCPause:
 		if r := e.Rec; r != nil {
 			s.gc = append(s.gc, GCPause{Start: e.Clock, Dur: r.Double("duration microseconds"), N: r.Int("gc number")})
@@ -252,7 +259,7 @@ func (s *lodSum) Close(iv *replay.Interval, _ *replay.Event) {
 	if k.IsWait() {
 		s.wait += iv.End - iv.Start
 	}
-	if d == 0 && k.IsRegion() {
+	if d == 0 && (k.IsRegion() || k == KindGoroutine) { // a goroutine's life counts as busy, as in Summarize
 		s.busy += iv.End - iv.Start
 	}
 	for len(s.cover) <= d {

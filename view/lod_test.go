@@ -111,6 +111,9 @@ func TestLOD(t *testing.T) {
 		t.Fatalf("LOD: %d lanes, %d records, %v..%v; timeline: %d, %d, %v..%v", l.Procs, l.Records, l.Start, l.End,
 			full.Procs, full.Records, full.Start, full.End)
 	}
+	if l.Ended.Recorded != full.Ended.Recorded || l.Ended.Status != full.Ended.Status {
+		t.Errorf("run end %+v, the timeline's %+v", l.Ended, full.Ended)
+	}
 	sum := view.Summarize(full, 0)
 	var counted int64
 	for p, ln := range l.Lanes {

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-
-	"github.com/svmc/svmc/analysis"
 )
 
 // The page of a level-of-detail timeline is the ordinary page with no
@@ -87,12 +85,10 @@ func WriteLODPage(w io.Writer, l *LOD, serve bool) error {
 // outline is the timeline of l without intervals: what the page's frame
 // shows.
 func (l *LOD) outline() *Timeline {
-	tl := &Timeline{Trace: l.Trace, Procs: l.Procs, Records: l.Records, Start: l.Start, End: l.End, GC: l.GC,
-		Ended: analysis.RunEnd{Status: -1, StatusName: analysis.EndStatusName(-1), NotStopped: []int{}}}
+	tl := &Timeline{Trace: l.Trace, Procs: l.Procs, Records: l.Records, Start: l.Start, End: l.End, GC: l.GC, Ended: l.Ended}
 	if l.Prog != nil {
 		tl.Program = l.Prog.Package
 	}
-	tl.Ended.Recorded = l.Ended
 	for _, ln := range l.Lanes {
 		tl.Lanes = append(tl.Lanes, ln.Name)
 	}
