@@ -675,6 +675,14 @@
   // showSelection fills the side panel's selection part with the
   // statistics of [a, b]; every number also sits in a data-* attribute.
   function showSelection(a, b) {
+    if (LOD && !(detail !== null && detail[0] <= Math.min(a, b) && Math.max(a, b) <= detail[1])) {
+      // A large trace's page has the records of the part it draws one by
+      // one only: statistics of a part need them.
+      var nb = document.getElementById('sel');
+      nb.innerHTML = '<h2>Selection</h2><p class="note" id="sel-lod">zoom in until the records are drawn one by one, then select a part of what is shown</p>';
+      nb.hidden = false;
+      return;
+    }
     sel = { a: Math.min(a, b), b: Math.max(a, b) };
     var st = windowStats(sel.a, sel.b), box = document.getElementById('sel'), h = [];
     var len = sel.b - sel.a, total = len * lanes.length;
