@@ -131,8 +131,12 @@
 // subroutine through Enter, pdo, psection, section, replicated, exclusive,
 // user RegionStart), takes the table's mask inside that region, restored at
 // the region's exit. Every record site tests one bit of it (on) before
-// building anything, so stage 0 costs one branch per site, and Enter/Exit
-// one load and branch when nothing can be traced. With LOCAL requests the
+// building anything, so stage 0 costs one branch per site. An instrumented
+// function tests Trace first (a load and a branch when nothing can be
+// traced; a countdown once its subprogram is throttled, throttle.go) and
+// only a call that is traced takes the traced entry (entries.go: Enter, a
+// deferred Exit, the body again), so the body holds no defer and small
+// functions keep their speed. With LOCAL requests the
 // region stack is kept even at stage 0 (a push and pop of a small struct,
 // no record). A region's own start and stop records are tested against the
 // mask inside it. A member running a task of the leader (a PDO share, a
