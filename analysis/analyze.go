@@ -103,11 +103,31 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 		m, err := Analyze(rd, opt)
 		return analyzeTruncated(ra, size, name, opt, m, err)
 	}
-	m, err := analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+	// Where the processors' clocks agree with every causal edge (one
+	// machine and one clock: svmc's common case) the consistent order
+	// changes nothing the model depends on, and the model is built from
+	// the processors' streams taken one by one, twice as fast; a trace
+	// that needs the order (messages, locks, skewed clocks) is read again
+	// through it.
+	m, err := analyzeDirect(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+		st, ok, err := replay.ClockOrderFile(ra, size, name, o, fn)
+		if err == nil && !ok {
+			err = errNeedsOrder
+		}
+		return st, err
+	})
+	if !errors.Is(err, errNeedsOrder) {
+		return analyzeTruncated(ra, size, name, opt, m, err)
+	}
+	m, err = analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
 		return replay.OrderFile(ra, size, name, o, fn)
 	})
 	return analyzeTruncated(ra, size, name, opt, m, err)
 }
+
+// errNeedsOrder says that a trace's records must be put in the consistent
+// order (replay.ClockOrderFile gave up).
+var errNeedsOrder = errors.New("analysis: the trace needs the consistent order")
 
 // truncated reports whether err says the trace ends in the middle of a
 // packet: a run killed while writing, or a file cut short.
@@ -157,6 +177,16 @@ func (u *untilTruncation) Next() (*trace.Record, error) {
 // analyze runs order (the records in file order or in a causally
 // consistent one) into a builder.
 func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error)) (*Model, error) {
+	return analyzeWith(attrs, opt, order, true)
+}
+
+// analyzeDirect is analyze with the model built in order's goroutine (its
+// decoding already runs on goroutines of its own).
+func analyzeDirect(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error)) (*Model, error) {
+	return analyzeWith(attrs, opt, order, false)
+}
+
+func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error), piped bool) (*Model, error) {
 	prog := opt.Prog
 	if err := replay.CheckInfo(prog, attrs, "the trace"); err != nil {
 		return nil, err
@@ -184,14 +214,22 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 	// The model is built by a goroutine of its own, a batch of events
 	// behind the merge (the merge, the decoders and the model each take
 	// about a third of a report's work).
-	p := newPipe(func(e *replay.Event) {
+	add := func(e *replay.Event) {
 		b.add(e)
 		if opt.Progress != nil && b.records&(1<<16-1) == 0 {
 			opt.Progress(b.records)
 		}
-	})
-	st, err := order(replay.OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}, p.put)
-	p.close()
+	}
+	var st replay.OrderStats
+	var err error
+	oo := replay.OrderOptions{Procs: procs, Lookahead: opt.Lookahead, Prog: prog}
+	if piped {
+		p := newPipe(add)
+		st, err = order(oo, p.put)
+		p.close()
+	} else {
+		st, err = order(oo, func(e *replay.Event) error { add(e); return nil })
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,8 @@ func testProg() *progdb.Program {
 
 // analyzeBytes runs the analysis over an encoded trace: the stream reader
 // (window order), and for binary traces also the indexed per-processor
-// reading, and checks that both give the same model.
+// reading (the clock-order path when the trace allows it), and checks that
+// both give the same model.
 func analyzeBytes(t *testing.T, data []byte, opt Options) *Model {
 	t.Helper()
 	rd, err := trace.NewReader(bytes.NewReader(data))
@@ -96,6 +97,7 @@ func analyzeBytes(t *testing.T, data []byte, opt Options) *Model {
 	if m.Order != nil && m2.Order != nil {
 		o1, o2 := *m.Order, *m2.Order
 		o1.MaxBuffered, o2.MaxBuffered, o1.PerNode, o2.PerNode = 0, 0, false, false
+		o1.ClockOrder, o2.ClockOrder = false, false
 		if o1 != o2 {
 			t.Errorf("order statistics differ: stream %+v, indexed %+v", o1, o2)
 		}

@@ -2,8 +2,6 @@ package replay
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/svmc/svmc/trace"
@@ -298,16 +296,7 @@ func (ni *nodeInput) read(o *orderer, q int) error {
 		if err == io.EOF {
 			return err
 		}
-		var ce *trace.CorruptError
-		if errors.As(err, &ce) {
-			c := *ce
-			c.Offset = fileOffset(ni.segs[q], ce.Offset)
-			if c.Where != "" {
-				c.Where += fmt.Sprintf(" of processor %d", q)
-			}
-			return &c
-		}
-		return err
+		return ni.mapErr(q, err)
 	}
 	return nil
 }

@@ -86,6 +86,10 @@ type OrderStats struct {
 	// PerNode is true when the processors' streams were read separately
 	// (an indexed binary file), so that no look-ahead was needed.
 	PerNode bool `json:"per_node"`
+	// ClockOrder is true when the processors' clocks already agreed with
+	// every causal edge, so that the records were taken processor by
+	// processor at their clocks (ClockOrderFile).
+	ClockOrder bool `json:"clock_order,omitempty"`
 }
 
 // Order merges the per-processor streams of a trace into one causally
