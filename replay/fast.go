@@ -24,10 +24,10 @@ import (
 // earliest batch first), with Time = Clock, provided that is what the consistent order
 // (OrderFile) would give: every processor's clock rises, every barrier
 // instance is entered by every processor of the run before any of them
-// leaves it, and the trace has no message, lock, critical section or split
-// barrier records (whose edges it does not check). When that does not hold
-// it returns ok false as soon as it knows: the caller starts again with
-// OrderFile, having discarded what fn was given. The stats are those
+// leaves it, and the trace has no message, lock, critical section, split
+// barrier or serviced page fault records (whose edges it does not check).
+// When that does not hold it returns ok false as soon as it knows: the
+// caller starts again with OrderFile, having discarded what fn was given. The stats are those
 // OrderFile gives such a trace (no correction, nothing forced).
 func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn func(*Event) error) (st OrderStats, ok bool, err error) {
 	rd, err := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
@@ -169,7 +169,11 @@ func (c *clockCheck) take(q int, e *Event) bool {
 	case trace.TagMsgCallStart, trace.TagMsgCallStop, trace.TagMsgRequestDone,
 		trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock,
 		trace.TagWaitCritSecStart, trace.TagWaitCritSecStop, trace.TagExitCritSec,
-		trace.TagBarrierCheckin, trace.TagWaitBCheckoutStart, trace.TagWaitBCheckoutStop:
+		trace.TagBarrierCheckin, trace.TagWaitBCheckoutStart, trace.TagWaitBCheckoutStop,
+		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced:
+		// A page fault serviced names the processor that sent the page:
+		// an edge too, and tools follow the pages' last writers across
+		// processors.
 		return false
 	case trace.TagWaitBarrierStart, trace.TagWaitBarrierStop:
 		if q >= c.procs {
