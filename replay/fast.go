@@ -21,14 +21,15 @@ import (
 // ClockOrderFile calls fn for every record of an indexed binary trace,
 // processor by processor (each in the order it wrote them; the streams of
 // goroutine lanes first, then the processors' a batch at a time, the
-// earliest batch first), with Time = Clock, provided that is what the consistent order
-// (OrderFile) would give: every processor's clock rises, every barrier
-// instance is entered by every processor of the run before any of them
-// leaves it, and the trace has no message, lock, critical section, split
-// barrier or serviced page fault records (whose edges it does not check).
-// When that does not hold it returns ok false as soon as it knows: the
-// caller starts again with OrderFile, having discarded what fn was given. The stats are those
-// OrderFile gives such a trace (no correction, nothing forced).
+// earliest batch first), with Time = Clock, provided that is what the
+// consistent order (OrderFile) would give: every processor's clock rises,
+// every barrier instance is entered by every processor of the run before
+// any of them leaves it, and the trace has no message, lock, critical
+// section, split barrier or serviced page fault records (whose edges it
+// does not check). When that does not hold it returns ok false as soon as
+// it knows: the caller starts again with OrderFile, having discarded what
+// fn was given. The stats are those OrderFile gives such a trace (no
+// correction, nothing forced).
 func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn func(*Event) error) (st OrderStats, ok bool, err error) {
 	rd, err := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
 	if err != nil {
