@@ -92,6 +92,16 @@ func AnalyzeFile(path string, opt Options) (*Model, error) {
 // AnalyzeReaderAt is AnalyzeFile for any random-access input of the given
 // size; name is used in error messages.
 func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Model, error) {
+	return analyzeReaderAt(ra, size, name, opt, true)
+}
+
+// analyzeOrdered is AnalyzeReaderAt through the consistent order's merge
+// whatever the clocks (tests and benchmarks compare the two paths).
+func analyzeOrdered(ra io.ReaderAt, size int64, name string, opt Options) (*Model, error) {
+	return analyzeReaderAt(ra, size, name, opt, false)
+}
+
+func analyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options, clock bool) (*Model, error) {
 	rd, err := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
 	if err != nil {
 		return nil, err
@@ -109,6 +119,9 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 	// the processors' streams taken one by one, twice as fast; a trace
 	// that needs the order (messages, locks, skewed clocks) is read again
 	// through it.
+	if !clock {
+		return analyzeConsistent(ra, size, name, rd.Attrs(), opt)
+	}
 	m, err := analyzeDirect(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
 		st, ok, err := replay.ClockOrderFile(ra, size, name, o, fn)
 		if err == nil && !ok {
@@ -119,7 +132,13 @@ func AnalyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options) (*Mod
 	if !errors.Is(err, errNeedsOrder) {
 		return analyzeTruncated(ra, size, name, opt, m, err)
 	}
-	m, err = analyze(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+	return analyzeConsistent(ra, size, name, rd.Attrs(), opt)
+}
+
+// analyzeConsistent builds the model from the records in the consistent
+// order (replay.OrderFile).
+func analyzeConsistent(ra io.ReaderAt, size int64, name string, attrs []trace.Attr, opt Options) (*Model, error) {
+	m, err := analyze(attrs, opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
 		return replay.OrderFile(ra, size, name, o, fn)
 	})
 	return analyzeTruncated(ra, size, name, opt, m, err)

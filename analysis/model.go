@@ -405,6 +405,10 @@ type nodeState struct {
 // records to the state it was in and aggregates.
 type builder struct {
 	replay.Nop
+	// Finished loop parts and instances, kept for the next ones: a loop
+	// instance per processor is the commonest thing in a trace.
+	freeExec []*pdoExec
+	freeInst []*loopInst
 	pi      progInfo
 	rp      *replay.Replayer
 	nprocs  int // from the attribute or option, 0 unknown
@@ -805,7 +809,7 @@ func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 		if topPDO(n) != nil {
 			// A pdo inside a pdo body runs serially on this processor:
 			// an instance of its own, with one member.
-			fr.pdo = &pdoExec{loop: l, k: -1, start: t, arrival: -1, busy: -1, iters: -1}
+			fr.pdo = b.newExec(pdoExec{loop: l, k: -1, start: t, arrival: -1, busy: -1, iters: -1})
 			l.instances++
 		} else {
 			for len(l.next) <= n.id {
@@ -813,14 +817,34 @@ func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 			}
 			k := l.next[n.id]
 			l.next[n.id]++
-			fr.pdo = &pdoExec{loop: l, k: k, start: t, arrival: -1, busy: -1, iters: -1}
+			fr.pdo = b.newExec(pdoExec{loop: l, k: k, start: t, arrival: -1, busy: -1, iters: -1})
 			if l.pending[k] == nil {
-				l.pending[k] = &loopInst{}
+				l.pending[k] = b.newInst()
 				l.instances++
 			}
 		}
 	}
 	n.stack = append(n.stack, fr)
+}
+
+func (b *builder) newExec(v pdoExec) *pdoExec {
+	if k := len(b.freeExec); k > 0 {
+		p := b.freeExec[k-1]
+		b.freeExec = b.freeExec[:k-1]
+		*p = v
+		return p
+	}
+	return &v
+}
+
+func (b *builder) newInst() *loopInst {
+	if k := len(b.freeInst); k > 0 {
+		in := b.freeInst[k-1]
+		b.freeInst = b.freeInst[:k-1]
+		*in = loopInst{parts: in.parts[:0]}
+		return in
+	}
+	return &loopInst{}
 }
 
 // regionStop closes the processor's innermost open region (the replay
@@ -936,8 +960,13 @@ func (b *builder) pdoWork(n *nodeState, e *replay.Event) {
 	}
 }
 
-// finishPDO adds one processor's part of a loop instance.
+// finishPDO adds one processor's part of a loop instance; p is done with.
 func (b *builder) finishPDO(n *nodeState, p *pdoExec) {
+	b.addPart(n, p)
+	b.freeExec = append(b.freeExec, p)
+}
+
+func (b *builder) addPart(n *nodeState, p *pdoExec) {
 	l := p.loop
 	for len(l.perProc) <= n.id {
 		l.perProc = append(l.perProc, LoopProc{Iterations: -1})
@@ -963,7 +992,9 @@ func (b *builder) finishPDO(n *nodeState, p *pdoExec) {
 	lp.Busy += busy
 	lp.Time += time
 	if p.k < 0 {
-		b.finishInstance(l, -1, &loopInst{members: 1, maxBusy: busy, sumBusy: busy, maxTime: time})
+		in := b.newInst()
+		in.members, in.maxBusy, in.sumBusy, in.maxTime = 1, busy, busy, time
+		b.finishInstance(l, -1, in)
 		return
 	}
 	in := l.pending[p.k]
@@ -1009,6 +1040,7 @@ func (b *builder) finishInstance(l *loopAgg, k int, in *loopInst) {
 	if k >= 0 {
 		delete(l.pending, k)
 	}
+	b.freeInst = append(b.freeInst, in)
 }
 
 func (b *builder) wait(k waitKey) *waitAgg {
