@@ -409,14 +409,14 @@ type builder struct {
 	// instance per processor is the commonest thing in a trace.
 	freeExec []*pdoExec
 	freeInst []*loopInst
-	pi      progInfo
-	rp      *replay.Replayer
-	nprocs  int // from the attribute or option, 0 unknown
-	stage   int
-	nodes   []*nodeState
-	regions map[regKey]*regAgg
-	loops   map[sdKey]*loopAgg
-	waits   map[waitKey]*waitAgg
+	pi       progInfo
+	rp       *replay.Replayer
+	nprocs   int // from the attribute or option, 0 unknown
+	stage    int
+	nodes    []*nodeState
+	regions  map[regKey]*regAgg
+	loops    map[sdKey]*loopAgg
+	waits    map[waitKey]*waitAgg
 	// keepWaits: the trace will end with gc-pause records, so the waits'
 	// intervals are kept to set against them.
 	keepWaits bool
