@@ -5,13 +5,15 @@
 #   chromium           headless browser: view's tests load the page and read back what it drew
 #   otf2-tools         otf2-print: export's otf2 tests read the archive back with it
 #   libotf2-trace-dev  the OTF2 library and headers for `go build -tags otf2`
+#   openmpi-bin, libopenmpi-dev  mpirun, mpicc and the MPI library: the MPI
+#                      binding's tests (build tag mpi) and its C ping-pong
 #   npm @paulirish/trace_engine  DevTools' trace model: reads the Chrome export
 #                      (into the user cache dir, or $SVMC_TRACE_ENGINE)
 # Without them the tests concerned skip and say why.
 set -euo pipefail
 
 missing=()
-for p in gcc chromium otf2-tools libotf2-trace-dev; do
+for p in gcc chromium otf2-tools libotf2-trace-dev openmpi-bin libopenmpi-dev; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,0 +1,393 @@
+//go:build mpi && cgo
+
+package mpi
+
+/*
+#cgo pkg-config: mpi
+#include <stdlib.h>
+#include <mpi.h>
+
+// The predefined handles are macros over library globals: cgo reaches them
+// through functions.
+static MPI_Comm svm_world(void) { return MPI_COMM_WORLD; }
+static MPI_Datatype svm_byte(void) { return MPI_BYTE; }
+static MPI_Datatype svm_double(void) { return MPI_DOUBLE; }
+static MPI_Datatype svm_int64(void) { return MPI_INT64_T; }
+static MPI_Op svm_op(int k) {
+	switch (k) {
+	case 1: return MPI_MAX;
+	case 2: return MPI_MIN;
+	case 3: return MPI_PROD;
+	}
+	return MPI_SUM;
+}
+
+static int svm_init(int *provided) {
+	int done = 0;
+	MPI_Initialized(&done);
+	if (done) {
+		return MPI_Query_thread(provided);
+	}
+	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, provided);
+	if (rc == MPI_SUCCESS) {
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	}
+	return rc;
+}
+static int svm_global_wtime(void) {
+	int *v = NULL, flag = 0;
+	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &v, &flag);
+	return flag && v && *v;
+}
+static int svm_recv(void *buf, int n, int src, int tag, int *got_src, int *got_tag, int *count) {
+	MPI_Status st;
+	int rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, MPI_COMM_WORLD, &st);
+	if (rc == MPI_SUCCESS) {
+		*got_src = st.MPI_SOURCE;
+		*got_tag = st.MPI_TAG;
+		MPI_Get_count(&st, MPI_BYTE, count);
+	}
+	return rc;
+}
+static int svm_wait(MPI_Request *r, int *got_src, int *got_tag, int *count) {
+	MPI_Status st;
+	int rc = MPI_Wait(r, &st);
+	if (rc == MPI_SUCCESS) {
+		*got_src = st.MPI_SOURCE;
+		*got_tag = st.MPI_TAG;
+		MPI_Get_count(&st, MPI_BYTE, count);
+	}
+	return rc;
+}
+static int svm_test(MPI_Request *r, int *flag, int *got_src, int *got_tag, int *count) {
+	MPI_Status st;
+	int rc = MPI_Test(r, flag, &st);
+	if (rc == MPI_SUCCESS && *flag) {
+		*got_src = st.MPI_SOURCE;
+		*got_tag = st.MPI_TAG;
+		MPI_Get_count(&st, MPI_BYTE, count);
+	}
+	return rc;
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"unsafe"
+)
+
+// Built reports whether this build has the MPI binding (build tag mpi,
+// cgo enabled).
+const Built = true
+
+// AnySource and AnyTag are a receive's wildcards.
+const (
+	AnySource = -1
+	AnyTag    = -1
+)
+
+// Comm is MPI_COMM_WORLD as seen by this rank.
+type Comm struct {
+	rank, size int
+	comm       C.MPI_Comm
+}
+
+var world *Comm
+
+// Init starts MPI (MPI_Init_thread with MPI_THREAD_FUNNELED) and locks the
+// calling goroutine to its OS thread: it must make every later call. A
+// second Init returns the same Comm.
+func Init() (*Comm, error) {
+	if world != nil {
+		return world, nil
+	}
+	runtime.LockOSThread()
+	var provided C.int
+	if rc := C.svm_init(&provided); rc != C.MPI_SUCCESS {
+		runtime.UnlockOSThread()
+		return nil, mpiError("MPI_Init_thread", -1, rc)
+	}
+	if provided < C.MPI_THREAD_FUNNELED {
+		return nil, fmt.Errorf("mpi: the MPI library gives thread level %d, below MPI_THREAD_FUNNELED (%d)", int(provided), int(C.MPI_THREAD_FUNNELED))
+	}
+	c := &Comm{comm: C.svm_world()}
+	var r, s C.int
+	C.MPI_Comm_rank(c.comm, &r)
+	C.MPI_Comm_size(c.comm, &s)
+	c.rank, c.size = int(r), int(s)
+	world = c
+	return c, nil
+}
+
+// Rank is this process's rank.
+func (c *Comm) Rank() int { return c.rank }
+
+// Size is the number of ranks.
+func (c *Comm) Size() int { return c.size }
+
+// Finalize ends MPI; no call may follow.
+func (c *Comm) Finalize() error {
+	if rc := C.MPI_Finalize(); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Finalize", -1, rc)
+	}
+	world = nil
+	return nil
+}
+
+// Abort ends every rank of the job with code (MPI_Abort).
+func (c *Comm) Abort(code int) { C.MPI_Abort(c.comm, C.int(code)) }
+
+// Wtime is MPI's clock in seconds.
+func Wtime() float64 { return float64(C.MPI_Wtime()) }
+
+// WtimeIsGlobal reports whether the ranks' clocks are synchronised
+// (MPI_WTIME_IS_GLOBAL; OpenMPI says no).
+func (c *Comm) WtimeIsGlobal() bool { return C.svm_global_wtime() != 0 }
+
+// Number is what a message holds: plain values without Go pointers.
+type Number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~int | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uint |
+		~float32 | ~float64 | ~complex64 | ~complex128 | ~bool
+}
+
+// Status is what a completed receive got.
+type Status struct {
+	Source, Tag int
+	Bytes       int
+}
+
+// bytesOf is buf's memory and length in bytes (nil for an empty slice).
+func bytesOf[T Number](buf []T) (unsafe.Pointer, C.int, error) {
+	if len(buf) == 0 {
+		return nil, 0, nil
+	}
+	var z T
+	n := uintptr(len(buf)) * unsafe.Sizeof(z)
+	if n > 1<<31-1 {
+		return nil, 0, fmt.Errorf("mpi: a message of %d bytes exceeds MPI's count (2 GiB)", n)
+	}
+	return unsafe.Pointer(unsafe.SliceData(buf)), C.int(n), nil
+}
+
+// Send sends buf to rank dest with tag (MPI_Send: returns when buf may be
+// reused; MPI buffers small messages).
+func Send[T Number](c *Comm, buf []T, dest, tag int) error {
+	p, n, err := bytesOf(buf)
+	if err != nil {
+		return err
+	}
+	if rc := C.MPI_Send(p, n, C.svm_byte(), C.int(dest), C.int(tag), c.comm); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Send to rank", dest, rc)
+	}
+	return nil
+}
+
+// Ssend is Send that returns only when the receive has started
+// (MPI_Ssend).
+func Ssend[T Number](c *Comm, buf []T, dest, tag int) error {
+	p, n, err := bytesOf(buf)
+	if err != nil {
+		return err
+	}
+	if rc := C.MPI_Ssend(p, n, C.svm_byte(), C.int(dest), C.int(tag), c.comm); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Ssend to rank", dest, rc)
+	}
+	return nil
+}
+
+// Recv receives into buf from src with tag (either may be a wildcard). A
+// message longer than buf is an error (MPI_ERR_TRUNCATE).
+func Recv[T Number](c *Comm, buf []T, src, tag int) (Status, error) {
+	p, n, err := bytesOf(buf)
+	if err != nil {
+		return Status{}, err
+	}
+	var s, t, k C.int
+	if rc := C.svm_recv(p, n, C.int(src), C.int(tag), &s, &t, &k); rc != C.MPI_SUCCESS {
+		return Status{}, mpiError("MPI_Recv from rank", src, rc)
+	}
+	return Status{Source: int(s), Tag: int(t), Bytes: int(k)}, nil
+}
+
+// Request is a non-blocking send or receive in progress. Its buffer stays
+// pinned until Wait or Test completes it.
+type Request struct {
+	req  *C.MPI_Request // an allocation of its own: cgo checks all of it
+	pin  runtime.Pinner
+	call string
+	peer int
+	done bool
+	st   Status
+}
+
+func start[T Number](buf []T, call string, peer int, post func(p unsafe.Pointer, n C.int, r *C.MPI_Request) C.int) (*Request, error) {
+	p, n, err := bytesOf(buf)
+	if err != nil {
+		return nil, err
+	}
+	r := &Request{req: new(C.MPI_Request), call: call, peer: peer}
+	if p != nil {
+		// MPI holds the address until the request completes: the
+		// collector must not move or free it meanwhile.
+		r.pin.Pin(p)
+	}
+	if rc := post(p, n, r.req); rc != C.MPI_SUCCESS {
+		r.pin.Unpin()
+		return nil, mpiError(call, peer, rc)
+	}
+	return r, nil
+}
+
+// Isend starts sending buf (MPI_Isend); buf must not change until the
+// request completes.
+func Isend[T Number](c *Comm, buf []T, dest, tag int) (*Request, error) {
+	return start(buf, "MPI_Isend to rank", dest, func(p unsafe.Pointer, n C.int, r *C.MPI_Request) C.int {
+		return C.MPI_Isend(p, n, C.svm_byte(), C.int(dest), C.int(tag), c.comm, r)
+	})
+}
+
+// Irecv starts receiving into buf (MPI_Irecv).
+func Irecv[T Number](c *Comm, buf []T, src, tag int) (*Request, error) {
+	return start(buf, "MPI_Irecv from rank", src, func(p unsafe.Pointer, n C.int, r *C.MPI_Request) C.int {
+		return C.MPI_Irecv(p, n, C.svm_byte(), C.int(src), C.int(tag), c.comm, r)
+	})
+}
+
+// Wait blocks until the request completes (MPI_Wait) and unpins its
+// buffer; for a receive, the Status says what arrived.
+func (r *Request) Wait() (Status, error) {
+	if r.done {
+		return r.st, nil
+	}
+	var s, t, k C.int
+	rc := C.svm_wait(r.req, &s, &t, &k)
+	r.finish(s, t, k)
+	if rc != C.MPI_SUCCESS {
+		return Status{}, mpiError(r.call, r.peer, rc)
+	}
+	return r.st, nil
+}
+
+// Test reports whether the request has completed (MPI_Test), unpinning
+// its buffer when it has.
+func (r *Request) Test() (bool, Status, error) {
+	if r.done {
+		return true, r.st, nil
+	}
+	var f, s, t, k C.int
+	if rc := C.svm_test(r.req, &f, &s, &t, &k); rc != C.MPI_SUCCESS {
+		r.finish(s, t, k)
+		return true, Status{}, mpiError(r.call, r.peer, rc)
+	}
+	if f == 0 {
+		return false, Status{}, nil
+	}
+	r.finish(s, t, k)
+	return true, r.st, nil
+}
+
+func (r *Request) finish(s, t, k C.int) {
+	r.done = true
+	r.st = Status{Source: int(s), Tag: int(t), Bytes: int(k)}
+	r.pin.Unpin()
+}
+
+// Barrier returns when every rank has called it (MPI_Barrier).
+func (c *Comm) Barrier() error {
+	if rc := C.MPI_Barrier(c.comm); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Barrier", -1, rc)
+	}
+	return nil
+}
+
+// Bcast copies root's buf into every rank's (MPI_Bcast); every rank's buf
+// has the same length.
+func Bcast[T Number](c *Comm, buf []T, root int) error {
+	p, n, err := bytesOf(buf)
+	if err != nil {
+		return err
+	}
+	if rc := C.MPI_Bcast(p, n, C.svm_byte(), C.int(root), c.comm); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Bcast from rank", root, rc)
+	}
+	return nil
+}
+
+// Op is a reduction.
+type Op int
+
+const (
+	Sum Op = iota
+	Max
+	Min
+	Prod
+)
+
+// Reducible are the element types of a reduction (MPI_DOUBLE,
+// MPI_INT64_T).
+type Reducible interface{ ~float64 | ~int64 }
+
+func datatype[T Reducible]() C.MPI_Datatype {
+	var x T = 1
+	if x /= 2; x != 0 { // a float: 0.5
+		return C.svm_double()
+	}
+	return C.svm_int64()
+}
+
+// Allreduce combines every rank's in element by element with op and gives
+// every rank the result in out (MPI_Allreduce); in and out have the same
+// length and may be the same slice.
+func Allreduce[T Reducible](c *Comm, in, out []T, op Op) error {
+	if len(in) != len(out) {
+		return fmt.Errorf("mpi: Allreduce of %d elements into %d", len(in), len(out))
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	src := unsafe.Pointer(unsafe.SliceData(in))
+	if unsafe.SliceData(in) == unsafe.SliceData(out) {
+		src = C.MPI_IN_PLACE
+	}
+	if rc := C.MPI_Allreduce(src, unsafe.Pointer(unsafe.SliceData(out)), C.int(len(in)), datatype[T](), C.svm_op(C.int(op)), c.comm); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Allreduce", -1, rc)
+	}
+	return nil
+}
+
+// Allgather gives every rank every rank's in, rank by rank, in out
+// (MPI_Allgather); len(out) = Size × len(in).
+func Allgather[T Number](c *Comm, in, out []T) error {
+	if len(out) != c.size*len(in) {
+		return fmt.Errorf("mpi: Allgather of %d elements from %d ranks into %d", len(in), c.size, len(out))
+	}
+	p, n, err := bytesOf(in)
+	if err != nil || n == 0 {
+		return err
+	}
+	if rc := C.MPI_Allgather(p, n, C.svm_byte(), unsafe.Pointer(unsafe.SliceData(out)), n, C.svm_byte(), c.comm); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Allgather", -1, rc)
+	}
+	return nil
+}
+
+// mpiError is MPI's message for rc, naming the call and the peer rank
+// (peer < 0: none).
+func mpiError(call string, peer int, rc C.int) error {
+	var buf [C.MPI_MAX_ERROR_STRING]C.char
+	var n C.int
+	msg := fmt.Sprintf("error %d", int(rc))
+	if C.MPI_Error_string(rc, &buf[0], &n) == C.MPI_SUCCESS {
+		msg = C.GoStringN(&buf[0], n)
+	}
+	switch {
+	case peer >= 0:
+		return fmt.Errorf("mpi: %s %d: %s", call, peer, msg)
+	case peer == AnySource && strings.HasSuffix(call, " rank"):
+		return fmt.Errorf("mpi: %s any: %s", call, msg)
+	}
+	return fmt.Errorf("mpi: %s: %s", call, msg)
+}

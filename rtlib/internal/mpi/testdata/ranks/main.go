@@ -1,0 +1,134 @@
+//go:build mpi
+
+// Command ranks checks the binding on every rank of an mpirun job: ranks
+// and size, point-to-point with wildcards and in order, non-blocking
+// requests, barrier, broadcast, reductions and gathers. Each rank prints
+// "rank R of N ok" or its first failure, and exits non-zero on a failure.
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/svmc/svmc/rtlib/internal/mpi"
+)
+
+func main() {
+	c, err := mpi.Init()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	r, n := c.Rank(), c.Size()
+	fail := func(format string, args ...any) {
+		fmt.Printf("rank %d of %d: %s\n", r, n, fmt.Sprintf(format, args...))
+		os.Exit(1)
+	}
+	check := func(err error) {
+		if err != nil {
+			fail("%v", err)
+		}
+	}
+	if n < 2 {
+		fail("needs at least 2 ranks")
+	}
+	next, prev := (r+1)%n, (r+n-1)%n
+
+	// A ring: every rank sends its rank to the next, two messages with
+	// the same tag, which must arrive in order.
+	for k := range 2 {
+		req, err := mpi.Isend(c, []int64{int64(r*10 + k)}, next, 7)
+		check(err)
+		got := make([]int64, 1)
+		st, err := mpi.Recv(c, got, prev, 7)
+		check(err)
+		if got[0] != int64(prev*10+k) || st.Source != prev || st.Tag != 7 || st.Bytes != 8 {
+			fail("ring message %d: got %v %+v from rank %d", k, got, st, prev)
+		}
+		_, err = req.Wait()
+		check(err)
+	}
+
+	// Wildcards: rank 0 receives one message from every other rank, in
+	// any order, with any tag; each says who sent it.
+	if r == 0 {
+		seen := map[int]bool{}
+		for range n - 1 {
+			buf := make([]float64, 4)
+			st, err := mpi.Recv(c, buf, mpi.AnySource, mpi.AnyTag)
+			check(err)
+			if st.Tag != 100+st.Source || st.Bytes != 3*8 || buf[0] != float64(st.Source) || seen[st.Source] {
+				fail("wildcard receive %+v %v", st, buf)
+			}
+			seen[st.Source] = true
+		}
+	} else {
+		check(mpi.Ssend(c, []float64{float64(r), 1, 2}, 0, 100+r))
+	}
+
+	// Non-blocking receive completed by Test.
+	in := make([]byte, 5)
+	rq, err := mpi.Irecv(c, in, prev, 9)
+	check(err)
+	check(mpi.Send(c, []byte("hello"), next, 9))
+	for {
+		done, st, err := rq.Test()
+		check(err)
+		if done {
+			if string(in) != "hello" || st.Source != prev {
+				fail("Irecv: %q %+v", in, st)
+			}
+			break
+		}
+	}
+
+	check(c.Barrier())
+
+	b := make([]int32, 3)
+	if r == n-1 {
+		b = []int32{4, 5, 6}
+	}
+	check(mpi.Bcast(c, b, n-1))
+	if !slices.Equal(b, []int32{4, 5, 6}) {
+		fail("Bcast: %v", b)
+	}
+
+	sum := []float64{float64(r), 1}
+	check(mpi.Allreduce(c, sum, sum, mpi.Sum))
+	if want := float64(n * (n - 1) / 2); sum[0] != want || sum[1] != float64(n) {
+		fail("Allreduce sum in place: %v, want [%v %v]", sum, want, n)
+	}
+	mx := make([]int64, 1)
+	check(mpi.Allreduce(c, []int64{int64(r * r)}, mx, mpi.Max))
+	if mx[0] != int64((n-1)*(n-1)) {
+		fail("Allreduce max: %v", mx)
+	}
+
+	all := make([]uint16, 2*n)
+	check(mpi.Allgather(c, []uint16{uint16(r), uint16(r + 100)}, all))
+	for q := range n {
+		if all[2*q] != uint16(q) || all[2*q+1] != uint16(q+100) {
+			fail("Allgather: %v", all)
+		}
+	}
+
+	// A receive buffer too short is an error naming the call and rank.
+	if r == 0 {
+		check(mpi.Send(c, []int64{1, 2}, 1, 11))
+	} else if r == 1 {
+		_, err := mpi.Recv(c, make([]int64, 1), 0, 11)
+		if err == nil || !strings.Contains(err.Error(), "MPI_Recv from rank 0") {
+			fail("a truncated receive: %v", err)
+		}
+	}
+
+	t0 := mpi.Wtime()
+	check(c.Barrier())
+	if mpi.Wtime() < t0 {
+		fail("Wtime went back")
+	}
+	fmt.Printf("rank %d of %d ok\n", r, n)
+	check(c.Finalize())
+}
