@@ -30,7 +30,7 @@ static int svm_init(int *provided) {
 	}
 	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, provided);
 	if (rc == MPI_SUCCESS) {
-		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); // duplicates inherit it
 	}
 	return rc;
 }
@@ -39,9 +39,9 @@ static int svm_global_wtime(void) {
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &v, &flag);
 	return flag && v && *v;
 }
-static int svm_recv(void *buf, int n, int src, int tag, int *got_src, int *got_tag, int *count) {
+static int svm_recv(MPI_Comm comm, void *buf, int n, int src, int tag, int *got_src, int *got_tag, int *count) {
 	MPI_Status st;
-	int rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, MPI_COMM_WORLD, &st);
+	int rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st);
 	if (rc == MPI_SUCCESS) {
 		*got_src = st.MPI_SOURCE;
 		*got_tag = st.MPI_TAG;
@@ -74,6 +74,7 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"unsafe"
@@ -89,10 +90,12 @@ const (
 	AnyTag    = -1
 )
 
-// Comm is MPI_COMM_WORLD as seen by this rank.
+// Comm is a communicator of every rank of the job (MPI_COMM_WORLD, or the
+// runtime's duplicate of it) as seen by this rank.
 type Comm struct {
 	rank, size int
 	comm       C.MPI_Comm
+	sys        *Comm // the runtime's own traffic (System)
 }
 
 var world *Comm
@@ -118,9 +121,19 @@ func Init() (*Comm, error) {
 	C.MPI_Comm_rank(c.comm, &r)
 	C.MPI_Comm_size(c.comm, &s)
 	c.rank, c.size = int(r), int(s)
+	sys := &Comm{rank: c.rank, size: c.size}
+	if rc := C.MPI_Comm_dup(c.comm, &sys.comm); rc != C.MPI_SUCCESS {
+		return nil, mpiError("MPI_Comm_dup", -1, rc)
+	}
+	sys.sys, c.sys = sys, sys
 	world = c
 	return c, nil
 }
+
+// System is a duplicate of the communicator for the runtime's own traffic
+// (clock offsets, traces, scheduling): its messages never match the
+// program's, whatever their tags, as MPI's contexts guarantee.
+func (c *Comm) System() *Comm { return c.sys }
 
 // Rank is this process's rank.
 func (c *Comm) Rank() int { return c.rank }
@@ -130,6 +143,7 @@ func (c *Comm) Size() int { return c.size }
 
 // Finalize ends MPI; no call may follow.
 func (c *Comm) Finalize() error {
+	C.MPI_Comm_free(&c.sys.comm)
 	if rc := C.MPI_Finalize(); rc != C.MPI_SUCCESS {
 		return mpiError("MPI_Finalize", -1, rc)
 	}
@@ -146,6 +160,63 @@ func Wtime() float64 { return float64(C.MPI_Wtime()) }
 // WtimeIsGlobal reports whether the ranks' clocks are synchronised
 // (MPI_WTIME_IS_GLOBAL; OpenMPI says no).
 func (c *Comm) WtimeIsGlobal() bool { return C.svm_global_wtime() != 0 }
+
+// Offset is a rank's clock against rank 0's: Offset is its clock minus
+// rank 0's at the same instant, Err bounds the estimate's error (half the
+// shortest round trip it was measured with).
+type Offset struct{ Offset, Err float64 }
+
+// ClockOffsets estimates every rank's clock against rank 0's with
+// Cristian's algorithm: rank 0 asks each rank for its clock rounds times,
+// and the exchange with the shortest round trip gives the offset (the
+// answer taken at the round trip's midpoint). Every rank must call it; each
+// gets all the offsets, indexed by rank. clock is the clock to compare (the
+// runtime's, in any unit; Offset is in the same). The messages go on the
+// System communicator.
+func (c *Comm) ClockOffsets(clock func() float64, rounds int) ([]Offset, error) {
+	const tag = 1
+	sys := c.sys
+	rounds = max(rounds, 1)
+	flat := make([]float64, 2*c.size) // offset, err per rank
+	v := make([]float64, 1)
+	if c.rank == 0 {
+		for q := 1; q < c.size; q++ {
+			best := math.Inf(1)
+			for range rounds {
+				t1 := clock()
+				if err := Send(sys, v[:0], q, tag); err != nil {
+					return nil, err
+				}
+				if _, err := Recv(sys, v, q, tag); err != nil {
+					return nil, err
+				}
+				t2 := clock()
+				if rtt := t2 - t1; rtt < best {
+					best = rtt
+					flat[2*q], flat[2*q+1] = v[0]-(t1+t2)/2, rtt/2
+				}
+			}
+		}
+	} else {
+		for range rounds {
+			if _, err := Recv(sys, v[:0], 0, tag); err != nil {
+				return nil, err
+			}
+			v[0] = clock()
+			if err := Send(sys, v, 0, tag); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := Bcast(sys, flat, 0); err != nil {
+		return nil, err
+	}
+	offs := make([]Offset, c.size)
+	for q := range offs {
+		offs[q] = Offset{flat[2*q], flat[2*q+1]}
+	}
+	return offs, nil
+}
 
 // Number is what a message holds: plain values without Go pointers.
 type Number interface {
@@ -206,7 +277,7 @@ func Recv[T Number](c *Comm, buf []T, src, tag int) (Status, error) {
 		return Status{}, err
 	}
 	var s, t, k C.int
-	if rc := C.svm_recv(p, n, C.int(src), C.int(tag), &s, &t, &k); rc != C.MPI_SUCCESS {
+	if rc := C.svm_recv(c.comm, p, n, C.int(src), C.int(tag), &s, &t, &k); rc != C.MPI_SUCCESS {
 		return Status{}, mpiError("MPI_Recv from rank", src, rc)
 	}
 	return Status{Source: int(s), Tag: int(t), Bytes: int(k)}, nil

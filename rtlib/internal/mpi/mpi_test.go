@@ -65,8 +65,10 @@ func mpirun(t testing.TB, n int, exe string) (string, error) {
 
 // Every rank of jobs of 2, 3 and 4 ranks passes testdata/ranks's checks:
 // point-to-point in order and with wildcards, non-blocking requests,
-// barrier, broadcast, reductions, gathers, and an error naming the call
-// and the rank.
+// barrier, broadcast, reductions, gathers, an error naming the call and
+// the rank, and clock offsets (each rank's clock set r×1.5 s ahead: every
+// estimate within its error bound) beside a program's message of the same
+// tag.
 func TestRanks(t *testing.T) {
 	mpiTools(t)
 	exe := buildGo(t, "ranks")

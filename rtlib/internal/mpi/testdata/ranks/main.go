@@ -2,15 +2,17 @@
 
 // Command ranks checks the binding on every rank of an mpirun job: ranks
 // and size, point-to-point with wildcards and in order, non-blocking
-// requests, barrier, broadcast, reductions and gathers. Each rank prints
+// requests, barrier, broadcast, reductions, gathers and clock offsets. Each rank prints
 // "rank R of N ok" or its first failure, and exits non-zero on a failure.
 package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/svmc/svmc/rtlib/internal/mpi"
 )
@@ -123,6 +125,32 @@ func main() {
 		_, err := mpi.Recv(c, make([]int64, 1), 0, 11)
 		if err == nil || !strings.Contains(err.Error(), "MPI_Recv from rank 0") {
 			fail("a truncated receive: %v", err)
+		}
+	}
+
+	// Clock offsets, with every rank's clock r×1.5 s ahead of rank 0's
+	// (the system's real-time clock, which the processes of one machine
+	// share: OpenMPI's MPI_Wtime counts from each process's MPI_Init); a
+	// program's message with the same tag waits on its own communicator.
+	if r == 1 {
+		check(mpi.Send(c, []float64{42}, 0, 1))
+	}
+	clock := func() float64 {
+		return float64(time.Now().UnixNano()-1_790_000_000e9)/1e9 + 1.5*float64(r)
+	}
+	offs, err := c.ClockOffsets(clock, 20)
+	check(err)
+	for q, o := range offs {
+		if d := math.Abs(o.Offset - 1.5*float64(q)); d > o.Err+1e-6 || o.Err > 0.01 || o.Err < 0 {
+			fail("clock offset of rank %d: %+v, want %v within its error", q, o, 1.5*float64(q))
+		}
+	}
+	if r == 0 {
+		v := make([]float64, 1)
+		st, err := mpi.Recv(c, v, 1, 1)
+		check(err)
+		if v[0] != 42 || st.Source != 1 {
+			fail("the program's message beside the clock exchange: %v %+v", v, st)
 		}
 	}
 
