@@ -39,35 +39,32 @@ static int svm_global_wtime(void) {
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &v, &flag);
 	return flag && v && *v;
 }
-static int svm_recv(MPI_Comm comm, void *buf, int n, int src, int tag, int *got_src, int *got_tag, int *count) {
-	MPI_Status st;
-	int rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st);
-	if (rc == MPI_SUCCESS) {
-		*got_src = st.MPI_SOURCE;
-		*got_tag = st.MPI_TAG;
-		MPI_Get_count(&st, MPI_BYTE, count);
+// A completed receive's status by value: out-parameters would be Go
+// variables moved to the heap, three allocations a call.
+typedef struct { int rc, src, tag, count, flag; } svm_status;
+
+static svm_status svm_done(int rc, MPI_Status *st, int flag) {
+	svm_status r = {rc, 0, 0, 0, flag};
+	if (rc == MPI_SUCCESS && flag) {
+		r.src = st->MPI_SOURCE;
+		r.tag = st->MPI_TAG;
+		MPI_Get_count(st, MPI_BYTE, &r.count);
 	}
-	return rc;
+	return r;
 }
-static int svm_wait(MPI_Request *r, int *got_src, int *got_tag, int *count) {
+static svm_status svm_recv(MPI_Comm comm, void *buf, int n, int src, int tag) {
 	MPI_Status st;
-	int rc = MPI_Wait(r, &st);
-	if (rc == MPI_SUCCESS) {
-		*got_src = st.MPI_SOURCE;
-		*got_tag = st.MPI_TAG;
-		MPI_Get_count(&st, MPI_BYTE, count);
-	}
-	return rc;
+	return svm_done(MPI_Recv(buf, n, MPI_BYTE, src, tag, comm, &st), &st, 1);
 }
-static int svm_test(MPI_Request *r, int *flag, int *got_src, int *got_tag, int *count) {
+static svm_status svm_wait(MPI_Request *r) {
 	MPI_Status st;
-	int rc = MPI_Test(r, flag, &st);
-	if (rc == MPI_SUCCESS && *flag) {
-		*got_src = st.MPI_SOURCE;
-		*got_tag = st.MPI_TAG;
-		MPI_Get_count(&st, MPI_BYTE, count);
-	}
-	return rc;
+	return svm_done(MPI_Wait(r, &st), &st, 1);
+}
+static svm_status svm_test(MPI_Request *r) {
+	MPI_Status st;
+	int flag = 0;
+	int rc = MPI_Test(r, &flag, &st);
+	return svm_done(rc, &st, flag);
 }
 */
 import "C"
@@ -276,11 +273,11 @@ func Recv[T Number](c *Comm, buf []T, src, tag int) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	var s, t, k C.int
-	if rc := C.svm_recv(c.comm, p, n, C.int(src), C.int(tag), &s, &t, &k); rc != C.MPI_SUCCESS {
-		return Status{}, mpiError("MPI_Recv from rank", src, rc)
+	st := C.svm_recv(c.comm, p, n, C.int(src), C.int(tag))
+	if st.rc != C.MPI_SUCCESS {
+		return Status{}, mpiError("MPI_Recv from rank", src, st.rc)
 	}
-	return Status{Source: int(s), Tag: int(t), Bytes: int(k)}, nil
+	return status(st), nil
 }
 
 // Request is a non-blocking send or receive in progress. Its buffer stays
@@ -333,11 +330,10 @@ func (r *Request) Wait() (Status, error) {
 	if r.done {
 		return r.st, nil
 	}
-	var s, t, k C.int
-	rc := C.svm_wait(r.req, &s, &t, &k)
-	r.finish(s, t, k)
-	if rc != C.MPI_SUCCESS {
-		return Status{}, mpiError(r.call, r.peer, rc)
+	st := C.svm_wait(r.req)
+	r.finish(st)
+	if st.rc != C.MPI_SUCCESS {
+		return Status{}, mpiError(r.call, r.peer, st.rc)
 	}
 	return r.st, nil
 }
@@ -348,22 +344,26 @@ func (r *Request) Test() (bool, Status, error) {
 	if r.done {
 		return true, r.st, nil
 	}
-	var f, s, t, k C.int
-	if rc := C.svm_test(r.req, &f, &s, &t, &k); rc != C.MPI_SUCCESS {
-		r.finish(s, t, k)
-		return true, Status{}, mpiError(r.call, r.peer, rc)
+	st := C.svm_test(r.req)
+	if st.rc != C.MPI_SUCCESS {
+		r.finish(st)
+		return true, Status{}, mpiError(r.call, r.peer, st.rc)
 	}
-	if f == 0 {
+	if st.flag == 0 {
 		return false, Status{}, nil
 	}
-	r.finish(s, t, k)
+	r.finish(st)
 	return true, r.st, nil
 }
 
-func (r *Request) finish(s, t, k C.int) {
+func (r *Request) finish(st C.svm_status) {
 	r.done = true
-	r.st = Status{Source: int(s), Tag: int(t), Bytes: int(k)}
+	r.st = status(st)
 	r.pin.Unpin()
+}
+
+func status(st C.svm_status) Status {
+	return Status{Source: int(st.src), Tag: int(st.tag), Bytes: int(st.count)}
 }
 
 // Barrier returns when every rank has called it (MPI_Barrier).

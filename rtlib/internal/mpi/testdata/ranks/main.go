@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -151,6 +152,29 @@ func main() {
 		check(err)
 		if v[0] != 42 || st.Source != 1 {
 			fail("the program's message beside the clock exchange: %v %+v", v, st)
+		}
+	}
+
+	// A blocking send and receive allocate nothing (a receive's status
+	// once cost three allocations).
+	if r < 2 {
+		v := make([]float64, 1)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for range 100 {
+			if r == 0 {
+				check(mpi.Send(c, v, 1, 5))
+				_, err := mpi.Recv(c, v, 1, 5)
+				check(err)
+			} else {
+				_, err := mpi.Recv(c, v, 0, 5)
+				check(err)
+				check(mpi.Send(c, v, 0, 5))
+			}
+		}
+		runtime.ReadMemStats(&m1)
+		if a := m1.Mallocs - m0.Mallocs; a >= 50 {
+			fail("100 round trips allocated %d times", a)
 		}
 	}
 
