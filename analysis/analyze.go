@@ -117,7 +117,8 @@ func analyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options, clock
 	// machine and one clock: svmc's common case) the consistent order
 	// changes nothing the model depends on, and the model is built from
 	// the processors' streams taken one by one, twice as fast; a trace
-	// that needs the order (messages, locks, skewed clocks) is read again
+	// that needs the order (messages, page transfers, clocks that
+	// contradict a barrier, lock or critical section) is read again
 	// through it.
 	if !clock {
 		return analyzeConsistent(ra, size, name, rd.Attrs(), opt)

@@ -1,10 +1,12 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -23,13 +25,14 @@ import (
 // goroutine lanes first, then the processors' a batch at a time, the
 // earliest batch first), with Time = Clock, provided that is what the
 // consistent order (OrderFile) would give: every processor's clock rises,
-// every barrier instance is entered by every processor of the run before
-// any of them leaves it, and the trace has no message, lock, critical
-// section, split barrier or serviced page fault records (whose edges it
-// does not check). When that does not hold it returns ok false as soon as
-// it knows: the caller starts again with OrderFile, having discarded what
-// fn was given. The stats are those OrderFile gives such a trace (no
-// correction, nothing forced).
+// every barrier and split barrier instance is entered by every processor
+// of the run before any of them leaves it, the holds of every lock and
+// critical section (grant to release) follow one another by their clocks,
+// and the trace has no message or serviced page fault records (whose edges
+// it does not check). When that does not hold it returns ok false as soon
+// as it knows (the holds, at the end): the caller starts again with
+// OrderFile, having discarded what fn was given. The stats are those
+// OrderFile gives such a trace (no correction, nothing forced).
 func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, fn func(*Event) error) (st OrderStats, ok bool, err error) {
 	rd, err := trace.NewNamedReader(io.NewSectionReader(ra, 0, size), name)
 	if err != nil {
@@ -49,7 +52,8 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	if opt.Procs > 0 {
 		procs = min(procs, opt.Procs)
 	}
-	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[sdKey]*clockBars{}}
+	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[sdKey]*clockBars{},
+		holds: clockHolds{pi: Prog{opt.Prog}, holds: map[any][]hold{}, open: map[any][]int{}}}
 	for q := range c.last {
 		c.last[q] = math.Inf(-1)
 	}
@@ -144,6 +148,7 @@ type clockCheck struct {
 	procs int
 	last  []float64 // per stream, the latest clock
 	bars  map[sdKey]*clockBars
+	holds clockHolds
 }
 
 // clockBars is one barrier site: per processor its entries and exits, and
@@ -168,30 +173,139 @@ func (c *clockCheck) take(q int, e *Event) bool {
 	c.last[q] = e.Clock
 	switch e.Tag {
 	case trace.TagMsgCallStart, trace.TagMsgCallStop, trace.TagMsgRequestDone,
-		trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock,
-		trace.TagWaitCritSecStart, trace.TagWaitCritSecStop, trace.TagExitCritSec,
-		trace.TagBarrierCheckin, trace.TagWaitBCheckoutStart, trace.TagWaitBCheckoutStop,
 		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced:
 		// A page fault serviced names the processor that sent the page:
 		// an edge too, and tools follow the pages' last writers across
 		// processors.
 		return false
-	case trace.TagWaitBarrierStart, trace.TagWaitBarrierStop:
+	case trace.TagWaitBarrierStart, trace.TagWaitBarrierStop, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStop:
 		if q >= c.procs {
 			return false // a lane takes part in no barrier
 		}
-		bs := c.bars[sdKey{e.Sub, e.Dir}]
+		// A split barrier's instance is a processor's latest check-in,
+		// whatever the site (as the consistent order counts them).
+		k := sdKey{e.Sub, e.Dir}
+		entry := e.Tag == trace.TagWaitBarrierStart || e.Tag == trace.TagBarrierCheckin
+		if e.Tag == trace.TagBarrierCheckin || e.Tag == trace.TagWaitBCheckoutStop {
+			k = sdKey{-1, -1}
+		}
+		bs := c.bars[k]
 		if bs == nil {
 			bs = &clockBars{in: make([]int, c.procs), out: make([]int, c.procs)}
-			c.bars[sdKey{e.Sub, e.Dir}] = bs
+			c.bars[k] = bs
 		}
-		return bs.take(q, e, c.procs)
+		return bs.take(q, entry, e.Clock, c.procs)
+	case trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock,
+		trace.TagWaitCritSecStop, trace.TagExitCritSec:
+		if q >= c.procs {
+			return false
+		}
+		c.holds.take(q, e)
 	}
 	return true
 }
 
-func (bs *clockBars) take(q int, e *Event, procs int) bool {
-	if e.Tag == trace.TagWaitBarrierStart {
+// clockHolds collects the holds of every lock and critical section (grant
+// to release, by the clocks) for the check at the end that they do not
+// overlap: then every grant comes after the release before it and the
+// consistent order would repair nothing.
+type clockHolds struct {
+	pi    Prog
+	req   [][]lockKey // per processor, the locks of its pending request
+	held  [][]heldHold
+	holds map[any][]hold
+	open  map[any][]int // per critical section, per processor: its open hold, -1 none
+}
+
+type hold struct{ from, to float64 }
+
+type heldHold struct {
+	sub, dir int32
+	keys     []lockKey
+	at       []int // the holds' indexes
+}
+
+func (h *clockHolds) take(q int, e *Event) {
+	for len(h.req) <= q {
+		h.req, h.held = append(h.req, nil), append(h.held, nil)
+	}
+	switch e.Tag {
+	case trace.TagWaitLockStart:
+		h.req[q] = h.req[q][:0]
+		cols := e.Cols
+		if cols <= 0 || len(e.Arr) == 0 {
+			h.req[q] = append(h.req[q], lockKey{-1, e.Sub, e.Dir, 0})
+			break
+		}
+		for r := 0; r+cols <= len(e.Arr); r += cols {
+			var k lockKey
+			for c := 0; c < cols && c < 4; c++ {
+				k[c] = int32(e.Arr[r+c])
+			}
+			h.req[q] = append(h.req[q], k)
+		}
+	case trace.TagWaitLockStop:
+		atomic := h.pi.IsAtomic(int(e.Sub), int(e.Dir))
+		hh := heldHold{sub: e.Sub, dir: e.Dir}
+		for _, k := range h.req[q] {
+			hs := h.holds[k]
+			if atomic {
+				hs = append(hs, hold{e.Clock, e.Clock}) // released as it is granted
+			} else {
+				hh.keys, hh.at = append(hh.keys, k), append(hh.at, len(hs))
+				hs = append(hs, hold{e.Clock, math.Inf(1)})
+			}
+			h.holds[k] = hs
+		}
+		if !atomic {
+			h.held[q] = append(h.held[q], hh)
+		}
+	case trace.TagReleaseLock:
+		for i := len(h.held[q]) - 1; i >= 0; i-- {
+			hh := h.held[q][i]
+			if hh.sub != e.Sub || hh.dir != e.Dir {
+				continue
+			}
+			for j, k := range hh.keys {
+				h.holds[k][hh.at[j]].to = e.Clock
+			}
+			h.held[q] = append(h.held[q][:i], h.held[q][i+1:]...)
+			break
+		}
+	case trace.TagWaitCritSecStop, trace.TagExitCritSec:
+		k := h.pi.CriticalKey(int(e.Sub), int(e.Dir))
+		op := h.open[k]
+		for len(op) <= q {
+			op = append(op, -1)
+		}
+		h.open[k] = op
+		if e.Tag == trace.TagWaitCritSecStop {
+			op[q] = len(h.holds[k])
+			h.holds[k] = append(h.holds[k], hold{e.Clock, math.Inf(1)})
+		} else if op[q] >= 0 {
+			h.holds[k][op[q]].to = e.Clock
+			op[q] = -1
+		}
+	}
+}
+
+// ordered reports whether the holds of every lock follow one another by
+// their clocks. A hold never released (a run that ended in it) lasts to
+// the end.
+func (h *clockHolds) ordered() bool {
+	for _, hs := range h.holds {
+		slices.SortFunc(hs, func(a, b hold) int { return cmp.Compare(a.from, b.from) })
+		for i := 1; i < len(hs); i++ {
+			if hs[i].from < hs[i-1].to {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (bs *clockBars) take(q int, entry bool, clock float64, procs int) bool {
+	if entry {
 		k := bs.in[q] - bs.base
 		bs.in[q]++
 		if k < 0 {
@@ -202,7 +316,7 @@ func (bs *clockBars) take(q int, e *Event, procs int) bool {
 			bs.minStop = append(bs.minStop, math.Inf(1))
 			bs.left = append(bs.left, 0)
 		}
-		bs.maxStart[k] = max(bs.maxStart[k], e.Clock)
+		bs.maxStart[k] = max(bs.maxStart[k], clock)
 		return bs.maxStart[k] <= bs.minStop[k]
 	}
 	if bs.out[q] >= bs.in[q] {
@@ -213,7 +327,7 @@ func (bs *clockBars) take(q int, e *Event, procs int) bool {
 	if k < 0 || k >= len(bs.minStop) {
 		return false
 	}
-	bs.minStop[k] = min(bs.minStop[k], e.Clock)
+	bs.minStop[k] = min(bs.minStop[k], clock)
 	if bs.maxStart[k] > bs.minStop[k] {
 		return false
 	}
@@ -230,6 +344,9 @@ func (bs *clockBars) take(q int, e *Event, procs int) bool {
 // complete reports whether every barrier instance was entered and left by
 // every processor.
 func (c *clockCheck) complete() bool {
+	if !c.holds.ordered() {
+		return false
+	}
 	for _, bs := range c.bars {
 		if len(bs.left) > 0 {
 			return false
