@@ -123,13 +123,13 @@ func analyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options, clock
 	if !clock {
 		return analyzeConsistent(ra, size, name, rd.Attrs(), opt)
 	}
-	m, err := analyzeDirect(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
+	m, err := analyzeWith(rd.Attrs(), opt, func(o replay.OrderOptions, fn func(*replay.Event) error) (replay.OrderStats, error) {
 		st, ok, err := replay.ClockOrderFile(ra, size, name, o, fn)
 		if err == nil && !ok {
 			err = errNeedsOrder
 		}
 		return st, err
-	})
+	}, false)
 	if !errors.Is(err, errNeedsOrder) {
 		return analyzeTruncated(ra, size, name, opt, m, err)
 	}
@@ -200,12 +200,10 @@ func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, fu
 	return analyzeWith(attrs, opt, order, true)
 }
 
-// analyzeDirect is analyze with the model built in order's goroutine (its
-// decoding already runs on goroutines of its own).
-func analyzeDirect(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error)) (*Model, error) {
-	return analyzeWith(attrs, opt, order, false)
-}
-
+// analyzeWith is analyze with the model built by a goroutine of its own a
+// batch of events behind order (piped: the merge, the decoders and the
+// model each take about a third of a report's work) or in order's
+// goroutine (the clock-order path, whose decoding is its only other work).
 func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error), piped bool) (*Model, error) {
 	prog := opt.Prog
 	if err := replay.CheckInfo(prog, attrs, "the trace"); err != nil {
@@ -231,9 +229,6 @@ func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions
 	if b.cost == (CostModel{}) {
 		b.cost = DefaultCost
 	}
-	// The model is built by a goroutine of its own, a batch of events
-	// behind the merge (the merge, the decoders and the model each take
-	// about a third of a report's work).
 	add := func(e *replay.Event) {
 		b.add(e)
 		if opt.Progress != nil && b.records&(1<<16-1) == 0 {

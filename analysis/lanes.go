@@ -163,45 +163,6 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 // as pieces once the leader has started a goroutine, and set against the
 // lives when the trace has been read.
 
-// addPiece appends [t0, t1] to pieces, joining it to the last when they touch.
-func addPiece(pieces [][2]float64, t0, t1 float64) [][2]float64 {
-	if n := len(pieces); n > 0 && pieces[n-1][1] == t0 {
-		pieces[n-1][1] = t1
-		return pieces
-	}
-	return append(pieces, [2]float64{t0, t1})
-}
-
-// unionOf is the union of intervals as disjoint intervals in time order.
-func unionOf(ivs [][2]float64) [][2]float64 {
-	in := slices.Clone(ivs)
-	slices.SortFunc(in, func(x, y [2]float64) int { return cmp.Compare(x[0], y[0]) })
-	var out [][2]float64
-	for _, iv := range in {
-		if n := len(out); n > 0 && iv[0] <= out[n-1][1] {
-			out[n-1][1] = max(out[n-1][1], iv[1])
-			continue
-		}
-		out = append(out, iv)
-	}
-	return out
-}
-
-// overlap is how much of pieces lies within union (disjoint, in order).
-func overlap(pieces, union [][2]float64) float64 {
-	sum := 0.0
-	for _, p := range pieces {
-		// the first interval of union that ends after p begins
-		i, _ := slices.BinarySearchFunc(union, p[0], func(u [2]float64, t float64) int { return cmp.Compare(u[1], t) })
-		for ; i < len(union) && union[i][0] < p[1]; i++ {
-			if s, e := max(union[i][0], p[0]), min(union[i][1], p[1]); e > s {
-				sum += e - s
-			}
-		}
-	}
-	return sum
-}
-
 type goKey struct {
 	owner int
 	at    string

@@ -465,26 +465,23 @@ type callerKey struct {
 // as the outermost traced calls were (a recursion throttled in main keeps
 // main's exclusive time to main's own code, instead of the recursion's).
 func (b *builder) untracedInCallers() {
-	for sub, tps := range b.throttled {
-		for proc, tp := range tps {
-			if tp.UntracedTime <= 0 {
-				continue
-			}
-			total := 0
-			for k, c := range b.callers {
-				if k.sub == sub && k.proc == proc {
-					total += c
-				}
-			}
-			for k, c := range b.callers {
-				if k.sub != sub || k.proc != proc {
-					continue
-				}
-				if a := b.regions[k.parent]; a != nil && proc < len(a.perProc) {
-					rp := &a.perProc[proc]
-					rp.Excl = max(0, rp.Excl-tp.UntracedTime*float64(c)/float64(total))
-				}
-			}
+	type subProc struct {
+		sub  int32
+		proc int
+	}
+	calls := map[subProc]int{}
+	for k, c := range b.callers {
+		calls[subProc{k.sub, k.proc}] += c
+	}
+	for k, c := range b.callers {
+		tps := b.throttled[k.sub]
+		if k.proc >= len(tps) || tps[k.proc].UntracedTime <= 0 {
+			continue
+		}
+		tp := tps[k.proc]
+		if a := b.regions[k.parent]; a != nil && k.proc < len(a.perProc) {
+			rp := &a.perProc[k.proc]
+			rp.Excl = max(0, rp.Excl-tp.UntracedTime*float64(c)/float64(calls[subProc{k.sub, k.proc}]))
 		}
 	}
 }
@@ -1403,21 +1400,18 @@ func (b *builder) gcInWaits(m *Model) map[waitKey]float64 {
 		return nil
 	}
 	g := &GCStats{Pauses: len(b.gcPauses)}
-	ps := b.gcPauses
-	slices.SortFunc(ps, func(x, y gcPause) int { return cmp.Compare(x.start, y.start) })
-	for _, p := range ps {
+	pauses := make([][2]float64, len(b.gcPauses))
+	for i, p := range b.gcPauses {
 		g.Total += p.dur
 		g.Longest = max(g.Longest, p.dur)
+		pauses[i] = [2]float64{p.start, p.start + p.dur}
 	}
+	stopped := unionOf(pauses)
 	out := map[waitKey]float64{}
 	for _, w := range b.waitIvs {
-		// The first pause that may end after the wait starts.
-		i, _ := slices.BinarySearchFunc(ps, w.c0, func(p gcPause, t float64) int { return cmp.Compare(p.start+p.dur, t) })
-		for ; i < len(ps) && ps[i].start < w.c1; i++ {
-			if o := min(w.c1, ps[i].start+ps[i].dur) - max(w.c0, ps[i].start); o > 0 {
-				out[w.key] += o
-				g.InWaits += o
-			}
+		if o := within(w.c0, w.c1, stopped); o > 0 {
+			out[w.key] += o
+			g.InWaits += o
 		}
 	}
 	m.GC = g

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 	"github.com/svmc/svmc/trace/tracetest"
 )
@@ -467,5 +468,20 @@ func TestOverlapOfPieces(t *testing.T) {
 	}
 	if got := overlap(pieces, nil); got != 0 {
 		t.Errorf("overlap with no lives %v, want 0", got)
+	}
+}
+
+// The collector's pauses against the waits: each wait's share of the
+// pauses, overlapping pauses counted once.
+func TestGCInWaits(t *testing.T) {
+	a, c := waitKey{1, 2, replay.WaitBarrier}, waitKey{1, 3, replay.WaitBarrier}
+	b := &builder{
+		gcPauses: []gcPause{{20, 5}, {10, 2}, {22, 1}}, // [20, 25], [10, 12], [22, 23] within the first
+		waitIvs:  []waitIv{{a, 11, 21}, {a, 24, 30}, {c, 0, 5}},
+	}
+	m := &Model{}
+	out := b.gcInWaits(m)
+	if out[a] != 1+1+1 || out[c] != 0 || m.GC.InWaits != 3 || m.GC.Pauses != 3 || m.GC.Total != 8 || m.GC.Longest != 5 {
+		t.Errorf("waits %v, stats %+v", out, m.GC)
 	}
 }

@@ -76,7 +76,7 @@ func GenerateProgram(prog *compiler.Program, outDir string, command []string) ([
 	var outs []*Output
 	for i, pkg := range prog.Packages() {
 		out := &Output{Files: map[string][]byte{}}
-		wrap := wrappers(pkg)
+		pc := callsOf(pkg)
 		for _, f := range pkg.Files {
 			lineName := f.Path
 			if outDir != "" {
@@ -86,7 +86,7 @@ func GenerateProgram(prog *compiler.Program, outDir string, command []string) ([
 					}
 				}
 			}
-			src, err := genFile(pkg, f, lineName, generatedBy, wrap)
+			src, err := genFile(pkg, f, lineName, generatedBy, pc)
 			if err != nil {
 				return nil, err
 			}
@@ -169,12 +169,12 @@ type gen struct {
 	// dropped counts, per imported package, the uses the rewriting
 	// replaced, with the text of the first (see keepImports).
 	dropped map[*types.PkgName]*droppedUses
-	usesRT  bool                   // the file calls the runtime outside its subprograms
-	wrap    map[*compiler.Sub]bool // the subprograms that keep a wrapper (wrappers)
+	usesRT  bool      // the file calls the runtime outside its subprograms
+	pc      *pkgCalls // the package's calls (callsOf)
 }
 
-func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string, wrap map[*compiler.Sub]bool) ([]byte, error) {
-	g := &gen{p: p, f: f, e: &editor{name: lineName, src: f.Src}, dropped: map[*types.PkgName]*droppedUses{}, wrap: wrap}
+func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string, pc *pkgCalls) ([]byte, error) {
+	g := &gen{p: p, f: f, e: &editor{name: lineName, src: f.Src}, dropped: map[*types.PkgName]*droppedUses{}, pc: pc}
 	var subs []*compiler.Sub
 	for _, s := range p.Subs {
 		if s.File == f && !s.Plain { // a plain subprogram stays as written

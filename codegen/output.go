@@ -3,6 +3,8 @@ package codegen
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/svmc/svmc/compiler"
 )
 
 // printers are the fmt functions that write to standard output, with the
@@ -32,7 +34,7 @@ func (g *gen) output(call *ast.CallExpr) {
 	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		// os.Stdout.Write(b) and os.Stdout.WriteString(s) write past fmt.
-		if method := stdStream(g.p.Info, sel.X); method != "" && (sel.Sel.Name == "Write" || sel.Sel.Name == "WriteString") {
+		if method := compiler.StdStream(g.p.Info, sel.X); method != "" && (sel.Sel.Name == "Write" || sel.Sel.Name == "WriteString") {
 			stream := procVar + "." + method + "()"
 			if sel.Sel.Name == "Write" {
 				g.e.raw(g.off(sel.X.Pos()), g.off(sel.X.End()), stream)
@@ -52,7 +54,7 @@ func (g *gen) output(call *ast.CallExpr) {
 		return
 	}
 	for i, a := range call.Args {
-		method := stdStream(g.p.Info, a)
+		method := compiler.StdStream(g.p.Info, a)
 		if method == "" {
 			continue
 		}
@@ -71,20 +73,4 @@ func (g *gen) output(call *ast.CallExpr) {
 			}
 		}
 	}
-}
-
-// stdStream returns "Stdout" or "Stderr" when e is os.Stdout or os.Stderr.
-func stdStream(info *types.Info, e ast.Expr) string {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	v, ok := info.Uses[sel.Sel].(*types.Var)
-	if !ok || v.Pkg() == nil || v.Pkg().Path() != "os" {
-		return ""
-	}
-	if v.Name() == "Stdout" || v.Name() == "Stderr" {
-		return v.Name()
-	}
-	return ""
 }

@@ -32,7 +32,7 @@ func (g *gen) sub(s *compiler.Sub) {
 	} else {
 		sg := g.signature(s)
 		var head string
-		if g.wrap[s] {
+		if g.pc.wrap[s] {
 			head = g.wrapper(s, sg)
 		}
 		entry, shared := sg.entry()
@@ -77,7 +77,7 @@ func (g *gen) sub(s *compiler.Sub) {
 		// EntryN_M for the function's shape, or one of its own.
 		var call string
 		if shared {
-			call = fmt.Sprintf("%s.%s(%s)", rt, entry, strings.Join(append([]string{procVar, strconv.Itoa(s.Num), sg.value(compiler.Reserved + fd.Name.Name)}, sg.plainArgs()...), ", "))
+			call = fmt.Sprintf("%s.%s(%s)", rt, entry, strings.Join(append([]string{procVar, strconv.Itoa(s.Num), sg.value(compiler.Reserved + fd.Name.Name)}, sg.args...), ", "))
 		} else {
 			call = sg.call(tracedPrefix+fd.Name.Name, procVar)
 		}
@@ -121,8 +121,7 @@ func (g *gen) funcLits(s *compiler.Sub) {
 			holds[inner] = true
 		}
 	}
-	_, lits := procCalls(g.p, s)
-	for lit, cs := range lits {
+	for lit, cs := range g.pc.of[s].lits {
 		for _, c := range cs {
 			g.passProc(c, callee(g.p, c.Fun))
 		}
@@ -257,9 +256,6 @@ func (sg *sig) value(name string) string {
 	return name
 }
 
-// plainArgs are the parameters' names in the instrumented function.
-func (sg *sig) plainArgs() []string { return sg.args }
-
 // head is "func (svm_recv T) name[T any](params) results" with the
 // parameters svm_a0, svm_a1...
 func (sg *sig) head(name string, first ...string) string {
@@ -315,21 +311,37 @@ func (g *gen) tracedEntry(s *compiler.Sub, sg *sig) string {
 		ret, sg.callWith(compiler.Reserved+s.Decl.Name.Name, sg.outerRecv(), sg.outerArgs(), procVar))
 }
 
-// wrappers are the subprograms of p that keep a function of their name
-// and signature (wrapper): methods (an interface may call them), exported
-// functions of a library, go test's entries, and the functions used other
-// than in a call that passes the processor (as values, in go statements,
-// in package-level code and in the functions left as written). The
-// others are only called from instrumented code, which calls svm_F: a
-// wrapper for each cost the Go compiler a tenth of its time on a program
-// of 240 small functions.
-func wrappers(p *compiler.Package) map[*compiler.Sub]bool {
+// pkgCalls is what the rewriting of a package's files needs to know of its
+// calls beforehand, found in one walk of every subprogram.
+type pkgCalls struct {
+	// wrap: the subprograms that keep a function of their name and
+	// signature (wrapper): methods (an interface may call them), exported
+	// functions of a library, go test's entries, and the functions used
+	// other than in a call that passes the processor (as values, in go
+	// statements, in package-level code and in the functions left as
+	// written). The others are only called from instrumented code, which
+	// calls svm_F: a wrapper for each cost the Go compiler a tenth of its
+	// time on a program of 240 small functions.
+	wrap map[*compiler.Sub]bool
+	// of: per instrumented subprogram, its calls that pass a processor
+	// (procCalls).
+	of map[*compiler.Sub]subCalls
+}
+
+type subCalls struct {
+	body []*ast.CallExpr
+	lits map[*ast.FuncLit][]*ast.CallExpr
+}
+
+func callsOf(p *compiler.Package) *pkgCalls {
+	pc := &pkgCalls{wrap: map[*compiler.Sub]bool{}, of: map[*compiler.Sub]subCalls{}}
 	passing := map[*ast.Ident]bool{}
 	for _, s := range p.Subs {
 		if s.Plain {
 			continue
 		}
 		body, lits := procCalls(p, s)
+		pc.of[s] = subCalls{body, lits}
 		for _, c := range body {
 			passing[callee(p, c.Fun)] = true
 		}
@@ -339,13 +351,12 @@ func wrappers(p *compiler.Package) map[*compiler.Sub]bool {
 			}
 		}
 	}
-	wrap := map[*compiler.Sub]bool{}
 	for _, s := range p.Subs {
 		if s.Main || s.Plain {
 			continue
 		}
 		if s.Decl.Recv != nil || testEntry(s) != "" || p.Types.Name() != "main" && s.Decl.Name.IsExported() {
-			wrap[s] = true
+			pc.wrap[s] = true
 		}
 	}
 	for id, obj := range p.Info.Uses {
@@ -354,10 +365,10 @@ func wrappers(p *compiler.Package) map[*compiler.Sub]bool {
 			continue
 		}
 		if s := p.SubOf(fn.Origin()); s != nil {
-			wrap[s] = true
+			pc.wrap[s] = true
 		}
 	}
-	return wrap
+	return pc
 }
 
 // wrapper is the function with the user's signature that calls the
@@ -439,8 +450,7 @@ func exprString(e ast.Expr) string {
 // statements keep the wrapper (they run on another goroutine); calls in
 // function literals pass the literal's own processor (funcLits).
 func (g *gen) calls(s *compiler.Sub) {
-	body, _ := procCalls(g.p, s)
-	for _, c := range body {
+	for _, c := range g.pc.of[s].body {
 		g.passProc(c, callee(g.p, c.Fun))
 	}
 	skip := headers(s)

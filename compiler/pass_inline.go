@@ -11,9 +11,9 @@ import (
 // small enough for the Go compiler to inline (Less, Swap, accessors, a
 // function passed as a value) and without a loop, in which svmc has
 // nothing to see; a small function with a loop may run long, and keeps
-// its region. An
-// instrumented function takes the processor as a parameter and tests
-// whether to open its region, which the Go compiler no longer inlines: a
+// its region. An instrumented function takes the processor as a
+// parameter and tests whether to open its region, which the Go compiler
+// no longer inlines: a
 // sort's Less and Swap cost twice their time that way, and tracing them is
 // what TAU's throttle exists to stop. They are still numbered (the
 // program information marks them plain) and their calls run as in the
@@ -47,7 +47,7 @@ func (p *Package) findPlain() []*Sub {
 	for _, a := range accs {
 		busy[a.Sub] = true
 	}
-	e := &inlineEstimate{p: p, cost: map[*Sub]int{}, loops: true, may: func(s *Sub) bool {
+	e := &inlineEstimate{p: p, cost: map[*Sub]int{}, may: func(s *Sub) bool {
 		return !s.Main && !s.broken && !busy[s] && len(s.Constructs) == 0 && len(s.Shared) == 0 && !testFunc(s) && !pragmas(s.Decl)
 	}}
 	var plain []*Sub
@@ -89,14 +89,13 @@ func pragmas(fd *ast.FuncDecl) bool {
 
 // inlineEstimate is the Go compiler's inlining cost of subprograms, roughly:
 // a unit per syntax node, calls as the compiler charges them, and
-// inlineBudget+1 for whatever it does not inline or svmc must rewrite.
+// inlineBudget+1 for whatever it does not inline or svmc must rewrite, and
+// for a loop (Go inlines small loops, but a function with one may run
+// long: it keeps its region).
 type inlineEstimate struct {
 	p    *Package
 	cost map[*Sub]int // -1 while being estimated (a cycle of calls)
 	may  func(*Sub) bool
-	// loops: a loop makes a subprogram instrumented, as one that may
-	// run long (Go inlines small loops)
-	loops bool
 }
 
 const tooCostly = inlineBudget + 1
@@ -138,15 +137,13 @@ func (e *inlineEstimate) body(s *Sub) int {
 		case *ast.GoStmt, *ast.DeferStmt, *ast.FuncLit, *ast.LabeledStmt, *ast.SelectStmt:
 			cost = tooCostly // not inlined, or rewritten by svmc (go statements)
 		case *ast.ForStmt, *ast.RangeStmt:
-			if e.loops {
-				cost = tooCostly
-			}
+			cost = tooCostly
 		case *ast.BranchStmt:
 			if x.Tok == token.GOTO {
 				cost = tooCostly
 			}
 		case *ast.SelectorExpr:
-			if stdStream(info, x) {
+			if StdStream(info, x) != "" {
 				cost = tooCostly // svmc routes the user's output through the processor
 			}
 		case *ast.CallExpr:
@@ -204,12 +201,19 @@ func (e *inlineEstimate) call(call *ast.CallExpr, params map[types.Object]bool) 
 	return callCost
 }
 
-// stdStream reports whether e is os.Stdout or os.Stderr.
-func stdStream(info *types.Info, e *ast.SelectorExpr) bool {
-	id, ok := e.X.(*ast.Ident)
-	if !ok || (e.Sel.Name != "Stdout" && e.Sel.Name != "Stderr") {
-		return false
+// StdStream returns "Stdout" or "Stderr" when e is os.Stdout or os.Stderr
+// (which svmc routes through the processor), else "".
+func StdStream(info *types.Info, e ast.Expr) string {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return ""
 	}
-	pkg, ok := info.Uses[id].(*types.PkgName)
-	return ok && pkg.Imported().Path() == "os"
+	v, ok := info.Uses[sel.Sel].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != "os" {
+		return ""
+	}
+	if v.Name() == "Stdout" || v.Name() == "Stderr" {
+		return v.Name()
+	}
+	return ""
 }

@@ -73,25 +73,16 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 		rdq, dec := ni.readers[q], ni.decs[q]
 		first := true
 		for {
-			d, f, err := rdq.NextData()
+			var e Event
+			pos, err := dec.readEvent(rdq, &e, false)
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
 				return st, false, ni.mapErr(q, err)
 			}
-			var e Event
-			if needsRecord(d.Tag, false, false) {
-				r := rdq.Record(d, f)
-				if msg := dec.decode(r, &e, false); msg != "" {
-					return st, false, ni.mapErr(q, rdq.BadRecord(r, msg))
-				}
-			} else if msg := dec.decodeRaw(d, f, &e); msg != "" {
-				return st, false, ni.mapErr(q, rdq.BadRecord(rdq.Record(d, f), msg))
-			}
-			if first && e.Tag != trace.TagGoroutineStart && opt.Procs > 0 {
-				off, num := rdq.LastRecord()
-				return st, false, ni.mapErr(q, rdq.BadRecordAt(d, off, num, fmt.Sprintf("processor %d, but the run had %d", q, opt.Procs)))
+			if msg := badLane(q, opt.Procs, !first, e.Tag); msg != "" {
+				return st, false, ni.mapErr(q, rdq.BadRecordAt(pos.desc, pos.off, pos.num, msg))
 			}
 			first = false
 			if ok, err := emit(q, &e); !ok || err != nil {

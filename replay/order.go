@@ -144,35 +144,22 @@ func Decode(src Source, records bool, fn func(*Event) error) (int64, error) {
 	rd, raw := src.(*trace.Reader)
 	raw = raw && rd.Format() == trace.Binary
 	for {
-		var msg string
-		var r *trace.Record
+		var err error
 		if raw {
-			d, f, err := rd.NextData()
-			if err == io.EOF {
-				return n, nil
-			}
-			if err != nil {
-				return n, err
-			}
-			if needsRecord(d.Tag, records, false) {
-				r = rd.Record(d, f)
-				msg = dec.decode(r, &e, records)
-			} else if msg = dec.decodeRaw(d, f, &e); msg != "" {
-				r = rd.Record(d, f)
-			}
+			_, err = dec.readEvent(rd, &e, records)
 		} else {
-			var err error
-			r, err = src.Next()
-			if err == io.EOF {
-				return n, nil
+			var r *trace.Record
+			if r, err = src.Next(); err == nil {
+				if msg := dec.decode(r, &e, records); msg != "" {
+					err = badRecord(src, r, msg)
+				}
 			}
-			if err != nil {
-				return n, err
-			}
-			msg = dec.decode(r, &e, records)
 		}
-		if msg != "" {
-			return n, badRecord(src, r, msg)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
 		}
 		e.Seq = n
 		n++
@@ -549,6 +536,20 @@ func (o *orderer) add(r *trace.Record, node int, dec *decoder) string {
 	return msg
 }
 
+// badLane says what is wrong with a record of tag of node p in a run of
+// procs processors (0: unknown) where p has written before (started) or
+// not: node ids from procs on are goroutine lanes, at most MaxLanes, each
+// beginning with goroutine-start.
+func badLane(p, procs int, started bool, tag trace.Tag) string {
+	if procs <= 0 || p < procs {
+		return ""
+	}
+	if p-procs >= trace.MaxLanes || !started && tag != trace.TagGoroutineStart {
+		return fmt.Sprintf("processor %d, but the run had %d", p, procs)
+	}
+	return ""
+}
+
 // enqueue queues the decoded item it of record r (nil when it was decoded
 // raw: then OrderOptions.Message is svmc's own, see needsRecord).
 func (o *orderer) enqueue(it *item, r *trace.Record, node int) string {
@@ -556,9 +557,9 @@ func (o *orderer) enqueue(it *item, r *trace.Record, node int) string {
 		it.e.Proc = int32(node)
 	}
 	if p := int(it.e.Proc); o.opt.Procs > 0 && p >= o.opt.Procs {
-		// A goroutine's lane (node ids from N on) begins with goroutine-start.
-		if l := p - o.opt.Procs; l >= trace.MaxLanes || (l >= len(o.lanes) || !o.lanes[l]) && it.e.Tag != trace.TagGoroutineStart {
-			return fmt.Sprintf("processor %d, but the run had %d", it.e.Proc, o.opt.Procs)
+		l := p - o.opt.Procs
+		if msg := badLane(p, o.opt.Procs, l < len(o.lanes) && o.lanes[l], it.e.Tag); msg != "" {
+			return msg
 		}
 		for len(o.lanes) <= p-o.opt.Procs {
 			o.lanes = append(o.lanes, false)

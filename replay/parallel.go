@@ -78,27 +78,16 @@ func (p *parallel) decode(q int, keep bool) {
 			b = &batch{items: make([]item, 0, batchItems), pos: make([]recPos, 0, batchItems), free: p.free[q]}
 		}
 		for len(b.items) < batchItems {
-			desc, f, err := rd.NextData()
-			if err != nil {
-				b.err = err
-				break
-			}
 			b.items = b.items[:len(b.items)+1] // decode sets all of Event
 			it := &b.items[len(b.items)-1]
 			it.msg, it.kind, it.b = "", 0, nil
-			var msg string
-			if needsRecord(desc.Tag, keep, false) {
-				msg = dec.decode(rd.Record(desc, f), &it.e, keep)
-			} else {
-				msg = dec.decodeRaw(desc, f, &it.e)
-			}
-			off, num := rd.LastRecord()
-			if msg != "" {
+			pos, err := dec.readEvent(rd, &it.e, keep)
+			if err != nil {
 				b.items = b.items[:len(b.items)-1]
-				b.err = rd.BadRecordAt(desc, off, num, msg)
+				b.err = err
 				break
 			}
-			b.pos = append(b.pos, recPos{desc, off, num})
+			b.pos = append(b.pos, pos)
 		}
 		select {
 		case p.feeds[q] <- b:

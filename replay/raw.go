@@ -98,6 +98,29 @@ func needsRecord(tag trace.Tag, keep, customMessage bool) bool {
 	return customMessage && tag >= 2000 && tag != trace.TagPDOWork
 }
 
+// readEvent decodes the next record of the binary stream rd into e: from
+// its raw fields where no Record is needed (needsRecord), else through one
+// (keep: every record kept in e.Rec). It returns where the record lies,
+// for an error about it later; a record it cannot use is a CorruptError
+// there, the stream's end io.EOF.
+func (d *decoder) readEvent(rd *trace.Reader, e *Event, keep bool) (recPos, error) {
+	desc, f, err := rd.NextData()
+	if err != nil {
+		return recPos{}, err
+	}
+	var msg string
+	if needsRecord(desc.Tag, keep, false) {
+		msg = d.decode(rd.Record(desc, f), e, keep)
+	} else {
+		msg = d.decodeRaw(desc, f, e)
+	}
+	off, num := rd.LastRecord()
+	if msg != "" {
+		return recPos{}, rd.BadRecordAt(desc, off, num, msg)
+	}
+	return recPos{desc, off, num}, nil
+}
+
 // decodeRaw fills e from the fields f of a record of desc, as decode does
 // from its Record; msg is what makes the record unusable. The fields are
 // NextData's, checked against desc.

@@ -98,7 +98,7 @@ func (s *Streams) Decode(q, k int, keep bool, fn func(e *Event, run int) error) 
 	var e Event
 	run := 0
 	for {
-		d, f, err := rd.NextData()
+		pos, err := dec.readEvent(rd, &e, keep)
 		if err == io.EOF {
 			return nil
 		}
@@ -111,21 +111,8 @@ func (s *Streams) Decode(q, k int, keep bool, fn func(e *Event, run int) error) 
 			}
 			return err
 		}
-		var msg string
-		if needsRecord(d.Tag, keep, false) {
-			r := rd.Record(d, f)
-			msg = dec.decode(r, &e, keep)
-		} else {
-			msg = dec.decodeRaw(d, f, &e)
-		}
-		off, num := rd.LastRecord()
-		if msg != "" {
-			err := rd.BadRecordAt(d, off, num, msg).(*trace.CorruptError)
-			err.Offset = fileOffset(mine, off)
-			return err
-		}
 		e.Proc = int32(q) // the stream's writer, whatever the node id says
-		for run+1 < len(starts) && off >= starts[run+1] {
+		for run+1 < len(starts) && pos.off >= starts[run+1] {
 			run++
 		}
 		if err := fn(&e, k+run); err != nil {

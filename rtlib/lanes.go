@@ -3,6 +3,7 @@ package rtlib
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -41,6 +42,25 @@ type laneSet struct {
 	seq    int             // goroutines given a lane
 	closed bool            // the run is ending: no new lanes
 	full   bool            // maxLanes was reached (said)
+}
+
+// hurried reports whether a second signal asked the run to end at once.
+func (r *run) hurried() bool {
+	select {
+	case <-r.hurry:
+		return true
+	default:
+		return false
+	}
+}
+
+// inUse is the number of lanes a goroutine holds (under mu).
+func (ls *laneSet) inUse() int {
+	n := len(ls.all)
+	for _, f := range ls.free {
+		n -= len(f)
+	}
+	return n
 }
 
 // GoLane returns the lane of the goroutine the calling code is about to
@@ -144,12 +164,27 @@ func (l *Proc) laneEnd() {
 	}
 }
 
+// laneGrace is how long the end of a run waits for goroutines that are
+// ending with it: a goroutine often tells main it is done (wg.Done, a
+// channel send) in a deferred call that runs before the one that closes
+// its lane, so main may end the run while the goroutine is a moment from
+// writing its goroutine-end and the calls it made after throttling.
+const laneGrace = 50 * time.Millisecond
+
 // sealLanes stops the lanes at the end of the run and returns what they
-// published (finish writes it after the processors' records); a goroutine
-// still running keeps what it wrote up to here.
+// published (finish writes it after the processors' records), once every
+// goroutine has closed its lane or laneGrace has passed; a goroutine still
+// running then keeps what it wrote up to here (its throttled calls, which
+// it writes at its end, are lost).
 func (r *run) sealLanes() [][]byte {
 	ls := &r.lanes
+	deadline := time.Now().Add(laneGrace)
 	ls.mu.Lock()
+	for ls.inUse() > 0 && time.Now().Before(deadline) && !r.hurried() {
+		ls.mu.Unlock()
+		time.Sleep(100 * time.Microsecond)
+		ls.mu.Lock()
+	}
 	ls.closed = true
 	all := ls.all
 	ls.mu.Unlock()

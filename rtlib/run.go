@@ -316,7 +316,10 @@ func Main(prog *Program, body func(p *Proc)) {
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	par.signals = sig
 	err = Run(prog, par, body)
-	signal.Stop(sig)
+	// The handler stays until the process exits: restoring the default
+	// action would let a late signal kill it before the trace has its name.
+	// svmc run's parent-death signal comes once per thread of the dying
+	// svmc that was the program's parent, spread out under load.
 	if cerr := closeAll(); err == nil && cerr != nil {
 		err = cerr
 	}

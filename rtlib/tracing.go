@@ -525,15 +525,17 @@ func (p *Proc) Tracked() bool { return p.track }
 // entry. Generated code begins every instrumented function with
 //
 //	if svm_p.Trace(sub) {
-//		return svm_t_F(svm_p, args...) // Enter(sub), defer Exit(sub), F's body again
+//		return svm_rt.EntryN_M(svm_p, sub, svm_F, args...) // Enter(sub), defer Exit(sub), F's body again
 //	}
 //
-// so that the body holds no defer: a function with a defer is never
-// inlined, and even a defer not taken cost small recursive functions half
-// their time at stage 0 (BenchmarkSubprogramCall). It is short enough to
-// be inlined: at stage 0 a load and a branch. When tracing, gate[sub]
-// counts down the calls that may skip the entry: none while sub is
-// traced, most of them once it is throttled (armGate); Enter re-arms it.
+// (EntryN_M for N parameters and M results, entries.go; a function of its
+// own, svm_svm_F, for a variadic or larger signature), so that the body
+// holds no defer: a function with a defer is never inlined, and even a
+// defer not taken cost small recursive functions half their time at stage
+// 0 (BenchmarkSubprogramCall). It is short enough to be inlined: at stage
+// 0 a load and a branch. When tracing, gate[sub] counts down the calls
+// that may skip the entry: none while sub is traced, most of them once it
+// is throttled; Enter re-arms it (gated, throttle.go).
 func (p *Proc) Trace(sub int) bool {
 	if !p.track {
 		return false
