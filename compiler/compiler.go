@@ -223,6 +223,10 @@ type Config struct {
 	// InstrumentAll instruments the subprograms the Go compiler would
 	// inline too (InlinePass leaves them as written otherwise).
 	InstrumentAll bool
+	// Ranks: the program is built to run as the ranks of an MPI job
+	// (svmc run|build --mpi); RacesPass warns where a pdo writes a
+	// variable each rank keeps to itself.
+	Ranks bool
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a

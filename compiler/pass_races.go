@@ -53,6 +53,9 @@ func (p *Package) checkRaces() bool {
 			switch {
 			case c.PDO != nil:
 				p.racesInPDO(c)
+				if p.cfg.Ranks {
+					p.rankPrivate(c)
+				}
 			case c.Kind() == directives.Barrier:
 				p.rankDependent(c, "barrier")
 			}
@@ -149,7 +152,7 @@ func (p *Package) syncNesting() {
 // this pass and the classify pass's shared scalar.
 var raceChecks = []string{"a deadlock", "wait for each other for ever", "may outlive its iteration", "write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
 	"inside a branch on the processor number", "is shared and assigned in the body of the pdo", "is a channel shared",
-	"not safe for concurrent use", "writes the package-level variable"}
+	"not safe for concurrent use", "writes the package-level variable", "is private to each rank"}
 
 // suppress marks the race warnings on the line after an //svm:ignore race
 // directive with its reason; an ignore that suppresses nothing is a

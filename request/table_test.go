@@ -19,8 +19,8 @@ var stageAdds = [MaxStage + 1][]string{
 	1: {"trace-region-start", "trace-region-stop", "trace-overhead", "kernel-trace-buffer-overflow",
 		// svmc's measured intervals, statistics, end of trace and throttling
 		"measure-start", "measure-finish", "stat-interval", "stat-group", "trace-end", "trace-throttled", "throttled-calls", "gc-pause",
-		// svmc's goroutine lanes
-		"goroutine-start", "goroutine-end"},
+		// svmc's goroutine lanes, and a rank's clock and exchanges
+		"goroutine-start", "goroutine-end", "rank-info"},
 	2: {"pdo-info", "pdo-iteration-space", "pdo-work", "section-info", "aps-info", "template-info", "template-dist",
 		"undef-template", "destroy-template", "proc-arrangement", "variable-mapping"},
 	3: {"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",

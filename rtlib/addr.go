@@ -1,6 +1,9 @@
 package rtlib
 
-import "unsafe"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // AddrOf is the address of a shared variable, for the variable-mapping
 // record of a shared directive.
@@ -14,6 +17,9 @@ type Storage struct {
 	// ptr is Addr as a pointer: it keeps the storage alive for the run's
 	// segment table and lets var-check read it.
 	ptr unsafe.Pointer
+	// pointers: the elements hold pointers, which cannot travel between
+	// the ranks of an MPI job.
+	pointers bool
 }
 
 // StorageOf is the storage of the elements of s (svmc passes an array as
@@ -29,7 +35,7 @@ func StorageOf[T any](s []T) Storage {
 	}
 	var z T
 	ptr := unsafe.Pointer(unsafe.SliceData(s))
-	return Storage{Addr: uintptr(ptr), Size: len(s) * int(unsafe.Sizeof(z)), ptr: ptr}
+	return Storage{Addr: uintptr(ptr), Size: len(s) * int(unsafe.Sizeof(z)), ptr: ptr, pointers: hasPointers(reflect.TypeFor[T]())}
 }
 
 // RowsOf is the storage of each row of a slice of slices (a shared

@@ -93,6 +93,12 @@ func (r *run) openOutputs(par *Params) error {
 			return err
 		}
 		for _, p := range r.procs {
+			if p.idle() {
+				// Processor k writes on rank k; processor 0 runs the
+				// exclusive code on every rank and writes on rank 0.
+				st.set(p, io.Discard)
+				continue
+			}
 			st.set(p, ws[p.id])
 		}
 	}

@@ -49,6 +49,14 @@ func PrintParams(w io.Writer) error {
 // Params: it loads the request file, creates the trace file and the file
 // of informational messages. closeAll flushes and closes them.
 func ParamsFromEnv() (par Params, closeAll func() error, err error) {
+	return paramsFromEnv(nil)
+}
+
+// paramsFromEnv is ParamsFromEnv for a rank of an MPI job (net non-nil):
+// the job's ranks are the processors, each writes its own trace
+// (TRACE.rankN) and statistics, and informational messages come from
+// rank 0 only.
+func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	closeAll = func() error { return nil }
 	s, err := params.Load(lookupEnv)
 	if err != nil {
@@ -58,6 +66,19 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 		return par, closeAll, err
 	}
 	v := &s.Values
+	if net != nil {
+		v.NProcs = net.Size()
+		if v.Trace != "" {
+			v.Trace = fmt.Sprintf("%s.rank%d", v.Trace, net.Rank())
+		}
+		if v.StatFile != "" {
+			v.StatFile = fmt.Sprintf("%s.rank%d", v.StatFile, net.Rank())
+		}
+		if net.Rank() != 0 {
+			v.Info.Mode = "off"
+		}
+		par.ranks = net
+	}
 	par.NProcs, par.Format, par.Stage, par.Lenient, par.Stats = v.NProcs, v.Format, v.Stage, v.Lenient, v.Stats
 	par.MaxIntervalLevel, par.StatFile = v.MaxIntervalLevel, v.StatFile
 	par.Request = s.RequestFile

@@ -125,9 +125,12 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 		return
 	}
 	p.checkAbort()
+	s = p.r.rankSchedule(s)
 	a := p.aps
 	repl := p.mode == replicated && len(a.members) > 1
-	if repl && (s.kind == sDefault || s.kind == sDynamic) && !p.r.infoFirst {
+	// Between ranks every pdo is dispatched by its leader, which copies
+	// the shared storage before any member writes it.
+	if repl && (s.kind == sDefault || s.kind == sDynamic) && !p.r.infoFirst && p.r.ranks == nil {
 		p.sharedPDO(at, s, space, body)
 		return
 	}
@@ -139,7 +142,9 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 		p.pdoShare(&a.pdo)
 		return
 	}
-	p.leadPDO(at, s, space, body, repl)
+	// Between ranks the members leave the pdo's barrier after the leader
+	// combined the ranks' results, as in replicated mode.
+	p.leadPDO(at, s, space, body, repl || p.r.ranks != nil)
 }
 
 // leadPDO is the leader's part of a PDO it dispatches.
@@ -185,6 +190,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 	}
 	a.pdo = t
 	a.space = append(a.space[:0], space...)
+	p.r.rankTwin()
 	if len(a.members) > 1 {
 		a.dispatch(taskPDO)
 	}
@@ -212,6 +218,9 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 // runBody runs p's share of a PDO over space.
 func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 	it := p.iter()
+	if p.idle() {
+		it.empty() // this share runs on rank p.id
+	}
 	loop := p.enterLoop(space, it)
 	p.inTask = true
 	us := p.st.User()
@@ -226,6 +235,9 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 // the reset of the dynamic state.
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
+	if p.r.ranks != nil {
+		p.rankEnd(a, t.at)
+	}
 	if p.st != nil && a.reduces() { // statistics: the fold is Lib-DVM's RedGrp
 		defer p.st.Restore(p.st.Switch(stats.Red))
 	}

@@ -156,6 +156,7 @@ type Params struct {
 	GoTrace string
 
 	signals <-chan os.Signal // Main: stop the run on these
+	ranks   rankNet          // Main: the processors are an MPI job's ranks (ranks.go)
 }
 
 // DefaultPageSize is the default of Params.PageSize.
@@ -251,6 +252,17 @@ type run struct {
 	live     atomic.Int32
 	allDone  chan struct{} // closed when every processor goroutine ended
 	done     atomic.Bool   // Run returned
+
+	// ranks: the processors are the ranks of an MPI job and this process
+	// is rank (ranks.go); twins are the shared storage before a pdo.
+	ranks rankNet
+	rank  int
+	twins [][]byte
+	// shift, shiftErr: this rank's clock against rank 0's; exchanges,
+	// sent: the pdo ends' exchanges of shared storage (rank-info).
+	shift, shiftErr float64
+	exchanges       int
+	sent            int64
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.
@@ -308,7 +320,14 @@ func Main(prog *Program, body func(p *Proc)) {
 	for _, w := range params.Unknown(os.Environ()) {
 		fmt.Fprintln(os.Stderr, "svmc: warning: "+safetext.Escape(w))
 	}
-	par, closeAll, err := ParamsFromEnv()
+	var net rankNet
+	if openRanks != nil {
+		var err error
+		if net, err = openRanks(); err != nil {
+			fatal(err)
+		}
+	}
+	par, closeAll, err := paramsFromEnv(net)
 	if err != nil {
 		fatal(err)
 	}
@@ -324,6 +343,15 @@ func Main(prog *Program, body func(p *Proc)) {
 		err = cerr
 	}
 	var xe *ExitError
+	if net != nil {
+		// A rank that ends in error ends the job: mpirun stops the others
+		// (with SIGTERM: they complete their traces).
+		if errors.As(err, &xe) && xe.Code == 0 || err == nil {
+			if cerr := net.Close(); cerr != nil {
+				fatal(cerr)
+			}
+		}
+	}
 	if errors.As(err, &xe) {
 		os.Exit(xe.Code)
 	}
@@ -399,6 +427,11 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		failCh:   make(chan struct{}),
 		allDone:  make(chan struct{}),
 		hurry:    make(chan struct{}),
+		ranks:    par.ranks,
+		rank:     rankOf(par.ranks),
+	}
+	if r.ranks != nil && r.n != r.ranks.Size() {
+		return &Error{Proc: -1, Msg: fmt.Sprintf("%d processors in a job of %d ranks: each rank is one processor", r.n, r.ranks.Size())}
 	}
 	r.synchrTime = !par.NoSynchrTime
 	r.infoOff = map[string]bool{}
@@ -536,6 +569,19 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 
 	r.start = time.Now()
 	r.startNano = nanotime()
+	if r.ranks != nil && r.w != nil {
+		// The ranks' clocks are compared before this one starts: the
+		// round trips take milliseconds.
+		clock := func() float64 { return float64(nanotime()) / 1e3 }
+		begin := func() float64 {
+			r.start, r.startNano = time.Now(), nanotime()
+			return float64(r.startNano) / 1e3
+		}
+		var err error
+		if r.shift, r.shiftErr, err = r.ranks.ClockShift(clock, begin); err != nil {
+			return &Error{Proc: -1, Msg: fmt.Sprintf("the ranks' clocks: %v", err)}
+		}
+	}
 	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, par.StatFile, par.StatBufLength
 	if par.Stats || par.TimeExpendPrint > 0 {
 		// Every processor starts in the user program (package stats).
@@ -611,6 +657,12 @@ func (r *run) onSignals(sigs <-chan os.Signal, done <-chan struct{}) {
 		switch n++; n {
 		case 1:
 			r.fail(&InterruptError{Signal: s})
+			if r.ranks != nil {
+				// mpirun stops the other ranks when one fails, and
+				// kills them soon after: a rank waiting in MPI for the
+				// dead one never reaches a safe point.
+				close(r.hurry)
+			}
 		case 2:
 			fmt.Fprintf(os.Stderr, "svmc: %s again: completing the trace without waiting for the processors\n", sigName(s))
 			close(r.hurry)
@@ -685,6 +737,9 @@ func (r *run) finish(end int64) {
 		r.mu.Lock()
 		status, msg := endStatus(r.failErr)
 		r.mu.Unlock()
+		if r.ranks != nil {
+			r.rankInfoRec(&tail, clock)
+		}
 		tail.Begin(trace.TagTraceEnd, 0, clock)
 		tail.Int(status)
 		tail.Chars(truncName(msg))

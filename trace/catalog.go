@@ -114,6 +114,16 @@ const (
 	TagGoroutineStart Tag = 2012
 	TagGoroutineEnd   Tag = 2013
 
+	// TagRankInfo is written by each rank of a run whose processors are
+	// the ranks of an MPI job (each rank writes its own trace; node id:
+	// the rank), last before trace-end: its clock against rank 0's, "shift
+	// microseconds" added to this trace's clocks giving rank 0's, measured
+	// when the run started (Cristian's algorithm, the shortest of several
+	// round trips; "error microseconds" bounds it), and what the rank
+	// exchanged at the ends of pdos: how many exchanges and the bytes of
+	// shared storage it sent. MergeRanks reads it.
+	TagRankInfo Tag = 2014
+
 	// MaxLanes bounds the goroutine lanes of a run: their node ids are N
 	// to N + MaxLanes − 1.
 	MaxLanes = 1024
@@ -385,6 +395,9 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, Field{Int, "processor", 0}, Field{Int, "goroutine number", 0}, Field{Char, "started at", 1})},
 	{TagGoroutineEnd, "goroutine-end", "the goroutine of a lane returns",
 		one(nodeID, clock)},
+	{TagRankInfo, "rank-info", "a rank's clock against rank 0's, for merging the ranks' traces, and its exchanges at pdo ends",
+		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Double, "shift microseconds", 0},
+			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},
@@ -470,7 +483,7 @@ func Stage(tag Tag) int {
 	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
 	case tag >= TagMeasureStart && tag <= TagThrottledCalls, tag == TagGCPause,
-		tag == TagGoroutineStart, tag == TagGoroutineEnd:
+		tag == TagGoroutineStart, tag == TagGoroutineEnd, tag == TagRankInfo:
 		return 1
 	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone:
 		return 3

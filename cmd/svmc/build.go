@@ -34,6 +34,10 @@ const (
 // compiler would inline too (compiler.InlinePass leaves them as written).
 var instrumentAll bool
 
+// buildRanks is --mpi of run and build: the compiler warns where a pdo
+// writes what each rank keeps to itself.
+var buildRanks bool
+
 // instrumentFlag adds --instrument-all to a command that compiles.
 func instrumentFlag(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&instrumentAll, "instrument-all", false,
@@ -45,7 +49,7 @@ func instrumentFlag(cmd *cobra.Command) {
 func compilePackage(pattern string, setup goSetup, stderr io.Writer) (*compiler.Package, error) {
 	// A library package compiles alone too, numbered on its own (svmc run
 	// and build number a program's libraries with it).
-	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Library: true, InstrumentAll: instrumentAll})
+	p, err := compiler.Compile(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Library: true, InstrumentAll: instrumentAll, Ranks: buildRanks})
 	if p != nil {
 		for _, d := range p.Diags {
 			fmt.Fprintln(stderr, d)
@@ -159,7 +163,7 @@ var builtProg *progdb.Program
 // writes the generated files into work/src (a directory per package) and
 // returns the go command's overlay that puts them in the packages' places.
 func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*compiler.Package, string, error) {
-	prog, err := compiler.CompileProgram(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll})
+	prog, err := compiler.CompileProgram(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll, Ranks: buildRanks})
 	if prog != nil {
 		for _, p := range prog.Packages() {
 			if p == nil {

@@ -117,7 +117,10 @@ var runBools = []struct {
 }
 
 func buildCmd() *cobra.Command {
-	var out string
+	var (
+		out string
+		mpi bool
+	)
 	cmd := &cobra.Command{
 		Use:   "build -o BIN [package]",
 		Short: "compile a package and build it against rtlib into a binary",
@@ -143,7 +146,14 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 			if err != nil {
 				return err
 			}
-			exe, done, err := buildInWork("svmc-build-", pattern, false, cmd.ErrOrStderr())
+			var goFlags []string
+			if mpi {
+				if err := checkMPI(false); err != nil {
+					return err
+				}
+				goFlags, buildRanks = mpiGoFlags, true
+			}
+			exe, done, err := buildInWork("svmc-build-", pattern, false, cmd.ErrOrStderr(), goFlags...)
 			defer done()
 			if err != nil {
 				return err
@@ -152,6 +162,7 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write")
+	cmd.Flags().BoolVar(&mpi, "mpi", false, "build with the MPI transport, to launch with mpirun -np N BIN (each rank one processor)")
 	instrumentFlag(cmd)
 	return cmd
 }
@@ -171,8 +182,9 @@ func moveFile(from, to string) error {
 
 func runCmd() *cobra.Command {
 	var (
-		nprocs                   int
-		keep, print, check, race bool
+		nprocs                        int
+		keep, print, check, race, mpi bool
+		hostfile                      string
 	)
 	values := map[string]*string{}
 	bools := map[string]*bool{}
@@ -229,17 +241,50 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			if race {
 				goFlags = []string{"-race"}
 			}
+			if hostfile != "" && !mpi {
+				return fmt.Errorf("--hostfile needs --mpi")
+			}
+			ranks := 0
+			if mpi {
+				if err := checkMPI(true); err != nil {
+					return err
+				}
+				if hostfile != "" {
+					if err := checkHostfile(hostfile); err != nil {
+						return err
+					}
+				}
+				if ranks, err = ranksOf(cmd.Flags().Changed("nprocs"), nprocs); err != nil {
+					return err
+				}
+				goFlags = append(goFlags, mpiGoFlags...)
+				buildRanks = true
+			}
 			exe, done, err := buildInWork("svmc-run-", pattern, keep, cmd.ErrOrStderr(), goFlags...)
 			defer done()
 			if err != nil {
 				return err
 			}
 			prog := exec.Command(exe, progArgs...)
+			if mpi {
+				prog = mpirunCommand(ranks, hostfile, exe, env, progArgs)
+			}
 			prog.Env = env
 			prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, cmd.OutOrStdout(), os.Stderr
 			tracePath := os.Getenv("SVMC_TRACE")
 			if cmd.Flags().Changed("trace") || check && *values["trace"] != "" {
 				tracePath = *values["trace"]
+			}
+			if mpi && !race {
+				// The ranks write TRACE.rankN, merged into TRACE when
+				// the job is over; mpirun's own end is what svmc sees.
+				err := runProgram(prog, cmd.ErrOrStderr(), "")
+				if tracePath != "" {
+					if merr := mergeRankTraces(tracePath, ranks); merr != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "svmc: %v\n", merr)
+					}
+				}
+				return err
 			}
 			if !race {
 				return runProgram(prog, cmd.ErrOrStderr(), tracePath)
@@ -272,6 +317,8 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 	f.BoolVar(&check, "check", false, "trace what svmc check needs: message records (stage 3) with buffer checksums")
 	f.BoolVar(&keep, "work", false, "keep the work directory and print its name")
 	f.BoolVar(&race, "race", false, "build with Go's race detector (needs cgo) and say each data race it reports in svmc's terms: construct, processors, lines")
+	f.BoolVar(&mpi, "mpi", false, "build with the MPI transport and run the program as -n ranks of an MPI job (mpirun), each rank one processor; traces go to TRACE.rankN")
+	f.StringVar(&hostfile, "hostfile", "", "with --mpi: the machines to run the ranks on (an OpenMPI hostfile: host [slots=N] per line)")
 	instrumentFlag(cmd)
 	return cmd
 }

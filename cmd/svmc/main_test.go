@@ -60,7 +60,7 @@ func runSvmc(t *testing.T, dir string, args ...string) result {
 	return result{out.String(), errb.String(), code}
 }
 
-func readTrace(t *testing.T, path string) []*trace.Record {
+func readTrace(t testing.TB, path string) []*trace.Record {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {

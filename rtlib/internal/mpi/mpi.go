@@ -13,11 +13,15 @@ static MPI_Comm svm_world(void) { return MPI_COMM_WORLD; }
 static MPI_Datatype svm_byte(void) { return MPI_BYTE; }
 static MPI_Datatype svm_double(void) { return MPI_DOUBLE; }
 static MPI_Datatype svm_int64(void) { return MPI_INT64_T; }
+static MPI_Datatype svm_uint64(void) { return MPI_UINT64_T; }
 static MPI_Op svm_op(int k) {
 	switch (k) {
 	case 1: return MPI_MAX;
 	case 2: return MPI_MIN;
 	case 3: return MPI_PROD;
+	case 4: return MPI_BAND;
+	case 5: return MPI_BOR;
+	case 6: return MPI_BXOR;
 	}
 	return MPI_SUM;
 }
@@ -395,16 +399,22 @@ const (
 	Max
 	Min
 	Prod
+	Band // bitwise, integers only
+	Bor
+	Bxor
 )
 
 // Reducible are the element types of a reduction (MPI_DOUBLE,
-// MPI_INT64_T).
-type Reducible interface{ ~float64 | ~int64 }
+// MPI_INT64_T, MPI_UINT64_T).
+type Reducible interface{ ~float64 | ~int64 | ~uint64 }
 
 func datatype[T Reducible]() C.MPI_Datatype {
 	var x T = 1
 	if x /= 2; x != 0 { // a float: 0.5
 		return C.svm_double()
+	}
+	if x--; x > 0 { // unsigned: 0 - 1 wrapped
+		return C.svm_uint64()
 	}
 	return C.svm_int64()
 }
@@ -443,6 +453,38 @@ func Allgather[T Number](c *Comm, in, out []T) error {
 		return mpiError("MPI_Allgather", -1, rc)
 	}
 	return nil
+}
+
+// Allgatherv gives every rank every rank's in, rank by rank, in one slice
+// (MPI_Allgatherv), and where each rank's part begins: part r is
+// out[at[r]:at[r+1]]. The parts may differ in length; their lengths are
+// exchanged first.
+func Allgatherv(c *Comm, in []byte) (out []byte, at []int, err error) {
+	lens := make([]int64, c.size)
+	if err := Allgather(c, []int64{int64(len(in))}, lens); err != nil {
+		return nil, nil, err
+	}
+	at = make([]int, c.size+1)
+	counts, displs := make([]C.int, c.size), make([]C.int, c.size)
+	for r, n := range lens {
+		if at[r]+int(n) > math.MaxInt32 {
+			return nil, nil, fmt.Errorf("mpi: Allgatherv of %d bytes and more: over MPI's int count", at[r]+int(n))
+		}
+		counts[r], displs[r] = C.int(n), C.int(at[r])
+		at[r+1] = at[r] + int(n)
+	}
+	out = make([]byte, at[c.size])
+	var send, recv unsafe.Pointer
+	if len(in) > 0 {
+		send = unsafe.Pointer(unsafe.SliceData(in))
+	}
+	if len(out) > 0 {
+		recv = unsafe.Pointer(unsafe.SliceData(out))
+	}
+	if rc := C.MPI_Allgatherv(send, C.int(len(in)), C.svm_byte(), recv, &counts[0], &displs[0], C.svm_byte(), c.comm); rc != C.MPI_SUCCESS {
+		return nil, nil, mpiError("MPI_Allgatherv", -1, rc)
+	}
+	return out, at, nil
 }
 
 // mpiError is MPI's message for rc, naming the call and the peer rank

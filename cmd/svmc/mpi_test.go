@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mpiReady skips t unless --mpi can build and launch here.
+func mpiReady(t *testing.T) {
+	t.Helper()
+	if err := checkMPI(true); err != nil {
+		t.Skipf("MPI is not installed here, so svmc run --mpi is not tested: %v", err)
+	}
+}
+
+// mpiProg splits its pdos between ranks and needs every rank's part:
+// shared storage written by block and cyclic shares (float64 and int32
+// elements, neighbours on different ranks), reductions of five kinds and
+// four operators, a dynamic strategy, a pdo on a template's homes, and
+// output in the pdo and in exclusive code (processor 0's, by default).
+const mpiProg = `package main
+
+import (
+	"fmt"
+	"math"
+)
+
+func fill(a []float64) {
+	//svm:shared a
+	//svm:pdo loops(i)
+	for i := 0; i < len(a); i++ {
+		a[i] = math.Sqrt(float64(i))
+	}
+}
+
+func main() {
+	const n = 1000
+	a := make([]float64, n)
+	fill(a)
+	sum := 0.0
+	var cnt int32
+	var bits uint8
+	mx := math.Inf(-1)
+	//svm:pdo loops(i) strategy(cyclic) reduction(+: sum, cnt) reduction(max: mx) reduction(|: bits)
+	for i := 0; i < n; i++ {
+		sum += a[i]
+		cnt++
+		mx = max(mx, a[i])
+		bits |= uint8(1 << (i % 7))
+	}
+	var prod float32 = 1
+	//svm:pdo loops(i) strategy(dynamic(3)) reduction(*: prod)
+	for i := 1; i <= 10; i++ {
+		prod *= float32(i)
+	}
+	b := make([]int32, 64)
+	//svm:shared b
+	//svm:pdo loops(i) strategy(cyclic)
+	for i := 0; i < len(b); i++ {
+		b[i] = int32(i * i)
+	}
+	tot := 0
+	for _, v := range b {
+		tot += int(v)
+	}
+	//svm:template T(8)
+	//svm:distribute (cyclic) :: T
+	c := make([]uint16, 8)
+	//svm:shared c
+	//svm:pdo loops(i) strategy(on_home(T(i)))
+	for i := 0; i < 8; i++ {
+		c[i] = uint16(100 + i)
+		if i == 0 {
+			fmt.Println("iteration 0 ran")
+		}
+	}
+	fmt.Printf("sum=%.6f cnt=%d max=%.4f bits=%b prod=%.0f tot=%d c=%v\n", sum, cnt, mx, bits, prod, tot, c)
+}
+`
+
+// TestRunMPI: programs give under svmc run --mpi -n 1..4 what they give in
+// one process: mpiProg, example 3.1 and Jacobi (shared arrays written by
+// template-owner and block shares, reductions), and two message-passing
+// examples.
+func TestRunMPI(t *testing.T) {
+	mpiReady(t)
+	user := writeModule(t, map[string]string{"main.go": mpiProg})
+	root, _ := filepath.Abs("../..")
+	progs := []struct{ name, dir, pkg, want string }{
+		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107]\n"},
+		{"example31", root, "./examples/example31", ""},
+		{"jacobi", root, "./examples/jacobi", ""},
+		// Messages between processors run inside each rank (every rank
+		// runs every processor's replicated code): equal results, no
+		// MPI point-to-point yet.
+		{"collectives", root, "./examples/collectives", ""},
+		{"ring", root, "./examples/ring", ""},
+	}
+	for _, pr := range progs {
+		t.Run(pr.name, func(t *testing.T) {
+			one := runSvmc(t, pr.dir, "run", "-n", "2", pr.pkg)
+			if one.code != 0 || pr.want != "" && one.stdout != pr.want {
+				t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
+			}
+			bin := filepath.Join(t.TempDir(), pr.name)
+			if res := runSvmc(t, pr.dir, "build", "--mpi", "-o", bin, pr.pkg); res.code != 0 {
+				t.Fatalf("svmc build --mpi: exit %d\n%s", res.code, res.stderr)
+			}
+			for n := 1; n <= 4; n++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				cmd := mpirunCommand(n, "", bin, os.Environ(), nil)
+				cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+				var out, errb bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &errb
+				err := cmd.Run()
+				cancel()
+				if err != nil || out.String() != one.stdout {
+					t.Errorf("%d ranks: %v\n%s%s\nwant\n%s", n, err, out.String(), errb.String(), one.stdout)
+				}
+			}
+		})
+	}
+	// The command itself: svmc run --mpi builds, launches, and merges the
+	// ranks' traces into one, processor k's pdo work from rank k.
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	res := runSvmc(t, user, "run", "--mpi", "-n", "2", "--trace", tr, ".")
+	if res.code != 0 || res.stdout != progs[0].want {
+		t.Fatalf("svmc run --mpi: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if left, _ := filepath.Glob(tr + ".rank*"); len(left) > 0 {
+		t.Errorf("the ranks' traces %v are left after the merge", left)
+	}
+	work, clocks := map[int]int{}, 0
+	recs := readTrace(t, tr)
+	for _, r := range recs {
+		switch r.Desc.Name {
+		case "pdo-work":
+			work[r.Node()] += r.Int("iterations")
+		case "rank-info":
+			clocks++
+		}
+	}
+	// fill's 1000, the cyclic 1000, dynamic's 10, 64 and 8.
+	if work[0]+work[1] != 2082 || work[0] == 0 || work[1] == 0 || clocks != 2 {
+		t.Errorf("merged trace: pdo iterations per processor %v (want 2082 in all, both working), %d rank-info records", work, clocks)
+	}
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != 0 {
+		t.Errorf("last record %v, want a normal trace-end", end)
+	}
+	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "2 processors") {
+		t.Errorf("svmc report of the merged trace: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
+}
+
+// TestMPIFlags: the errors of --mpi and --hostfile say what is wrong and
+// where.
+func TestMPIFlags(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
+	hf := filepath.Join(dir, "hosts")
+	os.WriteFile(hf, []byte("# machines\nlocalhost slots=2\nnode2 slots=two\n"), 0o644)
+	if res := runSvmc(t, dir, "run", "--hostfile", hf, "."); res.code == 0 || !strings.Contains(res.stderr, "--hostfile needs --mpi") {
+		t.Errorf("--hostfile without --mpi: exit %d, %q", res.code, res.stderr)
+	}
+	mpiReady(t)
+	res := runSvmc(t, dir, "run", "--mpi", "--hostfile", hf, ".")
+	if want := hf + ":3: slots=two: want a positive number"; res.code == 0 || !strings.Contains(res.stderr, want) {
+		t.Errorf("a wrong hostfile: exit %d, %q; want %q", res.code, res.stderr, want)
+	}
+}
+
+// TestMPIRankDies: a rank whose processor panics ends the job with the
+// processor and line, and the other rank, stopped by mpirun while it
+// waited in MPI for the dead one, still completes its trace: the two are
+// merged, ending with the panic.
+func TestMPIRankDies(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func main() {
+	a := make([]int, 100)
+	//svm:shared a
+	//svm:pdo loops(i)
+	for i := 0; i < 100; i++ {
+		if i == 90 {
+			panic(fmt.Sprint("bad element ", i))
+		}
+		a[i] = i
+	}
+	fmt.Println(a[5])
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "--trace", tr, ".")
+	if res.code == 0 || !strings.Contains(res.stderr, "svmc: processor 1 panicked: bad element 90\n\tat main.go:11") {
+		t.Errorf("exit %d, stderr:\n%s", res.code, res.stderr)
+	}
+	recs := readTrace(t, tr)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || !strings.HasPrefix(end.String("message"), "processor 1 panicked") {
+		t.Errorf("last record %v, want the trace-end of rank 1's panic", end)
+	}
+	ranks := map[int]bool{}
+	for _, r := range recs {
+		if r.Desc.Name == "rank-info" {
+			ranks[r.Int("rank")] = true
+		}
+	}
+	if len(ranks) != 2 {
+		t.Errorf("the merged trace has the rank-info records of ranks %v, want both: a rank's trace is missing", ranks)
+	}
+}

@@ -1,0 +1,57 @@
+package compiler
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestRankPrivate: built for MPI ranks, a pdo that writes a variable
+// declared outside it that is neither shared nor a reduction variable gets
+// a warning at the write, with the fix that fits (shared for elements, a
+// reduction for a whole variable); shared, reduction and per-iteration
+// variables get none, //svm:ignore race silences one, and a build for one
+// process says nothing of it.
+func TestRankPrivate(t *testing.T) {
+	src, err := os.ReadFile("testdata/ranks/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{}
+	re := regexp.MustCompile(`// want (\w+): (\w+) advice`)
+	for i, line := range strings.Split(string(src), "\n") {
+		if m := re.FindStringSubmatch(line); m != nil {
+			want[i+1] = m[1] + " " + m[2]
+		}
+	}
+	for _, ranks := range []bool{true, false} {
+		p, err := Compile(Config{Dir: "testdata/ranks", Pattern: ".", Ranks: ranks})
+		if p == nil || len(p.Diags.Errors()) > 0 {
+			t.Fatalf("does not compile: %v %v", err, p.Diags)
+		}
+		got := map[int]string{}
+		for _, d := range p.Diags {
+			if !strings.Contains(d.Msg, "is private to each rank") || d.Suppressed != "" {
+				continue
+			}
+			name, _, _ := strings.Cut(d.Msg, " ")
+			advice := "shared"
+			if strings.Contains(d.Msg, "reduction(+: ") {
+				advice = "reduction"
+			}
+			got[d.Pos.Line] = name + " " + advice
+		}
+		if !ranks {
+			want = map[int]string{}
+		}
+		if len(got) != len(want) {
+			t.Errorf("ranks %v: warnings %v, want %v", ranks, got, want)
+		}
+		for line, w := range want {
+			if got[line] != w {
+				t.Errorf("ranks %v: line %d: %q, want %q", ranks, line, got[line], w)
+			}
+		}
+	}
+}

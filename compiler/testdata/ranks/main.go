@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func main() {
+	const n = 100
+	shared := make([]float64, n)
+	private := make([]float64, n)
+	grid := make([][]float64, n)
+	for i := range grid {
+		grid[i] = make([]float64, n)
+	}
+	count, sum, ignored := 0, 0.0, 0
+	var mu sync.Mutex
+	//svm:shared shared
+	//svm:pdo loops(i) reduction(+: sum)
+	for i := 0; i < n; i++ {
+		local := make([]int, 2)
+		local[0] = i
+		shared[i] = float64(i)
+		private[i] = float64(i) // want private: shared advice
+		row := grid[i]
+		row[0] = 1 // want grid: shared advice
+		sum += float64(i)
+		//svm:critical
+		count++ // want count: reduction advice
+		//svm:end critical
+		mu.Lock()
+		//svm:ignore race: counted on rank 0 only
+		ignored++
+		mu.Unlock()
+		_ = local
+	}
+	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0])
+}

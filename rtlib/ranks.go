@@ -1,0 +1,296 @@
+package rtlib
+
+import (
+	"encoding/binary"
+	"fmt"
+	"github.com/svmc/svmc/trace"
+	"math"
+	"reflect"
+	"unsafe"
+)
+
+// The processors as the ranks of an MPI job (issue 16; the transport is
+// ranks_mpi.go, built with the tag mpi). Every rank runs the whole team
+// in-process, as one process does, so that every construct keeps its one
+// shape; what differs is whose work is real:
+//
+//   - exclusive code runs on every rank with the same inputs (processor 0
+//     of each rank runs it), and user output comes from rank 0 only;
+//   - a pdo's share of processor k runs on rank k only: the other members
+//     of a rank get no iterations (their reductions hand over identities);
+//     dynamic strategies run as the default (block) schedule, since a
+//     chunk taken by a member with no work would be lost;
+//   - at a pdo's end the leader of every rank combines the reductions
+//     across ranks (MPI_Allreduce), and sends what its processor wrote
+//     into shared variables to the others: each rank copies the shared
+//     storage before the pdo (its twin) and at the end sends the bytes
+//     that differ, which the others apply (release consistency at the
+//     pdo's barrier, multiple writers with twins and diffs as in Munin and
+//     TreadMarks, byte-exact so that writers of neighbouring elements do
+//     not overwrite each other);
+//   - everything else is private to a rank.
+
+// rankNet is the transport between ranks. Every rank calls the collective
+// methods in the same order (they are made at the same constructs of the
+// same program).
+type rankNet interface {
+	Rank() int
+	Size() int
+	// Allreduce combines vals element by element across ranks in place;
+	// kinds and ops say how (one of each per element).
+	Allreduce(vals []uint64, kinds []reflect.Kind, ops []Op) error
+	// Allgather gives every rank every rank's bytes, in rank order.
+	Allgather(b []byte) ([][]byte, error)
+	Barrier() error
+	// ClockShift estimates this rank's clock (µs) against rank 0's, then
+	// calls begin, which starts the run's clock and returns its start on
+	// clock, and returns what to add to this rank's run clock to get rank
+	// 0's and the error bound of the estimate.
+	ClockShift(clock, begin func() float64) (shift, errb float64, err error)
+	// Close ends the transport at a normal end; Abort ends the job.
+	Close() error
+	Abort(code int)
+}
+
+// openRanks opens the transport built into this program (nil: none).
+var openRanks func() (rankNet, error)
+
+// rankOf is the rank of this process, -1 outside an MPI job.
+func rankOf(net rankNet) int {
+	if net == nil {
+		return -1
+	}
+	return net.Rank()
+}
+
+// idle reports whether p's pdo shares run on another rank.
+func (p *Proc) idle() bool { return p.r.ranks != nil && p.id != p.r.rank }
+
+// empty takes every iteration away from it.
+func (it *Iter) empty() {
+	it.root, it.lin, it.chk = nil, false, nil
+	it.k, it.hi = 0, 0
+}
+
+// rankSchedule is the schedule a pdo runs with between ranks.
+func (r *run) rankSchedule(s Schedule) Schedule {
+	if r.ranks != nil && s.kind == sDynamic {
+		return Schedule{}
+	}
+	return s
+}
+
+// rankTwin copies the shared storage before a pdo (its leader calls it
+// before any member runs).
+func (r *run) rankTwin() {
+	t := r.segTab.Load()
+	if r.ranks == nil || t == nil {
+		return
+	}
+	r.twins = r.twins[:0]
+	for _, st := range t.store {
+		var tw []byte
+		if !st.pointers && st.Size > 0 {
+			tw = append(tw, st.bytes()...)
+		}
+		r.twins = append(r.twins, tw)
+	}
+}
+
+// rankEnd is the leader's part of a pdo's end between ranks, after every
+// local member arrived: the reductions combined across ranks, then the
+// shared storage made equal on every rank.
+func (p *Proc) rankEnd(a *aps, at Site) {
+	r := p.r
+	if err := r.rankReduce(a); err != nil {
+		p.errorf(at, false, "pdo: %v", err)
+	}
+	if err := r.rankDiffs(); err != nil {
+		p.errorf(at, false, "pdo: shared variables between ranks: %v", err)
+	}
+}
+
+// rankReduce combines the members' partial results across ranks: the
+// partials of this rank's processor (or, where it is not a member, of any
+// member: identities) are reduced with the other ranks' and stand for all
+// of them; the other members' are dropped.
+func (r *run) rankReduce(a *aps) error {
+	mine := 0
+	for i, m := range a.members {
+		if m.id == r.rank {
+			mine = i
+		}
+	}
+	parts := a.slots[mine].it.partials
+	if len(a.slots[mine].it.reduce) > 0 {
+		return fmt.Errorf("a reduction of a complex or boolean variable cannot be combined between ranks yet")
+	}
+	n := len(parts)
+	if n == 0 {
+		return nil
+	}
+	vals, kinds, ops := make([]uint64, n), make([]reflect.Kind, n), make([]Op, n)
+	for j, pt := range parts {
+		vals[j], kinds[j], ops[j] = widen(pt.bits, pt.kind), pt.kind, pt.op
+	}
+	if err := r.ranks.Allreduce(vals, kinds, ops); err != nil {
+		return err
+	}
+	for j := range parts {
+		parts[j].bits = narrow(vals[j], kinds[j])
+	}
+	for i := range a.slots {
+		if i != mine {
+			a.slots[i].it.partials = a.slots[i].it.partials[:0]
+		}
+	}
+	return nil
+}
+
+// widen makes a partial's bits a 64-bit value of its class: signed
+// integers sign-extended, float32 as float64, the rest as they are.
+func widen(bits uint64, k reflect.Kind) uint64 {
+	switch k {
+	case reflect.Int8:
+		return uint64(int64(int8(bits)))
+	case reflect.Int16:
+		return uint64(int64(int16(bits)))
+	case reflect.Int32:
+		return uint64(int64(int32(bits)))
+	case reflect.Uint8:
+		return uint64(uint8(bits))
+	case reflect.Uint16:
+		return uint64(uint16(bits))
+	case reflect.Uint32:
+		return uint64(uint32(bits))
+	case reflect.Float32:
+		return math.Float64bits(float64(math.Float32frombits(uint32(bits))))
+	}
+	return bits
+}
+
+// narrow is widen's inverse: a combined value back into a partial's bits
+// (integers wrap as Go's arithmetic does).
+func narrow(v uint64, k reflect.Kind) uint64 {
+	if k == reflect.Float32 {
+		return uint64(math.Float32bits(float32(math.Float64frombits(v))))
+	}
+	return v
+}
+
+// rankDiffs sends the bytes of shared storage this rank changed since
+// rankTwin to the others and applies theirs, rank by rank.
+func (r *run) rankDiffs() error {
+	t := r.segTab.Load()
+	if r.ranks == nil || t == nil || len(r.twins) == 0 {
+		return nil
+	}
+	var out []byte
+	for id, tw := range r.twins {
+		if tw == nil {
+			continue
+		}
+		out = appendDiff(out, uint32(id), tw, t.store[id].bytes())
+	}
+	r.exchanges++
+	r.sent += int64(len(out))
+	all, err := r.ranks.Allgather(out)
+	if err != nil {
+		return err
+	}
+	for k, d := range all {
+		if k == r.rank {
+			continue
+		}
+		if err := applyDiff(d, t.store, len(r.twins)); err != nil {
+			return fmt.Errorf("from rank %d: %v", k, err)
+		}
+	}
+	return nil
+}
+
+// appendDiff appends the runs of bytes where now differs from twin, each
+// as segment, offset, length and the bytes (little-endian uint32s).
+// Whole 8-byte words are compared first: most of a segment is unchanged.
+func appendDiff(out []byte, seg uint32, twin, now []byte) []byte {
+	n := min(len(twin), len(now))
+	for i := 0; i < n; {
+		if i+8 <= n && binary.LittleEndian.Uint64(twin[i:]) == binary.LittleEndian.Uint64(now[i:]) {
+			i += 8
+			continue
+		}
+		if twin[i] == now[i] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < n && twin[j] != now[j] {
+			j++
+		}
+		out = binary.LittleEndian.AppendUint32(out, seg)
+		out = binary.LittleEndian.AppendUint32(out, uint32(i))
+		out = binary.LittleEndian.AppendUint32(out, uint32(j-i))
+		out = append(out, now[i:j]...)
+		i = j
+	}
+	return out
+}
+
+// applyDiff writes another rank's runs into the storage they name.
+func applyDiff(d []byte, store []Storage, nseg int) error {
+	for len(d) > 0 {
+		if len(d) < 12 {
+			return fmt.Errorf("a diff of %d bytes ends inside a run's header", len(d))
+		}
+		seg := int(binary.LittleEndian.Uint32(d))
+		off := int(binary.LittleEndian.Uint32(d[4:]))
+		n := int(binary.LittleEndian.Uint32(d[8:]))
+		d = d[12:]
+		if seg >= nseg || n > len(d) || off+n > store[seg].Size {
+			return fmt.Errorf("a run of %d bytes at %d of segment %d does not fit (the ranks' shared variables differ)", n, off, seg+1)
+		}
+		copy(store[seg].bytes()[off:off+n], d[:n])
+		d = d[n:]
+	}
+	return nil
+}
+
+// bytes is the storage as bytes.
+func (st Storage) bytes() []byte {
+	if st.ptr == nil || st.Size <= 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(st.ptr), st.Size)
+}
+
+// hasPointers reports whether a value of type t holds pointers: such
+// storage cannot travel between processes.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func,
+		reflect.Interface, reflect.String, reflect.UnsafePointer:
+		return true
+	}
+	return false
+}
+
+// rankInfoRec is the rank-info record of this rank's trace.
+func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
+	b.Begin(trace.TagRankInfo, r.rank, clock)
+	b.Int(r.rank)
+	b.Int(r.ranks.Size())
+	b.Double(r.shift)
+	b.Double(r.shiftErr)
+	b.Int(r.exchanges)
+	b.Double(float64(r.sent))
+	b.End()
+}

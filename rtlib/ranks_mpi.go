@@ -1,0 +1,165 @@
+//go:build mpi && cgo
+
+package rtlib
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+
+	"github.com/svmc/svmc/rtlib/internal/mpi"
+)
+
+// The MPI transport of ranks.go. MPI is initialised with
+// MPI_THREAD_FUNNELED: one goroutine, locked to its thread, makes every
+// call, and the processors hand it their calls (a channel round trip, well
+// under a collective's own latency).
+
+func init() { openRanks = openMPI }
+
+type mpiRanks struct {
+	comm  *mpi.Comm
+	calls chan func()
+}
+
+func openMPI() (rankNet, error) {
+	m := &mpiRanks{calls: make(chan func())}
+	ready := make(chan error)
+	go func() {
+		c, err := mpi.Init() // locks this goroutine to its thread
+		m.comm = c
+		ready <- err
+		if err != nil {
+			return
+		}
+		for f := range m.calls {
+			f()
+		}
+	}()
+	if err := <-ready; err != nil {
+		return nil, fmt.Errorf("starting MPI: %v", err)
+	}
+	return m, nil
+}
+
+// do runs f on the MPI goroutine and waits for it.
+func (m *mpiRanks) do(f func() error) error {
+	done := make(chan error, 1)
+	m.calls <- func() { done <- f() }
+	return <-done
+}
+
+func (m *mpiRanks) Rank() int { return m.comm.Rank() }
+func (m *mpiRanks) Size() int { return m.comm.Size() }
+
+func (m *mpiRanks) ClockShift(clock, begin func() float64) (shift, errb float64, err error) {
+	err = m.do(func() error {
+		offs, err := m.comm.ClockOffsets(clock, 20)
+		if err != nil {
+			return err
+		}
+		me := m.comm.Rank()
+		v := []float64{begin() - offs[me].Offset}
+		all := make([]float64, m.comm.Size())
+		if err := mpi.Allgather(m.comm.System(), v, all); err != nil {
+			return err
+		}
+		shift, errb = all[me]-all[0], offs[me].Err
+		return nil
+	})
+	return shift, errb, err
+}
+
+func (m *mpiRanks) Barrier() error {
+	return m.do(func() error { return m.comm.System().Barrier() })
+}
+
+// Allreduce reduces each element with its op, in the class of its kind
+// (float64, int64 or uint64: widen's classes), one MPI call per run of
+// elements with the same class and op.
+func (m *mpiRanks) Allreduce(vals []uint64, kinds []reflect.Kind, ops []Op) error {
+	return m.do(func() error {
+		for i := 0; i < len(vals); {
+			j := i + 1
+			for j < len(vals) && class(kinds[j]) == class(kinds[i]) && ops[j] == ops[i] {
+				j++
+			}
+			op, ok := mpiOps[ops[i]]
+			if !ok || class(kinds[i]) == 'f' && op >= mpi.Band {
+				return fmt.Errorf("reduction %v of %v between ranks", ops[i], kinds[i])
+			}
+			var err error
+			switch class(kinds[i]) {
+			case 'f':
+				fs := make([]float64, j-i)
+				for k := range fs {
+					fs[k] = math.Float64frombits(vals[i+k])
+				}
+				if err = mpi.Allreduce(m.comm.System(), fs, fs, op); err == nil {
+					for k := range fs {
+						vals[i+k] = math.Float64bits(fs[k])
+					}
+				}
+			case 'i':
+				is := make([]int64, j-i)
+				for k := range is {
+					is[k] = int64(vals[i+k])
+				}
+				if err = mpi.Allreduce(m.comm.System(), is, is, op); err == nil {
+					for k := range is {
+						vals[i+k] = uint64(is[k])
+					}
+				}
+			default:
+				err = mpi.Allreduce(m.comm.System(), vals[i:j], vals[i:j], op)
+			}
+			if err != nil {
+				return err
+			}
+			i = j
+		}
+		return nil
+	})
+}
+
+// class is the 64-bit class a kind is reduced in: 'f', 'i' or 'u'.
+func class(k reflect.Kind) byte {
+	switch k {
+	case reflect.Float32, reflect.Float64:
+		return 'f'
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return 'i'
+	}
+	return 'u'
+}
+
+var mpiOps = map[Op]mpi.Op{
+	OpAdd: mpi.Sum, OpMul: mpi.Prod, OpMin: mpi.Min, OpMax: mpi.Max,
+	OpAnd: mpi.Band, OpOr: mpi.Bor, OpXor: mpi.Bxor,
+}
+
+func (m *mpiRanks) Allgather(b []byte) ([][]byte, error) {
+	var all [][]byte
+	err := m.do(func() error {
+		out, at, err := mpi.Allgatherv(m.comm.System(), b)
+		if err != nil {
+			return err
+		}
+		for r := range m.comm.Size() {
+			all = append(all, out[at[r]:at[r+1]])
+		}
+		return nil
+	})
+	return all, err
+}
+
+func (m *mpiRanks) Close() error {
+	err := m.do(m.comm.Finalize)
+	close(m.calls)
+	return err
+}
+
+func (m *mpiRanks) Abort(code int) {
+	m.calls <- func() { m.comm.Abort(code) }
+	select {} // MPI_Abort does not return
+}

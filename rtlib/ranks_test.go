@@ -1,0 +1,96 @@
+package rtlib
+
+import (
+	"bytes"
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+// TestRankDiffs: two ranks writing interleaved bytes of the same storage
+// (neighbouring elements of cyclic shares share words) each send the bytes
+// they changed; applied to the other, both end with every write, whatever
+// the order. A diff made of words instead of bytes would carry the twin's
+// value of the neighbour's byte and undo its write.
+func TestRankDiffs(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for round := range 200 {
+		n := 1 + rng.Intn(300)
+		twin := make([]byte, n)
+		rng.Read(twin)
+		a, b, want := bytes.Clone(twin), bytes.Clone(twin), bytes.Clone(twin)
+		for i := range n {
+			switch rng.Intn(3) { // rank a owns some bytes, rank b others
+			case 0:
+				a[i]++
+				want[i] = a[i]
+			case 1:
+				b[i] += 2
+				want[i] = b[i]
+			}
+		}
+		da := appendDiff(nil, 0, twin, a)
+		db := appendDiff(nil, 0, twin, b)
+		if err := applyDiff(db, []Storage{StorageOf(a)}, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := applyDiff(da, []Storage{StorageOf(b)}, 1); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, want) || !bytes.Equal(b, want) {
+			t.Fatalf("round %d: after the exchange\n a %v\n b %v\nwant %v", round, a, b, want)
+		}
+	}
+	if err := applyDiff([]byte{0, 0, 0, 0, 10, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}, []Storage{StorageOf(make([]byte, 12))}, 1); err == nil {
+		t.Error("a run past the storage's end was applied")
+	}
+}
+
+// TestRankWiden: partial results travel as 64-bit values of their class and
+// come back as they were.
+func TestRankWiden(t *testing.T) {
+	for _, c := range []struct {
+		bits uint64
+		k    reflect.Kind
+		want uint64
+	}{
+		{0xff, reflect.Int8, ^uint64(0)},
+		{0xfffe, reflect.Int16, ^uint64(1)},
+		{0xff, reflect.Uint8, 0xff},
+		{0x3fc00000, reflect.Float32, 0x3ff8000000000000}, // 1.5
+	} {
+		if got := widen(c.bits, c.k); got != c.want {
+			t.Errorf("widen(%#x, %v) = %#x, want %#x", c.bits, c.k, got, c.want)
+		}
+		if c.k == reflect.Float32 && narrow(c.want, c.k) != c.bits {
+			t.Errorf("narrow(%#x, float32) = %#x", c.want, narrow(c.want, c.k))
+		}
+	}
+}
+
+// TestHasPointers: storage that holds pointers does not travel between
+// ranks.
+func TestHasPointers(t *testing.T) {
+	type cell struct {
+		x, y float64
+		n    [3]int32
+	}
+	type named struct {
+		v    float64
+		name string
+	}
+	for _, c := range []struct {
+		v    any
+		want bool
+	}{
+		{float64(0), false}, {cell{}, false}, {[4]cell{}, false},
+		{named{}, true}, {[]float64{}, true}, {"", true}, {[2]*int{}, true},
+	} {
+		if got := hasPointers(reflect.TypeOf(c.v)); got != c.want {
+			t.Errorf("hasPointers(%T) = %v", c.v, got)
+		}
+	}
+	if st := StorageOf([][]float64{{1}}); !st.pointers {
+		t.Error("the row headers of a [][]float64 are storage without pointers")
+	}
+}

@@ -1,0 +1,102 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// rankTrace is a rank's trace of a two-processor run as rtlib writes one
+// under MPI: both processors' records, lanes, rank-info and trace-end.
+func rankTrace(t *testing.T, rank int, shift float64, build func(b *Buf), status int, msg string) io.Reader {
+	t.Helper()
+	var b Buf
+	build(&b)
+	b.Begin(TagRankInfo, rank, 50)
+	b.Int(rank)
+	b.Int(2)
+	b.Double(shift)
+	b.Double(0.5)
+	b.Int(3)
+	b.Double(1024)
+	b.End()
+	b.Begin(TagTraceEnd, 0, 50)
+	b.Int(status)
+	b.Chars(msg)
+	b.Ints(nil)
+	b.Int(0)
+	b.End()
+	var out bytes.Buffer
+	w, err := NewWriter(&out, Binary, []Attr{{Key: "processors", Value: "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBuf(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return &out
+}
+
+func region(b *Buf, tag Tag, node int, clock float64) {
+	b.Begin(tag, node, clock)
+	b.Int(1)
+	b.Int(0)
+	b.Int(1)
+	b.End()
+}
+
+func laneStart(b *Buf, node int, clock float64, proc int) {
+	b.Begin(TagGoroutineStart, node, clock)
+	b.Int(proc)
+	b.Int(7)
+	b.Chars("main.go:3:2")
+	b.End()
+}
+
+// TestMergeRanks: processor k's records come from rank k with rank k's
+// shift, the lanes processor k started too (renumbered after the
+// processors, in order), the copies of the others are dropped, records are
+// in clock order, and trace-end is the failing rank's.
+func TestMergeRanks(t *testing.T) {
+	r0 := rankTrace(t, 0, 0, func(b *Buf) {
+		region(b, TagTraceRegionStart, 0, 10)
+		region(b, TagTraceRegionStart, 1, 11) // processor 1's copy: its work is on rank 1
+		laneStart(b, 2, 12, 0)
+		region(b, TagTraceRegionStop, 0, 40)
+	}, EndTerminate, "interrupted (SIGTERM)")
+	r1 := rankTrace(t, 1, 100, func(b *Buf) {
+		region(b, TagTraceRegionStart, 0, 1) // processor 0's copy
+		laneStart(b, 2, 2, 0)                // a lane of processor 0's copy
+		region(b, TagTraceRegionStart, 1, 3)
+		laneStart(b, 3, 4, 1)
+		region(b, TagTraceRegionStop, 1, 5)
+	}, EndPanic, "processor 1 panicked")
+	var out bytes.Buffer
+	if err := MergeRanks(&out, []io.Reader{r0, r1}); err != nil {
+		t.Fatal(err)
+	}
+	var d strings.Builder
+	if err := Dump(&d, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
+node 2  t=12.000us  goroutine-start  processor=0 goroutine number=7 started at=[11]"main.go:3:2"
+node 0  t=40.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
+node 0  t=50.000us  rank-info  rank=0 ranks=2 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024
+node 1  t=103.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
+node 3  t=104.000us  goroutine-start  processor=1 goroutine number=7 started at=[11]"main.go:3:2"
+node 1  t=105.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
+node 1  t=150.000us  rank-info  rank=1 ranks=2 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024
+node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" processors not stopped=[0]{} lost records=0
+`
+	if d.String() != want {
+		t.Errorf("merged:\n%s\nwant\n%s", d.String(), want)
+	}
+	if err := MergeRanks(io.Discard, []io.Reader{rankTrace(t, 1, 0, func(*Buf) {}, 0, ""), rankTrace(t, 1, 0, func(*Buf) {}, 0, "")}); err == nil || !strings.Contains(err.Error(), "trace 0 of 2 is rank 1's") {
+		t.Errorf("two traces of rank 1: %v", err)
+	}
+}
