@@ -84,8 +84,8 @@ func (r *run) rankSchedule(s Schedule) Schedule {
 // before any member runs).
 func (r *run) rankTwin() {
 	t := r.segTab.Load()
-	if r.ranks == nil || t == nil {
-		return
+	if r.ranks == nil || t == nil || r.ranks.Size() == 1 {
+		return // nobody to send changes to
 	}
 	r.twins = r.twins[:0]
 	for _, st := range t.store {

@@ -8,19 +8,20 @@ import (
 	"testing"
 )
 
-// BenchmarkJacobiRanks: examples/jacobi (256×256, 50 iterations) as a
+// BenchmarkJacobiRanks: examples/jacobi (512×512, 200 iterations) as a
 // whole process on 1, 2 and 4 processors in one process and as 1, 2 and 4
 // MPI ranks (mpirun's start included), side by side in one run. For the
 // ranks it reports the bytes of shared storage moved per iteration (each
 // rank's diffs reach every other rank) beside the ideal halo exchange (one
-// row each way across each of the k−1 boundaries, 8-byte elements).
+// row each way across each of the k−1 boundaries, 8-byte elements), and
+// what mpirun takes to start and end k processes that do nothing.
 //
 //	go test ./cmd/svmc -run '^$' -bench JacobiRanks -count 3
 func BenchmarkJacobiRanks(b *testing.B) {
 	if err := checkMPI(true); err != nil {
 		b.Skipf("MPI is not installed: %v", err)
 	}
-	const n, iters = 256, 50
+	const n, iters = 512, 200
 	root, _ := filepath.Abs("../..")
 	dir := b.TempDir()
 	one, ranks := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi")
@@ -57,10 +58,18 @@ func BenchmarkJacobiRanks(b *testing.B) {
 					sent += r.Double("bytes sent")
 				}
 			}
-			b.ReportMetric(sent*float64(k-1)/iters, "moved-B/iter")
-			b.ReportMetric(float64(2*(k-1)*n*8), "halo-B/iter")
 			for b.Loop() {
 				if out, err := mpirunCommand(k, "", ranks, os.Environ(), progArgs).CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+			}
+			b.ReportMetric(sent*float64(k-1)/iters, "moved-B/iter")
+			b.ReportMetric(float64(2*(k-1)*n*8), "halo-B/iter")
+		})
+		// What mpirun alone takes to start and end k processes.
+		b.Run("mpirun-true/ranks="+strconv.Itoa(k), func(b *testing.B) {
+			for b.Loop() {
+				if out, err := mpirunCommand(k, "", "true", nil, nil).CombinedOutput(); err != nil {
 					b.Fatalf("%v\n%s", err, out)
 				}
 			}
