@@ -54,8 +54,8 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 
 // paramsFromEnv is ParamsFromEnv for a rank of an MPI job (net non-nil):
 // the job's ranks are the processors, each writes its own trace
-// (TRACE.rankN) and statistics, and informational messages come from
-// rank 0 only.
+// (TRACE.rankN), statistics file, CPU profile and Go trace, and
+// informational messages come from rank 0 only.
 func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	closeAll = func() error { return nil }
 	s, err := params.Load(lookupEnv)
@@ -71,8 +71,10 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 		if v.Trace != "" {
 			v.Trace = fmt.Sprintf("%s.rank%d", v.Trace, net.Rank())
 		}
-		if v.StatFile != "" {
-			v.StatFile = fmt.Sprintf("%s.rank%d", v.StatFile, net.Rank())
+		for _, f := range []*string{&v.StatFile, &v.CPUProfile, &v.GoTrace} {
+			if *f != "" {
+				*f = fmt.Sprintf("%s.rank%d", *f, net.Rank())
+			}
 		}
 		if net.Rank() != 0 {
 			v.Info.Mode = "off"
