@@ -95,6 +95,8 @@ type dynIter struct {
 	count          bool
 	grabs, samples int
 	sampleNs       int64
+
+	seq int // a pdo between ranks: its number; rank 0 hands out the chunks
 }
 
 // dispatchSample: one fetch in this many is timed.
@@ -228,15 +230,19 @@ func (it *Iter) fetch() bool {
 	p := it.p
 	p.checkAbort()
 	var lo, hi int
-	switch d.kind {
-	case dDynamic:
+	switch {
+	case d.seq != 0:
+		if lo, hi = it.rankFetch(d.seq); hi < lo {
+			return false
+		}
+	case d.kind == dDynamic:
 		c := int64(d.chunk)
 		s := d.a.dyn.next.Add(c) - c
 		if s >= int64(d.total) {
 			return false
 		}
 		lo, hi = int(s), min(int(s)+d.chunk, d.total)-1
-	case dGuided:
+	case d.kind == dGuided:
 		for {
 			s := d.a.dyn.next.Load()
 			if s >= int64(d.total) {
@@ -249,7 +255,7 @@ func (it *Iter) fetch() bool {
 				break
 			}
 		}
-	case dAffinity:
+	case d.kind == dAffinity:
 		var ok bool
 		if lo, hi, ok = d.affinity(); !ok {
 			return false

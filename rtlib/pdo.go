@@ -92,6 +92,7 @@ type pdoTask struct {
 	record   bool
 	rec      *Template // the template that records the schedule (with record)
 	repl     bool      // reached in replicated mode: the leader releases the barrier
+	seq      int       // a dynamic pdo between ranks: its number (ranks.go)
 }
 
 // PDO runs a parallel loop nest over space (outermost first) on the APS.
@@ -177,6 +178,10 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 		info.arr = &a.procs.g
 		t.dyn, t.chunk, t.total, t.record, t.rec = s.dyn, s.chunk, p.nestTotal(at, space), s.rec != nil, s.rec
 		p.setDynamic(p.iter(), a, t.dyn, t.chunk, space, t.total, t.record)
+		if p.r.ranks != nil {
+			t.seq = p.r.rankLoopStart(t.dyn, t.chunk, t.total)
+			p.iter().dyn.seq = t.seq
+		}
 	default:
 		info = p.plan(at, s, space)
 	}
@@ -236,7 +241,7 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
 	if p.r.ranks != nil {
-		p.rankEnd(a, t.at)
+		p.rankEnd(a, t)
 	}
 	if p.st != nil && a.reduces() { // statistics: the fold is Lib-DVM's RedGrp
 		defer p.st.Restore(p.st.Switch(stats.Red))
@@ -278,6 +283,7 @@ func (p *Proc) pdoShare(t *pdoTask) {
 		p.planDefaultShare(a.space)
 	case t.dyn != dNone:
 		p.setDynamic(p.iter(), a, t.dyn, t.chunk, a.space, t.total, t.record)
+		p.iter().dyn.seq = t.seq
 	}
 	p.runBody(body, a.space)
 	if t.record {

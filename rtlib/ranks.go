@@ -6,6 +6,7 @@ import (
 	"github.com/svmc/svmc/trace"
 	"math"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -18,8 +19,9 @@ import (
 //     of each rank runs it), and user output comes from rank 0 only;
 //   - a pdo's share of processor k runs on rank k only: the other members
 //     of a rank get no iterations (their reductions hand over identities);
-//     dynamic strategies run as the default (block) schedule, since a
-//     chunk taken by a member with no work would be lost;
+//     under a dynamic strategy rank 0 holds the loop's counter and hands
+//     out the chunks (a rank's processor asks it; affinity runs as
+//     guided(1));
 //   - at a pdo's end the leader of every rank combines the reductions
 //     across ranks (MPI_Allreduce), and sends what its processor wrote
 //     into shared variables to the others: each rank copies the shared
@@ -42,6 +44,15 @@ type rankNet interface {
 	// Allgather gives every rank every rank's bytes, in rank order.
 	Allgather(b []byte) ([][]byte, error)
 	Barrier() error
+	// A dynamic pdo between ranks: rank 0 holds the counter. Serve starts
+	// answering the other ranks' requests for chunks of loop seq with
+	// next (rank 0; it returns at once); Ask asks rank 0 for one (the
+	// others; hi < lo: none left); EndLoop ends loop seq once this rank's
+	// processors took their last chunk: the others tell rank 0, which
+	// answers until all have.
+	Serve(seq int, next func() (lo, hi int))
+	Ask(seq int) (lo, hi int, err error)
+	EndLoop(seq int) error
 	// ClockShift estimates this rank's clock (µs) against rank 0's, then
 	// calls begin, which starts the run's clock and returns its start on
 	// clock, and returns what to add to this rank's run clock to get rank
@@ -72,12 +83,66 @@ func (it *Iter) empty() {
 	it.k, it.hi = 0, 0
 }
 
-// rankSchedule is the schedule a pdo runs with between ranks.
+// rankSchedule is the schedule a pdo runs with between ranks: affinity
+// (queues in one process's memory) as guided(1).
 func (r *run) rankSchedule(s Schedule) Schedule {
-	if r.ranks != nil && s.kind == sDynamic {
-		return Schedule{}
+	if r.ranks != nil && s.kind == sDynamic && s.dyn == dAffinity {
+		s.dyn, s.chunk = dGuided, 1
 	}
 	return s
+}
+
+// rankLoop is rank 0's counter of a dynamic pdo between ranks (linear
+// iteration numbers, as dynShared's).
+type rankLoop struct {
+	mu                     sync.Mutex
+	next, total, chunk, ms int
+	guided                 bool
+}
+
+// take is the next chunk, hi < lo when none is left.
+func (l *rankLoop) take() (lo, hi int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	rem := l.total - l.next
+	if rem <= 0 {
+		return 0, -1
+	}
+	c := min(rem, l.chunk)
+	if l.guided {
+		c = min(rem, max(rem/l.ms, l.chunk))
+	}
+	lo = l.next
+	l.next += c
+	return lo, lo + c - 1
+}
+
+// rankLoopStart numbers a dynamic pdo between ranks (the same number on
+// every rank: they reach the same pdos in the same order) and on rank 0
+// starts answering the other ranks' requests for its chunks.
+func (r *run) rankLoopStart(kind dynKind, chunk, total int) int {
+	seq := int(r.loopSeq.Add(1))
+	if r.rank == 0 {
+		l := &rankLoop{total: total, chunk: chunk, ms: r.n, guided: kind == dGuided}
+		r.loops.Store(seq, l)
+		r.ranks.Serve(seq, l.take)
+	}
+	return seq
+}
+
+// rankFetch takes the next chunk of loop seq for it: from rank 0's counter,
+// through MPI on the other ranks.
+func (it *Iter) rankFetch(seq int) (lo, hi int) {
+	r := it.p.r
+	if r.rank == 0 {
+		l, _ := r.loops.Load(seq)
+		return l.(*rankLoop).take()
+	}
+	lo, hi, err := r.ranks.Ask(seq)
+	if err != nil {
+		it.p.errorf(Site{}, true, "pdo: the next chunk from rank 0: %v", err)
+	}
+	return lo, hi
 }
 
 // rankTwin copies the shared storage before a pdo (its leader calls it
@@ -100,8 +165,14 @@ func (r *run) rankTwin() {
 // rankEnd is the leader's part of a pdo's end between ranks, after every
 // local member arrived: the reductions combined across ranks, then the
 // shared storage made equal on every rank.
-func (p *Proc) rankEnd(a *aps, at Site) {
-	r := p.r
+func (p *Proc) rankEnd(a *aps, t *pdoTask) {
+	r, at := p.r, t.at
+	if t.seq != 0 {
+		if err := r.ranks.EndLoop(t.seq); err != nil {
+			p.errorf(at, false, "pdo: the end of its chunks between ranks: %v", err)
+		}
+		r.loops.Delete(t.seq)
+	}
 	if err := r.rankReduce(a); err != nil {
 		p.errorf(at, false, "pdo: %v", err)
 	}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
+	"sync"
+	"time"
 
 	"github.com/svmc/svmc/rtlib/internal/mpi"
 )
@@ -18,8 +21,9 @@ import (
 func init() { openRanks = openMPI }
 
 type mpiRanks struct {
-	comm  *mpi.Comm
-	calls chan func()
+	comm    *mpi.Comm
+	calls   chan func()
+	serving sync.Map // rank 0: loop number → *serving
 }
 
 func openMPI() (rankNet, error) {
@@ -68,6 +72,111 @@ func (m *mpiRanks) ClockShift(clock, begin func() float64) (shift, errb float64,
 		return nil
 	})
 	return shift, errb, err
+}
+
+// loopTag is the tag of the requests, answers and ends of dynamic pdo
+// seq (System communicator; MPI guarantees tags up to 32767).
+func loopTag(seq int) int { return 1000 + seq%30000 }
+
+// Requests to rank 0: [what, 0] with what askChunk or loopDone.
+const (
+	askChunk = 0
+	loopDone = 1
+)
+
+// serving is rank 0's loop answering requests for chunks.
+type serving struct {
+	seq  int
+	next func() (int, int)
+	stop chan struct{}
+	done chan error
+}
+
+func (m *mpiRanks) Serve(seq int, next func() (lo, hi int)) {
+	if m.comm.Size() == 1 {
+		return
+	}
+	sv := &serving{seq: seq, next: next, stop: make(chan struct{}), done: make(chan error, 1)}
+	m.serving.Store(seq, sv)
+	m.calls <- func() { sv.done <- m.serve(sv) }
+}
+
+// serve answers requests for chunks of loop sv.seq until rank 0's own
+// processors are done with it and every other rank said so. It runs on
+// the MPI goroutine, polling, so that it answers while rank 0's processors
+// work; it yields between polls and sleeps once nothing came for a while.
+func (m *mpiRanks) serve(sv *serving) error {
+	sys, tag := m.comm.System(), loopTag(sv.seq)
+	req, ans := make([]int64, 2), make([]int64, 2)
+	pending, idle := m.comm.Size()-1, 0
+	for {
+		ok, st, err := sys.Iprobe(mpi.AnySource, tag)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			select {
+			case <-sv.stop:
+				if pending == 0 {
+					return nil
+				}
+			default:
+			}
+			if idle++; idle < 64 {
+				runtime.Gosched()
+			} else {
+				time.Sleep(20 * time.Microsecond)
+			}
+			continue
+		}
+		idle = 0
+		if _, err := mpi.Recv(sys, req, st.Source, tag); err != nil {
+			return err
+		}
+		if req[0] == loopDone {
+			pending--
+			continue
+		}
+		lo, hi := sv.next()
+		ans[0], ans[1] = int64(lo), int64(hi)
+		if err := mpi.Send(sys, ans, st.Source, tag); err != nil {
+			return err
+		}
+	}
+}
+
+func (m *mpiRanks) Ask(seq int) (lo, hi int, err error) {
+	err = m.do(func() error {
+		sys, tag := m.comm.System(), loopTag(seq)
+		buf := []int64{askChunk, 0}
+		if err := mpi.Send(sys, buf, 0, tag); err != nil {
+			return err
+		}
+		if _, err := mpi.Recv(sys, buf, 0, tag); err != nil {
+			return err
+		}
+		lo, hi = int(buf[0]), int(buf[1])
+		return nil
+	})
+	return lo, hi, err
+}
+
+func (m *mpiRanks) EndLoop(seq int) error {
+	if m.comm.Size() == 1 {
+		return nil
+	}
+	if m.comm.Rank() != 0 {
+		return m.do(func() error {
+			return mpi.Send(m.comm.System(), []int64{loopDone, 0}, 0, loopTag(seq))
+		})
+	}
+	v, ok := m.serving.LoadAndDelete(seq)
+	if !ok {
+		return fmt.Errorf("loop %d is not served", seq)
+	}
+	sv := v.(*serving)
+	close(sv.stop)
+	return <-sv.done
 }
 
 func (m *mpiRanks) Barrier() error {

@@ -263,6 +263,10 @@ type run struct {
 	shift, shiftErr float64
 	exchanges       int
 	sent            int64
+	// loopSeq numbers the dynamic pdos between ranks; loops holds rank
+	// 0's counters of those running (ranks.go).
+	loopSeq atomic.Int64
+	loops   sync.Map
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.

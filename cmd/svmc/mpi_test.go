@@ -22,13 +22,15 @@ func mpiReady(t *testing.T) {
 // mpiProg splits its pdos between ranks and needs every rank's part:
 // shared storage written by block and cyclic shares (float64 and int32
 // elements, neighbours on different ranks), reductions of five kinds and
-// four operators, a dynamic strategy, a pdo on a template's homes, and
-// output in the pdo and in exclusive code (processor 0's, by default).
+// four operators, dynamic and guided strategies (rank 0 hands out the
+// chunks), a pdo on a template's homes, and output in the pdo and in
+// exclusive code (processor 0's, by default).
 const mpiProg = `package main
 
 import (
 	"fmt"
 	"math"
+	"time"
 )
 
 func fill(a []float64) {
@@ -80,7 +82,18 @@ func main() {
 			fmt.Println("iteration 0 ran")
 		}
 	}
-	fmt.Printf("sum=%.6f cnt=%d max=%.4f bits=%b prod=%.0f tot=%d c=%v\n", sum, cnt, mx, bits, prod, tot, c)
+	d := make([]int64, 300)
+	//svm:shared d
+	//svm:pdo loops(i) strategy(guided(4))
+	for i := 0; i < len(d); i++ {
+		time.Sleep(50 * time.Microsecond) // long enough that every rank gets chunks
+		d[i] = int64(i) * 3
+	}
+	dsum := int64(0)
+	for _, v := range d {
+		dsum += v
+	}
+	fmt.Printf("sum=%.6f cnt=%d max=%.4f bits=%b prod=%.0f tot=%d c=%v d=%d\n", sum, cnt, mx, bits, prod, tot, c, dsum)
 }
 `
 
@@ -93,7 +106,7 @@ func TestRunMPI(t *testing.T) {
 	user := writeModule(t, map[string]string{"main.go": mpiProg})
 	root, _ := filepath.Abs("../..")
 	progs := []struct{ name, dir, pkg, want string }{
-		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107]\n"},
+		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107] d=134550\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Messages between processors run inside each rank (every rank
@@ -136,19 +149,23 @@ func TestRunMPI(t *testing.T) {
 	if left, _ := filepath.Glob(tr + ".rank*"); len(left) > 0 {
 		t.Errorf("the ranks' traces %v are left after the merge", left)
 	}
-	work, clocks := map[int]int{}, 0
+	work, dyn, clocks := map[int]int{}, map[int]int{}, 0
 	recs := readTrace(t, tr)
 	for _, r := range recs {
 		switch r.Desc.Name {
 		case "pdo-work":
 			work[r.Node()] += r.Int("iterations")
+			if r.Int("chunks") > 0 {
+				dyn[r.Node()] += r.Int("iterations")
+			}
 		case "rank-info":
 			clocks++
 		}
 	}
-	// fill's 1000, the cyclic 1000, dynamic's 10, 64 and 8.
-	if work[0]+work[1] != 2082 || work[0] == 0 || work[1] == 0 || clocks != 2 {
-		t.Errorf("merged trace: pdo iterations per processor %v (want 2082 in all, both working), %d rank-info records", work, clocks)
+	// fill's 1000, the cyclic 1000, dynamic's 10, 64, 8 and guided's 300;
+	// both ranks ran chunks of the guided loop that rank 0 handed out.
+	if work[0]+work[1] != 2382 || work[0] == 0 || work[1] == 0 || dyn[0] == 0 || dyn[1] == 0 || clocks != 2 {
+		t.Errorf("merged trace: pdo iterations per processor %v (want 2382 in all, both working), of dynamic loops %v (want both), %d rank-info records", work, dyn, clocks)
 	}
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != 0 {
 		t.Errorf("last record %v, want a normal trace-end", end)

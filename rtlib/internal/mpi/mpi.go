@@ -64,6 +64,12 @@ static svm_status svm_wait(MPI_Request *r) {
 	MPI_Status st;
 	return svm_done(MPI_Wait(r, &st), &st, 1);
 }
+static svm_status svm_iprobe(MPI_Comm comm, int src, int tag) {
+	MPI_Status st;
+	int flag = 0;
+	int rc = MPI_Iprobe(src, tag, comm, &flag, &st);
+	return svm_done(rc, &st, flag);
+}
 static svm_status svm_test(MPI_Request *r) {
 	MPI_Status st;
 	int flag = 0;
@@ -453,6 +459,16 @@ func Allgather[T Number](c *Comm, in, out []T) error {
 		return mpiError("MPI_Allgather", -1, rc)
 	}
 	return nil
+}
+
+// Iprobe reports whether a message from src with tag (wildcards allowed)
+// can be received now, and its status, without receiving it.
+func (c *Comm) Iprobe(src, tag int) (bool, Status, error) {
+	st := C.svm_iprobe(c.comm, C.int(src), C.int(tag))
+	if st.rc != C.MPI_SUCCESS {
+		return false, Status{}, mpiError("MPI_Iprobe from rank", src, st.rc)
+	}
+	return st.flag != 0, status(st), nil
 }
 
 // Allgatherv gives every rank every rank's in, rank by rank, in one slice
