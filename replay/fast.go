@@ -14,16 +14,17 @@ import (
 // The consistent order costs a report most of its time (queues, a heap of
 // the processors, the matching of every synchronisation), and changes
 // nothing where the processors' clocks already agree with every causal
-// edge: then each record's corrected time is its clock, and a tool whose
-// result does not depend on how the processors' records interleave can take
-// them processor by processor. That is svmc's common case: one machine, one
-// monotonic clock. ClockOrderFile checks it as it goes and gives up (ok
-// false) where it cannot vouch for it.
+// edge: then each record's corrected time is its clock, and the records can
+// be taken in the order of their clocks, merged from the processors'
+// streams decoded side by side without the order's matching. That is
+// svmc's common case: one machine, one monotonic clock. ClockOrderFile
+// checks it as it goes and gives up (ok false) where it cannot vouch for
+// it.
 
-// ClockOrderFile calls fn for every record of an indexed binary trace,
-// processor by processor (each in the order it wrote them; the streams of
-// goroutine lanes first, then the processors' a batch at a time, the
-// earliest batch first), with Time = Clock, provided that is what the
+// ClockOrderFile calls fn for every record of an indexed binary trace, in
+// the order of their clocks (the streams of goroutine lanes first, then
+// the processors' merged by clock, each processor's in the order it wrote
+// them), with Time = Clock, provided that is what the
 // consistent order (OrderFile) would give: every processor's clock rises,
 // every barrier and split barrier instance is entered by every processor
 // of the run before any of them leaves it, the holds of every lock and
@@ -90,32 +91,54 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 			}
 		}
 	}
-	// The processors, a batch at a time, the one whose next batch starts
-	// earliest first: a tool keeps what it knows of an unfinished loop or
-	// barrier until every processor has passed it, so the processors are
-	// kept within a batch of each other in time (taken in turn, one that
-	// writes twice the records of another would fall ever further behind).
+	// The processors in clock order, record by record (ties to the lower
+	// processor): a tool's model joins the processors' records where one
+	// depends on another's (a segment's variable, written by processor 0,
+	// before processor 1's page faults in it; the end of a loop instance
+	// once every processor has passed it), and keeps what it knows of an
+	// unfinished loop or barrier until every processor has passed it.
+	// Taking a batch at a time let a processor whose first record came
+	// earlier run a batch ahead of a record it depended on.
 	p := startParallel(ni, procs, false)
 	defer p.stop()
 	next := make([]*batch, procs)
+	at := make([]int, procs) // the next item of each processor's batch
 	for q := range procs {
 		next[q] = <-p.feeds[q]
 	}
+	clockOf := func(q int) float64 {
+		if at[q] < len(next[q].items) {
+			return next[q].items[at[q]].e.Clock
+		}
+		return math.Inf(-1) // the batch is done: fetch the next first
+	}
 	for {
-		q := -1
+		q, bound := -1, math.Inf(1)
 		for r, b := range next {
-			if b != nil && (q < 0 || b.start() < next[q].start()) {
+			if b == nil {
+				continue
+			}
+			switch c := clockOf(r); {
+			case q < 0:
 				q = r
+			case c < clockOf(q):
+				bound = min(bound, clockOf(q))
+				q = r
+			default:
+				bound = min(bound, c)
 			}
 		}
 		if q < 0 {
 			break
 		}
 		b := next[q]
-		for i := range b.items {
-			if ok, err := emit(q, &b.items[i].e); !ok || err != nil {
+		for ; at[q] < len(b.items) && b.items[at[q]].e.Clock <= bound; at[q]++ {
+			if ok, err := emit(q, &b.items[at[q]].e); !ok || err != nil {
 				return st, false, err
 			}
+		}
+		if at[q] < len(b.items) {
+			continue
 		}
 		if b.err != nil {
 			if b.err != io.EOF {
@@ -125,7 +148,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 			continue
 		}
 		b.recycle()
-		next[q] = <-p.feeds[q]
+		next[q], at[q] = <-p.feeds[q], 0
 	}
 	if !c.complete() {
 		return st, false, nil
@@ -363,13 +386,4 @@ func (ni *nodeInput) mapErr(q int, err error) error {
 		return &c
 	}
 	return err
-}
-
-// start is the clock of a batch's first record; an empty batch (its
-// stream's end) comes first.
-func (b *batch) start() float64 {
-	if len(b.items) == 0 {
-		return math.Inf(-1)
-	}
-	return b.items[0].e.Clock
 }

@@ -266,3 +266,33 @@ func TestClockOrderRandom(t *testing.T) {
 	}
 	t.Logf("%d of 400 runs taken in clock order", taken)
 }
+
+// TestClockOrderAcross: the records come in the order of their clocks
+// across the processors, also where one processor starts earlier than the
+// one that writes what its records depend on (a segment's variable before
+// processor 1's page faults in it: the false-sharing finding was lost when
+// processor 1's first batch came whole before processor 0's first record).
+func TestClockOrderAcross(t *testing.T) {
+	const m = tracetest.SubMain
+	s := tracetest.New(2)
+	s.Start(0, 100, m, tracetest.DirPhase, trace.RegionUser)
+	s.Stop(0, 100+3*batchItems, m, tracetest.DirPhase, trace.RegionUser)
+	for i := range 2 * batchItems {
+		at := 50 + float64(i)
+		s.Start(1, at, m, tracetest.DirPhase, trace.RegionUser)
+		s.Stop(1, at+0.5, m, tracetest.DirPhase, trace.RegionUser)
+	}
+	data := s.MustEncode(t, trace.Binary, tracetest.Prog())
+	last, n := -1.0, 0
+	_, ok, err := ClockOrderFile(bytes.NewReader(data), int64(len(data)), "t", OrderOptions{}, func(e *Event) error {
+		if e.Clock < last {
+			t.Fatalf("record %d: clock %g after %g", n, e.Clock, last)
+		}
+		last = e.Clock
+		n++
+		return nil
+	})
+	if err != nil || !ok || n != 2+4*batchItems {
+		t.Fatalf("ok %v, %v, %d records", ok, err, n)
+	}
+}
