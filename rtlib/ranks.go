@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"github.com/svmc/svmc/trace"
@@ -152,14 +153,16 @@ func (r *run) rankTwin() {
 	if r.ranks == nil || t == nil || r.ranks.Size() == 1 {
 		return // nobody to send changes to
 	}
-	r.twins = r.twins[:0]
-	for _, st := range t.store {
-		var tw []byte
-		if !st.pointers && st.Size > 0 {
-			tw = append(tw, st.bytes()...)
-		}
-		r.twins = append(r.twins, tw)
+	for len(r.twins) < len(t.store) {
+		r.twins = append(r.twins, nil)
 	}
+	r.twins = r.twins[:len(t.store)]
+	for i, st := range t.store {
+		if !st.pointers && st.Size > 0 {
+			r.twins[i] = append(r.twins[i][:0], st.bytes()...) // the last pdo's buffer
+		}
+	}
+	r.twinned = true
 }
 
 // rankEnd is the leader's part of a pdo's end between ranks, after every
@@ -253,16 +256,18 @@ func narrow(v uint64, k reflect.Kind) uint64 {
 // rankTwin to the others and applies theirs, rank by rank.
 func (r *run) rankDiffs() error {
 	t := r.segTab.Load()
-	if r.ranks == nil || t == nil || len(r.twins) == 0 {
+	if r.ranks == nil || t == nil || !r.twinned {
 		return nil
 	}
-	var out []byte
+	r.twinned = false
+	out := r.diffOut[:0]
 	for id, tw := range r.twins {
 		if tw == nil {
 			continue
 		}
 		out = appendDiff(out, uint32(id), tw, t.store[id].bytes())
 	}
+	r.diffOut = out
 	r.exchanges++
 	r.sent += int64(len(out))
 	all, err := r.ranks.Allgather(out)
@@ -280,48 +285,104 @@ func (r *run) rankDiffs() error {
 	return nil
 }
 
-// appendDiff appends the runs of bytes where now differs from twin, each
-// as segment, offset, length and the bytes (little-endian uint32s).
-// Whole 8-byte words are compared first: most of a segment is unchanged.
+// appendDiff appends where now differs from twin, byte-exact, as runs of
+// 8-byte groups: a run is segment, byte offset and number of groups
+// (little-endian uint32s), then per group a mask of the bytes that changed
+// and those bytes. Unchanged stretches are skipped 64 bytes at a time.
+// Byte-exact: a rank sends no byte it did not change, so that neighbouring
+// elements written by two ranks both survive.
 func appendDiff(out []byte, seg uint32, twin, now []byte) []byte {
 	n := min(len(twin), len(now))
+	load := func(b []byte, i int) uint64 {
+		if i+8 <= n {
+			return binary.LittleEndian.Uint64(b[i:])
+		}
+		var w uint64 // the last, partial group
+		for k := i; k < n; k++ {
+			w |= uint64(b[k]) << (8 * (k - i))
+		}
+		return w
+	}
 	for i := 0; i < n; {
-		if i+8 <= n && binary.LittleEndian.Uint64(twin[i:]) == binary.LittleEndian.Uint64(now[i:]) {
+		if i+64 <= n && bytes.Equal(twin[i:i+64], now[i:i+64]) {
+			i += 64
+			continue
+		}
+		if load(twin, i) == load(now, i) {
 			i += 8
 			continue
 		}
-		if twin[i] == now[i] {
-			i++
-			continue
+		hdr, start, groups := len(out), i, 0
+		out = append(out, make([]byte, 12)...)
+		for ; i < n; i += 8 {
+			x := load(twin, i) ^ load(now, i)
+			if x == 0 {
+				break
+			}
+			m := changedBytes(x)
+			out = append(out, m)
+			if m == 0xff {
+				out = append(out, now[i:i+8]...)
+			} else {
+				for k := range 8 {
+					if m&(1<<k) != 0 {
+						out = append(out, now[i+k])
+					}
+				}
+			}
+			groups++
 		}
-		j := i + 1
-		for j < n && twin[j] != now[j] {
-			j++
-		}
-		out = binary.LittleEndian.AppendUint32(out, seg)
-		out = binary.LittleEndian.AppendUint32(out, uint32(i))
-		out = binary.LittleEndian.AppendUint32(out, uint32(j-i))
-		out = append(out, now[i:j]...)
-		i = j
+		binary.LittleEndian.PutUint32(out[hdr:], seg)
+		binary.LittleEndian.PutUint32(out[hdr+4:], uint32(start))
+		binary.LittleEndian.PutUint32(out[hdr+8:], uint32(groups))
 	}
 	return out
 }
 
+// changedBytes is the mask of the nonzero bytes of x (bit k: byte k).
+func changedBytes(x uint64) byte {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	nz := (((x & lo7) + lo7) | x) & hi // the high bit of every nonzero byte
+	return byte(((nz >> 7) * 0x0102040810204080) >> 56)
+}
+
 // applyDiff writes another rank's runs into the storage they name.
 func applyDiff(d []byte, store []Storage, nseg int) error {
+	short := func(what string) error { return fmt.Errorf("a diff ends inside %s", what) }
 	for len(d) > 0 {
 		if len(d) < 12 {
-			return fmt.Errorf("a diff of %d bytes ends inside a run's header", len(d))
+			return short("a run's header")
 		}
 		seg := int(binary.LittleEndian.Uint32(d))
 		off := int(binary.LittleEndian.Uint32(d[4:]))
-		n := int(binary.LittleEndian.Uint32(d[8:]))
+		groups := int(binary.LittleEndian.Uint32(d[8:]))
 		d = d[12:]
-		if seg >= nseg || n > len(d) || off+n > store[seg].Size {
-			return fmt.Errorf("a run of %d bytes at %d of segment %d does not fit (the ranks' shared variables differ)", n, off, seg+1)
+		if seg >= nseg || off+8*groups > store[seg].Size+7 {
+			return fmt.Errorf("a run of %d groups at %d of segment %d does not fit (the ranks' shared variables differ)", groups, off, seg+1)
 		}
-		copy(store[seg].bytes()[off:off+n], d[:n])
-		d = d[n:]
+		dst := store[seg].bytes()
+		for g := range groups {
+			if len(d) == 0 {
+				return short("a run")
+			}
+			m, base := d[0], off+8*g
+			d = d[1:]
+			if m == 0xff && base+8 <= len(dst) && len(d) >= 8 {
+				copy(dst[base:base+8], d[:8])
+				d = d[8:]
+				continue
+			}
+			for k := range 8 {
+				if m&(1<<k) == 0 {
+					continue
+				}
+				if len(d) == 0 || base+k >= len(dst) {
+					return short("a group")
+				}
+				dst[base+k] = d[0]
+				d = d[1:]
+			}
+		}
 	}
 	return nil
 }

@@ -21,9 +21,10 @@ import (
 func init() { openRanks = openMPI }
 
 type mpiRanks struct {
-	comm    *mpi.Comm
-	calls   chan func()
-	serving sync.Map // rank 0: loop number → *serving
+	comm     *mpi.Comm
+	calls    chan func()
+	serving  sync.Map // rank 0: loop number → *serving
+	gathered []byte   // Allgather's buffer, kept from call to call
 }
 
 func openMPI() (rankNet, error) {
@@ -250,10 +251,11 @@ var mpiOps = map[Op]mpi.Op{
 func (m *mpiRanks) Allgather(b []byte) ([][]byte, error) {
 	var all [][]byte
 	err := m.do(func() error {
-		out, at, err := mpi.Allgatherv(m.comm.System(), b)
+		out, at, err := mpi.Allgatherv(m.comm.System(), b, m.gathered)
 		if err != nil {
 			return err
 		}
+		m.gathered = out // its parts are applied before the next call
 		for r := range m.comm.Size() {
 			all = append(all, out[at[r]:at[r+1]])
 		}

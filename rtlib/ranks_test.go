@@ -41,8 +41,32 @@ func TestRankDiffs(t *testing.T) {
 			t.Fatalf("round %d: after the exchange\n a %v\n b %v\nwant %v", round, a, b, want)
 		}
 	}
-	if err := applyDiff([]byte{0, 0, 0, 0, 10, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}, []Storage{StorageOf(make([]byte, 12))}, 1); err == nil {
+	// Segment 0, offset 8, two groups: the second lies past 12 bytes.
+	if err := applyDiff([]byte{0, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 1, 9}, []Storage{StorageOf(make([]byte, 12))}, 1); err == nil {
 		t.Error("a run past the storage's end was applied")
+	}
+}
+
+// TestChangedBytes: the mask of a word's changed bytes, against the
+// byte by byte answer.
+func TestChangedBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for range 100000 {
+		x := rng.Uint64()
+		for k := range 8 {
+			if rng.Intn(3) == 0 {
+				x &^= 0xff << (8 * k)
+			}
+		}
+		var want byte
+		for k := range 8 {
+			if byte(x>>(8*k)) != 0 {
+				want |= 1 << k
+			}
+		}
+		if got := changedBytes(x); got != want {
+			t.Fatalf("changedBytes(%#x) = %08b, want %08b", x, got, want)
+		}
 	}
 }
 

@@ -255,9 +255,11 @@ type run struct {
 
 	// ranks: the processors are the ranks of an MPI job and this process
 	// is rank (ranks.go); twins are the shared storage before a pdo.
-	ranks rankNet
-	rank  int
-	twins [][]byte
+	ranks   rankNet
+	rank    int
+	twins   [][]byte // kept from pdo to pdo
+	twinned bool     // twins holds this pdo's copies
+	diffOut []byte   // this rank's diffs, kept from pdo to pdo
 	// shift, shiftErr: this rank's clock against rank 0's; exchanges,
 	// sent: the pdo ends' exchanges of shared storage (rank-info).
 	shift, shiftErr float64

@@ -472,10 +472,10 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status, error) {
 }
 
 // Allgatherv gives every rank every rank's in, rank by rank, in one slice
-// (MPI_Allgatherv), and where each rank's part begins: part r is
-// out[at[r]:at[r+1]]. The parts may differ in length; their lengths are
-// exchanged first.
-func Allgatherv(c *Comm, in []byte) (out []byte, at []int, err error) {
+// (MPI_Allgatherv; buf's storage when it is large enough), and where each
+// rank's part begins: part r is out[at[r]:at[r+1]]. The parts may differ
+// in length; their lengths are exchanged first.
+func Allgatherv(c *Comm, in, buf []byte) (out []byte, at []int, err error) {
 	lens := make([]int64, c.size)
 	if err := Allgather(c, []int64{int64(len(in))}, lens); err != nil {
 		return nil, nil, err
@@ -489,7 +489,11 @@ func Allgatherv(c *Comm, in []byte) (out []byte, at []int, err error) {
 		counts[r], displs[r] = C.int(n), C.int(at[r])
 		at[r+1] = at[r] + int(n)
 	}
-	out = make([]byte, at[c.size])
+	out = buf[:0]
+	if cap(out) < at[c.size] {
+		out = make([]byte, at[c.size])
+	}
+	out = out[:at[c.size]]
 	var send, recv unsafe.Pointer
 	if len(in) > 0 {
 		send = unsafe.Pointer(unsafe.SliceData(in))
