@@ -9,7 +9,7 @@ import (
 
 // rankTrace is a rank's trace of a two-processor run as rtlib writes one
 // under MPI: both processors' records, lanes, rank-info and trace-end.
-func rankTrace(t *testing.T, rank int, shift float64, build func(b *Buf), status int, msg string) io.Reader {
+func rankTrace(t *testing.T, rank int, shift float64, build func(b *Buf), status int, msg string) io.ReadSeeker {
 	t.Helper()
 	var b Buf
 	build(&b)
@@ -38,7 +38,7 @@ func rankTrace(t *testing.T, rank int, shift float64, build func(b *Buf), status
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return &out
+	return bytes.NewReader(out.Bytes())
 }
 
 func region(b *Buf, tag Tag, node int, clock float64) {
@@ -59,8 +59,8 @@ func laneStart(b *Buf, node int, clock float64, proc int) {
 
 // TestMergeRanks: processor k's records come from rank k with rank k's
 // shift, the lanes processor k started too (renumbered after the
-// processors, in order), the copies of the others are dropped, records are
-// in clock order, and trace-end is the failing rank's.
+// processors, in order), the copies of the others are dropped, rank by
+// rank, and trace-end, last, is the failing rank's.
 func TestMergeRanks(t *testing.T) {
 	r0 := rankTrace(t, 0, 0, func(b *Buf) {
 		region(b, TagTraceRegionStart, 0, 10)
@@ -76,7 +76,7 @@ func TestMergeRanks(t *testing.T) {
 		region(b, TagTraceRegionStop, 1, 5)
 	}, EndPanic, "processor 1 panicked")
 	var out bytes.Buffer
-	if err := MergeRanks(&out, []io.Reader{r0, r1}); err != nil {
+	if err := MergeRanks(&out, []io.ReadSeeker{r0, r1}); err != nil {
 		t.Fatal(err)
 	}
 	var d strings.Builder
@@ -96,7 +96,7 @@ node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" proc
 	if d.String() != want {
 		t.Errorf("merged:\n%s\nwant\n%s", d.String(), want)
 	}
-	if err := MergeRanks(io.Discard, []io.Reader{rankTrace(t, 1, 0, func(*Buf) {}, 0, ""), rankTrace(t, 1, 0, func(*Buf) {}, 0, "")}); err == nil || !strings.Contains(err.Error(), "trace 0 of 2 is rank 1's") {
+	if err := MergeRanks(io.Discard, []io.ReadSeeker{rankTrace(t, 1, 0, func(*Buf) {}, 0, ""), rankTrace(t, 1, 0, func(*Buf) {}, 0, "")}); err == nil || !strings.Contains(err.Error(), "trace 0 of 2 is rank 1's") {
 		t.Errorf("two traces of rank 1: %v", err)
 	}
 }

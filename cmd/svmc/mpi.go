@@ -125,7 +125,7 @@ func ranksOf(changed bool, nprocs int) (int, error) {
 // (trace.MergeRanks) and removes them; it leaves them where one is missing
 // or the merge fails, and says why.
 func mergeRankTraces(path string, n int) error {
-	var srcs []io.Reader
+	var srcs []io.ReadSeeker
 	var names []string
 	for k := range n {
 		name := fmt.Sprintf("%s.rank%d", path, k)
@@ -134,7 +134,7 @@ func mergeRankTraces(path string, n int) error {
 			return fmt.Errorf("the ranks' traces are not merged: %v", err)
 		}
 		defer f.Close()
-		srcs = append(srcs, bufio.NewReaderSize(f, 1<<16))
+		srcs = append(srcs, f)
 		names = append(names, name)
 	}
 	out, err := os.Create(path)
