@@ -278,8 +278,16 @@ func (r *run) rankDiffs() error {
 		if k == r.rank {
 			continue
 		}
-		if err := applyDiff(d, t.store, len(r.twins)); err != nil {
+		c, err := applyDiff(d, t.store, r.twins)
+		if err != nil {
 			return fmt.Errorf("from rank %d: %v", k, err)
+		}
+		if c != nil {
+			v, name := t.vars[c.seg], "?"
+			if v.sub > 0 && v.sub < len(r.prog.Subs) {
+				name = r.prog.Subs[v.sub].Name
+			}
+			return fmt.Errorf("ranks %d and %d both changed byte %d of shared variable %d of %s, to different values: a critical section, lock or atomic orders the processors of one rank only; combine such updates with a reduction", min(k, r.rank), max(k, r.rank), c.off, v.num, name)
 		}
 	}
 	return nil
@@ -346,29 +354,38 @@ func changedBytes(x uint64) byte {
 	return byte(((nz >> 7) * 0x0102040810204080) >> 56)
 }
 
-// applyDiff writes another rank's runs into the storage they name.
-func applyDiff(d []byte, store []Storage, nseg int) error {
+// conflict is a byte of shared storage that two ranks changed to
+// different values in one pdo.
+type conflict struct{ seg, off int }
+
+// applyDiff writes another rank's runs into the storage they name. A byte
+// this rank changed too (it differs from its twin), to another value, is a
+// conflict: it is returned, and the rest is not applied. (Two processors
+// of different ranks updating one element under a critical section, a
+// lock or atomic: those order the processors of one rank only.)
+func applyDiff(d []byte, store []Storage, twins [][]byte) (*conflict, error) {
 	short := func(what string) error { return fmt.Errorf("a diff ends inside %s", what) }
 	for len(d) > 0 {
 		if len(d) < 12 {
-			return short("a run's header")
+			return nil, short("a run's header")
 		}
 		seg := int(binary.LittleEndian.Uint32(d))
 		off := int(binary.LittleEndian.Uint32(d[4:]))
 		groups := int(binary.LittleEndian.Uint32(d[8:]))
 		d = d[12:]
-		if seg >= nseg || off+8*groups > store[seg].Size+7 {
-			return fmt.Errorf("a run of %d groups at %d of segment %d does not fit (the ranks' shared variables differ)", groups, off, seg+1)
+		if seg >= len(twins) || off+8*groups > store[seg].Size+7 {
+			return nil, fmt.Errorf("a run of %d groups at %d of segment %d does not fit (the ranks' shared variables differ)", groups, off, seg+1)
 		}
-		dst := store[seg].bytes()
+		dst, tw := store[seg].bytes(), twins[seg]
 		for g := range groups {
 			if len(d) == 0 {
-				return short("a run")
+				return nil, short("a run")
 			}
 			m, base := d[0], off+8*g
 			d = d[1:]
-			if m == 0xff && base+8 <= len(dst) && len(d) >= 8 {
-				copy(dst[base:base+8], d[:8])
+			if m == 0xff && base+8 <= len(tw) && len(d) >= 8 &&
+				binary.LittleEndian.Uint64(tw[base:]) == binary.LittleEndian.Uint64(dst[base:]) {
+				copy(dst[base:base+8], d[:8]) // a whole word this rank left alone
 				d = d[8:]
 				continue
 			}
@@ -376,15 +393,19 @@ func applyDiff(d []byte, store []Storage, nseg int) error {
 				if m&(1<<k) == 0 {
 					continue
 				}
-				if len(d) == 0 || base+k >= len(dst) {
-					return short("a group")
+				at := base + k
+				if len(d) == 0 || at >= len(dst) {
+					return nil, short("a group")
 				}
-				dst[base+k] = d[0]
+				if at < len(tw) && tw[at] != dst[at] && dst[at] != d[0] {
+					return &conflict{seg, at}, nil
+				}
+				dst[at] = d[0]
 				d = d[1:]
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // bytes is the storage as bytes.

@@ -31,19 +31,37 @@ func TestRankDiffs(t *testing.T) {
 		}
 		da := appendDiff(nil, 0, twin, a)
 		db := appendDiff(nil, 0, twin, b)
-		if err := applyDiff(db, []Storage{StorageOf(a)}, 1); err != nil {
-			t.Fatal(err)
+		if c, err := applyDiff(db, []Storage{StorageOf(a)}, [][]byte{twin}); c != nil || err != nil {
+			t.Fatal(c, err)
 		}
-		if err := applyDiff(da, []Storage{StorageOf(b)}, 1); err != nil {
-			t.Fatal(err)
+		if c, err := applyDiff(da, []Storage{StorageOf(b)}, [][]byte{twin}); c != nil || err != nil {
+			t.Fatal(c, err)
 		}
 		if !bytes.Equal(a, want) || !bytes.Equal(b, want) {
 			t.Fatalf("round %d: after the exchange\n a %v\n b %v\nwant %v", round, a, b, want)
 		}
 	}
 	// Segment 0, offset 8, two groups: the second lies past 12 bytes.
-	if err := applyDiff([]byte{0, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 1, 9}, []Storage{StorageOf(make([]byte, 12))}, 1); err == nil {
+	if _, err := applyDiff([]byte{0, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 1, 9}, []Storage{StorageOf(make([]byte, 12))}, [][]byte{make([]byte, 12)}); err == nil {
 		t.Error("a run past the storage's end was applied")
+	}
+}
+
+// TestRankConflict: a byte both ranks changed, to different values, is a
+// conflict (a lost update otherwise); to the same value it is not.
+func TestRankConflict(t *testing.T) {
+	twin := make([]byte, 20)
+	for _, c := range []struct {
+		mine, theirs byte
+		want         bool
+	}{{1, 2, true}, {3, 3, false}, {0, 5, false}} {
+		a, b := bytes.Clone(twin), bytes.Clone(twin)
+		a[13], b[13] = c.mine, c.theirs
+		b[2] = 7 // a change of theirs alone
+		got, err := applyDiff(appendDiff(nil, 0, twin, b), []Storage{StorageOf(a)}, [][]byte{twin})
+		if err != nil || (got != nil) != c.want || got != nil && got.off != 13 {
+			t.Errorf("mine %d, theirs %d: conflict %v (%v), want %v", c.mine, c.theirs, got, err, c.want)
+		}
 	}
 }
 

@@ -233,3 +233,35 @@ func main() {
 		t.Errorf("the merged trace has the rank-info records of ranks %v, want both: a rank's trace is missing", ranks)
 	}
 }
+
+// TestMPIConflict: processors of two ranks updating one shared element
+// under a critical section would lose updates (each rank's critical
+// section orders its own processors only): the run stops at the pdo with
+// the ranks, the variable and what to do instead of printing a wrong sum.
+func TestMPIConflict(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func main() {
+	hist := make([]int64, 4)
+	//svm:shared hist
+	//svm:pdo loops(i)
+	for i := 0; i < 100; i++ {
+		//svm:critical
+		hist[i%4]++
+		//svm:end critical
+	}
+	fmt.Println(hist)
+}
+`})
+	if one := runSvmc(t, dir, "run", "-n", "2", "."); one.code != 0 || one.stdout != "[25 25 25 25]\n" {
+		t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
+	}
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "2", ".")
+	want := "main.go:8:2: pdo: shared variables between ranks: ranks 0 and 1 both changed byte 0 of shared variable 1 of main, to different values"
+	if res.code == 0 || !strings.Contains(res.stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant %q", res.code, res.stdout, res.stderr, want)
+	}
+}
