@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"github.com/svmc/svmc/trace"
 	"math"
 	"reflect"
 	"sync"
 	"unsafe"
+
+	"github.com/svmc/svmc/trace"
 )
 
 // The processors as the ranks of an MPI job (issue 16; the transport is
@@ -44,7 +45,6 @@ type rankNet interface {
 	Allreduce(vals []uint64, kinds []reflect.Kind, ops []Op) error
 	// Allgather gives every rank every rank's bytes, in rank order.
 	Allgather(b []byte) ([][]byte, error)
-	Barrier() error
 	// A dynamic pdo between ranks: rank 0 holds the counter. Serve starts
 	// answering the other ranks' requests for chunks of loop seq with
 	// next (rank 0; it returns at once); Ask asks rank 0 for one (the
@@ -59,9 +59,9 @@ type rankNet interface {
 	// clock, and returns what to add to this rank's run clock to get rank
 	// 0's and the error bound of the estimate.
 	ClockShift(clock, begin func() float64) (shift, errb float64, err error)
-	// Close ends the transport at a normal end; Abort ends the job.
+	// Close ends the transport at a normal end (a rank that ends in error
+	// exits without it: mpirun then stops the job).
 	Close() error
-	Abort(code int)
 }
 
 // openRanks opens the transport built into this program (nil: none).

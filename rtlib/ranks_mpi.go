@@ -180,10 +180,6 @@ func (m *mpiRanks) EndLoop(seq int) error {
 	return <-sv.done
 }
 
-func (m *mpiRanks) Barrier() error {
-	return m.do(func() error { return m.comm.System().Barrier() })
-}
-
 // Allreduce reduces each element with its op, in the class of its kind
 // (float64, int64 or uint64: widen's classes), one MPI call per run of
 // elements with the same class and op.
@@ -268,9 +264,4 @@ func (m *mpiRanks) Close() error {
 	err := m.do(m.comm.Finalize)
 	close(m.calls)
 	return err
-}
-
-func (m *mpiRanks) Abort(code int) {
-	m.calls <- func() { m.comm.Abort(code) }
-	select {} // MPI_Abort does not return
 }

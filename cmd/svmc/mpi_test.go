@@ -184,6 +184,13 @@ func TestMPIFlags(t *testing.T) {
 	if res := runSvmc(t, dir, "run", "--hostfile", hf, "."); res.code == 0 || !strings.Contains(res.stderr, "--hostfile needs --mpi") {
 		t.Errorf("--hostfile without --mpi: exit %d, %q", res.code, res.stderr)
 	}
+	// Without MPI's tools, --mpi says what to install.
+	cmd := exec.Command(svmcBin, "run", "--mpi", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "PATH="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if want := "svmc: --mpi: pkg-config is not installed; install OpenMPI (apt-get install openmpi-bin libopenmpi-dev) or MPICH"; err == nil || !strings.Contains(string(out), want) {
+		t.Errorf("--mpi without MPI: %v, %q; want %q", err, out, want)
+	}
 	mpiReady(t)
 	res := runSvmc(t, dir, "run", "--mpi", "--hostfile", hf, ".")
 	if want := hf + ":3: slots=two: want a positive number"; res.code == 0 || !strings.Contains(res.stderr, want) {
