@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -347,6 +348,18 @@ func appendDiff(out []byte, seg uint32, twin, now []byte) []byte {
 	return out
 }
 
+// byteMasks[m] has byte k all ones where bit k of m is set.
+var byteMasks = func() (t [256]uint64) {
+	for m := range t {
+		for k := range 8 {
+			if m&(1<<k) != 0 {
+				t[m] |= 0xff << (8 * k)
+			}
+		}
+	}
+	return t
+}()
+
 // changedBytes is the mask of the nonzero bytes of x (bit k: byte k).
 func changedBytes(x uint64) byte {
 	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
@@ -383,13 +396,30 @@ func applyDiff(d []byte, store []Storage, twins [][]byte) (*conflict, error) {
 			}
 			m, base := d[0], off+8*g
 			d = d[1:]
-			if m == 0xff && base+8 <= len(tw) && len(d) >= 8 &&
-				binary.LittleEndian.Uint64(tw[base:]) == binary.LittleEndian.Uint64(dst[base:]) {
-				copy(dst[base:base+8], d[:8]) // a whole word this rank left alone
-				d = d[8:]
+			if cnt := bits.OnesCount8(m); base+8 <= len(dst) && base+8 <= len(tw) && len(d) >= cnt {
+				// A whole word: merge with word operations.
+				var in uint64
+				if m == 0xff {
+					in = binary.LittleEndian.Uint64(d)
+				} else {
+					for k, j := 0, 0; k < 8; k++ {
+						if m&(1<<k) != 0 {
+							in |= uint64(d[j]) << (8 * k)
+							j++
+						}
+					}
+				}
+				old := binary.LittleEndian.Uint64(dst[base:])
+				mine := changedBytes(old ^ binary.LittleEndian.Uint64(tw[base:]))
+				if c := mine & changedBytes(old^in) & m; c != 0 {
+					return &conflict{seg, base + bits.TrailingZeros8(c)}, nil
+				}
+				mask := byteMasks[m]
+				binary.LittleEndian.PutUint64(dst[base:], old&^mask|in&mask)
+				d = d[cnt:]
 				continue
 			}
-			for k := range 8 {
+			for k := range 8 { // the storage's last, partial word
 				if m&(1<<k) == 0 {
 					continue
 				}
