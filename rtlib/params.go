@@ -67,7 +67,8 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	}
 	v := &s.Values
 	if net != nil {
-		v.NProcs = net.Size()
+		v.NProcs = net.Size() * v.ProcsPerRank
+		par.perRank = v.ProcsPerRank
 		if v.Trace != "" {
 			v.Trace = fmt.Sprintf("%s.rank%d", v.Trace, net.Rank())
 		}

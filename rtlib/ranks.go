@@ -20,8 +20,9 @@ import (
 //
 //   - exclusive code runs on every rank with the same inputs (processor 0
 //     of each rank runs it), and user output comes from rank 0 only;
-//   - a pdo's share of processor k runs on rank k only: the other members
-//     of a rank get no iterations (their reductions hand over identities);
+//   - a pdo's share of processor k runs on rank k only (rank k/K with K
+//     processors per rank): the other members of a rank get no iterations
+//     (their reductions hand over identities);
 //     under a dynamic strategy rank 0 holds the loop's counter and hands
 //     out the chunks (a rank's processor asks it; affinity runs as
 //     guided(1));
@@ -77,7 +78,7 @@ func rankOf(net rankNet) int {
 }
 
 // idle reports whether p's pdo shares run on another rank.
-func (p *Proc) idle() bool { return p.r.ranks != nil && p.id != p.r.rank }
+func (p *Proc) idle() bool { return p.r.ranks != nil && p.id/p.r.perRank != p.r.rank }
 
 // empty takes every iteration away from it.
 func (it *Iter) empty() {
@@ -186,16 +187,26 @@ func (p *Proc) rankEnd(a *aps, t *pdoTask) {
 }
 
 // rankReduce combines the members' partial results across ranks: the
-// partials of this rank's processor (or, where it is not a member, of any
-// member: identities) are reduced with the other ranks' and stand for all
-// of them; the other members' are dropped.
+// partials of this rank's processors, folded into the first one's (where
+// none is a member, any member's: identities), are reduced with the other
+// ranks' and stand for all of them; the other members' are dropped.
 func (r *run) rankReduce(a *aps) error {
-	mine := 0
+	mine := -1
 	for i, m := range a.members {
-		if m.id == r.rank {
+		if m.idle() {
+			continue
+		}
+		if mine < 0 {
 			mine = i
+			continue
+		}
+		for j := range a.slots[i].it.partials {
+			pt := a.slots[i].it.partials[j]
+			pt.dst = unsafe.Pointer(&a.slots[mine].it.partials[j].bits)
+			pt.fold()
 		}
 	}
+	mine = max(mine, 0)
 	parts := a.slots[mine].it.partials
 	if len(a.slots[mine].it.reduce) > 0 {
 		return fmt.Errorf("a reduction of a complex or boolean variable cannot be combined between ranks yet")
@@ -468,9 +479,10 @@ func hasPointers(t reflect.Type) bool {
 
 // rankInfoRec is the rank-info record of this rank's trace.
 func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
-	b.Begin(trace.TagRankInfo, r.rank, clock)
+	b.Begin(trace.TagRankInfo, r.rank*r.perRank, clock)
 	b.Int(r.rank)
 	b.Int(r.ranks.Size())
+	b.Int(r.perRank)
 	b.Double(r.shift)
 	b.Double(r.shiftErr)
 	b.Int(r.exchanges)

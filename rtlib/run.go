@@ -157,6 +157,7 @@ type Params struct {
 
 	signals <-chan os.Signal // Main: stop the run on these
 	ranks   rankNet          // Main: the processors are an MPI job's ranks (ranks.go)
+	perRank int              // and each rank runs this many of them (1 if 0)
 }
 
 // DefaultPageSize is the default of Params.PageSize.
@@ -257,6 +258,7 @@ type run struct {
 	// is rank (ranks.go); twins are the shared storage before a pdo.
 	ranks   rankNet
 	rank    int
+	perRank int      // this rank runs processors rank·perRank to (rank+1)·perRank − 1
 	twins   [][]byte // kept from pdo to pdo
 	twinned bool     // twins holds this pdo's copies
 	diffOut []byte   // this rank's diffs, kept from pdo to pdo
@@ -435,9 +437,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		hurry:    make(chan struct{}),
 		ranks:    par.ranks,
 		rank:     rankOf(par.ranks),
+		perRank:  max(par.perRank, 1),
 	}
-	if r.ranks != nil && r.n != r.ranks.Size() {
-		return &Error{Proc: -1, Msg: fmt.Sprintf("%d processors in a job of %d ranks: each rank is one processor", r.n, r.ranks.Size())}
+	if r.ranks != nil && r.n != r.ranks.Size()*r.perRank {
+		return &Error{Proc: -1, Msg: fmt.Sprintf("%d processors in a job of %d ranks of %d processors each", r.n, r.ranks.Size(), r.perRank)}
 	}
 	r.synchrTime = !par.NoSynchrTime
 	r.infoOff = map[string]bool{}

@@ -121,7 +121,8 @@ const (
 	// when the run started (Cristian's algorithm, the shortest of several
 	// round trips; "error microseconds" bounds it), and what the rank
 	// exchanged at the ends of pdos: how many exchanges and the bytes of
-	// shared storage it sent. MergeRanks reads it.
+	// shared storage it sent. Rank k runs processors k·K to k·K + K − 1,
+	// K its "processors per rank". MergeRanks reads it.
 	TagRankInfo Tag = 2014
 
 	// MaxLanes bounds the goroutine lanes of a run: their node ids are N
@@ -396,7 +397,7 @@ var Catalog = []*Descriptor{
 	{TagGoroutineEnd, "goroutine-end", "the goroutine of a lane returns",
 		one(nodeID, clock)},
 	{TagRankInfo, "rank-info", "a rank's clock against rank 0's, for merging the ranks' traces, and its exchanges at pdo ends",
-		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Double, "shift microseconds", 0},
+		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Int, "processors per rank", 0}, Field{Double, "shift microseconds", 0},
 			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},

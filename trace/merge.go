@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"slices"
 )
 
 // MergeRanks writes one trace of a run whose processors were the ranks of
@@ -22,12 +23,13 @@ import (
 func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 	n := len(srcs)
 	type rankInfo struct {
-		shift float64
-		lanes map[int]int // lane node → merged node, for the lanes of processor k
-		end   *Record
+		shift   float64
+		perRank int         // rank k runs processors k·perRank, ...
+		lanes   map[int]int // lane node → merged node, for the lanes of this rank's processors
+		end     *Record
 	}
 	infos := make([]rankInfo, n)
-	next := n // the next merged lane node
+	procs, next := -1, 0 // the job's processors; the next merged lane node
 	for k, src := range srcs {
 		rd, err := NewReader(src)
 		if err != nil {
@@ -48,20 +50,37 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 				if rec.Int("rank") != k || rec.Int("ranks") != n {
 					return fmt.Errorf("trace %d of %d is rank %d's of %d", k, n, rec.Int("rank"), rec.Int("ranks"))
 				}
-				ri.shift, found = rec.Double("shift microseconds"), true
+				ri.shift, ri.perRank, found = rec.Double("shift microseconds"), max(rec.Int("processors per rank"), 1), true
 			case TagTraceEnd:
 				ri.end = rec
 			case TagGoroutineStart:
-				if _, ok := ri.lanes[rec.Node()]; !ok && rec.Int("processor") == k && rec.Node() >= n {
-					ri.lanes[rec.Node()] = next
-					next++
+				// Lanes are numbered after the processors; their owners
+				// are known once the rank-info is: kept by processor.
+				if _, ok := ri.lanes[rec.Node()]; !ok {
+					ri.lanes[rec.Node()] = -1 - rec.Int("processor")
 				}
 			}
 		}
 		if !found {
 			return fmt.Errorf("rank %d's trace has no rank-info record: not a trace of a rank of an MPI job", k)
 		}
+		if procs >= 0 && ri.perRank*n != procs {
+			return fmt.Errorf("rank %d ran %d processors, rank 0 %d", k, ri.perRank, procs/n)
+		}
+		procs = ri.perRank * n
 		infos[k] = ri
+	}
+	// The lanes of rank k's processors, numbered after the job's processors.
+	next = procs
+	for k := range infos {
+		for node, owner := range sortedLanes(infos[k].lanes) {
+			if -1-owner < procs && (-1-owner)/infos[k].perRank == k && node >= procs {
+				infos[k].lanes[node] = next
+				next++
+			} else {
+				delete(infos[k].lanes, node)
+			}
+		}
 	}
 	end, endShift := infos[0].end, 0.0
 	for _, ri := range infos {
@@ -101,7 +120,7 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 			switch {
 			case rec.Desc.Tag == TagTraceEnd:
 				continue
-			case node == k, isLane, k == 0 && (ni < 0 || node == 0):
+			case ni >= 0 && node < procs && node/ri.perRank == k, isLane, k == 0 && ni < 0:
 			default:
 				continue // another rank's part, or a processor with no work here
 			}
@@ -128,4 +147,21 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 		}
 	}
 	return w.Close()
+}
+
+// sortedLanes iterates over lanes in the order of their nodes, so that the
+// merged numbering does not depend on map order.
+func sortedLanes(lanes map[int]int) func(yield func(node, owner int) bool) {
+	return func(yield func(node, owner int) bool) {
+		nodes := make([]int, 0, len(lanes))
+		for node := range lanes {
+			nodes = append(nodes, node)
+		}
+		slices.Sort(nodes)
+		for _, node := range nodes {
+			if !yield(node, lanes[node]) {
+				return
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -10,12 +11,18 @@ import (
 // rankTrace is a rank's trace of a two-processor run as rtlib writes one
 // under MPI: both processors' records, lanes, rank-info and trace-end.
 func rankTrace(t *testing.T, rank int, shift float64, build func(b *Buf), status int, msg string) io.ReadSeeker {
+	return rankTraceK(t, rank, 1, shift, build, status, msg)
+}
+
+// rankTraceK is rankTrace for ranks of perRank processors each.
+func rankTraceK(t *testing.T, rank, perRank int, shift float64, build func(b *Buf), status int, msg string) io.ReadSeeker {
 	t.Helper()
 	var b Buf
 	build(&b)
-	b.Begin(TagRankInfo, rank, 50)
+	b.Begin(TagRankInfo, rank*perRank, 50)
 	b.Int(rank)
 	b.Int(2)
+	b.Int(perRank)
 	b.Double(shift)
 	b.Double(0.5)
 	b.Int(3)
@@ -86,11 +93,11 @@ func TestMergeRanks(t *testing.T) {
 	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 2  t=12.000us  goroutine-start  processor=0 goroutine number=7 started at=[11]"main.go:3:2"
 node 0  t=40.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 0  t=50.000us  rank-info  rank=0 ranks=2 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024
 node 1  t=103.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 3  t=104.000us  goroutine-start  processor=1 goroutine number=7 started at=[11]"main.go:3:2"
 node 1  t=105.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 1  t=150.000us  rank-info  rank=1 ranks=2 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024
+node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024
 node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" processors not stopped=[0]{} lost records=0
 `
 	if d.String() != want {
@@ -98,5 +105,42 @@ node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" proc
 	}
 	if err := MergeRanks(io.Discard, []io.ReadSeeker{rankTrace(t, 1, 0, func(*Buf) {}, 0, ""), rankTrace(t, 1, 0, func(*Buf) {}, 0, "")}); err == nil || !strings.Contains(err.Error(), "trace 0 of 2 is rank 1's") {
 		t.Errorf("two traces of rank 1: %v", err)
+	}
+}
+
+// TestMergeRanksPerRank: with two processors per rank, rank k keeps
+// processors 2k and 2k+1 and the lanes they started.
+func TestMergeRanksPerRank(t *testing.T) {
+	r0 := rankTraceK(t, 0, 2, 0, func(b *Buf) {
+		region(b, TagTraceRegionStart, 0, 10)
+		region(b, TagTraceRegionStart, 1, 11)
+		region(b, TagTraceRegionStart, 2, 12) // rank 1's processor
+		laneStart(b, 4, 13, 1)                // processor 1's goroutine
+		laneStart(b, 5, 14, 3)                // a copy of processor 3's
+	}, EndNormal, "")
+	r1 := rankTraceK(t, 1, 2, 100, func(b *Buf) {
+		region(b, TagTraceRegionStart, 1, 1) // rank 0's processor
+		region(b, TagTraceRegionStart, 2, 2)
+		region(b, TagTraceRegionStart, 3, 3)
+		laneStart(b, 5, 4, 3)
+	}, EndNormal, "")
+	var out bytes.Buffer
+	if err := MergeRanks(&out, []io.ReadSeeker{r0, r1}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	rd, err := NewReader(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rec, err := range rd.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s@%d/%g", rec.Desc.Name, rec.Node(), rec.Clock()))
+	}
+	want := "[trace-region-start@0/10 trace-region-start@1/11 goroutine-start@4/13 rank-info@0/50 trace-region-start@2/102 trace-region-start@3/103 goroutine-start@5/104 rank-info@2/150 trace-end@0/150]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("merged %v\nwant   %s", got, want)
 	}
 }

@@ -103,6 +103,7 @@ var runFlags = []struct {
 	{"page-size", "PAGE_SIZE", "page size of the shared virtual memory layer (a power of two; 4096)"},
 	{"svm-model", "SVM_MODEL", "consistency model of the shared virtual memory layer: rc (default) or sc"},
 	{"page-budget", "PAGE_BUDGET", "copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out"},
+	{"procs-per-rank", "PROCS_PER_RANK", "with --mpi: the processors each rank runs as goroutines (the job has -n ranks × this processors)"},
 	{"msg-buffer", "MSG_BUFFER", "bytes of standard sends a processor may have buffered (1M; 0: every Send waits for its receive)"},
 	{"msg-checksum", "MSG_CHECKSUM", "message records carry a CRC-32 of each buffer (1/0)"},
 	{"msg-perturb", "MSG_PERTURB", "random yields before message calls, to try other schedules (1/0)"},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -125,24 +126,26 @@ func TestRunMPI(t *testing.T) {
 			if res := runSvmc(t, pr.dir, "build", "--mpi", "-o", bin, pr.pkg); res.code != 0 {
 				t.Fatalf("svmc build --mpi: exit %d\n%s", res.code, res.stderr)
 			}
-			for n := 1; n <= 4; n++ {
+			// 1-4 ranks of one processor, and 2 ranks of 2.
+			for _, job := range [][2]int{{1, 1}, {2, 1}, {3, 1}, {4, 1}, {2, 2}} {
+				n, k := job[0], job[1]
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				cmd := mpirunCommand(n, "", bin, os.Environ(), nil)
+				cmd := mpirunCommand(n, "", bin, append(os.Environ(), "SVMC_PROCS_PER_RANK="+strconv.Itoa(k)), nil)
 				cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
 				err := cmd.Run()
 				cancel()
 				if err != nil || out.String() != one.stdout {
-					t.Errorf("%d ranks: %v\n%s%s\nwant\n%s", n, err, out.String(), errb.String(), one.stdout)
+					t.Errorf("%d ranks of %d: %v\n%s%s\nwant\n%s", n, k, err, out.String(), errb.String(), one.stdout)
 				}
 			}
 		})
 	}
 	// The command itself: svmc run --mpi builds, launches, and merges the
-	// ranks' traces into one, processor k's pdo work from rank k.
+	// ranks' traces into one, processors 2k and 2k+1's pdo work from rank k.
 	tr := filepath.Join(t.TempDir(), "t.sddf")
-	res := runSvmc(t, user, "run", "--mpi", "-n", "2", "--trace", tr, ".")
+	res := runSvmc(t, user, "run", "--mpi", "-n", "2", "--procs-per-rank", "2", "--trace", tr, ".")
 	if res.code != 0 || res.stdout != progs[0].want {
 		t.Fatalf("svmc run --mpi: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -164,13 +167,14 @@ func TestRunMPI(t *testing.T) {
 	}
 	// fill's 1000, the cyclic 1000, dynamic's 10, 64, 8 and guided's 300;
 	// both ranks ran chunks of the guided loop that rank 0 handed out.
-	if work[0]+work[1] != 2382 || work[0] == 0 || work[1] == 0 || dyn[0] == 0 || dyn[1] == 0 || clocks != 2 {
-		t.Errorf("merged trace: pdo iterations per processor %v (want 2382 in all, both working), of dynamic loops %v (want both), %d rank-info records", work, dyn, clocks)
+	if work[0]+work[1]+work[2]+work[3] != 2382 || work[0] == 0 || work[1] == 0 || work[2] == 0 || work[3] == 0 ||
+		dyn[0]+dyn[1] == 0 || dyn[2]+dyn[3] == 0 || clocks != 2 {
+		t.Errorf("merged trace: pdo iterations per processor %v (want 2382 in all, all 4 working), of dynamic loops %v (want both ranks), %d rank-info records", work, dyn, clocks)
 	}
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != 0 {
 		t.Errorf("last record %v, want a normal trace-end", end)
 	}
-	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "2 processors") {
+	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "4 processors") {
 		t.Errorf("svmc report of the merged trace: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 }

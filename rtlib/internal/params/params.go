@@ -44,6 +44,7 @@
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
 //	svm_model        SVMC_SVM_MODEL         rc         its consistency model: rc (release) or sc (sequential)
 //	page_budget      SVMC_PAGE_BUDGET       0          copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out
+//	procs_per_rank   SVMC_PROCS_PER_RANK    1          under MPI (svmc run --mpi): the processors each rank runs (the job has ranks × this)
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -101,6 +102,7 @@ type Values struct {
 	PageSize         int
 	SVMModel         string
 	PageBudget       int
+	ProcsPerRank     int      // under MPI: the processors of each rank
 	InfoOff          []string // classes of informational messages silenced
 	SynchrTime       bool     // Lib-DVM's IsSynchrTime (seed 000 §11.2)
 	TimeVariation    bool     // Lib-DVM's IsTimeVariation (seed 000 §11.2)
@@ -370,6 +372,14 @@ var Defs = []Def{
 			return nil
 		}
 		return errors.New("want rc (release consistency) or sc (sequential consistency)")
+	}},
+	{"procs_per_rank", "1", func(v *Values, s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return errors.New("want a positive number of processors")
+		}
+		v.ProcsPerRank = n
+		return nil
 	}},
 	{"deadlock_ms", "500", func(v *Values, s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))

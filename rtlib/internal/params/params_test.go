@@ -168,6 +168,7 @@ info_off           = ""  # default
 page_size          = 4096  # default
 page_budget        = 0  # default
 svm_model          = rc  # default
+procs_per_rank     = 1  # default
 deadlock_ms        = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
