@@ -257,7 +257,8 @@ func (b *builder) measureFinish(n *nodeState, iv *replay.Interval, e *replay.Eve
 }
 
 // runRecord takes a record the runtime writes once the processors have
-// stopped (statistics, trace-end): it belongs to no processor's time.
+// stopped (statistics, trace-end, rank-info): it belongs to no processor's
+// time.
 func (b *builder) runRecord(e *replay.Event) {
 	switch e.Tag {
 	case trace.TagStatInterval:
@@ -276,6 +277,10 @@ func (b *builder) runRecord(e *replay.Event) {
 		si.Groups = append(si.Groups, sg.g)
 	case trace.TagGCPause:
 		b.gcPauses = append(b.gcPauses, gcPause{start: e.Clock, dur: floatField(e.Rec, "duration microseconds")})
+	case trace.TagRankInfo:
+		b.ranks = append(b.ranks, RankStat{Rank: intField(e.Rec, "rank", 0), PerRank: intField(e.Rec, "processors per rank", 1),
+			Shift: floatField(e.Rec, "shift microseconds"), Err: floatField(e.Rec, "error microseconds"),
+			Exchanges: intField(e.Rec, "exchanges", 0), BytesSent: floatField(e.Rec, "bytes sent")})
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
 		b.endClock = e.Clock
@@ -285,6 +290,8 @@ func (b *builder) runRecord(e *replay.Event) {
 // finishMeasures adds the measured intervals, the statistics and the end of
 // the run to m.
 func (b *builder) finishMeasures(m *Model) {
+	m.Ranks = b.ranks
+	slices.SortFunc(m.Ranks, func(x, y RankStat) int { return cmp.Compare(x.Rank, y.Rank) })
 	N := m.Procs
 	for _, a := range b.measures {
 		ms := &MeasureStat{Name: a.key.name, Level: int(a.key.level), Max: a.max, Unfinished: a.unfinished, First: a.first, PerProc: a.perProc}

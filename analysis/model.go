@@ -75,8 +75,23 @@ type Model struct {
 	// (var-check, request word VarCheck), in the order processor 0 wrote
 	// them: svmc diff compares two runs' values with them.
 	VarChecks []VarCheck `json:"var_checks,omitempty"`
+	// Ranks are the ranks of an MPI job whose traces were merged
+	// (rank-info records), by rank.
+	Ranks []RankStat `json:"ranks,omitempty"`
 
 	prog *progdb.Program
+}
+
+// RankStat is one rank of an MPI job: its processors, the shift that moved
+// its clocks onto rank 0's and its error bound, and the shared storage it
+// sent at the ends of pdos.
+type RankStat struct {
+	Rank      int     `json:"rank"`
+	PerRank   int     `json:"procs_per_rank"`
+	Shift     float64 `json:"shift_us"`
+	Err       float64 `json:"error_us"`
+	Exchanges int     `json:"exchanges"`
+	BytesSent float64 `json:"bytes_sent"`
 }
 
 // Prog returns the program information the model was built with (nil if
@@ -422,6 +437,7 @@ type builder struct {
 	keepWaits bool
 	waitIvs   []waitIv
 	gcPauses  []gcPause
+	ranks     []RankStat
 	serial    map[serialKey]float64
 	hasPar    map[int32]bool // subprograms with a pdo or psection directive
 	records   int64

@@ -156,6 +156,16 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if rs := m.Ranks; len(rs) > 0 {
+		lo, hi, errb, sent, ex := rs[0].Shift, rs[0].Shift, 0.0, 0.0, 0
+		for _, r := range rs {
+			lo, hi, errb = min(lo, r.Shift), max(hi, r.Shift), max(errb, r.Err)
+			sent += r.BytesSent
+			ex = max(ex, r.Exchanges)
+		}
+		fmt.Fprintf(w, "MPI job: %d ranks of %d processors; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %d pdo ends\n",
+			len(rs), rs[0].PerRank, Dur(lo), Dur(hi), Dur(errb), sent/1e6, ex)
+	}
 	if note := m.Ended.Summary(); note != "" {
 		fmt.Fprintf(w, "note: %s\n", note)
 	}

@@ -234,10 +234,11 @@ func containsClock(s string) bool {
 }
 
 // AfterRun reports whether records with this tag are written by the runtime
-// once the processors have stopped (statistics, trace-end): they belong to
-// no processor's time.
+// once the processors have stopped (statistics, trace-end, a rank's
+// rank-info): they belong to no processor's time.
 func AfterRun(tag trace.Tag) bool {
-	return tag == trace.TagStatInterval || tag == trace.TagStatGroup || tag == trace.TagTraceEnd || tag == trace.TagGCPause
+	return tag == trace.TagStatInterval || tag == trace.TagStatGroup || tag == trace.TagTraceEnd || tag == trace.TagGCPause ||
+		tag == trace.TagRankInfo
 }
 
 // decode fills e from r; keep keeps r in e.Rec. The writer of a record is

@@ -240,9 +240,6 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 // the reset of the dynamic state.
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
-	if p.r.ranks != nil {
-		p.rankEnd(a, t)
-	}
 	if p.st != nil && a.reduces() { // statistics: the fold is Lib-DVM's RedGrp
 		defer p.st.Restore(p.st.Switch(stats.Red))
 	}

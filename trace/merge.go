@@ -9,10 +9,11 @@ import (
 // MergeRanks writes one trace of a run whose processors were the ranks of
 // an MPI job from the ranks' own traces, srcs[k] being rank k's (each rank
 // ran every processor and did processor k's work; see rtlib's ranks.go).
-// It keeps, from rank k's trace, the records of processor k and of the
-// goroutine lanes processor k started (numbered anew after the
-// processors, rank by rank), and from rank 0's the records of the run as a
-// whole; rank k's clocks are moved onto rank 0's by its rank-info record's
+// It keeps, from rank k's trace, the records of rank k's processors and of
+// the goroutine lanes they started (numbered anew after the processors,
+// rank by rank), and from rank 0's the records of the run as a whole and
+// the leaders' template-dist records (written by a leader with each
+// owner's node id); rank k's clocks are moved onto rank 0's by its rank-info record's
 // shift. Each source is read twice (its rank-info comes last) and no
 // record is held: the output is rank 0's part, then rank 1's, ..., then
 // trace-end, rank 0's unless another rank ended in error first (a rank
@@ -120,6 +121,12 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 			switch {
 			case rec.Desc.Tag == TagTraceEnd:
 				continue
+			case rec.Desc.Tag == TagTemplateDist:
+				// The leader writes one per owner, with the owner's node
+				// id, into its own stream: rank 0's are the job's.
+				if k != 0 {
+					continue
+				}
 			case ni >= 0 && node < procs && node/ri.perRank == k, isLane, k == 0 && ni < 0:
 			default:
 				continue // another rank's part, or a processor with no work here

@@ -109,7 +109,9 @@ node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" proc
 }
 
 // TestMergeRanksPerRank: with two processors per rank, rank k keeps
-// processors 2k and 2k+1 and the lanes they started.
+// processors 2k and 2k+1 and the lanes they started; the leaders'
+// template-dist records (one per owner, the owner's node id) come from
+// rank 0 only.
 func TestMergeRanksPerRank(t *testing.T) {
 	r0 := rankTraceK(t, 0, 2, 0, func(b *Buf) {
 		region(b, TagTraceRegionStart, 0, 10)
@@ -117,12 +119,14 @@ func TestMergeRanksPerRank(t *testing.T) {
 		region(b, TagTraceRegionStart, 2, 12) // rank 1's processor
 		laneStart(b, 4, 13, 1)                // processor 1's goroutine
 		laneStart(b, 5, 14, 3)                // a copy of processor 3's
+		templateDist(b, 3, 15)                // the leader's, for owner 3
 	}, EndNormal, "")
 	r1 := rankTraceK(t, 1, 2, 100, func(b *Buf) {
 		region(b, TagTraceRegionStart, 1, 1) // rank 0's processor
 		region(b, TagTraceRegionStart, 2, 2)
 		region(b, TagTraceRegionStart, 3, 3)
 		laneStart(b, 5, 4, 3)
+		templateDist(b, 2, 5) // a copy of the leader's
 	}, EndNormal, "")
 	var out bytes.Buffer
 	if err := MergeRanks(&out, []io.ReadSeeker{r0, r1}); err != nil {
@@ -139,8 +143,15 @@ func TestMergeRanksPerRank(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s@%d/%g", rec.Desc.Name, rec.Node(), rec.Clock()))
 	}
-	want := "[trace-region-start@0/10 trace-region-start@1/11 goroutine-start@4/13 rank-info@0/50 trace-region-start@2/102 trace-region-start@3/103 goroutine-start@5/104 rank-info@2/150 trace-end@0/150]"
+	want := "[trace-region-start@0/10 trace-region-start@1/11 goroutine-start@4/13 template-dist@3/15 rank-info@0/50 trace-region-start@2/102 trace-region-start@3/103 goroutine-start@5/104 rank-info@2/150 trace-end@0/150]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("merged %v\nwant   %s", got, want)
 	}
+}
+
+func templateDist(b *Buf, owner int, clock float64) {
+	b.Begin(TagTemplateDist, owner, clock)
+	b.Int(1)
+	b.IntRows(2, []int{0, 3})
+	b.End()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,8 +175,26 @@ func TestRunMPI(t *testing.T) {
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != 0 {
 		t.Errorf("last record %v, want a normal trace-end", end)
 	}
-	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "4 processors") {
+	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "4 processors") || !strings.Contains(rep.stdout, "MPI job: 2 ranks of 2 processors") {
 		t.Errorf("svmc report of the merged trace: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
+	// The ranks' clocks and the barriers' edges agree: a leader's wait at a
+	// pdo's end ends with the exchange between ranks, as its members'
+	// does; a correction of a whole run (a leader's record on another
+	// rank, a wait that ended before the exchange) was the bug.
+	rep := runSvmc(t, user, "report", "--format", "json", tr)
+	var js struct {
+		Model struct {
+			Order struct {
+				MaxCorrection float64 `json:"max_correction_us"`
+			} `json:"order"`
+			Ranks []struct {
+				PerRank int `json:"procs_per_rank"`
+			} `json:"ranks"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &js); err != nil || js.Model.Order.MaxCorrection > 1000 || len(js.Model.Ranks) != 2 {
+		t.Errorf("merged trace: %v, the consistent order moved a record by %.1f µs (want under 1 ms), ranks %v", err, js.Model.Order.MaxCorrection, js.Model.Ranks)
 	}
 }
 
