@@ -313,48 +313,62 @@ func (r *run) rankDiffs() error {
 // elements written by two ranks both survive.
 func appendDiff(out []byte, seg uint32, twin, now []byte) []byte {
 	n := min(len(twin), len(now))
-	load := func(b []byte, i int) uint64 {
-		if i+8 <= n {
-			return binary.LittleEndian.Uint64(b[i:])
-		}
-		var w uint64 // the last, partial group
-		for k := i; k < n; k++ {
-			w |= uint64(b[k]) << (8 * (k - i))
-		}
-		return w
-	}
+	le := binary.LittleEndian
 	for i := 0; i < n; {
 		if i+64 <= n && bytes.Equal(twin[i:i+64], now[i:i+64]) {
 			i += 64
 			continue
 		}
-		if load(twin, i) == load(now, i) {
+		if i+8 <= n && le.Uint64(twin[i:]) == le.Uint64(now[i:]) {
 			i += 8
 			continue
 		}
 		hdr, start, groups := len(out), i, 0
 		out = append(out, make([]byte, 12)...)
-		for ; i < n; i += 8 {
-			x := load(twin, i) ^ load(now, i)
+		for ; i+8 <= n; i += 8 {
+			w := le.Uint64(now[i:])
+			x := le.Uint64(twin[i:]) ^ w
 			if x == 0 {
 				break
 			}
 			m := changedBytes(x)
 			out = append(out, m)
-			if m == 0xff {
-				out = append(out, now[i:i+8]...)
+			if tz := bits.TrailingZeros8(m); (m>>tz)&(m>>tz+1) == 0 {
+				// One stretch of bytes: appended as a word, cut to size.
+				k := len(out) + bits.OnesCount8(m)
+				out = le.AppendUint64(out, w>>(8*tz))[:k]
 			} else {
-				for k := range 8 {
-					if m&(1<<k) != 0 {
-						out = append(out, now[i+k])
-					}
+				for ; m != 0; m &= m - 1 {
+					out = append(out, byte(w>>(8*bits.TrailingZeros8(m))))
 				}
 			}
 			groups++
 		}
-		binary.LittleEndian.PutUint32(out[hdr:], seg)
-		binary.LittleEndian.PutUint32(out[hdr+4:], uint32(start))
-		binary.LittleEndian.PutUint32(out[hdr+8:], uint32(groups))
+		if i < n && i+8 > n { // the storage's last, partial group
+			var m byte
+			for k := i; k < n; k++ {
+				if twin[k] != now[k] {
+					m |= 1 << (k - i)
+				}
+			}
+			if m != 0 {
+				out = append(out, m)
+				for k := i; k < n; k++ {
+					if m&(1<<(k-i)) != 0 {
+						out = append(out, now[k])
+					}
+				}
+				groups++
+			}
+			i = n
+		}
+		if groups == 0 { // a partial group that had not changed
+			out = out[:hdr]
+			continue
+		}
+		le.PutUint32(out[hdr:], seg)
+		le.PutUint32(out[hdr+4:], uint32(start))
+		le.PutUint32(out[hdr+8:], uint32(groups))
 	}
 	return out
 }
@@ -410,9 +424,12 @@ func applyDiff(d []byte, store []Storage, twins [][]byte) (*conflict, error) {
 			if cnt := bits.OnesCount8(m); base+8 <= len(dst) && base+8 <= len(tw) && len(d) >= cnt {
 				// A whole word: merge with word operations.
 				var in uint64
-				if m == 0xff {
-					in = binary.LittleEndian.Uint64(d)
-				} else {
+				switch tz := bits.TrailingZeros8(m); {
+				case len(d) >= 8 && (m>>tz)&(m>>tz+1) == 0:
+					// One stretch of bytes (a float whose high bytes did
+					// not change): the packed bytes shifted into place.
+					in = binary.LittleEndian.Uint64(d) << (8 * tz)
+				default:
 					for k, j := 0, 0; k < 8; k++ {
 						if m&(1<<k) != 0 {
 							in |= uint64(d[j]) << (8 * k)
@@ -420,10 +437,11 @@ func applyDiff(d []byte, store []Storage, twins [][]byte) (*conflict, error) {
 						}
 					}
 				}
-				old := binary.LittleEndian.Uint64(dst[base:])
-				mine := changedBytes(old ^ binary.LittleEndian.Uint64(tw[base:]))
-				if c := mine & changedBytes(old^in) & m; c != 0 {
-					return &conflict{seg, base + bits.TrailingZeros8(c)}, nil
+				old, was := binary.LittleEndian.Uint64(dst[base:]), binary.LittleEndian.Uint64(tw[base:])
+				if old != was { // this rank changed the word too
+					if c := changedBytes(old^was) & changedBytes(old^in) & m; c != 0 {
+						return &conflict{seg, base + bits.TrailingZeros8(c)}, nil
+					}
 				}
 				mask := byteMasks[m]
 				binary.LittleEndian.PutUint64(dst[base:], old&^mask|in&mask)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -135,4 +136,41 @@ func TestHasPointers(t *testing.T) {
 	if st := StorageOf([][]float64{{1}}); !st.pointers {
 		t.Error("the row headers of a [][]float64 are storage without pointers")
 	}
+}
+
+// BenchmarkRankDiff: a pdo's end between ranks on 4 MB of shared float64
+// storage (Jacobi's two 512×512 grids) of which one rank changed a half:
+// its diff against the twin, and another rank applying it.
+//
+//	go test ./rtlib -run '^$' -bench RankDiff
+func BenchmarkRankDiff(b *testing.B) {
+	const n = 512 * 512
+	twin := make([]float64, 2*n)
+	for i := range twin {
+		twin[i] = float64(i) / 7
+	}
+	now, other := slices.Clone(twin), slices.Clone(twin)
+	for i := n / 2; i < n+n/2; i++ {
+		now[i] *= 1.0001
+	}
+	tw, st := StorageOf(twin).bytes(), StorageOf(now)
+	dst := []Storage{StorageOf(other)}
+	d := appendDiff(nil, 0, tw, st.bytes())
+	b.Run("diff", func(b *testing.B) {
+		b.SetBytes(int64(len(tw)))
+		for b.Loop() {
+			d = appendDiff(d[:0], 0, tw, st.bytes())
+		}
+	})
+	b.Run("apply", func(b *testing.B) {
+		b.SetBytes(int64(len(d)))
+		// The other rank changed none of these words: its twin reads as
+		// its storage (the same memory here).
+		mine := [][]byte{dst[0].bytes()}
+		for b.Loop() {
+			if c, err := applyDiff(d, dst, mine); c != nil || err != nil {
+				b.Fatal(c, err)
+			}
+		}
+	})
 }
