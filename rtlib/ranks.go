@@ -155,16 +155,39 @@ func (r *run) rankTwin() {
 	if r.ranks == nil || t == nil || r.ranks.Size() == 1 {
 		return // nobody to send changes to
 	}
-	for len(r.twins) < len(t.store) {
+	r.mu.Lock()
+	r.exStores = r.exStores[:0]
+	for _, i := range r.exchanged {
+		r.exStores = append(r.exStores, t.store[i])
+	}
+	r.mu.Unlock()
+	for len(r.twins) < len(r.exStores) {
 		r.twins = append(r.twins, nil)
 	}
-	r.twins = r.twins[:len(t.store)]
-	for i, st := range t.store {
+	r.twins = r.twins[:len(r.exStores)]
+	for i, st := range r.exStores {
 		if !st.pointers && st.Size > 0 {
 			r.twins[i] = append(r.twins[i][:0], st.bytes()...) // the last pdo's buffer
 		}
 	}
 	r.twinned = true
+}
+
+// exchangeable reports whether a segment p makes now is made alike on
+// every rank, in the same order, so that the ranks can name it by its
+// place in that order: made by processor 0 in exclusive code (which every
+// rank runs). Segments made in a pdo's share (on one rank only), by other
+// processors or goroutines (in no fixed order) stay each rank's own.
+func (p *Proc) exchangeable() bool {
+	return p.r.ranks != nil && p.id == 0 && p.mode == exclusive && !p.inTask && !p.detached
+}
+
+// exchange adds the segment with index i of the segment table to those
+// the ranks exchange at the ends of pdos.
+func (r *run) exchange(i int) {
+	r.mu.Lock()
+	r.exchanged = append(r.exchanged, i)
+	r.mu.Unlock()
 }
 
 // rankEnd is the leader's part of a pdo's end between ranks, after every
@@ -273,11 +296,11 @@ func (r *run) rankDiffs() error {
 	}
 	r.twinned = false
 	out := r.diffOut[:0]
-	for id, tw := range r.twins {
+	for e, tw := range r.twins {
 		if tw == nil {
 			continue
 		}
-		out = appendDiff(out, uint32(id), tw, t.store[id].bytes())
+		out = appendDiff(out, uint32(e), tw, r.exStores[e].bytes())
 	}
 	r.diffOut = out
 	r.exchanges++
@@ -290,12 +313,14 @@ func (r *run) rankDiffs() error {
 		if k == r.rank {
 			continue
 		}
-		c, err := applyDiff(d, t.store, r.twins)
+		c, err := applyDiff(d, r.exStores, r.twins)
 		if err != nil {
 			return fmt.Errorf("from rank %d: %v", k, err)
 		}
 		if c != nil {
-			v, name := t.vars[c.seg], "?"
+			r.mu.Lock()
+			v, name := t.vars[r.exchanged[c.seg]], "?"
+			r.mu.Unlock()
 			if v.sub > 0 && v.sub < len(r.prog.Subs) {
 				name = r.prog.Subs[v.sub].Name
 			}

@@ -259,9 +259,14 @@ type run struct {
 	ranks   rankNet
 	rank    int
 	perRank int      // this rank runs processors rank·perRank to (rank+1)·perRank − 1
-	twins   [][]byte // kept from pdo to pdo
-	twinned bool     // twins holds this pdo's copies
-	diffOut []byte   // this rank's diffs, kept from pdo to pdo
+	twins   [][]byte // kept from pdo to pdo, one per exchanged segment
+	// exchanged are the segments (indices of the segment table) the ranks
+	// exchange, in the order every rank made them; exStores their
+	// storage at the current pdo.
+	exchanged []int
+	exStores  []Storage
+	twinned   bool   // twins holds this pdo's copies
+	diffOut   []byte // this rank's diffs, kept from pdo to pdo
 	// shift, shiftErr: this rank's clock against rank 0's; exchanges,
 	// sent: the pdo ends' exchanges of shared storage (rank-info).
 	shift, shiftErr float64

@@ -506,7 +506,10 @@ func (p *Proc) Coherence(sub, dir int, strategy string, vars ...SharedVar) {
 			if st.Size <= 0 {
 				continue
 			}
-			g, _ := p.r.segment(st, segVar{sub, v.Num})
+			g, fresh := p.r.segment(st, segVar{sub, v.Num})
+			if fresh && p.exchangeable() {
+				p.r.exchange(g.ID - 1)
+			}
 			if g == nil || !p.r.svmOn {
 				continue
 			}

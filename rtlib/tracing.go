@@ -443,6 +443,9 @@ func (p *Proc) Shared(sub, dir int, vars ...SharedVar) {
 				continue
 			}
 			g, fresh := p.r.segment(st, segVar{sub, v.Num})
+			if fresh && p.exchangeable() {
+				p.r.exchange(g.ID - 1)
+			}
 			if fresh && p.on(trace.TagSharedSegmentAddress) {
 				p.begin(trace.TagSharedSegmentAddress, p.id)
 				p.buf.Int(g.ID)

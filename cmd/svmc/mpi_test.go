@@ -99,6 +99,41 @@ func main() {
 }
 `
 
+// mpiLocalShared makes shared storage inside a pdo's share (a subroutine
+// with a shared directive, called from the loop body: on one rank only,
+// seven calls split unevenly) before the shared array the ranks exchange:
+// the ranks must still name that array alike.
+const mpiLocalShared = `package main
+
+import "fmt"
+
+func twice(buf []float64) float64 {
+	//svm:shared buf
+	buf[0] *= 2
+	return buf[0]
+}
+
+func main() {
+	t := 0.0
+	//svm:pdo loops(i) reduction(+: t)
+	for i := 0; i < 7; i++ {
+		local := []float64{float64(i)}
+		t += twice(local)
+	}
+	a := make([]float64, 100)
+	//svm:shared a
+	//svm:pdo loops(i) strategy(cyclic)
+	for i := 0; i < len(a); i++ {
+		a[i] = float64(i) / 2
+	}
+	s := 0.0
+	for _, x := range a {
+		s += x
+	}
+	fmt.Println(t, s)
+}
+`
+
 // TestRunMPI: programs give under svmc run --mpi -n 1..4 what they give in
 // one process: mpiProg, example 3.1 and Jacobi (shared arrays written by
 // template-owner and block shares, reductions), and two message-passing
@@ -106,9 +141,11 @@ func main() {
 func TestRunMPI(t *testing.T) {
 	mpiReady(t)
 	user := writeModule(t, map[string]string{"main.go": mpiProg})
+	local := writeModule(t, map[string]string{"main.go": mpiLocalShared})
 	root, _ := filepath.Abs("../..")
 	progs := []struct{ name, dir, pkg, want string }{
 		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107] d=134550\n"},
+		{"localshared", local, ".", "42 2475\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Messages between processors run inside each rank (every rank
