@@ -163,8 +163,8 @@ func WriteText(w io.Writer, r *Report) error {
 			sent += r.BytesSent
 			ex = max(ex, r.Exchanges)
 		}
-		fmt.Fprintf(w, "MPI job: %d ranks of %d processors; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %d pdo ends\n",
-			len(rs), rs[0].PerRank, Dur(lo), Dur(hi), Dur(errb), sent/1e6, ex)
+		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %s\n",
+			plural(int64(len(rs)), "rank"), plural(int64(rs[0].PerRank), "processor"), Dur(lo), Dur(hi), Dur(errb), sent/1e6, plural(int64(ex), "pdo end"))
 	}
 	if note := m.Ended.Summary(); note != "" {
 		fmt.Fprintf(w, "note: %s\n", note)

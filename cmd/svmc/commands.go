@@ -276,16 +276,18 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			if cmd.Flags().Changed("trace") || check && *values["trace"] != "" {
 				tracePath = *values["trace"]
 			}
-			if mpi && !race {
+			if mpi {
 				// The ranks write TRACE.rankN, merged into TRACE when
 				// the job is over; mpirun's own end is what svmc sees.
-				err := runProgram(prog, cmd.ErrOrStderr(), "")
-				if tracePath != "" {
-					if merr := mergeRankTraces(tracePath, ranks); merr != nil {
+				defer func(path string) {
+					if path == "" {
+						return
+					}
+					if merr := mergeRankTraces(path, ranks); merr != nil {
 						fmt.Fprintf(cmd.ErrOrStderr(), "svmc: %v\n", merr)
 					}
-				}
-				return err
+				}(tracePath)
+				tracePath = ""
 			}
 			if !race {
 				return runProgram(prog, cmd.ErrOrStderr(), tracePath)
