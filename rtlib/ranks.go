@@ -151,9 +151,12 @@ func (it *Iter) rankFetch(seq int) (lo, hi int) {
 // rankTwin copies the shared storage before a pdo (its leader calls it
 // before any member runs).
 func (r *run) rankTwin() {
-	t := r.segTab.Load()
-	if r.ranks == nil || t == nil || r.ranks.Size() == 1 {
+	if r.ranks == nil || r.ranks.Size() == 1 {
 		return // nobody to send changes to
+	}
+	t := r.segTab.Load()
+	if t == nil {
+		return
 	}
 	r.mu.Lock()
 	r.exStores = r.exStores[:0]
