@@ -143,7 +143,7 @@ func (it *Iter) rankFetch(seq int) (lo, hi int) {
 	}
 	lo, hi, err := r.ranks.Ask(seq)
 	if err != nil {
-		it.p.errorf(Site{}, true, "pdo: the next chunk from rank 0: %v", err)
+		it.p.errorf(it.dyn.a.pdo.at, true, "pdo: the next chunk from rank 0: %v", err)
 	}
 	return lo, hi
 }

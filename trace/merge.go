@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 )
 
@@ -26,6 +27,7 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 	type rankInfo struct {
 		shift   float64
 		perRank int         // rank k runs processors k·perRank, ...
+		owners  map[int]int // lane node → the processor that started its goroutine
 		lanes   map[int]int // lane node → merged node, for the lanes of this rank's processors
 		end     *Record
 	}
@@ -36,7 +38,7 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 		if err != nil {
 			return fmt.Errorf("rank %d: %v", k, err)
 		}
-		ri := rankInfo{lanes: map[int]int{}}
+		ri := rankInfo{owners: map[int]int{}, lanes: map[int]int{}}
 		found := false
 		for {
 			rec, err := rd.Next()
@@ -55,10 +57,8 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 			case TagTraceEnd:
 				ri.end = rec
 			case TagGoroutineStart:
-				// Lanes are numbered after the processors; their owners
-				// are known once the rank-info is: kept by processor.
-				if _, ok := ri.lanes[rec.Node()]; !ok {
-					ri.lanes[rec.Node()] = -1 - rec.Int("processor")
+				if _, ok := ri.owners[rec.Node()]; !ok { // a lane keeps its owner
+					ri.owners[rec.Node()] = rec.Int("processor")
 				}
 			}
 		}
@@ -73,13 +73,11 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 	}
 	// The lanes of rank k's processors, numbered after the job's processors.
 	next = procs
-	for k := range infos {
-		for node, owner := range sortedLanes(infos[k].lanes) {
-			if -1-owner < procs && (-1-owner)/infos[k].perRank == k && node >= procs {
-				infos[k].lanes[node] = next
+	for k, ri := range infos {
+		for _, node := range slices.Sorted(maps.Keys(ri.owners)) { // in node order: a stable numbering
+			if owner := ri.owners[node]; node >= procs && owner < procs && owner/ri.perRank == k {
+				ri.lanes[node] = next
 				next++
-			} else {
-				delete(infos[k].lanes, node)
 			}
 		}
 	}
@@ -154,21 +152,4 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 		}
 	}
 	return w.Close()
-}
-
-// sortedLanes iterates over lanes in the order of their nodes, so that the
-// merged numbering does not depend on map order.
-func sortedLanes(lanes map[int]int) func(yield func(node, owner int) bool) {
-	return func(yield func(node, owner int) bool) {
-		nodes := make([]int, 0, len(lanes))
-		for node := range lanes {
-			nodes = append(nodes, node)
-		}
-		slices.Sort(nodes)
-		for _, node := range nodes {
-			if !yield(node, lanes[node]) {
-				return
-			}
-		}
-	}
 }

@@ -270,25 +270,28 @@ func bytesOf[T Number](buf []T) (unsafe.Pointer, C.int, error) {
 // Send sends buf to rank dest with tag (MPI_Send: returns when buf may be
 // reused; MPI buffers small messages).
 func Send[T Number](c *Comm, buf []T, dest, tag int) error {
-	p, n, err := bytesOf(buf)
-	if err != nil {
-		return err
-	}
-	if rc := C.svm_send(c.comm, p, n, C.int(dest), C.int(tag)); rc != C.MPI_SUCCESS {
-		return mpiError("MPI_Send to rank", dest, rc)
-	}
-	return nil
+	return send(c, buf, dest, tag, false)
 }
 
 // Ssend is Send that returns only when the receive has started
 // (MPI_Ssend).
 func Ssend[T Number](c *Comm, buf []T, dest, tag int) error {
+	return send(c, buf, dest, tag, true)
+}
+
+func send[T Number](c *Comm, buf []T, dest, tag int, sync bool) error {
 	p, n, err := bytesOf(buf)
 	if err != nil {
 		return err
 	}
-	if rc := C.svm_ssend(c.comm, p, n, C.int(dest), C.int(tag)); rc != C.MPI_SUCCESS {
-		return mpiError("MPI_Ssend to rank", dest, rc)
+	call, rc := "MPI_Send to rank", C.int(0)
+	if sync {
+		call, rc = "MPI_Ssend to rank", C.svm_ssend(c.comm, p, n, C.int(dest), C.int(tag))
+	} else {
+		rc = C.svm_send(c.comm, p, n, C.int(dest), C.int(tag))
+	}
+	if rc != C.MPI_SUCCESS {
+		return mpiError(call, dest, rc)
 	}
 	return nil
 }
