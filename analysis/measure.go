@@ -280,7 +280,8 @@ func (b *builder) runRecord(e *replay.Event) {
 	case trace.TagRankInfo:
 		b.ranks = append(b.ranks, RankStat{Rank: intField(e.Rec, "rank", 0), PerRank: intField(e.Rec, "processors per rank", 1),
 			Shift: floatField(e.Rec, "shift microseconds"), Err: floatField(e.Rec, "error microseconds"),
-			Exchanges: intField(e.Rec, "exchanges", 0), BytesSent: floatField(e.Rec, "bytes sent")})
+			Exchanges: intField(e.Rec, "exchanges", 0), BytesSent: floatField(e.Rec, "bytes sent"),
+			Messages: intField(e.Rec, "messages sent", 0), MessageBytes: floatField(e.Rec, "message bytes sent")})
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
 		b.endClock = e.Clock

@@ -83,15 +83,18 @@ type Model struct {
 }
 
 // RankStat is one rank of an MPI job: its processors, the shift that moved
-// its clocks onto rank 0's and its error bound, and the shared storage it
-// sent at the ends of pdos.
+// its clocks onto rank 0's and its error bound, the shared storage it sent
+// at the ends of pdos and replicated regions, and the program's messages
+// it sent to other ranks.
 type RankStat struct {
-	Rank      int     `json:"rank"`
-	PerRank   int     `json:"procs_per_rank"`
-	Shift     float64 `json:"shift_us"`
-	Err       float64 `json:"error_us"`
-	Exchanges int     `json:"exchanges"`
-	BytesSent float64 `json:"bytes_sent"`
+	Rank         int     `json:"rank"`
+	PerRank      int     `json:"procs_per_rank"`
+	Shift        float64 `json:"shift_us"`
+	Err          float64 `json:"error_us"`
+	Exchanges    int     `json:"exchanges"`
+	BytesSent    float64 `json:"bytes_sent"`
+	Messages     int     `json:"messages"`
+	MessageBytes float64 `json:"message_bytes"`
 }
 
 // Prog returns the program information the model was built with (nil if

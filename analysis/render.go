@@ -158,13 +158,17 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	if rs := m.Ranks; len(rs) > 0 {
 		lo, hi, errb, sent, ex := rs[0].Shift, rs[0].Shift, 0.0, 0.0, 0
+		msgs, mbytes := 0, 0.0
 		for _, r := range rs {
 			lo, hi, errb = min(lo, r.Shift), max(hi, r.Shift), max(errb, r.Err)
 			sent += r.BytesSent
 			ex = max(ex, r.Exchanges)
+			msgs += r.Messages
+			mbytes += r.MessageBytes
 		}
-		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %s\n",
-			plural(int64(len(rs)), "rank"), plural(int64(rs[0].PerRank), "processor"), Dur(lo), Dur(hi), Dur(errb), sent/1e6, plural(int64(ex), "pdo end"))
+		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %s; %s (%.2f MB) between ranks\n",
+			plural(int64(len(rs)), "rank"), plural(int64(rs[0].PerRank), "processor"), Dur(lo), Dur(hi), Dur(errb), sent/1e6,
+			plural(int64(ex), "pdo or region end"), plural(int64(msgs), "message"), mbytes/1e6)
 	}
 	if note := m.Ended.Summary(); note != "" {
 		fmt.Fprintf(w, "note: %s\n", note)

@@ -49,9 +49,6 @@ func (p *Package) numberCalls() []*MsgCall {
 			return true
 		})
 	}
-	if p.cfg.Ranks && len(calls) > 0 {
-		p.warnf(calls[0].Call.Pos(), "under --mpi the message passing of this program (%d calls from here on) runs inside each rank, not over MPI: every rank runs every processor's code around its messages, so the results are as in one process but that work is not split between the ranks", len(calls))
-	}
 	return calls
 }
 

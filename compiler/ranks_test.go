@@ -55,27 +55,3 @@ func TestRankPrivate(t *testing.T) {
 		}
 	}
 }
-
-// TestRankMessages: built for ranks, a program that passes messages is
-// told, once, at its first call, that they run inside each rank.
-func TestRankMessages(t *testing.T) {
-	for _, ranks := range []bool{true, false} {
-		p, err := Compile(Config{Dir: "../examples/ring", Pattern: ".", Ranks: ranks})
-		if p == nil || len(p.Diags.Errors()) > 0 {
-			t.Fatalf("does not compile: %v %v", err, p.Diags)
-		}
-		var got []string
-		for _, d := range p.Diags {
-			if strings.Contains(d.Msg, "runs inside each rank, not over MPI") {
-				got = append(got, d.Pos.String())
-			}
-		}
-		want := 0
-		if ranks {
-			want = 1
-		}
-		if len(got) != want {
-			t.Errorf("ranks %v: warnings at %v, want %d", ranks, got, want)
-		}
-	}
-}

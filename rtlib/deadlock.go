@@ -128,6 +128,9 @@ func (r *run) watchdog(d time.Duration) {
 			}
 			cur[i] = s
 		}
+		if blocked && r.remoteWait() {
+			blocked = false // another rank may yet send
+		}
 		switch {
 		case !blocked:
 			stable = 0

@@ -439,6 +439,14 @@ func send[T any](site, kind, to, tag int, buf []T) {
 func post[T any](p *Proc, site, kind, to, tag, ctx int, id uint64, buf []T, sync bool, s *msg.Req) *msg.Req {
 	m := msg.Msg{Src: p.id, Tag: tag, Ctx: ctx, Kind: kind, Seq: id, Site: site, Data: bufOf(buf), Count: len(buf),
 		Bytes: len(buf) * sizeOf[T](), SentNs: p.statClock()}
+	switch p.routeTo(to) {
+	case routeRemote:
+		return remotePost(p, to, &m, buf, sync, false, s)
+	case routeFan:
+		remotePost(p, to, &m, buf, false, true, nil)
+	case routeDrop:
+		return nil
+	}
 	s, err := p.r.net.Send(to, m, sync, s)
 	if err != nil {
 		p.matchError(err)
@@ -507,11 +515,13 @@ func RecvAt[T any](site, from, tag int, buf []T) Status {
 		p.callStart(&c)
 	}
 	t0 := p.statClock()
-	r := recvReq(p.ownReq(&p.msg.recv), site, from, tag, msg.PointToPoint, buf)
+	src := p.fromAny(from, site)
+	r := recvReq(p.ownReq(&p.msg.recv), site, src, tag, msg.PointToPoint, buf)
 	if !p.r.net.Recv(p.id, r) {
-		p.msgAwait(&r.Done, 0, wMsgRecv, site, from, kind)
+		p.msgAwait(&r.Done, 0, wMsgRecv, site, src, kind)
 	}
 	st := p.received(r, t0, false)
+	p.decide(from, st.Source)
 	if p.on(trace.TagMsgCallStop) {
 		p.callStop(&doneRec{kind: kind, site: site, src: st.Source, tag: st.Tag, count: st.Count, id: int(r.Status.Seq),
 			sum: checksum(p, buf[:min(st.Count, len(buf))]), completed: 1})
@@ -596,6 +606,7 @@ func IrecvAt[T any](site, from, tag int, buf []T) *Request {
 	if from != AnySource {
 		p.checkPeer(site, kind, from, "source")
 	}
+	p.noAny(from, site, "Irecv")
 	p.checkTag(site, kind, tag, true)
 	sv := p.msgStats()
 	p.msg.reqs++
@@ -771,6 +782,7 @@ func SendrecvAt[T any](site, to, sendTag int, send []T, from, recvTag int, recv 
 	if from != AnySource {
 		p.checkPeer(site, kind, from, "source")
 	}
+	p.noAny(from, site, "Sendrecv")
 	p.checkTag(site, kind, recvTag, true)
 	sv := p.msgStats()
 	p.msg.sent++
@@ -809,6 +821,7 @@ func ProbeAt(site, from, tag int) Status {
 	if from != AnySource {
 		p.checkPeer(site, kind, from, "source")
 	}
+	p.noAny(from, site, "Probe")
 	p.checkTag(site, kind, tag, true)
 	sv := p.msgStats()
 	if p.on(trace.TagMsgCallStart) {

@@ -38,6 +38,9 @@ func (p *Proc) Replicated(sub, dir int, body func(p *Proc)) {
 	p.checkAbort()
 	if p.idleMembers() {
 		a := p.aps
+		if p.r.spread() {
+			p.r.rankTwin() // before any member writes the shared storage
+		}
 		a.rep = repTask{at, body}
 		a.dispatch(taskReplicated)
 	}
@@ -52,9 +55,24 @@ func (p *Proc) replicatedRun(at Site, body func(p *Proc)) {
 	sv := p.st.Call(stats.Sect, len(p.aps.members))
 	p.pushRegion(at, trace.RegionReplicated)
 	us := p.st.User()
-	body(p)
+	if !p.skipsRegion() {
+		body(p)
+	}
 	p.st.Restore(us)
-	p.barrierRec(at, wReplicatedEnd)
+	switch {
+	case p.r.spread() && mode == replicated:
+		// Nested: only this rank's own processors are here.
+		p.rankBarrier(at, wReplicatedEnd)
+	case p.r.spread():
+		// The region's end is a barrier of every processor: the leader
+		// meets the other ranks before it releases this rank's members.
+		p.gatherRec(at, wReplicatedEnd)
+		if p == p.aps.leader {
+			p.aps.release(p)
+		}
+	default:
+		p.barrierRec(at, wReplicatedEnd)
+	}
 	p.popRegion(at, trace.RegionReplicated)
 	p.st.Restore(sv)
 	p.mode = mode
@@ -76,6 +94,7 @@ func (p *Proc) Exclusive(sub, dir int, body func(p *Proc)) {
 		return
 	}
 	p.checkAbort()
+	p.spreadUnsupported(at, "an exclusive region")
 	a := p.aps
 	p.pushRegion(at, trace.RegionExclusive)
 	if p == a.leader {

@@ -126,6 +126,7 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 		return
 	}
 	p.checkAbort()
+	p.spreadUnsupported(at, "a pdo")
 	s = p.r.rankSchedule(s)
 	a := p.aps
 	repl := p.mode == replicated && len(a.members) > 1

@@ -61,6 +61,15 @@ type rankNet interface {
 	// clock, and returns what to add to this rank's run clock to get rank
 	// 0's and the error bound of the estimate.
 	ClockShift(clock, begin func() float64) (shift, errb float64, err error)
+	// Barrier returns when every rank called it.
+	Barrier() error
+	// Post sends one of the program's messages (encoded by rankmsg.go) to
+	// rank dest and returns at once: the transport owns b.
+	Post(dest int, b []byte)
+	// Listen starts handing the messages the other ranks post to deliver,
+	// each in a slice of its own; deliver must not wait. fail reports a
+	// transport's error.
+	Listen(deliver func(b []byte), fail func(error))
 	// Close ends the transport at a normal end (a rank that ends in error
 	// exits without it: mpirun then stops the job).
 	Close() error
@@ -533,5 +542,7 @@ func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
 	b.Double(r.shiftErr)
 	b.Int(r.exchanges)
 	b.Double(float64(r.sent))
+	b.Int(int(r.msgsOut.Load()))
+	b.Double(float64(r.msgBytesOut.Load()))
 	b.End()
 }

@@ -25,10 +25,30 @@ type mpiRanks struct {
 	calls    chan func()
 	serving  sync.Map // rank 0: loop number → *serving
 	gathered []byte   // Allgather's buffer, kept from call to call
+
+	// The program's messages between ranks (Post, Listen): posted sends
+	// wait in out until the MPI goroutine starts them; sends holds those
+	// in flight. kick wakes the MPI goroutine from its back-off.
+	mu     sync.Mutex
+	out    []outMsg
+	kick   chan struct{}
+	sends  []*mpi.Request
+	listen func([]byte)
+	fail   func(error)
 }
 
+// outMsg is a posted message: its destination rank and bytes.
+type outMsg struct {
+	dest int
+	b    []byte
+}
+
+// msgTag is the tag of the program's messages on the world communicator
+// (the runtime's own traffic is on System).
+const msgTag = 7
+
 func openMPI() (rankNet, error) {
-	m := &mpiRanks{calls: make(chan func())}
+	m := &mpiRanks{calls: make(chan func()), kick: make(chan struct{}, 1)}
 	ready := make(chan error)
 	go func() {
 		c, err := mpi.Init() // locks this goroutine to its thread
@@ -37,14 +57,144 @@ func openMPI() (rankNet, error) {
 		if err != nil {
 			return
 		}
-		for f := range m.calls {
-			f()
-		}
+		m.loop()
 	}()
 	if err := <-ready; err != nil {
 		return nil, fmt.Errorf("starting MPI: %v", err)
 	}
 	return m, nil
+}
+
+// loop is the MPI goroutine: it runs the processors' calls and, once
+// Listen was called, polls for the program's messages between them,
+// spinning a while after any traffic and then backing off to sleeps of
+// 20 µs (a message then waits that long; the ranks' processors keep
+// their cores meanwhile).
+func (m *mpiRanks) loop() {
+	idle := 0
+	tm := time.NewTimer(time.Hour)
+	tm.Stop()
+	for {
+		if m.listen == nil {
+			f, ok := <-m.calls
+			if !ok {
+				return
+			}
+			f()
+			continue
+		}
+		select {
+		case f, ok := <-m.calls:
+			if !ok {
+				return
+			}
+			m.call(f)
+			idle = 0
+			continue
+		default:
+		}
+		if m.poll() {
+			idle = 0
+			continue
+		}
+		if idle++; idle < 256 {
+			runtime.Gosched()
+			continue
+		}
+		tm.Reset(20 * time.Microsecond)
+		select {
+		case f, ok := <-m.calls:
+			if !ok {
+				return
+			}
+			m.call(f)
+			idle = 0
+		case <-m.kick:
+			idle = 0
+		case <-tm.C:
+		}
+		tm.Stop()
+	}
+}
+
+// call runs a processor's call once the messages posted before it are on
+// their way: a rank may be waiting for them to reach the same call.
+func (m *mpiRanks) call(f func()) {
+	if _, err := m.startOut(); err != nil {
+		m.fail(err)
+	}
+	f()
+}
+
+// poll starts the posted sends, completes those in flight and hands one
+// arrived message to listen; it reports whether anything happened. It
+// runs on the MPI goroutine.
+func (m *mpiRanks) poll() bool {
+	did, err := m.startOut()
+	if err != nil {
+		m.fail(err)
+		return true
+	}
+	keep := m.sends[:0]
+	for _, r := range m.sends {
+		done, _, err := r.Test()
+		if err != nil {
+			m.fail(err)
+		}
+		if !done {
+			keep = append(keep, r)
+		}
+	}
+	m.sends = keep
+	ok, st, err := m.comm.Iprobe(mpi.AnySource, msgTag)
+	if err != nil {
+		m.fail(err)
+		return true
+	}
+	if !ok {
+		return did
+	}
+	b := make([]byte, st.Bytes) // the receiver's: it may queue it
+	if _, err := mpi.Recv(m.comm, b, st.Source, msgTag); err != nil {
+		m.fail(err)
+		return true
+	}
+	m.listen(b)
+	return true
+}
+
+// startOut starts the posted sends (on the MPI goroutine).
+func (m *mpiRanks) startOut() (bool, error) {
+	m.mu.Lock()
+	out := m.out
+	m.out = nil
+	m.mu.Unlock()
+	for _, o := range out {
+		r, err := mpi.Isend(m.comm, o.b, o.dest, msgTag)
+		if err != nil {
+			return true, err
+		}
+		m.sends = append(m.sends, r)
+	}
+	return len(out) > 0, nil
+}
+
+func (m *mpiRanks) Listen(deliver func([]byte), fail func(error)) {
+	m.calls <- func() { m.listen, m.fail = deliver, fail }
+}
+
+func (m *mpiRanks) Post(dest int, b []byte) {
+	m.mu.Lock()
+	m.out = append(m.out, outMsg{dest, b})
+	m.mu.Unlock()
+	select {
+	case m.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mpiRanks) Barrier() error {
+	return m.do(func() error { return m.comm.System().Barrier() })
 }
 
 // do runs f on the MPI goroutine and waits for it.
@@ -116,6 +266,9 @@ func (m *mpiRanks) serve(sv *serving) error {
 			return err
 		}
 		if !ok {
+			if m.listen != nil && m.poll() {
+				continue
+			}
 			select {
 			case <-sv.stop:
 				if pending == 0 {
@@ -261,7 +414,20 @@ func (m *mpiRanks) Allgather(b []byte) ([][]byte, error) {
 }
 
 func (m *mpiRanks) Close() error {
-	err := m.do(m.comm.Finalize)
+	err := m.do(func() error {
+		// The last sends complete before MPI ends (their receivers are
+		// past their receives: a run ends after every processor did).
+		if _, err := m.startOut(); err != nil {
+			return err
+		}
+		for _, r := range m.sends {
+			if _, err := r.Wait(); err != nil {
+				return err
+			}
+		}
+		m.listen = nil // no polling after MPI_Finalize
+		return m.comm.Finalize()
+	})
 	close(m.calls)
 	return err
 }

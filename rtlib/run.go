@@ -272,6 +272,18 @@ type run struct {
 	shift, shiftErr float64
 	exchanges       int
 	sent            int64
+	// acks are the synchronous sends to other ranks waiting for their
+	// acknowledgement; rankBar the barrier of this rank's processors in a
+	// replicated region (rankmsg.go).
+	acks    sync.Map // ackKey → *msg.Req
+	rankBar rankLocal
+	// msgsOut, msgBytesOut count the program's messages to other ranks.
+	msgsOut, msgBytesOut atomic.Int64
+	// decided: the sources rank 0's processor 0 took its messages from
+	// any source from, in order (ranks other than 0).
+	decideMu  sync.Mutex
+	decided   []int
+	decideGen atomic.Uint64
 	// loopSeq numbers the dynamic pdos between ranks; loops holds rank
 	// 0's counters of those running (ranks.go).
 	loopSeq atomic.Int64
@@ -595,6 +607,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		if r.shift, r.shiftErr, err = r.ranks.ClockShift(clock, begin); err != nil {
 			return &Error{Proc: -1, Msg: fmt.Sprintf("the ranks' clocks: %v", err)}
 		}
+	}
+	if r.spread() {
+		r.ranks.Listen(r.arrive, r.rankFail)
 	}
 	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, par.StatFile, par.StatBufLength
 	if par.Stats || par.TimeExpendPrint > 0 {

@@ -68,6 +68,7 @@ func (p *Proc) PSection(sub, dir int, sections []Section) {
 		return
 	}
 	p.checkAbort()
+	p.spreadUnsupported(at, "a psection")
 	a := p.aps
 	if p != a.leader {
 		// Replicated mode: wait for the leader to form the sections.

@@ -19,6 +19,10 @@ func (p *Proc) Barrier(sub, dir int) {
 		return
 	}
 	p.checkAbort()
+	if p.mode == replicated && !p.inTask && p.r.spread() {
+		p.rankBarrier(at, wBarrier)
+		return
+	}
 	a := p.aps
 	if p.idleMembers() {
 		a.bat = at
@@ -72,6 +76,9 @@ func (p *Proc) gatherRec(at Site, kind waitKind) {
 		// ranks: the leader's wait ends with it, as its members' do.
 		p.rankEnd(p.aps, &p.aps.pdo)
 	}
+	if kind == wReplicatedEnd && p == p.aps.leader {
+		p.rankRegionEnd(at) // only between ranks (rankmsg.go)
+	}
 	p.st.Restore(ws)
 	if p.sv != nil {
 		p.sv.drain(p)
@@ -102,6 +109,7 @@ func (p *Proc) BarrierCheckin(sub, dir int) {
 		return
 	}
 	p.checkAbort()
+	p.spreadUnsupported(at, "a barrier check-in")
 	if p.on(trace.TagBarrierCheckin) {
 		p.syncRec(trace.TagBarrierCheckin, at)
 	}
@@ -134,6 +142,7 @@ func (p *Proc) BarrierCheckout(sub, dir int) {
 		return
 	}
 	p.checkAbort()
+	p.spreadUnsupported(at, "a barrier check-out")
 	if p.on(trace.TagWaitBCheckoutStart) {
 		p.syncRec(trace.TagWaitBCheckoutStart, at)
 	}

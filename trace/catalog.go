@@ -119,9 +119,11 @@ const (
 	// the rank), last before trace-end: its clock against rank 0's, "shift
 	// microseconds" added to this trace's clocks giving rank 0's, measured
 	// when the run started (Cristian's algorithm, the shortest of several
-	// round trips; "error microseconds" bounds it), and what the rank
-	// exchanged at the ends of pdos: how many exchanges and the bytes of
-	// shared storage it sent. Rank k runs processors k·K to k·K + K − 1,
+	// round trips; "error microseconds" bounds it), what the rank
+	// exchanged at the ends of pdos and replicated regions (how many
+	// exchanges and the bytes of shared storage it sent) and the program's
+	// messages it sent to other ranks ("messages sent", "message bytes
+	// sent"; a message to processor 0 counts once per rank it goes to). Rank k runs processors k·K to k·K + K − 1,
 	// K its "processors per rank". MergeRanks reads it.
 	TagRankInfo Tag = 2014
 
@@ -396,9 +398,10 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, Field{Int, "processor", 0}, Field{Int, "goroutine number", 0}, Field{Char, "started at", 1})},
 	{TagGoroutineEnd, "goroutine-end", "the goroutine of a lane returns",
 		one(nodeID, clock)},
-	{TagRankInfo, "rank-info", "a rank's clock against rank 0's, for merging the ranks' traces, and its exchanges at pdo ends",
+	{TagRankInfo, "rank-info", "a rank's clock against rank 0's, for merging the ranks' traces, its exchanges of shared storage and its messages to other ranks",
 		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Int, "processors per rank", 0}, Field{Double, "shift microseconds", 0},
-			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0})},
+			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0},
+			Field{Int, "messages sent", 0}, Field{Double, "message bytes sent", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},

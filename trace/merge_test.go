@@ -27,6 +27,8 @@ func rankTraceK(t *testing.T, rank, perRank int, shift float64, build func(b *Bu
 	b.Double(0.5)
 	b.Int(3)
 	b.Double(1024)
+	b.Int(5)
+	b.Double(40)
 	b.End()
 	b.Begin(TagTraceEnd, 0, 50)
 	b.Int(status)
@@ -93,11 +95,11 @@ func TestMergeRanks(t *testing.T) {
 	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 2  t=12.000us  goroutine-start  processor=0 goroutine number=7 started at=[11]"main.go:3:2"
 node 0  t=40.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40
 node 1  t=103.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 3  t=104.000us  goroutine-start  processor=1 goroutine number=7 started at=[11]"main.go:3:2"
 node 1  t=105.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024
+node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40
 node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" processors not stopped=[0]{} lost records=0
 `
 	if d.String() != want {

@@ -136,23 +136,25 @@ func main() {
 
 // TestRunMPI: programs give under svmc run --mpi -n 1..4 what they give in
 // one process: mpiProg, example 3.1 and Jacobi (shared arrays written by
-// template-owner and block shares, reductions), and two message-passing
-// examples.
+// template-owner and block shares, reductions), mpiMessages and the four
+// message-passing examples (their messages between ranks over MPI).
 func TestRunMPI(t *testing.T) {
 	mpiReady(t)
 	user := writeModule(t, map[string]string{"main.go": mpiProg})
 	local := writeModule(t, map[string]string{"main.go": mpiLocalShared})
+	msgs := writeModule(t, map[string]string{"main.go": mpiMessages})
 	root, _ := filepath.Abs("../..")
 	progs := []struct{ name, dir, pkg, want string }{
 		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107] d=134550\n"},
 		{"localshared", local, ".", "42 2475\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
-		// Messages between processors run inside each rank (every rank
-		// runs every processor's replicated code): equal results, no
-		// MPI point-to-point yet.
+		// Messages between processors of different ranks go over MPI.
+		{"messages", msgs, ".", "counts true ring true order true\n"},
 		{"collectives", root, "./examples/collectives", ""},
 		{"ring", root, "./examples/ring", ""},
+		{"halo", root, "./examples/halo", ""},
+		{"master", root, "./examples/master", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {

@@ -73,6 +73,12 @@ type Msg struct {
 	Buffered           bool
 	SentNs             int64 // when the send started (nanotime)
 	sender             *Req  // completed when the message is taken (not Buffered)
+
+	// A message from another process (Arrive): its bytes and its element
+	// type's name instead of Data; Taken is called once a receive took it.
+	Raw     []byte
+	RawType string
+	Taken   func()
 }
 
 // Req is one pending operation: a posted receive or a send waiting for its
@@ -249,6 +255,29 @@ func (nt *Net) take(r *Req, m *Msg, dst int) {
 		s.Status = r.Status
 		complete(s)
 	}
+	if m.Taken != nil {
+		m.Taken()
+	}
+}
+
+// Arrive delivers to processor dst a message that came from another
+// process: m.Raw holds its bytes (the receiver's from now on) and m.RawType
+// its element type's name; m.Taken, if any, is called when a receive takes
+// it (a synchronous send's acknowledgement). It never waits.
+func (nt *Net) Arrive(dst int, m *Msg) {
+	b := &nt.boxes[dst]
+	m.Dst = dst
+	b.mu.Lock()
+	for i, r := range b.posted {
+		if r.matches(m) {
+			b.posted = append(b.posted[:i], b.posted[i+1:]...)
+			b.mu.Unlock()
+			nt.take(r, m, dst)
+			return
+		}
+	}
+	b.queue(m)
+	b.mu.Unlock()
 }
 
 // deliver copies m into r's buffer and fills r's status.
@@ -258,6 +287,9 @@ func deliver(r *Req, m *Msg, dst int) *MatchError {
 		return nil
 	}
 	d, src := &r.Into, &m.Data
+	if m.RawType != "" {
+		return deliverRaw(r, m, dst)
+	}
 	if d.Type != src.Type || d.Len < src.Len {
 		e := &MatchError{Truncated: d.Type == src.Type, Src: m.Src, Dst: dst, SenderSite: m.Site, RecvSite: r.Site, Count: m.Count, Cap: d.Len,
 			SentType: "[]" + typeName(src.Type), ReceivedType: "[]" + typeName(d.Type)}
@@ -265,6 +297,25 @@ func deliver(r *Req, m *Msg, dst int) *MatchError {
 		return e
 	}
 	src.Ops.Copy(d.Ptr, src.Ptr, src.Len)
+	return nil
+}
+
+// deliverRaw copies a message from another process into r's buffer: its
+// element type must have the same name (the sender checked it holds no
+// pointers) and size.
+func deliverRaw(r *Req, m *Msg, dst int) *MatchError {
+	d := &r.Into
+	size := 0
+	if d.Type != nil {
+		size = int(d.Type.Size())
+	}
+	if typeName(d.Type) != m.RawType || d.Len < m.Count || size*m.Count != len(m.Raw) {
+		e := &MatchError{Truncated: typeName(d.Type) == m.RawType, Src: m.Src, Dst: dst, SenderSite: m.Site, RecvSite: r.Site, Count: m.Count, Cap: d.Len,
+			SentType: "[]" + m.RawType, ReceivedType: "[]" + typeName(d.Type)}
+		r.Err = e
+		return e
+	}
+	copy(unsafe.Slice((*byte)(d.Ptr), len(m.Raw)), m.Raw)
 	return nil
 }
 

@@ -181,3 +181,46 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A message from another process (Arrive) matches as a local one does, in
+// order with them, whether its receive is posted before or after; its
+// Taken runs once a receive took it; a receive of another element type
+// or too short fails as for a local one.
+func TestArrive(t *testing.T) {
+	nt := New(2, 1<<20)
+	raw := func(v ...int64) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)) }
+	taken := 0
+	nt.Arrive(1, &Msg{Src: 0, Tag: 3, Seq: 1, Count: 2, Raw: raw(5, 6), RawType: "int64", Taken: func() { taken++ }})
+	nt.Send(1, Msg{Src: 0, Tag: 3, Seq: 2, Data: bufOf([]int64{7}), Count: 1, Bytes: 8}, false, new(Req))
+	if taken != 0 {
+		t.Fatal("Taken ran before a receive took the message")
+	}
+	b := make([]int64, 2)
+	r := &Req{Src: AnySource, Tag: 3, Into: bufOf(b)}
+	if !nt.Recv(1, r) || r.Err != nil || r.Status.Seq != 1 || b[0] != 5 || b[1] != 6 || taken != 1 {
+		t.Fatalf("first: status %+v err %v data %v taken %d", r.Status, r.Err, b, taken)
+	}
+	r = &Req{Src: 0, Tag: 3, Into: bufOf(b)}
+	if !nt.Recv(1, r) || r.Status.Seq != 2 || b[0] != 7 {
+		t.Fatalf("second: status %+v data %v", r.Status, b)
+	}
+	posted := &Req{Src: 0, Tag: 4, Into: bufOf(b)}
+	if nt.Recv(1, posted) {
+		t.Fatal("a receive completed with no message")
+	}
+	nt.Arrive(1, &Msg{Src: 0, Tag: 4, Seq: 3, Count: 1, Raw: raw(9), RawType: "int64"})
+	if posted.Done.Load() != 1 || b[0] != 9 {
+		t.Fatalf("posted receive: done %d data %v", posted.Done.Load(), b)
+	}
+	floats := make([]float64, 2)
+	nt.Arrive(1, &Msg{Src: 0, Tag: 5, Count: 1, Raw: raw(1), RawType: "int64"})
+	r = &Req{Src: 0, Tag: 5, Into: bufOf(floats)}
+	if !nt.Recv(1, r) || r.Err == nil || r.Err.Truncated || r.Err.SentType != "[]int64" {
+		t.Fatalf("another type: %+v", r.Err)
+	}
+	nt.Arrive(1, &Msg{Src: 0, Tag: 6, Count: 2, Raw: raw(1, 2), RawType: "int64"})
+	r = &Req{Src: 0, Tag: 6, Into: bufOf(make([]int64, 1))}
+	if !nt.Recv(1, r) || r.Err == nil || !r.Err.Truncated {
+		t.Fatalf("too short: %+v", r.Err)
+	}
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mpiMessages passes messages of a struct type around a ring with
+// synchronous sends against posted Irecvs, meets at a barrier inside the
+// replicated region, gathers on processor 0 from any source (rank 0
+// decides the order for processor 0's copies on the other ranks), and
+// writes a shared array, one element per processor, that the ranks
+// exchange at the region's end. Its output does not depend on the number
+// of processors.
+const mpiMessages = `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+type pair struct {
+	From int32
+	Half float64
+}
+
+func main() {
+	n := rtlib.NumProcessors()
+	counts := make([]int, 16)
+	//svm:shared counts
+	got := make([]pair, 16)
+	order := []int{}
+	//svm:replicated
+	{
+		me, np := rtlib.ProcessorID(), rtlib.NumProcessors()
+		counts[me] = 10*me + 1
+		next, prev := (me+1)%np, (me+np-1)%np
+		in := make([]pair, 1)
+		r := rtlib.Irecv(prev, 1, in)
+		rtlib.Ssend(next, 1, []pair{{int32(me), float64(me) / 2}})
+		rtlib.WaitAll(r)
+		//svm:barrier
+		if me == 0 {
+			got[0] = in[0]
+			for range np - 1 {
+				b := make([]pair, 1)
+				st := rtlib.Recv(rtlib.AnySource, 2, b)
+				got[st.Source] = b[0]
+				order = append(order, st.Source)
+			}
+		} else {
+			rtlib.Send(0, 2, in)
+		}
+	}
+	s, ring := 0, true
+	for _, c := range counts {
+		s += c
+	}
+	for i := range n {
+		p := (i + n - 1) % n
+		ring = ring && got[i] == pair{int32(p), float64(p) / 2}
+	}
+	seen := map[int]bool{}
+	for _, q := range order {
+		seen[q] = true
+	}
+	fmt.Println("counts", s == 10*n*(n-1)/2+n, "ring", ring, "order", len(seen) == n-1)
+}
+`
+
+// TestMPIMessages: under svmc run --mpi the messages between processors of
+// different ranks are MPI messages: the ranks' rank-info records count
+// them, the merged trace pairs every receive with its send across ranks
+// with no clock repair beyond the shift's error, and the report says how
+// many went between ranks.
+func TestMPIMessages(t *testing.T) {
+	mpiReady(t)
+	root, _ := filepath.Abs("../..")
+	tr := filepath.Join(t.TempDir(), "ring.sddf")
+	res := runSvmc(t, root, "run", "--mpi", "-n", "4", "--trace", tr, "./examples/ring")
+	if res.code != 0 || !strings.Contains(res.stdout, "lap 2: 21780") {
+		t.Fatalf("svmc run --mpi -n 4 ring: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	sent, ranks := 0, 0
+	for _, r := range readTrace(t, tr) {
+		if r.Desc.Name == "rank-info" {
+			ranks++
+			sent += r.Int("messages sent")
+		}
+	}
+	// Each lap: 0→1, 1→2, 2→3 between ranks and 3→0, which goes to
+	// every rank's processor 0 (three ranks other than 3's).
+	if ranks != 4 || sent != 3*(3+3) {
+		t.Errorf("rank-info: %d records, %d messages sent between ranks; want 4 and 18", ranks, sent)
+	}
+	rep := runSvmc(t, root, "report", tr)
+	if rep.code != 0 || !strings.Contains(rep.stdout, "18 messages") || !strings.Contains(rep.stdout, "late sender") {
+		t.Errorf("svmc report: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
+	rep = runSvmc(t, root, "report", "--format", "json", tr)
+	var js struct {
+		Model struct {
+			Order struct {
+				MaxCorrection float64 `json:"max_correction_us"`
+			} `json:"order"`
+			Messages struct {
+				Unmatched int `json:"unmatched"`
+			} `json:"messages"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &js); err != nil || js.Model.Order.MaxCorrection > 100 {
+		t.Errorf("merged trace: %v, the consistent order moved a record by %.1f µs (want under 100 µs: processor 0's messages leave from rank 0, as its records say)", err, js.Model.Order.MaxCorrection)
+	}
+}
+
+// TestMPIMessageErrors: what cannot run between ranks stops the job with
+// its position and why: a pdo inside a replicated region, processor 0
+// receiving from any source without blocking, a message of pointers.
+func TestMPIMessageErrors(t *testing.T) {
+	mpiReady(t)
+	cases := []struct{ name, body, want string }{
+		{"pdo", `	a := make([]int, 8)
+	//svm:replicated
+	{
+		//svm:pdo loops(i)
+		for i := range a {
+			a[i] = i
+		}
+	}
+	fmt.Println(a)`, "main.go:15:3: processor 0: a pdo inside a replicated region cannot run under --mpi with more than one rank"},
+		{"irecv", `	//svm:replicated
+	{
+		b := make([]int, 1)
+		if rtlib.ProcessorID() == 0 {
+			rtlib.Irecv(rtlib.AnySource, 1, b).Wait()
+		} else if rtlib.ProcessorID() == 1 {
+			rtlib.Send(0, 1, b)
+		}
+	}
+	fmt.Println("done")`, "main.go:16:4: processor 0: Irecv from any source by processor 0 cannot run under --mpi"},
+		{"pointers", `	//svm:replicated
+	{
+		if rtlib.ProcessorID() == 1 {
+			rtlib.Send(0, 1, []string{"x"})
+		} else if rtlib.ProcessorID() == 0 {
+			rtlib.Recv(1, 1, make([]string, 1))
+		}
+	}
+	fmt.Println("done")`, "main.go:15:4: processor 1: a message of []string cannot go to processor 0 on another rank"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/svmc/svmc/rtlib\"\n)\n\nvar _ = rtlib.ProcessorID\n\nfunc main() {\n" + c.body + "\n}\n"
+			dir := writeModule(t, map[string]string{"main.go": src})
+			if one := runSvmc(t, dir, "run", "-n", "2", "."); one.code != 0 {
+				t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
+			}
+			res := runSvmc(t, dir, "run", "--mpi", "-n", "2", ".")
+			if res.code == 0 || !strings.Contains(res.stderr, c.want) || strings.Contains(res.stderr, "goroutine ") {
+				t.Errorf("exit %d, stderr:\n%s\nwant %q", res.code, res.stderr, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,336 @@
+package rtlib
+
+import (
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"sync/atomic"
+
+	"github.com/svmc/svmc/rtlib/internal/msg"
+	"github.com/svmc/svmc/rtlib/internal/stats"
+	"github.com/svmc/svmc/trace"
+)
+
+// Replicated regions and messages between ranks (issue 16; see ranks.go
+// for the rest). When the processors are spread over more than one rank,
+// a replicated region runs each processor's code on its own rank, as an
+// MPI program does, so that its work is divided, not repeated — except
+// processor 0's, which runs on every rank as the exclusive code around it
+// does, so that what it computes in the region (a gathered result, a
+// master's bookkeeping) is there for the exclusive code after it on every
+// rank:
+//
+//   - the members whose work is on another rank skip the body and wait at
+//     its end;
+//   - a message between processors of different ranks is an MPI message
+//     (Post/Listen), matched on the receiving rank by the same engine as
+//     one inside a rank (package msg); a synchronous send completes when
+//     the receiving rank acknowledges that a receive took it. Collectives
+//     are made of such messages;
+//   - a message to processor 0 goes to every rank's processor 0; processor
+//     0's messages to the others are sent by its copy on rank 0 (the
+//     others drop theirs), so that they leave when and as the trace says
+//     (processor 0's records are rank 0's). Where processor 0 receives from any source,
+//     rank 0 decides which message matched and tells the other ranks'
+//     copies, so that every copy takes the same messages in the same
+//     order;
+//   - a barrier inside the region meets this rank's processors, and the
+//     last of them the other ranks (MPI_Barrier);
+//   - at the region's end the shared storage is made equal on every rank
+//     as at a pdo's end (twins and diffs); everything else a processor
+//     other than 0 wrote stays on its rank (svmc warns where a region
+//     writes a non-shared variable declared outside it);
+//   - pdos, exclusive regions, psections and barrier check-ins inside
+//     such a region are errors: they need every member on every rank.
+
+// spread reports whether the processors are spread over more than one
+// rank.
+func (r *run) spread() bool { return r.ranks != nil && r.ranks.Size() > 1 }
+
+// rankOfProc is the rank that runs processor q's own work.
+func (r *run) rankOfProc(q int) int { return q / r.perRank }
+
+// skipsRegion reports whether p skips the body of a replicated region:
+// its work runs on another rank.
+func (p *Proc) skipsRegion() bool { return p.r.spread() && p.idle() && p.id != 0 }
+
+// everywhere reports whether p's code runs on every rank now: processor 0
+// outside a pdo share (exclusive code and replicated regions).
+func (p *Proc) everywhere() bool { return p.id == 0 && !p.inTask }
+
+// Where a message goes between ranks (routeTo).
+const (
+	routeLocal  = iota // to a processor of this rank
+	routeRemote        // to the rank of the receiving processor
+	routeFan           // to processor 0: here and on every other rank
+	routeDrop          // processor 0's copy on rank 0 sends it
+)
+
+// routeTo says where a message p sends to processor to goes.
+func (p *Proc) routeTo(to int) int {
+	r := p.r
+	if !r.spread() || (p.mode != replicated && !p.inTask && !p.everywhere()) {
+		return routeLocal
+	}
+	here := r.rankOfProc(to) == r.rank
+	switch {
+	case p.everywhere() && to == 0:
+		return routeLocal
+	case p.everywhere() && r.rank != 0:
+		return routeDrop
+	case p.everywhere() && here:
+		return routeLocal
+	case to == 0 && p.id != 0:
+		return routeFan
+	case here:
+		return routeLocal
+	}
+	return routeRemote
+}
+
+// spreadUnsupported stops the run at construct what, reached in a
+// replicated region whose processors are spread over ranks.
+func (p *Proc) spreadUnsupported(at Site, what string) {
+	if p.mode == replicated && !p.inTask && p.r.spread() {
+		p.errorf(at, true, "%s inside a replicated region cannot run under --mpi with more than one rank: the region runs only on each rank's own processors, and this construct needs every processor on every rank; put it outside the region", what)
+	}
+}
+
+// Message kinds between ranks.
+const (
+	rankMsg    = 0 // a message of the program
+	rankAck    = 1 // a receive took a synchronous send
+	rankDecide = 2 // rank 0's processor 0 took a message from any source
+)
+
+// rankHeader is the number of 8-byte fields before a message's element
+// type name and data.
+const rankHeader = 11
+
+// remotePost sends m (with buf's elements) to the rank of processor to.
+// A synchronous send returns s for the sender to wait on: the receiving
+// rank acknowledges it; a standard send is buffered (its bytes copied).
+// With fan, m goes to every other rank (a message to processor 0; the
+// sender's rank delivers it itself, and no rank acknowledges it).
+func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *msg.Req) *msg.Req {
+	t := reflect.TypeFor[T]()
+	if hasPointers(t) {
+		p.msgErrorf(m.Site, "a message of []%s cannot go to processor %d on another rank: its elements hold pointers (send their values as numbers, arrays or structs of them)", t, to)
+	}
+	name := t.String()
+	data := bytesOf(buf)
+	b := make([]byte, 0, 8*rankHeader+len(name)+len(data))
+	syncFlag := 0
+	if sync {
+		syncFlag = 1
+	}
+	for _, v := range [rankHeader]int64{rankMsg, int64(m.Src), int64(to), int64(m.Tag), int64(m.Ctx), int64(m.Kind),
+		int64(syncFlag), int64(m.Seq), int64(m.Site), int64(m.Count), int64(len(name))} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
+	}
+	b = append(append(b, name...), data...)
+	r := p.r
+	if fan {
+		binary.LittleEndian.PutUint64(b[48:], 0) // no rank acknowledges it
+		for k := range r.ranks.Size() {
+			if k != r.rank {
+				r.ranks.Post(k, b) // read only: the ranks may share it
+				r.msgsOut.Add(1)
+				r.msgBytesOut.Add(int64(len(data)))
+			}
+		}
+		return nil
+	}
+	if sync {
+		s.Reset()
+		r.acks.Store(ackKey{m.Src, m.Seq}, s)
+	}
+	r.ranks.Post(r.rankOfProc(to), b)
+	r.msgsOut.Add(1)
+	r.msgBytesOut.Add(int64(len(data)))
+	if sync {
+		return s
+	}
+	return nil
+}
+
+// ackKey names a synchronous send waiting for its acknowledgement.
+type ackKey struct {
+	src int
+	seq uint64
+}
+
+// arrive takes a message from another rank (on the transport's goroutine).
+func (r *run) arrive(b []byte) {
+	if len(b) < 8*rankHeader {
+		r.rankFail(fmt.Errorf("a message of %d bytes between ranks is shorter than its header", len(b)))
+		return
+	}
+	var h [rankHeader]int64
+	for i := range h {
+		h[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	if h[0] == rankDecide {
+		r.decideMu.Lock()
+		r.decided = append(r.decided, int(h[1]))
+		r.decideMu.Unlock()
+		r.decideGen.Add(1)
+		r.procs[0].wakeup()
+		return
+	}
+	if h[0] == rankAck {
+		if v, ok := r.acks.LoadAndDelete(ackKey{int(h[1]), uint64(h[7])}); ok {
+			s := v.(*msg.Req)
+			s.Done.Store(1)
+			s.W.Wakeup()
+		}
+		return
+	}
+	src, dst, nameLen := int(h[1]), int(h[2]), int(h[10])
+	rest := b[8*rankHeader:]
+	if dst < 0 || dst >= r.n || src < 0 || src >= r.n || nameLen > len(rest) {
+		r.rankFail(fmt.Errorf("a message between ranks names processors %d → %d of %d", src, dst, r.n))
+		return
+	}
+	m := &msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
+		Site: int(h[8]), Count: int(h[9]), RawType: string(rest[:nameLen]), Raw: rest[nameLen:], SentNs: nanotime()}
+	m.Bytes = len(m.Raw)
+	if m.Sync {
+		ack := make([]byte, 8*rankHeader)
+		binary.LittleEndian.PutUint64(ack, rankAck)
+		binary.LittleEndian.PutUint64(ack[8:], uint64(src))
+		binary.LittleEndian.PutUint64(ack[56:], m.Seq)
+		m.Taken = func() { r.ranks.Post(r.rankOfProc(src), ack) }
+	}
+	r.net.Arrive(dst, m)
+}
+
+// rankFail ends the run with an error of the messages between ranks.
+func (r *run) rankFail(err error) {
+	r.fail(&Error{Proc: -1, Msg: "messages between ranks: " + err.Error()})
+}
+
+// fromAny is the source a receive of p from processor from takes its
+// message from: on a rank other than 0, processor 0's copy takes from any
+// source the message rank 0's took (its decision, in order).
+func (p *Proc) fromAny(from, site int) int {
+	r := p.r
+	if from != AnySource || !r.spread() || !p.everywhere() || r.rank == 0 {
+		return from
+	}
+	for {
+		g := r.decideGen.Load()
+		r.decideMu.Lock()
+		if len(r.decided) > 0 {
+			q := r.decided[0]
+			r.decided = r.decided[1:]
+			r.decideMu.Unlock()
+			return q
+		}
+		r.decideMu.Unlock()
+		p.wpeerID = AnySource
+		p.waitFor(wMsgRecv, msgSite(site, p.r.callSub(site)))
+		p.await(&r.decideGen, g, false)
+	}
+}
+
+// decide tells the other ranks' copies of processor 0 which source rank
+// 0's receive from any source took (see fromAny).
+func (p *Proc) decide(from, src int) {
+	r := p.r
+	if from != AnySource || !r.spread() || !p.everywhere() || r.rank != 0 {
+		return
+	}
+	b := make([]byte, 8*rankHeader)
+	binary.LittleEndian.PutUint64(b, rankDecide)
+	binary.LittleEndian.PutUint64(b[8:], uint64(src))
+	for k := 1; k < r.ranks.Size(); k++ {
+		r.ranks.Post(k, b)
+	}
+}
+
+// noAny stops processor 0 at a call from any source that rank 0 cannot
+// decide for the other ranks (a non-blocking receive, a probe).
+func (p *Proc) noAny(from, site int, what string) {
+	if from == AnySource && p.r.spread() && p.everywhere() {
+		p.msgErrorf(site, "%s from any source by processor 0 cannot run under --mpi with more than one rank: processor 0 runs on every rank, and the ranks could take different messages; name the source, or use Recv", what)
+	}
+}
+
+// rankRegionEnd is the leader's part of the end of a replicated region
+// between ranks, after every member of this rank arrived: the shared
+// storage made equal on every rank, which meets them, or else a barrier.
+func (p *Proc) rankRegionEnd(at Site) {
+	r := p.r
+	if r.twinned {
+		if err := r.rankDiffs(); err != nil {
+			p.errorf(at, false, "replicated region: shared variables between ranks: %v", err)
+		}
+		return
+	}
+	if err := r.ranks.Barrier(); err != nil {
+		p.errorf(at, false, "the end of the replicated region between ranks: %v", err)
+	}
+}
+
+// rankLocal is the barrier of a rank's own processors inside a replicated
+// region (rankBarrier).
+type rankLocal struct {
+	arrived atomic.Int32
+	gen     atomic.Uint64
+}
+
+// rankBarrier is a barrier inside a replicated region whose processors are
+// spread over ranks: this rank's processors meet, and the last to arrive
+// meets the other ranks before it releases them.
+func (p *Proc) rankBarrier(at Site, kind waitKind) {
+	r := p.r
+	if p.on(trace.TagWaitBarrierStart) {
+		p.syncRec(trace.TagWaitBarrierStart, at)
+	}
+	sv := p.st.Call(stats.Sync, r.perRank)
+	ws := p.st.Wait()
+	b := &r.rankBar
+	g := b.gen.Load()
+	if b.arrived.Add(1) == int32(r.perRank+min(r.rank, 1)) { // and processor 0's copy
+		b.arrived.Store(0)
+		if err := r.ranks.Barrier(); err != nil {
+			p.errorf(at, false, "the barrier between ranks: %v", err)
+		}
+		b.gen.Store(g + 1)
+		for q := r.rank * r.perRank; q < (r.rank+1)*r.perRank; q++ {
+			if q != p.id {
+				r.procs[q].wakeup()
+			}
+		}
+		if p.id != 0 {
+			r.procs[0].wakeup()
+		}
+	} else {
+		p.waitFor(kind, at)
+		p.await(&b.gen, g, r.adaptive)
+	}
+	p.st.Restore(ws)
+	if p.on(trace.TagWaitBarrierStop) {
+		p.syncRec(trace.TagWaitBarrierStop, at)
+	}
+	p.st.Restore(sv)
+}
+
+// remoteWait reports whether some processor waits for a message that may
+// come from another rank: the watchdog cannot call that a deadlock.
+func (r *run) remoteWait() bool {
+	if !r.spread() {
+		return false
+	}
+	for _, p := range r.procs {
+		k := waitKind(p.wstate.Load() & 0xff)
+		if k < wMsgSend || k > wMsgColl {
+			continue
+		}
+		if q := int(p.wpeer.Load()); q < 0 || q >= r.n || r.rankOfProc(q) != r.rank {
+			return true
+		}
+	}
+	return false
+}
