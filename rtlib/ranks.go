@@ -34,6 +34,8 @@ import (
 //     pdo's barrier, multiple writers with twins and diffs as in Munin and
 //     TreadMarks, byte-exact so that writers of neighbouring elements do
 //     not overwrite each other);
+//   - a replicated region runs each processor on its own rank, its
+//     messages between ranks over MPI (rankmsg.go);
 //   - everything else is private to a rank.
 
 // rankNet is the transport between ranks. Every rank calls the collective

@@ -234,7 +234,7 @@ func TestJacobiSameOutput(t *testing.T) {
 }
 
 // writeModule writes a module that does not require svmc.
-func writeModule(t *testing.T, files map[string]string) string {
+func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	files["go.mod"] = "module example.com/user\n\ngo 1.24\n"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,4 +76,102 @@ func BenchmarkJacobiRanks(b *testing.B) {
 			}
 		})
 	}
+}
+
+// mpiPingPong is testdata/pingpong.c's ping-pong through svmc's message
+// API: processors 0 and 1 in a replicated region, one per rank under
+// --mpi, the best of five rounds after a warm-up, printed as "SIZE
+// one-way-µs MB/s" per size.
+const mpiPingPong = `package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	{
+		me := rtlib.ProcessorID()
+		for _, size := range []int{8, 1 << 20} {
+			reps := 20000
+			if size > 1024 {
+				reps = 200
+			}
+			buf := make([]byte, size)
+			best := time.Hour
+			for round := range 6 {
+				//svm:barrier
+				t0 := time.Now()
+				for range reps {
+					if me == 0 {
+						rtlib.Send(1, 1, buf)
+						rtlib.Recv(1, 1, buf)
+					} else if me == 1 {
+						rtlib.Recv(0, 1, buf)
+						rtlib.Send(0, 1, buf)
+					}
+				}
+				if t := time.Since(t0); round > 0 {
+					best = min(best, t)
+				}
+			}
+			if me == 0 {
+				oneWay := best.Seconds() / float64(2*reps)
+				fmt.Printf("%d %.4f %.1f\n", size, oneWay*1e6, float64(size)/oneWay/1e6)
+			}
+		}
+	}
+}
+`
+
+// BenchmarkPingPongAPI is a message's one-way time (8 bytes) and bandwidth
+// (1 MiB) between processors 0 and 1 as two ranks through svmc's Send and
+// Recv (svmc build --mpi, stage 0), against the same ping-pong in C built
+// with mpicc, in one run (issue 16: latency at most 1.3× C's, bandwidth
+// at least 0.9×). BenchmarkPingPong in rtlib/internal/mpi measures the
+// binding alone.
+//
+//	go test ./cmd/svmc -run '^$' -bench PingPongAPI -count 3
+func BenchmarkPingPongAPI(b *testing.B) {
+	if err := checkMPI(true); err != nil {
+		b.Skipf("MPI is not installed: %v", err)
+	}
+	dir := writeModule(b, map[string]string{"main.go": mpiPingPong})
+	goExe, cExe := filepath.Join(b.TempDir(), "pingpong"), filepath.Join(b.TempDir(), "pingpong-c")
+	cmd := exec.Command(svmcBin, "build", "--mpi", "-o", goExe, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("svmc build --mpi: %v\n%s", err, out)
+	}
+	root, _ := filepath.Abs("../..")
+	if out, err := exec.Command("mpicc", "-O2", "-o", cExe, filepath.Join(root, "rtlib/internal/mpi/testdata/pingpong.c")).CombinedOutput(); err != nil {
+		b.Fatalf("mpicc pingpong.c: %v\n%s", err, out)
+	}
+	var lat, bw [2]float64 // svmc, C: best over the iterations
+	for b.Loop() {
+		for i, exe := range []string{goExe, cExe} {
+			out, err := mpirunCommand(2, "", exe, os.Environ(), nil).CombinedOutput()
+			if err != nil {
+				b.Fatalf("%s: %v\n%s", filepath.Base(exe), err, out)
+			}
+			var s1, s2 int
+			var l1, bw1, l2, bw2 float64
+			if _, err := fmt.Sscan(string(out), &s1, &l1, &bw1, &s2, &l2, &bw2); err != nil || s1 != 8 || s2 != 1<<20 {
+				b.Fatalf("%s printed %q", filepath.Base(exe), out)
+			}
+			if lat[i] == 0 || l1 < lat[i] {
+				lat[i] = l1
+			}
+			bw[i] = max(bw[i], bw2)
+		}
+	}
+	b.ReportMetric(lat[0], "svmc-latency-µs")
+	b.ReportMetric(lat[1], "c-latency-µs")
+	b.ReportMetric(lat[0]/lat[1], "latency-ratio")
+	b.ReportMetric(bw[0], "svmc-MB/s")
+	b.ReportMetric(bw[1], "c-MB/s")
+	b.ReportMetric(bw[0]/bw[1], "bandwidth-ratio")
 }
