@@ -67,11 +67,13 @@ func openMPI() (rankNet, error) {
 
 // loop is the MPI goroutine: it runs the processors' calls and, once
 // Listen was called, polls for the program's messages between them,
-// spinning a while after any traffic and then backing off to sleeps of
+// yielding between polls for a millisecond after any traffic (as MPI
+// libraries poll while a call waits) and then backing off to sleeps of
 // 20 µs (a message then waits that long; the ranks' processors keep
 // their cores meanwhile).
 func (m *mpiRanks) loop() {
-	idle := 0
+	const spinFor = time.Millisecond
+	idle, last := 0, time.Now()
 	tm := time.NewTimer(time.Hour)
 	tm.Stop()
 	for {
@@ -89,15 +91,15 @@ func (m *mpiRanks) loop() {
 				return
 			}
 			m.call(f)
-			idle = 0
+			idle, last = 0, time.Now()
 			continue
 		default:
 		}
 		if m.poll() {
-			idle = 0
+			idle, last = 0, time.Now()
 			continue
 		}
-		if idle++; idle < 256 {
+		if idle++; idle < 256 || time.Since(last) < spinFor {
 			runtime.Gosched()
 			continue
 		}
@@ -108,9 +110,9 @@ func (m *mpiRanks) loop() {
 				return
 			}
 			m.call(f)
-			idle = 0
+			idle, last = 0, time.Now()
 		case <-m.kick:
-			idle = 0
+			idle, last = 0, time.Now()
 		case <-tm.C:
 		}
 		tm.Stop()
