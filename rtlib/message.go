@@ -205,10 +205,7 @@ func (p *Proc) msgAwait(w *atomic.Uint64, old uint64, k waitKind, site, peer, ki
 	p.wpeerID = peer
 	p.waitFor(k, msgSite(site, kind))
 	if p.r.spread() && (peer < 0 || p.r.rankOfProc(peer) != p.r.rank) {
-		// The MPI goroutine polls for it: leave it the CPU.
-		p.publishWait()
-		p.block(w, old)
-		p.unpublishWait()
+		p.remoteAwait(w, old)
 		return
 	}
 	p.await(w, old, false)

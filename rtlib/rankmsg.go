@@ -3,7 +3,10 @@ package rtlib
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"reflect"
+	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/svmc/svmc/rtlib/internal/msg"
@@ -119,7 +122,13 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 	}
 	name := t.String()
 	data := bytesOf(buf)
-	b := make([]byte, 0, 8*rankHeader+len(name)+len(data))
+	size := 8*rankHeader + len(name) + len(data)
+	var b []byte
+	if fan {
+		b = make([]byte, 0, size) // read by several sends
+	} else {
+		b = getBuf(size)[:0]
+	}
 	syncFlag := 0
 	if sync {
 		syncFlag = 1
@@ -134,7 +143,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		binary.LittleEndian.PutUint64(b[48:], 0) // no rank acknowledges it
 		for k := range r.ranks.Size() {
 			if k != r.rank {
-				r.ranks.Post(k, b) // read only: the ranks may share it
+				r.ranks.Post(k, b, false) // read only: the ranks may share it
 				r.msgsOut.Add(1)
 				r.msgBytesOut.Add(int64(len(data)))
 			}
@@ -145,7 +154,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		s.Reset()
 		r.acks.Store(ackKey{m.Src, m.Seq}, s)
 	}
-	r.ranks.Post(r.rankOfProc(to), b)
+	r.ranks.Post(r.rankOfProc(to), b, true)
 	r.msgsOut.Add(1)
 	r.msgBytesOut.Add(int64(len(data)))
 	if sync {
@@ -169,6 +178,9 @@ func (r *run) arrive(b []byte) {
 	var h [rankHeader]int64
 	for i := range h {
 		h[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	if h[0] != rankMsg {
+		defer putBuf(b)
 	}
 	if h[0] == rankDecide {
 		r.decideMu.Lock()
@@ -195,12 +207,16 @@ func (r *run) arrive(b []byte) {
 	m := &msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
 		Site: int(h[8]), Count: int(h[9]), RawType: string(rest[:nameLen]), Raw: rest[nameLen:], SentNs: nanotime()}
 	m.Bytes = len(m.Raw)
-	if m.Sync {
-		ack := make([]byte, 8*rankHeader)
-		binary.LittleEndian.PutUint64(ack, rankAck)
-		binary.LittleEndian.PutUint64(ack[8:], uint64(src))
-		binary.LittleEndian.PutUint64(ack[56:], m.Seq)
-		m.Taken = func() { r.ranks.Post(r.rankOfProc(src), ack) }
+	sync := m.Sync
+	m.Taken = func() { // the receive copied the data out
+		putBuf(b)
+		if sync {
+			ack := getBuf(8 * rankHeader)
+			binary.LittleEndian.PutUint64(ack, rankAck)
+			binary.LittleEndian.PutUint64(ack[8:], uint64(src))
+			binary.LittleEndian.PutUint64(ack[56:], m.Seq)
+			r.ranks.Post(r.rankOfProc(src), ack, true)
+		}
 	}
 	r.net.Arrive(dst, m)
 }
@@ -230,7 +246,7 @@ func (p *Proc) fromAny(from, site int) int {
 		r.decideMu.Unlock()
 		p.wpeerID = AnySource
 		p.waitFor(wMsgRecv, msgSite(site, p.r.callSub(site)))
-		p.await(&r.decideGen, g, false)
+		p.remoteAwait(&r.decideGen, g)
 	}
 }
 
@@ -245,7 +261,7 @@ func (p *Proc) decide(from, src int) {
 	binary.LittleEndian.PutUint64(b, rankDecide)
 	binary.LittleEndian.PutUint64(b[8:], uint64(src))
 	for k := 1; k < r.ranks.Size(); k++ {
-		r.ranks.Post(k, b)
+		r.ranks.Post(k, b, false)
 	}
 }
 
@@ -317,6 +333,27 @@ func (p *Proc) rankBarrier(at Site, kind waitKind) {
 	p.st.Restore(sv)
 }
 
+// remoteAwait waits until *w differs from old for what another rank
+// sends: p polls the transport itself for a millisecond, as MPI_Recv polls
+// inside the library, then sleeps (publishing its wait); the transport's
+// background poller then delivers what comes, which wakes it.
+func (p *Proc) remoteAwait(w *atomic.Uint64, old uint64) {
+	net, start := p.r.ranks, nanotime()
+	for i := 1; w.Load() == old; i++ {
+		if net.Progress() || i%64 != 0 {
+			continue
+		}
+		if nanotime()-start > 1e6 {
+			p.publishWait()
+			p.block(w, old)
+			p.unpublishWait()
+			return
+		}
+		p.checkAbort()
+		runtime.Gosched()
+	}
+}
+
 // remoteWait reports whether some processor waits for a message that may
 // come from another rank: the watchdog cannot call that a deadlock.
 func (r *run) remoteWait() bool {
@@ -333,4 +370,35 @@ func (r *run) remoteWait() bool {
 		}
 	}
 	return false
+}
+
+// The buffers of messages between ranks come from pools by size class
+// (powers of two from 256 bytes): a megabyte message's two buffers would
+// otherwise be garbage at every send, and the collector's work and the
+// zeroing of new memory halved the bandwidth.
+var bufPools [32]sync.Pool
+
+// bufClass is the pool of buffers of at least n bytes.
+func bufClass(n int) int { return max(bits.Len(uint(n-1)), 8) }
+
+// getBuf is a buffer of n bytes, its contents undefined.
+func getBuf(n int) []byte {
+	c := bufClass(n)
+	if c >= len(bufPools) {
+		return make([]byte, n)
+	}
+	if v := bufPools[c].Get(); v != nil {
+		return (*v.(*[]byte))[:n]
+	}
+	return make([]byte, n, 1<<c)
+}
+
+// putBuf gives b back to its pool (b's holder no longer uses it).
+func putBuf(b []byte) {
+	c := bits.Len(uint(cap(b))) - 1
+	if cap(b) != 1<<c || c < 8 || c >= len(bufPools) {
+		return // not from a pool
+	}
+	b = b[:0]
+	bufPools[c].Put(&b)
 }

@@ -65,12 +65,17 @@ type rankNet interface {
 	ClockShift(clock, begin func() float64) (shift, errb float64, err error)
 	// Barrier returns when every rank called it.
 	Barrier() error
+	// Progress polls the transport once, unless another goroutine is in
+	// it: posted messages leave, arrived ones are delivered. It reports
+	// whether anything happened.
+	Progress() bool
 	// Post sends one of the program's messages (encoded by rankmsg.go) to
-	// rank dest and returns at once: the transport owns b.
-	Post(dest int, b []byte)
+	// rank dest and returns at once: the transport owns b, and gives it
+	// back to the pool (putBuf) once sent if pooled.
+	Post(dest int, b []byte, pooled bool)
 	// Listen starts handing the messages the other ranks post to deliver,
-	// each in a slice of its own; deliver must not wait. fail reports a
-	// transport's error.
+	// each in a slice of its own from the pool (getBuf); deliver must not
+	// wait. fail reports a transport's error.
 	Listen(deliver func(b []byte), fail func(error))
 	// Close ends the transport at a normal end (a rank that ends in error
 	// exits without it: mpirun then stops the job).

@@ -8,39 +8,56 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/svmc/svmc/rtlib/internal/mpi"
 )
 
 // The MPI transport of ranks.go. MPI is initialised with
-// MPI_THREAD_FUNNELED: one goroutine, locked to its thread, makes every
-// call, and the processors hand it their calls (a channel round trip, well
-// under a collective's own latency).
+// MPI_THREAD_SERIALIZED: any goroutine makes a call holding mu, one at a
+// time, so that a processor waiting for a message from another rank polls
+// for it itself (Progress), as MPI_Recv polls inside the library, instead
+// of handing its calls to a goroutine of MPI's own (on a machine with as
+// many cores as ranks that goroutine and the processor then share a core
+// per rank, and a message waited about 50 µs for the two to take turns).
+// A background goroutine polls every 50 µs while nobody waits, so that
+// sends to this rank progress and the messages of processors not yet
+// waiting arrive. MPI_THREAD_MULTIPLE, which OpenMPI and MPICH users
+// report hangs under, is not used.
 
 func init() { openRanks = openMPI }
 
 type mpiRanks struct {
 	comm     *mpi.Comm
-	calls    chan func()
-	serving  sync.Map // rank 0: loop number → *serving
-	gathered []byte   // Allgather's buffer, kept from call to call
+	mu       sync.Mutex // held for every MPI call
+	serving  sync.Map   // rank 0: loop number → *serving
+	gathered []byte     // Allgather's buffer, kept from call to call
 
 	// The program's messages between ranks (Post, Listen): posted sends
-	// wait in out until the MPI goroutine starts them; sends holds those
-	// in flight. kick wakes the MPI goroutine from its back-off.
-	mu     sync.Mutex
+	// wait in out (under outMu) until a holder of mu starts them; sends
+	// holds those in flight (under mu).
+	outMu  sync.Mutex
 	out    []outMsg
-	kick   chan struct{}
-	sends  []*mpi.Request
-	listen func([]byte)
+	sends  []sending
+	listen func([]byte) // under mu
 	fail   func(error)
+	closed atomic.Bool   // the background poller stops
+	polled chan struct{} // closed when it did
 }
 
-// outMsg is a posted message: its destination rank and bytes.
+// outMsg is a posted message: its destination rank and bytes, and
+// whether they go back to the pool once sent.
 type outMsg struct {
-	dest int
-	b    []byte
+	dest   int
+	b      []byte
+	pooled bool
+}
+
+// sending is a message in flight.
+type sending struct {
+	r *mpi.Request
+	o outMsg
 }
 
 // msgTag is the tag of the program's messages on the world communicator
@@ -48,89 +65,39 @@ type outMsg struct {
 const msgTag = 7
 
 func openMPI() (rankNet, error) {
-	m := &mpiRanks{calls: make(chan func()), kick: make(chan struct{}, 1)}
-	ready := make(chan error)
-	go func() {
-		c, err := mpi.Init() // locks this goroutine to its thread
-		m.comm = c
-		ready <- err
-		if err != nil {
-			return
-		}
-		m.loop()
-	}()
-	if err := <-ready; err != nil {
+	c, err := mpi.InitSerialized()
+	if err != nil {
 		return nil, fmt.Errorf("starting MPI: %v", err)
 	}
-	return m, nil
+	return &mpiRanks{comm: c}, nil
 }
 
-// loop is the MPI goroutine: it runs the processors' calls and, once
-// Listen was called, polls for the program's messages between them,
-// yielding between polls for a millisecond after any traffic (as MPI
-// libraries poll while a call waits) and then backing off to sleeps of
-// 20 µs (a message then waits that long; the ranks' processors keep
-// their cores meanwhile).
-func (m *mpiRanks) loop() {
-	const spinFor = time.Millisecond
-	idle, last := 0, time.Now()
-	tm := time.NewTimer(time.Hour)
-	tm.Stop()
-	for {
-		if m.listen == nil {
-			f, ok := <-m.calls
-			if !ok {
-				return
-			}
-			f()
-			continue
-		}
-		select {
-		case f, ok := <-m.calls:
-			if !ok {
-				return
-			}
-			m.call(f)
-			idle, last = 0, time.Now()
-			continue
-		default:
-		}
-		if m.poll() {
-			idle, last = 0, time.Now()
-			continue
-		}
-		if idle++; idle < 256 || time.Since(last) < spinFor {
-			runtime.Gosched()
-			continue
-		}
-		tm.Reset(20 * time.Microsecond)
-		select {
-		case f, ok := <-m.calls:
-			if !ok {
-				return
-			}
-			m.call(f)
-			idle, last = 0, time.Now()
-		case <-m.kick:
-			idle, last = 0, time.Now()
-		case <-tm.C:
-		}
-		tm.Stop()
-	}
-}
-
-// call runs a processor's call once the messages posted before it are on
-// their way: a rank may be waiting for them to reach the same call.
-func (m *mpiRanks) call(f func()) {
+// do makes the calls of f holding mu, once the messages posted before it
+// are on their way: a rank may be waiting for them to reach the same call.
+func (m *mpiRanks) do(f func() error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if _, err := m.startOut(); err != nil {
-		m.fail(err)
+		return err
 	}
-	f()
+	return f()
 }
 
-// poll starts the posted sends, completes those in flight and hands one
-// arrived message to listen; it reports whether anything happened. It
-// runs on the MPI goroutine.
+// Progress polls once unless another goroutine is making a call: it starts
+// the posted sends, completes those in flight and hands one arrived
+// message to listen. It reports whether anything happened.
+func (m *mpiRanks) Progress() bool {
+	if !m.mu.TryLock() {
+		return false
+	}
+	defer m.mu.Unlock()
+	if m.listen == nil {
+		return false
+	}
+	return m.poll()
+}
+
+// poll is Progress's work; mu is held.
 func (m *mpiRanks) poll() bool {
 	did, err := m.startOut()
 	if err != nil {
@@ -138,15 +105,18 @@ func (m *mpiRanks) poll() bool {
 		return true
 	}
 	keep := m.sends[:0]
-	for _, r := range m.sends {
-		done, _, err := r.Test()
+	for _, s := range m.sends {
+		done, _, err := s.r.Test()
 		if err != nil {
 			m.fail(err)
 		}
 		if !done {
-			keep = append(keep, r)
+			keep = append(keep, s)
+		} else if s.o.pooled {
+			putBuf(s.o.b)
 		}
 	}
+	clear(m.sends[len(keep):])
 	m.sends = keep
 	ok, st, err := m.comm.Iprobe(mpi.AnySource, msgTag)
 	if err != nil {
@@ -156,7 +126,7 @@ func (m *mpiRanks) poll() bool {
 	if !ok {
 		return did
 	}
-	b := make([]byte, st.Bytes) // the receiver's: it may queue it
+	b := getBuf(st.Bytes) // the receiver's: it may queue it
 	if _, err := mpi.Recv(m.comm, b, st.Source, msgTag); err != nil {
 		m.fail(err)
 		return true
@@ -165,45 +135,46 @@ func (m *mpiRanks) poll() bool {
 	return true
 }
 
-// startOut starts the posted sends (on the MPI goroutine).
+// startOut starts the posted sends; mu is held.
 func (m *mpiRanks) startOut() (bool, error) {
-	m.mu.Lock()
+	m.outMu.Lock()
 	out := m.out
 	m.out = nil
-	m.mu.Unlock()
+	m.outMu.Unlock()
 	for _, o := range out {
 		r, err := mpi.Isend(m.comm, o.b, o.dest, msgTag)
 		if err != nil {
 			return true, err
 		}
-		m.sends = append(m.sends, r)
+		m.sends = append(m.sends, sending{r, o})
 	}
 	return len(out) > 0, nil
 }
 
 func (m *mpiRanks) Listen(deliver func([]byte), fail func(error)) {
-	m.calls <- func() { m.listen, m.fail = deliver, fail }
+	m.mu.Lock()
+	m.listen, m.fail = deliver, fail
+	m.mu.Unlock()
+	m.polled = make(chan struct{})
+	go func() {
+		defer close(m.polled)
+		for !m.closed.Load() {
+			if !m.Progress() {
+				time.Sleep(50 * time.Microsecond)
+			}
+		}
+	}()
 }
 
-func (m *mpiRanks) Post(dest int, b []byte) {
-	m.mu.Lock()
-	m.out = append(m.out, outMsg{dest, b})
-	m.mu.Unlock()
-	select {
-	case m.kick <- struct{}{}:
-	default:
-	}
+func (m *mpiRanks) Post(dest int, b []byte, pooled bool) {
+	m.outMu.Lock()
+	m.out = append(m.out, outMsg{dest, b, pooled})
+	m.outMu.Unlock()
+	m.Progress() // on its way now, unless another call holds MPI
 }
 
 func (m *mpiRanks) Barrier() error {
 	return m.do(func() error { return m.comm.System().Barrier() })
-}
-
-// do runs f on the MPI goroutine and waits for it.
-func (m *mpiRanks) do(f func() error) error {
-	done := make(chan error, 1)
-	m.calls <- func() { done <- f() }
-	return <-done
 }
 
 func (m *mpiRanks) Rank() int { return m.comm.Rank() }
@@ -251,26 +222,40 @@ func (m *mpiRanks) Serve(seq int, next func() (lo, hi int)) {
 	}
 	sv := &serving{seq: seq, next: next, stop: make(chan struct{}), done: make(chan error, 1)}
 	m.serving.Store(seq, sv)
-	m.calls <- func() { sv.done <- m.serve(sv) }
+	go func() { sv.done <- m.serve(sv) }()
 }
 
 // serve answers requests for chunks of loop sv.seq until rank 0's own
-// processors are done with it and every other rank said so. It runs on
-// the MPI goroutine, polling, so that it answers while rank 0's processors
+// processors are done with it and every other rank said so. It polls, on
+// a goroutine of its own, so that it answers while rank 0's processors
 // work; it yields between polls and sleeps once nothing came for a while.
 func (m *mpiRanks) serve(sv *serving) error {
 	sys, tag := m.comm.System(), loopTag(sv.seq)
 	req, ans := make([]int64, 2), make([]int64, 2)
 	pending, idle := m.comm.Size()-1, 0
 	for {
-		ok, st, err := sys.Iprobe(mpi.AnySource, tag)
+		var ok bool
+		err := m.do(func() error {
+			got, st, err := sys.Iprobe(mpi.AnySource, tag)
+			if err != nil || !got {
+				return err
+			}
+			ok = true
+			if _, err := mpi.Recv(sys, req, st.Source, tag); err != nil {
+				return err
+			}
+			if req[0] == loopDone {
+				pending--
+				return nil
+			}
+			lo, hi := sv.next()
+			ans[0], ans[1] = int64(lo), int64(hi)
+			return mpi.Send(sys, ans, st.Source, tag)
+		})
 		if err != nil {
 			return err
 		}
 		if !ok {
-			if m.listen != nil && m.poll() {
-				continue
-			}
 			select {
 			case <-sv.stop:
 				if pending == 0 {
@@ -286,18 +271,6 @@ func (m *mpiRanks) serve(sv *serving) error {
 			continue
 		}
 		idle = 0
-		if _, err := mpi.Recv(sys, req, st.Source, tag); err != nil {
-			return err
-		}
-		if req[0] == loopDone {
-			pending--
-			continue
-		}
-		lo, hi := sv.next()
-		ans[0], ans[1] = int64(lo), int64(hi)
-		if err := mpi.Send(sys, ans, st.Source, tag); err != nil {
-			return err
-		}
 	}
 }
 
@@ -416,20 +389,19 @@ func (m *mpiRanks) Allgather(b []byte) ([][]byte, error) {
 }
 
 func (m *mpiRanks) Close() error {
-	err := m.do(func() error {
+	if m.polled != nil {
+		m.closed.Store(true)
+		<-m.polled
+	}
+	return m.do(func() error {
 		// The last sends complete before MPI ends (their receivers are
 		// past their receives: a run ends after every processor did).
-		if _, err := m.startOut(); err != nil {
-			return err
-		}
-		for _, r := range m.sends {
-			if _, err := r.Wait(); err != nil {
+		for _, s := range m.sends {
+			if _, err := s.r.Wait(); err != nil {
 				return err
 			}
 		}
-		m.listen = nil // no polling after MPI_Finalize
+		m.listen = nil
 		return m.comm.Finalize()
 	})
-	close(m.calls)
-	return err
 }

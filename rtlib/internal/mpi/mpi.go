@@ -35,13 +35,14 @@ static MPI_Op svm_op(int k) {
 	return MPI_SUM;
 }
 
-static int svm_init(int *provided) {
+static int svm_level(int serialized) { return serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED; }
+static int svm_init(int serialized, int *provided) {
 	int done = 0;
 	MPI_Initialized(&done);
 	if (done) {
 		return MPI_Query_thread(provided);
 	}
-	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, provided);
+	int rc = MPI_Init_thread(NULL, NULL, svm_level(serialized), provided);
 	if (rc == MPI_SUCCESS) {
 		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); // duplicates inherit it
 	}
@@ -132,13 +133,36 @@ func Init() (*Comm, error) {
 		return world, nil
 	}
 	runtime.LockOSThread()
-	var provided C.int
-	if rc := C.svm_init(&provided); rc != C.MPI_SUCCESS {
+	c, err := initLevel(false)
+	if err != nil {
 		runtime.UnlockOSThread()
+	}
+	return c, err
+}
+
+// InitSerialized starts MPI with MPI_THREAD_SERIALIZED: any goroutine may
+// make a call, one at a time (the caller serialises them, with a mutex).
+// Unlike MPI_THREAD_MULTIPLE, which OpenMPI and MPICH users report hangs
+// under, this is the level MPI libraries have long supported well, and it
+// lets the goroutine that waits for a message poll for it itself.
+func InitSerialized() (*Comm, error) {
+	if world != nil {
+		return world, nil
+	}
+	return initLevel(true)
+}
+
+func initLevel(serialized bool) (*Comm, error) {
+	var provided C.int
+	ser := C.int(0)
+	if serialized {
+		ser = 1
+	}
+	if rc := C.svm_init(ser, &provided); rc != C.MPI_SUCCESS {
 		return nil, mpiError("MPI_Init_thread", -1, rc)
 	}
-	if provided < C.MPI_THREAD_FUNNELED {
-		return nil, fmt.Errorf("mpi: the MPI library gives thread level %d, below MPI_THREAD_FUNNELED (%d)", int(provided), int(C.MPI_THREAD_FUNNELED))
+	if want := C.svm_level(ser); provided < want {
+		return nil, fmt.Errorf("mpi: the MPI library gives thread level %d, below the %d asked for", int(provided), int(want))
 	}
 	c := &Comm{comm: C.svm_world()}
 	var r, s C.int
