@@ -122,13 +122,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 	}
 	name := t.String()
 	data := bytesOf(buf)
-	size := 8*rankHeader + len(name) + len(data)
-	var b []byte
-	if fan {
-		b = make([]byte, 0, size) // read by several sends
-	} else {
-		b = getBuf(size)[:0]
-	}
+	b := getBuf(8*rankHeader + len(name) + len(data))[:0]
 	syncFlag := 0
 	if sync {
 		syncFlag = 1
@@ -139,22 +133,25 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 	}
 	b = append(append(b, name...), data...)
 	r := p.r
+	refs := new(atomic.Int32)
 	if fan {
 		binary.LittleEndian.PutUint64(b[48:], 0) // no rank acknowledges it
+		refs.Store(int32(r.ranks.Size() - 1))
 		for k := range r.ranks.Size() {
 			if k != r.rank {
-				r.ranks.Post(k, b, false) // read only: the ranks may share it
+				r.ranks.Post(k, b, refs) // read only: the sends may share it
 				r.msgsOut.Add(1)
 				r.msgBytesOut.Add(int64(len(data)))
 			}
 		}
 		return nil
 	}
+	refs.Store(1)
 	if sync {
 		s.Reset()
 		r.acks.Store(ackKey{m.Src, m.Seq}, s)
 	}
-	r.ranks.Post(r.rankOfProc(to), b, true)
+	r.ranks.Post(r.rankOfProc(to), b, refs)
 	r.msgsOut.Add(1)
 	r.msgBytesOut.Add(int64(len(data)))
 	if sync {
@@ -215,7 +212,9 @@ func (r *run) arrive(b []byte) {
 			binary.LittleEndian.PutUint64(ack, rankAck)
 			binary.LittleEndian.PutUint64(ack[8:], uint64(src))
 			binary.LittleEndian.PutUint64(ack[56:], m.Seq)
-			r.ranks.Post(r.rankOfProc(src), ack, true)
+			one := new(atomic.Int32)
+			one.Store(1)
+			r.ranks.Post(r.rankOfProc(src), ack, one)
 		}
 	}
 	r.net.Arrive(dst, m)
@@ -261,7 +260,7 @@ func (p *Proc) decide(from, src int) {
 	binary.LittleEndian.PutUint64(b, rankDecide)
 	binary.LittleEndian.PutUint64(b[8:], uint64(src))
 	for k := 1; k < r.ranks.Size(); k++ {
-		r.ranks.Post(k, b, false)
+		r.ranks.Post(k, b, nil)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/svmc/svmc/trace"
@@ -70,9 +71,10 @@ type rankNet interface {
 	// whether anything happened.
 	Progress() bool
 	// Post sends one of the program's messages (encoded by rankmsg.go) to
-	// rank dest and returns at once: the transport owns b, and gives it
-	// back to the pool (putBuf) once sent if pooled.
-	Post(dest int, b []byte, pooled bool)
+	// rank dest and returns at once: the transport owns b. With refs, b
+	// is from the pool (getBuf) and refs counts its sends in flight: the
+	// last to complete gives it back (putBuf).
+	Post(dest int, b []byte, refs *atomic.Int32)
 	// Listen starts handing the messages the other ranks post to deliver,
 	// each in a slice of its own from the pool (getBuf); deliver must not
 	// wait. fail reports a transport's error.

@@ -46,12 +46,12 @@ type mpiRanks struct {
 	polled chan struct{} // closed when it did
 }
 
-// outMsg is a posted message: its destination rank and bytes, and
-// whether they go back to the pool once sent.
+// outMsg is a posted message: its destination rank and bytes, and the
+// count of its sends that gives them back to the pool (nil: not pooled).
 type outMsg struct {
-	dest   int
-	b      []byte
-	pooled bool
+	dest int
+	b    []byte
+	refs *atomic.Int32
 }
 
 // sending is a message in flight.
@@ -112,7 +112,7 @@ func (m *mpiRanks) poll() bool {
 		}
 		if !done {
 			keep = append(keep, s)
-		} else if s.o.pooled {
+		} else if s.o.refs != nil && s.o.refs.Add(-1) == 0 {
 			putBuf(s.o.b)
 		}
 	}
@@ -166,9 +166,9 @@ func (m *mpiRanks) Listen(deliver func([]byte), fail func(error)) {
 	}()
 }
 
-func (m *mpiRanks) Post(dest int, b []byte, pooled bool) {
+func (m *mpiRanks) Post(dest int, b []byte, refs *atomic.Int32) {
 	m.outMu.Lock()
-	m.out = append(m.out, outMsg{dest, b, pooled})
+	m.out = append(m.out, outMsg{dest, b, refs})
 	m.outMu.Unlock()
 	m.Progress() // on its way now, unless another call holds MPI
 }
