@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/svmc/svmc/rtlib/internal/msg"
 	"github.com/svmc/svmc/rtlib/internal/stats"
@@ -108,53 +109,99 @@ const (
 
 // rankHeader is the number of 8-byte fields before a message's element
 // type name and data.
-const rankHeader = 11
+const rankHeader = 12
+
+// apartMin is the size from which a message's data travels apart from its
+// header, into the receive's buffer when one is posted (no copy out of a
+// message). Where the send is not buffered anyway (a synchronous send, a
+// standard one beyond msg_buffer) it also leaves straight from the
+// sender's slice, the sender waiting until it is sent: two copies of a
+// megabyte cost more than the transfer. A buffered send must not wait
+// for the other rank (it may be in a barrier this sender has yet to
+// reach), so its data is copied first.
+const apartMin = 64 << 10
 
 // remotePost sends m (with buf's elements) to the rank of processor to.
 // A synchronous send returns s for the sender to wait on: the receiving
-// rank acknowledges it; a standard send is buffered (its bytes copied).
-// With fan, m goes to every other rank (a message to processor 0; the
-// sender's rank delivers it itself, and no rank acknowledges it).
+// rank acknowledges it; a standard send is buffered (its bytes copied, or
+// sent before it returns). With fan, m goes to every other rank (a message
+// to processor 0; the sender's rank delivers it itself, and no rank
+// acknowledges it).
 func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *msg.Req) *msg.Req {
 	t := reflect.TypeFor[T]()
 	if hasPointers(t) {
 		p.msgErrorf(m.Site, "a message of []%s cannot go to processor %d on another rank: its elements hold pointers (send their values as numbers, arrays or structs of them)", t, to)
 	}
-	name := t.String()
-	data := bytesOf(buf)
-	b := getBuf(8*rankHeader + len(name) + len(data))[:0]
+	r := p.r
+	name, data := t.String(), bytesOf(buf)
+	inline, apart := data, 0
+	if len(data) >= apartMin {
+		inline, apart = nil, len(data)
+	}
+	wait := apart > 0 && (sync || int64(len(data)) > r.msgBuf)
+	var dataRefs atomic.Int32 // the sends of a copied data part
+	if apart > 0 && !wait {
+		data = append(getBuf(len(data))[:0], data...)
+	}
+	b := getBuf(8*rankHeader + len(name) + len(inline))[:0]
 	syncFlag := 0
-	if sync {
+	if sync && !fan { // no rank acknowledges a message to processor 0
 		syncFlag = 1
 	}
 	for _, v := range [rankHeader]int64{rankMsg, int64(m.Src), int64(to), int64(m.Tag), int64(m.Ctx), int64(m.Kind),
-		int64(syncFlag), int64(m.Seq), int64(m.Site), int64(m.Count), int64(len(name))} {
+		int64(syncFlag), int64(m.Seq), int64(m.Site), int64(m.Count), int64(len(name)), int64(apart)} {
 		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
-	b = append(append(b, name...), data...)
-	r := p.r
-	refs := new(atomic.Int32)
+	b = append(append(b, name...), inline...)
+	dests := []int{r.rankOfProc(to)}
 	if fan {
-		binary.LittleEndian.PutUint64(b[48:], 0) // no rank acknowledges it
-		refs.Store(int32(r.ranks.Size() - 1))
+		dests = dests[:0]
 		for k := range r.ranks.Size() {
 			if k != r.rank {
-				r.ranks.Post(k, b, refs) // read only: the sends may share it
-				r.msgsOut.Add(1)
-				r.msgBytesOut.Add(int64(len(data)))
+				dests = append(dests, k)
 			}
 		}
-		return nil
 	}
-	refs.Store(1)
-	if sync {
+	refs := new(atomic.Int32)
+	refs.Store(int32(len(dests)))
+	free := func() {
+		if refs.Add(-1) == 0 {
+			putBuf(b)
+		}
+	}
+	var sent atomic.Uint64 // data sent apart, per rank
+	dataSent := func() {
+		sent.Add(1)
+		p.wakeup()
+	}
+	if !wait {
+		dataRefs.Store(int32(len(dests)))
+		dataSent = func() {
+			if dataRefs.Add(-1) == 0 {
+				putBuf(data)
+			}
+		}
+	}
+	if syncFlag != 0 {
 		s.Reset()
 		r.acks.Store(ackKey{m.Src, m.Seq}, s)
 	}
-	r.ranks.Post(r.rankOfProc(to), b, refs)
-	r.msgsOut.Add(1)
-	r.msgBytesOut.Add(int64(len(data)))
-	if sync {
+	for _, k := range dests {
+		r.ranks.Post(k, b, false, free) // read only: the sends may share it
+		if apart > 0 {
+			r.ranks.Post(k, data, true, dataSent)
+		}
+		r.msgsOut.Add(1)
+		r.msgBytesOut.Add(int64(len(data)))
+	}
+	if wait {
+		p.wpeerID = to
+		p.waitFor(wMsgSend, msgSite(m.Site, m.Kind))
+		for v := sent.Load(); v < uint64(len(dests)); v = sent.Load() {
+			p.remoteAwait(&sent, v)
+		}
+	}
+	if syncFlag != 0 {
 		return s
 	}
 	return nil
@@ -166,8 +213,9 @@ type ackKey struct {
 	seq uint64
 }
 
-// arrive takes a message from another rank (on the transport's goroutine).
-func (r *run) arrive(b []byte) {
+// arrive takes a message from another rank (on the transport's
+// goroutine); recvData receives its data sent apart.
+func (r *run) arrive(b []byte, recvData func([]byte) error) {
 	if len(b) < 8*rankHeader {
 		r.rankFail(fmt.Errorf("a message of %d bytes between ranks is shorter than its header", len(b)))
 		return
@@ -176,18 +224,17 @@ func (r *run) arrive(b []byte) {
 	for i := range h {
 		h[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
 	}
-	if h[0] != rankMsg {
-		defer putBuf(b)
-	}
-	if h[0] == rankDecide {
+	switch h[0] {
+	case rankDecide:
+		putBuf(b)
 		r.decideMu.Lock()
 		r.decided = append(r.decided, int(h[1]))
 		r.decideMu.Unlock()
 		r.decideGen.Add(1)
 		r.procs[0].wakeup()
 		return
-	}
-	if h[0] == rankAck {
+	case rankAck:
+		putBuf(b)
 		if v, ok := r.acks.LoadAndDelete(ackKey{int(h[1]), uint64(h[7])}); ok {
 			s := v.(*msg.Req)
 			s.Done.Store(1)
@@ -195,27 +242,56 @@ func (r *run) arrive(b []byte) {
 		}
 		return
 	}
-	src, dst, nameLen := int(h[1]), int(h[2]), int(h[10])
+	src, dst, nameLen, apart := int(h[1]), int(h[2]), int(h[10]), int(h[11])
 	rest := b[8*rankHeader:]
-	if dst < 0 || dst >= r.n || src < 0 || src >= r.n || nameLen > len(rest) {
+	if dst < 0 || dst >= r.n || src < 0 || src >= r.n || nameLen > len(rest) || apart < 0 {
 		r.rankFail(fmt.Errorf("a message between ranks names processors %d → %d of %d", src, dst, r.n))
 		return
 	}
 	m := &msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
 		Site: int(h[8]), Count: int(h[9]), RawType: string(rest[:nameLen]), Raw: rest[nameLen:], SentNs: nanotime()}
 	m.Bytes = len(m.Raw)
-	sync := m.Sync
-	m.Taken = func() { // the receive copied the data out
-		putBuf(b)
-		if sync {
-			ack := getBuf(8 * rankHeader)
-			binary.LittleEndian.PutUint64(ack, rankAck)
-			binary.LittleEndian.PutUint64(ack[8:], uint64(src))
-			binary.LittleEndian.PutUint64(ack[56:], m.Seq)
-			one := new(atomic.Int32)
-			one.Store(1)
-			r.ranks.Post(r.rankOfProc(src), ack, one)
+	ack := func() {
+		if m.Sync {
+			a := getBuf(8 * rankHeader)
+			binary.LittleEndian.PutUint64(a, rankAck)
+			binary.LittleEndian.PutUint64(a[8:], uint64(src))
+			binary.LittleEndian.PutUint64(a[56:], m.Seq)
+			r.ranks.Post(r.rankOfProc(src), a, false, func() { putBuf(a) })
 		}
+	}
+	if apart == 0 {
+		m.Taken = func() { // the receive copied the data out
+			putBuf(b)
+			ack()
+		}
+		r.net.Arrive(dst, m)
+		return
+	}
+	putBuf(b) // the header is read (the type's name copied)
+	m.Bytes = apart
+	fits := func(q *msg.Req) bool {
+		return q.Into.Type != nil && q.Into.Type.String() == m.RawType && q.Into.Len >= m.Count && int(q.Into.Type.Size())*m.Count == apart
+	}
+	if q := r.net.Claim(dst, m, fits); q != nil {
+		// A receive is posted: the data goes straight into its buffer.
+		if err := recvData(unsafe.Slice((*byte)(q.Into.Ptr), apart)); err != nil {
+			r.rankFail(err)
+			return
+		}
+		m.Raw, m.Taken = nil, ack
+		r.net.Finish(q, m)
+		return
+	}
+	data := getBuf(apart)
+	if err := recvData(data); err != nil {
+		r.rankFail(err)
+		return
+	}
+	m.Raw = data
+	m.Taken = func() {
+		putBuf(data)
+		ack()
 	}
 	r.net.Arrive(dst, m)
 }
@@ -260,7 +336,7 @@ func (p *Proc) decide(from, src int) {
 	binary.LittleEndian.PutUint64(b, rankDecide)
 	binary.LittleEndian.PutUint64(b[8:], uint64(src))
 	for k := 1; k < r.ranks.Size(); k++ {
-		r.ranks.Post(k, b, nil)
+		r.ranks.Post(k, b, false, nil)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"math/bits"
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/svmc/svmc/trace"
@@ -71,14 +70,17 @@ type rankNet interface {
 	// whether anything happened.
 	Progress() bool
 	// Post sends one of the program's messages (encoded by rankmsg.go) to
-	// rank dest and returns at once: the transport owns b. With refs, b
-	// is from the pool (getBuf) and refs counts its sends in flight: the
-	// last to complete gives it back (putBuf).
-	Post(dest int, b []byte, refs *atomic.Int32)
+	// rank dest and returns at once: the transport owns b until it calls
+	// sent (if not nil) once b is sent. With data, b is the data of the
+	// message posted last to dest, sent apart (a large message's, from
+	// the sender's own slice).
+	Post(dest int, b []byte, data bool, sent func())
 	// Listen starts handing the messages the other ranks post to deliver,
 	// each in a slice of its own from the pool (getBuf); deliver must not
-	// wait. fail reports a transport's error.
-	Listen(deliver func(b []byte), fail func(error))
+	// wait, except to receive a message's data sent apart into a slice of
+	// its choice (recvData, called at most once, before it returns).
+	// fail reports a transport's error.
+	Listen(deliver func(b []byte, recvData func(into []byte) error), fail func(error))
 	// Close ends the transport at a normal end (a rank that ends in error
 	// exits without it: mpirun then stops the job).
 	Close() error

@@ -40,18 +40,18 @@ type mpiRanks struct {
 	outMu  sync.Mutex
 	out    []outMsg
 	sends  []sending
-	listen func([]byte) // under mu
+	listen func([]byte, func([]byte) error) // under mu
 	fail   func(error)
 	closed atomic.Bool   // the background poller stops
 	polled chan struct{} // closed when it did
 }
 
-// outMsg is a posted message: its destination rank and bytes, and the
-// count of its sends that gives them back to the pool (nil: not pooled).
+// outMsg is a posted message: its destination rank, tag and bytes, and
+// what to call once they are sent.
 type outMsg struct {
-	dest int
-	b    []byte
-	refs *atomic.Int32
+	dest, tag int
+	b         []byte
+	sent      func()
 }
 
 // sending is a message in flight.
@@ -61,8 +61,12 @@ type sending struct {
 }
 
 // msgTag is the tag of the program's messages on the world communicator
-// (the runtime's own traffic is on System).
-const msgTag = 7
+// (the runtime's own traffic is on System), msgDataTag that of their data
+// sent apart.
+const (
+	msgTag     = 7
+	msgDataTag = 8
+)
 
 func openMPI() (rankNet, error) {
 	c, err := mpi.InitSerialized()
@@ -112,8 +116,8 @@ func (m *mpiRanks) poll() bool {
 		}
 		if !done {
 			keep = append(keep, s)
-		} else if s.o.refs != nil && s.o.refs.Add(-1) == 0 {
-			putBuf(s.o.b)
+		} else if s.o.sent != nil {
+			s.o.sent()
 		}
 	}
 	clear(m.sends[len(keep):])
@@ -131,7 +135,10 @@ func (m *mpiRanks) poll() bool {
 		m.fail(err)
 		return true
 	}
-	m.listen(b)
+	m.listen(b, func(into []byte) error {
+		_, err := mpi.Recv(m.comm, into, st.Source, msgDataTag)
+		return err
+	})
 	return true
 }
 
@@ -142,7 +149,7 @@ func (m *mpiRanks) startOut() (bool, error) {
 	m.out = nil
 	m.outMu.Unlock()
 	for _, o := range out {
-		r, err := mpi.Isend(m.comm, o.b, o.dest, msgTag)
+		r, err := mpi.Isend(m.comm, o.b, o.dest, o.tag)
 		if err != nil {
 			return true, err
 		}
@@ -151,7 +158,7 @@ func (m *mpiRanks) startOut() (bool, error) {
 	return len(out) > 0, nil
 }
 
-func (m *mpiRanks) Listen(deliver func([]byte), fail func(error)) {
+func (m *mpiRanks) Listen(deliver func([]byte, func([]byte) error), fail func(error)) {
 	m.mu.Lock()
 	m.listen, m.fail = deliver, fail
 	m.mu.Unlock()
@@ -166,9 +173,13 @@ func (m *mpiRanks) Listen(deliver func([]byte), fail func(error)) {
 	}()
 }
 
-func (m *mpiRanks) Post(dest int, b []byte, refs *atomic.Int32) {
+func (m *mpiRanks) Post(dest int, b []byte, data bool, sent func()) {
+	tag := msgTag
+	if data {
+		tag = msgDataTag
+	}
 	m.outMu.Lock()
-	m.out = append(m.out, outMsg{dest, b, refs})
+	m.out = append(m.out, outMsg{dest, tag, b, sent})
 	m.outMu.Unlock()
 	m.Progress() // on its way now, unless another call holds MPI
 }

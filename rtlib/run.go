@@ -277,6 +277,8 @@ type run struct {
 	// replicated region (rankmsg.go).
 	acks    sync.Map // ackKey → *msg.Req
 	rankBar rankLocal
+	// msgBuf is msg_buffer: a standard send of more bytes waits.
+	msgBuf int64
 	// msgsOut, msgBytesOut count the program's messages to other ranks.
 	msgsOut, msgBytesOut atomic.Int64
 	// decided: the sources rank 0's processor 0 took its messages from
@@ -484,6 +486,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		msgBuf = 0
 	}
 	r.net, r.msgChecksum, r.msgPerturb = msg.New(r.n, msgBuf), par.MsgChecksum, par.MsgPerturb
+	r.msgBuf = msgBuf
 	if r.bufLimit <= 0 {
 		r.bufLimit = DefaultBufSize
 	}

@@ -150,7 +150,7 @@ func TestRunMPI(t *testing.T) {
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Messages between processors of different ranks go over MPI.
-		{"messages", msgs, ".", "counts true ring true order true\n"},
+		{"messages", msgs, ".", "counts true ring true order true big true\n"},
 		{"collectives", root, "./examples/collectives", ""},
 		{"ring", root, "./examples/ring", ""},
 		{"halo", root, "./examples/halo", ""},

@@ -10,10 +10,12 @@ import (
 // mpiMessages passes messages of a struct type around a ring with
 // synchronous sends against posted Irecvs, meets at a barrier inside the
 // replicated region, gathers on processor 0 from any source (rank 0
-// decides the order for processor 0's copies on the other ranks), and
-// writes a shared array, one element per processor, that the ranks
-// exchange at the region's end. Its output does not depend on the number
-// of processors.
+// decides the order for processor 0's copies on the other ranks), passes
+// 400 KB messages (their data travels apart from the header) into a
+// posted receive and into none yet (two of them buffered fit msg_buffer's
+// default 1 MiB), and writes a shared array, one
+// element per processor, that the ranks exchange at the region's end. Its
+// output does not depend on the number of processors.
 const mpiMessages = `package main
 
 import (
@@ -33,6 +35,7 @@ func main() {
 	//svm:shared counts
 	got := make([]pair, 16)
 	order := []int{}
+	bigOK := make([]bool, 16)
 	//svm:replicated
 	{
 		me, np := rtlib.ProcessorID(), rtlib.NumProcessors()
@@ -42,6 +45,25 @@ func main() {
 		r := rtlib.Irecv(prev, 1, in)
 		rtlib.Ssend(next, 1, []pair{{int32(me), float64(me) / 2}})
 		rtlib.WaitAll(r)
+		big, into := make([]float64, 50000), make([]float64, 50000)
+		for i := range big {
+			big[i] = float64(me*1000000 + i)
+		}
+		posted := rtlib.Irecv(prev, 3, into)
+		rtlib.Send(next, 3, big)
+		posted.Wait()
+		ok := into[0] == float64(prev*1000000) && into[49999] == float64(prev*1000000+49999)
+		rtlib.Send(next, 4, big)
+		//svm:barrier
+		rtlib.Recv(prev, 4, into)
+		ok = ok && into[5] == float64(prev*1000000+5)
+		flags := make([]int, np)
+		rtlib.Gather(0, []int{map[bool]int{true: 1}[ok]}, flags)
+		if me == 0 {
+			for q, f := range flags {
+				bigOK[q] = f == 1
+			}
+		}
 		//svm:barrier
 		if me == 0 {
 			got[0] = in[0]
@@ -67,7 +89,11 @@ func main() {
 	for _, q := range order {
 		seen[q] = true
 	}
-	fmt.Println("counts", s == 10*n*(n-1)/2+n, "ring", ring, "order", len(seen) == n-1)
+	big := true
+	for q := range n {
+		big = big && bigOK[q]
+	}
+	fmt.Println("counts", s == 10*n*(n-1)/2+n, "ring", ring, "order", len(seen) == n-1, "big", big)
 }
 `
 

@@ -260,6 +260,37 @@ func (nt *Net) take(r *Req, m *Msg, dst int) {
 	}
 }
 
+// Claim removes and returns the earliest posted receive of processor dst
+// that m (a message from another process, not yet queued) would match, if
+// fits accepts it; the caller then puts the data into its buffer itself
+// and calls Finish. nil: m goes through Arrive (no such receive, or one
+// that Arrive will fail with a MatchError).
+func (nt *Net) Claim(dst int, m *Msg, fits func(*Req) bool) *Req {
+	b := &nt.boxes[dst]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, r := range b.posted {
+		if r.matches(m) {
+			if !fits(r) {
+				return nil
+			}
+			b.posted = append(b.posted[:i], b.posted[i+1:]...)
+			return r
+		}
+	}
+	return nil
+}
+
+// Finish completes a receive that Claim returned with m, whose data the
+// caller put into the receive's buffer.
+func (nt *Net) Finish(r *Req, m *Msg) {
+	r.Status = statusOf(m)
+	complete(r)
+	if m.Taken != nil {
+		m.Taken()
+	}
+}
+
 // Arrive delivers to processor dst a message that came from another
 // process: m.Raw holds its bytes (the receiver's from now on) and m.RawType
 // its element type's name; m.Taken, if any, is called when a receive takes

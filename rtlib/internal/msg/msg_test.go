@@ -224,3 +224,34 @@ func TestArrive(t *testing.T) {
 		t.Fatalf("too short: %+v", r.Err)
 	}
 }
+
+// Claim hands over the earliest posted receive a message from another
+// process matches, only if it fits, and Finish completes it with the
+// message's status; a receive that does not fit stays posted for Arrive
+// to fail.
+func TestClaim(t *testing.T) {
+	nt := New(2, 1<<20)
+	first, second := make([]int64, 2), make([]int64, 2)
+	r1 := &Req{Src: AnySource, Tag: 5, Into: bufOf(first)}
+	r2 := &Req{Src: 0, Tag: 5, Into: bufOf(second)}
+	nt.Recv(1, r1)
+	nt.Recv(1, r2)
+	m := &Msg{Src: 0, Tag: 5, Seq: 9, Count: 2, RawType: "int64"}
+	if q := nt.Claim(1, m, func(*Req) bool { return false }); q != nil {
+		t.Fatal("claimed a receive that does not fit")
+	}
+	taken := false
+	m.Taken = func() { taken = true }
+	q := nt.Claim(1, m, func(*Req) bool { return true })
+	if q != r1 {
+		t.Fatalf("claimed %p, want the earliest posted %p", q, r1)
+	}
+	first[0], first[1] = 3, 4 // the caller fills the buffer
+	nt.Finish(q, m)
+	if r1.Done.Load() != 1 || r1.Status.Seq != 9 || r1.Status.Source != 0 || r1.Status.Count != 2 || !taken {
+		t.Fatalf("finished: done %d status %+v taken %v", r1.Done.Load(), r1.Status, taken)
+	}
+	if r2.Done.Load() != 0 || nt.Claim(1, &Msg{Src: 0, Tag: 5}, func(*Req) bool { return true }) != r2 {
+		t.Fatal("the second receive is not still posted, next in line")
+	}
+}
