@@ -139,7 +139,6 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		inline, apart = nil, len(data)
 	}
 	wait := apart > 0 && (sync || int64(len(data)) > r.msgBuf)
-	var dataRefs atomic.Int32 // the sends of a copied data part
 	if apart > 0 && !wait {
 		data = append(getBuf(len(data))[:0], data...)
 	}
@@ -162,22 +161,29 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 			}
 		}
 	}
-	refs := new(atomic.Int32)
-	refs.Store(int32(len(dests)))
-	free := func() {
-		if refs.Add(-1) == 0 {
-			putBuf(b)
+	var free, dataSent func() // nil: the transport gives the buffer back
+	if len(dests) > 1 {
+		refs := new(atomic.Int32) // the sends share b
+		refs.Store(int32(len(dests)))
+		free = func() {
+			if refs.Add(-1) == 0 {
+				putBuf(b)
+			}
 		}
 	}
-	var sent atomic.Uint64 // data sent apart, per rank
-	dataSent := func() {
-		sent.Add(1)
-		p.wakeup()
-	}
-	if !wait {
-		dataRefs.Store(int32(len(dests)))
+	var sent *atomic.Uint64 // data sent apart, per rank
+	switch {
+	case wait:
+		sent = new(atomic.Uint64)
 		dataSent = func() {
-			if dataRefs.Add(-1) == 0 {
+			sent.Add(1)
+			p.wakeup()
+		}
+	case apart > 0 && len(dests) > 1:
+		refs := new(atomic.Int32)
+		refs.Store(int32(len(dests)))
+		dataSent = func() {
+			if refs.Add(-1) == 0 {
 				putBuf(data)
 			}
 		}
@@ -187,7 +193,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		r.acks.Store(ackKey{m.Src, m.Seq}, s)
 	}
 	for _, k := range dests {
-		r.ranks.Post(k, b, false, free) // read only: the sends may share it
+		r.ranks.Post(k, b, false, free)
 		if apart > 0 {
 			r.ranks.Post(k, data, true, dataSent)
 		}
@@ -198,7 +204,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		p.wpeerID = to
 		p.waitFor(wMsgSend, msgSite(m.Site, m.Kind))
 		for v := sent.Load(); v < uint64(len(dests)); v = sent.Load() {
-			p.remoteAwait(&sent, v)
+			p.remoteAwait(sent, v)
 		}
 	}
 	if syncFlag != 0 {
@@ -257,7 +263,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 			binary.LittleEndian.PutUint64(a, rankAck)
 			binary.LittleEndian.PutUint64(a[8:], uint64(src))
 			binary.LittleEndian.PutUint64(a[56:], m.Seq)
-			r.ranks.Post(r.rankOfProc(src), a, false, func() { putBuf(a) })
+			r.ranks.Post(r.rankOfProc(src), a, false, nil)
 		}
 	}
 	if apart == 0 {
@@ -332,10 +338,10 @@ func (p *Proc) decide(from, src int) {
 	if from != AnySource || !r.spread() || !p.everywhere() || r.rank != 0 {
 		return
 	}
-	b := make([]byte, 8*rankHeader)
-	binary.LittleEndian.PutUint64(b, rankDecide)
-	binary.LittleEndian.PutUint64(b[8:], uint64(src))
 	for k := 1; k < r.ranks.Size(); k++ {
+		b := getBuf(8 * rankHeader)
+		binary.LittleEndian.PutUint64(b, rankDecide)
+		binary.LittleEndian.PutUint64(b[8:], uint64(src))
 		r.ranks.Post(k, b, false, nil)
 	}
 }

@@ -70,10 +70,10 @@ type rankNet interface {
 	// whether anything happened.
 	Progress() bool
 	// Post sends one of the program's messages (encoded by rankmsg.go) to
-	// rank dest and returns at once: the transport owns b until it calls
-	// sent (if not nil) once b is sent. With data, b is the data of the
-	// message posted last to dest, sent apart (a large message's, from
-	// the sender's own slice).
+	// rank dest and returns at once: the transport owns b until it is
+	// sent; then, with sent nil, it gives b back to the pool (putBuf),
+	// else it calls sent. With data, b is the data of the message posted
+	// last to dest, sent apart (a large message's).
 	Post(dest int, b []byte, data bool, sent func())
 	// Listen starts handing the messages the other ranks post to deliver,
 	// each in a slice of its own from the pool (getBuf); deliver must not

@@ -118,6 +118,8 @@ func (m *mpiRanks) poll() bool {
 			keep = append(keep, s)
 		} else if s.o.sent != nil {
 			s.o.sent()
+		} else {
+			putBuf(s.o.b)
 		}
 	}
 	clear(m.sends[len(keep):])
