@@ -34,16 +34,17 @@ import (
 //   - a message to processor 0 goes to every rank's processor 0; processor
 //     0's messages to the others are sent by its copy on rank 0 (the
 //     others drop theirs), so that they leave when and as the trace says
-//     (processor 0's records are rank 0's). Where processor 0 receives from any source,
-//     rank 0 decides which message matched and tells the other ranks'
-//     copies, so that every copy takes the same messages in the same
-//     order;
+//     (processor 0's records are rank 0's). Where processor 0 receives
+//     from any source, rank 0 decides which message matched and tells the
+//     other ranks' copies, so that every copy takes the same messages in
+//     the same order;
 //   - a barrier inside the region meets this rank's processors, and the
 //     last of them the other ranks (MPI_Barrier);
 //   - at the region's end the shared storage is made equal on every rank
 //     as at a pdo's end (twins and diffs); everything else a processor
-//     other than 0 wrote stays on its rank (svmc warns where a region
-//     writes a non-shared variable declared outside it);
+//     other than 0 wrote stays on its rank (the compiler warns of such
+//     writes in pdos only: in a region they are usually guarded by the
+//     processor's number, which it does not follow);
 //   - pdos, exclusive regions, psections and barrier check-ins inside
 //     such a region are errors: they need every member on every rank.
 
