@@ -21,8 +21,8 @@ import (
 // of handing its calls to a goroutine of MPI's own (on a machine with as
 // many cores as ranks that goroutine and the processor then share a core
 // per rank, and a message waited about 50 µs for the two to take turns).
-// A background goroutine polls every 50 µs while nobody waits, so that
-// sends to this rank progress and the messages of processors not yet
+// A background goroutine polls every 50 µs to 1 ms while nobody waits, so
+// that sends to this rank progress and the messages of processors not yet
 // waiting arrive. MPI_THREAD_MULTIPLE, which OpenMPI and MPICH users
 // report hangs under, is not used.
 
@@ -167,10 +167,18 @@ func (m *mpiRanks) Listen(deliver func([]byte, func([]byte) error), fail func(er
 	m.polled = make(chan struct{})
 	go func() {
 		defer close(m.polled)
+		// It sleeps 50 µs after traffic, twice as long after each poll
+		// that found none, up to a millisecond: a rank that exchanges no
+		// messages (a program of pdos) pays 1000 polls a second, and a
+		// processor polls itself for its first millisecond of waiting.
+		nap := 50 * time.Microsecond
 		for !m.closed.Load() {
-			if !m.Progress() {
-				time.Sleep(50 * time.Microsecond)
+			if m.Progress() {
+				nap = 50 * time.Microsecond
+				continue
 			}
+			time.Sleep(nap)
+			nap = min(2*nap, time.Millisecond)
 		}
 	}()
 }
