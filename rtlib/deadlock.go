@@ -128,9 +128,6 @@ func (r *run) watchdog(d time.Duration) {
 			}
 			cur[i] = s
 		}
-		if blocked && r.remoteWait() {
-			blocked = false // another rank may yet send
-		}
 		switch {
 		case !blocked:
 			stable = 0
@@ -139,6 +136,11 @@ func (r *run) watchdog(d time.Duration) {
 		default:
 			stable = 1
 			copy(prev, cur)
+		}
+		if r.spread() {
+			// Another rank may yet send: rank 0 decides (rankdead.go).
+			r.rankQuiet(stable >= 2, cur)
+			continue
 		}
 		if stable >= 3 {
 			r.fail(r.deadlockError(cur))
@@ -149,15 +151,20 @@ func (r *run) watchdog(d time.Duration) {
 
 // deadlockError describes every processor's wait.
 func (r *run) deadlockError(states []uint64) error {
+	return &Error{Proc: -1, Msg: "deadlock: no processor can proceed" + r.waitLines(states, 0, r.n)}
+}
+
+// waitLines describes the waits of processors lo to hi − 1, a line each.
+func (r *run) waitLines(states []uint64, lo, hi int) string {
 	var b strings.Builder
-	b.WriteString("deadlock: no processor can proceed")
-	for i, p := range r.procs {
+	for i := lo; i < hi; i++ {
+		p := r.procs[i]
 		k := waitKind(states[i] & 0xff)
 		s := p.wsite.Load()
 		at := Site{Sub: int(int32(uint32(s >> 32))), Dir: int(int32(uint32(s)))}
 		fmt.Fprintf(&b, "\n  processor %d: %s", i, r.waitText(k, at, int(p.wpeer.Load())))
 	}
-	return &Error{Proc: -1, Msg: b.String()}
+	return b.String()
 }
 
 func (r *run) waitText(k waitKind, site Site, peer int) string {

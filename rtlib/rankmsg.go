@@ -106,6 +106,7 @@ const (
 	rankMsg    = 0 // a message of the program
 	rankAck    = 1 // a receive took a synchronous send
 	rankDecide = 2 // rank 0's processor 0 took a message from any source
+	rankStatus = 3 // a rank's watchdog to rank 0's (rankdead.go)
 )
 
 // rankHeader is the number of 8-byte fields before a message's element
@@ -194,6 +195,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		r.acks.Store(ackKey{m.Src, m.Seq}, s)
 	}
 	for _, k := range dests {
+		r.postsOut.Add(1)
 		r.ranks.Post(k, b, false, free)
 		if apart > 0 {
 			r.ranks.Post(k, data, true, dataSent)
@@ -231,7 +233,14 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 	for i := range h {
 		h[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
 	}
+	if h[0] != rankStatus {
+		defer r.postsIn.Add(1) // once delivered
+	}
 	switch h[0] {
+	case rankStatus:
+		r.rankStatusIn(h, b[8*rankHeader:])
+		putBuf(b)
+		return
 	case rankDecide:
 		putBuf(b)
 		r.decideMu.Lock()
@@ -264,6 +273,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 			binary.LittleEndian.PutUint64(a, rankAck)
 			binary.LittleEndian.PutUint64(a[8:], uint64(src))
 			binary.LittleEndian.PutUint64(a[56:], m.Seq)
+			r.postsOut.Add(1)
 			r.ranks.Post(r.rankOfProc(src), a, false, nil)
 		}
 	}
@@ -343,6 +353,7 @@ func (p *Proc) decide(from, src int) {
 		b := getBuf(8 * rankHeader)
 		binary.LittleEndian.PutUint64(b, rankDecide)
 		binary.LittleEndian.PutUint64(b[8:], uint64(src))
+		r.postsOut.Add(1)
 		r.ranks.Post(k, b, false, nil)
 	}
 }
@@ -366,9 +377,20 @@ func (p *Proc) rankRegionEnd(at Site) {
 		}
 		return
 	}
-	if err := r.ranks.Barrier(); err != nil {
+	if err := p.ranksBarrier(at, wReplicatedEnd); err != nil {
 		p.errorf(at, false, "the end of the replicated region between ranks: %v", err)
 	}
+}
+
+// ranksBarrier is the barrier between ranks at site (at, kind), the wait
+// published for the watchdog while it lasts (it polls, and counts as
+// running otherwise).
+func (p *Proc) ranksBarrier(at Site, kind waitKind) error {
+	p.waitFor(kind, at)
+	p.publishWait()
+	err := p.r.ranks.Barrier()
+	p.unpublishWait()
+	return err
 }
 
 // rankLocal is the barrier of a rank's own processors inside a replicated
@@ -392,7 +414,7 @@ func (p *Proc) rankBarrier(at Site, kind waitKind) {
 	g := b.gen.Load()
 	if b.arrived.Add(1) == int32(r.perRank+min(r.rank, 1)) { // and processor 0's copy
 		b.arrived.Store(0)
-		if err := r.ranks.Barrier(); err != nil {
+		if err := p.ranksBarrier(at, kind); err != nil {
 			p.errorf(at, false, "the barrier between ranks: %v", err)
 		}
 		b.gen.Store(g + 1)
@@ -434,24 +456,6 @@ func (p *Proc) remoteAwait(w *atomic.Uint64, old uint64) {
 		p.checkAbort()
 		runtime.Gosched()
 	}
-}
-
-// remoteWait reports whether some processor waits for a message that may
-// come from another rank: the watchdog cannot call that a deadlock.
-func (r *run) remoteWait() bool {
-	if !r.spread() {
-		return false
-	}
-	for _, p := range r.procs {
-		k := waitKind(p.wstate.Load() & 0xff)
-		if k < wMsgSend || k > wMsgColl {
-			continue
-		}
-		if q := int(p.wpeer.Load()); q < 0 || q >= r.n || r.rankOfProc(q) != r.rank {
-			return true
-		}
-	}
-	return false
 }
 
 // The buffers of messages between ranks come from pools by size class

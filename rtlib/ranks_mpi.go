@@ -194,8 +194,31 @@ func (m *mpiRanks) Post(dest int, b []byte, data bool, sent func()) {
 	m.Progress() // on its way now, unless another call holds MPI
 }
 
+// Barrier is MPI_Ibarrier, waited for by polling: a rank that waits for
+// the others to reach a barrier still takes their messages (one may be
+// what another rank waits for before it comes, or a watchdog's report to
+// rank 0).
 func (m *mpiRanks) Barrier() error {
-	return m.do(func() error { return m.comm.System().Barrier() })
+	var req *mpi.Request
+	err := m.do(func() (err error) {
+		req, err = m.comm.System().Ibarrier()
+		return err
+	})
+	for i := 0; err == nil; i++ {
+		m.mu.Lock()
+		done, _, terr := req.Test()
+		if !done && terr == nil && m.listen != nil {
+			m.poll()
+		}
+		m.mu.Unlock()
+		if done || terr != nil {
+			return terr
+		}
+		if i%64 == 63 {
+			time.Sleep(20 * time.Microsecond) // a barrier may wait long
+		}
+	}
+	return err
 }
 
 func (m *mpiRanks) Rank() int { return m.comm.Rank() }

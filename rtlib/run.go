@@ -277,6 +277,11 @@ type run struct {
 	// replicated region (rankmsg.go).
 	acks    sync.Map // ackKey → *msg.Req
 	rankBar rankLocal
+	// postsOut, postsIn count the messages of any kind posted to and taken
+	// from other ranks; dead is rank 0's view of the ranks' watchdogs
+	// (rankdead.go).
+	postsOut, postsIn atomic.Int64
+	dead              rankDead
 	// msgBuf is msg_buffer: a standard send of more bytes waits.
 	msgBuf int64
 	// msgsOut, msgBytesOut count the program's messages to other ranks.

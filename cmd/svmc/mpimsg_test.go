@@ -191,3 +191,55 @@ func TestMPIMessageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMPIDeadlock: a deadlock across ranks (processor 1 on rank 1 waits
+// for a message processor 2 on rank 2 never sends, the others wait at the
+// region's end) is found by rank 0 from the ranks' watchdogs, as one
+// process finds it: the job stops with every processor's wait, and the
+// merged trace ends with the error.
+func TestMPIDeadlock(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	{
+		b := make([]int, 1)
+		if rtlib.ProcessorID() == 1 {
+			rtlib.Recv(2, 9, b)
+		}
+	}
+	fmt.Println("unreachable")
+}
+`})
+	want := []string{"processor 0: waiting at the barrier at the end of replicated region (main.go:10:2)",
+		"processor 1: in Recv, waiting for a message from processor 2 (main.go:14:4)",
+		"processor 2: waiting at the barrier at the end of replicated region (main.go:10:2)"}
+	one := runSvmc(t, dir, "run", "-n", "3", ".")
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "3", "--trace", tr, ".")
+	for _, r := range []struct {
+		name string
+		res  result
+		head string
+	}{{"one process", one, "deadlock: no processor can proceed"}, {"3 ranks", res, "deadlock: no processor of the 3 ranks can proceed, and no message is on its way between them"}} {
+		if r.res.code == 0 || !strings.Contains(r.res.stderr, r.head) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant %q", r.name, r.res.code, r.res.stderr, r.head)
+		}
+		for _, w := range want {
+			if !strings.Contains(r.res.stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", r.name, w, r.res.stderr)
+			}
+		}
+	}
+	recs := readTrace(t, tr)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") == 0 {
+		t.Errorf("the merged trace ends with %v, want trace-end of the failed run", end)
+	}
+}

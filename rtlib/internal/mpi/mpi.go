@@ -428,6 +428,17 @@ func (c *Comm) Barrier() error {
 	return nil
 }
 
+// Ibarrier starts a barrier (MPI_Ibarrier): the request completes when
+// every rank has started it. Waiting by Test lets the caller poll for
+// other traffic meanwhile.
+func (c *Comm) Ibarrier() (*Request, error) {
+	r := &Request{req: new(C.MPI_Request), call: "MPI_Ibarrier", peer: -1}
+	if rc := C.MPI_Ibarrier(c.comm, r.req); rc != C.MPI_SUCCESS {
+		return nil, mpiError("MPI_Ibarrier", -1, rc)
+	}
+	return r, nil
+}
+
 // Bcast copies root's buf into every rank's (MPI_Bcast); every rank's buf
 // has the same length.
 func Bcast[T Number](c *Comm, buf []T, root int) error {
