@@ -278,7 +278,7 @@ func (b *builder) runRecord(e *replay.Event) {
 	case trace.TagGCPause:
 		b.gcPauses = append(b.gcPauses, gcPause{start: e.Clock, dur: floatField(e.Rec, "duration microseconds")})
 	case trace.TagRankInfo:
-		b.ranks = append(b.ranks, RankStat{Rank: intField(e.Rec, "rank", 0), PerRank: intField(e.Rec, "processors per rank", 1),
+		b.ranks = append(b.ranks, RankStat{Rank: intField(e.Rec, "rank", 0), Of: intField(e.Rec, "ranks", 0), PerRank: intField(e.Rec, "processors per rank", 1),
 			Shift: floatField(e.Rec, "shift microseconds"), Err: floatField(e.Rec, "error microseconds"),
 			Exchanges: intField(e.Rec, "exchanges", 0), BytesSent: floatField(e.Rec, "bytes sent"),
 			Messages: intField(e.Rec, "messages sent", 0), MessageBytes: floatField(e.Rec, "message bytes sent")})

@@ -88,6 +88,7 @@ type Model struct {
 // it sent to other ranks.
 type RankStat struct {
 	Rank         int     `json:"rank"`
+	Of           int     `json:"ranks"` // the job's ranks
 	PerRank      int     `json:"procs_per_rank"`
 	Shift        float64 `json:"shift_us"`
 	Err          float64 `json:"error_us"`

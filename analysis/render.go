@@ -166,8 +166,12 @@ func WriteText(w io.Writer, r *Report) error {
 			msgs += r.Messages
 			mbytes += r.MessageBytes
 		}
+		ranks := plural(int64(len(rs)), "rank")
+		if n := rs[0].Of; n > len(rs) {
+			ranks = fmt.Sprintf("%d ranks (%d of them killed before their rank-info: their clocks not moved, their figures missing)", n, n-len(rs))
+		}
 		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %s; %s (%.2f MB) between ranks\n",
-			plural(int64(len(rs)), "rank"), plural(int64(rs[0].PerRank), "processor"), Dur(lo), Dur(hi), Dur(errb), sent/1e6,
+			ranks, plural(int64(rs[0].PerRank), "processor"), Dur(lo), Dur(hi), Dur(errb), sent/1e6,
 			plural(int64(ex), "pdo or region end"), plural(int64(msgs), "message"), mbytes/1e6)
 	}
 	if note := m.Ended.Summary(); note != "" {

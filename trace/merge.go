@@ -23,7 +23,17 @@ import (
 // shifts' error bounds put records before their causes. It is in rank
 // 0's format.
 func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
+	return MergeRanksPartial(dst, srcs, nil)
+}
+
+// MergeRanksPartial is MergeRanks where the traces of the ranks with
+// partial[k] set are what a rank that was killed had written (its
+// .partial file: records up to its last flush, perhaps a cut record, no
+// rank-info or trace-end): their records are kept up to the cut, on their
+// own clock (the shift is in the rank-info the rank never wrote).
+func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) error {
 	n := len(srcs)
+	cut := func(k int, err error) bool { return err == io.EOF || k < len(partial) && partial[k] }
 	type rankInfo struct {
 		shift   float64
 		perRank int         // rank k runs processors k·perRank, ...
@@ -42,7 +52,7 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 		found := false
 		for {
 			rec, err := rd.Next()
-			if err == io.EOF {
+			if err != nil && cut(k, err) {
 				break
 			}
 			if err != nil {
@@ -62,6 +72,10 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 				}
 			}
 		}
+		if !found && k < len(partial) && partial[k] {
+			infos[k] = ri // its processors per rank: the others'
+			continue
+		}
 		if !found {
 			return fmt.Errorf("rank %d's trace has no rank-info record: not a trace of a rank of an MPI job", k)
 		}
@@ -70,6 +84,14 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 		}
 		procs = ri.perRank * n
 		infos[k] = ri
+	}
+	if procs < 0 {
+		return fmt.Errorf("no rank's trace is complete")
+	}
+	for k := range infos {
+		if infos[k].perRank == 0 { // a partial trace
+			infos[k].perRank = procs / n
+		}
 	}
 	// The lanes of rank k's processors, numbered after the job's processors.
 	next = procs
@@ -106,7 +128,7 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 		ri := infos[k]
 		for {
 			rec, err := rd.Next()
-			if err == io.EOF {
+			if err != nil && cut(k, err) {
 				break
 			}
 			if err != nil {

@@ -157,3 +157,46 @@ func templateDist(b *Buf, owner int, clock float64) {
 	b.IntRows(2, []int{0, 3})
 	b.End()
 }
+
+// TestMergeRanksPartial: the trace a killed rank left (no rank-info, no
+// trace-end, its last record cut) is merged with what it holds, on its own
+// clock; MergeRanks alone refuses it.
+func TestMergeRanksPartial(t *testing.T) {
+	r0 := rankTrace(t, 0, 0, func(b *Buf) {
+		region(b, TagTraceRegionStart, 0, 10)
+	}, EndTerminate, "interrupted (SIGTERM)")
+	var b Buf
+	region(&b, TagTraceRegionStart, 1, 3)
+	region(&b, TagTraceRegionStart, 0, 4) // processor 0's copy
+	region(&b, TagTraceRegionStop, 1, 5)
+	var full bytes.Buffer
+	w, err := NewWriter(&full, Binary, []Attr{{Key: "processors", Value: "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteBuf(&b); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	cut := full.Bytes()[:full.Len()-3] // the last record cut by the kill
+	var out bytes.Buffer
+	if err := MergeRanksPartial(&out, []io.ReadSeeker{r0, bytes.NewReader(cut)}, []bool{false, true}); err != nil {
+		t.Fatal(err)
+	}
+	var d strings.Builder
+	if err := Dump(&d, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40
+node 1  t=3.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
+node 0  t=50.000us  trace-end  status=5 message=[21]"interrupted (SIGTERM)" processors not stopped=[0]{} lost records=0
+`
+	if d.String() != want {
+		t.Errorf("merged:\n%s\nwant\n%s", d.String(), want)
+	}
+	r0.Seek(0, io.SeekStart)
+	if err := MergeRanks(io.Discard, []io.ReadSeeker{r0, bytes.NewReader(cut)}); err == nil {
+		t.Error("MergeRanks took a cut trace")
+	}
+}

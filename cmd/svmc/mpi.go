@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -127,9 +130,20 @@ func ranksOf(changed bool, nprocs int) (int, error) {
 func mergeRankTraces(path string, n int) error {
 	var srcs []io.ReadSeeker
 	var names []string
+	partial := make([]bool, n)
+	var killed []string
 	for k := range n {
 		name := fmt.Sprintf("%s.rank%d", path, k)
 		f, err := os.Open(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A rank killed before it completed its trace (kill -9, the
+			// machine's OOM killer) leaves what it flushed.
+			if ps, _ := filepath.Glob(name + ".*.partial"); len(ps) == 1 {
+				name, partial[k] = ps[0], true
+				f, err = os.Open(name)
+				killed = append(killed, strconv.Itoa(k))
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("the ranks' traces are not merged: %v", err)
 		}
@@ -137,11 +151,14 @@ func mergeRankTraces(path string, n int) error {
 		srcs = append(srcs, f)
 		names = append(names, name)
 	}
+	if len(killed) > 0 {
+		fmt.Fprintf(os.Stderr, "svmc: rank %s ended without completing its trace (killed); the merged trace has its records up to its last flush, on its own clock\n", strings.Join(killed, ", "))
+	}
 	out, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := trace.MergeRanks(out, srcs); err != nil {
+	if err := trace.MergeRanksPartial(out, srcs, partial); err != nil {
 		out.Close()
 		os.Remove(path)
 		return fmt.Errorf("the ranks' traces %s… are not merged: %v", names[0], err)

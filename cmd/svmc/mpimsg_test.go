@@ -243,3 +243,55 @@ func main() {
 		t.Errorf("the merged trace ends with %v, want trace-end of the failed run", end)
 	}
 }
+
+// TestMPIRankKilled: a rank killed outright (SIGKILL, as kill -9 or the
+// OOM killer do) ends the job; mpirun names the rank and the signal, svmc
+// says whose trace is cut, and the merged trace holds the other rank's
+// complete trace and what the killed one had written.
+func TestMPIRankKilled(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"syscall"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	//svm:replicated
+	{
+		me := rtlib.ProcessorID()
+		b := make([]int, 1)
+		for i := range 20000 {
+			if me == 1 && i == 10000 {
+				syscall.Kill(syscall.Getpid(), syscall.SIGKILL)
+			}
+			rtlib.Send(1-me, 1, b)
+			rtlib.Recv(1-me, 1, b)
+		}
+	}
+	fmt.Println("unreachable")
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "--trace", tr, ".")
+	if res.code == 0 || !strings.Contains(res.stderr, "rank 1 ended without completing its trace (killed)") || !strings.Contains(res.stderr, "signal 9") {
+		t.Fatalf("exit %d, stderr:\n%s", res.code, res.stderr)
+	}
+	calls := map[int]int{}
+	recs := readTrace(t, tr)
+	for _, r := range recs {
+		if r.Desc.Name == "msg-call-start" {
+			calls[r.Node()]++
+		}
+	}
+	// Rank 0 wrote every call it made; rank 1 what it had flushed.
+	if calls[0] < 20000 || calls[1] == 0 || calls[1] > 20000 {
+		t.Errorf("message calls per processor in the merged trace: %v", calls)
+	}
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") == 0 {
+		t.Errorf("the merged trace ends with %v", end)
+	}
+}
