@@ -58,6 +58,8 @@ func (p *Package) checkRaces() bool {
 				}
 			case c.Kind() == directives.Barrier:
 				p.rankDependent(c, "barrier")
+			case c.Kind() == directives.Replicated && p.cfg.Ranks:
+				p.rankReplicated(c)
 			}
 		}
 	}

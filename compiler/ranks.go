@@ -2,7 +2,10 @@ package compiler
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // rankPrivate warns, for a program built to run as the ranks of an MPI
@@ -83,4 +86,126 @@ func rootIdent(e ast.Expr) *ast.Ident {
 			return nil
 		}
 	}
+}
+
+// rankReplicated warns, built for ranks, where a replicated region writes
+// a variable declared outside it that is not shared, except under a test
+// that the processor is processor 0: under --mpi a region runs each
+// processor on its own rank (processor 0 on every rank), so what another
+// processor writes there is on its rank only, and the code after the
+// region on rank 0 never sees it. Writes by processor 0 reach every rank.
+func (p *Package) rankReplicated(c *Construct) {
+	if c.Sub == nil || c.Dir.File == nil {
+		return
+	}
+	var body *ast.BlockStmt
+	switch {
+	case c.Stmt != nil:
+		body, _ = c.Stmt.(*ast.BlockStmt)
+	case len(c.Body) > 0:
+		body = &ast.BlockStmt{Lbrace: c.Body[0].Pos(), List: c.Body, Rbrace: c.Body[len(c.Body)-1].End()}
+	}
+	if body == nil {
+		return
+	}
+	keep := map[types.Object]bool{}
+	for _, v := range c.Sub.Shared {
+		keep[v.Obj] = true
+	}
+	ids := p.processorIDVars(c)
+	outside := func(o types.Object) bool {
+		v, ok := o.(*types.Var)
+		return ok && !v.IsField() && !(body.Pos() <= v.Pos() && v.Pos() < body.End())
+	}
+	var als map[types.Object]alias
+	if c.Sub.Decl != nil {
+		als = p.aliases(c.Sub.Decl.Body)
+	}
+	line := p.Fset.Position(c.Pos()).Line
+	warned := map[types.Object]bool{}
+	writes := writtenExprs(body)
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false // runs where it is called
+		}
+		e, ok := n.(ast.Expr)
+		if !ok || !writes[e] {
+			return true
+		}
+		id := rootIdent(e)
+		if id == nil {
+			return true
+		}
+		o := p.Info.Uses[id]
+		if al, ok := als[o]; ok && outside(al.root) {
+			o = al.root
+		}
+		if o == nil || !outside(o) || keep[o] || warned[o] {
+			return true
+		}
+		path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, e.Pos(), e.Pos())
+		if p.onProcessorZero(path, ids) {
+			return true
+		}
+		warned[o] = true
+		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank), gather it there, or declare it //svm:shared %s", o.Name(), line, o.Name())
+		return true
+	})
+}
+
+// processorIDVars are the variables of c's function assigned
+// rtlib.ProcessorID() (me := rtlib.ProcessorID()).
+func (p *Package) processorIDVars(c *Construct) map[types.Object]bool {
+	ids := map[types.Object]bool{}
+	if c.Sub.Decl == nil {
+		return ids
+	}
+	isID := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		return ok && len(call.Args) == 0 && p.callsProcessorID(call.Fun)
+	}
+	ast.Inspect(c.Sub.Decl.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, rhs := range as.Rhs {
+				if id, ok := as.Lhs[i].(*ast.Ident); ok && isID(rhs) {
+					if o := p.Info.ObjectOf(id); o != nil {
+						ids[o] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return ids
+}
+
+// onProcessorZero reports whether path (innermost first) runs only on
+// processor 0: inside the then-branch of an if whose condition is a
+// processor number (rtlib.ProcessorID() or a variable of ids) == 0.
+func (p *Package) onProcessorZero(path []ast.Node, ids map[types.Object]bool) bool {
+	isID := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if id, ok := e.(*ast.Ident); ok {
+			return ids[p.Info.ObjectOf(id)]
+		}
+		call, ok := e.(*ast.CallExpr)
+		return ok && p.callsProcessorID(call.Fun)
+	}
+	isZero := func(e ast.Expr) bool {
+		l, ok := ast.Unparen(e).(*ast.BasicLit)
+		return ok && l.Value == "0"
+	}
+	for i, n := range path {
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.IfStmt:
+			b, ok := ast.Unparen(x.Cond).(*ast.BinaryExpr)
+			if i > 0 && path[i-1] == x.Body && ok && b.Op == token.EQL &&
+				(isID(b.X) && isZero(b.Y) || isZero(b.X) && isID(b.Y)) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -43,8 +43,7 @@ import (
 //   - at the region's end the shared storage is made equal on every rank
 //     as at a pdo's end (twins and diffs); everything else a processor
 //     other than 0 wrote stays on its rank (the compiler warns of such
-//     writes in pdos only: in a region they are usually guarded by the
-//     processor's number, which it does not follow);
+//     writes not under a test that the processor is 0);
 //   - pdos, exclusive regions, psections and barrier check-ins inside
 //     such a region are errors: they need every member on every rank.
 

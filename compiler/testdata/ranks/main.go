@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"sync"
+
+	"github.com/svmc/svmc/rtlib"
 )
 
 func main() {
@@ -35,4 +37,25 @@ func main() {
 		_ = local
 	}
 	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0])
+
+	results := make([]int, 4)
+	total, direct, owned := 0, 0, make([]int, 4)
+	//svm:shared owned
+	//svm:replicated
+	{
+		me := rtlib.ProcessorID()
+		mine := me * 2
+		results[me] = mine // want results: shared advice
+		owned[me] = mine
+		if me == 0 {
+			total = mine
+		}
+		if rtlib.ProcessorID() == 0 {
+			direct = mine
+		}
+		if me != 0 {
+			total++ // want total: shared advice
+		}
+	}
+	fmt.Println(results, total, direct, owned)
 }
