@@ -26,6 +26,21 @@ func (p *Package) rankPrivate(c *Construct) {
 	for _, r := range info.Reds {
 		keep[r.Obj] = true
 	}
+	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object) bool {
+		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
+		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
+			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
+		}
+		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
+		return true
+	})
+}
+
+// outsideWrites calls warn with the writes in body of variables declared
+// outside scope (through an alias such as row := grid[i], its root) that
+// are neither shared in c's function nor in keep, until warn returns true
+// for a variable (once per variable, at its first write warn takes).
+func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object) bool) {
 	for _, v := range c.Sub.Shared {
 		keep[v.Obj] = true
 	}
@@ -35,11 +50,11 @@ func (p *Package) rankPrivate(c *Construct) {
 	}
 	outside := func(o types.Object) bool {
 		v, ok := o.(*types.Var)
-		return ok && !v.IsField() && !(nest.Pos() <= v.Pos() && v.Pos() < nest.End())
+		return ok && !v.IsField() && !(scope.Pos() <= v.Pos() && v.Pos() < scope.End())
 	}
 	warned := map[types.Object]bool{}
-	writes := writtenExprs(info.Body)
-	ast.Inspect(info.Body, func(n ast.Node) bool {
+	writes := writtenExprs(body)
+	ast.Inspect(body, func(n ast.Node) bool {
 		e, ok := n.(ast.Expr)
 		if !ok || !writes[e] {
 			return true
@@ -52,15 +67,9 @@ func (p *Package) rankPrivate(c *Construct) {
 		if al, ok := als[o]; ok && outside(al.root) {
 			o = al.root // row := grid[i] writes grid's storage
 		}
-		if o == nil || !outside(o) || keep[o] || warned[o] {
-			return true
+		if o != nil && outside(o) && !keep[o] && !warned[o] {
+			warned[o] = warn(e, o)
 		}
-		warned[o] = true
-		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
-		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
-			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
-		}
-		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
 }
@@ -108,46 +117,13 @@ func (p *Package) rankReplicated(c *Construct) {
 	if body == nil {
 		return
 	}
-	keep := map[types.Object]bool{}
-	for _, v := range c.Sub.Shared {
-		keep[v.Obj] = true
-	}
 	ids := p.processorIDVars(c)
-	outside := func(o types.Object) bool {
-		v, ok := o.(*types.Var)
-		return ok && !v.IsField() && !(body.Pos() <= v.Pos() && v.Pos() < body.End())
-	}
-	var als map[types.Object]alias
-	if c.Sub.Decl != nil {
-		als = p.aliases(c.Sub.Decl.Body)
-	}
 	line := p.Fset.Position(c.Pos()).Line
-	warned := map[types.Object]bool{}
-	writes := writtenExprs(body)
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false // runs where it is called
-		}
-		e, ok := n.(ast.Expr)
-		if !ok || !writes[e] {
-			return true
-		}
-		id := rootIdent(e)
-		if id == nil {
-			return true
-		}
-		o := p.Info.Uses[id]
-		if al, ok := als[o]; ok && outside(al.root) {
-			o = al.root
-		}
-		if o == nil || !outside(o) || keep[o] || warned[o] {
-			return true
-		}
+	p.outsideWrites(c, body, body, map[types.Object]bool{}, func(e ast.Expr, o types.Object) bool {
 		path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, e.Pos(), e.Pos())
 		if p.onProcessorZero(path, ids) {
-			return true
+			return false
 		}
-		warned[o] = true
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank), gather it there, or declare it //svm:shared %s", o.Name(), line, o.Name())
 		return true
 	})
