@@ -58,7 +58,7 @@ func (r *run) rankQuiet(quiet bool, states []uint64) {
 		}
 		le.PutUint64(b[24:], uint64(out))
 		le.PutUint64(b[32:], uint64(in))
-		r.ranks.Post(0, append(b, waits...), false, nil)
+		r.ranks.Post(0, append(b, waits...), nil, nil, nil)
 		return
 	}
 	r.dead.mu.Lock()

@@ -195,10 +195,11 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 	}
 	for _, k := range dests {
 		r.postsOut.Add(1)
-		r.ranks.Post(k, b, false, free)
+		var part []byte
 		if apart > 0 {
-			r.ranks.Post(k, data, true, dataSent)
+			part = data
 		}
+		r.ranks.Post(k, b, free, part, dataSent)
 		r.msgsOut.Add(1)
 		r.msgBytesOut.Add(int64(len(data)))
 	}
@@ -273,7 +274,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 			binary.LittleEndian.PutUint64(a[8:], uint64(src))
 			binary.LittleEndian.PutUint64(a[56:], m.Seq)
 			r.postsOut.Add(1)
-			r.ranks.Post(r.rankOfProc(src), a, false, nil)
+			r.ranks.Post(r.rankOfProc(src), a, nil, nil, nil)
 		}
 	}
 	if apart == 0 {
@@ -353,7 +354,7 @@ func (p *Proc) decide(from, src int) {
 		binary.LittleEndian.PutUint64(b, rankDecide)
 		binary.LittleEndian.PutUint64(b[8:], uint64(src))
 		r.postsOut.Add(1)
-		r.ranks.Post(k, b, false, nil)
+		r.ranks.Post(k, b, nil, nil, nil)
 	}
 }
 

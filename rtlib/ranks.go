@@ -72,9 +72,11 @@ type rankNet interface {
 	// Post sends one of the program's messages (encoded by rankmsg.go) to
 	// rank dest and returns at once: the transport owns b until it is
 	// sent; then, with sent nil, it gives b back to the pool (putBuf),
-	// else it calls sent. With data, b is the data of the message posted
-	// last to dest, sent apart (a large message's).
-	Post(dest int, b []byte, data bool, sent func())
+	// else it calls sent. data, if not nil, is the message's data sent
+	// apart, right after b (one call, so that the headers and the data
+	// of two senders of a rank cannot interleave differently), handled
+	// once sent as b is with dataSent.
+	Post(dest int, b []byte, sent func(), data []byte, dataSent func())
 	// Listen starts handing the messages the other ranks post to deliver,
 	// each in a slice of its own from the pool (getBuf); deliver must not
 	// wait, except to receive a message's data sent apart into a slice of

@@ -183,13 +183,12 @@ func (m *mpiRanks) Listen(deliver func([]byte, func([]byte) error), fail func(er
 	}()
 }
 
-func (m *mpiRanks) Post(dest int, b []byte, data bool, sent func()) {
-	tag := msgTag
-	if data {
-		tag = msgDataTag
-	}
+func (m *mpiRanks) Post(dest int, b []byte, sent func(), data []byte, dataSent func()) {
 	m.outMu.Lock()
-	m.out = append(m.out, outMsg{dest, tag, b, sent})
+	m.out = append(m.out, outMsg{dest, msgTag, b, sent})
+	if data != nil {
+		m.out = append(m.out, outMsg{dest, msgDataTag, data, dataSent})
+	}
 	m.outMu.Unlock()
 	m.Progress() // on its way now, unless another call holds MPI
 }

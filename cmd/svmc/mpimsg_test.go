@@ -57,6 +57,15 @@ func main() {
 		//svm:barrier
 		rtlib.Recv(prev, 4, into)
 		ok = ok && into[5] == float64(prev*1000000+5)
+		// Two processors of one rank send to the same other rank at
+		// once (2 ranks of 2: 0→2 and 1→3): their headers and data
+		// must not cross.
+		far, from := (me+2)%np, (me+np-2%np)%np
+		into2 := make([]float64, 50000)
+		q2 := rtlib.Irecv(from, 5, into2)
+		rtlib.Send(far, 5, big)
+		q2.Wait()
+		ok = ok && into2[7] == float64(from*1000000+7) && into2[49999] == float64(from*1000000+49999)
 		flags := make([]int, np)
 		rtlib.Gather(0, []int{map[bool]int{true: 1}[ok]}, flags)
 		if me == 0 {
