@@ -259,7 +259,14 @@ func TestStatGroupsOfConstructs(t *testing.T) {
 	if _, err := fmt.Sscanf(prog[strings.Index(prog, "OUPT"):], "OUPT %f us  OULT %f us  SPT %f us  SLT %f us", &oupt, &oult, &spt, &slt); err != nil {
 		t.Fatal(err)
 	}
-	if sum := oupt + oult + spt + slt + idle; math.Abs(sum-proc) > 0.02*proc+100 {
+	// Under the race detector a processor's start and end, outside every
+	// charged interval, take hundreds of µs of a 4 ms run (3.7–5% missing
+	// in 5 runs of 20 with -race before this bound, in none without it).
+	slack := 0.02*proc + 100
+	if raceOn {
+		slack = 0.1*proc + 500
+	}
+	if sum := oupt + oult + spt + slt + idle; math.Abs(sum-proc) > slack {
 		t.Errorf("UPT + ULT + idle = %.1f us, processor time %.1f us", sum, proc)
 	}
 	var rows, rowl float64

@@ -1,0 +1,5 @@
+//go:build !race
+
+package rtlib
+
+const raceOn = false
