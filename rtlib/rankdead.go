@@ -21,7 +21,6 @@ import (
 
 // rankState is one rank's last report.
 type rankState struct {
-	seen      bool
 	quiet     bool
 	out, in   int64
 	waits     string
@@ -87,7 +86,7 @@ func (d *rankDead) record(k, n int, quiet bool, out, in int64, waits string) {
 		d.ranks = make([]rankState, n)
 	}
 	s := &d.ranks[k]
-	s.seen, s.quiet, s.out, s.in, s.waits, s.fresh = true, quiet, out, in, waits, true
+	s.quiet, s.out, s.in, s.waits, s.fresh = quiet, out, in, waits, true
 }
 
 // judge is rank 0's look (after recording its own report): the deadlock
@@ -97,7 +96,7 @@ func (d *rankDead) judge() error {
 	var out, in int64
 	quiet, fresh, moved := true, true, false
 	for _, s := range d.ranks {
-		fresh = fresh && s.seen && s.fresh
+		fresh = fresh && s.fresh
 		quiet = quiet && s.quiet
 		out, in = out+s.out, in+s.in
 		moved = moved || s.out != s.lastOut || s.in != s.lastIn || !s.lastQuiet

@@ -215,6 +215,18 @@ func (r *run) exchange(i int) {
 	r.mu.Unlock()
 }
 
+// rankGather is the leader's part, between ranks, of a leader-release
+// barrier after every member of this rank arrived: at a pdo's end
+// (rankEnd) and at a replicated region's (rankRegionEnd).
+func (p *Proc) rankGather(at Site, kind waitKind) {
+	switch kind {
+	case wPDOEnd:
+		p.rankEnd(p.aps, &p.aps.pdo)
+	case wReplicatedEnd:
+		p.rankRegionEnd(at)
+	}
+}
+
 // rankEnd is the leader's part of a pdo's end between ranks, after every
 // local member arrived: the reductions combined across ranks, then the
 // shared storage made equal on every rank.

@@ -199,25 +199,26 @@ func (m *mpiRanks) Post(dest int, b []byte, sent func(), data []byte, dataSent f
 // rank 0).
 func (m *mpiRanks) Barrier() error {
 	var req *mpi.Request
-	err := m.do(func() (err error) {
+	if err := m.do(func() (err error) {
 		req, err = m.comm.System().Ibarrier()
 		return err
-	})
-	for i := 0; err == nil; i++ {
+	}); err != nil {
+		return err
+	}
+	for i := 1; ; i++ {
 		m.mu.Lock()
-		done, _, terr := req.Test()
-		if !done && terr == nil && m.listen != nil {
+		done, _, err := req.Test()
+		if !done && err == nil && m.listen != nil {
 			m.poll()
 		}
 		m.mu.Unlock()
-		if done || terr != nil {
-			return terr
+		if done || err != nil {
+			return err
 		}
-		if i%64 == 63 {
+		if i%64 == 0 {
 			time.Sleep(20 * time.Microsecond) // a barrier may wait long
 		}
 	}
-	return err
 }
 
 func (m *mpiRanks) Rank() int { return m.comm.Rank() }

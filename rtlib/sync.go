@@ -71,13 +71,10 @@ func (p *Proc) gatherRec(at Site, kind waitKind) {
 	}
 	ws := p.st.Wait()
 	p.aps.gather(p, at, kind)
-	if kind == wPDOEnd && p.r.ranks != nil && p == p.aps.leader {
-		// Between ranks the pdo's barrier is the exchange with the other
-		// ranks: the leader's wait ends with it, as its members' do.
-		p.rankEnd(p.aps, &p.aps.pdo)
-	}
-	if kind == wReplicatedEnd && p == p.aps.leader {
-		p.rankRegionEnd(at) // only between ranks (rankmsg.go)
+	if p.r.ranks != nil && p == p.aps.leader {
+		// Between ranks the barrier is the exchange with the other ranks:
+		// the leader's wait ends with it, as its members' do.
+		p.rankGather(at, kind)
 	}
 	p.st.Restore(ws)
 	if p.sv != nil {

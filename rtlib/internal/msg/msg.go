@@ -172,14 +172,12 @@ func (nt *Net) Send(dst int, m Msg, sync bool, s *Req) (*Req, *MatchError) {
 	b := &nt.boxes[dst]
 	m.Dst, m.Sync = dst, sync
 	b.mu.Lock()
-	for i, r := range b.posted {
-		if r.matches(&m) {
-			b.posted = append(b.posted[:i], b.posted[i+1:]...)
-			b.mu.Unlock()
-			err := deliver(r, &m, dst)
-			complete(r)
-			return nil, err
-		}
+	if i := b.firstPosted(&m); i >= 0 {
+		r := b.unpost(i)
+		b.mu.Unlock()
+		err := deliver(r, &m, dst)
+		complete(r)
+		return nil, err
 	}
 	q := new(Msg)
 	*q = m
@@ -195,6 +193,24 @@ func (nt *Net) Send(dst int, m Msg, sync bool, s *Req) (*Req, *MatchError) {
 	b.queue(q)
 	b.mu.Unlock()
 	return s, nil
+}
+
+// firstPosted is the index of the earliest posted receive that m
+// matches, -1 if none; b.mu is held.
+func (b *box) firstPosted(m *Msg) int {
+	for i, r := range b.posted {
+		if r.matches(m) {
+			return i
+		}
+	}
+	return -1
+}
+
+// unpost removes posted receive i and returns it; b.mu is held.
+func (b *box) unpost(i int) *Req {
+	r := b.posted[i]
+	b.posted = append(b.posted[:i], b.posted[i+1:]...)
+	return r
 }
 
 // Reset makes a completed request ready to be posted again (its waker
@@ -269,14 +285,8 @@ func (nt *Net) Claim(dst int, m *Msg, fits func(*Req) bool) *Req {
 	b := &nt.boxes[dst]
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for i, r := range b.posted {
-		if r.matches(m) {
-			if !fits(r) {
-				return nil
-			}
-			b.posted = append(b.posted[:i], b.posted[i+1:]...)
-			return r
-		}
+	if i := b.firstPosted(m); i >= 0 && fits(b.posted[i]) {
+		return b.unpost(i)
 	}
 	return nil
 }
@@ -299,13 +309,11 @@ func (nt *Net) Arrive(dst int, m *Msg) {
 	b := &nt.boxes[dst]
 	m.Dst = dst
 	b.mu.Lock()
-	for i, r := range b.posted {
-		if r.matches(m) {
-			b.posted = append(b.posted[:i], b.posted[i+1:]...)
-			b.mu.Unlock()
-			nt.take(r, m, dst)
-			return
-		}
+	if i := b.firstPosted(m); i >= 0 {
+		r := b.unpost(i)
+		b.mu.Unlock()
+		nt.take(r, m, dst)
+		return
 	}
 	b.queue(m)
 	b.mu.Unlock()
