@@ -186,6 +186,9 @@ func (p *Proc) CriticalEnter(sub, dir int, name string) {
 	sv := p.st.Switch(stats.Sync)
 	ws := p.st.Wait()
 	l.lock(p, wCritical, at)
+	if p.r.ranks != nil && p.globalSync() {
+		p.globalAcquire(at, wCritical, []string{critKey(name)})
+	}
 	p.st.Restore(ws)
 	p.st.Restore(sv)
 	p.sync.crit = append(p.sync.crit, l)
@@ -209,6 +212,9 @@ func (p *Proc) CriticalExit(sub, dir int, name string) {
 	l := s.crit[n-1]
 	s.crit[n-1] = nil
 	s.crit = s.crit[:n-1]
+	if p.r.ranks != nil && p.globalSync() {
+		p.globalRelease()
+	}
 	l.unlock()
 }
 
@@ -220,8 +226,12 @@ func VarOf[T any](v *T) LockVar {
 	return LockVar{Addr: uintptr(unsafe.Pointer(v)), Size: unsafe.Sizeof(*v)}
 }
 
-// Held is what a LOCK directive took; Unlock releases it.
-type Held struct{ start, n int32 }
+// Held is what a LOCK directive took; Unlock releases it. global: it also
+// took global locks between ranks (ranklock.go).
+type Held struct {
+	start, n int32
+	global   bool
+}
 
 // Lock takes the locks of vars: one lock per variable, identified by its
 // start address (an element and its array are different variables), taken
@@ -269,6 +279,9 @@ func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
 		l.lock(p, wLock, at)
 		s.held = append(s.held, l)
 	}
+	if p.r.ranks != nil && p.globalSync() {
+		h.global = p.globalLockVars(at, vs)
+	}
 	p.st.Restore(ws)
 	p.st.Restore(sv)
 	if p.on(trace.TagWaitLockStop) {
@@ -283,6 +296,9 @@ func (p *Proc) Unlock(sub, dir int, h Held) {
 	at := Site{Sub: sub, Dir: dir}
 	if p.on(trace.TagReleaseLock) {
 		p.syncRec(trace.TagReleaseLock, at)
+	}
+	if h.global {
+		p.globalRelease()
 	}
 	s := &p.sync
 	for i := len(s.held) - 1; i >= int(h.start); i-- {
@@ -380,6 +396,12 @@ func AtomicAdd[T Number](p *Proc, sub, dir int, x *T, delta T) {
 		p.atomicRec(at, uintptr(unsafe.Pointer(x)), unsafe.Sizeof(*x))
 	}
 	ptr := unsafe.Pointer(x)
+	if p.r.ranks != nil && rankAtomicAddAt(p, at, x, delta) {
+		if tr && p.on(trace.TagWaitLockStop) {
+			p.syncRec(trace.TagWaitLockStop, at)
+		}
+		return
+	}
 	switch classOf(x) {
 	case acInt64:
 		atomic.AddUint64((*uint64)(ptr), *(*uint64)(unsafe.Pointer(&delta)))
@@ -431,6 +453,12 @@ func AtomicUpdate[T any](p *Proc, sub, dir int, x *T, f func(T) T) {
 		p.atomicRec(at, uintptr(unsafe.Pointer(x)), unsafe.Sizeof(*x))
 	}
 	ptr := unsafe.Pointer(x)
+	if p.r.ranks != nil && rankAtomicUpdateAt(p, at, x, f) {
+		if tr && p.on(trace.TagWaitLockStop) {
+			p.syncRec(trace.TagWaitLockStop, at)
+		}
+		return
+	}
 	switch classOf(x) {
 	case acInt64, acFloat64, acBits64:
 		for {

@@ -44,10 +44,11 @@ type Proc struct {
 
 	yields int // current rounds of yielding in await (adaptive)
 
-	mode execMode // exclusive or replicated (modes.go)
-	sync procSync // locks held, critical sections (locks.go)
-	msg  procMsg  // message passing (message.go)
-	sv   *svmProc // the SVM layer's access checks (svm.go); nil when it is off
+	mode execMode   // exclusive or replicated (modes.go)
+	sync procSync   // locks held, critical sections (locks.go)
+	gl   procGlobal // the same between ranks (ranklock.go)
+	msg  procMsg    // message passing (message.go)
+	sv   *svmProc   // the SVM layer's access checks (svm.go); nil when it is off
 
 	varInst map[Site]int // exits of each region with var-check records (varcheck.go)
 

@@ -249,6 +249,12 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		r.decideGen.Add(1)
 		r.procs[0].wakeup()
 		return
+	case rankLockReq, rankLockGrant, rankLockRel:
+		if err := r.lockArrive(&h, b[8*rankHeader:]); err != nil {
+			r.rankFail(err)
+		}
+		putBuf(b)
+		return
 	case rankAck:
 		putBuf(b)
 		if v, ok := r.acks.LoadAndDelete(ackKey{int(h[1]), uint64(h[7])}); ok {
@@ -372,7 +378,7 @@ func (p *Proc) noAny(from, site int, what string) {
 func (p *Proc) rankRegionEnd(at Site) {
 	r := p.r
 	if r.twinned {
-		if err := r.rankDiffs(); err != nil {
+		if err := r.rankDiffs(p); err != nil {
 			p.errorf(at, false, "replicated region: shared variables between ranks: %v", err)
 		}
 		return

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -196,6 +197,7 @@ func (r *run) rankTwin() {
 		}
 	}
 	r.twinned = true
+	r.rankSyncStart()
 }
 
 // exchangeable reports whether a segment p makes now is made alike on
@@ -241,7 +243,7 @@ func (p *Proc) rankEnd(a *aps, t *pdoTask) {
 	if err := r.rankReduce(a); err != nil {
 		p.errorf(at, false, "pdo: %v", err)
 	}
-	if err := r.rankDiffs(); err != nil {
+	if err := r.rankDiffs(p); err != nil {
 		p.errorf(at, false, "pdo: shared variables between ranks: %v", err)
 	}
 }
@@ -325,14 +327,32 @@ func narrow(v uint64, k reflect.Kind) uint64 {
 }
 
 // rankDiffs sends the bytes of shared storage this rank changed since
-// rankTwin to the others and applies theirs, rank by rank.
-func (r *run) rankDiffs() error {
+// rankTwin to the others and applies theirs, rank by rank: first what the
+// ranks published at the releases of global locks (in the order of rank
+// 0's log) and their atomic additions (ranklock.go), then the rest. p is
+// the leader.
+func (r *run) rankDiffs(p *Proc) error {
 	t := r.segTab.Load()
 	if r.ranks == nil || t == nil || !r.twinned {
 		return nil
 	}
 	r.twinned = false
-	out := r.diffOut[:0]
+	s := &r.rsync
+	defer s.epoch.Add(1)
+	le := binary.LittleEndian
+	out := le.AppendUint32(r.diffOut[:0], uint32(len(s.own)))
+	for _, q := range s.own {
+		out = le.AppendUint32(out, uint32(q.seq))
+		out = le.AppendUint32(out, uint32(len(q.diff)))
+		out = append(out, q.diff...)
+	}
+	out = le.AppendUint32(out, uint32(len(s.deltas)))
+	for k, d := range s.deltas {
+		out = le.AppendUint32(out, uint32(k[0]))
+		out = le.AppendUint32(out, uint32(k[1]))
+		out = le.AppendUint32(out, uint32(d.kind))
+		out = le.AppendUint64(out, d.sum)
+	}
 	for e, tw := range r.twins {
 		if tw == nil {
 			continue
@@ -342,11 +362,41 @@ func (r *run) rankDiffs() error {
 	r.diffOut = out
 	r.exchanges++
 	r.sent += int64(len(out))
+	// A rank's processors may still wait for global locks from rank 0
+	// (ranklock.go): the Allgather, which blocks the transport, waits
+	// until every rank's processors are done (a barrier that serves
+	// messages while it waits).
+	if err := r.ranks.Barrier(); err != nil {
+		return err
+	}
 	all, err := r.ranks.Allgather(out)
 	if err != nil {
 		return err
 	}
+	total := 0
+	for _, d := range all {
+		total += countPubs(d)
+	}
+	if total > 0 { // the log's order comes in a second Allgather, which reuses its buffer
+		for k := range all {
+			all[k] = slices.Clone(all[k])
+		}
+	}
+	// Each rank's publications and atomic additions, then its diff.
+	pubs := map[[2]int][]byte{}
+	diffs := make([][]byte, len(all))
 	for k, d := range all {
+		var err error
+		if diffs[k], err = r.takeSynced(k, d, pubs); err != nil {
+			return fmt.Errorf("from rank %d: %v", k, err)
+		}
+	}
+	if total > 0 {
+		if err := r.applyLog(p, pubs, total); err != nil {
+			return err
+		}
+	}
+	for k, d := range diffs {
 		if k == r.rank {
 			continue
 		}
@@ -361,10 +411,114 @@ func (r *run) rankDiffs() error {
 			if v.sub > 0 && v.sub < len(r.prog.Subs) {
 				name = r.prog.Subs[v.sub].Name
 			}
-			return fmt.Errorf("ranks %d and %d both changed byte %d of shared variable %d of %s, to different values: a critical section, lock or atomic orders the processors of one rank only; combine such updates with a reduction", min(k, r.rank), max(k, r.rank), c.off, v.num, name)
+			return fmt.Errorf("ranks %d and %d both changed byte %d of shared variable %d of %s, to different values outside critical sections, locks and atomic updates; combine such updates with a reduction, or make them under a critical section", min(k, r.rank), max(k, r.rank), c.off, v.num, name)
 		}
 	}
 	return nil
+}
+
+// countPubs is the number of publications in a rank's contribution.
+func countPubs(d []byte) int {
+	if len(d) < 4 {
+		return 0
+	}
+	return int(binary.LittleEndian.Uint32(d))
+}
+
+// takeSynced reads rank k's publications (into pubs, by author and
+// number) and atomic additions from its contribution d, adds those of
+// other ranks here, and returns the rest: its diff.
+func (r *run) takeSynced(k int, d []byte, pubs map[[2]int][]byte) ([]byte, error) {
+	le := binary.LittleEndian
+	short := fmt.Errorf("its exchange ends early")
+	if len(d) < 4 {
+		return nil, short
+	}
+	n := int(le.Uint32(d))
+	d = d[4:]
+	for range n {
+		if len(d) < 8 || 8+int(le.Uint32(d[4:])) > len(d) {
+			return nil, short
+		}
+		seq, l := int(le.Uint32(d)), int(le.Uint32(d[4:]))
+		pubs[[2]int{k, seq}] = d[8 : 8+l]
+		d = d[8+l:]
+	}
+	if len(d) < 4 {
+		return nil, short
+	}
+	n = int(le.Uint32(d))
+	d = d[4:]
+	for range n {
+		if len(d) < 20 {
+			return nil, short
+		}
+		seg, off, kind, sum := int(le.Uint32(d)), int(le.Uint32(d[4:])), reflect.Kind(le.Uint32(d[8:])), le.Uint64(d[12:])
+		d = d[20:]
+		if k == r.rank {
+			continue // added here already
+		}
+		size := kindSize(kind)
+		if seg >= len(r.twins) || r.twins[seg] == nil || size == 0 || off+size > len(r.twins[seg]) {
+			return nil, fmt.Errorf("an atomic addition at %d of segment %d does not fit (the ranks' shared variables differ)", off, seg+1)
+		}
+		addInto(r.exStores[seg].bytes()[off:], sum, kind, size)
+		addInto(r.twins[seg][off:], sum, kind, size)
+	}
+	return d, nil
+}
+
+// applyLog applies the publications of other ranks this rank has not
+// seen, in the order of rank 0's log of this pdo (rank 0 sends it once all
+// total reached it).
+func (r *run) applyLog(p *Proc, pubs map[[2]int][]byte, total int) error {
+	s, le := &r.rsync, binary.LittleEndian
+	var order []byte
+	if r.rank == 0 {
+		for _, q := range s.mgr.logOf(p, int(s.epoch.Load()), total) {
+			order = le.AppendUint32(order, uint32(q.author))
+			order = le.AppendUint32(order, uint32(q.seq))
+		}
+	}
+	all, err := r.ranks.Allgather(order)
+	if err != nil {
+		return err
+	}
+	order = all[0]
+	if len(order) != 8*total {
+		return fmt.Errorf("rank 0 logged %d publications of %d", len(order)/8, total)
+	}
+	ex := r.exBytes()
+	for i := s.seen; i < total; i++ {
+		author, seq := int(le.Uint32(order[8*i:])), int(le.Uint32(order[8*i+4:]))
+		if author == r.rank {
+			continue
+		}
+		d, ok := pubs[[2]int{author, seq}]
+		if !ok {
+			return fmt.Errorf("publication %d of rank %d is missing", seq, author)
+		}
+		applyEntry(d, ex)
+		applyEntry(d, r.twins)
+	}
+	return nil
+}
+
+// kindSize is the size of a numeric kind (0: none).
+func kindSize(k reflect.Kind) int {
+	switch k {
+	case reflect.Int8, reflect.Uint8:
+		return 1
+	case reflect.Int16, reflect.Uint16:
+		return 2
+	case reflect.Int32, reflect.Uint32, reflect.Float32:
+		return 4
+	case reflect.Int, reflect.Uint, reflect.Uintptr:
+		return int(unsafe.Sizeof(0))
+	case reflect.Int64, reflect.Uint64, reflect.Float64:
+		return 8
+	}
+	return 0
 }
 
 // appendDiff appends where now differs from twin, byte-exact, as runs of

@@ -295,6 +295,9 @@ type run struct {
 	// 0's counters of those running (ranks.go).
 	loopSeq atomic.Int64
 	loops   sync.Map
+	// rsync: critical sections, locks and atomics between ranks
+	// (ranklock.go).
+	rsync rankSync
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.

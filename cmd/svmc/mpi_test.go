@@ -134,6 +134,71 @@ func main() {
 }
 `
 
+// mpiSync updates shared storage in pdos under critical sections (named
+// and not), locks of elements and atomic updates (added, decremented,
+// multiplied), beside plain writes of each share: between ranks they must
+// order every rank's processors and carry the holders' writes.
+const mpiSync = `package main
+
+import "fmt"
+
+type cell struct {
+	hits int32
+	last int32
+}
+
+func main() {
+	hist := make([]int64, 8)
+	best := [2]float64{-1, -1}
+	acc := make([]float64, 4)
+	cells := make([]cell, 3)
+	sq := make([]int32, 200)
+	tot := []int64{0}
+	ftot := []float64{0}
+	down := []int32{1000}
+	prod := []uint64{1}
+	//svm:shared hist, best, acc, cells, sq, tot, ftot, down, prod
+	for round := 0; round < 2; round++ {
+		//svm:pdo loops(i) strategy(cyclic)
+		for i := 0; i < 200; i++ {
+			v := float64((i*37)%200) + 0.25
+			sq[i] = int32(i * i)
+			//svm:critical
+			hist[i%8]++
+			//svm:critical top
+			{
+				if v > best[0] {
+					best[0], best[1] = v, float64(i)
+				}
+			}
+			//svm:lock(acc[i%4])
+			acc[i%4] += float64(i)
+			//svm:critical cells
+			{
+				c := &cells[i%3]
+				c.hits++
+				c.last = max(c.last, int32(i))
+			}
+			//svm:atomic
+			tot[0] += int64(i)
+			//svm:atomic
+			ftot[0] += 0.5
+			//svm:atomic
+			down[0]--
+			if i%10 == 0 {
+				//svm:atomic
+				prod[0] *= 2
+			}
+		}
+	}
+	s := int64(0)
+	for _, x := range sq {
+		s += int64(x)
+	}
+	fmt.Println(hist, best, acc, cells, s, tot[0], ftot[0], down[0], prod[0])
+}
+`
+
 // TestRunMPI: programs give under svmc run --mpi -n 1..4 what they give in
 // one process: mpiProg, example 3.1 and Jacobi (shared arrays written by
 // template-owner and block shares, reductions), mpiMessages and the four
@@ -143,10 +208,13 @@ func TestRunMPI(t *testing.T) {
 	user := writeModule(t, map[string]string{"main.go": mpiProg})
 	local := writeModule(t, map[string]string{"main.go": mpiLocalShared})
 	msgs := writeModule(t, map[string]string{"main.go": mpiMessages})
+	syncs := writeModule(t, map[string]string{"main.go": mpiSync})
 	root, _ := filepath.Abs("../..")
 	progs := []struct{ name, dir, pkg, want string }{
 		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107] d=134550\n"},
 		{"localshared", local, ".", "42 2475\n"},
+		// Critical sections, locks and atomics order every rank's processors.
+		{"sync", syncs, ".", "[50 50 50 50 50 50 50 50] [199.25 27] [9800 9900 10000 10100] [{134 198} {134 199} {132 197}] 2646700 39800 200 600 1099511627776\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Messages between processors of different ranks go over MPI.
@@ -304,12 +372,13 @@ func main() {
 }
 
 // TestMPIConflict: processors of two ranks updating one shared element
-// under a critical section would lose updates (each rank's critical
-// section orders its own processors only): the run stops at the pdo with
-// the ranks, the variable and what to do instead of printing a wrong sum.
+// under a critical section take turns between ranks (the sum is right);
+// writing it without one, to different values, is a race the ranks see at
+// the pdo's end: the run stops there with the ranks, the variable and what
+// to do, instead of printing one rank's value.
 func TestMPIConflict(t *testing.T) {
 	mpiReady(t)
-	dir := writeModule(t, map[string]string{"main.go": `package main
+	prog := `package main
 
 import "fmt"
 
@@ -324,13 +393,18 @@ func main() {
 	}
 	fmt.Println(hist)
 }
-`})
+`
+	dir := writeModule(t, map[string]string{"main.go": prog})
 	if one := runSvmc(t, dir, "run", "-n", "2", "."); one.code != 0 || one.stdout != "[25 25 25 25]\n" {
 		t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
 	}
-	res := runSvmc(t, dir, "run", "--mpi", "-n", "2", ".")
-	want := "main.go:8:2: pdo: shared variables between ranks: ranks 0 and 1 both changed byte 0 of shared variable 1 of main, to different values"
+	if res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "."); res.code != 0 || res.stdout != "[25 25 25 25]\n" {
+		t.Errorf("under a critical section: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	racy := writeModule(t, map[string]string{"main.go": strings.Replace(strings.Replace(prog, "//svm:critical\n", "", 1), "hist[i%4]++\n\t\t//svm:end critical", "hist[0] = int64(i)", 1)})
+	res := runSvmc(t, racy, "run", "--mpi", "-n", "2", ".")
+	want := "main.go:8:2: pdo: shared variables between ranks: ranks 0 and 1 both changed byte 0 of shared variable 1 of main, to different values outside critical sections"
 	if res.code == 0 || !strings.Contains(res.stderr, want) {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant %q", res.code, res.stdout, res.stderr, want)
+		t.Errorf("without one: exit %d, stdout %q, stderr:\n%s\nwant %q", res.code, res.stdout, res.stderr, want)
 	}
 }

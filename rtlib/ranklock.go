@@ -1,0 +1,525 @@
+package rtlib
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Critical sections, locks and atomic updates between ranks (issue 16).
+// In a pdo whose processors are spread over ranks, a critical section or a
+// lock orders the processors of every rank, and what a holder wrote is
+// there for the next holder, as in one process:
+//
+//   - rank 0 manages every such lock (lockMgr): a processor that holds its
+//     rank's own lock asks rank 0 for the global one and waits for the
+//     grant;
+//   - at the release the holder's rank publishes what it wrote into shared
+//     storage since its last publication (the bytes that differ from its
+//     twin, which then takes them: they are no longer the rank's own change
+//     at the pdo's end). Rank 0 logs the publications in the order they
+//     reach it, which is the order of the holds of each lock and of each
+//     rank's publications; a grant brings the grantee every publication of
+//     other ranks it has not seen, in that order, applied to its storage
+//     and twin before the body runs (lazy release consistency as in
+//     TreadMarks, with one manager; a grantee sees a prefix of the log);
+//   - at the pdo's end every rank sends its publications with its diffs,
+//     rank 0 then the log's order once every publication reached it, and
+//     every rank applies the rest of the log in that order before the
+//     diffs of unpublished writes;
+//   - an atomic add (x += e, x++) is combined as a reduction: each rank
+//     adds to its storage and twin alike and keeps the sum of its deltas
+//     per element, which the others add at the pdo's end (no message per
+//     update); other atomic updates (x *= e, x--) take one global lock.
+//
+// A publication scans the whole exchanged shared storage (about 1 ms for
+// 4 MB), and a grant is a round trip to rank 0: a critical section between
+// ranks costs tens of microseconds at least. Critical sections, locks and
+// atomics in exclusive code and in replicated regions stay each rank's own
+// (every rank runs exclusive code alike; see rankmsg.go for regions).
+
+// Lock messages between ranks (see rankmsg.go for the others): header
+// fields kind, rank, proc, epoch, key length, a publication's number; then
+// the key and, for a grant, the publications to apply, for a release the
+// holder's publication.
+const (
+	rankLockReq   = 4
+	rankLockGrant = 5
+	rankLockRel   = 6
+)
+
+// publication is what a rank published at a release: byte runs of the
+// exchanged storage (appendDiff's format), numbered per rank and pdo from
+// 1.
+type publication struct {
+	author, seq int
+	diff        []byte
+}
+
+// rankSync is a rank's side of the global locks and atomics.
+type rankSync struct {
+	mu     sync.Mutex // the twins during a pdo; the fields below
+	order  []int      // exchanged storage by address (exStores indices), at rankTwin
+	seen   int        // the prefix of rank 0's log of this pdo applied here
+	own    []publication
+	deltas map[[2]int]*atomDelta
+	epoch  atomic.Int64 // the pdo ends so far: names the pdo in messages
+	mgr    lockMgr      // rank 0's
+}
+
+// procGlobal is a processor's side: the grant it waits for and the global
+// locks it holds, innermost last.
+type procGlobal struct {
+	gen   atomic.Uint64 // bumped by a grant
+	holds [][]string
+}
+
+// globalSync reports whether p's critical sections, locks and atomics
+// must order the processors of every rank: p runs a pdo share whose
+// processors are spread over ranks.
+func (p *Proc) globalSync() bool {
+	return p.r.ranks != nil && p.inTask && p.r.twinned && p.r.spread()
+}
+
+// exchangedAt finds the exchanged storage holding addr: its index and the
+// offset; ok false where addr is in none (a rank's private variable).
+func (r *run) exchangedAt(addr uintptr) (seg, off int, ok bool) {
+	o := r.rsync.order
+	i, _ := slices.BinarySearchFunc(o, addr, func(e int, a uintptr) int { return cmpUintptr(r.exStores[e].Addr, a) })
+	for _, j := range [2]int{i, i - 1} {
+		if j >= 0 && j < len(o) {
+			st := r.exStores[o[j]]
+			if addr >= st.Addr && addr-st.Addr < uintptr(st.Size) && r.twins[o[j]] != nil {
+				return o[j], int(addr - st.Addr), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// rankSyncStart readies a pdo's global locks and atomics (rankTwin: the
+// leader, before any member runs).
+func (r *run) rankSyncStart() {
+	s := &r.rsync
+	s.order = s.order[:0]
+	for i := range r.exStores {
+		s.order = append(s.order, i)
+	}
+	slices.SortFunc(s.order, func(a, b int) int { return cmpUintptr(r.exStores[a].Addr, r.exStores[b].Addr) })
+	s.seen, s.own = 0, s.own[:0]
+	clear(s.deltas)
+}
+
+// globalAcquire takes the global locks keys (in this order) for p, which
+// holds its rank's own locks of them, and applies what was published.
+func (p *Proc) globalAcquire(at Site, k waitKind, keys []string) {
+	r := p.r
+	for _, key := range keys {
+		epoch := int(r.rsync.epoch.Load())
+		g := p.gl.gen.Load()
+		if r.rank == 0 {
+			r.rsync.mgr.request(r, key, 0, p.id, epoch)
+		} else {
+			r.postsOut.Add(1)
+			r.ranks.Post(0, lockMsg(rankLockReq, r.rank, p.id, epoch, key, 0, 0), nil, nil, nil)
+		}
+		for p.gl.gen.Load() == g {
+			p.wpeerID = -1
+			p.waitFor(k, at)
+			p.remoteAwait(&p.gl.gen, g)
+			p.checkAbort()
+		}
+	}
+	p.gl.holds = append(p.gl.holds, keys)
+}
+
+// globalRelease publishes what this rank wrote and releases the global
+// locks p took last, innermost first.
+func (p *Proc) globalRelease() {
+	r, s := p.r, &p.r.rsync
+	n := len(p.gl.holds)
+	keys := p.gl.holds[n-1]
+	p.gl.holds = p.gl.holds[:n-1]
+	s.mu.Lock()
+	var diff []byte
+	for e, tw := range r.twins {
+		if tw != nil {
+			diff = appendDiff(diff, uint32(e), tw, r.exStores[e].bytes())
+		}
+	}
+	applyEntry(diff, r.twins) // the published bytes are no longer this rank's change
+	pub := publication{author: r.rank, seq: len(s.own) + 1, diff: diff}
+	s.own = append(s.own, pub)
+	epoch := int(s.epoch.Load())
+	s.mu.Unlock()
+	for i := len(keys) - 1; i >= 0; i-- {
+		if i < len(keys)-1 {
+			pub.diff = nil // the first release carries the bytes
+		}
+		if r.rank == 0 {
+			s.mgr.release(r, keys[i], epoch, pub)
+			continue
+		}
+		b := lockMsg(rankLockRel, r.rank, p.id, epoch, keys[i], pub.seq, len(pub.diff))
+		r.postsOut.Add(1)
+		r.ranks.Post(0, append(b, pub.diff...), nil, nil, nil)
+	}
+}
+
+// lockMsg encodes a lock message's header and key, with room for extra
+// bytes of payload.
+func lockMsg(kind, rank, proc, epoch int, key string, seq, extra int) []byte {
+	b := getBuf(8*rankHeader + len(key) + extra)[:8*rankHeader]
+	clear(b)
+	for i, v := range []int{kind, rank, proc, epoch, len(key), seq} {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	return append(b, key...)
+}
+
+// lockArrive takes a lock message from another rank (arrive).
+func (r *run) lockArrive(h *[rankHeader]int64, rest []byte) error {
+	kind, rank, proc, epoch, kl, seq := int(h[0]), int(h[1]), int(h[2]), int(h[3]), int(h[4]), int(h[5])
+	if kl < 0 || kl > len(rest) || rank < 0 || rank >= r.ranks.Size() || proc < 0 || proc >= r.n {
+		return fmt.Errorf("a lock message names rank %d, processor %d and a key of %d bytes", rank, proc, kl)
+	}
+	key, payload := string(rest[:kl]), rest[kl:]
+	switch kind {
+	case rankLockReq:
+		r.rsync.mgr.request(r, key, rank, proc, epoch)
+	case rankLockRel:
+		r.rsync.mgr.release(r, key, epoch, publication{author: rank, seq: seq, diff: slices.Clone(payload)})
+	case rankLockGrant:
+		return r.granted(proc, seq, payload)
+	}
+	return nil
+}
+
+// granted applies a grant's publications and wakes the processor waiting
+// for it; seen is the length of rank 0's log they bring this rank to.
+func (r *run) granted(proc, seen int, pubs []byte) error {
+	s := &r.rsync
+	s.mu.Lock()
+	ex := r.exBytes()
+	for len(pubs) > 0 {
+		if len(pubs) < 4 || 4+int(binary.LittleEndian.Uint32(pubs)) > len(pubs) {
+			s.mu.Unlock()
+			return fmt.Errorf("a lock grant ends inside a publication")
+		}
+		n := int(binary.LittleEndian.Uint32(pubs))
+		applyEntry(pubs[4:4+n], ex)
+		applyEntry(pubs[4:4+n], r.twins)
+		pubs = pubs[4+n:]
+	}
+	s.seen = max(s.seen, seen)
+	s.mu.Unlock()
+	q := r.procs[proc]
+	q.gl.gen.Add(1)
+	q.wakeup()
+	return nil
+}
+
+// exBytes is the exchanged storage as byte slices (nil where it is not
+// twinned), indexed as the twins.
+func (r *run) exBytes() [][]byte {
+	out := make([][]byte, len(r.twins))
+	for i, tw := range r.twins {
+		if tw != nil {
+			out[i] = r.exStores[i].bytes()
+		}
+	}
+	return out
+}
+
+// applyEntry writes the bytes of runs in appendDiff's format into dst
+// (indexed by segment) one by one: a processor of this rank may be
+// writing its share beside them.
+func applyEntry(d []byte, dst [][]byte) {
+	le := binary.LittleEndian
+	for len(d) >= 12 {
+		seg, off, groups := int(le.Uint32(d)), int(le.Uint32(d[4:])), int(le.Uint32(d[8:]))
+		d = d[12:]
+		var into []byte
+		if seg < len(dst) {
+			into = dst[seg]
+		}
+		for g := 0; g < groups && len(d) > 0; g++ {
+			m := d[0]
+			d = d[1:]
+			for k := range 8 {
+				if m&(1<<k) == 0 {
+					continue
+				}
+				if len(d) == 0 {
+					return
+				}
+				if at := off + 8*g + k; at < len(into) {
+					into[at] = d[0]
+				}
+				d = d[1:]
+			}
+		}
+	}
+}
+
+// lockMgr is rank 0's record of the global locks and of the publications
+// of each pdo (by epoch), in the order they arrived.
+type lockMgr struct {
+	mu    sync.Mutex
+	locks map[string]*globalLock
+	logs  map[int][]publication
+	seen  map[[2]int]int // per epoch and rank: the log's prefix it was granted
+	gen   atomic.Uint64  // bumped by every publication logged
+}
+
+type globalLock struct {
+	held  bool
+	queue []lockWaiter
+}
+
+type lockWaiter struct{ rank, proc, epoch int }
+
+// request queues a request for key and grants it if the lock is free.
+func (m *lockMgr) request(r *run, key string, rank, proc, epoch int) {
+	m.mu.Lock()
+	if m.locks == nil {
+		m.locks, m.logs, m.seen = map[string]*globalLock{}, map[int][]publication{}, map[[2]int]int{}
+	}
+	l := m.locks[key]
+	if l == nil {
+		l = &globalLock{}
+		m.locks[key] = l
+	}
+	l.queue = append(l.queue, lockWaiter{rank, proc, epoch})
+	g, ok := m.next(l)
+	m.mu.Unlock()
+	if ok {
+		r.grant(g)
+	}
+}
+
+// release logs a publication (its bytes come with the first of a hold's
+// releases) and grants the next waiter.
+func (m *lockMgr) release(r *run, key string, epoch int, pub publication) {
+	m.mu.Lock()
+	l := m.locks[key]
+	if l == nil || !l.held {
+		m.mu.Unlock()
+		r.rankFail(fmt.Errorf("rank %d released global lock %q, which it did not hold", pub.author, key))
+		return
+	}
+	l.held = false
+	if pub.diff != nil || !slices.ContainsFunc(m.logs[epoch], func(q publication) bool { return q.author == pub.author && q.seq == pub.seq }) {
+		m.logs[epoch] = append(m.logs[epoch], pub)
+		m.gen.Add(1)
+	}
+	g, ok := m.next(l)
+	m.mu.Unlock()
+	if ok {
+		r.grant(g)
+	}
+	r.procs[0].wakeup() // it may wait for the publications at the pdo's end
+}
+
+// pendingGrant is a grant decided under the manager's mutex, handed over
+// after it.
+type pendingGrant struct {
+	w    lockWaiter
+	seen int
+	pubs []byte
+}
+
+// next grants the first waiter of a free lock, with the publications of
+// its pdo by other ranks it has not seen.
+func (m *lockMgr) next(l *globalLock) (pendingGrant, bool) {
+	if l.held || len(l.queue) == 0 {
+		return pendingGrant{}, false
+	}
+	w := l.queue[0]
+	l.queue = l.queue[1:]
+	l.held = true
+	log := m.logs[w.epoch]
+	k := [2]int{w.epoch, w.rank}
+	var b []byte
+	for _, q := range log[m.seen[k]:] {
+		if q.author != w.rank && len(q.diff) > 0 {
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(q.diff)))
+			b = append(b, q.diff...)
+		}
+	}
+	m.seen[k] = len(log)
+	return pendingGrant{w, len(log), b}, true
+}
+
+// grant hands g to its processor: here, or in a message.
+func (r *run) grant(g pendingGrant) {
+	if g.w.rank == 0 {
+		if err := r.granted(g.w.proc, g.seen, g.pubs); err != nil {
+			r.rankFail(err)
+		}
+		return
+	}
+	b := lockMsg(rankLockGrant, 0, g.w.proc, g.w.epoch, "", g.seen, len(g.pubs))
+	r.postsOut.Add(1)
+	r.ranks.Post(g.w.rank, append(b, g.pubs...), nil, nil, nil)
+}
+
+// logOf waits until n publications of pdo epoch reached rank 0 and
+// returns their order (author and number of each); the log is then
+// forgotten. p is the leader, which polls the transport meanwhile.
+func (m *lockMgr) logOf(p *Proc, epoch, n int) []publication {
+	for {
+		g := m.gen.Load()
+		m.mu.Lock()
+		log := m.logs[epoch]
+		if len(log) >= n {
+			delete(m.logs, epoch)
+			for k := range m.seen {
+				if k[0] <= epoch {
+					delete(m.seen, k)
+				}
+			}
+			m.mu.Unlock()
+			return log
+		}
+		m.mu.Unlock()
+		p.remoteAwait(&m.gen, g)
+	}
+}
+
+// Global lock keys: a critical section by its name, a locked variable by
+// its place in the exchanged storage, the atomic updates that cannot be
+// combined by one key.
+func critKey(name string) string { return "c" + name }
+
+func varKey(seg, off int) string { return "v" + strconv.Itoa(seg) + ":" + strconv.Itoa(off) }
+
+const atomKey = "a"
+
+// atomDelta is a rank's sum of atomic additions to one element in a pdo.
+type atomDelta struct {
+	kind reflect.Kind
+	sum  uint64 // int64 (wrapping) or float64 bits
+}
+
+// rankAtomicAdd adds delta to *x between ranks, if x is in exchanged
+// storage: to the storage and the twin alike, the sum kept for the pdo's
+// end. false: x is this rank's own, or complex (which takes the global
+// lock instead).
+func rankAtomicAdd[T Number](p *Proc, x *T, delta T) bool {
+	r, s := p.r, &p.r.rsync
+	k := reflect.TypeFor[T]().Kind()
+	if k == reflect.Complex64 || k == reflect.Complex128 {
+		return false
+	}
+	seg, off, ok := r.exchangedAt(uintptr(unsafe.Pointer(x)))
+	if !ok || off+int(unsafe.Sizeof(*x)) > len(r.twins[seg]) {
+		return false
+	}
+	s.mu.Lock()
+	*x += delta
+	*(*T)(unsafe.Pointer(&r.twins[seg][off])) += delta
+	if s.deltas == nil {
+		s.deltas = map[[2]int]*atomDelta{}
+	}
+	d := s.deltas[[2]int{seg, off}]
+	if d == nil {
+		d = &atomDelta{kind: k}
+		s.deltas[[2]int{seg, off}] = d
+	}
+	d.sum = addWide(d.sum, widen(bitsOf(delta), k), k)
+	s.mu.Unlock()
+	return true
+}
+
+// addWide adds two widened values of kind k (float64 bits for floats,
+// 64-bit integers otherwise).
+func addWide(a, b uint64, k reflect.Kind) uint64 {
+	if k == reflect.Float32 || k == reflect.Float64 {
+		return math.Float64bits(math.Float64frombits(a) + math.Float64frombits(b))
+	}
+	return a + b
+}
+
+// addInto adds a widened delta of kind k to the element at b[0:size].
+func addInto(b []byte, delta uint64, k reflect.Kind, size int) {
+	var cur [8]byte
+	copy(cur[:], b[:size])
+	v := widen(binary.LittleEndian.Uint64(cur[:]), k)
+	binary.LittleEndian.PutUint64(cur[:], narrow(addWide(v, delta, k), k))
+	copy(b[:size], cur[:size])
+}
+
+// bitsOf is v's bytes as a uint64 (zero-extended).
+func bitsOf[T any](v T) uint64 {
+	var u uint64
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&u)), 8), unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v)))
+	return u
+}
+
+// rankAtomicAddAt is AtomicAdd's way between ranks (false: not
+// between ranks); apart, so that the closures stay off AtomicAdd's path.
+//
+//go:noinline
+func rankAtomicAddAt[T Number](p *Proc, at Site, x *T, delta T) bool {
+	return p.globalSync() && rankAtomic(p, at, x, func() { *x += delta }, func() bool { return rankAtomicAdd(p, x, delta) })
+}
+
+// rankAtomicUpdateAt is AtomicUpdate's (see rankAtomicAddAt).
+//
+//go:noinline
+func rankAtomicUpdateAt[T any](p *Proc, at Site, x *T, f func(T) T) bool {
+	return p.globalSync() && rankAtomic(p, at, x, func() { *x = f(*x) }, nil)
+}
+
+// rankAtomic makes an atomic update of *x between ranks, if x is in
+// exchanged storage: combined (add, when it is one and can be) or under
+// the global lock of atomic updates (update). false: x is this rank's own.
+func rankAtomic[T any](p *Proc, at Site, x *T, update func(), add func() bool) bool {
+	if add != nil && add() {
+		return true
+	}
+	if _, _, ok := p.r.exchangedAt(uintptr(unsafe.Pointer(x))); !ok {
+		return false
+	}
+	p.globalAcquire(at, wAtomic, []string{atomKey})
+	p.r.rsync.mu.Lock() // the twins' scan at a release reads it
+	update()
+	p.r.rsync.mu.Unlock()
+	p.globalRelease()
+	return true
+}
+
+// globalLockVars takes the global locks of the variables of a LOCK
+// directive that are in exchanged storage, in the order of their places
+// there (the same on every rank), and reports whether there were any.
+func (p *Proc) globalLockVars(at Site, vs []LockVar) bool {
+	type place struct{ seg, off int }
+	var ps []place
+	for _, v := range vs {
+		if seg, off, ok := p.r.exchangedAt(v.Addr); ok {
+			ps = append(ps, place{seg, off})
+		}
+	}
+	if len(ps) == 0 {
+		return false
+	}
+	slices.SortFunc(ps, func(a, b place) int {
+		if a.seg != b.seg {
+			return a.seg - b.seg
+		}
+		return a.off - b.off
+	})
+	keys := make([]string, len(ps))
+	for i, q := range ps {
+		keys[i] = varKey(q.seg, q.off)
+	}
+	p.globalAcquire(at, wLock, keys)
+	return true
+}
