@@ -14,7 +14,8 @@ import (
 // reduction variable: each rank runs only its processor's iterations and
 // keeps the variable to itself, so after the loop every rank holds its
 // own part of it (issue 16). Writes in critical sections and under locks
-// count too: those order the processors of one rank only.
+// count too: those order the processors of every rank, but only shared
+// storage travels between ranks.
 func (p *Package) rankPrivate(c *Construct) {
 	if c.Sub == nil {
 		return

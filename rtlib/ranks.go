@@ -614,9 +614,9 @@ type conflict struct{ seg, off int }
 
 // applyDiff writes another rank's runs into the storage they name. A byte
 // this rank changed too (it differs from its twin), to another value, is a
-// conflict: it is returned, and the rest is not applied. (Two processors
-// of different ranks updating one element under a critical section, a
-// lock or atomic: those order the processors of one rank only.)
+// conflict: it is returned, and the rest is not applied (processors of
+// two ranks writing one element with no critical section, lock or atomic
+// update between them: ranklock.go publishes what those order).
 func applyDiff(d []byte, store []Storage, twins [][]byte) (*conflict, error) {
 	short := func(what string) error { return fmt.Errorf("a diff ends inside %s", what) }
 	for len(d) > 0 {
