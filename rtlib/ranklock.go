@@ -137,6 +137,7 @@ func (r *run) rankSyncStart() {
 // holds its rank's own locks of them, and applies what was published.
 func (p *Proc) globalAcquire(at Site, k waitKind, keys []string) {
 	r := p.r
+	r.ranks.Progress() // serve the requests and releases that came (rank 0)
 	for _, key := range keys {
 		epoch := int(r.rsync.epoch.Load())
 		g := p.gl.gen.Load()

@@ -141,6 +141,11 @@ func (m *mpiRanks) poll() bool {
 		_, err := mpi.Recv(m.comm, into, st.Source, msgDataTag)
 		return err
 	})
+	// What listen posted (a lock's grant, an acknowledgement) leaves now:
+	// its Post could not poll, this goroutine holding mu.
+	if _, err := m.startOut(); err != nil {
+		m.fail(err)
+	}
 	return true
 }
 
@@ -205,18 +210,23 @@ func (m *mpiRanks) Barrier() error {
 	}); err != nil {
 		return err
 	}
-	for i := 1; ; i++ {
+	// It sleeps only after 256 polls in a row found nothing: a rank at a
+	// barrier may be rank 0 serving the others' global locks (ranklock.go),
+	// and a sleep here lasts up to a millisecond.
+	for idle := 0; ; idle++ {
 		m.mu.Lock()
 		done, _, err := req.Test()
-		if !done && err == nil && m.listen != nil {
-			m.poll()
+		if !done && err == nil && m.listen != nil && m.poll() {
+			idle = 0
 		}
 		m.mu.Unlock()
 		if done || err != nil {
 			return err
 		}
-		if i%64 == 0 {
+		if idle >= 256 && idle%64 == 0 {
 			time.Sleep(20 * time.Microsecond) // a barrier may wait long
+		} else if idle%64 == 63 {
+			runtime.Gosched()
 		}
 	}
 }
