@@ -281,7 +281,8 @@ func (b *builder) runRecord(e *replay.Event) {
 		b.ranks = append(b.ranks, RankStat{Rank: intField(e.Rec, "rank", 0), Of: intField(e.Rec, "ranks", 0), PerRank: intField(e.Rec, "processors per rank", 1),
 			Shift: floatField(e.Rec, "shift microseconds"), Err: floatField(e.Rec, "error microseconds"),
 			Exchanges: intField(e.Rec, "exchanges", 0), BytesSent: floatField(e.Rec, "bytes sent"),
-			Messages: intField(e.Rec, "messages sent", 0), MessageBytes: floatField(e.Rec, "message bytes sent")})
+			Messages: intField(e.Rec, "messages sent", 0), MessageBytes: floatField(e.Rec, "message bytes sent"),
+			EndShift: floatField(e.Rec, "end shift microseconds"), EndErr: endErr(e.Rec)})
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
 		b.endClock = e.Clock
@@ -388,4 +389,13 @@ func sumByGroup(elems []StatGroup, names map[int]string) []StatGroupSum {
 	}
 	slices.SortFunc(out, func(x, y StatGroupSum) int { return cmp.Compare(x.Group, y.Group) })
 	return out
+}
+
+// endErr is a rank-info's "end error microseconds", −1 where the shift was
+// not measured at the end (or the trace predates the field).
+func endErr(r *trace.Record) float64 {
+	if r.Value("end error microseconds") == nil {
+		return -1
+	}
+	return floatField(r, "end error microseconds")
 }

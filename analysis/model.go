@@ -96,6 +96,11 @@ type RankStat struct {
 	BytesSent    float64 `json:"bytes_sent"`
 	Messages     int     `json:"messages"`
 	MessageBytes float64 `json:"message_bytes"`
+	// EndShift is the shift measured again at the run's normal end (the
+	// merge drifts the shift linearly to it); EndErr its error bound, −1
+	// where it was not measured.
+	EndShift float64 `json:"end_shift_us"`
+	EndErr   float64 `json:"end_error_us"`
 }
 
 // Prog returns the program information the model was built with (nil if

@@ -159,8 +159,12 @@ func WriteText(w io.Writer, r *Report) error {
 	if rs := m.Ranks; len(rs) > 0 {
 		lo, hi, errb, sent, ex := rs[0].Shift, rs[0].Shift, 0.0, 0.0, 0
 		msgs, mbytes := 0, 0.0
+		drift, ends := 0.0, 0
 		for _, r := range rs {
 			lo, hi, errb = min(lo, r.Shift), max(hi, r.Shift), max(errb, r.Err)
+			if r.EndErr >= 0 {
+				drift, ends = max(drift, math.Abs(r.EndShift-r.Shift)), ends+1
+			}
 			sent += r.BytesSent
 			ex = max(ex, r.Exchanges)
 			msgs += r.Messages
@@ -170,8 +174,15 @@ func WriteText(w io.Writer, r *Report) error {
 		if n := rs[0].Of; n > len(rs) {
 			ranks = fmt.Sprintf("%d ranks (%d of them killed before their rank-info: their clocks not moved, their figures missing)", n, n-len(rs))
 		}
-		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's by %s to %s (error at most %s); %.2f MB of shared storage sent at %s; %s (%.2f MB) between ranks\n",
-			ranks, plural(int64(rs[0].PerRank), "processor"), Dur(lo), Dur(hi), Dur(errb), sent/1e6,
+		moved := fmt.Sprintf("by %s to %s (error at most %s)", Dur(lo), Dur(hi), Dur(errb))
+		switch {
+		case len(rs) > 1 && ends == len(rs):
+			moved += fmt.Sprintf(", drifting by at most %s until the end (measured again there)", Dur(drift))
+		case len(rs) > 1:
+			moved += " as measured at the start (the run did not end normally: drift not measured)"
+		}
+		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's %s; %.2f MB of shared storage sent at %s; %s (%.2f MB) between ranks\n",
+			ranks, plural(int64(rs[0].PerRank), "processor"), moved, sent/1e6,
 			plural(int64(ex), "pdo or region end"), plural(int64(msgs), "message"), mbytes/1e6)
 	}
 	if note := m.Ended.Summary(); note != "" {

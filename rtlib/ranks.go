@@ -60,12 +60,15 @@ type rankNet interface {
 	Ask(seq int) (lo, hi int, err error)
 	EndLoop(seq int) error
 	// ClockShift estimates this rank's clock (µs) against rank 0's, then
-	// calls begin, which starts the run's clock and returns its start on
-	// clock, and returns what to add to this rank's run clock to get rank
-	// 0's and the error bound of the estimate.
+	// calls begin, which starts the run's clock (or, at the end, leaves it)
+	// and returns its start on clock, and returns what to add to this
+	// rank's run clock to get rank 0's and the error bound of the
+	// estimate.
 	ClockShift(clock, begin func() float64) (shift, errb float64, err error)
-	// Barrier returns when every rank called it.
+	// Barrier returns when every rank called it; BarrierUnless too, or
+	// with an error once stop is closed.
 	Barrier() error
+	BarrierUnless(stop <-chan struct{}) error
 	// Progress polls the transport once, unless another goroutine is in
 	// it: posted messages leave, arrived ones are delivered. It reports
 	// whether anything happened.
@@ -714,6 +717,26 @@ func hasPointers(t reflect.Type) bool {
 	return false
 }
 
+// endClocks measures this rank's clock against rank 0's again at the run's
+// normal end, for the merge to take out the drift between the start and
+// here. Every rank that ends normally comes here; it waits for the others
+// at a barrier, given up when the run is told to hurry (another rank
+// failed: mpirun stops this one), and the rank-info then has the start's
+// shift only.
+func (r *run) endClocks() {
+	if r.ranks.Size() == 1 {
+		return
+	}
+	if err := r.ranks.BarrierUnless(r.hurry); err != nil {
+		return
+	}
+	clock := func() float64 { return float64(nanotime()) / 1e3 }
+	start := func() float64 { return float64(r.startNano) / 1e3 }
+	if s, e, err := r.ranks.ClockShift(clock, start); err == nil {
+		r.endShift, r.endErr, r.endMeasured = s, e, true
+	}
+}
+
 // rankInfoRec is the rank-info record of this rank's trace.
 func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
 	b.Begin(trace.TagRankInfo, r.rank*r.perRank, clock)
@@ -726,5 +749,12 @@ func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
 	b.Double(float64(r.sent))
 	b.Int(int(r.msgsOut.Load()))
 	b.Double(float64(r.msgBytesOut.Load()))
+	if r.endMeasured {
+		b.Double(r.endShift)
+		b.Double(r.endErr)
+	} else {
+		b.Double(0)
+		b.Double(-1) // not measured
+	}
 	b.End()
 }

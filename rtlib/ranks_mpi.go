@@ -202,7 +202,9 @@ func (m *mpiRanks) Post(dest int, b []byte, sent func(), data []byte, dataSent f
 // the others to reach a barrier still takes their messages (one may be
 // what another rank waits for before it comes, or a watchdog's report to
 // rank 0).
-func (m *mpiRanks) Barrier() error {
+func (m *mpiRanks) Barrier() error { return m.BarrierUnless(nil) }
+
+func (m *mpiRanks) BarrierUnless(stop <-chan struct{}) error {
 	var req *mpi.Request
 	if err := m.do(func() (err error) {
 		req, err = m.comm.System().Ibarrier()
@@ -222,6 +224,11 @@ func (m *mpiRanks) Barrier() error {
 		m.mu.Unlock()
 		if done || err != nil {
 			return err
+		}
+		select {
+		case <-stop:
+			return fmt.Errorf("the barrier between ranks was given up")
+		default:
 		}
 		if idle >= 256 && idle%64 == 0 {
 			time.Sleep(20 * time.Microsecond) // a barrier may wait long

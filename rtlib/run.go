@@ -269,9 +269,11 @@ type run struct {
 	diffOut   []byte // this rank's diffs, kept from pdo to pdo
 	// shift, shiftErr: this rank's clock against rank 0's; exchanges,
 	// sent: the pdo ends' exchanges of shared storage (rank-info).
-	shift, shiftErr float64
-	exchanges       int
-	sent            int64
+	shift, shiftErr  float64
+	endShift, endErr float64 // the same at the run's normal end (endClocks)
+	endMeasured      bool
+	exchanges        int
+	sent             int64
 	// acks are the synchronous sends to other ranks waiting for their
 	// acknowledgement; rankBar the barrier of this rank's processors in a
 	// replicated region (rankmsg.go).
@@ -767,6 +769,12 @@ func (r *run) finish(end int64) {
 					r.setWriteErr(err)
 				}
 			}
+		}
+		r.mu.Lock()
+		failed := r.failErr != nil
+		r.mu.Unlock()
+		if r.ranks != nil && !failed {
+			r.endClocks()
 		}
 		var tail trace.Buf
 		clock := float64(nanotime()-r.startNano) / 1e3

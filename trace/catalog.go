@@ -123,8 +123,13 @@ const (
 	// exchanged at the ends of pdos and replicated regions (how many
 	// exchanges and the bytes of shared storage it sent) and the program's
 	// messages it sent to other ranks ("messages sent", "message bytes
-	// sent"; a message to processor 0 counts once per rank it goes to). Rank k runs processors k·K to k·K + K − 1,
-	// K its "processors per rank". MergeRanks reads it.
+	// sent"; a message to processor 0 counts once per rank it goes to),
+	// and the shift measured again at the run's normal end, at the
+	// record's clock ("end shift microseconds", "end error microseconds";
+	// the error −1 where it was not measured: a run that failed, or a
+	// single rank): between
+	// the two the clocks drift apart linearly. Rank k runs processors k·K
+	// to k·K + K − 1, K its "processors per rank". MergeRanks reads it.
 	TagRankInfo Tag = 2014
 
 	// MaxLanes bounds the goroutine lanes of a run: their node ids are N
@@ -401,7 +406,8 @@ var Catalog = []*Descriptor{
 	{TagRankInfo, "rank-info", "a rank's clock against rank 0's, for merging the ranks' traces, its exchanges of shared storage and its messages to other ranks",
 		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Int, "processors per rank", 0}, Field{Double, "shift microseconds", 0},
 			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0},
-			Field{Int, "messages sent", 0}, Field{Double, "message bytes sent", 0})},
+			Field{Int, "messages sent", 0}, Field{Double, "message bytes sent", 0},
+			Field{Double, "end shift microseconds", 0}, Field{Double, "end error microseconds", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},

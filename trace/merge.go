@@ -26,6 +26,22 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 	return MergeRanksPartial(dst, srcs, nil)
 }
 
+// rankPart is what MergeRanks knows of a rank's trace.
+type rankPart struct {
+	shift float64
+	// drift: the shift's change per µs of this rank's clock, from
+	// the estimate at the run's normal end (0 without one).
+	drift   float64
+	perRank int         // rank k runs processors k·perRank, ...
+	owners  map[int]int // lane node → the processor that started its goroutine
+	lanes   map[int]int // lane node → merged node, for the lanes of this rank's processors
+	end     *Record
+}
+
+// shiftAt is what moves a clock t of the rank onto rank 0's: the shift at
+// the start, drifting linearly to the one at the end.
+func (ri rankPart) shiftAt(t float64) float64 { return ri.shift + ri.drift*t }
+
 // MergeRanksPartial is MergeRanks where the traces of the ranks with
 // partial[k] set are what a rank that was killed had written (its
 // .partial file: records up to its last flush, perhaps a cut record, no
@@ -34,21 +50,14 @@ func MergeRanks(dst io.Writer, srcs []io.ReadSeeker) error {
 func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) error {
 	n := len(srcs)
 	cut := func(k int, err error) bool { return err == io.EOF || k < len(partial) && partial[k] }
-	type rankInfo struct {
-		shift   float64
-		perRank int         // rank k runs processors k·perRank, ...
-		owners  map[int]int // lane node → the processor that started its goroutine
-		lanes   map[int]int // lane node → merged node, for the lanes of this rank's processors
-		end     *Record
-	}
-	infos := make([]rankInfo, n)
+	infos := make([]rankPart, n)
 	procs, next := -1, 0 // the job's processors; the next merged lane node
 	for k, src := range srcs {
 		rd, err := NewReader(src)
 		if err != nil {
 			return fmt.Errorf("rank %d: %v", k, err)
 		}
-		ri := rankInfo{owners: map[int]int{}, lanes: map[int]int{}}
+		ri := rankPart{owners: map[int]int{}, lanes: map[int]int{}}
 		found := false
 		for {
 			rec, err := rd.Next()
@@ -64,6 +73,9 @@ func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) erro
 					return fmt.Errorf("trace %d of %d is rank %d's of %d", k, n, rec.Int("rank"), rec.Int("ranks"))
 				}
 				ri.shift, ri.perRank, found = rec.Double("shift microseconds"), max(rec.Int("processors per rank"), 1), true
+				if v, at := rec.Value("end error microseconds"), rec.Clock(); v != nil && v.Double >= 0 && at > 0 {
+					ri.drift = (rec.Double("end shift microseconds") - ri.shift) / at
+				}
 			case TagTraceEnd:
 				ri.end = rec
 			case TagGoroutineStart:
@@ -106,7 +118,7 @@ func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) erro
 	end, endShift := infos[0].end, 0.0
 	for _, ri := range infos {
 		if e := ri.end; e != nil && e.Int("status") != EndNormal && e.Int("status") != EndTerminate {
-			end, endShift = e, ri.shift
+			end, endShift = e, ri.shiftAt(e.Clock())
 			break
 		}
 	}
@@ -155,7 +167,7 @@ func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) erro
 				rec.Values[ni].Int = lane
 			}
 			if ci >= 0 {
-				rec.Values[ci].Double += ri.shift
+				rec.Values[ci].Double += ri.shiftAt(rec.Values[ci].Double)
 				last = max(last, rec.Values[ci].Double)
 			}
 			if err := w.WriteRecord(rec); err != nil {

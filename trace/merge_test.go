@@ -17,6 +17,13 @@ func rankTrace(t *testing.T, rank int, shift float64, build func(b *Buf), status
 // rankTraceK is rankTrace for ranks of perRank processors each.
 func rankTraceK(t *testing.T, rank, perRank int, shift float64, build func(b *Buf), status int, msg string) io.ReadSeeker {
 	t.Helper()
+	return rankTraceEnd(t, rank, perRank, shift, 0, -1, build, status, msg)
+}
+
+// rankTraceEnd is rankTraceK whose rank-info (at clock 50) has the shift
+// measured at the end too (endErr ≥ 0; −1: not measured).
+func rankTraceEnd(t *testing.T, rank, perRank int, shift, endShift, endErr float64, build func(b *Buf), status int, msg string) io.ReadSeeker {
+	t.Helper()
 	var b Buf
 	build(&b)
 	b.Begin(TagRankInfo, rank*perRank, 50)
@@ -29,6 +36,8 @@ func rankTraceK(t *testing.T, rank, perRank int, shift float64, build func(b *Bu
 	b.Double(1024)
 	b.Int(5)
 	b.Double(40)
+	b.Double(endShift)
+	b.Double(endErr)
 	b.End()
 	b.Begin(TagTraceEnd, 0, 50)
 	b.Int(status)
@@ -95,11 +104,11 @@ func TestMergeRanks(t *testing.T) {
 	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 2  t=12.000us  goroutine-start  processor=0 goroutine number=7 started at=[11]"main.go:3:2"
 node 0  t=40.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1
 node 1  t=103.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 3  t=104.000us  goroutine-start  processor=1 goroutine number=7 started at=[11]"main.go:3:2"
 node 1  t=105.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40
+node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1
 node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" processors not stopped=[0]{} lost records=0
 `
 	if d.String() != want {
@@ -188,7 +197,7 @@ func TestMergeRanksPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
-node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1
 node 1  t=3.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 0  t=50.000us  trace-end  status=5 message=[21]"interrupted (SIGTERM)" processors not stopped=[0]{} lost records=0
 `
@@ -198,5 +207,54 @@ node 0  t=50.000us  trace-end  status=5 message=[21]"interrupted (SIGTERM)" proc
 	r0.Seek(0, io.SeekStart)
 	if err := MergeRanks(io.Discard, []io.ReadSeeker{r0, bytes.NewReader(cut)}); err == nil {
 		t.Error("MergeRanks took a cut trace")
+	}
+}
+
+// TestMergeRanksDrift: with the shift measured at the start and again at
+// the end (rank-info's clock), a rank's clocks move onto rank 0's by the
+// shift drifting linearly between the two; without the end's estimate by
+// the start's alone.
+func TestMergeRanksDrift(t *testing.T) {
+	build := func(rank int) func(b *Buf) {
+		return func(b *Buf) {
+			region(b, TagTraceRegionStart, rank, 0)
+			region(b, TagTraceRegionStop, rank, 25)
+		}
+	}
+	for _, c := range []struct {
+		endErr float64
+		want   string // rank 1's records' clocks
+	}{
+		{0.5, "100.000 135.000"}, // the shift 100 at 0, 120 at 50: 110 at 25
+		{-1, "100.000 125.000"},  // no end estimate: 100 throughout
+	} {
+		var out bytes.Buffer
+		srcs := []io.ReadSeeker{
+			rankTraceEnd(t, 0, 1, 0, 0, 0.5, build(0), EndNormal, ""),
+			rankTraceEnd(t, 1, 1, 100, 120, c.endErr, build(1), EndNormal, ""),
+		}
+		if err := MergeRanks(&out, srcs); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := NewReader(bytes.NewReader(out.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			rec, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Node() == 1 && rec.Desc.Tag != TagRankInfo {
+				got = append(got, fmt.Sprintf("%.3f", rec.Clock()))
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("end error %v: rank 1's clocks %v, want %s", c.endErr, got, c.want)
+		}
 	}
 }

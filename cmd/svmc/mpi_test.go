@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -271,6 +272,11 @@ func TestRunMPI(t *testing.T) {
 			}
 		case "rank-info":
 			clocks++
+			// The shift measured again at the end, for the drift: on one
+			// machine the ranks share a clock, so it hardly moves.
+			if e, d := r.Double("end error microseconds"), r.Double("end shift microseconds")-r.Double("shift microseconds"); e < 0 || math.Abs(d) > 100 {
+				t.Errorf("rank %d's end estimate: error %.3f µs, drift %.3f µs (want measured, under 100 µs)", r.Int("rank"), e, d)
+			}
 		}
 	}
 	// fill's 1000, the cyclic 1000, dynamic's 10, 64, 8 and guided's 300;
@@ -282,7 +288,7 @@ func TestRunMPI(t *testing.T) {
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != 0 {
 		t.Errorf("last record %v, want a normal trace-end", end)
 	}
-	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "4 processors") || !strings.Contains(rep.stdout, "MPI job: 2 ranks of 2 processors") {
+	if rep := runSvmc(t, user, "report", tr); rep.code != 0 || !strings.Contains(rep.stdout, "4 processors") || !strings.Contains(rep.stdout, "MPI job: 2 ranks of 2 processors") || !strings.Contains(rep.stdout, "drifting by at most") {
 		t.Errorf("svmc report of the merged trace: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 	// The ranks' clocks and the barriers' edges agree: a leader's wait at a
