@@ -856,7 +856,9 @@ func (b *builder) newExec(v pdoExec) *pdoExec {
 		*p = v
 		return p
 	}
-	return &v
+	p := new(pdoExec) // not &v: that would move v to the heap on every call
+	*p = v
+	return p
 }
 
 func (b *builder) newInst() *loopInst {

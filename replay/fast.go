@@ -347,10 +347,17 @@ func (bs *clockBars) take(q int, entry bool, clock float64, procs int) bool {
 	}
 	if bs.left[k]++; bs.left[k] == procs {
 		// Everyone left it: every entry came before every exit.
-		for len(bs.left) > 0 && bs.left[0] == procs {
-			bs.maxStart, bs.minStop, bs.left = bs.maxStart[1:], bs.minStop[1:], bs.left[1:]
-			bs.base++
+		// Dropped by moving the rest down (the window holds an instance
+		// or two): slicing off the front made every append reallocate.
+		d := 0
+		for d < len(bs.left) && bs.left[d] == procs {
+			d++
 		}
+		n := copy(bs.maxStart, bs.maxStart[d:])
+		copy(bs.minStop, bs.minStop[d:])
+		copy(bs.left, bs.left[d:])
+		bs.maxStart, bs.minStop, bs.left = bs.maxStart[:n], bs.minStop[:n], bs.left[:n]
+		bs.base += d
 	}
 	return true
 }
