@@ -80,23 +80,6 @@ type procGlobal struct {
 	holds [][]string
 }
 
-// hasSyncDirs reports whether the program has a critical section, lock or
-// atomic update anywhere: only then may a pdo's processors wait for
-// global locks at its end (rankDiffs).
-func hasSyncDirs(prog *Program) bool {
-	if prog == nil {
-		return false
-	}
-	for _, s := range prog.Subs {
-		for _, d := range s.Dirs {
-			if d.Kind == "critical" || d.Kind == "lock" || d.Kind == "atomic" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // globalSync reports whether p's critical sections, locks and atomics
 // must order the processors of every rank: p runs a pdo share whose
 // processors are spread over ranks.

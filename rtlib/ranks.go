@@ -48,7 +48,9 @@ type rankNet interface {
 	// Allreduce combines vals element by element across ranks in place;
 	// kinds and ops say how (one of each per element).
 	Allreduce(vals []uint64, kinds []reflect.Kind, ops []Op) error
-	// Allgather gives every rank every rank's bytes, in rank order.
+	// Allgather gives every rank every rank's bytes, in rank order. It and
+	// Allreduce take the other ranks' messages while they wait (a rank
+	// whose processors are done may be rank 0, serving global locks).
 	Allgather(b []byte) ([][]byte, error)
 	// A dynamic pdo between ranks: rank 0 holds the counter. Serve starts
 	// answering the other ranks' requests for chunks of loop seq with
@@ -224,6 +226,12 @@ func (r *run) exchange(i int) {
 // barrier after every member of this rank arrived: at a pdo's end
 // (rankEnd) and at a replicated region's (rankRegionEnd).
 func (p *Proc) rankGather(at Site, kind waitKind) {
+	// The leader waits for the other ranks here: its wait is published,
+	// so that a deadlock on another rank is found (the collectives take
+	// messages, the watchdog's report among them, while they wait).
+	p.waitFor(kind, at)
+	p.publishWait()
+	defer p.unpublishWait()
 	switch kind {
 	case wPDOEnd:
 		p.rankEnd(p.aps, &p.aps.pdo)
@@ -365,16 +373,8 @@ func (r *run) rankDiffs(p *Proc) error {
 	r.diffOut = out
 	r.exchanges++
 	r.sent += int64(len(out))
-	// A rank's processors may still wait for global locks from rank 0
-	// (ranklock.go): the Allgather, which blocks the transport, waits
-	// until every rank's processors are done (a barrier that serves
-	// messages while it waits; 0.3–0.9 ms a pdo here, so only in a program
-	// that has such locks).
-	if r.anySync {
-		if err := r.ranks.Barrier(); err != nil {
-			return err
-		}
-	}
+	// (A rank's processors may still wait for global locks from rank 0:
+	// the Allgather takes messages while it waits.)
 	all, err := r.ranks.Allgather(out)
 	if err != nil {
 		return err

@@ -298,9 +298,8 @@ type run struct {
 	loopSeq atomic.Int64
 	loops   sync.Map
 	// rsync: critical sections, locks and atomics between ranks
-	// (ranklock.go); anySync: the program has such directives.
-	rsync   rankSync
-	anySync bool
+	// (ranklock.go).
+	rsync rankSync
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.
@@ -466,7 +465,6 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		allDone:  make(chan struct{}),
 		hurry:    make(chan struct{}),
 		ranks:    par.ranks,
-		anySync:  hasSyncDirs(prog),
 		rank:     rankOf(par.ranks),
 		perRank:  max(par.perRank, 1),
 	}

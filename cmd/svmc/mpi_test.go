@@ -414,3 +414,55 @@ func main() {
 		t.Errorf("without one: exit %d, stdout %q, stderr:\n%s\nwant %q", res.code, res.stdout, res.stderr, want)
 	}
 }
+
+// TestMPIDeadlockAtPDOEnd: two processors of rank 1 take two critical
+// sections in opposite orders (global locks between ranks) while rank 0's
+// processors are done and its leader waits in the pdo's exchange: the
+// watchdogs see every processor blocked and the job stops naming them,
+// instead of hanging with rank 0 in a collective.
+func TestMPIDeadlockAtPDOEnd(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+func main() {
+	x := make([]int64, 2)
+	//svm:shared x
+	//svm:pdo loops(i) strategy(cyclic)
+	for i := 0; i < 4; i++ {
+		switch i {
+		case 2:
+			//svm:critical a
+			{
+				time.Sleep(50 * time.Millisecond)
+				//svm:critical b
+				x[0]++
+				//svm:end critical b
+			}
+		case 3:
+			//svm:critical b
+			{
+				time.Sleep(50 * time.Millisecond)
+				//svm:critical a
+				x[1]++
+				//svm:end critical a
+			}
+		}
+	}
+	fmt.Println(x)
+}
+`})
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "--procs-per-rank", "2", ".")
+	for _, w := range []string{"deadlock: no processor of the 2 ranks can proceed",
+		"processor 0: waiting at the barrier at the end of pdo (main.go:11:2)",
+		"processor 2: waiting to enter the critical section (main.go:18:5)",
+		"processor 3: waiting to enter the critical section (main.go:26:5)"} {
+		if res.code == 0 || !strings.Contains(res.stderr, w) {
+			t.Errorf("exit %d, stderr lacks %q:\n%s", res.code, w, res.stderr)
+		}
+	}
+}

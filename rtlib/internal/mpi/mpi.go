@@ -15,6 +15,7 @@ package mpi
 #cgo nocallback svm_recv
 #include <stdlib.h>
 #include <mpi.h>
+#include <sched.h>
 
 // The predefined handles are macros over library globals: cgo reaches them
 // through functions.
@@ -201,6 +202,11 @@ func (c *Comm) Finalize() error {
 
 // Abort ends every rank of the job with code (MPI_Abort).
 func (c *Comm) Abort(code int) { C.MPI_Abort(c.comm, C.int(code)) }
+
+// Yield lets another process run on this core if one is waiting
+// (sched_yield), as MPI's own waits do when the job has more ranks than
+// cores.
+func Yield() { C.sched_yield() }
 
 // Wtime is MPI's clock in seconds.
 func Wtime() float64 { return float64(C.MPI_Wtime()) }
@@ -561,6 +567,121 @@ func Allgatherv(c *Comm, in, buf []byte) (out []byte, at []int, err error) {
 	}
 	return out, at, nil
 }
+
+// Iallreduce starts Allreduce (MPI_Iallreduce): in and out (in place when
+// they are one slice) stay pinned, and must not change, until the request
+// completes.
+func Iallreduce[T Reducible](c *Comm, in, out []T, op Op) (*Request, error) {
+	if len(in) != len(out) {
+		return nil, fmt.Errorf("mpi: Iallreduce of %d elements into %d", len(in), len(out))
+	}
+	r := &Request{req: new(C.MPI_Request), call: "MPI_Iallreduce", peer: -1, done: len(in) == 0}
+	if r.done {
+		return r, nil
+	}
+	dst := unsafe.Pointer(unsafe.SliceData(out))
+	src := unsafe.Pointer(unsafe.SliceData(in))
+	r.pin.Pin(dst)
+	if src == dst {
+		src = C.MPI_IN_PLACE
+	} else {
+		r.pin.Pin(src)
+	}
+	if rc := C.MPI_Iallreduce(src, dst, C.int(len(in)), datatype[T](), C.svm_op(C.int(op)), c.comm, r.req); rc != C.MPI_SUCCESS {
+		r.pin.Unpin()
+		return nil, mpiError("MPI_Iallreduce", -1, rc)
+	}
+	return r, nil
+}
+
+// Gathering is an Allgatherv in progress (IAllgatherv): the parts' lengths
+// first, then the parts.
+type Gathering struct {
+	c      *Comm
+	in     []byte
+	lens   []int64
+	counts []C.int
+	displs []C.int
+	out    []byte
+	at     []int
+	req    *Request
+	phase  int // 0 lengths, 1 parts, 2 done
+}
+
+// IAllgatherv starts Allgatherv (MPI_Iallgather of the lengths, then
+// MPI_Iallgatherv); Test advances it. in must not change until it is done.
+func IAllgatherv(c *Comm, in, buf []byte) (*Gathering, error) {
+	g := &Gathering{c: c, in: in, lens: make([]int64, c.size), out: buf[:0]}
+	g.lens[c.rank] = int64(len(in))
+	r := &Request{req: new(C.MPI_Request), call: "MPI_Iallgather", peer: -1}
+	r.pin.Pin(unsafe.Pointer(unsafe.SliceData(g.lens)))
+	// In place: each rank's length is in its own slot of lens.
+	if rc := C.MPI_Iallgather(C.MPI_IN_PLACE, 0, C.svm_byte(), unsafe.Pointer(unsafe.SliceData(g.lens)), 8, C.svm_byte(), c.comm, r.req); rc != C.MPI_SUCCESS {
+		r.pin.Unpin()
+		return nil, mpiError("MPI_Iallgather", -1, rc)
+	}
+	g.req = r
+	return g, nil
+}
+
+// Test reports whether the gathering is done, starting its second part
+// when its first is.
+func (g *Gathering) Test() (bool, error) {
+	for g.phase < 2 {
+		done, _, err := g.req.Test()
+		if err != nil || !done {
+			return false, err
+		}
+		if g.phase == 1 {
+			g.phase = 2
+			break
+		}
+		if err := g.parts(); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// parts starts the second part, the lengths known.
+func (g *Gathering) parts() error {
+	c := g.c
+	g.at = make([]int, c.size+1)
+	g.counts, g.displs = make([]C.int, c.size), make([]C.int, c.size)
+	for r, n := range g.lens {
+		if g.at[r]+int(n) > math.MaxInt32 {
+			return fmt.Errorf("mpi: Allgatherv of %d bytes and more: over MPI's int count", g.at[r]+int(n))
+		}
+		g.counts[r], g.displs[r] = C.int(n), C.int(g.at[r])
+		g.at[r+1] = g.at[r] + int(n)
+	}
+	if cap(g.out) < g.at[c.size] {
+		g.out = make([]byte, g.at[c.size])
+	}
+	g.out = g.out[:g.at[c.size]]
+	r := &Request{req: new(C.MPI_Request), call: "MPI_Iallgatherv", peer: -1}
+	var send, recv unsafe.Pointer
+	if len(g.in) > 0 {
+		send = unsafe.Pointer(unsafe.SliceData(g.in))
+		r.pin.Pin(send)
+	}
+	if len(g.out) > 0 {
+		recv = unsafe.Pointer(unsafe.SliceData(g.out))
+		r.pin.Pin(recv)
+	}
+	r.pin.Pin(unsafe.Pointer(unsafe.SliceData(g.counts)))
+	r.pin.Pin(unsafe.Pointer(unsafe.SliceData(g.displs)))
+	if rc := C.MPI_Iallgatherv(send, C.int(len(g.in)), C.svm_byte(), recv, &g.counts[0], &g.displs[0], C.svm_byte(), c.comm, r.req); rc != C.MPI_SUCCESS {
+		r.pin.Unpin()
+		return mpiError("MPI_Iallgatherv", -1, rc)
+	}
+	g.req, g.phase = r, 1
+	return nil
+}
+
+// Result is the gathered parts, rank by rank, and where each begins (as
+// Allgatherv's), once Test said done.
+func (g *Gathering) Result() (out []byte, at []int) { return g.out, g.at }
 
 // mpiError is MPI's message for rc, naming the call and the peer rank
 // (peer < 0: none).
