@@ -439,8 +439,16 @@ type builder struct {
 	stage    int
 	nodes    []*nodeState
 	regions  map[regKey]*regAgg
-	loops    map[sdKey]*loopAgg
-	waits    map[waitKey]*waitAgg
+	regMemo  [64]struct { // the last aggregates by a hash of their key: a map lookup per region end cost 8% of the report
+		k regKey
+		a *regAgg
+	}
+	waitMemo [32]struct {
+		k waitKey
+		w *waitAgg
+	}
+	loops map[sdKey]*loopAgg
+	waits map[waitKey]*waitAgg
 	// keepWaits: the trace will end with gc-pause records, so the waits'
 	// intervals are kept to set against them.
 	keepWaits bool
@@ -740,11 +748,7 @@ func (b *builder) throttle(n *nodeState, e *replay.Event) {
 	p.Untraced += calls
 	p.UntracedTime += us
 	k := regKey{e.Sub, 0, trace.RegionSubroutine}
-	a := b.regions[k]
-	if a == nil {
-		a = &regAgg{key: k}
-		b.regions[k] = a
-	}
+	a := b.region(k)
 	a.perProc = growRP(a.perProc, n.id)
 	rp := &a.perProc[n.id]
 	rp.Calls += calls
@@ -881,11 +885,7 @@ func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
 	fr := &n.stack[j]
 	t := iv.Clock1
 	incl := max(0, t-iv.Clock0)
-	a := b.regions[fr.key]
-	if a == nil {
-		a = &regAgg{key: fr.key}
-		b.regions[fr.key] = a
-	}
+	a := b.region(fr.key)
 	a.perProc = growRP(a.perProc, n.id)
 	rp := &a.perProc[n.id]
 	rp.Calls++
@@ -1068,12 +1068,32 @@ func (b *builder) finishInstance(l *loopAgg, k int, in *loopInst) {
 }
 
 func (b *builder) wait(k waitKey) *waitAgg {
+	m := &b.waitMemo[(uint(k.sub)*7+uint(k.dir)*3+uint(k.kind))%uint(len(b.waitMemo))]
+	if m.w != nil && m.k == k {
+		return m.w
+	}
 	w := b.waits[k]
 	if w == nil {
 		w = &waitAgg{key: k}
 		b.waits[k] = w
 	}
+	m.k, m.w = k, w
 	return w
+}
+
+// region is the aggregate of region k, made on first use.
+func (b *builder) region(k regKey) *regAgg {
+	m := &b.regMemo[(uint(k.sub)*7+uint(k.dir)*3+uint(k.typ))%uint(len(b.regMemo))]
+	if m.a != nil && m.k == k {
+		return m.a
+	}
+	a := b.regions[k]
+	if a == nil {
+		a = &regAgg{key: k}
+		b.regions[k] = a
+	}
+	m.k, m.a = k, a
+	return a
 }
 
 // waitStop counts a finished wait at its site; the wait at a loop's
