@@ -7,6 +7,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -116,6 +117,50 @@ func main() {
 	for q := range n {
 		if all[2*q] != uint16(q) || all[2*q+1] != uint16(q+100) {
 			fail("Allgather: %v", all)
+		}
+	}
+
+	// The non-blocking forms, completed by Test: a sum and a product
+	// (in place, and not), and a gathering of parts of different lengths,
+	// rank 1's empty, into a buffer too small (a new one is made).
+	isum := []int64{int64(r), 2}
+	rq, err = mpi.Iallreduce(c, isum, isum, mpi.Sum)
+	check(err)
+	for done := false; !done; {
+		done, _, err = rq.Test()
+		check(err)
+	}
+	if isum[0] != int64(n*(n-1)/2) || isum[1] != int64(2*n) {
+		fail("Iallreduce sum in place: %v", isum)
+	}
+	prod := make([]float64, 1)
+	rq, err = mpi.Iallreduce(c, []float64{2}, prod, mpi.Prod)
+	check(err)
+	for done := false; !done; {
+		done, _, err = rq.Test()
+		check(err)
+	}
+	if prod[0] != float64(int(1)<<n) {
+		fail("Iallreduce product: %v", prod)
+	}
+	part := bytes.Repeat([]byte{byte('a' + r)}, r+1)
+	if r == 1 {
+		part = nil
+	}
+	g, err := mpi.IAllgatherv(c, part, make([]byte, 1))
+	check(err)
+	for done := false; !done; {
+		done, err = g.Test()
+		check(err)
+	}
+	got, at := g.Result()
+	for q := range n {
+		want := bytes.Repeat([]byte{byte('a' + q)}, q+1)
+		if q == 1 {
+			want = nil
+		}
+		if !bytes.Equal(got[at[q]:at[q+1]], want) {
+			fail("IAllgatherv: part %d %q, want %q (all %q at %v)", q, got[at[q]:at[q+1]], want, got, at)
 		}
 	}
 
