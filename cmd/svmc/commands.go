@@ -290,6 +290,13 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 				tracePath = ""
 			}
 			if !race {
+				if mpi {
+					// One report of an error every rank makes, without
+					// mpirun's boxes that only say a rank failed.
+					re := newRankErrors(os.Stderr)
+					prog.Stderr = re
+					defer re.Flush()
+				}
 				return runProgram(prog, cmd.ErrOrStderr(), tracePath)
 			}
 			// The race detector's reports, and what they mean in svmc's
