@@ -461,6 +461,7 @@ func (p *Proc) remoteAwait(w *atomic.Uint64, old uint64) {
 		}
 		p.checkAbort()
 		runtime.Gosched()
+		net.Yield()
 	}
 }
 

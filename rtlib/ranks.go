@@ -75,6 +75,10 @@ type rankNet interface {
 	// it: posted messages leave, arrived ones are delivered. It reports
 	// whether anything happened.
 	Progress() bool
+	// Yield lets another process have this core if one waits for it (more
+	// ranks than cores: a rank polling for another's message must not hold
+	// the core that rank needs).
+	Yield()
 	// Post sends one of the program's messages (encoded by rankmsg.go) to
 	// rank dest and returns at once: the transport owns b until it is
 	// sent; then, with sent nil, it gives b back to the pool (putBuf),

@@ -260,6 +260,8 @@ func (m *mpiRanks) await(test func() (bool, error), stop <-chan struct{}, what s
 	}
 }
 
+func (m *mpiRanks) Yield() { mpi.Yield() }
+
 func (m *mpiRanks) Rank() int { return m.comm.Rank() }
 func (m *mpiRanks) Size() int { return m.comm.Size() }
 
