@@ -64,6 +64,11 @@ type publication struct {
 
 // rankSync is a rank's side of the global locks and atomics.
 type rankSync struct {
+	// pub orders this rank's publications: each is numbered and sent
+	// holding it, so that they reach rank 0 in the order they were made
+	// (a later one holds only what changed since the earlier: applied the
+	// other way round, a byte written twice would keep its first value).
+	pub    sync.Mutex
 	mu     sync.Mutex // the twins during a pdo; the fields below
 	order  []int      // exchanged storage by address (exStores indices), at rankTwin
 	seen   int        // the prefix of rank 0's log of this pdo applied here
@@ -147,6 +152,8 @@ func (p *Proc) globalRelease() {
 	n := len(p.gl.holds)
 	keys := p.gl.holds[n-1]
 	p.gl.holds = p.gl.holds[:n-1]
+	s.pub.Lock()
+	defer s.pub.Unlock()
 	s.mu.Lock()
 	var diff []byte
 	for e, tw := range r.twins {
