@@ -11,7 +11,8 @@ import (
 // small enough for the Go compiler to inline (Less, Swap, accessors, a
 // function passed as a value) and without a loop, in which svmc has
 // nothing to see; a small function with a loop may run long, and keeps
-// its region. An instrumented function takes the processor as a
+// its region, unless the loop calls a function it was passed (apply,
+// each: inlined, the caller calls that function directly). An instrumented function takes the processor as a
 // parameter and tests whether to open its region, which the Go compiler
 // no longer inlines: a
 // sort's Less and Swap cost twice their time that way, and tracing them is
@@ -91,7 +92,7 @@ func pragmas(fd *ast.FuncDecl) bool {
 // a unit per syntax node, calls as the compiler charges them, and
 // inlineBudget+1 for whatever it does not inline or svmc must rewrite, and
 // for a loop (Go inlines small loops, but a function with one may run
-// long: it keeps its region).
+// long: it keeps its region) that calls no function it was passed.
 type inlineEstimate struct {
 	p    *Package
 	cost map[*Sub]int // -1 while being estimated (a cycle of calls)
@@ -127,7 +128,7 @@ func (e *inlineEstimate) body(s *Sub) int {
 			}
 		}
 	}
-	cost := 0
+	cost, loops, higher := 0, false, false
 	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
 		if n == nil || cost > inlineBudget {
 			return false
@@ -137,7 +138,7 @@ func (e *inlineEstimate) body(s *Sub) int {
 		case *ast.GoStmt, *ast.DeferStmt, *ast.FuncLit, *ast.LabeledStmt, *ast.SelectStmt:
 			cost = tooCostly // not inlined, or rewritten by svmc (go statements)
 		case *ast.ForStmt, *ast.RangeStmt:
-			cost = tooCostly
+			loops = true
 		case *ast.BranchStmt:
 			if x.Tok == token.GOTO {
 				cost = tooCostly
@@ -147,11 +148,37 @@ func (e *inlineEstimate) body(s *Sub) int {
 				cost = tooCostly // svmc routes the user's output through the processor
 			}
 		case *ast.CallExpr:
-			cost += e.call(x, params)
+			c := e.call(x, params)
+			higher = higher || c == paramCallCost && params[calledObj(info, x)]
+			cost += c
 		}
 		return true
 	})
+	if loops && !higher {
+		// A small loop may still run long: it keeps its region. One
+		// that calls a function it was passed (apply(xs, f), each) is a
+		// higher-order helper: inlined, its caller calls the function
+		// directly (and inlines it), which an instrumented helper's
+		// indirect call per element cost 1.3× on such a program.
+		return tooCostly
+	}
 	return min(cost, tooCostly)
+}
+
+// calledObj is the object a call names (a function, a method, a
+// variable of function type), nil for other calls.
+func calledObj(info *types.Info, call *ast.CallExpr) types.Object {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return info.Uses[f]
+	case *ast.SelectorExpr:
+		return info.Uses[f.Sel]
+	case *ast.IndexExpr:
+		if id, ok := f.X.(*ast.Ident); ok {
+			return info.Uses[id]
+		}
+	}
+	return nil
 }
 
 // call is the cost of a call beyond its syntax.
@@ -163,17 +190,7 @@ func (e *inlineEstimate) call(call *ast.CallExpr, params map[types.Object]bool) 
 		}
 		return 0
 	}
-	var obj types.Object
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		obj = info.Uses[f]
-	case *ast.SelectorExpr:
-		obj = info.Uses[f.Sel]
-	case *ast.IndexExpr:
-		if id, ok := f.X.(*ast.Ident); ok {
-			obj = info.Uses[id]
-		}
-	}
+	obj := calledObj(info, call)
 	if params[obj] {
 		return paramCallCost
 	}
