@@ -400,9 +400,17 @@ func (m *mpiRanks) EndLoop(seq int) error {
 		return nil
 	}
 	if m.comm.Rank() != 0 {
-		return m.do(func() error {
-			return mpi.Send(m.comm.System(), []int64{loopDone, 0}, 0, loopTag(seq))
-		})
+		var sent *mpi.Request
+		if err := m.do(func() (err error) {
+			sent, err = mpi.Isend(m.comm.System(), []int64{loopDone, 0}, 0, loopTag(seq))
+			return err
+		}); err != nil {
+			return err
+		}
+		return m.await(func() (bool, error) {
+			done, _, err := sent.Test()
+			return done, err
+		}, nil, "the end of a dynamic pdo")
 	}
 	v, ok := m.serving.LoadAndDelete(seq)
 	if !ok {
