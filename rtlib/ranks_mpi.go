@@ -205,9 +205,15 @@ func (m *mpiRanks) Post(dest int, b []byte, sent func(), data []byte, dataSent f
 func (m *mpiRanks) Barrier() error { return m.BarrierUnless(nil) }
 
 func (m *mpiRanks) BarrierUnless(stop <-chan struct{}) error {
+	return m.complete(m.comm.System().Ibarrier, stop, "the barrier between ranks")
+}
+
+// complete starts a non-blocking call holding mu and polls until its
+// request completes (await).
+func (m *mpiRanks) complete(start func() (*mpi.Request, error), stop <-chan struct{}, what string) error {
 	var req *mpi.Request
 	if err := m.do(func() (err error) {
-		req, err = m.comm.System().Ibarrier()
+		req, err = start()
 		return err
 	}); err != nil {
 		return err
@@ -215,7 +221,7 @@ func (m *mpiRanks) BarrierUnless(stop <-chan struct{}) error {
 	return m.await(func() (bool, error) {
 		done, _, err := req.Test()
 		return done, err
-	}, stop, "the barrier between ranks")
+	}, stop, what)
 }
 
 // await polls until test (called holding mu) says a non-blocking
@@ -400,16 +406,8 @@ func (m *mpiRanks) EndLoop(seq int) error {
 		return nil
 	}
 	if m.comm.Rank() != 0 {
-		var sent *mpi.Request
-		if err := m.do(func() (err error) {
-			sent, err = mpi.Isend(m.comm.System(), []int64{loopDone, 0}, 0, loopTag(seq))
-			return err
-		}); err != nil {
-			return err
-		}
-		return m.await(func() (bool, error) {
-			done, _, err := sent.Test()
-			return done, err
+		return m.complete(func() (*mpi.Request, error) {
+			return mpi.Isend(m.comm.System(), []int64{loopDone, 0}, 0, loopTag(seq))
 		}, nil, "the end of a dynamic pdo")
 	}
 	v, ok := m.serving.LoadAndDelete(seq)
@@ -466,17 +464,7 @@ func (m *mpiRanks) Allreduce(vals []uint64, kinds []reflect.Kind, ops []Op) erro
 			start = func() (*mpi.Request, error) { return mpi.Iallreduce(m.comm.System(), us, us, op) }
 			back = func() {}
 		}
-		var req *mpi.Request
-		if err := m.do(func() (err error) {
-			req, err = start()
-			return err
-		}); err != nil {
-			return err
-		}
-		if err := m.await(func() (bool, error) {
-			done, _, err := req.Test()
-			return done, err
-		}, nil, "the reduction between ranks"); err != nil {
+		if err := m.complete(start, nil, "the reduction between ranks"); err != nil {
 			return err
 		}
 		back()
