@@ -59,6 +59,9 @@ type rankNet interface {
 	// processors took their last chunk: the others tell rank 0, which
 	// answers until all have.
 	Serve(seq int, next func() (lo, hi int))
+	// Poke answers what requests for chunks of loop seq came, if the
+	// transport is free (rank 0's processors, as they take theirs).
+	Poke(seq int)
 	Ask(seq int) (lo, hi int, err error)
 	EndLoop(seq int) error
 	// ClockShift estimates this rank's clock (µs) against rank 0's, then
@@ -171,6 +174,7 @@ func (it *Iter) rankFetch(seq int) (lo, hi int) {
 	r := it.p.r
 	if r.rank == 0 {
 		l, _ := r.loops.Load(seq)
+		r.ranks.Poke(seq)
 		return l.(*rankLoop).take()
 	}
 	lo, hi, err := r.ranks.Ask(seq)

@@ -301,17 +301,20 @@ const (
 
 // serving is rank 0's loop answering requests for chunks.
 type serving struct {
-	seq  int
-	next func() (int, int)
-	stop chan struct{}
-	done chan error
+	seq      int
+	next     func() (int, int)
+	stop     chan struct{}
+	done     chan error
+	req, ans []int64      // under mu
+	pending  atomic.Int32 // the ranks that did not say they are done
 }
 
 func (m *mpiRanks) Serve(seq int, next func() (lo, hi int)) {
 	if m.comm.Size() == 1 {
 		return
 	}
-	sv := &serving{seq: seq, next: next, stop: make(chan struct{}), done: make(chan error, 1)}
+	sv := &serving{seq: seq, next: next, stop: make(chan struct{}), done: make(chan error, 1), req: make([]int64, 2), ans: make([]int64, 2)}
+	sv.pending.Store(int32(m.comm.Size() - 1))
 	m.serving.Store(seq, sv)
 	go func() { sv.done <- m.serve(sv) }()
 }
@@ -324,53 +327,74 @@ func (m *mpiRanks) Serve(seq int, next func() (lo, hi int)) {
 // here: when it slept after 64 idle polls, the other rank of a 2-rank
 // dynamic(1) loop of 20 µs iterations got 33 chunks of 2000).
 func (m *mpiRanks) serve(sv *serving) error {
-	sys, tag := m.comm.System(), loopTag(sv.seq)
-	req, ans := make([]int64, 2), make([]int64, 2)
-	pending, idle := m.comm.Size()-1, 0
 	var quiet int64
-	for {
+	for idle := 0; ; {
 		var ok bool
-		err := m.do(func() error {
-			got, st, err := sys.Iprobe(mpi.AnySource, tag)
-			if err != nil || !got {
-				return err
-			}
-			ok = true
-			if _, err := mpi.Recv(sys, req, st.Source, tag); err != nil {
-				return err
-			}
-			if req[0] == loopDone {
-				pending--
-				return nil
-			}
-			lo, hi := sv.next()
-			ans[0], ans[1] = int64(lo), int64(hi)
-			return mpi.Send(sys, ans, st.Source, tag)
+		err := m.do(func() (err error) {
+			ok, err = m.serveOnce(sv)
+			return err
 		})
 		if err != nil {
 			return err
 		}
-		if !ok {
-			select {
-			case <-sv.stop:
-				if pending == 0 {
-					return nil
-				}
-			default:
-			}
-			switch idle++; {
-			case idle < 64:
-				runtime.Gosched()
-			case idle == 64:
-				quiet = time.Now().UnixNano()
-			case time.Now().UnixNano()-quiet < 2e6:
-				mpi.Yield()
-			default:
-				time.Sleep(20 * time.Microsecond)
-			}
+		if ok {
+			idle = 0
 			continue
 		}
-		idle = 0
+		select {
+		case <-sv.stop:
+			if sv.pending.Load() == 0 {
+				return nil
+			}
+		default:
+		}
+		switch idle++; {
+		case idle < 64:
+			runtime.Gosched()
+		case idle == 64:
+			quiet = time.Now().UnixNano()
+		case time.Now().UnixNano()-quiet < 2e6:
+			mpi.Yield()
+		default:
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+}
+
+// serveOnce answers one request for a chunk, or takes one rank's end, if
+// one came (ok); mu is held.
+func (m *mpiRanks) serveOnce(sv *serving) (ok bool, err error) {
+	sys, tag := m.comm.System(), loopTag(sv.seq)
+	got, st, err := sys.Iprobe(mpi.AnySource, tag)
+	if err != nil || !got {
+		return false, err
+	}
+	if _, err := mpi.Recv(sys, sv.req, st.Source, tag); err != nil {
+		return true, err
+	}
+	if sv.req[0] == loopDone {
+		sv.pending.Add(-1)
+		return true, nil
+	}
+	lo, hi := sv.next()
+	sv.ans[0], sv.ans[1] = int64(lo), int64(hi)
+	return true, mpi.Send(sys, sv.ans, st.Source, tag)
+}
+
+// Poke answers the requests for chunks of loop seq that came, unless
+// another goroutine is in MPI (rank 0's processors call it as they take
+// their own chunks: on a machine with fewer cores than busy threads the
+// serving goroutine may wait for a time slice).
+func (m *mpiRanks) Poke(seq int) {
+	v, ok := m.serving.Load(seq)
+	if !ok || !m.mu.TryLock() {
+		return
+	}
+	defer m.mu.Unlock()
+	for range 4 {
+		if ok, err := m.serveOnce(v.(*serving)); !ok || err != nil {
+			return // an error: the serving goroutine meets it again
+		}
 	}
 }
 
