@@ -93,6 +93,16 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 	})
+	// index: the index pass alone (serial: the report waits for it).
+	b.Run("index", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if segs, _, err := indexBinary(Bytes(data), int64(len(data)), data); err != nil || segs == nil {
+				b.Fatal("no index", err)
+			}
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	})
 	// per-processor: the index pass and the decoding; decode-only: the
 	// streams of an index made once (what a view's windows and the report
 	// after its index pass spend).

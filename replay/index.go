@@ -28,13 +28,15 @@ type segment struct {
 // (and no error) when the file is not one it can index; the caller then
 // reads it as one stream, and the reader reports any damage. It reads the
 // file in large blocks and looks each data packet's node id up by tag in a
-// table: about 25 ns a packet.
+// table: about 9 ns a packet (BenchmarkDecode/index).
 func indexBinary(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error) {
 	const block = 1 << 20
 	if data != nil {
 		// Read from memory, still a block at a time: scanning the blocks
 		// copied is faster than scanning the file where it lies (the
-		// copy streams it in; the scan's loads would wait on each line).
+		// copy streams it in; the scan's loads would wait on each line,
+		// each packet's length saying where the next begins: tried again
+		// in stop 31, 23 ms against 9 ms for a million packets).
 		ra = Bytes(data)
 	}
 	buf := make([]byte, min(block, max(size, binHeaderSize)))
