@@ -200,6 +200,77 @@ func main() {
 }
 `
 
+// mpiShapes is ordinary Go around one pdo: shapes behind an interface, a
+// closure, a summary type from a package of its own updated under a
+// critical section, and an atomic counter indexed through the closure,
+// all in shared storage.
+const mpiShapes = `package main
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"example.com/user/stats"
+)
+
+type shape interface{ area() float64 }
+type circle struct{ r float64 }
+type rect struct{ w, h float64 }
+
+func (c circle) area() float64 { return math.Pi * c.r * c.r }
+func (r rect) area() float64   { return r.w * r.h }
+
+func main() {
+	shapes := make([]shape, 300)
+	for i := range shapes {
+		if i%3 == 0 {
+			shapes[i] = circle{float64(i%7 + 1)}
+		} else {
+			shapes[i] = rect{float64(i%5 + 1), float64(i%4 + 1)}
+		}
+	}
+	areas := make([]float64, len(shapes))
+	sum := []stats.Summary{{}}
+	buckets := make([]int32, 5)
+	//svm:shared areas, sum, buckets
+	classify := func(a float64) int { return min(int(a/20), 4) }
+	//svm:pdo loops(i) strategy(cyclic(7))
+	for i := 0; i < len(shapes); i++ {
+		a := shapes[i].area()
+		areas[i] = a
+		//svm:critical summary
+		sum[0].Add(a)
+		//svm:end critical summary
+		//svm:atomic
+		buckets[classify(a)]++
+	}
+	sorted := append([]float64(nil), areas...)
+	sort.Float64s(sorted)
+	fmt.Printf("n=%d min=%.3f max=%.3f median=%.3f buckets=%v\n", sum[0].N, sum[0].Min, sum[0].Max, sorted[len(sorted)/2], buckets)
+}
+`
+
+const mpiShapesStats = `package stats
+
+// Summary keeps a running minimum, maximum and count.
+type Summary struct {
+	Min, Max float64
+	N        int64
+}
+
+// Add takes v into s.
+func (s *Summary) Add(v float64) {
+	if s.N == 0 || v < s.Min {
+		s.Min = v
+	}
+	if s.N == 0 || v > s.Max {
+		s.Max = v
+	}
+	s.N++
+}
+`
+
 // TestRunMPI: programs give under svmc run --mpi -n 1..4 what they give in
 // one process: mpiProg, example 3.1 and Jacobi (shared arrays written by
 // template-owner and block shares, reductions), mpiMessages and the four
@@ -210,11 +281,13 @@ func TestRunMPI(t *testing.T) {
 	local := writeModule(t, map[string]string{"main.go": mpiLocalShared})
 	msgs := writeModule(t, map[string]string{"main.go": mpiMessages})
 	syncs := writeModule(t, map[string]string{"main.go": mpiSync})
+	shapes := writeModule(t, map[string]string{"main.go": mpiShapes, "stats/stats.go": mpiShapesStats})
 	root, _ := filepath.Abs("../..")
 	progs := []struct{ name, dir, pkg, want string }{
 		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107] d=134550\n"},
 		{"localshared", local, ".", "42 2475\n"},
 		// Critical sections, locks and atomics order every rank's processors.
+		{"shapes", shapes, ".", "n=300 min=1.000 max=153.938 median=9.000 buckets=[219 24 15 14 28]\n"},
 		{"sync", syncs, ".", "[50 50 50 50 50 50 50 50] [199.25 27] [9800 9900 10000 10100] [{134 198} {134 199} {132 197}] 2646700 39800 200 600 1099511627776\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
