@@ -282,7 +282,8 @@ func (b *builder) runRecord(e *replay.Event) {
 			Shift: floatField(e.Rec, "shift microseconds"), Err: floatField(e.Rec, "error microseconds"),
 			Exchanges: intField(e.Rec, "exchanges", 0), BytesSent: floatField(e.Rec, "bytes sent"),
 			Messages: intField(e.Rec, "messages sent", 0), MessageBytes: floatField(e.Rec, "message bytes sent"),
-			EndShift: floatField(e.Rec, "end shift microseconds"), EndErr: endErr(e.Rec)})
+			EndShift: floatField(e.Rec, "end shift microseconds"), EndErr: endErr(e.Rec),
+			Locks: intField(e.Rec, "global locks taken", 0), Published: floatField(e.Rec, "bytes published")})
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
 		b.endClock = e.Clock

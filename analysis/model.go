@@ -101,6 +101,10 @@ type RankStat struct {
 	// where it was not measured.
 	EndShift float64 `json:"end_shift_us"`
 	EndErr   float64 `json:"end_error_us"`
+	// Locks is the critical sections, locks and atomic updates the rank's
+	// processors took between ranks, Published the bytes they published.
+	Locks     int     `json:"global_locks"`
+	Published float64 `json:"bytes_published"`
 }
 
 // Prog returns the program information the model was built with (nil if

@@ -160,7 +160,10 @@ func WriteText(w io.Writer, r *Report) error {
 		lo, hi, errb, sent, ex := rs[0].Shift, rs[0].Shift, 0.0, 0.0, 0
 		msgs, mbytes := 0, 0.0
 		drift, ends := 0.0, 0
+		locks, published := 0, 0.0
 		for _, r := range rs {
+			locks += r.Locks
+			published += r.Published
 			lo, hi, errb = min(lo, r.Shift), max(hi, r.Shift), max(errb, r.Err)
 			if r.EndErr >= 0 {
 				drift, ends = max(drift, math.Abs(r.EndShift-r.Shift)), ends+1
@@ -181,9 +184,14 @@ func WriteText(w io.Writer, r *Report) error {
 		case len(rs) > 1:
 			moved += " as measured at the start (the run did not end normally: drift not measured)"
 		}
-		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's %s; %.2f MB of shared storage sent at %s; %s (%.2f MB) between ranks\n",
+		between := fmt.Sprintf("%s (%.2f MB) between ranks", plural(int64(msgs), "message"), mbytes/1e6)
+		if locks > 0 {
+			between += fmt.Sprintf("; %s taken between ranks in pdos (critical sections, locks, atomic updates), %.2f MB published at their releases",
+				plural(int64(locks), "global lock"), published/1e6)
+		}
+		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's %s; %.2f MB of shared storage sent at %s; %s\n",
 			ranks, plural(int64(rs[0].PerRank), "processor"), moved, sent/1e6,
-			plural(int64(ex), "pdo or region end"), plural(int64(msgs), "message"), mbytes/1e6)
+			plural(int64(ex), "pdo or region end"), between)
 	}
 	if note := m.Ended.Summary(); note != "" {
 		fmt.Fprintf(w, "note: %s\n", note)

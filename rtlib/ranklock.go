@@ -76,6 +76,9 @@ type rankSync struct {
 	deltas map[[2]int]*atomDelta
 	epoch  atomic.Int64 // the pdo ends so far: names the pdo in messages
 	mgr    lockMgr      // rank 0's
+	// taken, published: the global locks this rank's processors took and
+	// the bytes it published (rank-info).
+	taken, published atomic.Int64
 }
 
 // procGlobal is a processor's side: the grant it waits for and the global
@@ -143,6 +146,7 @@ func (p *Proc) globalAcquire(at Site, k waitKind, keys []string) {
 		}
 	}
 	p.gl.holds = append(p.gl.holds, keys)
+	r.rsync.taken.Add(int64(len(keys)))
 }
 
 // globalRelease publishes what this rank wrote and releases the global
@@ -163,6 +167,7 @@ func (p *Proc) globalRelease() {
 	}
 	applyEntry(diff, r.twins) // the published bytes are no longer this rank's change
 	pub := publication{author: r.rank, seq: len(s.own) + 1, diff: diff}
+	s.published.Add(int64(len(diff)))
 	s.own = append(s.own, pub)
 	epoch := int(s.epoch.Load())
 	s.mu.Unlock()

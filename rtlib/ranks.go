@@ -764,5 +764,7 @@ func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
 		b.Double(0)
 		b.Double(-1) // not measured
 	}
+	b.Int(int(r.rsync.taken.Load()))
+	b.Double(float64(r.rsync.published.Load()))
 	b.End()
 }

@@ -127,7 +127,9 @@ const (
 	// and the shift measured again at the run's normal end, at the
 	// record's clock ("end shift microseconds", "end error microseconds";
 	// the error −1 where it was not measured: a run that failed, or a
-	// single rank): between
+	// single rank), the critical sections, locks and atomic updates its
+	// processors took between ranks ("global locks taken") and the bytes it
+	// published at their releases: between
 	// the two the clocks drift apart linearly. Rank k runs processors k·K
 	// to k·K + K − 1, K its "processors per rank". MergeRanks reads it.
 	TagRankInfo Tag = 2014
@@ -407,7 +409,8 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Int, "processors per rank", 0}, Field{Double, "shift microseconds", 0},
 			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0},
 			Field{Int, "messages sent", 0}, Field{Double, "message bytes sent", 0},
-			Field{Double, "end shift microseconds", 0}, Field{Double, "end error microseconds", 0})},
+			Field{Double, "end shift microseconds", 0}, Field{Double, "end error microseconds", 0},
+			Field{Int, "global locks taken", 0}, Field{Double, "bytes published", 0})},
 	{TagSegmentVariable, "segment-variable", "the shared variable a segment of the SVM layer holds, and its pages",
 		one(nodeID, clock, Field{Int, "segment id", 0}, subNo, Field{Int, "variable number", 0},
 			Field{Int, "first page number", 0}, Field{Int, "number of pages", 0}, Field{Int, "bytes", 0}, Field{Int, "page size", 0})},

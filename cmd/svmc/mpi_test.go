@@ -477,8 +477,11 @@ func main() {
 	if one := runSvmc(t, dir, "run", "-n", "2", "."); one.code != 0 || one.stdout != "[25 25 25 25]\n" {
 		t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
 	}
-	if res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "."); res.code != 0 || res.stdout != "[25 25 25 25]\n" {
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "[25 25 25 25]\n" {
 		t.Errorf("under a critical section: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	} else if rep := runSvmc(t, dir, "report", tr); !strings.Contains(rep.stdout, "100 global locks taken between ranks in pdos") {
+		t.Errorf("the report does not count the 100 critical sections between ranks:\n%s%s", rep.stdout, rep.stderr)
 	}
 	racy := writeModule(t, map[string]string{"main.go": strings.Replace(strings.Replace(prog, "//svm:critical\n", "", 1), "hist[i%4]++\n\t\t//svm:end critical", "hist[0] = int64(i)", 1)})
 	res := runSvmc(t, racy, "run", "--mpi", "-n", "2", ".")
