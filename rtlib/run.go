@@ -769,7 +769,9 @@ func (r *run) finish(end int64) {
 			}
 		}
 		r.mu.Lock()
-		failed := r.failErr != nil
+		var xe *ExitError
+		// os.Exit(0) is a normal end: every rank calls it at the same place.
+		failed := r.failErr != nil && !(errors.As(r.failErr, &xe) && xe.Code == 0)
 		r.mu.Unlock()
 		if r.ranks != nil && !failed {
 			r.endClocks()
