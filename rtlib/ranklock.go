@@ -476,28 +476,29 @@ func bitsOf[T any](v T) uint64 {
 	return u
 }
 
-// rankAtomicAddAt is AtomicAdd's way between ranks (false: not
-// between ranks); apart, so that the closures stay off AtomicAdd's path.
+// rankAtomicAddAt is AtomicAdd's way between ranks (false: not between
+// ranks, or x is this rank's own): combined at the pdo's end, or for a
+// complex number under the global lock of atomic updates. Apart, so that
+// its closure stays off AtomicAdd's path.
 //
 //go:noinline
 func rankAtomicAddAt[T Number](p *Proc, at Site, x *T, delta T) bool {
-	return p.globalSync() && rankAtomic(p, at, x, func() { *x += delta }, func() bool { return rankAtomicAdd(p, x, delta) })
+	if !p.globalSync() {
+		return false
+	}
+	return rankAtomicAdd(p, x, delta) || rankAtomicLocked(p, at, x, func() { *x += delta })
 }
 
 // rankAtomicUpdateAt is AtomicUpdate's (see rankAtomicAddAt).
 //
 //go:noinline
 func rankAtomicUpdateAt[T any](p *Proc, at Site, x *T, f func(T) T) bool {
-	return p.globalSync() && rankAtomic(p, at, x, func() { *x = f(*x) }, nil)
+	return p.globalSync() && rankAtomicLocked(p, at, x, func() { *x = f(*x) })
 }
 
-// rankAtomic makes an atomic update of *x between ranks, if x is in
-// exchanged storage: combined (add, when it is one and can be) or under
-// the global lock of atomic updates (update). false: x is this rank's own.
-func rankAtomic[T any](p *Proc, at Site, x *T, update func(), add func() bool) bool {
-	if add != nil && add() {
-		return true
-	}
+// rankAtomicLocked makes update of *x under the global lock of atomic
+// updates, if x is in exchanged storage (false: it is this rank's own).
+func rankAtomicLocked[T any](p *Proc, at Site, x *T, update func()) bool {
 	if _, _, ok := p.r.exchangedAt(uintptr(unsafe.Pointer(x))); !ok {
 		return false
 	}

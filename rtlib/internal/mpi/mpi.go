@@ -532,42 +532,6 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status, error) {
 	return st.flag != 0, status(st), nil
 }
 
-// Allgatherv gives every rank every rank's in, rank by rank, in one slice
-// (MPI_Allgatherv; buf's storage when it is large enough), and where each
-// rank's part begins: part r is out[at[r]:at[r+1]]. The parts may differ
-// in length; their lengths are exchanged first.
-func Allgatherv(c *Comm, in, buf []byte) (out []byte, at []int, err error) {
-	lens := make([]int64, c.size)
-	if err := Allgather(c, []int64{int64(len(in))}, lens); err != nil {
-		return nil, nil, err
-	}
-	at = make([]int, c.size+1)
-	counts, displs := make([]C.int, c.size), make([]C.int, c.size)
-	for r, n := range lens {
-		if at[r]+int(n) > math.MaxInt32 {
-			return nil, nil, fmt.Errorf("mpi: Allgatherv of %d bytes and more: over MPI's int count", at[r]+int(n))
-		}
-		counts[r], displs[r] = C.int(n), C.int(at[r])
-		at[r+1] = at[r] + int(n)
-	}
-	out = buf[:0]
-	if cap(out) < at[c.size] {
-		out = make([]byte, at[c.size])
-	}
-	out = out[:at[c.size]]
-	var send, recv unsafe.Pointer
-	if len(in) > 0 {
-		send = unsafe.Pointer(unsafe.SliceData(in))
-	}
-	if len(out) > 0 {
-		recv = unsafe.Pointer(unsafe.SliceData(out))
-	}
-	if rc := C.MPI_Allgatherv(send, C.int(len(in)), C.svm_byte(), recv, &counts[0], &displs[0], C.svm_byte(), c.comm); rc != C.MPI_SUCCESS {
-		return nil, nil, mpiError("MPI_Allgatherv", -1, rc)
-	}
-	return out, at, nil
-}
-
 // Iallreduce starts Allreduce (MPI_Iallreduce): in and out (in place when
 // they are one slice) stay pinned, and must not change, until the request
 // completes.
@@ -594,7 +558,8 @@ func Iallreduce[T Reducible](c *Comm, in, out []T, op Op) (*Request, error) {
 	return r, nil
 }
 
-// Gathering is an Allgatherv in progress (IAllgatherv): the parts' lengths
+// Gathering is an Allgatherv in progress (IAllgatherv): every rank's bytes
+// gathered on every rank, rank by rank, the parts' lengths exchanged
 // first, then the parts.
 type Gathering struct {
 	c      *Comm
