@@ -105,6 +105,14 @@ type RankStat struct {
 	// processors took between ranks, Published the bytes they published.
 	Locks     int     `json:"global_locks"`
 	Published float64 `json:"bytes_published"`
+	// Pages the rank fetched from their homes (lazy pages of fully checked
+	// shared variables) and their bytes, with the bytes of stale pages
+	// the ranks made current together in exclusive code; Served the pages
+	// it sent as a home; Synced the stale pages made current together.
+	Pages     int     `json:"pages_fetched"`
+	PageBytes float64 `json:"page_bytes_received"`
+	Served    int     `json:"pages_served"`
+	Synced    int     `json:"stale_pages_synchronised"`
 }
 
 // Prog returns the program information the model was built with (nil if

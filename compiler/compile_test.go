@@ -80,8 +80,8 @@ func TestNumbering(t *testing.T) {
 					user(4, 1, 5, "single", pos("a.go", 29, 2), pos("a.go", 30, 17)), // inside outer, not closed by an end
 				},
 				Shared: []*progdb.Var{
-					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("a.go", 18, 2)},
-					{Num: 2, Name: "total", Type: "[1]float64", ElemSize: 8, Pos: pos("a.go", 19, 6)},
+					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("a.go", 18, 2), Checked: true},
+					{Num: 2, Name: "total", Type: "[1]float64", ElemSize: 8, Pos: pos("a.go", 19, 6), Checked: true},
 				},
 			},
 			{
@@ -110,7 +110,7 @@ func TestNumbering(t *testing.T) {
 					user(4, 0, 5, "r3", pos("b.go", 22, 2), pos("b.go", 23, 2)), // empty, closed at once
 				},
 				Shared: []*progdb.Var{
-					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("b.go", 9, 13)},
+					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("b.go", 9, 13), Checked: true},
 				},
 			},
 			{

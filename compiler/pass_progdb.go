@@ -20,6 +20,7 @@ func (p *Package) buildProgDB() *progdb.Program {
 	for _, f := range p.Files {
 		prog.Files = append(prog.Files, p.cfg.FilePrefix+f.Name)
 	}
+	var checked map[*SharedVar]bool // made at the first shared variable
 	for _, s := range p.Subs {
 		ps := &progdb.Subprogram{Num: s.Num, Name: s.Name, Pos: p.ppos(s.Decl.Pos()), Main: s.Main, Plain: s.Plain,
 			Directives: []*progdb.Directive{}, Regions: []*progdb.Region{}}
@@ -39,6 +40,13 @@ func (p *Package) buildProgDB() *progdb.Program {
 		}
 		for _, v := range s.Shared {
 			t := v.Obj.Type()
+			if checked == nil {
+				accs, _ := ResultOf[[]*Access](p, AccessesPass)
+				checked = p.fullyChecked(accs)
+				if checked == nil {
+					checked = map[*SharedVar]bool{}
+				}
+			}
 			elem := t
 			for {
 				switch u := elem.Underlying().(type) {
@@ -52,7 +60,7 @@ func (p *Package) buildProgDB() *progdb.Program {
 				break
 			}
 			ps.Shared = append(ps.Shared, &progdb.Var{Num: v.Num, Name: v.Name, Type: types.TypeString(t, types.RelativeTo(p.Types)),
-				ElemSize: sizes.Sizeof(elem), Pos: p.ppos(v.Obj.Pos())})
+				ElemSize: sizes.Sizeof(elem), Pos: p.ppos(v.Obj.Pos()), Checked: checked[v]})
 			prog.Segments = append(prog.Segments, &progdb.Segment{VarSub: s.Num, Var: v.Num, Name: v.Name, Storage: storageKind(t),
 				Rows: storageKind(t) == "slice of slices", ElemSize: sizes.Sizeof(elem), Directive: v.Construct.Num, Pos: p.ppos(v.Construct.Pos())})
 		}

@@ -287,6 +287,11 @@ type Var struct {
 	Type     string `json:"type"`
 	ElemSize int64  `json:"elem_size"`
 	Pos      Pos    `json:"pos"`
+	// Checked: every access of its storage is an access check (nothing
+	// ranges over it, copies it or takes it out of the package), so
+	// between the ranks of an MPI job its pages may be kept lazily,
+	// fetched from their home when a check finds them stale.
+	Checked bool `json:"checked,omitempty"`
 }
 
 // Marshal encodes p deterministically (indented JSON, trailing newline).

@@ -32,6 +32,7 @@ const (
 	wMsgWaitRecv            // Wait on an Irecv
 	wMsgProbe               // Probe
 	wMsgColl                // a collective waits for processor wpeer
+	wPage                   // an access check waits for a page from the rank of processor wpeer
 )
 
 // siteName names a barrier site kind in messages.
@@ -205,6 +206,8 @@ func (r *run) waitText(k waitKind, site Site, peer int) string {
 		return at(fmt.Sprintf("in %s, waiting for a message from %s", r.waitFunc(site), from))
 	case wMsgColl:
 		return at(fmt.Sprintf("in %s, waiting for processor %d", r.waitFunc(site), peer))
+	case wPage:
+		return fmt.Sprintf("waiting for a page of shared storage from the rank of processor %d", peer)
 	}
 	return "?"
 }

@@ -69,6 +69,7 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	if net != nil {
 		v.NProcs = net.Size() * v.ProcsPerRank
 		par.perRank = v.ProcsPerRank
+		par.eagerPages = v.EagerPages
 		if v.Trace != "" {
 			v.Trace = fmt.Sprintf("%s.rank%d", v.Trace, net.Rank())
 		}

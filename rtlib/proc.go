@@ -49,6 +49,7 @@ type Proc struct {
 	gl   procGlobal // the same between ranks (ranklock.go)
 	msg  procMsg    // message passing (message.go)
 	sv   *svmProc   // the SVM layer's access checks (svm.go); nil when it is off
+	rp   *pageCache // the lazy pages between ranks (rankpages.go); nil without
 
 	varInst map[Site]int // exits of each region with var-check records (varcheck.go)
 

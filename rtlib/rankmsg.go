@@ -249,6 +249,12 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		r.decideGen.Add(1)
 		r.procs[0].wakeup()
 		return
+	case rankPageReq, rankPageData:
+		if err := r.pageArrive(&h, b[8*rankHeader:]); err != nil {
+			r.rankFail(err)
+		}
+		putBuf(b)
+		return
 	case rankLockReq, rankLockGrant, rankLockRel:
 		if err := r.lockArrive(&h, b[8*rankHeader:]); err != nil {
 			r.rankFail(err)

@@ -209,6 +209,7 @@ func (r *run) rankTwin() {
 			r.twins[i] = append(r.twins[i][:0], st.bytes()...) // the last pdo's buffer
 		}
 	}
+	r.pagesStart(t)
 	r.twinned = true
 	r.rankSyncStart()
 }
@@ -372,8 +373,9 @@ func (r *run) rankDiffs(p *Proc) error {
 		out = le.AppendUint32(out, uint32(d.kind))
 		out = le.AppendUint64(out, d.sum)
 	}
+	out = r.lazyDiffs(out)
 	for e, tw := range r.twins {
-		if tw == nil {
+		if tw == nil || r.lazySeg(e) {
 			continue
 		}
 		out = appendDiff(out, uint32(e), tw, r.exStores[e].bytes())
@@ -396,12 +398,17 @@ func (r *run) rankDiffs(p *Proc) error {
 			all[k] = slices.Clone(all[k])
 		}
 	}
-	// Each rank's publications and atomic additions, then its diff.
+	// Each rank's publications and atomic additions, its lazy pages'
+	// writes, then its diff.
 	pubs := map[[2]int][]byte{}
 	diffs := make([][]byte, len(all))
+	var lazy []lazyEntry
 	for k, d := range all {
-		var err error
-		if diffs[k], err = r.takeSynced(k, d, pubs); err != nil {
+		rest, err := r.takeSynced(k, d, pubs)
+		if err == nil {
+			lazy, diffs[k], err = readLazy(k, rest, lazy)
+		}
+		if err != nil {
 			return fmt.Errorf("from rank %d: %v", k, err)
 		}
 	}
@@ -409,6 +416,15 @@ func (r *run) rankDiffs(p *Proc) error {
 		if err := r.applyLog(p, pubs, total); err != nil {
 			return err
 		}
+	}
+	conflictErr := func(c *conflict, k int) error {
+		r.mu.Lock()
+		v, name := t.vars[r.exchanged[c.seg]], "?"
+		r.mu.Unlock()
+		if v.sub > 0 && v.sub < len(r.prog.Subs) {
+			name = r.prog.Subs[v.sub].Name
+		}
+		return fmt.Errorf("ranks %d and %d both changed byte %d of shared variable %d of %s, to different values outside critical sections, locks and atomic updates; combine such updates with a reduction, or make them under a critical section", min(k, r.rank), max(k, r.rank), c.off, v.num, name)
 	}
 	for k, d := range diffs {
 		if k == r.rank {
@@ -419,14 +435,15 @@ func (r *run) rankDiffs(p *Proc) error {
 			return fmt.Errorf("from rank %d: %v", k, err)
 		}
 		if c != nil {
-			r.mu.Lock()
-			v, name := t.vars[r.exchanged[c.seg]], "?"
-			r.mu.Unlock()
-			if v.sub > 0 && v.sub < len(r.prog.Subs) {
-				name = r.prog.Subs[v.sub].Name
-			}
-			return fmt.Errorf("ranks %d and %d both changed byte %d of shared variable %d of %s, to different values outside critical sections, locks and atomic updates; combine such updates with a reduction, or make them under a critical section", min(k, r.rank), max(k, r.rank), c.off, v.num, name)
+			return conflictErr(c, k)
 		}
+	}
+	c, k, err := r.applyLazy(lazy)
+	if err != nil {
+		return fmt.Errorf("from rank %d: %v", k, err)
+	}
+	if c != nil {
+		return conflictErr(c, k)
 	}
 	return nil
 }
@@ -766,5 +783,16 @@ func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
 	}
 	b.Int(int(r.rsync.taken.Load()))
 	b.Double(float64(r.rsync.published.Load()))
+	if rp := r.pages; rp != nil {
+		b.Int(int(rp.fetched.Load()))
+		b.Double(float64(rp.fetchedBytes.Load()))
+		b.Int(int(rp.served.Load()))
+		b.Int(int(rp.synced.Load()))
+	} else {
+		b.Int(0)
+		b.Double(0)
+		b.Int(0)
+		b.Int(0)
+	}
 	b.End()
 }

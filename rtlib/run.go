@@ -158,6 +158,9 @@ type Params struct {
 	signals <-chan os.Signal // Main: stop the run on these
 	ranks   rankNet          // Main: the processors are an MPI job's ranks (ranks.go)
 	perRank int              // and each rank runs this many of them (1 if 0)
+	// eagerPages: every shared variable travels eagerly between ranks
+	// (rank_pages = eager; rankpages.go).
+	eagerPages bool
 }
 
 // DefaultPageSize is the default of Params.PageSize.
@@ -299,7 +302,12 @@ type run struct {
 	loops   sync.Map
 	// rsync: critical sections, locks and atomics between ranks
 	// (ranklock.go).
-	rsync rankSync
+	rsync      rankSync
+	eagerPages bool
+	// pages are the lazy pages between ranks (rankpages.go); nil when no
+	// shared variable is kept so (one rank, none fully checked).
+	pages    *rankPages
+	lazyVars map[segVar]bool
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.
@@ -455,18 +463,19 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		return &Error{Proc: -1, Msg: fmt.Sprintf("stage %d: want a stage 0..%d", par.Stage, MaxStage)}
 	}
 	r := &run{
-		prog:     prog,
-		n:        par.NProcs,
-		bufLimit: par.BufSize,
-		stderr:   par.Stderr,
-		stopWait: par.StopWait,
-		infoSeen: map[Site]bool{},
-		failCh:   make(chan struct{}),
-		allDone:  make(chan struct{}),
-		hurry:    make(chan struct{}),
-		ranks:    par.ranks,
-		rank:     rankOf(par.ranks),
-		perRank:  max(par.perRank, 1),
+		prog:       prog,
+		n:          par.NProcs,
+		bufLimit:   par.BufSize,
+		stderr:     par.Stderr,
+		stopWait:   par.StopWait,
+		infoSeen:   map[Site]bool{},
+		failCh:     make(chan struct{}),
+		allDone:    make(chan struct{}),
+		hurry:      make(chan struct{}),
+		ranks:      par.ranks,
+		eagerPages: par.eagerPages,
+		rank:       rankOf(par.ranks),
+		perRank:    max(par.perRank, 1),
 	}
 	if r.ranks != nil && r.n != r.ranks.Size()*r.perRank {
 		return &Error{Proc: -1, Msg: fmt.Sprintf("%d processors in a job of %d ranks of %d processors each", r.n, r.ranks.Size(), r.perRank)}
@@ -529,6 +538,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	}
 	r.spin, r.minYields = team.SpinPolicy(r.n)
 	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
+	r.startPages()
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
 		p := &Proc{
@@ -541,6 +551,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		if r.req != nil {
 			p.mask = r.req.Base(i)
 			p.track = r.hasLocal || p.mask != 0
+		}
+		if r.pages != nil {
+			p.rp = &pageCache{pg: r.pages}
 		}
 		if r.svmOn {
 			p.sv = &svmProc{space: r.svm, r: r, shift: uint(bits.TrailingZeros(uint(r.pageSize))), budget: par.PageBudget}

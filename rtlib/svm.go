@@ -26,15 +26,21 @@ var svmTags = request.MaskOfTags(trace.TagReadPageFaultSum, trace.TagWritePageFa
 // site (progdb Accesses) and returns x: svmc writes a read of a[i] as
 // (*svm_rt.R(svm_p, 7, &a[i])).
 func R[T any](p *Proc, site int, x *T) *T {
-	if p.sv != nil {
+	if p.rp != nil {
+		p.rp.check(p, site, uintptr(unsafe.Pointer(x)), false)
+	} else if p.sv != nil {
 		p.sv.check(p, site, uintptr(unsafe.Pointer(x)), svm.ReadOnly)
 	}
 	return x
 }
 
-// W checks a write of *x (see R).
+// W checks a write of *x (see R). Between ranks with lazy pages the
+// ranks' protocol runs (rankpages.go) and the records of stages 4–6 come
+// from its real transfers; in one process the model of package svm.
 func W[T any](p *Proc, site int, x *T) *T {
-	if p.sv != nil {
+	if p.rp != nil {
+		p.rp.check(p, site, uintptr(unsafe.Pointer(x)), true)
+	} else if p.sv != nil {
 		p.sv.check(p, site, uintptr(unsafe.Pointer(x)), svm.Writable)
 	}
 	return x
@@ -42,7 +48,7 @@ func W[T any](p *Proc, site int, x *T) *T {
 
 // Checking reports whether the access checks on p do anything: svmc runs
 // an unchecked copy of a loop body when they do not.
-func (p *Proc) Checking() bool { return p.sv != nil }
+func (p *Proc) Checking() bool { return p.sv != nil || p.rp != nil }
 
 // svmProc is a processor's side of the layer.
 type svmProc struct {

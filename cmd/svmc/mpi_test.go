@@ -271,6 +271,88 @@ func (s *Summary) Add(v float64) {
 }
 `
 
+// mpiStencil is a stencil whose shared variables are reached only by
+// indexing (fully checked): under --mpi they travel as lazy pages from
+// their homes. Every row changes every iteration; a cyclic loop makes
+// every rank write every page of v and w (pages with several writers);
+// exclusive code reads a and v between and after the pdos (their stale
+// pages made current on every rank together).
+const mpiStencil = `// A stencil whose shared arrays are reached only through indexing, so
+// that under --mpi they travel as lazy pages from their homes.
+package main
+
+import "fmt"
+
+func main() {
+	const n, iters = 96, 30
+	//svm:processors P(nprocs())
+	//svm:template T(n, n)
+	//svm:distribute (block, *) onto P :: T
+	a, b := grid(n), grid(n)
+	v := make([]float64, 4096)
+	w := make([]int32, 4096)
+	//svm:shared a, b, v, w
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			a[i][j] = float64((i*7+j*3)%11) / 10
+			b[i][j] = a[i][j]
+		}
+	}
+	for it := 0; it < iters; it++ {
+		//svm:pdo label(sweep) loops(i) strategy(on_home(T(i, 0)))
+		for i := 1; i < n-1; i++ {
+			for j := 1; j < n-1; j++ {
+				b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
+			}
+		}
+		//svm:pdo label(update) loops(i) strategy(on_home(T(i, 0)))
+		for i := 1; i < n-1; i++ {
+			for j := 1; j < n-1; j++ {
+				a[i][j] = b[i][j]
+			}
+		}
+		if it%10 == 9 {
+			fmt.Printf("iteration %d: centre %.9f edge %.9f\n", it, a[n/2][n/2], a[1][n/2])
+		}
+	}
+	// Every rank writes every page (cyclic), then each reads a block.
+	//svm:pdo loops(k) strategy(cyclic)
+	for k := range 4096 {
+		v[k] = float64(k%97) * 0.5
+		w[k] = int32(k * 3)
+	}
+	s := 0.0
+	//svm:pdo loops(k) reduction(+: s)
+	for k := range 4096 {
+		s += v[4095-k] * float64(w[(k+2048)%4096]%7)
+	}
+	t := 0.0
+	for k := 0; k < len(v); k++ {
+		t += v[k]
+	}
+	a[2][2] += t
+	fmt.Printf("s=%.3f t=%.3f sum=%.9f\n", s, t, sum(a))
+}
+
+func grid(n int) [][]float64 {
+	g := make([][]float64, n)
+	for i := range g {
+		g[i] = make([]float64, n)
+	}
+	return g
+}
+
+func sum(a [][]float64) float64 {
+	s := 0.0
+	for i := 0; i < len(a); i++ {
+		for j := 0; j < len(a[i]); j++ {
+			s += a[i][j]
+		}
+	}
+	return s
+}
+`
+
 // TestRunMPI: programs give under svmc run --mpi -n 1..4 what they give in
 // one process: mpiProg, example 3.1 and Jacobi (shared arrays written by
 // template-owner and block shares, reductions), mpiMessages and the four
@@ -282,6 +364,7 @@ func TestRunMPI(t *testing.T) {
 	msgs := writeModule(t, map[string]string{"main.go": mpiMessages})
 	syncs := writeModule(t, map[string]string{"main.go": mpiSync})
 	shapes := writeModule(t, map[string]string{"main.go": mpiShapes, "stats/stats.go": mpiShapesStats})
+	stencil := writeModule(t, map[string]string{"main.go": mpiStencil})
 	root, _ := filepath.Abs("../..")
 	progs := []struct{ name, dir, pkg, want string }{
 		{"mpiprog", user, ".", "iteration 0 ran\nsum=21065.833111 cnt=1000 max=31.6070 bits=1111111 prod=3628800 tot=85344 c=[100 101 102 103 104 105 106 107] d=134550\n"},
@@ -291,6 +374,8 @@ func TestRunMPI(t *testing.T) {
 		{"sync", syncs, ".", "[50 50 50 50 50 50 50 50] [199.25 27] [9800 9900 10000 10100] [{134 198} {134 199} {132 197}] 2646700 39800 200 600 1099511627776\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
+		// Lazy pages: fetched from their homes, stale ones synchronised.
+		{"stencil", stencil, ".", "iteration 9: centre 0.499315166 edge 0.404373837\niteration 19: centre 0.499995647 edge 0.410229198\niteration 29: centre 0.499999965 edge 0.411274550\ns=293658.500 t=97891.500 sum=102500.416058842\n"},
 		// Messages between processors of different ranks go over MPI.
 		{"messages", msgs, ".", "counts true ring true order true big true\n"},
 		{"collectives", root, "./examples/collectives", ""},
@@ -541,4 +626,78 @@ func main() {
 			t.Errorf("exit %d, stderr lacks %q:\n%s", res.code, w, res.stderr)
 		}
 	}
+}
+
+// TestMPIPages: the stencil's fully checked arrays travel as lazy pages —
+// on 3 ranks the pages next to another rank's rows are fetched from their
+// homes, the rest stays put, and the job moves under a third of the bytes
+// of --rank-pages eager (every change to every rank) for the same output;
+// at stage 6 the page faults in the trace are the real fetches, each page
+// sent by a processor of another rank.
+func TestMPIPages(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": mpiStencil})
+	moved := map[string]float64{}
+	var out string
+	for _, mode := range []string{"lazy", "eager"} {
+		tr := filepath.Join(t.TempDir(), "t.sddf")
+		res := runSvmc(t, dir, "run", "--mpi", "-n", "3", "--rank-pages", mode, "--stage", "6", "--trace", tr, ".")
+		if res.code != 0 || out != "" && res.stdout != out {
+			t.Fatalf("%s: exit %d\n%s%s\nwant\n%s", mode, res.code, res.stdout, res.stderr, out)
+		}
+		out = res.stdout
+		rep := runSvmc(t, dir, "report", "--format", "json", tr)
+		var js struct {
+			Model struct {
+				Ranks []struct {
+					Of        int     `json:"ranks"`
+					Sent      float64 `json:"bytes_sent"`
+					Pages     int     `json:"pages_fetched"`
+					PageBytes float64 `json:"page_bytes_received"`
+					Served    int     `json:"pages_served"`
+					Synced    int     `json:"stale_pages_synchronised"`
+				} `json:"ranks"`
+			} `json:"model"`
+		}
+		if err := json.Unmarshal([]byte(rep.stdout), &js); err != nil || len(js.Model.Ranks) != 3 {
+			t.Fatalf("%s: report: %v, %d ranks\n%s", mode, err, len(js.Model.Ranks), rep.stderr)
+		}
+		fetched, served, synced := 0, 0, 0
+		for _, r := range js.Model.Ranks {
+			// An Allgather's contribution reaches the two other ranks.
+			moved[mode] += 2*r.Sent + r.PageBytes
+			fetched, served, synced = fetched+r.Pages, served+r.Served, synced+r.Synced
+		}
+		faults := 0
+		for _, rec := range readTrace(t, tr) {
+			if rec.Desc.Name != "read-page-fault-serviced" && rec.Desc.Name != "write-page-fault-serviced" {
+				continue
+			}
+			from := rec.Int("node id that sent the page")
+			if from >= 0 {
+				faults++
+				if from == rec.Node() {
+					t.Errorf("%s: processor %d fetched a page from itself", mode, from)
+				}
+			}
+		}
+		switch mode {
+		case "lazy":
+			// 30 sweeps read one row across each of the four rank
+			// boundaries (the first sweeps' rows were current), and the
+			// reduction loop reads v and w written cyclically.
+			if fetched < 60 || fetched != served || faults != fetched || synced == 0 {
+				t.Errorf("lazy: %d pages fetched, %d served, %d fault records from another rank, %d stale pages synchronised", fetched, served, faults, synced)
+			}
+		case "eager":
+			// (Its fault records are the one-process model's.)
+			if fetched != 0 || synced != 0 {
+				t.Errorf("eager: %d pages fetched, %d synchronised", fetched, synced)
+			}
+		}
+	}
+	if moved["lazy"] > moved["eager"]/3 {
+		t.Errorf("bytes moved: lazy %.0f, eager %.0f (want under a third)", moved["lazy"], moved["eager"])
+	}
+	t.Logf("bytes moved: lazy %.0f, eager %.0f", moved["lazy"], moved["eager"])
 }

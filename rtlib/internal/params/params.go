@@ -45,6 +45,7 @@
 //	svm_model        SVMC_SVM_MODEL         rc         its consistency model: rc (release) or sc (sequential)
 //	page_budget      SVMC_PAGE_BUDGET       0          copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out
 //	procs_per_rank   SVMC_PROCS_PER_RANK    1          under MPI (svmc run --mpi): the processors each rank runs (the job has ranks × this)
+//	rank_pages       SVMC_RANK_PAGES        lazy       under MPI: fully checked shared variables travel as pages fetched from their homes (lazy) or every change to every rank (eager)
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -103,6 +104,7 @@ type Values struct {
 	SVMModel         string
 	PageBudget       int
 	ProcsPerRank     int      // under MPI: the processors of each rank
+	EagerPages       bool     // under MPI: rank_pages = eager
 	InfoOff          []string // classes of informational messages silenced
 	SynchrTime       bool     // Lib-DVM's IsSynchrTime (seed 000 §11.2)
 	TimeVariation    bool     // Lib-DVM's IsTimeVariation (seed 000 §11.2)
@@ -379,6 +381,17 @@ var Defs = []Def{
 			return errors.New("want a positive number of processors")
 		}
 		v.ProcsPerRank = n
+		return nil
+	}},
+	{"rank_pages", "lazy", func(v *Values, s string) error {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "lazy":
+			v.EagerPages = false
+		case "eager":
+			v.EagerPages = true
+		default:
+			return errors.New("want lazy (pages fetched from their homes) or eager (every change to every rank)")
+		}
 		return nil
 	}},
 	{"deadlock_ms", "500", func(v *Values, s string) error {

@@ -169,6 +169,7 @@ page_size          = 4096  # default
 page_budget        = 0  # default
 svm_model          = rc  # default
 procs_per_rank     = 1  # default
+rank_pages         = lazy  # default
 deadlock_ms        = 500  # default
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {

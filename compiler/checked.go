@@ -1,0 +1,158 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/svmc/svmc/directives"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// fullyChecked reports the shared variables every access of which is an
+// access check (accs): the runtime may then keep their pages lazily between
+// the ranks of an MPI job (a home-based protocol: a page another rank
+// wrote is fetched from its home when a check finds it stale), since no
+// read or write of their storage can pass unseen. A variable is not fully
+// checked when its storage escapes where no check follows it: ranged over
+// with a value, assigned to another variable, passed to a function outside
+// the package (copy, sort.Float64s), a row or an element's address taken
+// into a value (row := a[i], &a[i]), or updated by an atomic directive
+// (whose statement svmc replaces). A package with critical sections, locks
+// or atomic updates keeps every variable eager: the ranks' global locks
+// publish and apply diffs of all shared storage, which pages fetched from
+// a home mid-pdo would bypass.
+func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
+	shared := map[types.Object]*SharedVar{}
+	for _, s := range p.Subs {
+		for _, v := range s.Shared {
+			shared[v.Obj] = v
+		}
+	}
+	if len(shared) == 0 {
+		return nil
+	}
+	for _, s := range p.Subs {
+		for _, c := range s.Constructs {
+			switch c.Kind() {
+			case directives.Critical, directives.Lock, directives.Atomic:
+				return nil
+			}
+		}
+	}
+	p.reachParams(shared)
+	checked := map[ast.Expr]bool{}
+	for _, a := range accs {
+		checked[a.Expr] = true
+	}
+	bad := map[*SharedVar]bool{}
+	for _, s := range p.Subs {
+		if s.Decl.Body == nil {
+			continue
+		}
+		var stack []ast.Node
+		ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				if v := shared[p.Info.Uses[id]]; v != nil && !bad[v] && !p.checkedUse(id, stack, checked, shared) {
+					bad[v] = true
+				}
+			}
+			stack = append(stack, n)
+			return true
+		})
+	}
+	out := map[*SharedVar]bool{}
+	for _, v := range shared {
+		if !bad[v] {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+// checkedUse reports whether the use id of a shared variable (or of a
+// parameter that stands for one) reaches its storage only through access
+// checks; stack holds id's ancestors, innermost last.
+func (p *Package) checkedUse(id *ast.Ident, stack []ast.Node, checked map[ast.Expr]bool, shared map[types.Object]*SharedVar) bool {
+	var child ast.Node = id
+	i := len(stack) - 1
+	parent := func() ast.Node {
+		if i < 0 {
+			return nil
+		}
+		return stack[i]
+	}
+	// Climb the index chain: a[i][j] is checked when its outermost index
+	// expression is an access check that yields an element (not a row).
+	for i >= 0 {
+		switch x := stack[i].(type) {
+		case *ast.IndexExpr:
+			if x.X != child {
+				break
+			}
+			child, i = x, i-1
+			continue
+		case *ast.SliceExpr:
+			if x.X != child {
+				break
+			}
+			child, i = x, i-1
+			continue
+		case *ast.ParenExpr:
+			child, i = x, i-1
+			continue
+		}
+		break
+	}
+	if ix, ok := child.(*ast.IndexExpr); ok && checked[ix] {
+		if holdsStorage(p.Info.TypeOf(ix)) {
+			// A row as a value: checked only as an argument a function
+			// of the package receives as a shared parameter (below).
+		} else if u, ok := parent().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return false // its address leaves the check
+		} else {
+			_, isArray := p.Info.TypeOf(ix).Underlying().(*types.Array)
+			return !isArray
+		}
+	}
+	switch x := parent().(type) {
+	case *ast.CallExpr:
+		if fn, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+			if b, ok := p.Info.Uses[fn].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+				return true
+			}
+		}
+		callee := typeutil.StaticCallee(p.Info, x)
+		if callee == nil {
+			return false
+		}
+		params := callee.Origin().Type().(*types.Signature).Params()
+		for k, arg := range x.Args {
+			if arg == child && k < params.Len() && shared[params.At(k)] != nil {
+				return true
+			}
+		}
+		return false
+	case *ast.RangeStmt:
+		return x.X == child && x.Value == nil // keys only: no element read
+	case *ast.AssignStmt:
+		// a, b = b, a: storage moves between shared variables.
+		for k, r := range x.Rhs {
+			if r == child && len(x.Lhs) == len(x.Rhs) {
+				if lid, ok := ast.Unparen(x.Lhs[k]).(*ast.Ident); ok {
+					return shared[p.Info.Uses[lid]] != nil || shared[p.Info.Defs[lid]] != nil
+				}
+			}
+		}
+		for _, l := range x.Lhs {
+			if l == child {
+				return true // the variable is given other storage
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,28 @@
+package compiler
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestFullyChecked: a shared variable is fully checked (its pages may be
+// kept lazily between ranks) when its storage is reached only through
+// access checks — elements, len and cap, range keys, storage moved between
+// shared variables, rows and slices passed to the package's own functions
+// — and not when the standard library sorts it, a range reads its values,
+// a row, an element's address or the whole slice is taken into another
+// variable. A critical section anywhere keeps every variable eager.
+func TestFullyChecked(t *testing.T) {
+	p := compileOK(t, "checked")
+	got := map[string]bool{}
+	for _, s := range p.Prog.Subprograms {
+		for _, v := range s.Shared {
+			got[v.Name] = v.Checked
+		}
+	}
+	want := map[string]bool{"a": true, "b": true, "c": true, "d": false, "e": false, "f": false, "g": false, "h": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("checked variables (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,65 @@
+// The shared variables of this package, each marked with whether every
+// access of its storage is an access check (TestFullyChecked).
+package main
+
+import (
+	"fmt"
+	"sort"
+)
+
+func main() {
+	n := 64
+	//svm:processors P(nprocs())
+	a, b := grid(n), grid(n) // checked: elements, swapped, rows passed to a helper
+	c := make([]float64, n)  // checked: len, range keys, a slice to a helper
+	d := make([]float64, n)  // unchecked: sorted by the standard library
+	e := make([]float64, n)  // unchecked: ranged over with values
+	f := grid(n)             // unchecked: a row taken as a value
+	g := make([]float64, n)  // unchecked: an element's address
+	h := make([]float64, n)  // unchecked: copied to another variable
+	//svm:shared a, b, c, d, e, f, g, h
+	//svm:pdo loops(i)
+	for i := 1; i < n-1; i++ {
+		for j := range n {
+			b[i][j] = (a[i-1][j] + a[i+1][j]) / 2
+		}
+		c[i] = float64(i)
+	}
+	a, b = b, a
+	fill(a[3], 1)
+	sum(c[1:])
+	for i := range c {
+		d[i] = c[i]
+	}
+	sort.Float64s(d)
+	t := 0.0
+	for _, x := range e {
+		t += x
+	}
+	row := f[2]
+	p := &g[1]
+	*p = 2
+	k := h
+	fmt.Println(len(a), cap(c), t, row[0], k[0])
+}
+
+func grid(n int) [][]float64 {
+	g := make([][]float64, n)
+	for i := range g {
+		g[i] = make([]float64, n)
+	}
+	return g
+}
+
+func fill(r []float64, v float64) {
+	for j := range r {
+		r[j] = v
+	}
+}
+
+func sum(s []float64) (t float64) {
+	for i := 0; i < len(s); i++ {
+		t += s[i]
+	}
+	return t
+}

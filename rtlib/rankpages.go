@@ -1,0 +1,642 @@
+package rtlib
+
+import (
+	"encoding/binary"
+	"fmt"
+	"github.com/svmc/svmc/trace"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Home-based lazy pages between ranks (issue 16), for the shared
+// variables the compiler found fully checked (progdb Var.Checked: every
+// access of their storage is an access check). The eager exchange of
+// ranks.go sends every changed byte to every rank at each pdo's end; for
+// these variables a rank instead keeps what it needs, as HLRC does:
+//
+//   - every page (4 KiB of a segment, counted from its first byte, so that
+//     the ranks name it alike) gets a home: the lowest rank that wrote it
+//     in the first pdo that changed it (first touch; until then every rank
+//     takes every rank's changes, as eagerly);
+//   - at a pdo's end a rank sends, for each page it changed, a write notice,
+//     with its diff (against the twin) only where the page's home is
+//     another rank; the home applies the diffs (a byte two ranks changed
+//     to different values stops the run, as eagerly); every rank that is
+//     neither the home nor the page's only writer marks its copy invalid;
+//   - an access check in a pdo or a replicated region that finds its page
+//     invalid fetches the page from the home (a request and a reply
+//     between ranks, served by the home's transport while its processors
+//     work), into the storage and the twin (the fetched bytes are not this
+//     rank's change);
+//   - exclusive code runs on every rank alike, and a home may be further
+//     on in it than a rank that fetches: there, a page any rank holds
+//     invalid ("stale") faults on every rank at the same access, and the
+//     ranks bring all stale pages up to date together (one Allgather of
+//     the homes' pages) — exclusive code sees the last pdo's end, as it
+//     would in one process.
+//
+// So in a stencil only the pages next to another rank's share travel,
+// once each, instead of every rank's whole share to every rank.
+// Variables that are not fully checked (ranged over, sorted by a library,
+// taken into another variable), storage holding pointers and packages
+// with critical sections, locks or atomic updates (whose publications
+// carry diffs of all storage) stay eager.
+
+// Page messages between ranks (see rankmsg.go, ranklock.go for the
+// others): header fields kind, rank, proc, exchanged segment, page; a
+// reply then the page's bytes.
+const (
+	rankPageReq  = 7
+	rankPageData = 8
+)
+
+const (
+	rankPageShift = 12
+	rankPageSize  = 1 << rankPageShift
+)
+
+// rankPages is a rank's side of the lazy pages.
+type rankPages struct {
+	r  *run
+	mu sync.Mutex // the segments' states; waiters
+	// segs are the lazy segments by exchanged index (nil: eager).
+	segs []*lazySeg
+	// spans are the exchanged segments by address, for the checks
+	// (replaced whole at each pdo's start).
+	spans atomic.Pointer[[]pageSpan]
+	// parallel: a pdo or replicated region runs (rankTwin to the exchange
+	// at its end).
+	parallel bool
+	gen      atomic.Uint64 // bumped when a page arrives
+	waiters  []*Proc
+	// done counts the exchanges applied here; a request made after more
+	// (its rank is in the next pdo, this one still applies the last
+	// exchange) waits in deferred until this rank has applied as many.
+	done     int
+	deferred []pageReq
+	// fetched, fetchedBytes, served: pages this rank fetched, their
+	// bytes, pages it sent as a home; synced: the stale pages made
+	// current together in exclusive code (rank-info).
+	fetched, fetchedBytes, served, synced atomic.Int64
+}
+
+// pageReq is a request for a page from another rank.
+type pageReq struct{ rank, proc, e, pg int }
+
+// lazySeg is one exchanged segment kept in lazy pages.
+type lazySeg struct {
+	v     segVar // the shared variable it holds
+	store Storage
+	e     int // exchanged index (twins, exStores)
+	id    int // the segment table's ID (trace records)
+	pages int
+	home  []int16 // -1: not written in a pdo yet
+	// valid: this rank's copy is current; stale: some rank's is not (the
+	// same on every rank); pending: a fetch is on its way.
+	valid, stale, pending []bool
+	// perm is what the access check lets pass without the protocol: 1
+	// where valid (in a pdo or region) or valid and not stale (in
+	// exclusive code).
+	perm []uint32
+}
+
+// pageSpan is an exchanged segment's address range, with its lazy
+// segment (nil: eager, nothing to check).
+type pageSpan struct {
+	lo   uintptr
+	size uintptr
+	g    *lazySeg
+}
+
+// pageCache is a processor's side: the spans of its last checks.
+type pageCache struct {
+	pg   *rankPages
+	last [8]pageSpan
+}
+
+// check is the access check between ranks: the span of addr from the
+// processor's cache, one load of its page's permission, the protocol on
+// a miss.
+func (c *pageCache) check(p *Proc, site int, addr uintptr, write bool) {
+	s := &c.last[(addr>>rankPageShift)&7]
+	if addr-s.lo >= s.size {
+		if !c.find(addr, s) {
+			return
+		}
+	}
+	if g := s.g; g != nil {
+		pg := int((addr - s.lo) >> rankPageShift)
+		if atomic.LoadUint32(&g.perm[pg]) == 0 {
+			c.pg.fault(p, site, g, pg, addr, write)
+		}
+	}
+}
+
+// find puts the span holding addr into s; false where addr is in no
+// exchanged segment.
+func (c *pageCache) find(addr uintptr, s *pageSpan) bool {
+	sp := c.pg.spans.Load()
+	if sp == nil {
+		return false
+	}
+	spans := *sp
+	i, _ := slices.BinarySearchFunc(spans, addr, func(x pageSpan, a uintptr) int { return cmpUintptr(x.lo, a) })
+	for _, j := range [2]int{i, i - 1} {
+		if j >= 0 && j < len(spans) && addr-spans[j].lo < spans[j].size {
+			*s = spans[j]
+			return true
+		}
+	}
+	return false
+}
+
+// startPages makes the lazy pages of a run whose processors are the ranks
+// of an MPI job, from the program information's fully checked variables.
+func (r *run) startPages() {
+	if r.ranks == nil || r.ranks.Size() < 2 {
+		return
+	}
+	info, err := r.progInfo()
+	if err != nil {
+		return // every variable eager
+	}
+	for _, s := range info.Subprograms {
+		for _, v := range s.Shared {
+			if v.Checked {
+				if r.lazyVars == nil {
+					r.lazyVars = map[segVar]bool{}
+				}
+				r.lazyVars[segVar{s.Num, v.Num}] = true
+			}
+		}
+	}
+	if r.lazyVars != nil && !r.eagerPages {
+		r.pages = &rankPages{r: r}
+	}
+}
+
+// lazySeg reports whether exchanged segment e is kept in lazy pages.
+func (r *run) lazySeg(e int) bool {
+	return r.pages != nil && e < len(r.pages.segs) && r.pages.segs[e] != nil
+}
+
+// pagesStart readies the lazy pages for a pdo or replicated region
+// (rankTwin, the leader, before any member runs): new exchanged segments
+// of fully checked variables become lazy (every copy current), and the
+// checks let every valid page pass.
+func (r *run) pagesStart(t *segTable) {
+	rp := r.pages
+	if rp == nil {
+		return
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	spans := make([]pageSpan, 0, len(r.exStores))
+	for e, st := range r.exStores {
+		for len(rp.segs) <= e {
+			rp.segs = append(rp.segs, nil)
+		}
+		if rp.segs[e] == nil && !st.pointers && st.Size > 0 && r.lazyVars[t.vars[r.exchanged[e]]] {
+			n := (st.Size + rankPageSize - 1) >> rankPageShift
+			g := &lazySeg{v: t.vars[r.exchanged[e]], store: st, e: e, id: r.exchanged[e] + 1, pages: n, home: make([]int16, n),
+				valid: make([]bool, n), stale: make([]bool, n), pending: make([]bool, n), perm: make([]uint32, n)}
+			for i := range n {
+				g.home[i], g.valid[i] = -1, true
+			}
+			rp.segs[e] = g
+		}
+		if st.Size > 0 {
+			spans = append(spans, pageSpan{lo: st.Addr, size: uintptr(st.Size), g: rp.segs[e]})
+		}
+	}
+	slices.SortFunc(spans, func(a, b pageSpan) int { return cmpUintptr(a.lo, b.lo) })
+	rp.spans.Store(&spans)
+	rp.parallel = true
+	rp.setPerms()
+
+}
+
+// setPerms writes every page's permission for the phase (rp.mu held).
+func (rp *rankPages) setPerms() {
+	for _, g := range rp.segs {
+		if g == nil {
+			continue
+		}
+		for i := range g.pages {
+			ok := g.valid[i] && (rp.parallel || !g.stale[i])
+			atomic.StoreUint32(&g.perm[i], b2u(ok))
+		}
+	}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fault is a check's miss: in exclusive code, processor 0 (which every
+// rank runs alike) brings every stale page up to date with the other
+// ranks; elsewhere a processor fetches its page from the home.
+func (rp *rankPages) fault(p *Proc, site int, g *lazySeg, pg int, addr uintptr, write bool) {
+	t0 := p.now()
+	rp.mu.Lock()
+	parallel, valid := rp.parallel, g.valid[pg]
+	rp.mu.Unlock()
+	from := -1
+	switch {
+	case !parallel && p.exchangeable():
+		if err := rp.syncStale(g.v); err != nil {
+			p.errorf(Site{}, false, "shared variables between ranks: %v", err)
+		}
+	case valid:
+		return // current here, stale elsewhere: no concern of this processor's
+	default:
+		from = rp.fetch(p, g, pg)
+	}
+	rp.record(p, site, g, addr, write, from, t0)
+}
+
+// record writes a page fault the protocol serviced (stages 4–6: the kernel
+// events come from real transfers here) and logs it for the regions'
+// sums; from is the processor of the page's home, -1 when the ranks
+// synchronised their stale pages.
+func (rp *rankPages) record(p *Proc, site int, g *lazySeg, addr uintptr, write bool, from int, t0 float64) {
+	s := p.sv
+	if s == nil {
+		return
+	}
+	if len(p.regions) > 0 {
+		s.log = append(s.log, faultEnt{seg: int32(g.id), from: int16(from), write: write})
+	}
+	tag := trace.TagReadPageFaultServiced
+	if write {
+		tag = trace.TagWritePageFaultServiced
+	}
+	if !p.on(tag) {
+		return
+	}
+	seg := rp.r.segmentAt(addr)
+	if seg == nil || !s.wantsHere(p, tag, seg) {
+		return
+	}
+	p.buf.Begin(tag, p.id, t0)
+	p.buf.Int(seg.ID)
+	p.buf.Int(addr32(addr))
+	p.buf.Int(seg.Page(addr))
+	p.buf.Int(site)
+	p.buf.Int(from)
+	p.buf.Double(p.now())
+	s.kend(p)
+	s.busy += p.now() - t0
+}
+
+// fetch asks page pg's home for it and waits until it arrived (or another
+// processor's fetch brought it); it returns the home's first processor.
+func (rp *rankPages) fetch(p *Proc, g *lazySeg, pg int) int {
+	r := rp.r
+	rp.mu.Lock()
+	home := int(g.home[pg])
+	if g.valid[pg] {
+		rp.mu.Unlock()
+		return home * r.perRank
+	}
+	var req []byte
+	if !g.pending[pg] {
+		g.pending[pg] = true
+		req = getBuf(8 * rankHeader)
+		clear(req)
+		for i, v := range []int{rankPageReq, r.rank, p.id, g.e, pg, rp.done} {
+			binary.LittleEndian.PutUint64(req[8*i:], uint64(v))
+		}
+	}
+	rp.waiters = append(rp.waiters, p)
+	rp.mu.Unlock()
+	if req != nil {
+		// Posted without rp.mu: Post may poll, and the poll deliver a page
+		// message that takes it.
+		r.postsOut.Add(1)
+		r.ranks.Post(home, req, nil, nil, nil)
+	}
+	for {
+		old := rp.gen.Load()
+		rp.mu.Lock()
+		ok := g.valid[pg]
+		if ok {
+			if i := slices.Index(rp.waiters, p); i >= 0 {
+				rp.waiters = slices.Delete(rp.waiters, i, i+1)
+			}
+		}
+		rp.mu.Unlock()
+		if ok {
+			return home * r.perRank
+		}
+		p.wpeerID = home * r.perRank
+		p.waitFor(wPage, Site{})
+		p.remoteAwait(&rp.gen, old)
+		p.checkAbort()
+	}
+}
+
+// pageArrive takes a page message from another rank (arrive, on the
+// transport's goroutine: it must not wait).
+func (r *run) pageArrive(h *[rankHeader]int64, rest []byte) error {
+	rp := r.pages
+	kind, rank, proc, e, pg, epoch := int(h[0]), int(h[1]), int(h[2]), int(h[3]), int(h[4]), int(h[5])
+	if rp == nil || rank < 0 || rank >= r.ranks.Size() || proc < 0 || proc >= r.n {
+		return fmt.Errorf("a page message names rank %d and processor %d, or this rank keeps no lazy pages", rank, proc)
+	}
+	rp.mu.Lock()
+	var reply []byte
+	defer func() {
+		rp.mu.Unlock()
+		if reply != nil {
+			r.postsOut.Add(1)
+			r.ranks.Post(rank, reply, nil, nil, nil)
+		}
+	}()
+	if e < 0 || e >= len(rp.segs) || rp.segs[e] == nil || pg < 0 || pg >= rp.segs[e].pages {
+		return fmt.Errorf("rank %d names page %d of exchanged segment %d, which this rank does not keep lazily (the ranks' shared variables differ)", rank, pg, e+1)
+	}
+	g := rp.segs[e]
+	lo := pg << rankPageShift
+	store := g.store.bytes()
+	hi := min(lo+rankPageSize, len(store))
+	switch kind {
+	case rankPageReq:
+		q := pageReq{rank, proc, e, pg}
+		if epoch > rp.done {
+			rp.deferred = append(rp.deferred, q)
+			return nil
+		}
+		reply = rp.reply(q)
+	case rankPageData:
+		if len(rest) != hi-lo {
+			return fmt.Errorf("page %d of exchanged segment %d came with %d bytes, not %d", pg, e+1, len(rest), hi-lo)
+		}
+		copy(store[lo:hi], rest)
+		if e < len(r.twins) && r.twins[e] != nil && r.twinned {
+			copy(r.twins[e][lo:hi], rest)
+		}
+		g.valid[pg], g.pending[pg] = true, false
+		atomic.StoreUint32(&g.perm[pg], b2u(rp.parallel || !g.stale[pg]))
+		rp.fetched.Add(1)
+		rp.fetchedBytes.Add(int64(hi - lo))
+		rp.gen.Add(1)
+		for _, q := range rp.waiters {
+			q.wakeup()
+		}
+	default:
+		return fmt.Errorf("a page message of kind %d", kind)
+	}
+	return nil
+}
+
+// reply is the message that sends page q.pg of lazy segment q.e to the
+// rank that asked (rp.mu held; the caller posts it without). The page as it is here: the bytes another rank may read were last
+// written before its pdo began (a race-free program writes none that
+// another rank reads in the same pdo), and nobody wrote it in exclusive
+// code since the last exchange (that makes it current everywhere first).
+func (rp *rankPages) reply(q pageReq) []byte {
+	r := rp.r
+	store := rp.segs[q.e].store.bytes()
+	lo := q.pg << rankPageShift
+	hi := min(lo+rankPageSize, len(store))
+	b := getBuf(8*rankHeader + hi - lo)
+	clear(b[:8*rankHeader])
+	for i, v := range []int{rankPageData, r.rank, q.proc, q.e, q.pg} {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	copy(b[8*rankHeader:], store[lo:hi])
+	rp.served.Add(1)
+	return b
+}
+
+// lazyDiffs appends this rank's part of the exchange for its lazy
+// segments (rankDiffs): per page it changed since the twin, the exchanged
+// index, the page and the page's diff — empty where this rank is the
+// home (a write notice only).
+func (r *run) lazyDiffs(out []byte) []byte {
+	rp := r.pages
+	le := binary.LittleEndian
+	at := len(out)
+	out = le.AppendUint32(out, 0)
+	if rp == nil {
+		return out
+	}
+	n := 0
+	for e, g := range rp.segs {
+		if g == nil || e >= len(r.twins) || r.twins[e] == nil {
+			continue
+		}
+		tw, now := r.twins[e], g.store.bytes()
+		for pg := range g.pages {
+			lo := pg << rankPageShift
+			hi := min(lo+rankPageSize, len(now))
+			if string(tw[lo:hi]) == string(now[lo:hi]) {
+				continue
+			}
+			out = le.AppendUint32(out, uint32(e))
+			out = le.AppendUint32(out, uint32(pg))
+			lenAt := len(out)
+			out = le.AppendUint32(out, 0)
+			if int(g.home[pg]) != r.rank {
+				start := len(out)
+				out = appendDiff(out, uint32(e), tw[lo:hi], now[lo:hi])
+				shiftRuns(out[start:], lo)
+				le.PutUint32(out[lenAt:], uint32(len(out)-start))
+			}
+			n++
+		}
+	}
+	le.PutUint32(out[at:], uint32(n))
+	return out
+}
+
+// shiftRuns adds by to the offsets of the runs in d (appendDiff's format).
+func shiftRuns(d []byte, by int) {
+	le := binary.LittleEndian
+	for len(d) >= 12 {
+		le.PutUint32(d[4:], le.Uint32(d[4:])+uint32(by))
+		groups := int(le.Uint32(d[8:]))
+		d = d[12:]
+		for range groups {
+			d = d[1+popcount8(d[0]):]
+		}
+	}
+}
+
+func popcount8(b byte) int {
+	n := 0
+	for ; b != 0; b &= b - 1 {
+		n++
+	}
+	return n
+}
+
+// lazyEntry is one rank's write of one page in a pdo.
+type lazyEntry struct {
+	rank, e, pg int
+	diff        []byte
+}
+
+// readLazy reads rank k's lazy part from its contribution d and returns
+// the rest.
+func readLazy(k int, d []byte, into []lazyEntry) ([]lazyEntry, []byte, error) {
+	le := binary.LittleEndian
+	short := fmt.Errorf("its write notices end early")
+	if len(d) < 4 {
+		return into, nil, short
+	}
+	n := int(le.Uint32(d))
+	d = d[4:]
+	for range n {
+		if len(d) < 12 || 12+int(le.Uint32(d[8:])) > len(d) {
+			return into, nil, short
+		}
+		l := int(le.Uint32(d[8:]))
+		into = append(into, lazyEntry{rank: k, e: int(le.Uint32(d)), pg: int(le.Uint32(d[4:])), diff: d[12 : 12+l]})
+		d = d[12+l:]
+	}
+	return into, d, nil
+}
+
+// applyLazy applies every rank's page writes of a pdo, in rank order:
+// a page with no home yet is updated everywhere and gets the lowest
+// writer as its home; a page with one is updated at its home, and every
+// other rank but its only writer marks its copy invalid. It returns a
+// conflict as applyDiff does, with the rank whose diff met it. The pages'
+// states end the same on every rank but valid.
+func (r *run) applyLazy(entries []lazyEntry) (*conflict, int, error) {
+	rp := r.pages
+	if rp == nil {
+		return nil, 0, nil
+	}
+	rp.mu.Lock()
+	var replies [][]byte
+	var to []int
+	defer func() {
+		rp.mu.Unlock()
+		for i, b := range replies {
+			r.postsOut.Add(1)
+			r.ranks.Post(to[i], b, nil, nil, nil)
+		}
+	}()
+	type key struct{ e, pg int }
+	writers := map[key][]int{}
+	for _, w := range entries {
+		if w.e < 0 || w.e >= len(rp.segs) || rp.segs[w.e] == nil || w.pg < 0 || w.pg >= rp.segs[w.e].pages {
+			return nil, 0, fmt.Errorf("rank %d wrote page %d of exchanged segment %d, which this rank does not keep lazily (the ranks' shared variables differ)", w.rank, w.pg, w.e+1)
+		}
+		k := key{w.e, w.pg}
+		writers[k] = append(writers[k], w.rank)
+		g := rp.segs[w.e]
+		h := int(g.home[w.pg])
+		if w.rank == r.rank || h >= 0 && h != r.rank {
+			continue // ours, or another home's to apply
+		}
+		if c, err := applyDiff(w.diff, r.exStores, r.twins); c != nil || err != nil {
+			return c, w.rank, err
+		}
+	}
+	size := r.ranks.Size()
+	for k, ws := range writers {
+		g := rp.segs[k.e]
+		if g.home[k.pg] < 0 {
+			g.home[k.pg] = int16(slices.Min(ws)) // every rank took every change
+			continue
+		}
+		h := int(g.home[k.pg])
+		only := -1
+		if len(ws) == 1 {
+			only = ws[0]
+		}
+		g.valid[k.pg] = r.rank == h || r.rank == only
+		stale := false
+		for q := range size {
+			if q != h && q != only {
+				stale = true
+			}
+		}
+		g.stale[k.pg] = stale
+	}
+	rp.parallel = false
+	rp.setPerms()
+	rp.done++
+	for _, q := range rp.deferred {
+		replies, to = append(replies, rp.reply(q)), append(to, q.rank)
+	}
+	rp.deferred = rp.deferred[:0]
+	return nil, 0, nil
+}
+
+// syncStale brings every stale page of shared variable v up to date on
+// every rank (processor 0 in exclusive code, on every rank at the same
+// access): each home sends its stale pages in one Allgather.
+func (rp *rankPages) syncStale(v segVar) error {
+	r := rp.r
+	le := binary.LittleEndian
+	var out []byte
+	rp.mu.Lock()
+	for _, g := range rp.segs {
+		if g == nil || g.v != v {
+			continue
+		}
+		store := g.store.bytes()
+		for pg := range g.pages {
+			if g.stale[pg] && int(g.home[pg]) == r.rank {
+				lo := pg << rankPageShift
+				hi := min(lo+rankPageSize, len(store))
+				out = le.AppendUint32(out, uint32(g.e))
+				out = le.AppendUint32(out, uint32(pg))
+				out = append(out, store[lo:hi]...)
+			}
+		}
+	}
+	rp.mu.Unlock()
+	all, err := r.ranks.Allgather(out)
+	if err != nil {
+		return err
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	for k, d := range all {
+		for len(d) >= 8 {
+			e, pg := int(le.Uint32(d)), int(le.Uint32(d[4:]))
+			if e >= len(rp.segs) || rp.segs[e] == nil || pg >= rp.segs[e].pages {
+				return fmt.Errorf("rank %d sent page %d of exchanged segment %d, which this rank does not keep lazily", k, pg, e+1)
+			}
+			g := rp.segs[e]
+			store := g.store.bytes()
+			lo := pg << rankPageShift
+			hi := min(lo+rankPageSize, len(store))
+			if len(d) < 8+hi-lo {
+				return fmt.Errorf("rank %d's stale pages end early", k)
+			}
+			if g.v != v {
+				return fmt.Errorf("rank %d sent a stale page of another variable than this rank synchronises", k)
+			}
+			if k != r.rank {
+				copy(store[lo:hi], d[8:8+hi-lo])
+				rp.fetchedBytes.Add(int64(hi - lo))
+			}
+			d = d[8+hi-lo:]
+			g.valid[pg], g.stale[pg] = true, false
+			rp.synced.Add(1)
+		}
+	}
+	for _, g := range rp.segs {
+		if g == nil || g.v != v {
+			continue
+		}
+		for pg := range g.pages {
+			if g.stale[pg] {
+				return fmt.Errorf("page %d of exchanged segment %d stayed stale: its home (rank %d) did not send it", pg, g.e+1, g.home[pg])
+			}
+		}
+	}
+	rp.setPerms()
+	return nil
+}
