@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"io"
+	"slices"
 	"testing"
 )
 
@@ -50,6 +51,33 @@ func BenchmarkSVMCheck(b *testing.B) {
 		})
 		if err != nil {
 			b.Fatal(err)
+		}
+	})
+	// The check between ranks with lazy pages, every page current (a
+	// stencil's steady state inside its share): the span from the
+	// processor's cache and one load of the page's permission.
+	b.Run("rank-pages", func(b *testing.B) {
+		a, c := newGrid(), newGrid()
+		rp := &rankPages{}
+		var spans []pageSpan
+		for _, g := range [][][]float64{a, c} {
+			st := StorageOf(g[0][:n*n])
+			pages := (st.Size + rankPageSize - 1) / rankPageSize
+			ls := &lazySeg{store: st, pages: pages, perm: make([]uint32, pages)}
+			for i := range ls.perm {
+				ls.perm[i] = 1
+			}
+			spans = append(spans, pageSpan{lo: st.Addr, size: uintptr(st.Size), g: ls})
+		}
+		slices.SortFunc(spans, func(x, y pageSpan) int { return cmpUintptr(x.lo, y.lo) })
+		rp.spans.Store(&spans)
+		p := &Proc{rp: &pageCache{pg: rp}}
+		for b.Loop() {
+			for i := 1; i < n-1; i++ {
+				for j := 1; j < n-1; j++ {
+					*W(p, 1, &c[i][j]) = 0.25 * (*R(p, 2, &a[i-1][j]) + *R(p, 3, &a[i+1][j]) + *R(p, 4, &a[i][j-1]) + *R(p, 5, &a[i][j+1]))
+				}
+			}
 		}
 	})
 	for _, stage := range []int{0, 4, 6} {

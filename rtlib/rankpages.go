@@ -109,21 +109,32 @@ type pageSpan struct {
 	g    *lazySeg
 }
 
-// pageCache is a processor's side: the spans of its last checks.
+// pageCache is a processor's side: the spans of its last checks,
+// direct-mapped by a hash of the page address (arrays of one size are
+// aligned alike: their low bits collide), as the one-process layer's.
 type pageCache struct {
 	pg   *rankPages
-	last [8]pageSpan
+	last [16]pageSlot
+}
+
+// pageSlot is a cache entry: the span found for an address of page key
+// (address >> rankPageShift, + 1; 0: empty).
+type pageSlot struct {
+	key uintptr
+	pageSpan
 }
 
 // check is the access check between ranks: the span of addr from the
 // processor's cache, one load of its page's permission, the protocol on
 // a miss.
 func (c *pageCache) check(p *Proc, site int, addr uintptr, write bool) {
-	s := &c.last[(addr>>rankPageShift)&7]
-	if addr-s.lo >= s.size {
-		if !c.find(addr, s) {
+	key := addr>>rankPageShift + 1
+	s := &c.last[uint64(key)*0x9E3779B97F4A7C15>>60]
+	if s.key != key || addr-s.lo >= s.size {
+		if !c.find(addr, &s.pageSpan) {
 			return
 		}
+		s.key = key
 	}
 	if g := s.g; g != nil {
 		pg := int((addr - s.lo) >> rankPageShift)

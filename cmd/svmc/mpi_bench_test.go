@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,11 +12,16 @@ import (
 
 // BenchmarkJacobiRanks: examples/jacobi (512×512, 200 iterations) as a
 // whole process on 1, 2 and 4 processors in one process and as 1, 2 and 4
-// MPI ranks (mpirun's start included), side by side in one run. For the
-// ranks it reports the bytes of shared storage moved per iteration (each
-// rank's diffs reach every other rank) beside the ideal halo exchange (one
-// row each way across each of the k−1 boundaries, 8-byte elements), and
-// what mpirun takes to start and end k processes that do nothing.
+// MPI ranks (mpirun's start included), side by side in one run: as it is
+// (b travels as lazy pages, a eagerly: checksum ranges over it), with
+// --rank-pages eager (both eagerly), and "indexed", the same program with
+// checksum written with index loops, so that both arrays are fully
+// checked and travel as lazy pages. For the ranks it reports the bytes of
+// shared storage moved per iteration (diffs and notices reach every other
+// rank; fetched and synchronised pages once) beside the ideal halo
+// exchange (one row each way across each of the k−1 boundaries, 8-byte
+// elements), and what mpirun takes to start and end k processes that do
+// nothing.
 //
 //	go test ./cmd/svmc -run '^$' -bench JacobiRanks -count 3
 func BenchmarkJacobiRanks(b *testing.B) {
@@ -24,11 +30,22 @@ func BenchmarkJacobiRanks(b *testing.B) {
 	}
 	const n, iters = 512, 200
 	root, _ := filepath.Abs("../..")
+	src, err := os.ReadFile(filepath.Join(root, "examples/jacobi/main.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ranged := "\tfor _, row := range a {\n\t\tfor _, x := range row {\n\t\t\ts += x\n\t\t}\n\t}\n"
+	if !bytes.Contains(src, []byte(ranged)) {
+		b.Fatalf("examples/jacobi's checksum changed: rewrite the indexed variant")
+	}
+	indexed := writeModule(b, map[string]string{"main.go": string(bytes.Replace(src, []byte(ranged),
+		[]byte("\tfor i := 0; i < len(a); i++ {\n\t\tfor j := 0; j < len(a[i]); j++ {\n\t\t\ts += a[i][j]\n\t\t}\n\t}\n"), 1))})
 	dir := b.TempDir()
-	one, ranks := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi")
-	for _, args := range [][]string{{"build", "-o", one, "./examples/jacobi"}, {"build", "--mpi", "-o", ranks, "./examples/jacobi"}} {
-		cmd := exec.Command(svmcBin, args...)
-		cmd.Dir = root
+	one, ranks, ranksIx := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi"), filepath.Join(dir, "jacobi-indexed")
+	for _, args := range [][]string{{root, "build", "-o", one, "./examples/jacobi"}, {root, "build", "--mpi", "-o", ranks, "./examples/jacobi"},
+		{indexed, "build", "--mpi", "-o", ranksIx, "."}} {
+		cmd := exec.Command(svmcBin, args[1:]...)
+		cmd.Dir = args[0]
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("svmc %v: %v\n%s", args, err, out)
 		}
@@ -44,29 +61,31 @@ func BenchmarkJacobiRanks(b *testing.B) {
 				}
 			}
 		})
-		b.Run("mpi/ranks="+strconv.Itoa(k), func(b *testing.B) {
-			tr := filepath.Join(b.TempDir(), "t.sddf")
-			env := append(os.Environ(), "SVMC_TRACE="+tr)
-			if out, err := mpirunCommand(k, "", ranks, env, progArgs).CombinedOutput(); err != nil {
-				b.Fatalf("%v\n%s", err, out)
-			}
-			if err := mergeRankTraces(tr, k); err != nil {
-				b.Fatal(err)
-			}
-			sent := 0.0
-			for _, r := range readTrace(b, tr) {
-				if r.Desc.Name == "rank-info" {
-					sent += r.Double("bytes sent")
-				}
-			}
-			for b.Loop() {
-				if out, err := mpirunCommand(k, "", ranks, os.Environ(), progArgs).CombinedOutput(); err != nil {
+		for _, v := range []struct{ name, bin, pages string }{{"mpi", ranks, "lazy"}, {"mpi-eager", ranks, "eager"}, {"mpi-indexed", ranksIx, "lazy"}} {
+			b.Run(v.name+"/ranks="+strconv.Itoa(k), func(b *testing.B) {
+				tr := filepath.Join(b.TempDir(), "t.sddf")
+				env := append(os.Environ(), "SVMC_RANK_PAGES="+v.pages)
+				if out, err := mpirunCommand(k, "", v.bin, append(env, "SVMC_TRACE="+tr), progArgs).CombinedOutput(); err != nil {
 					b.Fatalf("%v\n%s", err, out)
 				}
-			}
-			b.ReportMetric(sent*float64(k-1)/iters, "moved-B/iter")
-			b.ReportMetric(float64(2*(k-1)*n*8), "halo-B/iter")
-		})
+				if err := mergeRankTraces(tr, k); err != nil {
+					b.Fatal(err)
+				}
+				moved := 0.0
+				for _, r := range readTrace(b, tr) {
+					if r.Desc.Name == "rank-info" {
+						moved += r.Double("bytes sent")*float64(k-1) + r.Double("page bytes received")
+					}
+				}
+				for b.Loop() {
+					if out, err := mpirunCommand(k, "", v.bin, env, progArgs).CombinedOutput(); err != nil {
+						b.Fatalf("%v\n%s", err, out)
+					}
+				}
+				b.ReportMetric(moved/iters, "moved-B/iter")
+				b.ReportMetric(float64(2*(k-1)*n*8), "halo-B/iter")
+			})
+		}
 		// What mpirun alone takes to start and end k processes.
 		b.Run("mpirun-true/ranks="+strconv.Itoa(k), func(b *testing.B) {
 			for b.Loop() {

@@ -1,0 +1,139 @@
+package rtlib
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+)
+
+// sizeNet is a transport that only knows the job's shape (applyLazy asks
+// no more of it where no request is deferred).
+type sizeNet struct {
+	rankNet
+	rank, size int
+}
+
+func (n sizeNet) Rank() int { return n.rank }
+func (n sizeNet) Size() int { return n.size }
+
+// lazyRank is rank `rank` of a 3-rank job keeping one segment lazily, its
+// storage and twin as given, every page current and without a home.
+func lazyRank(rank int, store, twin []byte) *run {
+	r := &run{rank: rank, ranks: sizeNet{rank: rank, size: 3}, perRank: 1, n: 3}
+	st := StorageOf(store)
+	r.exStores, r.twins, r.twinned = []Storage{st}, [][]byte{twin}, true
+	n := (len(store) + rankPageSize - 1) / rankPageSize
+	g := &lazySeg{store: st, pages: n, home: make([]int16, n), valid: make([]bool, n),
+		stale: make([]bool, n), pending: make([]bool, n), perm: make([]uint32, n)}
+	for i := range n {
+		g.home[i], g.valid[i] = -1, true
+	}
+	r.pages = &rankPages{r: r, segs: []*lazySeg{g}, parallel: true}
+	return r
+}
+
+// TestApplyLazy: a page's first writers' changes reach every rank and the
+// lowest writer becomes its home; later the home alone applies other
+// writers' diffs, a rank that neither is the home nor the only writer
+// marks its copy invalid, and the page is stale everywhere until the ranks
+// synchronise it — the same states on every rank but valid.
+func TestApplyLazy(t *testing.T) {
+	const size = 3 * rankPageSize
+	type state struct {
+		home         int16
+		valid, stale bool
+	}
+	base := make([]byte, size)
+	steps := []struct {
+		writers []int // ranks that write page 1 in this pdo
+		want    [3]state
+	}{
+		{[]int{2, 1}, [3]state{{1, true, false}, {1, true, false}, {1, true, false}}}, // first writers: home 1
+		{[]int{1}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}},     // the home alone
+		{[]int{2}, [3]state{{1, false, true}, {1, true, true}, {1, true, true}}},      // another writer alone
+		{[]int{0, 2}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}},  // two writers, neither the home
+	}
+	ranks := [3]*run{}
+	for k := range ranks {
+		ranks[k] = lazyRank(k, bytes.Clone(base), bytes.Clone(base))
+	}
+	for i, s := range steps {
+		// Each writer changes its own byte of page 1 (offset by rank).
+		for _, w := range s.writers {
+			ranks[w].exStores[0].bytes()[rankPageSize+8*w+i] = byte(10*i + w + 1)
+		}
+		var entries []lazyEntry
+		for k := range ranks { // in rank order, as the Allgather gives them
+			r := ranks[k]
+			out := r.lazyDiffs(nil)
+			var err error
+			if entries, _, err = readLazy(k, out, entries); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k, r := range ranks {
+			if c, _, err := r.applyLazy(entries); c != nil || err != nil {
+				t.Fatalf("step %d rank %d: %v %v", i, k, c, err)
+			}
+			g := r.pages.segs[0]
+			if got := (state{g.home[1], g.valid[1], g.stale[1]}); got != s.want[k] {
+				t.Errorf("step %d, writers %v: rank %d has page 1 %+v, want %+v", i, s.writers, k, got, s.want[k])
+			}
+			if g.home[0] != -1 || !g.valid[0] || g.stale[0] {
+				t.Errorf("step %d: rank %d's unwritten page 0 changed state", i, k)
+			}
+			copy(r.twins[0], r.exStores[0].bytes()) // the next pdo's twin
+		}
+	}
+	// The home holds every write; so does each rank that kept page 1 valid.
+	home := ranks[1].exStores[0].bytes()[rankPageSize : 2*rankPageSize]
+	for i, s := range steps {
+		for _, w := range s.writers {
+			if got := home[8*w+i]; got != byte(10*i+w+1) {
+				t.Errorf("the home lost step %d's write of rank %d: %d", i, w, got)
+			}
+		}
+	}
+	for k, r := range ranks {
+		if g := r.pages.segs[0]; g.valid[1] && !bytes.Equal(r.exStores[0].bytes()[rankPageSize:2*rankPageSize], home) {
+			t.Errorf("rank %d holds page 1 valid but not as its home does", k)
+		}
+	}
+}
+
+// TestLazyDiffOffsets: a page's diff names offsets in its segment, so
+// that the home applies it where it was written (pages past the first
+// included), and a home sends only a notice.
+func TestLazyDiffOffsets(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	const size = 3*rankPageSize + 100 // a short last page
+	twin := make([]byte, size)
+	rng.Read(twin)
+	mine := bytes.Clone(twin)
+	for range 200 {
+		mine[rng.Intn(size)]++
+	}
+	r := lazyRank(0, mine, twin)
+	r.pages.segs[0].home = []int16{0, 1, 2, 1} // page 0 is this rank's own
+	out := r.lazyDiffs(nil)
+	entries, rest, err := readLazy(0, out, nil)
+	if err != nil || len(rest) != 0 || len(entries) != 4 {
+		t.Fatalf("%d entries, %d bytes left, %v", len(entries), len(rest), err)
+	}
+	other := bytes.Clone(twin)
+	for _, e := range entries {
+		if e.pg == 0 {
+			if len(e.diff) != 0 {
+				t.Errorf("the home's own page 0 came with a diff of %d bytes", len(e.diff))
+			}
+			continue
+		}
+		if c, err := applyDiff(e.diff, []Storage{StorageOf(other)}, [][]byte{twin}); c != nil || err != nil {
+			t.Fatal(c, err)
+		}
+	}
+	lo := rankPageSize
+	if !bytes.Equal(other[lo:], mine[lo:]) || !bytes.Equal(other[:lo], twin[:lo]) {
+		t.Error("pages 1–3 applied elsewhere differ from the writer's, or page 0 travelled")
+	}
+}
