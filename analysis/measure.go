@@ -285,7 +285,8 @@ func (b *builder) runRecord(e *replay.Event) {
 			EndShift: floatField(e.Rec, "end shift microseconds"), EndErr: endErr(e.Rec),
 			Locks: intField(e.Rec, "global locks taken", 0), Published: floatField(e.Rec, "bytes published"),
 			Pages: intField(e.Rec, "pages fetched", 0), PageBytes: floatField(e.Rec, "page bytes received"),
-			Served: intField(e.Rec, "pages served", 0), Synced: intField(e.Rec, "stale pages synchronised", 0)})
+			Served: intField(e.Rec, "pages served", 0), Synced: intField(e.Rec, "stale pages synchronised", 0),
+			Prefetched: intField(e.Rec, "pages prefetched", 0)})
 	case trace.TagTraceEnd:
 		b.end = decodeEnd(e.Rec)
 		b.endClock = e.Clock

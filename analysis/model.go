@@ -113,6 +113,9 @@ type RankStat struct {
 	PageBytes float64 `json:"page_bytes_received"`
 	Served    int     `json:"pages_served"`
 	Synced    int     `json:"stale_pages_synchronised"`
+	// Prefetched: of Pages, those asked for at a construct's start
+	// because its last run fetched them.
+	Prefetched int `json:"pages_prefetched"`
 }
 
 // Prog returns the program information the model was built with (nil if

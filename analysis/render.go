@@ -161,9 +161,9 @@ func WriteText(w io.Writer, r *Report) error {
 		msgs, mbytes := 0, 0.0
 		drift, ends := 0.0, 0
 		locks, published := 0, 0.0
-		pages, pbytes, synced := 0, 0.0, 0
+		pages, pbytes, synced, pre := 0, 0.0, 0, 0
 		for _, r := range rs {
-			pages, pbytes, synced = pages+r.Pages, pbytes+r.PageBytes, synced+r.Synced
+			pages, pbytes, synced, pre = pages+r.Pages, pbytes+r.PageBytes, synced+r.Synced, pre+r.Prefetched
 			locks += r.Locks
 			published += r.Published
 			lo, hi, errb = min(lo, r.Shift), max(hi, r.Shift), max(errb, r.Err)
@@ -193,8 +193,8 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		lazy := ""
 		if pages > 0 || synced > 0 {
-			lazy = fmt.Sprintf(", %s fetched from their homes and %s made current together in exclusive code (%.2f MB)",
-				plural(int64(pages), "page"), plural(int64(synced), "stale page"), pbytes/1e6)
+			lazy = fmt.Sprintf(", %s fetched from their homes (%d of them prefetched at a construct's start) and %s made current together in exclusive code (%.2f MB)",
+				plural(int64(pages), "page"), pre, plural(int64(synced), "stale page"), pbytes/1e6)
 		}
 		fmt.Fprintf(w, "MPI job: %s of %s; their clocks moved onto rank 0's %s; %.2f MB of shared storage sent at %s%s; %s\n",
 			ranks, plural(int64(rs[0].PerRank), "processor"), moved, sent/1e6,

@@ -71,7 +71,7 @@ func BenchmarkSVMCheck(b *testing.B) {
 		}
 		slices.SortFunc(spans, func(x, y pageSpan) int { return cmpUintptr(x.lo, y.lo) })
 		rp.spans.Store(&spans)
-		p := &Proc{rp: &pageCache{pg: rp}}
+		p := &Proc{rp: &pageCache{pg: rp, sites: make([]pageSpan, 6)}}
 		for b.Loop() {
 			for i := 1; i < n-1; i++ {
 				for j := 1; j < n-1; j++ {

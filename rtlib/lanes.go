@@ -104,7 +104,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
 			bufLimit: r.bufLimit, track: true}
 		if r.pages != nil {
-			l.rp = &pageCache{pg: r.pages}
+			l.rp = &pageCache{pg: r.pages, sites: make([]pageSpan, r.accessSites)}
 		}
 		if r.thrCalls > 0 {
 			l.thr = make([]throttle, len(r.prog.Subs)) // the lane's own counts, kept across its goroutines

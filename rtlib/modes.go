@@ -39,7 +39,7 @@ func (p *Proc) Replicated(sub, dir int, body func(p *Proc)) {
 	if p.idleMembers() {
 		a := p.aps
 		if p.r.spread() {
-			p.r.rankTwin() // before any member writes the shared storage
+			p.r.rankTwin(at) // before any member writes the shared storage
 		}
 		a.rep = repTask{at, body}
 		a.dispatch(taskReplicated)

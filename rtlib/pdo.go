@@ -196,7 +196,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 	}
 	a.pdo = t
 	a.space = append(a.space[:0], space...)
-	p.r.rankTwin()
+	p.r.rankTwin(at)
 	if len(a.members) > 1 {
 		a.dispatch(taskPDO)
 	}

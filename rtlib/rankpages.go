@@ -75,11 +75,22 @@ type rankPages struct {
 	// exchange) waits in deferred until this rank has applied as many.
 	done     int
 	deferred []pageReq
+	// at is the construct running (pagesStart to the exchange); fetched
+	// the pages fetched in it, history those of each construct's last
+	// run: prefetched at its next start (a stencil fetches the same halo
+	// every iteration), so that they travel while the processors compute.
+	at         Site
+	faulted    []pageKey
+	history    map[Site][]pageKey
+	prefetched atomic.Int64
 	// fetched, fetchedBytes, served: pages this rank fetched, their
 	// bytes, pages it sent as a home; synced: the stale pages made
 	// current together in exclusive code (rank-info).
 	fetched, fetchedBytes, served, synced atomic.Int64
 }
+
+// pageKey names a page of a lazy segment.
+type pageKey struct{ e, pg int }
 
 // pageReq is a request for a page from another rank.
 type pageReq struct{ rank, proc, e, pg int }
@@ -109,32 +120,36 @@ type pageSpan struct {
 	g    *lazySeg
 }
 
-// pageCache is a processor's side: the spans of its last checks,
-// direct-mapped by a hash of the page address (arrays of one size are
-// aligned alike: their low bits collide), as the one-process layer's.
+// pageCache is a processor's side: per access site, the span of its last
+// check (an access site walks one row, one segment, for many checks in a
+// row: a stencil's four reads of three rows each hit their own entry).
 type pageCache struct {
-	pg   *rankPages
-	last [16]pageSlot
+	pg    *rankPages
+	sites []pageSpan // indexed by access number
 }
 
-// pageSlot is a cache entry: the span found for an address of page key
-// (address >> rankPageShift, + 1; 0: empty).
-type pageSlot struct {
-	key uintptr
-	pageSpan
-}
-
-// check is the access check between ranks: the span of addr from the
-// processor's cache, one load of its page's permission, the protocol on
-// a miss.
-func (c *pageCache) check(p *Proc, site int, addr uintptr, write bool) {
-	key := addr>>rankPageShift + 1
-	s := &c.last[uint64(key)*0x9E3779B97F4A7C15>>60]
-	if s.key != key || addr-s.lo >= s.size {
-		if !c.find(addr, &s.pageSpan) {
-			return
+// hit is the access check's fast path between ranks (small enough to be
+// inlined into R and W): the span of the site's last check holds addr,
+// and its page is current (or its segment eager).
+func (c *pageCache) hit(site int, addr uintptr) bool {
+	if uint(site) < uint(len(c.sites)) {
+		s := &c.sites[site]
+		if addr-s.lo < s.size {
+			return s.g == nil || atomic.LoadUint32(&s.g.perm[(addr-s.lo)>>rankPageShift]) != 0
 		}
-		s.key = key
+	}
+	return false
+}
+
+// check is the rest of the access check: the span of addr found for the
+// site, and the protocol on a fault.
+func (c *pageCache) check(p *Proc, site int, addr uintptr, write bool) {
+	if uint(site) >= uint(len(c.sites)) {
+		return // not an access of the program information (a test's)
+	}
+	s := &c.sites[site]
+	if addr-s.lo >= s.size && !c.find(addr, s) {
+		return
 	}
 	if g := s.g; g != nil {
 		pg := int((addr - s.lo) >> rankPageShift)
@@ -172,6 +187,7 @@ func (r *run) startPages() {
 	if err != nil {
 		return // every variable eager
 	}
+	r.accessSites = len(info.Accesses) + 1
 	for _, s := range info.Subprograms {
 		for _, v := range s.Shared {
 			if v.Checked {
@@ -196,13 +212,21 @@ func (r *run) lazySeg(e int) bool {
 // (rankTwin, the leader, before any member runs): new exchanged segments
 // of fully checked variables become lazy (every copy current), and the
 // checks let every valid page pass.
-func (r *run) pagesStart(t *segTable) {
+func (r *run) pagesStart(t *segTable, at Site) {
 	rp := r.pages
 	if rp == nil {
 		return
 	}
 	rp.mu.Lock()
-	defer rp.mu.Unlock()
+	var reqs [][]byte
+	var homes []int
+	defer func() {
+		rp.mu.Unlock()
+		for i, b := range reqs {
+			r.postsOut.Add(1)
+			r.ranks.Post(homes[i], b, nil, nil, nil)
+		}
+	}()
 	spans := make([]pageSpan, 0, len(r.exStores))
 	for e, st := range r.exStores {
 		for len(rp.segs) <= e {
@@ -225,7 +249,27 @@ func (r *run) pagesStart(t *segTable) {
 	rp.spans.Store(&spans)
 	rp.parallel = true
 	rp.setPerms()
+	rp.at, rp.faulted = at, rp.faulted[:0]
+	for _, k := range rp.history[at] {
+		g := rp.segs[k.e]
+		if !g.valid[k.pg] && !g.pending[k.pg] && g.home[k.pg] >= 0 {
+			g.pending[k.pg] = true
+			reqs, homes = append(reqs, rp.request(g, k.pg, r.rank*r.perRank)), append(homes, int(g.home[k.pg]))
+			rp.faulted = append(rp.faulted, k)
+			rp.prefetched.Add(1)
+		}
+	}
+}
 
+// request is a request for page pg of g on behalf of processor proc
+// (rp.mu held; the caller posts it without).
+func (rp *rankPages) request(g *lazySeg, pg, proc int) []byte {
+	b := getBuf(8 * rankHeader)
+	clear(b)
+	for i, v := range []int{rankPageReq, rp.r.rank, proc, g.e, pg, rp.done} {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	return b
 }
 
 // setPerms writes every page's permission for the phase (rp.mu held).
@@ -317,11 +361,8 @@ func (rp *rankPages) fetch(p *Proc, g *lazySeg, pg int) int {
 	var req []byte
 	if !g.pending[pg] {
 		g.pending[pg] = true
-		req = getBuf(8 * rankHeader)
-		clear(req)
-		for i, v := range []int{rankPageReq, r.rank, p.id, g.e, pg, rp.done} {
-			binary.LittleEndian.PutUint64(req[8*i:], uint64(v))
-		}
+		req = rp.request(g, pg, p.id)
+		rp.faulted = append(rp.faulted, pageKey{g.e, pg})
 	}
 	rp.waiters = append(rp.waiters, p)
 	rp.mu.Unlock()
@@ -575,6 +616,10 @@ func (r *run) applyLazy(entries []lazyEntry) (*conflict, int, error) {
 	}
 	rp.parallel = false
 	rp.setPerms()
+	if rp.history == nil {
+		rp.history = map[Site][]pageKey{}
+	}
+	rp.history[rp.at] = append(rp.history[rp.at][:0], rp.faulted...)
 	rp.done++
 	for _, q := range rp.deferred {
 		replies, to = append(replies, rp.reply(q)), append(to, q.rank)

@@ -184,9 +184,9 @@ func (it *Iter) rankFetch(seq int) (lo, hi int) {
 	return lo, hi
 }
 
-// rankTwin copies the shared storage before a pdo (its leader calls it
-// before any member runs).
-func (r *run) rankTwin() {
+// rankTwin copies the shared storage before a pdo or replicated region
+// at (its leader calls it before any member runs).
+func (r *run) rankTwin(at Site) {
 	if r.ranks == nil || r.ranks.Size() == 1 {
 		return // nobody to send changes to
 	}
@@ -209,7 +209,7 @@ func (r *run) rankTwin() {
 			r.twins[i] = append(r.twins[i][:0], st.bytes()...) // the last pdo's buffer
 		}
 	}
-	r.pagesStart(t)
+	r.pagesStart(t, at)
 	r.twinned = true
 	r.rankSyncStart()
 }
@@ -788,9 +788,11 @@ func (r *run) rankInfoRec(b *trace.Buf, clock float64) {
 		b.Double(float64(rp.fetchedBytes.Load()))
 		b.Int(int(rp.served.Load()))
 		b.Int(int(rp.synced.Load()))
+		b.Int(int(rp.prefetched.Load()))
 	} else {
 		b.Int(0)
 		b.Double(0)
+		b.Int(0)
 		b.Int(0)
 		b.Int(0)
 	}

@@ -306,8 +306,9 @@ type run struct {
 	eagerPages bool
 	// pages are the lazy pages between ranks (rankpages.go); nil when no
 	// shared variable is kept so (one rank, none fully checked).
-	pages    *rankPages
-	lazyVars map[segVar]bool
+	pages       *rankPages
+	lazyVars    map[segVar]bool
+	accessSites int // access numbers + 1 (the pages' caches)
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.
@@ -553,7 +554,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.track = r.hasLocal || p.mask != 0
 		}
 		if r.pages != nil {
-			p.rp = &pageCache{pg: r.pages}
+			p.rp = &pageCache{pg: r.pages, sites: make([]pageSpan, r.accessSites)}
 		}
 		if r.svmOn {
 			p.sv = &svmProc{space: r.svm, r: r, shift: uint(bits.TrailingZeros(uint(r.pageSize))), budget: par.PageBudget}

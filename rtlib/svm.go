@@ -26,24 +26,36 @@ var svmTags = request.MaskOfTags(trace.TagReadPageFaultSum, trace.TagWritePageFa
 // site (progdb Accesses) and returns x: svmc writes a read of a[i] as
 // (*svm_rt.R(svm_p, 7, &a[i])).
 func R[T any](p *Proc, site int, x *T) *T {
-	if p.rp != nil {
-		p.rp.check(p, site, uintptr(unsafe.Pointer(x)), false)
-	} else if p.sv != nil {
-		p.sv.check(p, site, uintptr(unsafe.Pointer(x)), svm.ReadOnly)
+	if p.rp != nil || p.sv != nil {
+		p.access(site, uintptr(unsafe.Pointer(x)), false)
 	}
 	return x
 }
 
-// W checks a write of *x (see R). Between ranks with lazy pages the
-// ranks' protocol runs (rankpages.go) and the records of stages 4–6 come
-// from its real transfers; in one process the model of package svm.
+// W checks a write of *x (see R).
 func W[T any](p *Proc, site int, x *T) *T {
-	if p.rp != nil {
-		p.rp.check(p, site, uintptr(unsafe.Pointer(x)), true)
-	} else if p.sv != nil {
-		p.sv.check(p, site, uintptr(unsafe.Pointer(x)), svm.Writable)
+	if p.rp != nil || p.sv != nil {
+		p.access(site, uintptr(unsafe.Pointer(x)), true)
 	}
 	return x
+}
+
+// access is the check R and W make when one is on (kept out of them, so
+// that they stay small enough to inline): between ranks with lazy pages
+// the ranks' protocol (rankpages.go), whose records of stages 4–6 come
+// from its real transfers; in one process the model of package svm.
+func (p *Proc) access(site int, addr uintptr, write bool) {
+	if c := p.rp; c != nil {
+		if !c.hit(site, addr) {
+			c.check(p, site, addr, write)
+		}
+		return
+	}
+	need := svm.ReadOnly
+	if write {
+		need = svm.Writable
+	}
+	p.sv.check(p, site, addr, need)
 }
 
 // Checking reports whether the access checks on p do anything: svmc runs

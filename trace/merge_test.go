@@ -44,6 +44,7 @@ func rankTraceEnd(t *testing.T, rank, perRank int, shift, endShift, endErr float
 	b.Double(0)
 	b.Int(0)
 	b.Int(0)
+	b.Int(0)
 	b.End()
 	b.Begin(TagTraceEnd, 0, 50)
 	b.Int(status)
@@ -110,11 +111,11 @@ func TestMergeRanks(t *testing.T) {
 	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 2  t=12.000us  goroutine-start  processor=0 goroutine number=7 started at=[11]"main.go:3:2"
 node 0  t=40.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1 global locks taken=0 bytes published=0 pages fetched=0 page bytes received=0 pages served=0 stale pages synchronised=0
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1 global locks taken=0 bytes published=0 pages fetched=0 page bytes received=0 pages served=0 stale pages synchronised=0 pages prefetched=0
 node 1  t=103.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 3  t=104.000us  goroutine-start  processor=1 goroutine number=7 started at=[11]"main.go:3:2"
 node 1  t=105.000us  trace-region-stop  subprogram number=1 directive number=0 trace region type=1
-node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1 global locks taken=0 bytes published=0 pages fetched=0 page bytes received=0 pages served=0 stale pages synchronised=0
+node 1  t=150.000us  rank-info  rank=1 ranks=2 processors per rank=1 shift microseconds=100 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1 global locks taken=0 bytes published=0 pages fetched=0 page bytes received=0 pages served=0 stale pages synchronised=0 pages prefetched=0
 node 0  t=150.000us  trace-end  status=2 message=[20]"processor 1 panicked" processors not stopped=[0]{} lost records=0
 `
 	if d.String() != want {
@@ -203,7 +204,7 @@ func TestMergeRanksPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `node 0  t=10.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
-node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1 global locks taken=0 bytes published=0 pages fetched=0 page bytes received=0 pages served=0 stale pages synchronised=0
+node 0  t=50.000us  rank-info  rank=0 ranks=2 processors per rank=1 shift microseconds=0 error microseconds=0.5 exchanges=3 bytes sent=1024 messages sent=5 message bytes sent=40 end shift microseconds=0 end error microseconds=-1 global locks taken=0 bytes published=0 pages fetched=0 page bytes received=0 pages served=0 stale pages synchronised=0 pages prefetched=0
 node 1  t=3.000us  trace-region-start  subprogram number=1 directive number=0 trace region type=1
 node 0  t=50.000us  trace-end  status=5 message=[21]"interrupted (SIGTERM)" processors not stopped=[0]{} lost records=0
 `
