@@ -25,6 +25,9 @@ func (g *gen) accesses() {
 		if g.e.replaced(start, end) {
 			continue
 		}
+		if a.Row != nil && g.rowCheck(a) {
+			continue
+		}
 		check := "R"
 		if a.Write {
 			check = "W"
@@ -33,6 +36,36 @@ func (g *gen) accesses() {
 		g.e.check(end, "))", exprClose)
 		g.usesRT = true
 	}
+}
+
+// rowCheck puts the check of access a before its loop, for the elements
+// the loop's index runs over (compiler.RowCheck), and reports whether it
+// did (not where generated code replaces the loop's header: a pdo's).
+func (g *gen) rowCheck(a *compiler.Access) bool {
+	rc := a.Row
+	at, end := g.off(rc.Loop.Pos()), g.off(rc.Loop.End())
+	if g.e.replaced(at, end) || g.e.replaced(at, g.off(rc.Loop.Body.Lbrace)) {
+		return false
+	}
+	text := func(e ast.Expr) string { return string(g.e.src[g.off(e.Pos()):g.off(e.End())]) }
+	hi := "(" + text(rc.Hi) + ")"
+	if rc.Incl {
+		hi += "+1"
+	}
+	off := ""
+	if rc.Off != 0 {
+		off = fmt.Sprintf("+(%d)", rc.Off)
+	}
+	// Only where the loop runs (its row may not exist otherwise); on lines
+	// of its own, the loop's position given back after it.
+	cmp := "<"
+	if rc.Incl {
+		cmp = "<="
+	}
+	g.e.check(at, fmt.Sprintf("if (%s) %s (%s) {\n%s.RowCheck(%s, %d, (%s)[:], (%s)%s, %s%s, %v)\n}\n%s",
+		text(rc.Lo), cmp, text(rc.Hi), rt, procVar, a.Num, text(rc.Row), text(rc.Lo), off, hi, off, a.Write, g.e.resume(at, true)), opening)
+	g.usesRT = true
+	return true
 }
 
 // splitChecked reports whether a pdo body gets an unchecked copy: it holds

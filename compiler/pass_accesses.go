@@ -39,6 +39,9 @@ type Access struct {
 	File  *File
 	Expr  *ast.IndexExpr // the outermost index expression of the chain
 	Write bool
+	// Row, in a program built for ranks, is the check that stands for
+	// this one before its innermost loop (rowcheck.go); nil: checked here.
+	Row *RowCheck
 }
 
 func (p *Package) numberAccesses() []*Access {
@@ -81,6 +84,9 @@ func (p *Package) numberAccesses() []*Access {
 			return true
 		}
 		ast.Inspect(s.Decl.Body, visit)
+	}
+	if p.cfg.Ranks {
+		p.hoistRows(out)
 	}
 	return out
 }

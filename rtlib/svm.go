@@ -596,3 +596,33 @@ func (p *Proc) Prefetch(sub, dir int, parts ...[]Storage) {
 		}
 	}
 }
+
+// RowCheck checks the elements lo to hi−1 of row at once, for access
+// site (an access svmc hoisted out of its loop in a program built for
+// ranks: compiler.RowCheck). Out-of-range bounds are left to the loop,
+// whose own index expressions panic as written.
+func RowCheck[T any](p *Proc, site int, row []T, lo, hi int, write bool) {
+	if p.rp == nil && p.sv == nil {
+		return
+	}
+	lo, hi = max(lo, 0), min(hi, len(row))
+	if lo >= hi || unsafe.Sizeof(row[0]) == 0 {
+		return
+	}
+	first := uintptr(unsafe.Pointer(&row[lo]))
+	last := uintptr(unsafe.Pointer(&row[hi-1])) + unsafe.Sizeof(row[0]) - 1
+	p.accessRange(site, first, last, write)
+}
+
+// accessRange checks every page of [first, last]: the addresses a page
+// apart from first, and last, meet each of them.
+func (p *Proc) accessRange(site int, first, last uintptr, write bool) {
+	step := uintptr(rankPageSize)
+	if p.rp == nil {
+		step = uintptr(p.r.pageSize)
+	}
+	for a := first; a <= last && a >= first; a += step {
+		p.access(site, a, write)
+	}
+	p.access(site, last, write)
+}

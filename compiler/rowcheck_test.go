@@ -1,0 +1,67 @@
+package compiler
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestHoistRows: built for ranks, an access X[e…][j+c] in an innermost
+// counting loop over j whose row does not change in the loop is checked
+// once before it; an index that is not j+c, a row whose index the loop
+// changes (a local it assigns, one a called closure changes, a package
+// variable where the loop calls something, an index read from shared
+// storage), a labelled loop, an outer loop and a shadowed j keep their
+// checks. A build for one process hoists nothing.
+func TestHoistRows(t *testing.T) {
+	src, err := os.ReadFile("testdata/rowcheck/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][2]int{} // line: hoisted, kept
+	re := regexp.MustCompile(`(hoisted|kept) (\d+)`)
+	for i, line := range strings.Split(string(src), "\n") {
+		_, comment, ok := strings.Cut(line, "// ")
+		if !ok {
+			continue
+		}
+		for _, m := range re.FindAllStringSubmatch(comment, -1) {
+			n, _ := strconv.Atoi(m[2])
+			w := want[i+1]
+			if m[1] == "hoisted" {
+				w[0] = n
+			} else {
+				w[1] = n
+			}
+			want[i+1] = w
+		}
+	}
+	for _, ranks := range []bool{true, false} {
+		p, err := Compile(Config{Dir: "testdata/rowcheck", Pattern: ".", Ranks: ranks})
+		if p == nil || len(p.Diags.Errors()) > 0 {
+			t.Fatalf("does not compile: %v %v", err, p.Diags)
+		}
+		accs, _ := ResultOf[[]*Access](p, AccessesPass)
+		got := map[int][2]int{}
+		for _, a := range accs {
+			line := p.Fset.Position(a.Expr.Pos()).Line
+			w := got[line]
+			if a.Row != nil {
+				w[0]++
+			} else {
+				w[1]++
+			}
+			got[line] = w
+		}
+		for line, w := range want {
+			if !ranks {
+				w = [2]int{0, w[0] + w[1]}
+			}
+			if got[line] != w {
+				t.Errorf("ranks %v: line %d: %d hoisted, %d kept; want %d, %d", ranks, line, got[line][0], got[line][1], w[0], w[1])
+			}
+		}
+	}
+}
