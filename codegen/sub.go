@@ -140,7 +140,7 @@ func (g *gen) funcLits(s *compiler.Sub) {
 		if a.Sub != s || a.File != g.f {
 			continue
 		}
-		if lit := innermostLit(s.Decl.Body, a.Expr.Pos()); lit != nil && !holds[lit] {
+		if lit := innermostLit(s.Decl.Body, a.Pos()); lit != nil && !holds[lit] {
 			checked[lit] = true
 		}
 	}

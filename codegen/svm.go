@@ -21,6 +21,10 @@ func (g *gen) accesses() {
 		if a.File != g.f {
 			continue
 		}
+		if a.Range != nil {
+			g.rangeCheck(a)
+			continue
+		}
 		start, end := g.off(a.Expr.Pos()), g.off(a.Expr.End())
 		if g.e.replaced(start, end) {
 			continue
@@ -57,15 +61,32 @@ func (g *gen) rowCheck(a *compiler.Access) bool {
 		off = fmt.Sprintf("+(%d)", rc.Off)
 	}
 	// Only where the loop runs (its row may not exist otherwise); on lines
-	// of its own, the loop's position given back after it.
+	// of its own, the loop's position given back after it; next to the
+	// loop (exprOpen), inside the checked copy of a loop around it.
 	cmp := "<"
 	if rc.Incl {
 		cmp = "<="
 	}
 	g.e.check(at, fmt.Sprintf("if (%s) %s (%s) {\n%s.RowCheck(%s, %d, (%s)[:], (%s)%s, %s%s, %v)\n}\n%s",
-		text(rc.Lo), cmp, text(rc.Hi), rt, procVar, a.Num, text(rc.Row), text(rc.Lo), off, hi, off, a.Write, g.e.resume(at, true)), opening)
+		text(rc.Lo), cmp, text(rc.Hi), rt, procVar, a.Num, text(rc.Row), text(rc.Lo), off, hi, off, a.Write, g.e.resume(at, true)), exprOpen)
 	g.usesRT = true
 	return true
+}
+
+// rangeCheck puts the check of a range over shared storage by value
+// before the range statement: every element it will read, at once (pages
+// only become invalid at a pdo's end, never inside one; the compiler
+// chose operands that can be evaluated twice).
+func (g *gen) rangeCheck(a *compiler.Access) {
+	r := a.Range
+	at := g.off(r.Pos())
+	if g.e.replaced(at, g.off(r.Body.Lbrace)) {
+		return
+	}
+	x := string(g.e.src[g.off(r.X.Pos()):g.off(r.X.End())])
+	g.e.check(at, fmt.Sprintf("if len(%s) > 0 {\n%s.RowCheck(%s, %d, (%s)[:], 0, len(%s), false)\n}\n%s",
+		x, rt, procVar, a.Num, x, x, g.e.resume(at, true)), exprOpen)
+	g.usesRT = true
 }
 
 // splitChecked reports whether a pdo body gets an unchecked copy: it holds
@@ -75,7 +96,7 @@ func (g *gen) splitChecked(body *ast.BlockStmt) bool {
 	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
 	has := false
 	for _, a := range accs {
-		if a.File == g.f && a.Expr.Pos() >= body.Lbrace && a.Expr.End() <= body.Rbrace {
+		if a.File == g.f && a.Pos() >= body.Lbrace && a.End() <= body.Rbrace {
 			has = true
 			break
 		}
@@ -140,7 +161,7 @@ func (g *gen) serialLoops(s *compiler.Sub) {
 		}
 		checks := false
 		for _, a := range mine {
-			if within(loop, a.Expr.Pos()) {
+			if within(loop, a.Pos()) {
 				checks = true
 				break
 			}

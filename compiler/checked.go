@@ -41,9 +41,15 @@ func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 		}
 	}
 	p.reachParams(shared)
+	p.rangeAliases(shared)
 	checked := map[ast.Expr]bool{}
+	ranges := map[*ast.RangeStmt]bool{}
 	for _, a := range accs {
-		checked[a.Expr] = true
+		if a.Range != nil {
+			ranges[a.Range] = true
+		} else {
+			checked[a.Expr] = true
+		}
 	}
 	bad := map[*SharedVar]bool{}
 	for _, s := range p.Subs {
@@ -57,7 +63,7 @@ func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 				return true
 			}
 			if id, ok := n.(*ast.Ident); ok {
-				if v := shared[p.Info.Uses[id]]; v != nil && !bad[v] && !p.checkedUse(id, stack, checked, shared) {
+				if v := shared[p.Info.Uses[id]]; v != nil && !bad[v] && !p.checkedUse(id, stack, checked, ranges, shared) {
 					bad[v] = true
 				}
 			}
@@ -77,7 +83,7 @@ func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 // checkedUse reports whether the use id of a shared variable (or of a
 // parameter that stands for one) reaches its storage only through access
 // checks; stack holds id's ancestors, innermost last.
-func (p *Package) checkedUse(id *ast.Ident, stack []ast.Node, checked map[ast.Expr]bool, shared map[types.Object]*SharedVar) bool {
+func (p *Package) checkedUse(id *ast.Ident, stack []ast.Node, checked map[ast.Expr]bool, ranges map[*ast.RangeStmt]bool, shared map[types.Object]*SharedVar) bool {
 	var child ast.Node = id
 	i := len(stack) - 1
 	parent := func() ast.Node {
@@ -138,7 +144,8 @@ func (p *Package) checkedUse(id *ast.Ident, stack []ast.Node, checked map[ast.Ex
 		}
 		return false
 	case *ast.RangeStmt:
-		return x.X == child && x.Value == nil // keys only: no element read
+		// Keys only read no element; values are checked before the loop.
+		return x.X == child && (x.Value == nil || ranges[x])
 	case *ast.AssignStmt:
 		// a, b = b, a: storage moves between shared variables.
 		for k, r := range x.Rhs {

@@ -33,15 +33,35 @@ var AccessesPass = newPass("accesses", "number the accesses of shared variables"
 
 // Access is one numbered access of a shared variable.
 type Access struct {
-	Num   int
-	Var   *SharedVar
-	Sub   *Sub
-	File  *File
-	Expr  *ast.IndexExpr // the outermost index expression of the chain
+	Num  int
+	Var  *SharedVar
+	Sub  *Sub
+	File *File
+	Expr *ast.IndexExpr // the outermost index expression of the chain; nil for a range
+	// Range is a range statement that reads the elements of shared
+	// storage by value (for _, x := range a): its check stands before it,
+	// for all of them (codegen's rangeCheck).
+	Range *ast.RangeStmt
 	Write bool
 	// Row, in a program built for ranks, is the check that stands for
 	// this one before its innermost loop (rowcheck.go); nil: checked here.
 	Row *RowCheck
+}
+
+// Pos and End are where the access is written: its index expression, or
+// the range statement's operand.
+func (a *Access) Pos() token.Pos {
+	if a.Range != nil {
+		return a.Range.X.Pos()
+	}
+	return a.Expr.Pos()
+}
+
+func (a *Access) End() token.Pos {
+	if a.Range != nil {
+		return a.Range.X.End()
+	}
+	return a.Expr.End()
 }
 
 func (p *Package) numberAccesses() []*Access {
@@ -55,6 +75,8 @@ func (p *Package) numberAccesses() []*Access {
 		return nil
 	}
 	p.reachParams(shared)
+	p.rangeAliases(shared)
+	ranges := p.checkableRanges(shared)
 	var out []*Access
 	for _, s := range p.Subs {
 		if s.Decl.Body == nil {
@@ -64,6 +86,10 @@ func (p *Package) numberAccesses() []*Access {
 		var visit func(n ast.Node) bool
 		visit = func(n ast.Node) bool {
 			switch x := n.(type) {
+			case *ast.RangeStmt:
+				if v := ranges[x]; v != nil {
+					out = append(out, &Access{Num: p.cfg.AccessBase + len(out) + 1, Var: v, Sub: s, File: s.File, Range: x})
+				}
 			case *ast.IndexExpr:
 				v := p.sharedRoot(x, shared)
 				if v == nil {

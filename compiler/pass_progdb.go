@@ -77,7 +77,7 @@ func (p *Package) buildProgDB() *progdb.Program {
 	accs, _ := ResultOf[[]*Access](p, AccessesPass)
 	for _, a := range accs {
 		prog.Accesses = append(prog.Accesses, &progdb.Access{Num: a.Num, Sub: a.Sub.Num, Var: a.Var.Num, VarSub: a.Var.Construct.Sub.Num,
-			Name: a.Var.Name, Write: a.Write, Pos: p.ppos(a.Expr.Pos())})
+			Name: a.Var.Name, Write: a.Write, Pos: p.ppos(a.Pos())})
 	}
 	p.Prog = prog
 	return prog

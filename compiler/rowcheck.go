@@ -28,7 +28,9 @@ type RowCheck struct {
 func (p *Package) hoistRows(accs []*Access) {
 	byExpr := map[*ast.IndexExpr]*Access{}
 	for _, a := range accs {
-		byExpr[a.Expr] = a
+		if a.Expr != nil {
+			byExpr[a.Expr] = a
+		}
 	}
 	for _, s := range p.Subs {
 		if s.Decl.Body == nil {

@@ -13,11 +13,13 @@ func main() {
 	a, b := grid(n), grid(n) // checked: elements, swapped, rows passed to a helper
 	c := make([]float64, n)  // checked: len, range keys, a slice to a helper
 	d := make([]float64, n)  // unchecked: sorted by the standard library
-	e := make([]float64, n)  // unchecked: ranged over with values
+	e := make([]float64, n)  // checked: ranged over with values (checked before the loop)
+	e2 := make([]float64, n) // unchecked: ranged over in a labelled loop
+	r := grid(n)             // checked: its rows ranged over, by value
 	f := grid(n)             // unchecked: a row taken as a value
 	g := make([]float64, n)  // unchecked: an element's address
 	h := make([]float64, n)  // unchecked: copied to another variable
-	//svm:shared a, b, c, d, e, f, g, h
+	//svm:shared a, b, c, d, e, e2, r, f, g, h
 	//svm:pdo loops(i)
 	for i := 1; i < n-1; i++ {
 		for j := range n {
@@ -35,6 +37,17 @@ func main() {
 	t := 0.0
 	for _, x := range e {
 		t += x
+	}
+L:
+	for _, x := range e2 {
+		if x > 0 {
+			break L
+		}
+	}
+	for _, row := range r {
+		for j, x := range row {
+			row[j] = x + 1
+		}
 	}
 	row := f[2]
 	p := &g[1]

@@ -146,10 +146,30 @@ func svm_checksum(svm_p *svm_rt.Proc, a [][]float64) float64 {
 	}
 //line ../../../../examples/jacobi/main.go:64
 	s := 0.0
-	for _, row := range a {
-		for _, x := range row {
-			s += x
+	if !svm_p.Checking() {
+//line ../../../../examples/jacobi/main.go:65:2
+		for _, row := range a {
+			for _, x := range row {
+				s += x
+			}
+		}
+	} else {
+//line ../../../../examples/jacobi/main.go:65:2
+		if len(a) > 0 {
+			svm_rt.RowCheck(svm_p, 12, (a)[:], 0, len(a), false)
+		}
+//line ../../../../examples/jacobi/main.go:65:2
+		for _, row := range a {
+			if len(row) > 0 {
+				svm_rt.RowCheck(svm_p, 13, (row)[:], 0, len(row), false)
+			}
+//line ../../../../examples/jacobi/main.go:66:3
+			for _, x := range row {
+				s += x
+			}
 		}
 	}
+//line ../../../../examples/jacobi/main.go:69:3
+
 	return s
 }

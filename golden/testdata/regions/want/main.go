@@ -25,6 +25,10 @@ func svm_find(svm_p *svm_rt.Proc, xs []int, x int) int {
 //line ../main.go:10
 	svm_p.RegionStart(1, 1, 7)
 //line ../main.go:11
+	if len(xs) > 0 {
+		svm_rt.RowCheck(svm_p, 1, (xs)[:], 0, len(xs), false)
+	}
+//line ../main.go:11:2
 	for i, v := range xs {
 		if v == x {
 			return i // leaves the region; the runtime closes it
@@ -86,7 +90,7 @@ func main() {
 //line ../main.go:32
 					svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
-					(*svm_rt.W(svm_p, 1, &squares[i])) = i * i
+					(*svm_rt.W(svm_p, 2, &squares[i])) = i * i
 //line ../main.go:32
 					svm_p.RegionStop(2, 6, 7)
 //line ../main.go:34
@@ -105,9 +109,23 @@ func main() {
 //line ../main.go:37
 		svm_p.Barrier(2, 8)
 //line ../main.go:38
-		for _, s := range squares[:limit] {
-			total += s
+		if !svm_p.Checking() {
+//line ../main.go:38:2
+			for _, s := range squares[:limit] {
+				total += s
+			}
+		} else {
+//line ../main.go:38:2
+			if len(squares[:limit]) > 0 {
+				svm_rt.RowCheck(svm_p, 3, (squares[:limit])[:], 0, len(squares[:limit]), false)
+			}
+//line ../main.go:38:2
+			for _, s := range squares[:limit] {
+				total += s
+			}
 		}
+//line ../main.go:40:3
+
 		fmt.Fprintln(svm_p.Stdout(), "sum of the first squares:", total)
 //line ../main.go:42
 	})
