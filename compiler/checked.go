@@ -15,7 +15,8 @@ import (
 // wrote is fetched from its home when a check finds it stale), since no
 // read or write of their storage can pass unseen. A variable is not fully
 // checked when its storage escapes where no check follows it: ranged over
-// with a value, assigned to another variable, passed to a function outside
+// with a value where no check can stand before the loop (a labelled range,
+// a pdo's header), assigned to another variable, passed to a function outside
 // the package (copy, sort.Float64s), a row or an element's address taken
 // into a value (row := a[i], &a[i]), or updated by an atomic directive
 // (whose statement svmc replaces). A package with critical sections, locks
@@ -23,13 +24,8 @@ import (
 // publish and apply diffs of all shared storage, which pages fetched from
 // a home mid-pdo would bypass.
 func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
-	shared := map[types.Object]*SharedVar{}
-	for _, s := range p.Subs {
-		for _, v := range s.Shared {
-			shared[v.Obj] = v
-		}
-	}
-	if len(shared) == 0 {
+	shared := p.sharedStorage()
+	if shared == nil {
 		return nil
 	}
 	for _, s := range p.Subs {
@@ -40,8 +36,6 @@ func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 			}
 		}
 	}
-	p.reachParams(shared)
-	p.rangeAliases(shared)
 	checked := map[ast.Expr]bool{}
 	ranges := map[*ast.RangeStmt]bool{}
 	for _, a := range accs {

@@ -64,7 +64,10 @@ func (a *Access) End() token.Pos {
 	return a.Expr.End()
 }
 
-func (p *Package) numberAccesses() []*Access {
+// sharedStorage maps the shared variables, and the parameters and range
+// values that stand for one (reachParams, rangeAliases), to the variable;
+// nil where the package has none.
+func (p *Package) sharedStorage() map[types.Object]*SharedVar {
 	shared := map[types.Object]*SharedVar{}
 	for _, s := range p.Subs {
 		for _, v := range s.Shared {
@@ -76,6 +79,14 @@ func (p *Package) numberAccesses() []*Access {
 	}
 	p.reachParams(shared)
 	p.rangeAliases(shared)
+	return shared
+}
+
+func (p *Package) numberAccesses() []*Access {
+	shared := p.sharedStorage()
+	if shared == nil {
+		return nil
+	}
 	ranges := p.checkableRanges(shared)
 	var out []*Access
 	for _, s := range p.Subs {

@@ -13,17 +13,15 @@ import (
 // BenchmarkJacobiRanks: examples/jacobi (512×512, 200 iterations) as a
 // whole process on 1, 2 and 4 processors in one process and as 1, 2 and 4
 // MPI ranks (mpirun's start included), side by side in one run: as it is
-// (b travels as lazy pages, a eagerly: checksum ranges over it), with
-// --rank-pages eager (both eagerly); "indexed", the same program with
-// checksum written with index loops, so that both arrays are fully
-// checked and travel as lazy pages; "rows", the indexed program with pdos
-// over i only, so that the loop over j stays a loop whose checks a build
-// for ranks makes once per row (compiler.RowCheck), lazy and eager. For
-// the ranks it reports the bytes of shared storage moved per iteration
-// (diffs and notices reach every other rank; fetched and synchronised
-// pages once) beside the ideal halo exchange (one row each way across
-// each of the k−1 boundaries, 8-byte elements), and what mpirun takes to
-// start and end k processes that do nothing.
+// (both arrays fully checked: they travel as lazy pages), with
+// --rank-pages eager (every change to every rank), and "rows", the
+// program with pdos over i only, so that the loop over j stays a loop
+// whose checks a build for ranks makes once per row (compiler.RowCheck),
+// lazy and eager. For the ranks it reports the bytes of shared storage
+// moved per iteration (diffs and notices reach every other rank; fetched
+// and synchronised pages once) beside the ideal halo exchange (one row
+// each way across each of the k−1 boundaries, 8-byte elements), and what
+// mpirun takes to start and end k processes that do nothing.
 //
 //	go test ./cmd/svmc -run '^$' -bench JacobiRanks -count 3
 func BenchmarkJacobiRanks(b *testing.B) {
@@ -36,23 +34,15 @@ func BenchmarkJacobiRanks(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ranged := "\tfor _, row := range a {\n\t\tfor _, x := range row {\n\t\t\ts += x\n\t\t}\n\t}\n"
-	if !bytes.Contains(src, []byte(ranged)) {
-		b.Fatalf("examples/jacobi's checksum changed: rewrite the indexed variant")
-	}
-	ix := bytes.Replace(src, []byte(ranged), []byte("\tfor i := 0; i < len(a); i++ {\n\t\tfor j := 0; j < len(a[i]); j++ {\n\t\t\ts += a[i][j]\n\t\t}\n\t}\n"), 1)
-	indexed := writeModule(b, map[string]string{"main.go": string(ix)})
-	// rows: each pdo over i only, its loop over j left a loop, whose
-	// checks a build for ranks makes once per row (compiler.RowCheck).
 	nest := []byte("loops(i, j) strategy(on_home(T(i, j)))")
-	if bytes.Count(ix, nest) != 2 {
+	if bytes.Count(src, nest) != 2 {
 		b.Fatalf("examples/jacobi's pdos changed: rewrite the rows variant")
 	}
-	rows := writeModule(b, map[string]string{"main.go": string(bytes.ReplaceAll(ix, nest, []byte("loops(i) strategy(on_home(T(i, 0)))")))})
+	rows := writeModule(b, map[string]string{"main.go": string(bytes.ReplaceAll(src, nest, []byte("loops(i) strategy(on_home(T(i, 0)))")))})
 	dir := b.TempDir()
-	one, ranks, ranksIx, ranksRows := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi"), filepath.Join(dir, "jacobi-indexed"), filepath.Join(dir, "jacobi-rows")
+	one, ranks, ranksRows := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi"), filepath.Join(dir, "jacobi-rows")
 	for _, args := range [][]string{{root, "build", "-o", one, "./examples/jacobi"}, {root, "build", "--mpi", "-o", ranks, "./examples/jacobi"},
-		{indexed, "build", "--mpi", "-o", ranksIx, "."}, {rows, "build", "--mpi", "-o", ranksRows, "."}} {
+		{rows, "build", "--mpi", "-o", ranksRows, "."}} {
 		cmd := exec.Command(svmcBin, args[1:]...)
 		cmd.Dir = args[0]
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -70,7 +60,7 @@ func BenchmarkJacobiRanks(b *testing.B) {
 				}
 			}
 		})
-		for _, v := range []struct{ name, bin, pages string }{{"mpi", ranks, "lazy"}, {"mpi-eager", ranks, "eager"}, {"mpi-indexed", ranksIx, "lazy"}, {"mpi-rows", ranksRows, "lazy"}, {"mpi-rows-eager", ranksRows, "eager"}} {
+		for _, v := range []struct{ name, bin, pages string }{{"mpi", ranks, "lazy"}, {"mpi-eager", ranks, "eager"}, {"mpi-rows", ranksRows, "lazy"}, {"mpi-rows-eager", ranksRows, "eager"}} {
 			b.Run(v.name+"/ranks="+strconv.Itoa(k), func(b *testing.B) {
 				tr := filepath.Join(b.TempDir(), "t.sddf")
 				env := append(os.Environ(), "SVMC_RANK_PAGES="+v.pages)
