@@ -169,8 +169,11 @@ type gen struct {
 	// dropped counts, per imported package, the uses the rewriting
 	// replaced, with the text of the first (see keepImports).
 	dropped map[*types.PkgName]*droppedUses
-	usesRT  bool      // the file calls the runtime outside its subprograms
-	pc      *pkgCalls // the package's calls (callsOf)
+	usesRT  bool // the file calls the runtime outside its subprograms
+	// runNests are the pdos whose checked copy walks runs, their rows
+	// checked once per run (pdoRuns): their hoisted accesses stay plain.
+	runNests map[*compiler.Construct]bool
+	pc       *pkgCalls // the package's calls (callsOf)
 }
 
 func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string, pc *pkgCalls) ([]byte, error) {

@@ -60,15 +60,24 @@ func (g *gen) pdo(c *compiler.Construct) {
 	// the SVM layer is off: the loop is generated twice, and the test is
 	// made once per task instead of once per access.
 	var unchecked *copySpec
+	runs := ""
 	if g.splitChecked(info.Body) {
 		unchecked = g.e.uncheckedCopy()
 		fmt.Fprintf(&b, "if !%s.Checking() {\n%s%s\n}\n} else {\n", procVar, head.String(), unchecked.token)
+		runs = g.pdoRuns(c)
 	}
-	b.WriteString(head.String())
+	if runs != "" {
+		b.WriteString(runs)
+	} else {
+		b.WriteString(head.String())
+	}
 	_, unchecked0 := g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
 
 	var end strings.Builder
 	end.WriteString("}\n")
+	if runs != "" {
+		end.WriteString("}\n") // the loop over a run
+	}
 	if unchecked != nil {
 		end.WriteString("}\n")
 	}
@@ -99,6 +108,71 @@ func (g *gen) pdo(c *compiler.Construct) {
 			return true
 		})
 	}
+}
+
+// pdoRuns is the head of a pdo's checked copy that walks its iterations a
+// run at a time (the iterations that differ only in the innermost index),
+// checking the rows of its hoisted accesses (compiler.RowCheck) once per
+// run; "" where none is hoisted:
+//
+//	for svm_it.NextRun() {
+//		svm_first, svm_n, svm_step := svm_it.Run()
+//		i := int(svm_it.Index(0))
+//		if svm_n > 0 { svm_rt.RowCheck(svm_p, N, (a[i-1])[:], lo+c, hi+1+c, false) }
+//		for svm_k := 0; svm_k < svm_n; svm_k++ {
+//			j := int(svm_first + svm_k*svm_step)
+//			... user body ...
+func (g *gen) pdoRuns(c *compiler.Construct) string {
+	var hoisted []*compiler.Access
+	for _, a := range accessesOf(g) {
+		if a.Row != nil && a.Row.Nest == c {
+			hoisted = append(hoisted, a)
+		}
+	}
+	if len(hoisted) == 0 {
+		return ""
+	}
+	if g.runNests == nil {
+		g.runNests = map[*compiler.Construct]bool{}
+	}
+	g.runNests[c] = true
+	info := c.PDO
+	last := len(info.Loops) - 1
+	text := func(e ast.Expr) string { return string(g.e.src[g.off(e.Pos()):g.off(e.End())]) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "for %s.NextRun() {\nsvm_first, svm_n, svm_step := %s.Run()\n", iterVar, iterVar)
+	value := func(k int, l *compiler.Loop) {
+		if l.Value != nil {
+			fmt.Fprintf(&b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), c.Num, k, l.Name)
+			if !used(g.p.Info, info.Body, l.Value) {
+				fmt.Fprintf(&b, "_ = %s\n", l.Value.Name())
+			}
+		}
+	}
+	for k, l := range info.Loops[:last] {
+		fmt.Fprintf(&b, "%s := %s(%s.Index(%d))\n", l.Name, g.typeName(l.Obj.Type()), iterVar, k)
+		if !used(g.p.Info, info.Body, l.Obj) {
+			fmt.Fprintf(&b, "_ = %s\n", l.Name)
+		}
+		value(k, l)
+	}
+	b.WriteString("if svm_n > 0 {\nsvm_lo, svm_hi := min(svm_first, svm_first+(svm_n-1)*svm_step), max(svm_first, svm_first+(svm_n-1)*svm_step)\n")
+	for _, a := range hoisted {
+		fmt.Fprintf(&b, "%s.RowCheck(%s, %d, (%s)[:], svm_lo+(%d), svm_hi+1+(%d), %v)\n", rt, procVar, a.Num, text(a.Row.Row), a.Row.Off, a.Row.Off, a.Write)
+	}
+	b.WriteString("}\nfor svm_k := 0; svm_k < svm_n; svm_k++ {\n")
+	l := info.Loops[last]
+	fmt.Fprintf(&b, "%s := %s(svm_first + svm_k*svm_step)\n", l.Name, g.typeName(l.Obj.Type()))
+	if !used(g.p.Info, info.Body, l.Obj) {
+		fmt.Fprintf(&b, "_ = %s\n", l.Name)
+	}
+	value(last, l)
+	return b.String()
+}
+
+func accessesOf(g *gen) []*compiler.Access {
+	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	return accs
 }
 
 // loopVars declares the loop variables of a nest from index expressions

@@ -29,7 +29,7 @@ func (g *gen) accesses() {
 		if g.e.replaced(start, end) {
 			continue
 		}
-		if a.Row != nil && g.rowCheck(a) {
+		if a.Row != nil && (a.Row.Nest != nil && g.runNests[a.Row.Nest] || a.Row.Nest == nil && g.rowCheck(a)) {
 			continue
 		}
 		check := "R"
@@ -47,6 +47,9 @@ func (g *gen) accesses() {
 // did (not where generated code replaces the loop's header: a pdo's).
 func (g *gen) rowCheck(a *compiler.Access) bool {
 	rc := a.Row
+	if rc.Loop == nil {
+		return false
+	}
 	at, end := g.off(rc.Loop.Pos()), g.off(rc.Loop.End())
 	if g.e.replaced(at, end) || g.e.replaced(at, g.off(rc.Loop.Body.Lbrace)) {
 		return false

@@ -16,7 +16,13 @@ import (
 // stands for all of it (pages only become invalid at a pdo's end, never
 // inside one). Codegen puts `svm_rt.RowCheck(svm_p, N, row[:], lo, hi,
 // write)` before the loop in the checked copy and leaves the access plain.
+//
+// In a pdo the innermost loop of the nest is the runtime's: Nest is the
+// construct, and codegen walks its iterations a run at a time (the
+// iterations that differ only in the innermost index, Iter.NextRun), the
+// row checked once per run; Loop, Lo, Hi are nil then.
 type RowCheck struct {
+	Nest   *Construct
 	Loop   *ast.ForStmt
 	Row    ast.Expr // X[e1]…[ek]: a slice or array
 	Lo, Hi ast.Expr // the loop's bounds
@@ -38,6 +44,14 @@ func (p *Package) hoistRows(accs []*Access) {
 		}
 		escaped := p.escapedObjs(s.Decl.Body)
 		labelled := map[ast.Stmt]bool{}
+		for _, c := range s.Constructs {
+			if c.PDO != nil && len(c.PDO.Loops) > 0 {
+				p.hoistNest(c, byExpr, escaped)
+				for _, l := range c.PDO.Loops {
+					labelled[l.Stmt] = true // svmc replaces its header: not a loop of hoistLoop's
+				}
+			}
+		}
 		ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
 			if l, ok := n.(*ast.LabeledStmt); ok {
 				labelled[l.Stmt] = true
@@ -86,8 +100,44 @@ func (p *Package) hoistLoop(loop *ast.ForStmt, byExpr map[*ast.IndexExpr]*Access
 	if j == nil {
 		return
 	}
+	variant, calls, ok := p.loopVariant(loop.Body, escaped)
+	if !ok {
+		return // innermost loops only, nothing that outlives an iteration
+	}
+	variant[j] = true
+	if !p.invariant(lo, variant, calls, false) || !p.invariant(hi, variant, calls, false) {
+		return
+	}
+	p.hoistBody(loop.Body, j, variant, calls, byExpr, func(ix *ast.IndexExpr, off int64) *RowCheck {
+		return &RowCheck{Loop: loop, Row: ix.X, Lo: lo, Hi: hi, Incl: incl, Off: off}
+	})
+}
+
+// hoistNest hoists the qualifying accesses of a pdo's body out of the run
+// of its innermost loop.
+func (p *Package) hoistNest(c *Construct, byExpr map[*ast.IndexExpr]*Access, escaped map[types.Object]bool) {
+	body, j := c.PDO.Body, types.Object(c.PDO.Loops[len(c.PDO.Loops)-1].Obj)
+	variant, calls, ok := p.loopVariant(body, escaped)
+	if !ok {
+		return
+	}
+	variant[j] = true
+	for _, l := range c.PDO.Loops {
+		if l.Value != nil {
+			variant[l.Value] = true // read from storage per iteration
+		}
+	}
+	p.hoistBody(body, j, variant, calls, byExpr, func(ix *ast.IndexExpr, off int64) *RowCheck {
+		return &RowCheck{Nest: c, Row: ix.X, Off: off}
+	})
+}
+
+// loopVariant is what a loop's body may change from one iteration to the
+// next (see hoistLoop), and whether it calls anything; not ok where the
+// body holds an inner loop or something that outlives an iteration.
+func (p *Package) loopVariant(body *ast.BlockStmt, escaped map[types.Object]bool) (variant map[types.Object]bool, calls, ok bool) {
 	inner := false
-	ast.Inspect(loop.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt, *ast.LabeledStmt:
 			inner = true
@@ -95,13 +145,10 @@ func (p *Package) hoistLoop(loop *ast.ForStmt, byExpr map[*ast.IndexExpr]*Access
 		return !inner
 	})
 	if inner {
-		return // innermost loops only, nothing that outlives an iteration
+		return nil, false, false
 	}
-	variant := p.variantObjs(loop.Body)
-	variant[j] = true
-	// A call may change what escaped, and any package variable.
-	calls := false
-	ast.Inspect(loop.Body, func(n ast.Node) bool {
+	variant = p.variantObjs(body)
+	ast.Inspect(body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
 			if tv, ok := p.Info.Types[c.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 				return true
@@ -115,11 +162,13 @@ func (p *Package) hoistLoop(loop *ast.ForStmt, byExpr map[*ast.IndexExpr]*Access
 			variant[o] = true
 		}
 	}
-	inv := func(e ast.Expr, rows bool) bool { return p.invariant(e, variant, calls, rows) }
-	if !inv(lo, false) || !inv(hi, false) {
-		return
-	}
-	ast.Inspect(loop.Body, func(n ast.Node) bool {
+	return variant, calls, true
+}
+
+// hoistBody gives each access of body of the form X[e…][j+c] whose row is
+// invariant the row check mk makes.
+func (p *Package) hoistBody(body *ast.BlockStmt, j types.Object, variant map[types.Object]bool, calls bool, byExpr map[*ast.IndexExpr]*Access, mk func(*ast.IndexExpr, int64) *RowCheck) {
+	ast.Inspect(body, func(n ast.Node) bool {
 		ix, ok := n.(*ast.IndexExpr)
 		if !ok {
 			return true
@@ -129,10 +178,10 @@ func (p *Package) hoistLoop(loop *ast.ForStmt, byExpr map[*ast.IndexExpr]*Access
 			return true
 		}
 		off, ok := p.loopIndex(ix.Index, j)
-		if !ok || !inv(ix.X, true) || !p.indexesSliceOrArray(ix.X) {
+		if !ok || !p.invariant(ix.X, variant, calls, true) || !p.indexesSliceOrArray(ix.X) {
 			return false
 		}
-		a.Row = &RowCheck{Loop: loop, Row: ix.X, Lo: lo, Hi: hi, Incl: incl, Off: off}
+		a.Row = mk(ix, off)
 		return false
 	})
 }

@@ -1119,6 +1119,27 @@ func (it *Iter) descend(l int, nd *sched.Node) {
 	}
 }
 
+// NextRun advances to the next run of the task's iterations: those that
+// differ only in the innermost loop's index, which Run gives (code built
+// for ranks walks a run itself, the rows it reads checked once: see
+// compiler.RowCheck). It and Next are not mixed in one task.
+func (it *Iter) NextRun() bool {
+	it.k, it.hi = 0, 0
+	return it.next()
+}
+
+// Run is the current run: the innermost index's first value, the number
+// of iterations and the step between them (one iteration where the
+// schedule hands them out one by one).
+func (it *Iter) Run() (first, n, step int) {
+	if it.last < 0 {
+		return 0, 1, 1
+	}
+	first, n, step = it.idx[it.last], it.hi-it.k+1, it.step
+	it.k = it.hi
+	return first, n, step
+}
+
 // Index is the value of loop variable d (outermost 0) at the current
 // iteration.
 func (it *Iter) Index(d int) int { return it.idx[d] }

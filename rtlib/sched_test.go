@@ -1,8 +1,11 @@
 package rtlib
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -59,29 +62,49 @@ func enumerate(space []Range, f func(k, v []int)) {
 	rec(0)
 }
 
+// check runs the pdo and compares each processor's iterations with the
+// owner function's, walked one by one (Next) and a run at a time
+// (NextRun, as code built for ranks walks them).
 func (c schedCase) check(t *testing.T, n int) {
 	t.Helper()
-	got := make([][][]int, n)
-	runN(t, n, func(p *Proc) {
-		s := c.setup(p)
-		p.PDO(1, 1, s, c.space, func(q *Proc, it *Iter) {
-			for it.Next() {
-				v := make([]int, len(c.space))
-				for d := range v {
-					v[d] = it.Index(d)
-				}
-				got[q.ID()] = append(got[q.ID()], v)
-			}
-		})
-	})
 	want := make([][][]int, n)
 	enumerate(c.space, func(k, v []int) {
 		pid := c.owner(n, k, v)
 		want[pid] = append(want[pid], append([]int(nil), v...))
 	})
-	for pid := range n {
-		if !reflect.DeepEqual(got[pid], want[pid]) {
-			t.Errorf("%s N=%d processor %d:\n got %v\nwant %v", c.name, n, pid, got[pid], want[pid])
+	for _, runs := range []bool{false, true} {
+		got := make([][][]int, n)
+		runN(t, n, func(p *Proc) {
+			s := c.setup(p)
+			p.PDO(1, 1, s, c.space, func(q *Proc, it *Iter) {
+				add := func(last int) {
+					v := make([]int, len(c.space))
+					for d := range v {
+						v[d] = it.Index(d)
+					}
+					if len(v) > 0 {
+						v[len(v)-1] = last
+					}
+					got[q.ID()] = append(got[q.ID()], v)
+				}
+				if !runs {
+					for it.Next() {
+						add(it.Index(len(c.space) - 1))
+					}
+					return
+				}
+				for it.NextRun() {
+					first, m, step := it.Run()
+					for k := range m {
+						add(first + k*step)
+					}
+				}
+			})
+		})
+		for pid := range n {
+			if !reflect.DeepEqual(got[pid], want[pid]) {
+				t.Errorf("%s N=%d processor %d (runs %v):\n got %v\nwant %v", c.name, n, pid, runs, got[pid], want[pid])
+			}
 		}
 	}
 }
@@ -533,6 +556,35 @@ func TestImbalance(t *testing.T) {
 			if count[pid] != 12*3 {
 				t.Errorf("N=%d: processor %d ran %d iterations, want 36", n, pid, count[pid])
 			}
+		}
+	}
+}
+
+// TestNextRunDynamic: walked a run at a time, dynamic and guided chunks
+// of a nest still cover every iteration once (a chunk ends inside a row:
+// its run is cut there).
+func TestNextRunDynamic(t *testing.T) {
+	space := []Range{{Lo: 0, Hi: 6, Step: 1}, {Lo: 10, Hi: 22, Step: 3}}
+	for _, s := range []Schedule{Dynamic(1), Dynamic(3), Guided(2)} {
+		var mu sync.Mutex
+		var got [][2]int
+		runN(t, 3, func(p *Proc) {
+			p.PDO(1, 1, s, space, func(q *Proc, it *Iter) {
+				for it.NextRun() {
+					first, m, step := it.Run()
+					mu.Lock()
+					for k := range m {
+						got = append(got, [2]int{it.Index(0), first + k*step})
+					}
+					mu.Unlock()
+				}
+			})
+		})
+		var want [][2]int
+		enumerate(space, func(_, v []int) { want = append(want, [2]int{v[0], v[1]}) })
+		slices.SortFunc(got, func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: iterations\n got %v\nwant %v", s, got, want)
 		}
 	}
 }

@@ -46,6 +46,12 @@ func main() {
 			}
 		}
 	}
+	//svm:pdo loops(i, j)
+	for i := 1; i < n-1; i++ {
+		for j := 1; j < n-1; j++ {
+			b[i][j] = a[i][j-1] + a[i-1][j] // hoisted 3
+		}
+	}
 	k := 1
 	bump := func() { k++ }
 	for j := 0; j < n; j++ {
