@@ -10,7 +10,8 @@ import (
 
 // TestHoistRows: built for ranks, an access X[e…][j+c] in an innermost
 // counting loop over j whose row does not change in the loop is checked
-// once before it; an index that is not j+c, a row whose index the loop
+// once before it, and so is one in a pdo's body whose j is the nest's
+// innermost index (once per run); an index that is not j+c, a row whose index the loop
 // changes (a local it assigns, one a called closure changes, a package
 // variable where the loop calls something, an index read from shared
 // storage), a labelled loop, an outer loop and a shadowed j keep their
