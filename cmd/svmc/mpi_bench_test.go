@@ -17,11 +17,14 @@ import (
 // --rank-pages eager (every change to every rank), and "rows", the
 // program with pdos over i only, so that the loop over j stays a loop
 // whose checks a build for ranks makes once per row (compiler.RowCheck),
-// lazy and eager. For the ranks it reports the bytes of shared storage
+// lazy and eager, and "busy", the example with a grid whose every row
+// changes every iteration, lazy and eager. For the ranks it reports the bytes of shared storage
 // moved per iteration (diffs and notices reach every other rank; fetched
 // and synchronised pages once) beside the ideal halo exchange (one row
-// each way across each of the k−1 boundaries, 8-byte elements), and what
-// mpirun takes to start and end k processes that do nothing.
+// each way across each of the k−1 boundaries, 8-byte elements) and the
+// pages fetched from their homes per iteration (the page faults between
+// ranks), and what mpirun takes to start and end k processes that do
+// nothing.
 //
 //	go test ./cmd/svmc -run '^$' -bench JacobiRanks -count 3
 func BenchmarkJacobiRanks(b *testing.B) {
@@ -39,10 +42,20 @@ func BenchmarkJacobiRanks(b *testing.B) {
 		b.Fatalf("examples/jacobi's pdos changed: rewrite the rows variant")
 	}
 	rows := writeModule(b, map[string]string{"main.go": string(bytes.ReplaceAll(src, nest, []byte("loops(i) strategy(on_home(T(i, 0)))")))})
+	// busy: every row changes every iteration (the example's heat front
+	// from its top edge reaches ~200 rows in 200 iterations: its rows
+	// around the ranks' boundaries hardly change, so their pages hardly
+	// travel).
+	edge := []byte("\t\ta[0][j], b[0][j] = 1, 1 // the hot top edge\n")
+	if !bytes.Contains(src, edge) {
+		b.Fatalf("examples/jacobi's top edge changed: rewrite the busy variant")
+	}
+	busy := writeModule(b, map[string]string{"main.go": string(bytes.Replace(src, edge,
+		[]byte("\t\tfor i := range size {\n\t\t\ta[i][j] = float64((i*7+j*3)%11) / 10\n\t\t\tb[i][j] = a[i][j]\n\t\t}\n"), 1))})
 	dir := b.TempDir()
-	one, ranks, ranksRows := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi"), filepath.Join(dir, "jacobi-rows")
+	one, ranks, ranksRows, ranksBusy := filepath.Join(dir, "jacobi"), filepath.Join(dir, "jacobi-mpi"), filepath.Join(dir, "jacobi-rows"), filepath.Join(dir, "jacobi-busy")
 	for _, args := range [][]string{{root, "build", "-o", one, "./examples/jacobi"}, {root, "build", "--mpi", "-o", ranks, "./examples/jacobi"},
-		{rows, "build", "--mpi", "-o", ranksRows, "."}} {
+		{rows, "build", "--mpi", "-o", ranksRows, "."}, {busy, "build", "--mpi", "-o", ranksBusy, "."}} {
 		cmd := exec.Command(svmcBin, args[1:]...)
 		cmd.Dir = args[0]
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -60,7 +73,8 @@ func BenchmarkJacobiRanks(b *testing.B) {
 				}
 			}
 		})
-		for _, v := range []struct{ name, bin, pages string }{{"mpi", ranks, "lazy"}, {"mpi-eager", ranks, "eager"}, {"mpi-rows", ranksRows, "lazy"}, {"mpi-rows-eager", ranksRows, "eager"}} {
+		for _, v := range []struct{ name, bin, pages string }{{"mpi", ranks, "lazy"}, {"mpi-eager", ranks, "eager"}, {"mpi-rows", ranksRows, "lazy"}, {"mpi-rows-eager", ranksRows, "eager"},
+			{"mpi-busy", ranksBusy, "lazy"}, {"mpi-busy-eager", ranksBusy, "eager"}} {
 			b.Run(v.name+"/ranks="+strconv.Itoa(k), func(b *testing.B) {
 				tr := filepath.Join(b.TempDir(), "t.sddf")
 				env := append(os.Environ(), "SVMC_RANK_PAGES="+v.pages)
@@ -70,10 +84,11 @@ func BenchmarkJacobiRanks(b *testing.B) {
 				if err := mergeRankTraces(tr, k); err != nil {
 					b.Fatal(err)
 				}
-				moved := 0.0
+				moved, pages := 0.0, 0
 				for _, r := range readTrace(b, tr) {
 					if r.Desc.Name == "rank-info" {
 						moved += r.Double("bytes sent")*float64(k-1) + r.Double("page bytes received")
+						pages += r.Int("pages fetched")
 					}
 				}
 				for b.Loop() {
@@ -82,6 +97,7 @@ func BenchmarkJacobiRanks(b *testing.B) {
 					}
 				}
 				b.ReportMetric(moved/iters, "moved-B/iter")
+				b.ReportMetric(float64(pages)/iters, "pages/iter")
 				b.ReportMetric(float64(2*(k-1)*n*8), "halo-B/iter")
 			})
 		}
