@@ -266,50 +266,35 @@ func (p *Package) loopIndex(e ast.Expr, j types.Object) (int64, bool) {
 }
 
 // variantObjs are the variables the body defines, assigns, increments or
-// takes the address of.
+// takes the address of (writtenExprs' expressions, by their root
+// variable: a write of an element leaves the rows as they are).
 func (p *Package) variantObjs(body *ast.BlockStmt) map[types.Object]bool {
 	v := map[types.Object]bool{}
-	mark := func(e ast.Expr) {
+	for e := range writtenExprs(body) {
 		for {
 			switch x := ast.Unparen(e).(type) {
 			case *ast.Ident:
 				if o := p.Info.Uses[x]; o != nil {
 					v[o] = true
 				}
-				if o := p.Info.Defs[x]; o != nil {
-					v[o] = true
-				}
-				return
 			case *ast.IndexExpr:
-				if !p.indexesSliceOrArray(x) {
-					return // an element: the rows stay
+				if p.indexesSliceOrArray(x) {
+					e = x.X // a row: the variable holding it changes
+					continue
 				}
-				e = x.X
 			case *ast.SelectorExpr:
 				e = x.X
+				continue
 			case *ast.StarExpr:
 				e = x.X
-			default:
-				return
+				continue
 			}
+			break
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				mark(l)
-			}
-		case *ast.IncDecStmt:
-			mark(x.X)
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				mark(x.X)
-			}
-		case *ast.ValueSpec:
-			for _, id := range x.Names {
-				mark(id)
-			}
+		if id, ok := n.(*ast.Ident); ok && p.Info.Defs[id] != nil {
+			v[p.Info.Defs[id]] = true // defined in the body: one per iteration
 		}
 		return true
 	})
