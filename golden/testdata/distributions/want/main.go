@@ -81,22 +81,28 @@ func main() {
 		//svm:pdo loops(i) strategy(on_home(A(i)))
 //line ../main.go:26
 		svm_p.PDO(1, 13, svm_rt.OnHome(A, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:28
-				hits[i]++
+					hits[i]++
 //line ../main.go:29
+				}
 			}
 		})
 //line ../main.go:30
 		//svm:pdo loops(i) strategy(on_home(B(i + 1)))
 //line ../main.go:30
 		svm_p.PDO(1, 14, svm_rt.OnHome(B, svm_rt.LoopVar(0, 1)), []svm_rt.Range{{Lo: 0, Hi: (5) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:32
-				hits[i]++
+					hits[i]++
 //line ../main.go:33
+				}
 			}
 		})
 //line ../main.go:34
@@ -107,11 +113,14 @@ func main() {
 			_ = i
 			return int(5 - i)
 		})), []svm_rt.Range{{Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:36
-				hits[i]++
+					hits[i]++
 //line ../main.go:37
+				}
 			}
 		})
 //line ../main.go:38
@@ -120,14 +129,17 @@ func main() {
 //line ../main.go:39
 		svm_p.PDO(1, 16, svm_rt.OnHome(E, svm_rt.LoopVar(0, 0), svm_rt.ConstIndex(int(2))), []svm_rt.Range{{Lo: 0, Hi: (4) - 1, Step: 1}, {Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red16_0 := svm_rt.Identity(cells, svm_rt.OpAdd)
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
 				_ = i
-				j := int(svm_it.Index(1))
-				_ = j
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
+					_ = j
 //line ../main.go:42
-				svm_red16_0++
+					svm_red16_0++
 //line ../main.go:44
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &cells, svm_red16_0, svm_rt.OpAdd)
 		})
@@ -140,14 +152,17 @@ func main() {
 //line ../main.go:46
 		svm_p.PDO(1, 18, svm_rt.OnHome(D, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (4) - 1, Step: 1}, {Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red18_0 := svm_rt.Identity(cells, svm_rt.OpAdd)
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
 				_ = i
-				j := int(svm_it.Index(1))
-				_ = j
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
+					_ = j
 //line ../main.go:49
-				svm_red18_0++
+					svm_red18_0++
 //line ../main.go:51
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &cells, svm_red18_0, svm_rt.OpAdd)
 		})

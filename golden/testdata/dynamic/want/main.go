@@ -25,13 +25,16 @@ func main() {
 		//svm:pdo label(self) loops(i) strategy(dynamic(4))
 //line ../main.go:13
 		svm_p.PDO(1, 1, svm_rt.Dynamic(4), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:15
-				for j := 0; j < i; j++ {
-					a[i] += j
-				}
+					for j := 0; j < i; j++ {
+						a[i] += j
+					}
 //line ../main.go:18
+				}
 			}
 		})
 //line ../main.go:19
@@ -40,11 +43,14 @@ func main() {
 //line ../main.go:20
 		svm_p.PDO(1, 2, svm_rt.Guided(2), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red2_0 := svm_rt.Identity(total, svm_rt.OpAdd)
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:22
-				svm_red2_0 += a[i]
+					svm_red2_0 += a[i]
 //line ../main.go:23
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &total, svm_red2_0, svm_rt.OpAdd)
 		})
@@ -52,12 +58,15 @@ func main() {
 		//svm:pdo label(affinity) loops(i, j) strategy(affinity)
 //line ../main.go:24
 		svm_p.PDO(1, 3, svm_rt.Affinity(), []svm_rt.Range{{Lo: 0, Hi: (4) - 1, Step: 1}, {Lo: 0, Hi: (10) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				j := int(svm_it.Index(1))
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
 //line ../main.go:27
-				a[i*10+j] -= j
+					a[i*10+j] -= j
 //line ../main.go:29
+				}
 			}
 		})
 //line ../main.go:30

@@ -67,20 +67,26 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 //line ../../../../examples/example31/main.go:31
 	svm_p.PDO(1, 7, svm_rt.OnHome(T1, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		if !svm_p.Checking() {
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				j := int(svm_it.Index(1))
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/example31/main.go:34
-				a[i][j] = float64(i*m + j)
+					a[i][j] = float64(i*m + j)
 
+				}
 			}
 		} else {
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				j := int(svm_it.Index(1))
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/example31/main.go:34
-				(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
+					(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
 //line ../../../../examples/example31/main.go:36
+				}
 			}
 		}
 	})
@@ -100,20 +106,26 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 	svm_p.PDO(1, 10, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 0, Hi: (m) - 1, Step: 1}, {Lo: 0, Hi: (m) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red10_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
 		if !svm_p.Checking() {
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				j := int(svm_it.Index(1))
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/example31/main.go:44
-				svm_red10_0 += a[i][j]
+					svm_red10_0 += a[i][j]
 
+				}
 			}
 		} else {
-			for svm_it.Next() {
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				j := int(svm_it.Index(1))
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/example31/main.go:44
-				svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
+					svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
 //line ../../../../examples/example31/main.go:46
+				}
 			}
 		}
 		svm_rt.ReduceInto(svm_it, &sum, svm_red10_0, svm_rt.OpAdd)
@@ -125,14 +137,17 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 //line ../../../../examples/example31/main.go:49
 	svm_p.PDO(1, 11, svm_rt.LoopLevel(P, svm_rt.Block(), svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (10) - 1, Step: 1}, {Lo: 0, Hi: (10) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red11_0 := svm_rt.Identity(diagonal, svm_rt.OpAdd)
-		for svm_it.Next() {
+		for svm_it.NextRun() {
+			svm_first, svm_n, svm_step := svm_it.Run()
 			i := int(svm_it.Index(0))
-			j := int(svm_it.Index(1))
+			for svm_k := 0; svm_k < svm_n; svm_k++ {
+				j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/example31/main.go:52
-			if i == j {
-				svm_red11_0++
-			}
+				if i == j {
+					svm_red11_0++
+				}
 //line ../../../../examples/example31/main.go:56
+			}
 		}
 		svm_rt.ReduceInto(svm_it, &diagonal, svm_red11_0, svm_rt.OpAdd)
 	})

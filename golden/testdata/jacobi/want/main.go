@@ -72,20 +72,26 @@ func main() {
 //line ../../../../examples/jacobi/main.go:35
 			svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 				if !svm_p.Checking() {
-					for svm_it.Next() {
+					for svm_it.NextRun() {
+						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						j := int(svm_it.Index(1))
+						for svm_k := 0; svm_k < svm_n; svm_k++ {
+							j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/jacobi/main.go:38
-						b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
+							b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
 
+						}
 					}
 				} else {
-					for svm_it.Next() {
+					for svm_it.NextRun() {
+						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						j := int(svm_it.Index(1))
+						for svm_k := 0; svm_k < svm_n; svm_k++ {
+							j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/jacobi/main.go:38
-						(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
+							(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
 //line ../../../../examples/jacobi/main.go:40
+						}
 					}
 				}
 			})
@@ -96,22 +102,28 @@ func main() {
 			svm_p.PDO(1, 6, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0), svm_rt.LoopVar(1, 0)), []svm_rt.Range{{Lo: 1, Hi: (size - 1) - 1, Step: 1}, {Lo: 1, Hi: (size - 1) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 				svm_red6_0 := svm_rt.Identity(change, svm_rt.OpMax)
 				if !svm_p.Checking() {
-					for svm_it.Next() {
+					for svm_it.NextRun() {
+						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						j := int(svm_it.Index(1))
+						for svm_k := 0; svm_k < svm_n; svm_k++ {
+							j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/jacobi/main.go:45
-						svm_red6_0 = max(svm_red6_0, math.Abs(b[i][j]-a[i][j]))
-						a[i][j] = b[i][j]
+							svm_red6_0 = max(svm_red6_0, math.Abs(b[i][j]-a[i][j]))
+							a[i][j] = b[i][j]
 
+						}
 					}
 				} else {
-					for svm_it.Next() {
+					for svm_it.NextRun() {
+						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						j := int(svm_it.Index(1))
+						for svm_k := 0; svm_k < svm_n; svm_k++ {
+							j := int(svm_first + svm_k*svm_step)
 //line ../../../../examples/jacobi/main.go:45
-						svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
-						(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
+							svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
+							(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
 //line ../../../../examples/jacobi/main.go:48
+						}
 					}
 				}
 				svm_rt.ReduceInto(svm_it, &change, svm_red6_0, svm_rt.OpMax)

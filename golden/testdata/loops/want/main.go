@@ -24,11 +24,14 @@ func main() {
 //line ../main.go:11
 		svm_p.PDO(1, 1, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 9, Hi: (0), Step: -1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red1_0 := svm_rt.Identity(down, svm_rt.OpAdd)
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:13
-				svm_red1_0 += i
+					svm_red1_0 += i
 //line ../main.go:14
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &down, svm_red1_0, svm_rt.OpAdd)
 		})
@@ -38,11 +41,14 @@ func main() {
 //line ../main.go:16
 		svm_p.PDO(1, 2, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (9), Step: (3)}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red2_0 := svm_rt.Identity(steps, svm_rt.OpAdd)
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:18
-				svm_red2_0 += i
+					svm_red2_0 += i
 //line ../main.go:19
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &steps, svm_red2_0, svm_rt.OpAdd)
 		})
@@ -52,11 +58,14 @@ func main() {
 //line ../main.go:21
 		svm_p.PDO(1, 3, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 10, Hi: (0) + 1, Step: -(2)}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red3_0 := svm_rt.Identity(back, svm_rt.OpAdd)
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:23
-				svm_red3_0 += i
+					svm_red3_0 += i
 //line ../main.go:24
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &back, svm_red3_0, svm_rt.OpAdd)
 		})
@@ -73,20 +82,23 @@ func main() {
 			svm_red4_3 := svm_rt.Identity(and, svm_rt.OpAnd)
 			svm_red4_4 := svm_rt.Identity(or, svm_rt.OpOr)
 			svm_red4_5 := svm_rt.Identity(xor, svm_rt.OpXor)
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
-				v := svm_range4_0[i]
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
+					v := svm_range4_0[i]
 //line ../main.go:29
-				if i == 2 {
-					continue
-				}
-				svm_red4_0 *= v
-				svm_red4_1 = min(svm_red4_1, v)
-				svm_red4_2 = max(svm_red4_2, v)
-				svm_red4_3 &= v | 1
-				svm_red4_4 |= v
-				svm_red4_5 ^= v
+					if i == 2 {
+						continue
+					}
+					svm_red4_0 *= v
+					svm_red4_1 = min(svm_red4_1, v)
+					svm_red4_2 = max(svm_red4_2, v)
+					svm_red4_3 &= v | 1
+					svm_red4_4 |= v
+					svm_red4_5 ^= v
 //line ../main.go:38
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &prod, svm_red4_0, svm_rt.OpMul)
 			svm_rt.ReduceInto(svm_it, &lo, svm_red4_1, svm_rt.OpMin)
@@ -105,14 +117,17 @@ func main() {
 		//svm:pdo loops(i) processors(R) strategy(cyclic(2))
 //line ../main.go:41
 		svm_p.PDO(1, 6, svm_rt.LoopLevel(R, svm_rt.Cyclic(2)), []svm_rt.Range{{Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
-				_ = i
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
+					_ = i
 //line ../main.go:43
-				for j := 0; j < 2; j++ {
-					_ = j // i stays unused in the pdo body
-				}
+					for j := 0; j < 2; j++ {
+						_ = j // i stays unused in the pdo body
+					}
 //line ../main.go:46
+				}
 			}
 		})
 //line ../main.go:47
@@ -120,11 +135,14 @@ func main() {
 //line ../main.go:47
 		svm_p.PDO(1, 7, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (7) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red7_0 := svm_rt.Identity(count, svm_rt.OpAdd)
-			for svm_it.Next() {
-				k := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					k := int(svm_first + svm_k*svm_step)
 //line ../main.go:49
-				svm_red7_0 += k
+					svm_red7_0 += k
 //line ../main.go:50
+				}
 			}
 			svm_rt.ReduceInto(svm_it, &count, svm_red7_0, svm_rt.OpAdd)
 		})

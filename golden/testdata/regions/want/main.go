@@ -69,31 +69,37 @@ func main() {
 //line ../main.go:30
 		svm_p.PDO(2, 5, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			if !svm_p.Checking() {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:32
-					//svm:trace_region body
+						//svm:trace_region body
 //line ../main.go:32
-					svm_p.RegionStart(2, 6, 7)
+						svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
-					squares[i] = i * i
+						squares[i] = i * i
 //line ../main.go:32
-					svm_p.RegionStop(2, 6, 7)
+						svm_p.RegionStop(2, 6, 7)
 //line ../main.go:34
 
+					}
 				}
 			} else {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:32
-					//svm:trace_region body
+						//svm:trace_region body
 //line ../main.go:32
-					svm_p.RegionStart(2, 6, 7)
+						svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
-					(*svm_rt.W(svm_p, 2, &squares[i])) = i * i
+						(*svm_rt.W(svm_p, 2, &squares[i])) = i * i
 //line ../main.go:32
-					svm_p.RegionStop(2, 6, 7)
+						svm_p.RegionStop(2, 6, 7)
 //line ../main.go:34
+					}
 				}
 			}
 		})

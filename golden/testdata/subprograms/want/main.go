@@ -38,11 +38,14 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 	svm_range1_0 := v
 	svm_p.PDO(1, 1, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range1_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 		svm_red1_0 := svm_rt.Identity(s, svm_rt.OpAdd)
-		for svm_it.Next() {
-			i := int(svm_it.Index(0))
+		for svm_it.NextRun() {
+			svm_first, svm_n, svm_step := svm_it.Run()
+			for svm_k := 0; svm_k < svm_n; svm_k++ {
+				i := int(svm_first + svm_k*svm_step)
 //line ../main.go:18
-			svm_red1_0 += v[i] * w[i]
+				svm_red1_0 += v[i] * w[i]
 //line ../main.go:19
+			}
 		}
 		svm_rt.ReduceInto(svm_it, &s, svm_red1_0, svm_rt.OpAdd)
 	})

@@ -49,18 +49,24 @@ func main() {
 //line ../main.go:22
 		svm_p.PDO(1, 5, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (len(a)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			if !svm_p.Checking() {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:24
-					a[i] = float64(i % 7)
+						a[i] = float64(i % 7)
 
+					}
 				}
 			} else {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:24
-					(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
+						(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
 //line ../main.go:25
+					}
 				}
 			}
 		})
@@ -71,18 +77,24 @@ func main() {
 		svm_p.PDO(1, 6, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (len(a)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red6_0 := svm_rt.Identity(s, svm_rt.OpAdd)
 			if !svm_p.Checking() {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:29
-					svm_red6_0 += a[i]
+						svm_red6_0 += a[i]
 
+					}
 				}
 			} else {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:29
-					svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
+						svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
 //line ../main.go:30
+					}
 				}
 			}
 			svm_rt.ReduceInto(svm_it, &s, svm_red6_0, svm_rt.OpAdd)
@@ -94,22 +106,28 @@ func main() {
 		svm_p.PDO(1, 7, svm_rt.OnHome(T, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (len(a)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			svm_red7_0 := svm_rt.Identity(edges, svm_rt.OpAdd)
 			if !svm_p.Checking() {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:34
-					if i > 0 && i%1024 == 0 {
-						svm_red7_0 += a[i-1]
-					}
+						if i > 0 && i%1024 == 0 {
+							svm_red7_0 += a[i-1]
+						}
 
+					}
 				}
 			} else {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:34
-					if i > 0 && i%1024 == 0 {
-						svm_red7_0 += (*svm_rt.R(svm_p, 3, &a[i-1]))
-					}
+						if i > 0 && i%1024 == 0 {
+							svm_red7_0 += (*svm_rt.R(svm_p, 3, &a[i-1]))
+						}
 //line ../main.go:37
+					}
 				}
 			}
 			svm_rt.ReduceInto(svm_it, &edges, svm_red7_0, svm_rt.OpAdd)
@@ -123,18 +141,24 @@ func main() {
 //line ../main.go:39
 		svm_p.PDO(1, 9, svm_rt.LoopLevel(nil, svm_rt.Cyclic(1)), []svm_rt.Range{{Lo: 0, Hi: (len(c)) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			if !svm_p.Checking() {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:41
-					c[i] = int64(i)
+						c[i] = int64(i)
 
+					}
 				}
 			} else {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:41
-					(*svm_rt.W(svm_p, 4, &c[i])) = int64(i)
+						(*svm_rt.W(svm_p, 4, &c[i])) = int64(i)
 //line ../main.go:42
+					}
 				}
 			}
 		})
@@ -143,22 +167,28 @@ func main() {
 //line ../main.go:43
 		svm_p.PDO(1, 10, svm_rt.LoopLevel(nil, svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (64) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			if !svm_p.Checking() {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:45
-					for j := 0; j < 64; j++ {
-						grid[i][j] = float64(i + j)
-					}
+						for j := 0; j < 64; j++ {
+							grid[i][j] = float64(i + j)
+						}
 
+					}
 				}
 			} else {
-				for svm_it.Next() {
-					i := int(svm_it.Index(0))
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
 //line ../main.go:45
-					for j := 0; j < 64; j++ {
-						(*svm_rt.W(svm_p, 5, &grid[i][j])) = float64(i + j)
-					}
+						for j := 0; j < 64; j++ {
+							(*svm_rt.W(svm_p, 5, &grid[i][j])) = float64(i + j)
+						}
 //line ../main.go:48
+					}
 				}
 			}
 		})

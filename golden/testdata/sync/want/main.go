@@ -44,11 +44,14 @@ func main() {
 					//svm:pdo label(inner) loops(i)
 //line ../main.go:23
 					svm_p.PDO(1, 4, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-						for svm_it.Next() {
-							i := int(svm_it.Index(0))
+						for svm_it.NextRun() {
+							svm_first, svm_n, svm_step := svm_it.Run()
+							for svm_k := 0; svm_k < svm_n; svm_k++ {
+								i := int(svm_first + svm_k*svm_step)
 //line ../main.go:25
-							hits[i]++
+								hits[i]++
 //line ../main.go:26
+							}
 						}
 					})
 //line ../main.go:27
@@ -70,38 +73,41 @@ func main() {
 		//svm:pdo label(sync) loops(i)
 //line ../main.go:32
 		svm_p.PDO(1, 6, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:34
-				//svm:critical tally
+					//svm:critical tally
 //line ../main.go:34
-				svm_p.CriticalEnter(1, 7, "tally")
+					svm_p.CriticalEnter(1, 7, "tally")
 //line ../main.go:35
-				named++
+					named++
 //line ../main.go:34
-				svm_p.CriticalExit(1, 7, "tally")
+					svm_p.CriticalExit(1, 7, "tally")
 //line ../main.go:36
-				//svm:critical
+					//svm:critical
 //line ../main.go:36
-				svm_p.CriticalEnter(1, 8, "")
+					svm_p.CriticalEnter(1, 8, "")
 //line ../main.go:37
-				unnamed += 2
+					unnamed += 2
 //line ../main.go:38
-				svm_p.CriticalExit(1, 8, "")
+					svm_p.CriticalExit(1, 8, "")
 //line ../main.go:38
-				//svm:end critical
-				//svm:lock(locked, hits[i])
+					//svm:end critical
+					//svm:lock(locked, hits[i])
 //line ../main.go:39
-				svm_lock10 := svm_p.Lock(1, 10, svm_rt.VarOf(&locked), svm_rt.VarOf(&hits[i]))
+					svm_lock10 := svm_p.Lock(1, 10, svm_rt.VarOf(&locked), svm_rt.VarOf(&hits[i]))
 //line ../main.go:40
-				locked += hits[i]
+					locked += hits[i]
 //line ../main.go:39
-				svm_p.Unlock(1, 10, svm_lock10)
+					svm_p.Unlock(1, 10, svm_lock10)
 //line ../main.go:41
-				//svm:atomic
+					//svm:atomic
 //line ../main.go:42
-				svm_rt.AtomicAdd(svm_p, 1, 11, &atomic, 0.5)
+					svm_rt.AtomicAdd(svm_p, 1, 11, &atomic, 0.5)
 //line ../main.go:43
+				}
 			}
 		})
 //line ../main.go:44

@@ -32,11 +32,14 @@ func main() {
 		//svm:pdo label(semi) loops(i) strategy(dynamic(4)) template(R)
 //line ../main.go:16
 		svm_p.PDO(1, 2, svm_rt.Dynamic(4).Record(R), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:18
-				a[i] = i
+					a[i] = i
 //line ../main.go:19
+				}
 			}
 		})
 //line ../main.go:20
@@ -48,11 +51,14 @@ func main() {
 		//svm:pdo label(onq) loops(i) processors(Q) strategy(block)
 //line ../main.go:21
 		svm_p.PDO(1, 4, svm_rt.LoopLevel(Q, svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:23
-				a[i] += 1
+					a[i] += 1
 //line ../main.go:24
+				}
 			}
 		})
 //line ../main.go:25
@@ -72,11 +78,14 @@ func main() {
 		//svm:pdo label(home) loops(i) strategy(on_home(T2(i)))
 //line ../main.go:28
 		svm_p.PDO(1, 8, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			for svm_it.Next() {
-				i := int(svm_it.Index(0))
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:30
-				a[i] *= 2
+					a[i] *= 2
 //line ../main.go:31
+				}
 			}
 		})
 //line ../main.go:32
@@ -90,11 +99,14 @@ func main() {
 //line ../main.go:35
 				svm_p.PDO(1, 10, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 					svm_red10_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
-					for svm_it.Next() {
-						i := int(svm_it.Index(0))
+					for svm_it.NextRun() {
+						svm_first, svm_n, svm_step := svm_it.Run()
+						for svm_k := 0; svm_k < svm_n; svm_k++ {
+							i := int(svm_first + svm_k*svm_step)
 //line ../main.go:37
-						svm_red10_0 += a[i]
+							svm_red10_0 += a[i]
 //line ../main.go:38
+						}
 					}
 					svm_rt.ReduceInto(svm_it, &sum, svm_red10_0, svm_rt.OpAdd)
 				})
