@@ -128,9 +128,9 @@ type pageCache struct {
 	sites []pageSpan // indexed by access number
 }
 
-// hit is the access check's fast path between ranks (small enough to be
-// inlined into R and W): the span of the site's last check holds addr,
-// and its page is current (or its segment eager).
+// hit is the access check's fast path between ranks (inlined into
+// Proc.access): the span of the site's last check holds addr, and its page
+// is current (or its segment eager).
 func (c *pageCache) hit(site int, addr uintptr) bool {
 	if uint(site) < uint(len(c.sites)) {
 		s := &c.sites[site]
