@@ -468,8 +468,10 @@ func (rp *rankPages) reply(q pageReq) []byte {
 
 // lazyDiffs appends this rank's part of the exchange for its lazy
 // segments (rankDiffs): per page it changed since the twin, the exchanged
-// index, the page and the page's diff — empty where this rank is the
-// home (a write notice only).
+// index, the page and the page's diff; where this rank is the page's home
+// a write notice alone, and notices of consecutive pages (the next page of
+// the segment, or the first of the next lazy segment: a [][]T's rows) as
+// one run — a rank that rewrites its share of a grid sends one entry.
 func (r *run) lazyDiffs(out []byte) []byte {
 	rp := r.pages
 	le := binary.LittleEndian
@@ -479,6 +481,7 @@ func (r *run) lazyDiffs(out []byte) []byte {
 		return out
 	}
 	n := 0
+	runAt, prevE, prevPg := -1, -1, -1 // the open run of notices and its last page
 	for e, g := range rp.segs {
 		if g == nil || e >= len(r.twins) || r.twins[e] == nil {
 			continue
@@ -490,21 +493,56 @@ func (r *run) lazyDiffs(out []byte) []byte {
 			if string(tw[lo:hi]) == string(now[lo:hi]) {
 				continue
 			}
+			if int(g.home[pg]) == r.rank {
+				if runAt >= 0 && rp.follows(prevE, prevPg, e, pg) {
+					le.PutUint32(out[runAt+12:], le.Uint32(out[runAt+12:])+1)
+				} else {
+					runAt = len(out)
+					out = le.AppendUint32(out, uint32(e))
+					out = le.AppendUint32(out, uint32(pg))
+					out = le.AppendUint32(out, noticeRun)
+					out = le.AppendUint32(out, 1) // pages in the run
+					n++
+				}
+				prevE, prevPg = e, pg
+				continue
+			}
+			runAt = -1
 			out = le.AppendUint32(out, uint32(e))
 			out = le.AppendUint32(out, uint32(pg))
 			lenAt := len(out)
 			out = le.AppendUint32(out, 0)
-			if int(g.home[pg]) != r.rank {
-				start := len(out)
-				out = appendDiff(out, uint32(e), tw[lo:hi], now[lo:hi])
-				shiftRuns(out[start:], lo)
-				le.PutUint32(out[lenAt:], uint32(len(out)-start))
-			}
+			start := len(out)
+			out = appendDiff(out, uint32(e), tw[lo:hi], now[lo:hi])
+			shiftRuns(out[start:], lo)
+			le.PutUint32(out[lenAt:], uint32(len(out)-start))
 			n++
 		}
 	}
 	le.PutUint32(out[at:], uint32(n))
 	return out
+}
+
+// noticeRun marks an entry of write notices (in place of a diff's length):
+// the word after it is the number of consecutive pages
+// (rankPages.follows) from the one the entry names.
+const noticeRun = 0xFFFFFFFF
+
+// follows reports whether page pg of lazy segment e comes right after page
+// prevPg of lazy segment prevE in the order every rank walks them.
+func (rp *rankPages) follows(prevE, prevPg, e, pg int) bool {
+	if e == prevE {
+		return pg == prevPg+1
+	}
+	if pg != 0 || prevPg != rp.segs[prevE].pages-1 {
+		return false
+	}
+	for k := prevE + 1; k < e; k++ {
+		if rp.segs[k] != nil {
+			return false // a lazy segment between them
+		}
+	}
+	return true
 }
 
 // shiftRuns adds by to the offsets of the runs in d (appendDiff's format).
@@ -534,9 +572,9 @@ type lazyEntry struct {
 	diff        []byte
 }
 
-// readLazy reads rank k's lazy part from its contribution d and returns
-// the rest.
-func readLazy(k int, d []byte, into []lazyEntry) ([]lazyEntry, []byte, error) {
+// readLazy reads rank k's lazy part from its contribution d (runs of
+// notices spelled out page by page) and returns the rest.
+func (rp *rankPages) readLazy(k int, d []byte, into []lazyEntry) ([]lazyEntry, []byte, error) {
 	le := binary.LittleEndian
 	short := fmt.Errorf("its write notices end early")
 	if len(d) < 4 {
@@ -545,12 +583,33 @@ func readLazy(k int, d []byte, into []lazyEntry) ([]lazyEntry, []byte, error) {
 	n := int(le.Uint32(d))
 	d = d[4:]
 	for range n {
-		if len(d) < 12 || 12+int(le.Uint32(d[8:])) > len(d) {
+		if len(d) < 12 {
 			return into, nil, short
 		}
-		l := int(le.Uint32(d[8:]))
-		into = append(into, lazyEntry{rank: k, e: int(le.Uint32(d)), pg: int(le.Uint32(d[4:])), diff: d[12 : 12+l]})
-		d = d[12+l:]
+		e, pg, l := int(le.Uint32(d)), int(le.Uint32(d[4:])), le.Uint32(d[8:])
+		if l == noticeRun {
+			if len(d) < 16 || rp == nil {
+				return into, nil, short
+			}
+			run := int(le.Uint32(d[12:]))
+			for range run {
+				if e < 0 || e >= len(rp.segs) || rp.segs[e] == nil {
+					return into, nil, fmt.Errorf("a run of write notices passes the lazy segments (the ranks' shared variables differ)")
+				}
+				into = append(into, lazyEntry{rank: k, e: e, pg: pg})
+				if pg++; pg == rp.segs[e].pages {
+					for e, pg = e+1, 0; e < len(rp.segs) && rp.segs[e] == nil; e++ {
+					}
+				}
+			}
+			d = d[16:]
+			continue
+		}
+		if 12+int(l) > len(d) {
+			return into, nil, short
+		}
+		into = append(into, lazyEntry{rank: k, e: e, pg: pg, diff: d[12 : 12+l]})
+		d = d[12+int(l):]
 	}
 	return into, d, nil
 }

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/rand"
 	"testing"
 )
@@ -67,7 +68,7 @@ func TestApplyLazy(t *testing.T) {
 			r := ranks[k]
 			out := r.lazyDiffs(nil)
 			var err error
-			if entries, _, err = readLazy(k, out, entries); err != nil {
+			if entries, _, err = r.pages.readLazy(k, out, entries); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -116,7 +117,7 @@ func TestLazyDiffOffsets(t *testing.T) {
 	r := lazyRank(0, mine, twin)
 	r.pages.segs[0].home = []int16{0, 1, 2, 1} // page 0 is this rank's own
 	out := r.lazyDiffs(nil)
-	entries, rest, err := readLazy(0, out, nil)
+	entries, rest, err := r.pages.readLazy(0, out, nil)
 	if err != nil || len(rest) != 0 || len(entries) != 4 {
 		t.Fatalf("%d entries, %d bytes left, %v", len(entries), len(rest), err)
 	}
@@ -135,5 +136,48 @@ func TestLazyDiffOffsets(t *testing.T) {
 	lo := rankPageSize
 	if !bytes.Equal(other[lo:], mine[lo:]) || !bytes.Equal(other[:lo], twin[:lo]) {
 		t.Error("pages 1–3 applied elsewhere differ from the writer's, or page 0 travelled")
+	}
+}
+
+// TestNoticeRuns: the notices of pages a rank homes go as runs over
+// consecutive pages — across the rows of a [][]T, past eager segments —
+// and come back page by page, in order, with the diffs of pages homed
+// elsewhere between them.
+func TestNoticeRuns(t *testing.T) {
+	r := &run{rank: 0, ranks: sizeNet{rank: 0, size: 2}, perRank: 1, n: 2}
+	sizes := []int{100, 0, 3 * rankPageSize, 8}
+	r.pages = &rankPages{r: r}
+	for e, n := range sizes {
+		store, twin := make([]byte, max(n, 1)), make([]byte, max(n, 1))
+		r.exStores, r.twins = append(r.exStores, StorageOf(store)), append(r.twins, twin)
+		if n == 0 {
+			r.pages.segs = append(r.pages.segs, nil) // an eager segment
+			continue
+		}
+		pages := (n + rankPageSize - 1) / rankPageSize
+		g := &lazySeg{store: StorageOf(store), e: e, pages: pages, home: make([]int16, pages), valid: make([]bool, pages),
+			stale: make([]bool, pages), pending: make([]bool, pages), perm: make([]uint32, pages)}
+		r.pages.segs = append(r.pages.segs, g)
+	}
+	r.pages.segs[2].home[2] = 1 // homed on the other rank: a diff
+	for _, w := range [][2]int{{0, 0}, {2, 0}, {2, rankPageSize + 5}, {2, 2*rankPageSize + 1}, {3, 7}} {
+		r.exStores[w[0]].bytes()[w[1]] = 9
+	}
+	out := r.lazyDiffs(nil)
+	if n := binary.LittleEndian.Uint32(out); n != 3 {
+		t.Errorf("%d entries, want 3 (a run of 3 pages, a diff, a run of 1)", n)
+	}
+	got, rest, err := r.pages.readLazy(0, out, nil)
+	if err != nil || len(rest) != 0 {
+		t.Fatal(err, len(rest))
+	}
+	want := [][2]int{{0, 0}, {2, 0}, {2, 1}, {2, 2}, {3, 0}}
+	if len(got) != len(want) {
+		t.Fatalf("%d pages, want %d: %v", len(got), len(want), got)
+	}
+	for i, e := range got {
+		if [2]int{e.e, e.pg} != want[i] || (len(e.diff) > 0) != (i == 3) {
+			t.Errorf("page %d: segment %d page %d, diff of %d bytes; want %v", i, e.e, e.pg, len(e.diff), want[i])
+		}
 	}
 }

@@ -406,7 +406,7 @@ func (r *run) rankDiffs(p *Proc) error {
 	for k, d := range all {
 		rest, err := r.takeSynced(k, d, pubs)
 		if err == nil {
-			lazy, diffs[k], err = readLazy(k, rest, lazy)
+			lazy, diffs[k], err = r.pages.readLazy(k, rest, lazy)
 		}
 		if err != nil {
 			return fmt.Errorf("from rank %d: %v", k, err)
