@@ -67,11 +67,180 @@ func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 	}
 	out := map[*SharedVar]bool{}
 	for _, v := range shared {
-		if !bad[v] {
+		if !bad[v] && p.freshStorage(v) {
 			out[v] = true
 		}
 	}
 	return out
+}
+
+// freshStorage reports whether shared variable v holds storage nothing
+// else refers to: a local variable (not a parameter: the caller's variable
+// would reach the same storage unchecked) given only new storage — make,
+// new, a composite literal, the result of a function of the package that
+// returns such a local of its own — or another shared variable's.
+func (p *Package) freshStorage(v *SharedVar) bool {
+	s := v.Construct.Sub
+	if s == nil || s.Decl.Body == nil || v.Obj.Parent() == p.Types.Scope() {
+		return false
+	}
+	if s.Decl.Recv != nil {
+		for _, f := range s.Decl.Recv.List {
+			for _, id := range f.Names {
+				if p.Info.Defs[id] == v.Obj {
+					return false
+				}
+			}
+		}
+	}
+	for _, f := range s.Decl.Type.Params.List {
+		for _, id := range f.Names {
+			if p.Info.Defs[id] == v.Obj {
+				return false
+			}
+		}
+	}
+	return p.assignedFresh(s.Decl.Body, v.Obj, true)
+}
+
+// assignedFresh reports whether every value body gives obj is new storage
+// (with calls: also a package function's fresh local, and another shared
+// variable's storage).
+func (p *Package) assignedFresh(body *ast.BlockStmt, obj types.Object, calls bool) bool {
+	fresh := true
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && (p.Info.Defs[id] == obj || p.Info.Uses[id] == obj)
+	}
+	// A row of it (obj[i] of a [][]T) must be given new storage too.
+	row := func(e ast.Expr) bool {
+		for ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok; ix, ok = ast.Unparen(ix.X).(*ast.IndexExpr) {
+			if is(ix.X) {
+				return holdsStorage(p.Info.TypeOf(e))
+			}
+		}
+		return false
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				switch {
+				case is(l):
+					if len(x.Rhs) != len(x.Lhs) || !p.newStorage(x.Rhs[i], calls) {
+						fresh = false
+					}
+				case row(l):
+					if len(x.Rhs) != len(x.Lhs) || !p.newStorage(x.Rhs[i], false) {
+						fresh = false
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range x.Names {
+				if p.Info.Defs[id] == obj && i < len(x.Values) && (len(x.Values) != len(x.Names) || !p.newStorage(x.Values[i], calls)) {
+					fresh = false
+				}
+			}
+		case *ast.RangeStmt:
+			if is(x.Key) || x.Value != nil && is(x.Value) {
+				fresh = false
+			}
+		}
+		return fresh
+	})
+	return fresh
+}
+
+// newStorage reports whether e makes new storage (see freshStorage).
+func (p *Package) newStorage(e ast.Expr, calls bool) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		_, ok := ast.Unparen(x.X).(*ast.CompositeLit)
+		return x.Op == token.AND && ok
+	case *ast.Ident:
+		if !calls {
+			return false
+		}
+		v, ok := p.Info.Uses[x].(*types.Var)
+		if !ok {
+			return false
+		}
+		for _, s := range p.Subs {
+			for _, sv := range s.Shared {
+				if sv.Obj == v {
+					return true // another shared variable's storage (a, b = b, a)
+				}
+			}
+		}
+		return false
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+			if b, ok := p.Info.Uses[id].(*types.Builtin); ok {
+				return b.Name() == "make" || b.Name() == "new"
+			}
+		}
+		if !calls {
+			return false
+		}
+		fn := typeutil.StaticCallee(p.Info, x)
+		if fn == nil {
+			return false
+		}
+		for _, s := range p.Subs {
+			if s.Obj == fn.Origin() && s.Decl.Body != nil {
+				return p.returnsFresh(s)
+			}
+		}
+	}
+	return false
+}
+
+// returnsFresh reports whether every result s returns is a local variable
+// of s given only new storage (grid(n): g := make([][]T, n); g[i] =
+// make(...); return g).
+func (p *Package) returnsFresh(s *Sub) bool {
+	fresh := true
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) == 0 {
+				fresh = false
+			}
+			for _, r := range x.Results {
+				id, ok := ast.Unparen(r).(*ast.Ident)
+				v, isVar := p.Info.Uses[id].(*types.Var)
+				if !ok || !isVar || v.Parent() == p.Types.Scope() || !p.assignedFresh(s.Decl.Body, v, false) || p.isParam(s, v) {
+					fresh = false
+				}
+			}
+		}
+		return fresh
+	})
+	return fresh
+}
+
+// isParam reports whether v is a parameter or result of s.
+func (p *Package) isParam(s *Sub, v *types.Var) bool {
+	sig, ok := p.Info.Defs[s.Decl.Name].Type().(*types.Signature)
+	if !ok {
+		return true
+	}
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == v {
+			return true
+		}
+	}
+	for i := range sig.Results().Len() {
+		if sig.Results().At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // checkedUse reports whether the use id of a shared variable (or of a

@@ -110,7 +110,7 @@ func TestNumbering(t *testing.T) {
 					user(4, 0, 5, "r3", pos("b.go", 22, 2), pos("b.go", 23, 2)), // empty, closed at once
 				},
 				Shared: []*progdb.Var{
-					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("b.go", 9, 13), Checked: true},
+					{Num: 1, Name: "a", Type: "[]float64", ElemSize: 8, Pos: pos("b.go", 9, 13)}, // a parameter: the caller reaches its storage unchecked
 				},
 			},
 			{

@@ -493,7 +493,10 @@ func (r *run) lazyDiffs(out []byte) []byte {
 			if string(tw[lo:hi]) == string(now[lo:hi]) {
 				continue
 			}
-			if int(g.home[pg]) == r.rank {
+			if h := int(g.home[pg]); h == r.rank || h < 0 {
+				// A notice alone: this rank is the home, or the page has
+				// none yet (its writers' lowest becomes it, and the others'
+				// diffs follow in a second round: firstWrites).
 				if runAt >= 0 && rp.follows(prevE, prevPg, e, pg) {
 					le.PutUint32(out[runAt+12:], le.Uint32(out[runAt+12:])+1)
 				} else {
@@ -635,18 +638,19 @@ func (r *run) applyLazy(entries []lazyEntry) (*conflict, int, error) {
 			r.ranks.Post(to[i], b, nil, nil, nil)
 		}
 	}()
-	type key struct{ e, pg int }
-	writers := map[key][]int{}
-	for _, w := range entries {
-		if w.e < 0 || w.e >= len(rp.segs) || rp.segs[w.e] == nil || w.pg < 0 || w.pg >= rp.segs[w.e].pages {
-			return nil, 0, fmt.Errorf("rank %d wrote page %d of exchanged segment %d, which this rank does not keep lazily (the ranks' shared variables differ)", w.rank, w.pg, w.e+1)
+	writers, err := rp.writers(entries)
+	if err != nil {
+		return nil, 0, err
+	}
+	for k, ws := range writers { // a page written for the first time: its home
+		if g := rp.segs[k.e]; g.home[k.pg] < 0 {
+			g.home[k.pg] = int16(slices.Min(ws))
 		}
-		k := key{w.e, w.pg}
-		writers[k] = append(writers[k], w.rank)
+	}
+	for _, w := range entries {
 		g := rp.segs[w.e]
-		h := int(g.home[w.pg])
-		if w.rank == r.rank || h >= 0 && h != r.rank {
-			continue // ours, or another home's to apply
+		if w.rank == r.rank || int(g.home[w.pg]) != r.rank || len(w.diff) == 0 {
+			continue // ours, another home's to apply, or a notice
 		}
 		if c, err := applyDiff(w.diff, r.exStores, r.twins); c != nil || err != nil {
 			return c, w.rank, err
@@ -655,10 +659,6 @@ func (r *run) applyLazy(entries []lazyEntry) (*conflict, int, error) {
 	size := r.ranks.Size()
 	for k, ws := range writers {
 		g := rp.segs[k.e]
-		if g.home[k.pg] < 0 {
-			g.home[k.pg] = int16(slices.Min(ws)) // every rank took every change
-			continue
-		}
 		h := int(g.home[k.pg])
 		only := -1
 		if len(ws) == 1 {
@@ -685,6 +685,69 @@ func (r *run) applyLazy(entries []lazyEntry) (*conflict, int, error) {
 	}
 	rp.deferred = rp.deferred[:0]
 	return nil, 0, nil
+}
+
+// writers are the ranks that wrote each page of entries, lowest first,
+// each once (a page may come as a notice and, from a second round, as a
+// diff).
+func (rp *rankPages) writers(entries []lazyEntry) (map[pageKey][]int, error) {
+	out := map[pageKey][]int{}
+	for _, w := range entries {
+		if w.e < 0 || w.e >= len(rp.segs) || rp.segs[w.e] == nil || w.pg < 0 || w.pg >= rp.segs[w.e].pages {
+			return nil, fmt.Errorf("rank %d wrote page %d of exchanged segment %d, which this rank does not keep lazily (the ranks' shared variables differ)", w.rank, w.pg, w.e+1)
+		}
+		k := pageKey{w.e, w.pg}
+		if ws := out[k]; !slices.Contains(ws, w.rank) {
+			out[k] = append(ws, w.rank)
+		}
+	}
+	for _, ws := range out {
+		slices.Sort(ws)
+	}
+	return out, nil
+}
+
+// firstWrites is this rank's part of the exchange's second round: the
+// diffs of the pages without a home that it wrote beside a lower rank
+// (which becomes the home and applies them), in lazyDiffs' format; need
+// says whether any rank has such a page (the same answer on every rank,
+// from the first round's notices).
+func (r *run) firstWrites(entries []lazyEntry) (out []byte, need bool, err error) {
+	rp := r.pages
+	if rp == nil {
+		return nil, false, nil
+	}
+	writers, err := rp.writers(entries)
+	if err != nil {
+		return nil, false, err
+	}
+	le := binary.LittleEndian
+	out = le.AppendUint32(nil, 0)
+	n := 0
+	for k, ws := range writers {
+		g := rp.segs[k.e]
+		if g.home[k.pg] >= 0 || len(ws) < 2 {
+			continue
+		}
+		need = true
+		if ws[0] == r.rank || !slices.Contains(ws, r.rank) {
+			continue
+		}
+		tw, now := r.twins[k.e], g.store.bytes()
+		lo := k.pg << rankPageShift
+		hi := min(lo+rankPageSize, len(now))
+		out = le.AppendUint32(out, uint32(k.e))
+		out = le.AppendUint32(out, uint32(k.pg))
+		lenAt := len(out)
+		out = le.AppendUint32(out, 0)
+		start := len(out)
+		out = appendDiff(out, uint32(k.e), tw[lo:hi], now[lo:hi])
+		shiftRuns(out[start:], lo)
+		le.PutUint32(out[lenAt:], uint32(len(out)-start))
+		n++
+	}
+	le.PutUint32(out, uint32(n))
+	return out, need, nil
 }
 
 // syncStale brings every stale page of shared variable v up to date on

@@ -33,11 +33,11 @@ func lazyRank(rank int, store, twin []byte) *run {
 	return r
 }
 
-// TestApplyLazy: a page's first writers' changes reach every rank and the
-// lowest writer becomes its home; later the home alone applies other
-// writers' diffs, a rank that neither is the home nor the only writer
-// marks its copy invalid, and the page is stale everywhere until the ranks
-// synchronise it — the same states on every rank but valid.
+// TestApplyLazy: the lowest of a page's first writers becomes its home and
+// gets the others' diffs in a second round; then the home alone applies
+// other writers' diffs, a rank that neither is the home nor the only
+// writer marks its copy invalid, and the page is stale everywhere until
+// the ranks synchronise it — the same states on every rank but valid.
 func TestApplyLazy(t *testing.T) {
 	const size = 3 * rankPageSize
 	type state struct {
@@ -49,10 +49,10 @@ func TestApplyLazy(t *testing.T) {
 		writers []int // ranks that write page 1 in this pdo
 		want    [3]state
 	}{
-		{[]int{2, 1}, [3]state{{1, true, false}, {1, true, false}, {1, true, false}}}, // first writers: home 1
-		{[]int{1}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}},     // the home alone
-		{[]int{2}, [3]state{{1, false, true}, {1, true, true}, {1, true, true}}},      // another writer alone
-		{[]int{0, 2}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}},  // two writers, neither the home
+		{[]int{2, 1}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}}, // first writers: the lowest is the home
+		{[]int{1}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}},    // the home alone
+		{[]int{2}, [3]state{{1, false, true}, {1, true, true}, {1, true, true}}},     // another writer alone
+		{[]int{0, 2}, [3]state{{1, false, true}, {1, true, true}, {1, false, true}}}, // two writers, neither the home
 	}
 	ranks := [3]*run{}
 	for k := range ranks {
@@ -69,6 +69,31 @@ func TestApplyLazy(t *testing.T) {
 			out := r.lazyDiffs(nil)
 			var err error
 			if entries, _, err = r.pages.readLazy(k, out, entries); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The second round, where a page without a home had several writers.
+		var second [][]byte
+		needs := 0
+		for _, r := range ranks {
+			out, need, err := r.firstWrites(entries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			second = append(second, out)
+			if need {
+				needs++
+			}
+		}
+		if needs != 0 && needs != len(ranks) {
+			t.Fatalf("step %d: %d of %d ranks want a second round", i, needs, len(ranks))
+		}
+		if i == 0 && needs == 0 {
+			t.Fatalf("step 0: two first writers, no second round")
+		}
+		for k, d := range second {
+			var err error
+			if entries, _, err = ranks[k].pages.readLazy(k, d, entries); err != nil {
 				t.Fatal(err)
 			}
 		}

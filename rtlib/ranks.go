@@ -438,6 +438,22 @@ func (r *run) rankDiffs(p *Proc) error {
 			return conflictErr(c, k)
 		}
 	}
+	// Pages written for the first time by several ranks: the diffs of
+	// those that are not the lowest go to it in a second round.
+	if second, need, err := r.firstWrites(lazy); err != nil {
+		return err
+	} else if need {
+		all, err := r.ranks.Allgather(second)
+		if err != nil {
+			return err
+		}
+		r.sent += int64(len(second))
+		for k, d := range all {
+			if lazy, _, err = r.pages.readLazy(k, d, lazy); err != nil {
+				return fmt.Errorf("from rank %d: %v", k, err)
+			}
+		}
+	}
 	c, k, err := r.applyLazy(lazy)
 	if err != nil {
 		return fmt.Errorf("from rank %d: %v", k, err)

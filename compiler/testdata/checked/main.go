@@ -53,7 +53,18 @@ L:
 	p := &g[1]
 	*p = 2
 	k := h
-	fmt.Println(len(a), cap(c), t, row[0], k[0])
+	z := make([]float64, n)
+	share(z)
+	fmt.Println(len(a), cap(c), t, row[0], k[0], z[0])
+}
+
+// share shares its parameter: main's own variable reaches the same storage
+// unchecked (x: not fully checked).
+func share(x []float64) {
+	//svm:shared x
+	for i := range x {
+		x[i] = 1
+	}
 }
 
 func grid(n int) [][]float64 {
