@@ -511,18 +511,29 @@ func (r *run) lazyDiffs(out []byte) []byte {
 				continue
 			}
 			runAt = -1
-			out = le.AppendUint32(out, uint32(e))
-			out = le.AppendUint32(out, uint32(pg))
-			lenAt := len(out)
-			out = le.AppendUint32(out, 0)
-			start := len(out)
-			out = appendDiff(out, uint32(e), tw[lo:hi], now[lo:hi])
-			shiftRuns(out[start:], lo)
-			le.PutUint32(out[lenAt:], uint32(len(out)-start))
+			out = appendPageDiff(out, e, pg, tw, now)
 			n++
 		}
 	}
 	le.PutUint32(out[at:], uint32(n))
+	return out
+}
+
+// appendPageDiff appends the entry of page pg of exchanged segment e: its
+// number, the length of its diff against the twin tw and the diff, with
+// offsets in the segment.
+func appendPageDiff(out []byte, e, pg int, tw, now []byte) []byte {
+	le := binary.LittleEndian
+	lo := pg << rankPageShift
+	hi := min(lo+rankPageSize, len(now))
+	out = le.AppendUint32(out, uint32(e))
+	out = le.AppendUint32(out, uint32(pg))
+	lenAt := len(out)
+	out = le.AppendUint32(out, 0)
+	start := len(out)
+	out = appendDiff(out, uint32(e), tw[lo:hi], now[lo:hi])
+	shiftRuns(out[start:], lo)
+	le.PutUint32(out[lenAt:], uint32(len(out)-start))
 	return out
 }
 
@@ -733,17 +744,7 @@ func (r *run) firstWrites(entries []lazyEntry) (out []byte, need bool, err error
 		if ws[0] == r.rank || !slices.Contains(ws, r.rank) {
 			continue
 		}
-		tw, now := r.twins[k.e], g.store.bytes()
-		lo := k.pg << rankPageShift
-		hi := min(lo+rankPageSize, len(now))
-		out = le.AppendUint32(out, uint32(k.e))
-		out = le.AppendUint32(out, uint32(k.pg))
-		lenAt := len(out)
-		out = le.AppendUint32(out, 0)
-		start := len(out)
-		out = appendDiff(out, uint32(k.e), tw[lo:hi], now[lo:hi])
-		shiftRuns(out[start:], lo)
-		le.PutUint32(out[lenAt:], uint32(len(out)-start))
+		out = appendPageDiff(out, k.e, k.pg, r.twins[k.e], g.store.bytes())
 		n++
 	}
 	le.PutUint32(out, uint32(n))
