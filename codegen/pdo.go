@@ -198,6 +198,7 @@ func hasLabels(body *ast.BlockStmt) bool {
 	return found
 }
 
+// accessesOf are the package's numbered accesses of shared storage.
 func accessesOf(g *gen) []*compiler.Access {
 	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
 	return accs

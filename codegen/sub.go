@@ -134,7 +134,7 @@ func (g *gen) funcLits(s *compiler.Sub) {
 	// else: the same, as part of the checks (an unchecked copy of a
 	// loop body leaves it out with them, and keeps the literal as the
 	// user wrote it).
-	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	accs := accessesOf(g)
 	checked := map[*ast.FuncLit]bool{}
 	for _, a := range accs {
 		if a.Sub != s || a.File != g.f {

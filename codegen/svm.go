@@ -16,7 +16,7 @@ import (
 // Accesses inside code svmc replaces (a pdo's loop header, an atomic
 // statement) keep no check.
 func (g *gen) accesses() {
-	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	accs := accessesOf(g)
 	for _, a := range accs {
 		if a.File != g.f {
 			continue
@@ -96,7 +96,7 @@ func (g *gen) rangeCheck(a *compiler.Access) {
 // accesses of shared variables, and no labels (a copy would declare them
 // twice).
 func (g *gen) splitChecked(body *ast.BlockStmt) bool {
-	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	accs := accessesOf(g)
 	has := false
 	for _, a := range accs {
 		if a.File == g.f && a.Pos() >= body.Lbrace && a.End() <= body.Rbrace {
@@ -126,7 +126,7 @@ func (g *gen) splitChecked(body *ast.BlockStmt) bool {
 // around pdos is descended into instead: its pdos split themselves), no
 // label, and are not the statement a directive applies to.
 func (g *gen) serialLoops(s *compiler.Sub) {
-	accs, _ := compiler.ResultOf[[]*compiler.Access](g.p, compiler.AccessesPass)
+	accs := accessesOf(g)
 	var mine []*compiler.Access
 	for _, a := range accs {
 		if a.Sub == s && a.File == g.f {

@@ -188,6 +188,12 @@ func (r *run) startPages() {
 		return // every variable eager
 	}
 	r.accessSites = len(info.Accesses) + 1
+	r.accessPoss = make([]string, r.accessSites)
+	for _, a := range info.Accesses {
+		if a.Num > 0 && a.Num < len(r.accessPoss) {
+			r.accessPoss[a.Num] = fmt.Sprintf("%s:%d:%d", a.Pos.File, a.Pos.Line, a.Pos.Col)
+		}
+	}
 	for _, s := range info.Subprograms {
 		for _, v := range s.Shared {
 			if v.Checked {
@@ -201,6 +207,15 @@ func (r *run) startPages() {
 	if r.lazyVars != nil && !r.eagerPages {
 		r.pages = &rankPages{r: r}
 	}
+}
+
+// accessPos is where access site is written ("" if not known), for an
+// error the protocol meets at it.
+func (r *run) accessPos(site int) string {
+	if site > 0 && site < len(r.accessPoss) {
+		return r.accessPoss[site]
+	}
+	return ""
 }
 
 // lazySeg reports whether exchanged segment e is kept in lazy pages.
@@ -304,7 +319,7 @@ func (rp *rankPages) fault(p *Proc, site int, g *lazySeg, pg int, addr uintptr, 
 	switch {
 	case !parallel && p.exchangeable():
 		if err := rp.syncStale(g.v); err != nil {
-			p.errorf(Site{}, false, "shared variables between ranks: %v", err)
+			p.die(&Error{Pos: p.r.accessPos(site), Proc: -1, Msg: fmt.Sprintf("shared variables between ranks: %v", err)})
 		}
 	case valid:
 		return // current here, stale elsewhere: no concern of this processor's

@@ -308,7 +308,8 @@ type run struct {
 	// shared variable is kept so (one rank, none fully checked).
 	pages       *rankPages
 	lazyVars    map[segVar]bool
-	accessSites int // access numbers + 1 (the pages' caches)
+	accessSites int      // access numbers + 1 (the pages' caches)
+	accessPoss  []string // file:line:col of each access (rankpages.go)
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.
