@@ -213,7 +213,7 @@ func (p *Proc) CriticalExit(sub, dir int, name string) {
 	s.crit[n-1] = nil
 	s.crit = s.crit[:n-1]
 	if p.r.ranks != nil && p.globalSync() {
-		p.globalRelease()
+		p.globalRelease(at, wCritical)
 	}
 	l.unlock()
 }
@@ -298,7 +298,7 @@ func (p *Proc) Unlock(sub, dir int, h Held) {
 		p.syncRec(trace.TagReleaseLock, at)
 	}
 	if h.global {
-		p.globalRelease()
+		p.globalRelease(at, wLock)
 	}
 	s := &p.sync
 	for i := len(s.held) - 1; i >= int(h.start); i-- {

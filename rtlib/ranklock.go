@@ -38,20 +38,39 @@ import (
 //     per element, which the others add at the pdo's end (no message per
 //     update); other atomic updates (x *= e, x--) take one global lock.
 //
+// In a replicated region spread over ranks the same holds for the
+// processors each rank runs, with one twist: processor 0's code runs on
+// every rank (rankmsg.go), and its copies must read the same values to
+// stay alike. They take a global lock together: rank 0 queues their hold
+// once every copy asked for it, grants it to all of them at once (each
+// rank brought to the same prefix of the log), lets them publish only
+// once every copy's body is done, and frees the lock when every copy
+// released it, each having published what it wrote (the same bytes,
+// published once per rank: a later holder's publication follows them
+// all). While a copy runs such a body, its rank applies no grant to its
+// other processors (they wait): a grant brings what other ranks published
+// meanwhile, which may hold what another copy wrote in its body already
+// (published with a release of a processor beside it), and the copy
+// would read it. An atomic addition by processor 0 there is made by each
+// copy on its own rank and combined by none.
+//
 // A publication scans the whole exchanged shared storage (about 1 ms for
 // 4 MB), and a grant is a round trip to rank 0: a critical section between
 // ranks costs tens of microseconds at least. Critical sections, locks and
-// atomics in exclusive code and in replicated regions stay each rank's own
-// (every rank runs exclusive code alike; see rankmsg.go for regions).
+// atomics in exclusive code stay each rank's own (every rank runs
+// exclusive code alike).
 
 // Lock messages between ranks (see rankmsg.go for the others): header
-// fields kind, rank, proc, epoch, key length, a publication's number; then
+// fields kind, rank, proc, epoch, key length, a publication's number, and
+// in a grant 1 where it is to the copies of processor 0 together; then
 // the key and, for a grant, the publications to apply, for a release the
 // holder's publication.
 const (
 	rankLockReq   = 4
 	rankLockGrant = 5
 	rankLockRel   = 6
+	rankLockDone  = 9  // a copy of processor 0 ran its body (to rank 0)
+	rankLockGo    = 10 // every copy did: publish (from rank 0)
 )
 
 // publication is what a rank published at a release: byte runs of the
@@ -76,9 +95,21 @@ type rankSync struct {
 	deltas map[[2]int]*atomDelta
 	epoch  atomic.Int64 // the pdo ends so far: names the pdo in messages
 	mgr    lockMgr      // rank 0's
+	// inBody counts the holds this rank's copy of processor 0 is in the
+	// body of (nested ones included); deferred the grants to other
+	// processors that came meanwhile, applied when it is 0 again.
+	inBody   int
+	deferred []deferredGrant
 	// taken, published: the global locks this rank's processors took and
 	// the bytes it published (rank-info).
 	taken, published atomic.Int64
+}
+
+// deferredGrant is a grant to apply later: for processor proc, bringing
+// the log's prefix seen with publications pubs.
+type deferredGrant struct {
+	proc, seen int
+	pubs       []byte
 }
 
 // procGlobal is a processor's side: the grant it waits for and the global
@@ -89,11 +120,15 @@ type procGlobal struct {
 }
 
 // globalSync reports whether p's critical sections, locks and atomics
-// must order the processors of every rank: p runs a pdo share whose
-// processors are spread over ranks.
+// must order the processors of every rank: p runs a pdo share or a
+// replicated region whose processors are spread over ranks.
 func (p *Proc) globalSync() bool {
-	return p.r.ranks != nil && p.inTask && p.r.twinned && p.r.spread()
+	return p.r.ranks != nil && (p.inTask || p.mode == replicated) && p.r.twinned && p.r.spread()
 }
+
+// copyOfZero reports whether p, synchronising globally, is one of
+// processor 0's copies in a replicated region (one per rank).
+func (p *Proc) copyOfZero() bool { return p.id == 0 && !p.inTask }
 
 // exchangedAt finds the exchanged storage holding addr: its index and the
 // offset; ok false where addr is in none (a rank's private variable).
@@ -132,30 +167,51 @@ func (p *Proc) globalAcquire(at Site, k waitKind, keys []string) {
 	for _, key := range keys {
 		epoch := int(r.rsync.epoch.Load())
 		g := p.gl.gen.Load()
+		copies := 0
+		if p.copyOfZero() {
+			copies = 1
+		}
 		if r.rank == 0 {
-			r.rsync.mgr.request(r, key, 0, p.id, epoch)
+			r.rsync.mgr.request(r, key, 0, p.id, epoch, copies == 1)
 		} else {
 			r.postsOut.Add(1)
-			r.ranks.Post(0, lockMsg(rankLockReq, r.rank, p.id, epoch, key, 0, 0), nil, nil, nil)
+			r.ranks.Post(0, lockMsg(rankLockReq, r.rank, p.id, epoch, key, copies, 0), nil, nil, nil)
 		}
-		for p.gl.gen.Load() == g {
-			p.wpeerID = -1
-			p.waitFor(k, at)
-			p.remoteAwait(&p.gl.gen, g)
-			p.checkAbort()
-		}
+		p.awaitGrant(at, k, g)
 	}
 	p.gl.holds = append(p.gl.holds, keys)
 	r.rsync.taken.Add(int64(len(keys)))
 }
 
+// awaitGrant waits until rank 0's answer (a grant, a go) bumps p's
+// generation from g.
+func (p *Proc) awaitGrant(at Site, k waitKind, g uint64) {
+	for p.gl.gen.Load() == g {
+		p.wpeerID = -1
+		p.waitFor(k, at)
+		p.remoteAwait(&p.gl.gen, g)
+		p.checkAbort()
+	}
+}
+
 // globalRelease publishes what this rank wrote and releases the global
-// locks p took last, innermost first.
-func (p *Proc) globalRelease() {
+// locks p took last, innermost first. A copy of processor 0 first waits
+// until every copy's body is done (the hold's first key names it).
+func (p *Proc) globalRelease(at Site, k waitKind) {
 	r, s := p.r, &p.r.rsync
 	n := len(p.gl.holds)
 	keys := p.gl.holds[n-1]
 	p.gl.holds = p.gl.holds[:n-1]
+	if p.copyOfZero() {
+		g := p.gl.gen.Load()
+		if r.rank == 0 {
+			s.mgr.done(r, keys[0])
+		} else {
+			r.postsOut.Add(1)
+			r.ranks.Post(0, lockMsg(rankLockDone, r.rank, p.id, int(s.epoch.Load()), keys[0], 0, 0), nil, nil, nil)
+		}
+		p.awaitGrant(at, k, g)
+	}
 	s.pub.Lock()
 	defer s.pub.Unlock()
 	s.mu.Lock()
@@ -186,7 +242,8 @@ func (p *Proc) globalRelease() {
 }
 
 // lockMsg encodes a lock message's header and key, with room for extra
-// bytes of payload.
+// bytes of payload. seq is a release's publication, a grant's log prefix,
+// and 1 in a request from a copy of processor 0.
 func lockMsg(kind, rank, proc, epoch int, key string, seq, extra int) []byte {
 	b := getBuf(8*rankHeader + len(key) + extra)[:8*rankHeader]
 	clear(b)
@@ -205,24 +262,92 @@ func (r *run) lockArrive(h *[rankHeader]int64, rest []byte) error {
 	key, payload := string(rest[:kl]), rest[kl:]
 	switch kind {
 	case rankLockReq:
-		r.rsync.mgr.request(r, key, rank, proc, epoch)
+		r.rsync.mgr.request(r, key, rank, proc, epoch, seq == 1)
 	case rankLockRel:
 		r.rsync.mgr.release(r, key, epoch, publication{author: rank, seq: seq, diff: slices.Clone(payload)})
 	case rankLockGrant:
-		return r.granted(proc, seq, payload)
+		return r.granted(proc, seq, payload, h[6] != 0)
+	case rankLockDone:
+		r.rsync.mgr.done(r, key)
+	case rankLockGo:
+		r.goPublish()
 	}
 	return nil
 }
 
 // granted applies a grant's publications and wakes the processor waiting
 // for it; seen is the length of rank 0's log they bring this rank to.
-func (r *run) granted(proc, seen int, pubs []byte) error {
+// together: the grant is to the copy of processor 0 of a hold the copies
+// share. While that copy is in such a body, a grant to another processor
+// waits (deferred); the copy's next one applies those first.
+func (r *run) granted(proc, seen int, pubs []byte, together bool) error {
 	s := &r.rsync
 	s.mu.Lock()
+	if s.inBody > 0 && !together {
+		s.deferred = append(s.deferred, deferredGrant{proc, seen, slices.Clone(pubs)})
+		s.mu.Unlock()
+		return nil
+	}
+	wake, err := r.applyDeferred()
+	if err == nil {
+		err = r.applyGrant(seen, pubs)
+	}
+	if together {
+		s.inBody++
+	}
+	s.mu.Unlock()
+	for _, q := range append(wake, proc) {
+		r.procs[q].gl.gen.Add(1)
+		r.procs[q].wakeup()
+	}
+	return err
+}
+
+// goPublish lets this rank's copy of processor 0 publish and release a
+// hold every copy's body of is done, and applies the grants deferred
+// meanwhile if no outer hold's body goes on.
+func (r *run) goPublish() {
+	s := &r.rsync
+	s.mu.Lock()
+	s.inBody--
+	var wake []int
+	var err error
+	if s.inBody == 0 {
+		wake, err = r.applyDeferred()
+	}
+	s.mu.Unlock()
+	if err != nil {
+		r.rankFail(err)
+	}
+	for _, q := range append(wake, 0) {
+		r.procs[q].gl.gen.Add(1)
+		r.procs[q].wakeup()
+	}
+}
+
+// applyDeferred applies the deferred grants in the order they came and
+// returns their processors, to wake; s.mu is held.
+func (r *run) applyDeferred() ([]int, error) {
+	s := &r.rsync
+	var wake []int
+	for _, d := range s.deferred {
+		if err := r.applyGrant(d.seen, d.pubs); err != nil {
+			return wake, err
+		}
+		wake = append(wake, d.proc)
+	}
+	clear(s.deferred)
+	s.deferred = s.deferred[:0]
+	return wake, nil
+}
+
+// applyGrant applies a grant's publications to the storage and the twins;
+// s.mu is held.
+func (r *run) applyGrant(seen int, pubs []byte) error {
+	s := &r.rsync
 	ex := r.exBytes()
 	for len(pubs) > 0 {
 		if len(pubs) < 4 || 4+int(binary.LittleEndian.Uint32(pubs)) > len(pubs) {
-			s.mu.Unlock()
 			return fmt.Errorf("a lock grant ends inside a publication")
 		}
 		n := int(binary.LittleEndian.Uint32(pubs))
@@ -231,10 +356,6 @@ func (r *run) granted(proc, seen int, pubs []byte) error {
 		pubs = pubs[4+n:]
 	}
 	s.seen = max(s.seen, seen)
-	s.mu.Unlock()
-	q := r.procs[proc]
-	q.gl.gen.Add(1)
-	q.wakeup()
 	return nil
 }
 
@@ -291,15 +412,23 @@ type lockMgr struct {
 	gen   atomic.Uint64  // bumped by every publication logged
 }
 
+// globalLock is one global lock: held by holders processors (the copies
+// of processor 0 hold it together), copies the copies asking for their
+// next hold so far, done those whose body of this hold is done.
 type globalLock struct {
-	held  bool
-	queue []lockWaiter
+	holders int
+	queue   []lockWaiter
+	copies  int
+	done    int
 }
 
+// lockWaiter is a request; rank -1 stands for every copy of processor 0.
 type lockWaiter struct{ rank, proc, epoch int }
 
-// request queues a request for key and grants it if the lock is free.
-func (m *lockMgr) request(r *run, key string, rank, proc, epoch int) {
+// request queues a request for key and grants it if the lock is free. A
+// copy of processor 0 (copy) is queued once every rank's copy asked: the
+// hold is theirs together.
+func (m *lockMgr) request(r *run, key string, rank, proc, epoch int, copy bool) {
 	m.mu.Lock()
 	if m.locks == nil {
 		m.locks, m.logs, m.seen = map[string]*globalLock{}, map[int][]publication{}, map[[2]int]int{}
@@ -309,10 +438,18 @@ func (m *lockMgr) request(r *run, key string, rank, proc, epoch int) {
 		l = &globalLock{}
 		m.locks[key] = l
 	}
-	l.queue = append(l.queue, lockWaiter{rank, proc, epoch})
-	g, ok := m.next(l)
+	switch {
+	case !copy:
+		l.queue = append(l.queue, lockWaiter{rank, proc, epoch})
+	case l.copies+1 < r.ranks.Size():
+		l.copies++
+	default:
+		l.copies = 0
+		l.queue = append(l.queue, lockWaiter{-1, proc, epoch})
+	}
+	gs := m.next(r, l)
 	m.mu.Unlock()
-	if ok {
+	for _, g := range gs {
 		r.grant(g)
 	}
 }
@@ -322,63 +459,108 @@ func (m *lockMgr) request(r *run, key string, rank, proc, epoch int) {
 func (m *lockMgr) release(r *run, key string, epoch int, pub publication) {
 	m.mu.Lock()
 	l := m.locks[key]
-	if l == nil || !l.held {
+	if l == nil || l.holders == 0 {
 		m.mu.Unlock()
 		r.rankFail(fmt.Errorf("rank %d released global lock %q, which it did not hold", pub.author, key))
 		return
 	}
-	l.held = false
+	l.holders--
 	if pub.diff != nil || !slices.ContainsFunc(m.logs[epoch], func(q publication) bool { return q.author == pub.author && q.seq == pub.seq }) {
 		m.logs[epoch] = append(m.logs[epoch], pub)
 		m.gen.Add(1)
 	}
-	g, ok := m.next(l)
+	gs := m.next(r, l)
 	m.mu.Unlock()
-	if ok {
+	for _, g := range gs {
 		r.grant(g)
 	}
 	r.procs[0].wakeup() // it may wait for the publications at the pdo's end
 }
 
+// done counts a copy of processor 0 whose body of its hold of key is
+// done; once every copy's is, each is told to publish and release.
+func (m *lockMgr) done(r *run, key string) {
+	m.mu.Lock()
+	l := m.locks[key]
+	if l == nil || l.holders == 0 {
+		m.mu.Unlock()
+		r.rankFail(fmt.Errorf("a copy of processor 0 ended a hold of global lock %q, which it did not hold", key))
+		return
+	}
+	l.done++
+	all := l.done == r.ranks.Size()
+	if all {
+		l.done = 0
+	}
+	m.mu.Unlock()
+	if !all {
+		return
+	}
+	for k := range r.ranks.Size() {
+		if k == 0 {
+			r.goPublish()
+			continue
+		}
+		r.postsOut.Add(1)
+		r.ranks.Post(k, lockMsg(rankLockGo, 0, 0, 0, key, 0, 0), nil, nil, nil)
+	}
+}
+
 // pendingGrant is a grant decided under the manager's mutex, handed over
 // after it.
 type pendingGrant struct {
-	w    lockWaiter
-	seen int
-	pubs []byte
+	w        lockWaiter
+	seen     int
+	pubs     []byte
+	together bool // to a copy of processor 0, with the others
 }
 
-// next grants the first waiter of a free lock, with the publications of
-// its pdo by other ranks it has not seen.
-func (m *lockMgr) next(l *globalLock) (pendingGrant, bool) {
-	if l.held || len(l.queue) == 0 {
-		return pendingGrant{}, false
+// next grants the first waiter of a free lock (every copy of processor 0
+// for a hold of theirs), each with the publications of its pdo or region
+// by other ranks it has not seen.
+func (m *lockMgr) next(r *run, l *globalLock) []pendingGrant {
+	if l.holders > 0 || len(l.queue) == 0 {
+		return nil
 	}
 	w := l.queue[0]
 	l.queue = l.queue[1:]
-	l.held = true
-	log := m.logs[w.epoch]
-	k := [2]int{w.epoch, w.rank}
-	var b []byte
-	for _, q := range log[m.seen[k]:] {
-		if q.author != w.rank && len(q.diff) > 0 {
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(q.diff)))
-			b = append(b, q.diff...)
+	ws := []lockWaiter{w}
+	if w.rank < 0 {
+		ws = ws[:0]
+		for k := range r.ranks.Size() {
+			ws = append(ws, lockWaiter{k, w.proc, w.epoch})
 		}
 	}
-	m.seen[k] = len(log)
-	return pendingGrant{w, len(log), b}, true
+	l.holders = len(ws)
+	gs := make([]pendingGrant, len(ws))
+	for i, w := range ws {
+		log := m.logs[w.epoch]
+		k := [2]int{w.epoch, w.rank}
+		var b []byte
+		for _, q := range log[m.seen[k]:] {
+			if q.author != w.rank && len(q.diff) > 0 {
+				b = binary.LittleEndian.AppendUint32(b, uint32(len(q.diff)))
+				b = append(b, q.diff...)
+			}
+		}
+		m.seen[k] = len(log)
+		gs[i] = pendingGrant{w, len(log), b, len(ws) > 1}
+	}
+	return gs
 }
 
 // grant hands g to its processor: here, or in a message.
 func (r *run) grant(g pendingGrant) {
 	if g.w.rank == 0 {
-		if err := r.granted(g.w.proc, g.seen, g.pubs); err != nil {
+		if err := r.granted(g.w.proc, g.seen, g.pubs, g.together); err != nil {
 			r.rankFail(err)
 		}
 		return
 	}
 	b := lockMsg(rankLockGrant, 0, g.w.proc, g.w.epoch, "", g.seen, len(g.pubs))
+	if g.together {
+		binary.LittleEndian.PutUint64(b[48:], 1)
+	}
 	r.postsOut.Add(1)
 	r.ranks.Post(g.w.rank, append(b, g.pubs...), nil, nil, nil)
 }
@@ -438,6 +620,10 @@ func rankAtomicAdd[T Number](p *Proc, x *T, delta T) bool {
 	s.mu.Lock()
 	*x += delta
 	*(*T)(unsafe.Pointer(&r.twins[seg][off])) += delta
+	if p.copyOfZero() { // every rank's copy adds it: none to combine
+		s.mu.Unlock()
+		return true
+	}
 	if s.deltas == nil {
 		s.deltas = map[[2]int]*atomDelta{}
 	}
@@ -506,7 +692,7 @@ func rankAtomicLocked[T any](p *Proc, at Site, x *T, update func()) bool {
 	p.r.rsync.mu.Lock() // the twins' scan at a release reads it
 	update()
 	p.r.rsync.mu.Unlock()
-	p.globalRelease()
+	p.globalRelease(at, wAtomic)
 	return true
 }
 

@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand"
 	"reflect"
@@ -84,36 +85,144 @@ func TestLockMgrGrants(t *testing.T) {
 	}
 	grant := func() pendingGrant {
 		t.Helper()
-		g, ok := m.next(l)
-		if !ok {
-			t.Fatal("no grant")
+		gs := m.next(nil, l)
+		if len(gs) != 1 {
+			t.Fatalf("%d grants, want 1", len(gs))
 		}
-		return g
+		return gs[0]
 	}
 	l.queue = []lockWaiter{{1, 1, 0}, {2, 2, 0}, {1, 1, 0}, {1, 1, 1}}
 	g := grant()
 	if g.w.rank != 1 || len(g.pubs) != 0 || g.seen != 0 {
 		t.Fatalf("first grant %+v", g)
 	}
-	if _, ok := m.next(l); ok {
+	if gs := m.next(nil, l); len(gs) > 0 {
 		t.Fatal("granted a held lock")
 	}
-	l.held = false
+	l.holders = 0
 	m.logs[0] = append(m.logs[0], pub(1, 1))
 	g = grant()
 	if g.w.rank != 2 || g.seen != 1 || string(g.pubs) != "\x02\x00\x00\x00\x01\x01" {
 		t.Fatalf("second grant %+v: want rank 1's publication", g)
 	}
-	l.held = false
+	l.holders = 0
 	m.logs[0] = append(m.logs[0], pub(2, 1))
 	m.logs[1] = append(m.logs[1], pub(2, 9)) // another pdo's
 	g = grant()
 	if g.w.rank != 1 || g.seen != 2 || string(g.pubs) != "\x02\x00\x00\x00\x02\x01" {
 		t.Fatalf("third grant %+v: want rank 2's publication only", g)
 	}
-	l.held = false
+	l.holders = 0
 	g = grant()
 	if g.w.epoch != 1 || g.seen != 1 || string(g.pubs) != "\x02\x00\x00\x00\x02\x09" {
 		t.Fatalf("fourth grant %+v: want the next pdo's publication", g)
+	}
+}
+
+// TestLockMgrCopies: the copies of processor 0 in a replicated region
+// (one per rank) are queued once all of them asked, granted together,
+// each with what it has not seen, and the lock is free again once every
+// copy released it, each release logged.
+func TestLockMgrCopies(t *testing.T) {
+	net := &postNet{sizeNet: sizeNet{size: 3}}
+	r := &run{ranks: net}
+	m := &r.rsync.mgr
+	m.request(r, "cx", 2, 2, 0, false) // processor 2 holds it
+	l := m.locks["cx"]
+	if l.holders != 1 || len(net.to) != 1 || net.to[0] != 2 {
+		t.Fatalf("holders %d, grants sent to %v after the first request", l.holders, net.to)
+	}
+	m.request(r, "cx", 0, 0, 0, true)
+	m.request(r, "cx", 1, 0, 0, true)
+	if len(l.queue) != 0 || l.copies != 2 {
+		t.Fatalf("two of three copies: queue %v, copies %d", l.queue, l.copies)
+	}
+	m.request(r, "cx", 1, 1, 0, false)
+	m.request(r, "cx", 2, 0, 0, true)
+	if len(l.queue) != 2 || l.queue[0].rank != 1 || l.queue[1].rank != -1 || l.copies != 0 {
+		t.Fatalf("queue %v: want processor 1, then the copies", l.queue)
+	}
+	m.mu.Lock()
+	l.holders = 0 // as processor 2's release would, without its grant's message
+	m.logs[0] = append(m.logs[0], publication{author: 2, seq: 1, diff: []byte{7}})
+	l.queue = l.queue[1:]
+	gs := m.next(r, l)
+	m.mu.Unlock()
+	if len(gs) != 3 || l.holders != 3 {
+		t.Fatalf("%d grants, %d holders: want every copy", len(gs), l.holders)
+	}
+	for k, g := range gs {
+		want := "\x01\x00\x00\x00\x07"
+		if k == 2 {
+			want = "" // its own publication
+		}
+		if g.w.rank != k || g.w.proc != 0 || g.seen != 1 || string(g.pubs) != want {
+			t.Errorf("grant %d: %+v", k, g)
+		}
+	}
+	m.mu.Lock()
+	for k := range 2 {
+		m.logs[0] = append(m.logs[0], publication{author: k, seq: 1, diff: []byte{9}})
+		l.holders--
+		if gs := m.next(r, l); len(gs) > 0 || l.holders == 0 {
+			t.Fatalf("granted while copy %d of 3 released", k+1)
+		}
+	}
+	m.mu.Unlock()
+}
+
+// postNet records the ranks messages are posted to.
+type postNet struct {
+	sizeNet
+	to []int
+}
+
+func (n *postNet) Post(dest int, b []byte, sent func(), data []byte, dataSent func()) {
+	n.to = append(n.to, dest)
+}
+
+// TestGrantsDeferredInCopyBody: while this rank's copy of processor 0 is
+// in the body of a hold the copies share, a grant to another processor
+// is neither applied nor woken; the copy's next grant applies it first
+// (its bytes, then the copy's), and the go that ends the body applies
+// what came after.
+func TestGrantsDeferredInCopyBody(t *testing.T) {
+	store := make([]byte, 8)
+	r := &run{procs: []*Proc{{}, {}, {}}}
+	r.exStores, r.twins = []Storage{StorageOf(store)}, [][]byte{make([]byte, 8)}
+	pub := func(off, v byte) []byte { // one byte at off, in a grant's framing
+		var d []byte
+		d = binary.LittleEndian.AppendUint32(d, 0)
+		d = binary.LittleEndian.AppendUint32(d, uint32(off))
+		d = binary.LittleEndian.AppendUint32(d, 1)
+		d = append(d, 1, v)
+		return append(binary.LittleEndian.AppendUint32(nil, uint32(len(d))), d...)
+	}
+	gens := func() [3]uint64 {
+		return [3]uint64{r.procs[0].gl.gen.Load(), r.procs[1].gl.gen.Load(), r.procs[2].gl.gen.Load()}
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(r.granted(0, 1, pub(0, 10), true)) // the copies' hold: its body starts
+	must(r.granted(1, 2, pub(1, 11), false))
+	if store[1] != 0 || gens() != [3]uint64{1, 0, 0} {
+		t.Fatalf("a grant to processor 1 during the copy's body: storage %v, generations %v", store, gens())
+	}
+	must(r.granted(0, 3, append(pub(1, 12), pub(2, 12)...), true)) // a nested hold
+	if store[1] != 12 || store[2] != 12 || gens() != [3]uint64{2, 1, 0} {
+		t.Fatalf("the copy's nested grant: storage %v (want the deferred byte 11 overwritten by 12), generations %v", store, gens())
+	}
+	must(r.granted(2, 4, pub(3, 13), false))
+	r.goPublish() // the nested hold's body ends; the outer goes on
+	if store[3] != 0 || gens() != [3]uint64{3, 1, 0} {
+		t.Fatalf("after the nested body: storage %v, generations %v", store, gens())
+	}
+	r.goPublish()
+	if store[3] != 13 || r.twins[0][3] != 13 || gens() != [3]uint64{4, 1, 1} || r.rsync.seen != 4 {
+		t.Fatalf("after the outer body: storage %v, twin %v, generations %v, seen %d", store, r.twins[0], gens(), r.rsync.seen)
 	}
 }

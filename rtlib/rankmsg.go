@@ -255,7 +255,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		}
 		putBuf(b)
 		return
-	case rankLockReq, rankLockGrant, rankLockRel:
+	case rankLockReq, rankLockGrant, rankLockRel, rankLockDone, rankLockGo:
 		if err := r.lockArrive(&h, b[8*rankHeader:]); err != nil {
 			r.rankFail(err)
 		}

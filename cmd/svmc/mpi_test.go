@@ -200,6 +200,60 @@ func main() {
 }
 `
 
+// mpiRepSync is a replicated region (SPMD code) whose processors, processor
+// 0 among them, update shared storage under critical sections, a lock and
+// atomic updates. Under --mpi processor 0 runs on every rank: its copies
+// must read the same total in their critical sections, or the pdo after
+// the region, whose bounds come from it, splits differently per rank.
+const mpiRepSync = `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	total := make([]int64, 1)
+	hist := make([]int64, 5)
+	cnt := make([]float64, 2)
+	prod := []int64{1}
+	acc := make([]int64, 3)
+	//svm:shared total, hist, cnt, prod, acc
+	last := int64(-1)
+	//svm:replicated
+	{
+		me, np := rtlib.ProcessorID(), rtlib.NumProcessors()
+		for k := me; k < 100; k += np {
+			//svm:critical
+			{
+				total[0] += int64(k)
+				hist[k%5]++
+				if me == 0 {
+					last = total[0]
+				}
+			}
+			//svm:lock(acc[k%3])
+			acc[k%3] += int64(k * k)
+			//svm:atomic
+			cnt[0] += float64(k)
+			//svm:atomic
+			cnt[1]++
+			if k < 10 {
+				//svm:atomic
+				prod[0] *= 2
+			}
+		}
+	}
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < int(last); i++ {
+		s += i
+	}
+	fmt.Println(total[0], hist, cnt, prod[0], acc, int64(s) == last*(last-1)/2, last >= 0)
+}
+`
+
 // mpiShapes is ordinary Go around one pdo: shapes behind an interface, a
 // closure, a summary type from a package of its own updated under a
 // critical section, and an atomic counter indexed through the closure,
@@ -363,6 +417,7 @@ func TestRunMPI(t *testing.T) {
 	local := writeModule(t, map[string]string{"main.go": mpiLocalShared})
 	msgs := writeModule(t, map[string]string{"main.go": mpiMessages})
 	syncs := writeModule(t, map[string]string{"main.go": mpiSync})
+	repSync := writeModule(t, map[string]string{"main.go": mpiRepSync})
 	shapes := writeModule(t, map[string]string{"main.go": mpiShapes, "stats/stats.go": mpiShapesStats})
 	stencil := writeModule(t, map[string]string{"main.go": mpiStencil})
 	root, _ := filepath.Abs("../..")
@@ -372,6 +427,8 @@ func TestRunMPI(t *testing.T) {
 		// Critical sections, locks and atomics order every rank's processors.
 		{"shapes", shapes, ".", "n=300 min=1.000 max=153.938 median=9.000 buckets=[219 24 15 14 28]\n"},
 		{"sync", syncs, ".", "[50 50 50 50 50 50 50 50] [199.25 27] [9800 9900 10000 10100] [{134 198} {134 199} {132 197}] 2646700 39800 200 600 1099511627776\n"},
+		// ... in replicated regions too, processor 0's copies together.
+		{"repsync", repSync, ".", "4950 [20 20 20 20 20] [4950 100] 1024 [112761 106161 109428] true true\n"},
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Lazy pages: fetched from their homes, stale ones synchronised.
