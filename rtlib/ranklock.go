@@ -405,7 +405,14 @@ func applyEntry(d []byte, dst [][]byte) {
 // lockMgr is rank 0's record of the global locks and of the publications
 // of each pdo (by epoch), in the order they arrived.
 type lockMgr struct {
-	mu    sync.Mutex
+	mu sync.Mutex
+	// outbox holds the grants decided, in the order decided: each brings
+	// the log from where the grantee's last one ended, so that two grants
+	// to one rank applied the other way round would write older bytes
+	// over newer. One goroutine at a time (flushing) hands them over.
+	outbox   []pendingGrant
+	flushing bool
+
 	locks map[string]*globalLock
 	logs  map[int][]publication
 	seen  map[[2]int]int // per epoch and rank: the log's prefix it was granted
@@ -447,11 +454,9 @@ func (m *lockMgr) request(r *run, key string, rank, proc, epoch int, copy bool) 
 		l.copies = 0
 		l.queue = append(l.queue, lockWaiter{-1, proc, epoch})
 	}
-	gs := m.next(r, l)
+	m.outbox = append(m.outbox, m.next(r, l)...)
 	m.mu.Unlock()
-	for _, g := range gs {
-		r.grant(g)
-	}
+	m.flush(r)
 }
 
 // release logs a publication (its bytes come with the first of a hold's
@@ -469,11 +474,9 @@ func (m *lockMgr) release(r *run, key string, epoch int, pub publication) {
 		m.logs[epoch] = append(m.logs[epoch], pub)
 		m.gen.Add(1)
 	}
-	gs := m.next(r, l)
+	m.outbox = append(m.outbox, m.next(r, l)...)
 	m.mu.Unlock()
-	for _, g := range gs {
-		r.grant(g)
-	}
+	m.flush(r)
 	r.procs[0].wakeup() // it may wait for the publications at the pdo's end
 }
 
@@ -504,6 +507,28 @@ func (m *lockMgr) done(r *run, key string) {
 		r.postsOut.Add(1)
 		r.ranks.Post(k, lockMsg(rankLockGo, 0, 0, 0, key, 0, 0), nil, nil, nil)
 	}
+}
+
+// flush hands the grants in the outbox over in order, unless another
+// goroutine does (a grant's Post may poll, and a request it takes then
+// queues its grant here for that loop).
+func (m *lockMgr) flush(r *run) {
+	m.mu.Lock()
+	if m.flushing {
+		m.mu.Unlock()
+		return
+	}
+	m.flushing = true
+	for len(m.outbox) > 0 {
+		g := m.outbox[0]
+		m.outbox[0] = pendingGrant{}
+		m.outbox = m.outbox[1:]
+		m.mu.Unlock()
+		r.grant(g)
+		m.mu.Lock()
+	}
+	m.flushing = false
+	m.mu.Unlock()
 }
 
 // pendingGrant is a grant decided under the manager's mutex, handed over
