@@ -1,11 +1,14 @@
 package compiler
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // rankPrivate warns, for a program built to run as the ranks of an MPI
@@ -32,14 +35,86 @@ func (p *Package) rankPrivate(c *Construct) {
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
 		}
+		if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
+			if shared, other := p.paramStorage(c.Sub, v); len(shared) > 0 {
+				fix = "it is a parameter, given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the variable passed there //svm:shared where it is made"
+			}
+		}
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
 }
 
+// paramStorage says what the calls of s give its parameter v: shared
+// lists the calls (file:line:col) that pass storage their function
+// declared shared (a shared variable, an element or a slice of one),
+// other those that pass anything else, or where s is used otherwise (as
+// a value; an exported function of a library package, from outside).
+func (p *Package) paramStorage(s *Sub, v *types.Var) (shared, other []string) {
+	if s.Obj == nil || s.Decl.Recv != nil {
+		return nil, []string{"a method"}
+	}
+	sig := s.Obj.Type().(*types.Signature)
+	k := -1
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == v {
+			k = i
+		}
+	}
+	if k < 0 || sig.Variadic() && k == sig.Params().Len()-1 {
+		return nil, []string{"not a parameter"}
+	}
+	if s.Obj.Exported() && p.Types.Name() != "main" {
+		other = append(other, "calls from other packages")
+	}
+	calls := map[*ast.Ident]bool{}
+	for _, caller := range p.Subs {
+		if caller.Decl == nil || caller.Decl.Body == nil {
+			continue
+		}
+		declared := map[types.Object]bool{}
+		for _, sv := range caller.Shared {
+			declared[sv.Obj] = true
+		}
+		ast.Inspect(caller.Decl.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || typeutil.StaticCallee(p.Info, call) != s.Obj || k >= len(call.Args) {
+				return true
+			}
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				calls[id] = true
+			}
+			at := p.placeFrom(call.Args[k].Pos(), s.Decl.Pos())
+			if id := rootIdent(call.Args[k]); id != nil && declared[p.Info.Uses[id]] {
+				shared = append(shared, at)
+			} else {
+				other = append(other, at)
+			}
+			return true
+		})
+	}
+	for id, o := range p.Info.Uses {
+		if o == s.Obj && !calls[id] {
+			other = append(other, p.placeFrom(id.Pos(), s.Decl.Pos()))
+		}
+	}
+	return shared, other
+}
+
+// placeFrom names pos for a message at from: "line L" in from's file,
+// "file.go:L" in another file of the package.
+func (p *Package) placeFrom(pos, from token.Pos) string {
+	at, here := p.Fset.Position(pos), p.Fset.Position(from)
+	if at.Filename == here.Filename {
+		return fmt.Sprintf("line %d", at.Line)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
+}
+
 // outsideWrites calls warn with the writes in body of variables declared
 // outside scope (through an alias such as row := grid[i], its root) that
-// are neither shared in c's function nor in keep, until warn returns true
+// are neither shared in c's function nor in keep nor parameters every call
+// of the function gives shared storage, until warn returns true
 // for a variable (once per variable, at its first write warn takes).
 func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object) bool) {
 	for _, v := range c.Sub.Shared {
@@ -69,7 +144,15 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 			o = al.root // row := grid[i] writes grid's storage
 		}
 		if o != nil && outside(o) && !keep[o] && !warned[o] {
-			warned[o] = warn(e, o)
+			if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
+				// Given shared storage by every call: it travels
+				// between ranks whatever name reaches it.
+				shared, other := p.paramStorage(c.Sub, v)
+				keep[o] = len(shared) > 0 && len(other) == 0
+			}
+			if !keep[o] {
+				warned[o] = warn(e, o)
+			}
 		}
 		return true
 	})

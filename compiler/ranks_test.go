@@ -12,7 +12,9 @@ import (
 // a warning at the write, with the fix that fits (shared for elements, a
 // reduction for a whole variable); shared, reduction and per-iteration
 // variables get none, //svm:ignore race silences one, and a build for one
-// process says nothing of it.
+// process says nothing of it. A parameter every call gives shared storage
+// is shared (its writes travel whatever name reaches them); one given
+// shared and private storage is warned of with both calls.
 func TestRankPrivate(t *testing.T) {
 	src, err := os.ReadFile("testdata/ranks/main.go")
 	if err != nil {
@@ -41,6 +43,9 @@ func TestRankPrivate(t *testing.T) {
 				advice = "reduction"
 			}
 			got[d.Pos.Line] = name + " " + advice
+			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 63 but not at line 64") {
+				t.Errorf("fill's warning does not name the calls that give v shared and private storage: %s", d.Msg)
+			}
 		}
 		if !ranks {
 			want = map[int]string{}

@@ -58,4 +58,33 @@ func main() {
 		}
 	}
 	fmt.Println(results, total, direct, owned)
+	scale(shared, 2)
+	scale(shared[10:], 3)
+	fill(shared)
+	fill(private)
+	mark(owned)
+}
+
+// mark's region writes storage its one call gives shared.
+func mark(v []int) {
+	//svm:replicated
+	{
+		v[rtlib.ProcessorID()] = 1
+	}
+}
+
+// scale is given shared storage by every call: its writes travel.
+func scale(v []float64, f float64) {
+	//svm:pdo loops(i)
+	for i := range v {
+		v[i] *= f
+	}
+}
+
+// fill is given shared storage by one call, and private by another.
+func fill(v []float64) {
+	//svm:pdo loops(i)
+	for i := range v {
+		v[i] = 1 // want v: shared advice
+	}
 }
