@@ -35,6 +35,12 @@ func (p *Package) rankPrivate(c *Construct) {
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
 		}
+		if x := p.elementsOf(e); x != nil {
+			if _, named := ast.Unparen(x).(*ast.Ident); !named {
+				// next.cells[i]: o itself cannot be declared shared.
+				fix = "the elements written belong to " + p.Text(x) + ": make the slice or array it holds //svm:shared where it is made (shared storage travels between ranks whatever name reaches it; if it is shared already, //svm:ignore race silences this)"
+			}
+		}
 		if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
 			if shared, other := p.paramStorage(c.Sub, v); len(shared) > 0 {
 				fix = "it is a parameter, given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the variable passed there //svm:shared where it is made"
@@ -43,6 +49,32 @@ func (p *Package) rankPrivate(c *Construct) {
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
+}
+
+// elementsOf is the slice or array a write stores an element of: x of
+// x[i], x[i][j] and x[i].f, rows[i].vals of rows[i].vals[j]; nil where e
+// indexes nothing.
+func (p *Package) elementsOf(e ast.Expr) ast.Expr {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.IndexExpr:
+			for {
+				ix, ok := ast.Unparen(x.X).(*ast.IndexExpr)
+				if !ok {
+					return x.X
+				}
+				x = ix
+			}
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // paramStorage says what the calls of s give its parameter v: shared

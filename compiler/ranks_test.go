@@ -42,6 +42,9 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "reduction(+: ") {
 				advice = "reduction"
 			}
+			if strings.Contains(d.Msg, "the elements written belong to h.v: make the slice or array it holds //svm:shared") {
+				advice = "field"
+			}
 			got[d.Pos.Line] = name + " " + advice
 			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 63 but not at line 64") {
 				t.Errorf("fill's warning does not name the calls that give v shared and private storage: %s", d.Msg)

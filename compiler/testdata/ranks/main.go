@@ -63,6 +63,18 @@ func main() {
 	fill(shared)
 	fill(private)
 	mark(owned)
+	into(&holder{v: shared})
+}
+
+type holder struct{ v []float64 }
+
+// into writes the elements of a slice a struct holds: the slice is what
+// can be declared shared.
+func into(h *holder) {
+	//svm:pdo loops(i)
+	for i := range h.v {
+		h.v[i] = 2 // want h: field advice
+	}
 }
 
 // mark's region writes storage its one call gives shared.
