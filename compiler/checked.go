@@ -19,22 +19,14 @@ import (
 // a pdo's header), assigned to another variable, passed to a function outside
 // the package (copy, sort.Float64s), a row or an element's address taken
 // into a value (row := a[i], &a[i]), or updated by an atomic directive
-// (whose statement svmc replaces). A package with critical sections, locks
-// or atomic updates keeps every variable eager: the ranks' global locks
-// publish and apply diffs of all shared storage, which pages fetched from
-// a home mid-pdo would bypass.
+// (whose statement svmc replaces). Critical sections and locks do not
+// matter: their bodies' accesses are checked, a lock's variable is only its
+// key, and a page fetched from its home takes again what the global locks'
+// grants brought this rank (rankpages.go).
 func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 	shared := p.sharedStorage()
 	if shared == nil {
 		return nil
-	}
-	for _, s := range p.Subs {
-		for _, c := range s.Constructs {
-			switch c.Kind() {
-			case directives.Critical, directives.Lock, directives.Atomic:
-				return nil
-			}
-		}
 	}
 	checked := map[ast.Expr]bool{}
 	ranges := map[*ast.RangeStmt]bool{}
@@ -46,6 +38,21 @@ func (p *Package) fullyChecked(accs []*Access) map[*SharedVar]bool {
 		}
 	}
 	bad := map[*SharedVar]bool{}
+	for _, s := range p.Subs {
+		for _, c := range s.Constructs {
+			if c.Kind() != directives.Atomic || c.Stmt == nil {
+				continue
+			}
+			// svmc replaces the statement with an update through the
+			// element's address: no check stands there.
+			ast.Inspect(c.Stmt, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && shared[p.Info.Uses[id]] != nil {
+					bad[shared[p.Info.Uses[id]]] = true
+				}
+				return true
+			})
+		}
+	}
 	for _, s := range p.Subs {
 		if s.Decl.Body == nil {
 			continue

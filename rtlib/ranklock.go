@@ -100,6 +100,10 @@ type rankSync struct {
 	// processors that came meanwhile, applied when it is 0 again.
 	inBody   int
 	deferred []deferredGrant
+	// granted are the publications grants brought in this pdo, in the
+	// order applied: a lazy page that arrives later takes them again
+	// (rankpages.go). Kept only where the run has lazy pages.
+	granted [][]byte
 	// taken, published: the global locks this rank's processors took and
 	// the bytes it published (rank-info).
 	taken, published atomic.Int64
@@ -157,6 +161,10 @@ func (r *run) rankSyncStart() {
 	slices.SortFunc(s.order, func(a, b int) int { return cmpUintptr(r.exStores[a].Addr, r.exStores[b].Addr) })
 	s.seen, s.own = 0, s.own[:0]
 	clear(s.deltas)
+	s.mu.Lock()
+	clear(s.granted)
+	s.granted = s.granted[:0]
+	s.mu.Unlock()
 }
 
 // globalAcquire takes the global locks keys (in this order) for p, which
@@ -353,10 +361,43 @@ func (r *run) applyGrant(seen int, pubs []byte) error {
 		n := int(binary.LittleEndian.Uint32(pubs))
 		applyEntry(pubs[4:4+n], ex)
 		applyEntry(pubs[4:4+n], r.twins)
+		if r.pages != nil {
+			s.granted = append(s.granted, slices.Clone(pubs[4:4+n]))
+		}
 		pubs = pubs[4+n:]
 	}
 	s.seen = max(s.seen, seen)
 	return nil
+}
+
+// applyEntryIn writes the bytes of runs in appendDiff's format that fall
+// in [lo, hi) of exchanged segment e into store and twin (twin may be
+// nil): a page that arrived takes again what grants brought.
+func applyEntryIn(d []byte, e, lo, hi int, store, twin []byte) {
+	le := binary.LittleEndian
+	for len(d) >= 12 {
+		seg, off, groups := int(le.Uint32(d)), int(le.Uint32(d[4:])), int(le.Uint32(d[8:]))
+		d = d[12:]
+		for g := 0; g < groups && len(d) > 0; g++ {
+			m := d[0]
+			d = d[1:]
+			for k := range 8 {
+				if m&(1<<k) == 0 {
+					continue
+				}
+				if len(d) == 0 {
+					return
+				}
+				if at := off + 8*g + k; seg == e && at >= lo && at < hi && at < len(store) {
+					store[at] = d[0]
+					if twin != nil {
+						twin[at] = d[0]
+					}
+				}
+				d = d[1:]
+			}
+		}
+	}
 }
 
 // exBytes is the exchanged storage as byte slices (nil where it is not

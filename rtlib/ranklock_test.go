@@ -226,3 +226,31 @@ func TestGrantsDeferredInCopyBody(t *testing.T) {
 		t.Fatalf("after the outer body: storage %v, twin %v, generations %v, seen %d", store, r.twins[0], gens(), r.rsync.seen)
 	}
 }
+
+// TestApplyEntryIn: a page that arrived takes again exactly the bytes of
+// the grants' runs that fall inside it, of its own segment, in store and
+// twin.
+func TestApplyEntryIn(t *testing.T) {
+	now := make([]byte, 32)
+	for i := range now {
+		now[i] = byte(i)
+	}
+	var d []byte
+	d = appendDiff(d, 1, make([]byte, 32), now) // segment 1: bytes 1..31 changed
+	d = appendDiff(d, 0, make([]byte, 32), now) // another segment's
+	store, twin := make([]byte, 32), make([]byte, 32)
+	applyEntryIn(d, 1, 8, 16, store, twin)
+	for i := range store {
+		want := byte(0)
+		if i >= 8 && i < 16 {
+			want = byte(i)
+		}
+		if store[i] != want || twin[i] != want {
+			t.Fatalf("byte %d: store %d, twin %d, want %d", i, store[i], twin[i], want)
+		}
+	}
+	applyEntryIn(d, 1, 24, 40, store, nil) // past the end, no twin
+	if store[31] != 31 || twin[31] != 0 {
+		t.Fatalf("the last page: store %d, twin %d", store[31], twin[31])
+	}
+}

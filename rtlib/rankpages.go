@@ -3,10 +3,11 @@ package rtlib
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/svmc/svmc/trace"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/svmc/svmc/trace"
 )
 
 // Home-based lazy pages between ranks (issue 16), for the shared
@@ -29,6 +30,13 @@ import (
 //     between ranks, served by the home's transport while its processors
 //     work), into the storage and the twin (the fetched bytes are not this
 //     rank's change);
+//   - the global locks of critical sections and locks (ranklock.go) keep
+//     their lazy release consistency: a grant brings the publications of
+//     other ranks, written into this rank's storage whatever its pages'
+//     state, and a page that arrives from its home later in the pdo takes
+//     them again (the home may not have them yet), in the log's order;
+//     at the pdo's end every rank, the homes among them, applies the
+//     rest of the log before the diffs;
 //   - exclusive code runs on every rank alike, and a home may be further
 //     on in it than a rank that fetches: there, a page any rank holds
 //     invalid ("stale") faults on every rank at the same access, and the
@@ -39,9 +47,8 @@ import (
 // So in a stencil only the pages next to another rank's share travel,
 // once each, instead of every rank's whole share to every rank.
 // Variables that are not fully checked (ranged over, sorted by a library,
-// taken into another variable), storage holding pointers and packages
-// with critical sections, locks or atomic updates (whose publications
-// carry diffs of all storage) stay eager.
+// taken into another variable, updated by an atomic directive) and
+// storage holding pointers stay eager.
 
 // Page messages between ranks (see rankmsg.go, ranklock.go for the
 // others): header fields kind, rank, proc, exchanged segment, page; a
@@ -443,10 +450,19 @@ func (r *run) pageArrive(h *[rankHeader]int64, rest []byte) error {
 		if len(rest) != hi-lo {
 			return fmt.Errorf("page %d of exchanged segment %d came with %d bytes, not %d", pg, e+1, len(rest), hi-lo)
 		}
-		copy(store[lo:hi], rest)
+		var twin []byte
 		if e < len(r.twins) && r.twins[e] != nil && r.twinned {
-			copy(r.twins[e][lo:hi], rest)
+			twin = r.twins[e]
 		}
+		r.rsync.mu.Lock() // a grant may be applying publications
+		copy(store[lo:hi], rest)
+		if twin != nil {
+			copy(twin[lo:hi], rest)
+		}
+		for _, d := range r.rsync.granted {
+			applyEntryIn(d, e, lo, hi, store, twin)
+		}
+		r.rsync.mu.Unlock()
 		g.valid[pg], g.pending[pg] = true, false
 		atomic.StoreUint32(&g.perm[pg], b2u(rp.parallel || !g.stale[pg]))
 		rp.fetched.Add(1)

@@ -359,6 +359,12 @@ func (r *run) rankDiffs(p *Proc) error {
 	r.twinned = false
 	s := &r.rsync
 	defer s.epoch.Add(1)
+	defer func() { // the homes have them all now (applyLog)
+		s.mu.Lock()
+		clear(s.granted)
+		s.granted = s.granted[:0]
+		s.mu.Unlock()
+	}()
 	le := binary.LittleEndian
 	out := le.AppendUint32(r.diffOut[:0], uint32(len(s.own)))
 	for _, q := range s.own {

@@ -254,6 +254,42 @@ func main() {
 }
 `
 
+// mpiLazyLock: a page of a lazily kept variable that a critical section's grant
+// brought an update of, while this rank's copy of the page was stale:
+// fetched from its home, which has not taken the lock since, it must
+// keep the update (on 3 ranks: processor 2 adds first, processor 1 later,
+// rank 0 is the page's home and takes no lock).
+const mpiLazyLock = `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+func main() {
+	const n = 3 * 512 // three pages of float64
+	v := make([]float64, n)
+	//svm:shared v
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		v[i] = float64(i)
+	}
+	//svm:pdo loops(j)
+	for j := 0; j < 3; j++ {
+		switch j {
+		case 1:
+			time.Sleep(200 * time.Millisecond)
+			//svm:critical
+			v[5] += 1
+		case 2:
+			//svm:critical
+			v[5] += 1
+		}
+	}
+	fmt.Println(v[5], v[600], v[1200])
+}
+`
+
 // mpiShapes is ordinary Go around one pdo: shapes behind an interface, a
 // closure, a summary type from a package of its own updated under a
 // critical section, and an atomic counter indexed through the closure,
@@ -418,6 +454,7 @@ func TestRunMPI(t *testing.T) {
 	msgs := writeModule(t, map[string]string{"main.go": mpiMessages})
 	syncs := writeModule(t, map[string]string{"main.go": mpiSync})
 	repSync := writeModule(t, map[string]string{"main.go": mpiRepSync})
+	lazyLock := writeModule(t, map[string]string{"main.go": mpiLazyLock})
 	shapes := writeModule(t, map[string]string{"main.go": mpiShapes, "stats/stats.go": mpiShapesStats})
 	stencil := writeModule(t, map[string]string{"main.go": mpiStencil})
 	root, _ := filepath.Abs("../..")
@@ -432,6 +469,7 @@ func TestRunMPI(t *testing.T) {
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Lazy pages: fetched from their homes, stale ones synchronised.
+		{"lazylock", lazyLock, ".", "7 600 1200\n"},
 		{"stencil", stencil, ".", "iteration 9: centre 0.499315166 edge 0.404373837\niteration 19: centre 0.499995647 edge 0.410229198\niteration 29: centre 0.499999965 edge 0.411274550\ns=293658.500 t=97891.500 sum=102500.416058842\n"},
 		// Messages between processors of different ranks go over MPI.
 		{"messages", msgs, ".", "counts true ring true order true big true\n"},

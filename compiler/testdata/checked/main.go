@@ -19,13 +19,22 @@ func main() {
 	f := grid(n)             // unchecked: a row taken as a value
 	g := make([]float64, n)  // unchecked: an element's address
 	h := make([]float64, n)  // unchecked: copied to another variable
-	//svm:shared a, b, c, d, e, e2, r, f, g, h
+	q := make([]int64, 8)    // checked: updated in a critical section
+	l := make([]float64, 4)  // checked: updated under a lock of its element (a key)
+	w := make([]int64, 8)    // unchecked: an atomic update (svmc replaces the statement)
+	//svm:shared a, b, c, d, e, e2, r, f, g, h, q, l, w
 	//svm:pdo loops(i)
 	for i := 1; i < n-1; i++ {
 		for j := range n {
 			b[i][j] = (a[i-1][j] + a[i+1][j]) / 2
 		}
 		c[i] = float64(i)
+		//svm:critical
+		q[i%8]++
+		//svm:lock(l[i%4])
+		l[i%4] += 1
+		//svm:atomic
+		w[i%8]++
 	}
 	a, b = b, a
 	fill(a[3], 1)
@@ -55,7 +64,7 @@ L:
 	k := h
 	z := make([]float64, n)
 	share(z)
-	fmt.Println(len(a), cap(c), t, row[0], k[0], z[0])
+	fmt.Println(len(a), cap(c), t, row[0], k[0], z[0], q[0], l[0], w[0])
 }
 
 // share shares its parameter: main's own variable reaches the same storage
