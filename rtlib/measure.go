@@ -20,6 +20,7 @@ type measure struct {
 	pcs     [6]uintptr
 	npcs    int
 	t0      int64 // nanotime at MeasureStart
+	tEnter  int64 // a global interval's start on the statistics' clock
 	node    *stats.Node
 	global  bool        // opened by the APS leader in exclusive mode: every processor's time goes to it
 	prevOwn *stats.Node // the processor's own interval outside this one
@@ -85,7 +86,7 @@ func (p *Proc) MeasureStart(name string) {
 		if m.node == parent { // beyond StatBufLength: counts in parent, as time only
 			m.node, m.global = nil, false
 		} else if m.global {
-			st.EnterGlobal(m.node)
+			m.tEnter = st.EnterGlobal(m.node)
 		} else {
 			p.st.Own = m.node
 		}
@@ -127,13 +128,16 @@ func (p *Proc) MeasureFinish(name string) {
 	}
 	if st := p.r.stats; st != nil && m.node != nil {
 		a := &m.node.Acc[p.id]
-		a.Exec += float64(elapsed)
 		a.Entries++
 		p.st.Restore(sv)
-		// Time from here on goes to the enclosing interval.
+		// Time from here on goes to the enclosing interval. A global
+		// interval lasts from change to change, as the processors'
+		// charges to it do (a preemption between the clock reads made
+		// their sum exceed processor time).
 		if m.global {
-			st.EnterGlobal(m.node.Parent)
+			a.Exec += float64(st.EnterGlobal(m.node.Parent) - m.tEnter)
 		} else {
+			a.Exec += float64(elapsed)
 			p.st.Own = m.prevOwn
 		}
 		return

@@ -164,14 +164,17 @@ func (s *Run) TaskInter(done []bool) (m Matrix, idle float64) {
 	return m, idle
 }
 
-// EnterGlobal makes node the leader's interval from now on. Every 256
-// changes it drops the changes older than every processor's last charge.
-func (s *Run) EnterGlobal(node *Node) {
+// EnterGlobal makes node the leader's interval from now on and returns
+// the clock of the change: an interval's execution time is the span
+// between its two changes, exactly the span the processors' charges to
+// it cover. Every 256 changes it drops the changes older than every
+// processor's last charge.
+func (s *Run) EnterGlobal(node *Node) int64 {
 	tr := &trans{t: s.clock(), node: node}
 	tr.prev.Store(s.global.Load())
 	s.global.Store(tr)
 	if s.pushes++; s.pushes < 256 {
-		return
+		return tr.t
 	}
 	s.pushes = 0
 	oldest := tr.t
@@ -181,9 +184,10 @@ func (s *Run) EnterGlobal(node *Node) {
 	for x := tr; x != nil; x = x.prev.Load() {
 		if x.t <= oldest {
 			x.prev.Store(nil)
-			return
+			break
 		}
 	}
+	return tr.t
 }
 
 // GlobalNode is the interval the leader is in.
