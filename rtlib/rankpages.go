@@ -82,13 +82,15 @@ type rankPages struct {
 	// exchange) waits in deferred until this rank has applied as many.
 	done     int
 	deferred []pageReq
-	// at is the construct running (pagesStart to the exchange); fetched
-	// the pages fetched in it, history those of each construct's last
-	// run: prefetched at its next start (a stencil fetches the same halo
-	// every iteration), so that they travel while the processors compute.
+	// at is the construct running (pagesStart to the exchange); faulted
+	// the pages fetched in it, history those of each construct's last two
+	// runs: prefetched at its next start where stale (a stencil fetches
+	// the same halo every iteration; one whose grids are swapped, a, b =
+	// b, a, fetches one grid's halo and the other's in turn), so that they
+	// travel while the processors compute.
 	at         Site
 	faulted    []pageKey
-	history    map[Site][]pageKey
+	history    map[Site]*[2][]pageKey
 	prefetched atomic.Int64
 	// fetched, fetchedBytes, served: pages this rank fetched, their
 	// bytes, pages it sent as a home; synced: the stale pages made
@@ -272,13 +274,15 @@ func (r *run) pagesStart(t *segTable, at Site) {
 	rp.parallel = true
 	rp.setPerms()
 	rp.at, rp.faulted = at, rp.faulted[:0]
-	for _, k := range rp.history[at] {
-		g := rp.segs[k.e]
-		if !g.valid[k.pg] && !g.pending[k.pg] && g.home[k.pg] >= 0 {
-			g.pending[k.pg] = true
-			reqs, homes = append(reqs, rp.request(g, k.pg, r.rank*r.perRank)), append(homes, int(g.home[k.pg]))
-			rp.faulted = append(rp.faulted, k)
-			rp.prefetched.Add(1)
+	if h := rp.history[at]; h != nil {
+		for _, k := range slices.Concat(h[0], h[1]) {
+			g := rp.segs[k.e]
+			if !g.valid[k.pg] && !g.pending[k.pg] && g.home[k.pg] >= 0 {
+				g.pending[k.pg] = true
+				reqs, homes = append(reqs, rp.request(g, k.pg, r.rank*r.perRank)), append(homes, int(g.home[k.pg]))
+				rp.faulted = append(rp.faulted, k)
+				rp.prefetched.Add(1)
+			}
 		}
 	}
 }
@@ -718,9 +722,14 @@ func (r *run) applyLazy(entries []lazyEntry) (*conflict, int, error) {
 	rp.parallel = false
 	rp.setPerms()
 	if rp.history == nil {
-		rp.history = map[Site][]pageKey{}
+		rp.history = map[Site]*[2][]pageKey{}
 	}
-	rp.history[rp.at] = append(rp.history[rp.at][:0], rp.faulted...)
+	h := rp.history[rp.at]
+	if h == nil {
+		h = new([2][]pageKey)
+		rp.history[rp.at] = h
+	}
+	h[0], h[1] = append(h[1][:0], rp.faulted...), h[0] // the older run's slice is reused
 	rp.done++
 	for _, q := range rp.deferred {
 		replies, to = append(replies, rp.reply(q)), append(to, q.rank)
