@@ -641,6 +641,16 @@ func parseEnd(p *parser, d *Directive) {
 func parseShared(p *parser, d *Directive) {
 	d.Shared = &SharedDir{}
 	d.Shared.Vars = p.names("variable name")
+	if p.tok != tEOF && (p.lit == "." || p.lit == "[") {
+		// g.Data, a[1]: the layer keeps variables' storage; say how.
+		v := d.Shared.Vars[len(d.Shared.Vars)-1].Name
+		x, at := v+p.lit+"…", p.tokOff
+		if start := p.tokOff - len(v); start >= 0 && p.src[start:p.tokOff] == v {
+			x, at = strings.TrimSpace(p.src[start:scanExpr(p.src, start, ",")]), start
+		}
+		p.errorAt(at, "shared names variables, not fields or elements (%s): take the slice into a variable (data := %s) and share that", x, x)
+		panic(bailout{})
+	}
 }
 
 // IgnoreChecks are the checks //svm:ignore can suppress.
