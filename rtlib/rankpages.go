@@ -92,6 +92,9 @@ type rankPages struct {
 	faulted    []pageKey
 	history    map[Site]*[2][]pageKey
 	prefetched atomic.Int64
+	// syncs counts each variable's syncStale calls in this serial phase
+	// (cleared when a pdo or region starts).
+	syncs map[segVar]int
 	// fetched, fetchedBytes, served: pages this rank fetched, their
 	// bytes, pages it sent as a home; synced: the stale pages made
 	// current together in exclusive code (rank-info).
@@ -272,6 +275,7 @@ func (r *run) pagesStart(t *segTable, at Site) {
 	slices.SortFunc(spans, func(a, b pageSpan) int { return cmpUintptr(a.lo, b.lo) })
 	rp.spans.Store(&spans)
 	rp.parallel = true
+	clear(rp.syncs)
 	rp.setPerms()
 	rp.at, rp.faulted = at, rp.faulted[:0]
 	if h := rp.history[at]; h != nil {
@@ -329,7 +333,7 @@ func (rp *rankPages) fault(p *Proc, site int, g *lazySeg, pg int, addr uintptr, 
 	from := -1
 	switch {
 	case !parallel && p.exchangeable():
-		if err := rp.syncStale(g.v); err != nil {
+		if err := rp.syncStale(g, pg); err != nil {
 			p.die(&Error{Pos: p.r.accessPos(site), Proc: -1, Msg: fmt.Sprintf("shared variables between ranks: %v", err)})
 		}
 	case valid:
@@ -791,28 +795,46 @@ func (r *run) firstWrites(entries []lazyEntry) (out []byte, need bool, err error
 	return out, need, nil
 }
 
-// syncStale brings every stale page of shared variable v up to date on
-// every rank (processor 0 in exclusive code, on every rank at the same
-// access): each home sends its stale pages in one Allgather.
-func (rp *rankPages) syncStale(v segVar) error {
-	r := rp.r
+// syncStale brings stale pages of the variable of page pg of g up to date
+// on every rank (processor 0 in exclusive code, on every rank at the same
+// access): each home sends its pages in one Allgather. The k-th time in
+// one serial phase a variable faults, the 2^k stale pages from pg on in
+// the variable's order (its segments', then their pages') are brought:
+// a print of one element moves a page, a scan of the whole variable
+// log2(its stale pages) collectives. Every rank picks the same pages (the
+// stale pages, their homes and the faulting access are alike on all).
+func (rp *rankPages) syncStale(g0 *lazySeg, pg0 int) error {
+	r, v := rp.r, g0.v
 	le := binary.LittleEndian
 	var out []byte
 	rp.mu.Lock()
+	if rp.syncs == nil {
+		rp.syncs = map[segVar]int{}
+	}
+	want := 1 << min(rp.syncs[v], 30)
+	rp.syncs[v]++
+	var picked []pageKey
 	for _, g := range rp.segs {
-		if g == nil || g.v != v {
+		if g == nil || g.v != v || g.e < g0.e {
+			continue
+		}
+		for pg := range g.pages {
+			if len(picked) < want && g.stale[pg] && (g.e > g0.e || pg >= pg0) {
+				picked = append(picked, pageKey{g.e, pg})
+			}
+		}
+	}
+	for _, k := range picked {
+		g := rp.segs[k.e]
+		if int(g.home[k.pg]) != r.rank {
 			continue
 		}
 		store := g.store.bytes()
-		for pg := range g.pages {
-			if g.stale[pg] && int(g.home[pg]) == r.rank {
-				lo := pg << rankPageShift
-				hi := min(lo+rankPageSize, len(store))
-				out = le.AppendUint32(out, uint32(g.e))
-				out = le.AppendUint32(out, uint32(pg))
-				out = append(out, store[lo:hi]...)
-			}
-		}
+		lo := k.pg << rankPageShift
+		hi := min(lo+rankPageSize, len(store))
+		out = le.AppendUint32(out, uint32(g.e))
+		out = le.AppendUint32(out, uint32(k.pg))
+		out = append(out, store[lo:hi]...)
 	}
 	rp.mu.Unlock()
 	all, err := r.ranks.Allgather(out)
@@ -846,14 +868,9 @@ func (rp *rankPages) syncStale(v segVar) error {
 			rp.synced.Add(1)
 		}
 	}
-	for _, g := range rp.segs {
-		if g == nil || g.v != v {
-			continue
-		}
-		for pg := range g.pages {
-			if g.stale[pg] {
-				return fmt.Errorf("page %d of exchanged segment %d stayed stale: its home (rank %d) did not send it", pg, g.e+1, g.home[pg])
-			}
+	for _, k := range picked {
+		if g := rp.segs[k.e]; g.stale[k.pg] {
+			return fmt.Errorf("page %d of exchanged segment %d stayed stale: its home (rank %d) did not send it", k.pg, g.e+1, g.home[k.pg])
 		}
 	}
 	rp.setPerms()

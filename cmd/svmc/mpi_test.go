@@ -834,6 +834,9 @@ func main() {
 			}
 		}
 		a, b = b, a
+		if it%10 == 9 {
+			fmt.Printf("%d: %.9f\n", it, a[n/2][1])
+		}
 	}
 	fmt.Printf("%.9f %.9f\n", a[n/2][1], a[n/2][n/2])
 }
@@ -843,7 +846,9 @@ func main() {
 // runs fetched, so that swapped grids' halos (one grid's, then the
 // other's) arrive while the processors compute: on 3 ranks most fetches
 // after the first sweeps are prefetches (with one run's memory, none
-// were).
+// were). The progress line every ten sweeps brings one stale row up to
+// date on every rank, not the grid (each serial phase's first fault of a
+// variable brings one page, the next two, …).
 func TestMPIPagesSwap(t *testing.T) {
 	mpiReady(t)
 	dir := writeModule(t, map[string]string{"main.go": mpiSwap})
@@ -857,21 +862,27 @@ func TestMPIPagesSwap(t *testing.T) {
 	var js struct {
 		Model struct {
 			Ranks []struct {
-				Pages int `json:"pages_fetched"`
-				Pre   int `json:"pages_prefetched"`
+				Pages  int `json:"pages_fetched"`
+				Pre    int `json:"pages_prefetched"`
+				Synced int `json:"stale_pages_synchronised"`
 			} `json:"ranks"`
 		} `json:"model"`
 	}
 	if err := json.Unmarshal([]byte(rep.stdout), &js); err != nil || len(js.Model.Ranks) != 3 {
 		t.Fatalf("report: %v\n%s", err, rep.stderr)
 	}
-	fetched, pre := 0, 0
+	fetched, pre, synced := 0, 0, 0
 	for _, r := range js.Model.Ranks {
-		fetched, pre = fetched+r.Pages, pre+r.Pre
+		fetched, pre, synced = fetched+r.Pages, pre+r.Pre, synced+r.Synced
 	}
 	// 40 sweeps, four boundaries, a row of 1 KiB on a page each side.
 	if fetched < 100 || 2*pre < fetched {
 		t.Errorf("%d pages fetched, %d of them prefetched: want most prefetched", fetched, pre)
 	}
-	t.Logf("%d pages fetched, %d prefetched", fetched, pre)
+	// Four progress lines and the last: a row each (two at the end),
+	// counted once per rank; the whole grid's stale rows are ~85.
+	if synced == 0 || synced > 3*8 {
+		t.Errorf("%d stale pages synchronised for five lines of output", synced)
+	}
+	t.Logf("%d pages fetched, %d prefetched, %d stale pages synchronised", fetched, pre, synced)
 }
