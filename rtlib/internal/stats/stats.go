@@ -89,6 +89,7 @@ type Run struct {
 	pushes int                   // transitions since the last pruning (the leader's)
 	procs  []*Proc
 	clock  func() int64
+	start  int64 // the run's start on clock
 	// maxNodes bounds the intervals kept (StatBufLength); 0: none.
 	// Overflow is the first interval that did not fit.
 	maxNodes int
@@ -110,7 +111,7 @@ type trans struct {
 // are calls of the user program (SPMD), its waits for them idle time, and
 // so is the time before a member's goroutine runs.
 func NewRun(n int, start int64, clock func() int64) *Run {
-	s := &Run{clock: clock}
+	s := &Run{clock: clock, start: start}
 	s.root = &Node{Name: "program", Acc: make([]Acc, n)}
 	s.nodes = []*Node{s.root}
 	s.global.Store(&trans{t: 0, node: s.root})

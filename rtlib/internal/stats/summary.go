@@ -62,6 +62,17 @@ func (s *Run) Summarize(done []bool, rootExec float64) []*Summary {
 	s.mu.Lock() // a processor that did not stop may still add intervals
 	defer s.mu.Unlock()
 	n := len(done)
+	// A processor that stopped before the run's end idled in the program
+	// until it: its processor time is the run's too (a preemption between
+	// its last charge and the end left up to 7% of a short run uncounted).
+	for pid, p := range s.procs {
+		if pid < n && done[pid] {
+			if tail := s.start + int64(rootExec) - p.last; tail > 0 {
+				s.root.Acc[pid].Idle += float64(tail)
+				p.last += tail
+			}
+		}
+	}
 	out := make([]*Summary, len(s.nodes))
 	var sum func(nd *Node) *Summary
 	sum = func(nd *Node) *Summary {
