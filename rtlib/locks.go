@@ -35,6 +35,12 @@ func (l *rtLock) lock(p *Proc, k waitKind, at Site) {
 }
 
 func (l *rtLock) lockSlow(p *Proc, k waitKind, at Site) {
+	if p.r.ranks != nil && p.mode == replicated && p.copyOfZero() {
+		// The holder may wait for a grant deferred until this copy's
+		// body is done (ranklock.go): none is deferred while it waits.
+		p.r.copyWaits(true)
+		defer p.r.copyWaits(false)
+	}
 	if p.detached {
 		// A goroutine rtlib did not start has no wake channel: yield.
 		for !l.state.CompareAndSwap(0, 1) {

@@ -51,8 +51,10 @@ import (
 // other processors (they wait): a grant brings what other ranks published
 // meanwhile, which may hold what another copy wrote in its body already
 // (published with a release of a processor beside it), and the copy
-// would read it. An atomic addition by processor 0 there is made by each
-// copy on its own rank and combined by none.
+// would read it; only when the copy itself must wait for a rank-local lock
+// (a lock inside its body, which such a processor may hold) are they
+// applied at once (copyWaits). An atomic addition by processor 0
+// there is made by each copy on its own rank and combined by none.
 //
 // A publication scans the whole exchanged shared storage (about 1 ms for
 // 4 MB), and a grant is a round trip to rank 0: a critical section between
@@ -98,8 +100,9 @@ type rankSync struct {
 	// inBody counts the holds this rank's copy of processor 0 is in the
 	// body of (nested ones included); deferred the grants to other
 	// processors that came meanwhile, applied when it is 0 again.
-	inBody   int
-	deferred []deferredGrant
+	inBody      int
+	deferred    []deferredGrant
+	copyWaiting bool // the copy waits for a rank-local lock: defer none (copyWaits)
 	// granted are the publications grants brought in this pdo, in the
 	// order applied: a lazy page that arrives later takes them again
 	// (rankpages.go). Kept only where the run has lazy pages.
@@ -291,7 +294,7 @@ func (r *run) lockArrive(h *[rankHeader]int64, rest []byte) error {
 func (r *run) granted(proc, seen int, pubs []byte, together bool) error {
 	s := &r.rsync
 	s.mu.Lock()
-	if s.inBody > 0 && !together {
+	if s.inBody > 0 && !together && !s.copyWaiting {
 		s.deferred = append(s.deferred, deferredGrant{proc, seen, slices.Clone(pubs)})
 		s.mu.Unlock()
 		return nil
@@ -328,6 +331,35 @@ func (r *run) goPublish() {
 		r.rankFail(err)
 	}
 	for _, q := range append(wake, 0) {
+		r.procs[q].gl.gen.Add(1)
+		r.procs[q].wakeup()
+	}
+}
+
+// copyWaits marks this rank's copy of processor 0 as waiting for a
+// rank-local lock (on) or done waiting: one of the processors whose
+// grants are deferred may hold that lock while it waits for its grant (a
+// lock inside the copy's body; deferring would deadlock), so while the
+// copy waits the deferred grants are applied and none is deferred. What
+// they bring may then hold what another copy wrote in its body already;
+// the copy reads it only if its body reads that data after the inner
+// lock and before writing it.
+func (r *run) copyWaits(on bool) {
+	s := &r.rsync
+	s.mu.Lock()
+	var wake []int
+	var err error
+	if on {
+		s.copyWaiting = true
+		wake, err = r.applyDeferred()
+	} else {
+		s.copyWaiting = false
+	}
+	s.mu.Unlock()
+	if err != nil {
+		r.rankFail(err)
+	}
+	for _, q := range wake {
 		r.procs[q].gl.gen.Add(1)
 		r.procs[q].wakeup()
 	}

@@ -225,6 +225,20 @@ func TestGrantsDeferredInCopyBody(t *testing.T) {
 	if store[3] != 13 || r.twins[0][3] != 13 || gens() != [3]uint64{4, 1, 1} || r.rsync.seen != 4 {
 		t.Fatalf("after the outer body: storage %v, twin %v, generations %v, seen %d", store, r.twins[0], gens(), r.rsync.seen)
 	}
+	// While the copy waits for a rank-local lock (one inside its body),
+	// what was deferred is applied and nothing more is deferred: the
+	// lock's holder may be the processor waiting for its grant.
+	must(r.granted(0, 5, nil, true))
+	must(r.granted(1, 6, pub(4, 14), false))
+	if store[4] != 0 || gens() != [3]uint64{5, 1, 1} {
+		t.Fatalf("a grant during the body: storage %v, generations %v", store, gens())
+	}
+	r.copyWaits(true)
+	must(r.granted(2, 7, pub(5, 15), false))
+	r.copyWaits(false)
+	if store[4] != 14 || store[5] != 15 || gens() != [3]uint64{5, 2, 2} {
+		t.Fatalf("while the copy waited for a lock: storage %v, generations %v", store, gens())
+	}
 }
 
 // TestApplyEntryIn: a page that arrived takes again exactly the bytes of

@@ -254,6 +254,44 @@ func main() {
 }
 `
 
+// mpiRepNest nests a critical section in a lock in a replicated region:
+// processor 0's copies hold the lock together while another processor of
+// a copy's rank may hold the critical section and wait for its grant.
+const mpiRepNest = `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	acc := make([]int64, 4)
+	log := make([]int64, 64)
+	//svm:shared acc, log
+	//svm:replicated
+	{
+		me, np := rtlib.ProcessorID(), rtlib.NumProcessors()
+		for k := me; k < 60; k += np {
+			//svm:lock(acc[k%4])
+			{
+				acc[k%4] += int64(k)
+				//svm:critical journal
+				{
+					log[0]++
+					log[log[0]] = int64(k)
+				}
+			}
+		}
+	}
+	s := int64(0)
+	for _, x := range log[1 : log[0]+1] {
+		s += x
+	}
+	fmt.Println(acc, log[0], s)
+}
+`
+
 // mpiLazyLock: a page of a lazily kept variable that a critical section's grant
 // brought an update of, while this rank's copy of the page was stale:
 // fetched from its home, which has not taken the lock since, it must
@@ -455,6 +493,7 @@ func TestRunMPI(t *testing.T) {
 	syncs := writeModule(t, map[string]string{"main.go": mpiSync})
 	repSync := writeModule(t, map[string]string{"main.go": mpiRepSync})
 	lazyLock := writeModule(t, map[string]string{"main.go": mpiLazyLock})
+	repNest := writeModule(t, map[string]string{"main.go": mpiRepNest})
 	shapes := writeModule(t, map[string]string{"main.go": mpiShapes, "stats/stats.go": mpiShapesStats})
 	stencil := writeModule(t, map[string]string{"main.go": mpiStencil})
 	root, _ := filepath.Abs("../..")
@@ -469,6 +508,7 @@ func TestRunMPI(t *testing.T) {
 		{"example31", root, "./examples/example31", ""},
 		{"jacobi", root, "./examples/jacobi", ""},
 		// Lazy pages: fetched from their homes, stale ones synchronised.
+		{"repnest", repNest, ".", "[420 435 450 465] 60 1770\n"},
 		{"lazylock", lazyLock, ".", "7 600 1200\n"},
 		{"stencil", stencil, ".", "iteration 9: centre 0.499315166 edge 0.404373837\niteration 19: centre 0.499995647 edge 0.410229198\niteration 29: centre 0.499999965 edge 0.411274550\ns=293658.500 t=97891.500 sum=102500.416058842\n"},
 		// Messages between processors of different ranks go over MPI.
