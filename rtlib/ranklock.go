@@ -406,30 +406,14 @@ func (r *run) applyGrant(seen int, pubs []byte) error {
 // in [lo, hi) of exchanged segment e into store and twin (twin may be
 // nil): a page that arrived takes again what grants brought.
 func applyEntryIn(d []byte, e, lo, hi int, store, twin []byte) {
-	le := binary.LittleEndian
-	for len(d) >= 12 {
-		seg, off, groups := int(le.Uint32(d)), int(le.Uint32(d[4:])), int(le.Uint32(d[8:]))
-		d = d[12:]
-		for g := 0; g < groups && len(d) > 0; g++ {
-			m := d[0]
-			d = d[1:]
-			for k := range 8 {
-				if m&(1<<k) == 0 {
-					continue
-				}
-				if len(d) == 0 {
-					return
-				}
-				if at := off + 8*g + k; seg == e && at >= lo && at < hi && at < len(store) {
-					store[at] = d[0]
-					if twin != nil {
-						twin[at] = d[0]
-					}
-				}
-				d = d[1:]
+	walkEntry(d, func(seg, at int, b byte) {
+		if seg == e && at >= lo && at < hi && at < len(store) {
+			store[at] = b
+			if twin != nil {
+				twin[at] = b
 			}
 		}
-	}
+	})
 }
 
 // exBytes is the exchanged storage as byte slices (nil where it is not
@@ -448,14 +432,20 @@ func (r *run) exBytes() [][]byte {
 // (indexed by segment) one by one: a processor of this rank may be
 // writing its share beside them.
 func applyEntry(d []byte, dst [][]byte) {
+	walkEntry(d, func(seg, at int, b byte) {
+		if seg < len(dst) && at < len(dst[seg]) {
+			dst[seg][at] = b
+		}
+	})
+}
+
+// walkEntry calls f with each byte of runs in appendDiff's format: its
+// segment, its offset there and its value.
+func walkEntry(d []byte, f func(seg, at int, b byte)) {
 	le := binary.LittleEndian
 	for len(d) >= 12 {
 		seg, off, groups := int(le.Uint32(d)), int(le.Uint32(d[4:])), int(le.Uint32(d[8:]))
 		d = d[12:]
-		var into []byte
-		if seg < len(dst) {
-			into = dst[seg]
-		}
 		for g := 0; g < groups && len(d) > 0; g++ {
 			m := d[0]
 			d = d[1:]
@@ -466,9 +456,7 @@ func applyEntry(d []byte, dst [][]byte) {
 				if len(d) == 0 {
 					return
 				}
-				if at := off + 8*g + k; at < len(into) {
-					into[at] = d[0]
-				}
+				f(seg, off+8*g+k, d[0])
 				d = d[1:]
 			}
 		}
