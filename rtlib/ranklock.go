@@ -222,6 +222,7 @@ func (p *Proc) globalRelease(at Site, k waitKind) {
 			r.ranks.Post(0, lockMsg(rankLockDone, r.rank, p.id, int(s.epoch.Load()), keys[0], 0, 0), nil, nil, nil)
 		}
 		p.awaitGrant(at, k, g)
+		r.bodyDone(len(keys)) // one body of a hold granted key by key
 	}
 	s.pub.Lock()
 	defer s.pub.Unlock()
@@ -275,7 +276,11 @@ func (r *run) lockArrive(h *[rankHeader]int64, rest []byte) error {
 	case rankLockReq:
 		r.rsync.mgr.request(r, key, rank, proc, epoch, seq == 1)
 	case rankLockRel:
-		r.rsync.mgr.release(r, key, epoch, publication{author: rank, seq: seq, diff: slices.Clone(payload)})
+		var diff []byte // nil: a hold's later release, which carries no bytes
+		if len(payload) > 0 {
+			diff = slices.Clone(payload)
+		}
+		r.rsync.mgr.release(r, key, epoch, publication{author: rank, seq: seq, diff: diff})
 	case rankLockGrant:
 		return r.granted(proc, seq, payload, h[6] != 0)
 	case rankLockDone:
@@ -315,22 +320,30 @@ func (r *run) granted(proc, seen int, pubs []byte, together bool) error {
 }
 
 // goPublish lets this rank's copy of processor 0 publish and release a
-// hold every copy's body of is done, and applies the grants deferred
-// meanwhile if no outer hold's body goes on.
+// hold every copy's body of is done (it then calls bodyDone).
 func (r *run) goPublish() {
+	r.procs[0].gl.gen.Add(1)
+	r.procs[0].wakeup()
+}
+
+// bodyDone ends this rank's copy's body of a hold of n global locks (each
+// granted together), and applies the grants deferred meanwhile if no
+// outer hold's body goes on.
+func (r *run) bodyDone(n int) {
 	s := &r.rsync
 	s.mu.Lock()
-	s.inBody--
+	s.inBody -= n
 	var wake []int
 	var err error
-	if s.inBody == 0 {
+	if s.inBody <= 0 {
+		s.inBody = 0
 		wake, err = r.applyDeferred()
 	}
 	s.mu.Unlock()
 	if err != nil {
 		r.rankFail(err)
 	}
-	for _, q := range append(wake, 0) {
+	for _, q := range wake {
 		r.procs[q].gl.gen.Add(1)
 		r.procs[q].wakeup()
 	}

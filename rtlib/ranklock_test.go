@@ -218,10 +218,12 @@ func TestGrantsDeferredInCopyBody(t *testing.T) {
 	}
 	must(r.granted(2, 4, pub(3, 13), false))
 	r.goPublish() // the nested hold's body ends; the outer goes on
+	r.bodyDone(1)
 	if store[3] != 0 || gens() != [3]uint64{3, 1, 0} {
 		t.Fatalf("after the nested body: storage %v, generations %v", store, gens())
 	}
 	r.goPublish()
+	r.bodyDone(1)
 	if store[3] != 13 || r.twins[0][3] != 13 || gens() != [3]uint64{4, 1, 1} || r.rsync.seen != 4 {
 		t.Fatalf("after the outer body: storage %v, twin %v, generations %v, seen %d", store, r.twins[0], gens(), r.rsync.seen)
 	}
@@ -229,15 +231,23 @@ func TestGrantsDeferredInCopyBody(t *testing.T) {
 	// what was deferred is applied and nothing more is deferred: the
 	// lock's holder may be the processor waiting for its grant.
 	must(r.granted(0, 5, nil, true))
+	must(r.granted(0, 5, nil, true)) // a hold of two locks, granted key by key
 	must(r.granted(1, 6, pub(4, 14), false))
-	if store[4] != 0 || gens() != [3]uint64{5, 1, 1} {
+	if store[4] != 0 || gens() != [3]uint64{6, 1, 1} {
 		t.Fatalf("a grant during the body: storage %v, generations %v", store, gens())
 	}
 	r.copyWaits(true)
 	must(r.granted(2, 7, pub(5, 15), false))
 	r.copyWaits(false)
-	if store[4] != 14 || store[5] != 15 || gens() != [3]uint64{5, 2, 2} {
+	if store[4] != 14 || store[5] != 15 || gens() != [3]uint64{6, 2, 2} {
 		t.Fatalf("while the copy waited for a lock: storage %v, generations %v", store, gens())
+	}
+	// The two-lock hold's body ends once: nothing is deferred after it.
+	r.goPublish()
+	r.bodyDone(2)
+	must(r.granted(1, 8, pub(6, 16), false))
+	if store[6] != 16 || r.rsync.inBody != 0 {
+		t.Fatalf("after a hold of two locks: storage %v, in body %d", store, r.rsync.inBody)
 	}
 }
 
