@@ -43,11 +43,6 @@ func TestFindingsSuite(t *testing.T) {
 		if st, ok := want["stage"]; ok {
 			args = append(args, "--stage", st)
 		}
-		if res := runSvmc(t, abs, append(args, ".")...); res.code != 0 {
-			t.Errorf("%s: run: exit %d\n%s", name, res.code, res.stderr)
-			continue
-		}
-		res := runSvmc(t, abs, "report", "--format", "json", "--findings", tr)
 		var rep struct {
 			Findings []struct {
 				Kind     string
@@ -57,8 +52,30 @@ func TestFindingsSuite(t *testing.T) {
 				Site     struct{ Line int }
 			}
 		}
-		if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil || len(rep.Findings) == 0 {
-			t.Errorf("%s: report: %v, %d findings\n%s", name, err, len(rep.Findings), res.stderr)
+		ok := true
+		// A finding is timing: on a loaded machine a processor
+		// descheduled for some milliseconds makes a loop unbalanced
+		// beyond the injected cause (dynamic1's chunk fetching, cheaper
+		// uncontended, lost to an 8% imbalance in one CI run). A second
+		// run decides; both are logged.
+		for try := range 2 {
+			if res := runSvmc(t, abs, append(args, ".")...); res.code != 0 {
+				t.Errorf("%s: run: exit %d\n%s", name, res.code, res.stderr)
+				ok = false
+				break
+			}
+			res := runSvmc(t, abs, "report", "--format", "json", "--findings", tr)
+			if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil || len(rep.Findings) == 0 {
+				t.Errorf("%s: report: %v, %d findings\n%s", name, err, len(rep.Findings), res.stderr)
+				ok = false
+				break
+			}
+			if rep.Findings[0].Kind == want["kind"] || try == 1 {
+				break
+			}
+			t.Logf("%s: top finding %q (%s), want %q: run again", name, rep.Findings[0].Kind, rep.Findings[0].Title, want["kind"])
+		}
+		if !ok {
 			continue
 		}
 		top := rep.Findings[0]
