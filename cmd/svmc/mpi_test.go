@@ -172,7 +172,7 @@ func main() {
 					best[0], best[1] = v, float64(i)
 				}
 			}
-			//svm:lock(acc[i%4])
+			//svm:lock(acc[i%4], acc[(i+1)%4])
 			acc[i%4] += float64(i)
 			//svm:critical cells
 			{
