@@ -312,10 +312,7 @@ func (r *run) granted(proc, seen int, pubs []byte, together bool) error {
 		s.inBody++
 	}
 	s.mu.Unlock()
-	for _, q := range append(wake, proc) {
-		r.procs[q].gl.gen.Add(1)
-		r.procs[q].wakeup()
-	}
+	r.wakeGranted(append(wake, proc), nil)
 	return err
 }
 
@@ -340,13 +337,7 @@ func (r *run) bodyDone(n int) {
 		wake, err = r.applyDeferred()
 	}
 	s.mu.Unlock()
-	if err != nil {
-		r.rankFail(err)
-	}
-	for _, q := range wake {
-		r.procs[q].gl.gen.Add(1)
-		r.procs[q].wakeup()
-	}
+	r.wakeGranted(wake, err)
 }
 
 // copyWaits marks this rank's copy of processor 0 as waiting for a
@@ -369,6 +360,12 @@ func (r *run) copyWaits(on bool) {
 		s.copyWaiting = false
 	}
 	s.mu.Unlock()
+	r.wakeGranted(wake, err)
+}
+
+// wakeGranted wakes the processors whose grants were applied (err: one
+// could not be).
+func (r *run) wakeGranted(wake []int, err error) {
 	if err != nil {
 		r.rankFail(err)
 	}
