@@ -77,8 +77,10 @@ func (p *Package) sharedStorage() map[types.Object]*SharedVar {
 	if len(shared) == 0 {
 		return nil
 	}
-	p.reachParams(shared)
-	p.rangeAliases(shared)
+	// Parameters given shared storage and the rows a range reads stand
+	// for their variable; each may lead to more of the other.
+	for p.reachParams(shared) || p.rangeAliases(shared) {
+	}
 	return shared
 }
 
@@ -130,47 +132,51 @@ func (p *Package) numberAccesses() []*Access {
 
 // reachParams adds to shared the parameters of the package's functions
 // that receive a shared variable's storage at some call (outside function
-// literals), until no more are found; each stands for the variable passed
-// first.
-func (p *Package) reachParams(shared map[types.Object]*SharedVar) {
-	subOf := map[*types.Func]*Sub{}
+// literals); each stands for the variable passed first. It reports
+// whether it added any (sharedStorage repeats it until none).
+func (p *Package) reachParams(shared map[types.Object]*SharedVar) bool {
+	withBody := map[*types.Func]bool{}
 	for _, s := range p.Subs {
 		if s.Obj != nil && s.Decl.Body != nil {
-			subOf[s.Obj] = s
+			withBody[s.Obj] = true
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, s := range p.Subs {
-			if s.Decl.Body == nil {
-				continue
-			}
-			ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.CallExpr:
-					fn := typeutil.StaticCallee(p.Info, x)
-					if fn == nil || subOf[fn.Origin()] == nil {
-						return true
-					}
-					params := fn.Origin().Type().(*types.Signature).Params()
-					for i, arg := range x.Args {
-						if i >= params.Len() || i == params.Len()-1 && fn.Origin().Type().(*types.Signature).Variadic() {
-							break // a variadic parameter collects copies
-						}
-						par := params.At(i)
-						if shared[par] != nil || !holdsStorage(par.Type()) {
-							continue
-						}
-						if v := p.storageRoot(arg, shared); v != nil {
-							shared[par] = v
-							changed = true
-						}
-					}
-				}
+	changed := false
+	p.inspectBodies(func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			fn := typeutil.StaticCallee(p.Info, x)
+			if fn == nil || !withBody[fn.Origin()] {
 				return true
-			})
+			}
+			sig := fn.Origin().Type().(*types.Signature)
+			params := sig.Params()
+			for i, arg := range x.Args {
+				if i >= params.Len() || i == params.Len()-1 && sig.Variadic() {
+					break // a variadic parameter collects copies
+				}
+				par := params.At(i)
+				if shared[par] != nil || !holdsStorage(par.Type()) {
+					continue
+				}
+				if v := p.storageRoot(arg, shared); v != nil {
+					shared[par] = v
+					changed = true
+				}
+			}
+		}
+		return true
+	})
+	return changed
+}
+
+// inspectBodies walks the body of every function of the package.
+func (p *Package) inspectBodies(visit func(ast.Node) bool) {
+	for _, s := range p.Subs {
+		if s.Decl.Body != nil {
+			ast.Inspect(s.Decl.Body, visit)
 		}
 	}
 }

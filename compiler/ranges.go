@@ -9,35 +9,27 @@ import (
 // rangeAliases adds to shared the value variables of ranges over shared
 // storage whose elements are rows (for _, row := range a, a [][]T): each
 // stands for the variable ranged over, so that its accesses (row[j], a
-// range over row) are checked too. It runs to a fixpoint with
-// reachParams (a row may be passed to a function, which ranges over it).
-func (p *Package) rangeAliases(shared map[types.Object]*SharedVar) {
-	for changed := true; changed; {
-		changed = false
-		for _, s := range p.Subs {
-			if s.Decl.Body == nil {
-				continue
-			}
-			ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
-				r, ok := n.(*ast.RangeStmt)
-				if !ok || r.Value == nil || r.Tok != token.DEFINE {
-					return true
-				}
-				id, ok := r.Value.(*ast.Ident)
-				if !ok || p.Info.Defs[id] == nil || shared[p.Info.Defs[id]] != nil || !holdsStorage(p.Info.Defs[id].Type()) {
-					return true
-				}
-				if v := p.rangedVar(r.X, shared); v != nil {
-					shared[p.Info.Defs[id]] = v
-					changed = true
-				}
-				return true
-			})
+// range over row) are checked too. It reports whether it added any
+// (sharedStorage repeats it with reachParams until neither does: a row
+// may be passed to a function, which ranges over it).
+func (p *Package) rangeAliases(shared map[types.Object]*SharedVar) bool {
+	changed := false
+	p.inspectBodies(func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok || r.Value == nil || r.Tok != token.DEFINE {
+			return true
 		}
-		if changed {
-			p.reachParams(shared)
+		id, ok := r.Value.(*ast.Ident)
+		if !ok || p.Info.Defs[id] == nil || shared[p.Info.Defs[id]] != nil || !holdsStorage(p.Info.Defs[id].Type()) {
+			return true
 		}
-	}
+		if v := p.rangedVar(r.X, shared); v != nil {
+			shared[p.Info.Defs[id]] = v
+			changed = true
+		}
+		return true
+	})
+	return changed
 }
 
 // rangedVar is the shared variable whose storage a range over e reads: e

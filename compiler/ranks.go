@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -78,8 +79,9 @@ func (p *Package) elementsOf(e ast.Expr) ast.Expr {
 }
 
 // paramStorage says what the calls of s give its parameter v: shared
-// lists the calls (file:line:col) that pass storage their function
-// declared shared (a shared variable, an element or a slice of one),
+// lists the calls (line L, or file.go:L) that pass shared storage (a
+// shared variable or a parameter given such storage, a row or a slicing of
+// one: storageRoot),
 // other those that pass anything else, or where s is used otherwise (as
 // a value; an exported function of a library package, from outside).
 func (p *Package) paramStorage(s *Sub, v *types.Var) (shared, other []string) {
@@ -99,36 +101,35 @@ func (p *Package) paramStorage(s *Sub, v *types.Var) (shared, other []string) {
 	if s.Obj.Exported() && p.Types.Name() != "main" {
 		other = append(other, "calls from other packages")
 	}
+	// What the package shares, its parameters given shared storage
+	// among it (a chain of calls), as the accesses' numbering sees it.
+	declared := p.sharedStorage()
 	calls := map[*ast.Ident]bool{}
-	for _, caller := range p.Subs {
-		if caller.Decl == nil || caller.Decl.Body == nil {
-			continue
-		}
-		declared := map[types.Object]bool{}
-		for _, sv := range caller.Shared {
-			declared[sv.Obj] = true
-		}
-		ast.Inspect(caller.Decl.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || typeutil.StaticCallee(p.Info, call) != s.Obj || k >= len(call.Args) {
-				return true
-			}
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				calls[id] = true
-			}
-			at := p.placeFrom(call.Args[k].Pos(), s.Decl.Pos())
-			if id := rootIdent(call.Args[k]); id != nil && declared[p.Info.Uses[id]] {
-				shared = append(shared, at)
-			} else {
-				other = append(other, at)
-			}
+	p.inspectBodies(func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || typeutil.StaticCallee(p.Info, call) != s.Obj || k >= len(call.Args) {
 			return true
-		})
-	}
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			calls[id] = true
+		}
+		at := p.placeFrom(call.Args[k].Pos(), s.Decl.Pos())
+		if p.storageRoot(call.Args[k], declared) != nil {
+			shared = append(shared, at)
+		} else {
+			other = append(other, at)
+		}
+		return true
+	})
+	var values []token.Pos // uses as a value, in the source's order
 	for id, o := range p.Info.Uses {
 		if o == s.Obj && !calls[id] {
-			other = append(other, p.placeFrom(id.Pos(), s.Decl.Pos()))
+			values = append(values, id.Pos())
 		}
+	}
+	slices.Sort(values)
+	for _, pos := range values {
+		other = append(other, p.placeFrom(pos, s.Decl.Pos()))
 	}
 	return shared, other
 }

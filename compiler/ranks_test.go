@@ -46,7 +46,7 @@ func TestRankPrivate(t *testing.T) {
 				advice = "field"
 			}
 			got[d.Pos.Line] = name + " " + advice
-			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 63 but not at line 64") {
+			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 64 but not at line 65") {
 				t.Errorf("fill's warning does not name the calls that give v shared and private storage: %s", d.Msg)
 			}
 		}

@@ -60,6 +60,7 @@ func main() {
 	fmt.Println(results, total, direct, owned)
 	scale(shared, 2)
 	scale(shared[10:], 3)
+	relay(shared)
 	fill(shared)
 	fill(private)
 	mark(owned)
@@ -92,6 +93,10 @@ func scale(v []float64, f float64) {
 		v[i] *= f
 	}
 }
+
+// relay passes on the shared storage it is given: scale's v is shared
+// through it too.
+func relay(w []float64) { scale(w, 1) }
 
 // fill is given shared storage by one call, and private by another.
 func fill(v []float64) {
