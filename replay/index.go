@@ -45,24 +45,8 @@ func indexBinary(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error
 		return nil, 0, nil
 	}
 	le := binary.LittleEndian
-	const unknown = -2
-	nodeOff := make([]int32, 4096) // by tag: byte offset of the node id after the tag, -1 none
-	for i := range nodeOff {
-		nodeOff[i] = unknown
-	}
-	var more map[uint32]int32 // tags beyond the table
-	var segs []segment
-	add := func(off, n int64, node int32) {
-		if k := len(segs) - 1; k >= 0 && segs[k].node == node && segs[k].off+segs[k].n == off {
-			segs[k].n += n
-			return
-		}
-		segs = append(segs, segment{off, n, node})
-	}
-	add(0, binHeaderSize, -1)
+	tr := trace.NewRunTracker(binHeaderSize)
 	off := int64(binHeaderSize)
-	writer := int32(-1)
-	maxNode := int32(-1)
 	scratch := make([]byte, 4)
 	var b []byte     // buf[:filled]: the file from bufOff on
 	var bufOff int64 // file offset of b[0]
@@ -92,13 +76,8 @@ func indexBinary(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error
 				return nil, 0, nil
 			}
 			tag := le.Uint32(p[8:])
-			no := int32(unknown)
-			if tag < uint32(len(nodeOff)) {
-				no = nodeOff[tag]
-			} else if v, ok := more[tag]; ok {
-				no = v
-			}
-			if no == unknown {
+			no, ok := tr.NodeOffset(tag)
+			if !ok {
 				return nil, 0, nil // a data record before its descriptor
 			}
 			node := int32(-1)
@@ -111,19 +90,9 @@ func indexBinary(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error
 					return nil, 0, nil
 				}
 			}
-			w := node
-			if w < 0 || trace.Tag(tag) == trace.TagTemplateDist && writer >= 0 {
-				w = writer
-			}
-			if w < 0 {
-				w = 0
-			}
-			if w > 1<<16 {
+			if !tr.Data(tag, node, total) {
 				return nil, 0, nil
 			}
-			writer = w
-			maxNode = max(maxNode, w)
-			add(off, total, w)
 		case trace.PacketDescriptor:
 			body := make([]byte, n-4)
 			if _, err := io.ReadFull(io.NewSectionReader(ra, off+8, n-4), body); err != nil {
@@ -133,23 +102,19 @@ func indexBinary(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error
 			if !ok {
 				return nil, 0, nil
 			}
-			if tag < uint32(len(nodeOff)) {
-				nodeOff[tag] = int32(no)
-			} else {
-				if more == nil {
-					more = map[uint32]int32{}
-				}
-				more[tag] = int32(no)
-			}
-			add(off, total, -1)
+			tr.Descriptor(tag, no, total)
 		case trace.PacketAttributes:
-			add(off, total, -1)
+			tr.Other(total)
 		default:
 			return nil, 0, nil
 		}
 		off += total
 	}
-	return segs, int(maxNode) + 1, nil
+	segs := make([]segment, len(tr.Runs))
+	for i, r := range tr.Runs {
+		segs[i] = segment{r.Off, r.N, r.Node}
+	}
+	return segs, tr.Nodes(), nil
 }
 
 // descNodeOffset reads a descriptor packet's contents: its tag and the byte
@@ -319,11 +284,27 @@ func segmentReader(ra io.ReaderAt, data []byte, segs []segment, name string) (*t
 // newNodeInput indexes a binary trace; nil if it cannot. data, when not
 // nil, is the trace's bytes: the readers read them where they lie.
 func newNodeInput(ra io.ReaderAt, size int64, name string, data []byte) (*nodeInput, error) {
-	segs, n, err := indexBinary(ra, size, data)
+	segs, n, err := indexOf(ra, size, data)
 	if err != nil || segs == nil {
 		return nil, err
 	}
 	return nodeInputOf(ra, data, segs, n, name)
+}
+
+// indexOf is the index of a binary trace: the runs its writer listed at
+// its end (trace.ReadRunIndex), else a scan of its packets.
+func indexOf(ra io.ReaderAt, size int64, data []byte) ([]segment, int, error) {
+	if data != nil {
+		ra = Bytes(data)
+	}
+	if runs, n := trace.ReadRunIndex(ra, size); runs != nil {
+		segs := make([]segment, len(runs))
+		for i, r := range runs {
+			segs[i] = segment{r.Off, r.N, r.Node}
+		}
+		return segs, n, nil
+	}
+	return indexBinary(ra, size, data)
 }
 
 // nodeInputOf makes the readers of the n streams of an index.

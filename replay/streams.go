@@ -41,7 +41,7 @@ func OpenStreams(ra io.ReaderAt, size int64, name string) (*Streams, error) {
 	// The file stays mapped while the Streams are in use (a view serves
 	// windows of it as long as it runs): it is released with the process.
 	data, _ := mapped(ra, size)
-	segs, n, err := indexBinary(ra, size, data)
+	segs, n, err := indexOf(ra, size, data)
 	if err != nil || segs == nil {
 		return nil, err
 	}

@@ -64,6 +64,12 @@ func readTrace(t testing.TB, b []byte) []*trace.Record {
 	if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
 		t.Fatalf("the trace does not end with trace-end")
 	}
+	if rd.Format() == trace.Binary {
+		// A trace the runtime closed lists its buffers' runs (trace/runs.go).
+		if _, err := trace.VerifyRunIndex(b); err != nil {
+			t.Fatalf("run index: %v", err)
+		}
+	}
 	return recs[:len(recs)-1]
 }
 

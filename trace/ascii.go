@@ -349,6 +349,7 @@ func (r *Reader) asciiAttrBlock() ([]Attr, error) {
 	} else {
 		r.unlex(t)
 	}
+	attrs = withoutRunIndex(attrs)
 	r.attrs = append(r.attrs, attrs...)
 	return attrs, nil
 }

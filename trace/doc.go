@@ -150,6 +150,14 @@
 // SDDF already: Writer.WriteBuf copies them to a binary stream after a
 // structural check, and prints them one record a line to an ASCII stream.
 //
+// A binary stream a Writer closes ends with its run index: two attribute
+// packets, "svmc.runs" listing the stream's runs as "length node" pairs
+// (node -1 for descriptors and attributes) and a fixed 52-byte
+// "svmc.runs-at" giving the first one's offset in 20 digits, so that a
+// tool reading the processors' records apart finds them without scanning
+// every packet (runs.go). Reader hides both; Writer drops the keys from
+// attributes it is given; a stream without them is scanned.
+//
 // # Damaged input
 //
 // Reader returns every record before the damage, then a *CorruptError

@@ -193,7 +193,7 @@ func TestMergeRanksPartial(t *testing.T) {
 	if err := w.WriteBuf(&b); err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
+	w.Flush()                          // killed: the writer never closed the stream (no run index)
 	cut := full.Bytes()[:full.Len()-3] // the last record cut by the kill
 	var out bytes.Buffer
 	if err := MergeRanksPartial(&out, []io.ReadSeeker{r0, bytes.NewReader(cut)}, []bool{false, true}); err != nil {

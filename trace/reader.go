@@ -50,6 +50,8 @@ type packet struct {
 	rec   *Record
 	desc  *Descriptor
 	attrs []Attr
+	// hidden: an attribute packet of the run index only
+	hidden bool
 }
 
 // NewReader reads the header and the leading stream attributes of an SDDF
@@ -140,6 +142,10 @@ func (r *Reader) next() (packet, error) {
 		p, err = r.nextASCII()
 	} else {
 		p, err = r.nextBinary()
+		for err == nil && p.hidden {
+			start = r.offset()
+			p, err = r.nextBinary()
+		}
 	}
 	if err != nil {
 		r.err = err
@@ -405,8 +411,10 @@ func (r *Reader) nextBinary() (packet, error) {
 		if c.err != nil {
 			return packet{}, r.corrupt(c.errOff, "attribute packet", "%s", c.err)
 		}
-		r.attrs = append(r.attrs, attrs...)
-		return packet{kind: PacketAttributes, attrs: attrs}, nil
+		// The run index (runs.go) is the stream's framing, not its content.
+		kept := withoutRunIndex(attrs)
+		r.attrs = append(r.attrs, kept...)
+		return packet{kind: PacketAttributes, attrs: kept, hidden: len(kept) == 0 && len(attrs) > 0}, nil
 	case PacketDescriptor:
 		d := &Descriptor{Tag: Tag(c.int32())}
 		d.Name = c.str("record name")

@@ -19,7 +19,8 @@ type Writer struct {
 	descs   map[Tag]*wdesc
 	names   map[string]*wdesc
 	scratch []byte
-	err     error // sticky
+	err     error       // sticky
+	runs    *RunTracker // binary: the runs written so far (runs.go), nil when there are too many
 }
 
 // wdesc is a descriptor already written, with its quoted ASCII name.
@@ -53,6 +54,7 @@ func newWriter(w io.Writer, f Format, attrs []Attr, descs []*Descriptor) (*Write
 		tw.bw.WriteString(asciiMagic + "\n")
 	} else {
 		tw.bw.Write(binHeader[:])
+		tw.runs = NewRunTracker(binHeaderSize)
 	}
 	if len(attrs) > 0 {
 		if err := tw.writeAttrs(attrs); err != nil {
@@ -79,8 +81,15 @@ func (w *Writer) write(b []byte) {
 	}
 }
 
-// writeAttrs writes one attribute packet (ASCII: a /* */ block).
+// writeAttrs writes one attribute packet (ASCII: a /* */ block). The run
+// index's keys are dropped: the index describes the stream it ends only.
 func (w *Writer) writeAttrs(attrs []Attr) error {
+	if kept := withoutRunIndex(attrs); len(kept) < len(attrs) {
+		if len(kept) == 0 {
+			return w.err
+		}
+		attrs = kept
+	}
 	if len(attrs) > MaxAttrs {
 		return fmt.Errorf("trace: more than %d attributes", MaxAttrs)
 	}
@@ -113,10 +122,43 @@ func (w *Writer) writeAttrs(attrs []Attr) error {
 			return fmt.Errorf("trace: attribute packet larger than %d bytes", MaxPacket)
 		}
 		le.PutUint32(b, uint32(len(b)-4))
+		w.trackOther(len(b))
 	}
 	w.scratch = b
 	w.write(b)
 	return w.err
+}
+
+// withoutRunIndex is attrs without the run index's keys (a copy when it
+// drops one).
+func withoutRunIndex(attrs []Attr) []Attr {
+	for i, a := range attrs {
+		if a.Key == RunsKey || a.Key == RunsAtKey {
+			kept := append([]Attr{}, attrs[:i]...)
+			for _, a := range attrs[i+1:] {
+				if a.Key != RunsKey && a.Key != RunsAtKey {
+					kept = append(kept, a)
+				}
+			}
+			return kept
+		}
+	}
+	return attrs
+}
+
+// trackOther and trackData keep the run index of a binary stream up to
+// date with a packet about to be written; an index grown too large is
+// dropped.
+func (w *Writer) trackOther(n int) {
+	if w.runs != nil && w.err == nil {
+		w.runs.Other(int64(n))
+	}
+}
+
+func (w *Writer) trackData(p []byte) {
+	if w.runs != nil && w.err == nil && (!w.runs.dataPackets(p) || len(w.runs.Runs) > maxRuns) {
+		w.runs = nil
+	}
 }
 
 func appendBinString(b []byte, s string) []byte {
@@ -197,6 +239,9 @@ func (w *Writer) writeDesc(d *Descriptor) error {
 		b = appendDescBinary(b, d)
 		if len(b)-4 > MaxPacket {
 			return fmt.Errorf("trace: descriptor #%d %q: packet larger than %d bytes", d.Tag, d.Name, MaxPacket)
+		}
+		if w.runs != nil && w.err == nil {
+			w.runs.Descriptor(uint32(d.Tag), nodeOffsetOf(d), int64(len(b)))
 		}
 	}
 	w.scratch = b
@@ -282,6 +327,7 @@ func (w *Writer) WriteBuf(b *Buf) error {
 		if err := w.walkBuf(b.B, nil); err != nil {
 			return err
 		}
+		w.trackData(b.B)
 		w.write(b.B)
 		return w.err
 	}
@@ -312,6 +358,7 @@ func (w *Writer) WriteTrusted(p []byte) error {
 		return w.err
 	}
 	if w.format == Binary {
+		w.trackData(p)
 		w.write(p)
 		return w.err
 	}
@@ -393,6 +440,7 @@ func (w *Writer) WriteRecord(r *Record) error {
 		b = append(txt, " };;\n"...)
 		w.write(b[n:])
 	} else {
+		w.trackData(b)
 		w.write(b)
 	}
 	w.scratch = b[:0]
@@ -412,13 +460,16 @@ func (w *Writer) Flush() error {
 	return w.err
 }
 
-// Close flushes the stream. It does not close the underlying writer. Later
-// writes fail.
+// Close ends a binary stream with its run index (runs.go) and flushes the
+// stream. It does not close the underlying writer. Later writes fail.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.bw == nil {
 		return errClosed
+	}
+	if w.runs != nil && w.err == nil {
+		w.write(appendRunIndex(nil, w.runs.Runs, w.runs.End()))
 	}
 	if w.err == nil {
 		w.err = w.bw.Flush()
