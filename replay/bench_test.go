@@ -75,8 +75,9 @@ func benchTrace(b *testing.B, procs, n int) ([]byte, int) {
 // BenchmarkDecode: a binary trace of 1 M records on 4 processors decoded
 // into Events, no merge: in file order by one goroutine (Decode), and the
 // processors' streams of the indexed file side by side, each by a
-// goroutine of its own (what OrderFile's merge is fed by), the index pass
-// included.
+// goroutine of its own (what OrderFile's merge is fed by), finding the
+// runs included: the trace's run index read (trace/runs.go), or the scan
+// of a trace without one.
 func BenchmarkDecode(b *testing.B) {
 	data, n := benchTrace(b, 4, 1_000_000)
 	b.Run("file-order", func(b *testing.B) {
@@ -93,7 +94,8 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 	})
-	// index: the index pass alone (serial: the report waits for it).
+	// index: the scan alone (serial: the report waits for it), for a trace
+	// without a run index.
 	b.Run("index", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
@@ -103,9 +105,8 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 	})
-	// per-processor: the index pass and the decoding; decode-only: the
-	// streams of an index made once (what a view's windows and the report
-	// after its index pass spend).
+	// per-processor: reading the run index and the decoding; decode-only:
+	// the streams of an index made once (what a view's windows spend).
 	for _, indexed := range []bool{false, true} {
 		name := "per-processor"
 		if indexed {
