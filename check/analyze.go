@@ -678,8 +678,14 @@ func (a *analyser) finishStats() {
 		a.res.Sites = append(a.res.Sites, *sp)
 	}
 	slices.SortFunc(a.res.Sites, func(x, y SitePoint) int { return cmp.Compare(x.Site, y.Site) })
-	a.res.ProcState = make([]string, len(a.procs))
-	for p, ps := range a.procs {
+	// The run's processors; records of node ids beyond them are goroutine
+	// lanes (the processor's own work), counted apart.
+	procs := a.procs
+	if n := a.res.Procs; n > 0 && n < len(procs) {
+		procs, a.res.Lanes = procs[:n], len(procs)-n
+	}
+	a.res.ProcState = make([]string, len(procs))
+	for p, ps := range procs {
 		switch {
 		case ps.open != nil:
 			a.res.ProcState[p] = "in " + strings.TrimPrefix(a.describe(ps.open), fmt.Sprintf("processor %d: ", p))

@@ -104,6 +104,7 @@ type Result struct {
 	Records    int64
 	Ended      End
 	ProcState  []string     // each processor's state at the end
+	Lanes      int          // goroutine lanes with records (their processors' work)
 	Diagnoses  []*Diagnosis // by processor, then position
 	Suppressed map[int]int  // per processor: diagnoses beyond MaxErrors
 	Calls      []CallCount  // per function

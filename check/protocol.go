@@ -37,6 +37,9 @@ func WriteText(w io.Writer, name string, res *Result, po PrintOptions) error {
 	for p, s := range res.ProcState {
 		fmt.Fprintf(ew, "  processor %d: %s\n", p, s)
 	}
+	if res.Lanes > 0 {
+		fmt.Fprintf(ew, "  goroutine lanes: %d (goroutines the processors started; their work is their processors')\n", res.Lanes)
+	}
 	var plain, dead []*Diagnosis
 	for _, d := range res.Diagnoses {
 		switch d.Class {
