@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/svmc/svmc/analysis"
 	"github.com/svmc/svmc/progdb"
@@ -321,6 +322,18 @@ func (b *builder) steps() {
 		}
 	}
 	b.order = nil
+}
+
+// GoLanes is the number of the timeline's lanes that are goroutines
+// (laneNames), not processors.
+func (tl *Timeline) GoLanes() int {
+	n := 0
+	for _, name := range tl.Lanes {
+		if strings.Contains(name, "/g") {
+			n++
+		}
+	}
+	return n
 }
 
 // laneNames names the lanes of goroutines (rtlib/lanes.go) after their

@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/svmc/svmc/analysis"
 )
@@ -197,11 +196,7 @@ func sideData(tl *Timeline, s *Summary) side {
 	for _, st := range s.Measures {
 		d.Measures = append(d.Measures, row(st))
 	}
-	for _, n := range tl.Lanes {
-		if strings.Contains(n, "/g") {
-			d.GoLanes++
-		}
-	}
+	d.GoLanes = tl.GoLanes()
 	d.Procs -= d.GoLanes
 	if len(tl.GC) > 0 {
 		var tot, longest float64

@@ -126,8 +126,12 @@ a view of a shorter run give those.`,
 			if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { return view.WriteHTML(w, tl) }); err != nil {
 				return fmt.Errorf("view: %v", err)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: wrote %s: %d processors, %d intervals (%d waiting), %d events\n",
-				outName(out), tl.Procs, len(tl.Intervals), tl.Waits(), len(tl.Instants))
+			lanes := ""
+			if g := tl.GoLanes(); g > 0 {
+				lanes = fmt.Sprintf(" and %d goroutine lanes", g)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "svmc view: wrote %s: %d processors%s, %d intervals (%d waiting), %d events\n",
+				outName(out), tl.Procs-tl.GoLanes(), lanes, len(tl.Intervals), tl.Waits(), len(tl.Instants))
 			return nil
 		},
 	}
