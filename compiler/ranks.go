@@ -47,6 +47,11 @@ func (p *Package) rankPrivate(c *Construct) {
 				fix = "it is a parameter, given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the variable passed there //svm:shared where it is made"
 			}
 		}
+		if f := p.writtenField(e); f != nil {
+			if shared, other := p.fieldStorage(f, c.Pos()); len(shared) > 0 && len(other) > 0 {
+				fix = "its field " + f.Name() + " is given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the slice assigned there //svm:shared where it is made"
+			}
+		}
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
@@ -134,6 +139,90 @@ func (p *Package) paramStorage(s *Sub, v *types.Var) (shared, other []string) {
 	return shared, other
 }
 
+// writtenField is the struct field whose storage a write stores into
+// (out of w.out[i] and w.out[i].x), when that field holds storage (a
+// slice, a pointer to an array); nil otherwise.
+func (p *Package) writtenField(e ast.Expr) *types.Var {
+	for indexed := false; ; {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.IndexExpr:
+			e, indexed = x.X, true
+		case *ast.SliceExpr:
+			e, indexed = x.X, true
+		case *ast.SelectorExpr:
+			sel := p.Info.Selections[x]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if f := sel.Obj().(*types.Var); indexed && holdsStorage(f.Type()) {
+				return f
+			}
+			e, indexed = x.X, false
+		default:
+			return nil
+		}
+	}
+}
+
+// fieldStorage sorts the places where the package gives field f a value
+// (keyed or positional composite literals, assignments) by whether the
+// value is shared storage (sharedStorage), named for a message at from.
+// A field other packages can set (exported, of an exported type, outside
+// package main) counts as given private storage by "other packages".
+func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []string) {
+	declared := p.sharedStorage()
+	if f.Exported() && p.Types.Name() != "main" {
+		other = append(other, "other packages")
+	}
+	give := func(value ast.Expr) {
+		at := p.placeFrom(value.Pos(), from)
+		if declared != nil && p.storageRoot(value, declared) != nil {
+			shared = append(shared, at)
+		} else {
+			other = append(other, at)
+		}
+	}
+	for _, file := range p.Files {
+		ast.Inspect(file.Syntax, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CompositeLit:
+				st, ok := p.Info.TypeOf(x).Underlying().(*types.Struct)
+				if !ok {
+					return true
+				}
+				for i, el := range x.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok && p.Info.Uses[id] == f {
+							give(kv.Value)
+						}
+					} else if i < st.NumFields() && st.Field(i) == f {
+						give(el)
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range x.Lhs {
+					sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+					if !ok || p.Info.Selections[sel] == nil || p.Info.Selections[sel].Obj() != f {
+						continue
+					}
+					if len(x.Rhs) == len(x.Lhs) {
+						give(x.Rhs[i])
+					} else {
+						other = append(other, p.placeFrom(x.Pos(), from))
+					}
+				}
+			case *ast.UnaryExpr:
+				// &w.out: written through a pointer, wherever.
+				if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok && x.Op == token.AND && p.Info.Selections[sel] != nil && p.Info.Selections[sel].Obj() == f {
+					other = append(other, p.placeFrom(x.Pos(), from))
+				}
+			}
+			return true
+		})
+	}
+	return shared, other
+}
+
 // placeFrom names pos for a message at from: "line L" in from's file,
 // "file.go:L" in another file of the package.
 func (p *Package) placeFrom(pos, from token.Pos) string {
@@ -182,6 +271,14 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 				// between ranks whatever name reaches it.
 				shared, other := p.paramStorage(c.Sub, v)
 				keep[o] = len(shared) > 0 && len(other) == 0
+			}
+			if f := p.writtenField(e); f != nil && !keep[o] {
+				// w.out[i] where every value w.out is given is shared
+				// storage: it travels too (this write only; w may
+				// hold other fields).
+				if shared, other := p.fieldStorage(f, c.Pos()); len(shared) > 0 && len(other) == 0 {
+					return true
+				}
 			}
 			if !keep[o] {
 				warned[o] = warn(e, o)

@@ -42,7 +42,7 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "reduction(+: ") {
 				advice = "reduction"
 			}
-			if strings.Contains(d.Msg, "the elements written belong to h.v: make the slice or array it holds //svm:shared") {
+			if strings.Contains(d.Msg, "its field v is given shared storage at line 67 but not at line 68: declare the slice assigned there //svm:shared") {
 				advice = "field"
 			}
 			got[d.Pos.Line] = name + " " + advice

@@ -533,6 +533,9 @@ func TestRunMPI(t *testing.T) {
 		{"spmd", root, "./golden/corpus/spmd", ""},
 		{"life", root, "./golden/corpus/life", ""},
 		{"wordstat", root, "./golden/corpus/wordstat", ""},
+		// A method's pdo writes through a field every value of which is
+		// main's shared storage; two packages of its own.
+		{"workers", root, "./golden/corpus/workers", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {

@@ -65,6 +65,26 @@ func main() {
 	fill(private)
 	mark(owned)
 	into(&holder{v: shared})
+	into(&holder{v: private})
+	w := &worker{out: shared, f: 2}
+	w.run()
+	var b worker
+	b.out = shared[50:]
+	b.run()
+}
+
+// worker's field out is given shared storage wherever it is set: its
+// method's writes through it travel between ranks, no warning.
+type worker struct {
+	out []float64
+	f   float64
+}
+
+func (w *worker) run() {
+	//svm:pdo loops(i)
+	for i := range w.out {
+		w.out[i] *= w.f
+	}
 }
 
 type holder struct{ v []float64 }
