@@ -170,9 +170,34 @@ func (p *parser) fail(msg string) {
 }
 
 // unknown reports the current word as an unknown <what> and bails out.
+// An OpenMP word gets svmc's way of saying it rather than the nearest
+// spelling (schedule is not a misspelt strategy).
 func (p *parser) unknown(what string, candidates []string) {
-	p.errorAt(p.tokOff, "unknown %s %q%s", what, p.lit, suggest(p.lit, candidates))
+	hint := suggest(p.lit, candidates)
+	if h, ok := openMP[what+" "+strings.ToLower(p.lit)]; ok {
+		hint = "; " + h
+	}
+	p.errorAt(p.tokOff, "unknown %s %q%s", what, p.lit, hint)
 	panic(bailout{})
+}
+
+// openMP says how svmc writes what an OpenMP programmer reaches for.
+var openMP = map[string]string{
+	"clause schedule":     "svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))",
+	"clause private":      "variables declared inside the loop body are private to each iteration; declare them there",
+	"clause firstprivate": "variables declared inside the loop body are private to each iteration; declare them there, initialised from the outer one",
+	"clause lastprivate":  "svmc has no lastprivate: compute the last iteration's value after the loop, or keep it in a shared variable",
+	"clause shared":       "every variable declared outside the loop is shared by the processors; //svm:shared is a directive of its own, for the SVM layer",
+	"clause collapse":     "loops(i, j) names every loop of the nest the pdo distributes",
+	"clause nowait":       "a pdo ends with an implicit barrier; split work that needs none into psection sections",
+	"clause num_threads":  "the number of processors is chosen at run time (svmc run -n N); processors(P) runs the loop on an arrangement",
+	"clause ordered":      "svmc has no ordered loops: collect per-iteration results into a slice and use them in order after the loop",
+	"directive parallel":  "svmc has no parallel region directive: //svm:pdo is a parallel loop by itself, //svm:replicated runs a block on every processor",
+	"directive for":       "OpenMP's for is //svm:pdo loops(i)",
+	"directive do":        "OpenMP's do is //svm:pdo loops(i)",
+	"directive single":    "OpenMP's single is //svm:exclusive (the leader runs the block)",
+	"directive master":    "OpenMP's master is //svm:exclusive (the leader runs the block)",
+	"directive sections":  "OpenMP's sections is //svm:psection with //svm:section blocks",
 }
 
 // try runs f and reports whether it finished without bailing out.

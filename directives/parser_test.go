@@ -276,6 +276,11 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo", `f.go:12:8: pdo: missing loops(...) clause`},
 		{"//svm:pdo loops(i) loops(j)", `f.go:12:21: pdo: duplicate loops clause`},
 		{"//svm:pdo loops(i) strategie(block)", `f.go:12:21: pdo: unknown clause "strategie"; did you mean "strategy"?`},
+		// OpenMP's words get svmc's way of saying them.
+		{"//svm:pdo loops(i) schedule(dynamic, 4)", `f.go:12:21: pdo: unknown clause "schedule"; svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))`},
+		{"//svm:pdo loops(i) private(t)", `f.go:12:21: pdo: unknown clause "private"; variables declared inside the loop body are private to each iteration; declare them there`},
+		{"//svm:pdo loops(i) collapse(2)", `f.go:12:21: pdo: unknown clause "collapse"; loops(i, j) names every loop of the nest the pdo distributes`},
+		{"//svm:single", `f.go:12:8: unknown directive "single"; OpenMP's single is //svm:exclusive (the leader runs the block)`},
 		{"//svm:pdo loops(i) (block)", `f.go:12:21: pdo: expected clause (label, loops, processors, strategy, reduction, template), found "("`},
 		{"//svm:pdo loops(i) loops", `f.go:12:21: pdo: duplicate loops clause` + "\n" +
 			`f.go:12:26: pdo: expected "(" after loops, found end of directive`},
