@@ -23,6 +23,7 @@ const (
 	FindSerial    = "serial"         // processors idle while the leader runs exclusive code
 	FindStartup   = "pdo startup"    // scheduling a parallel loop
 	FindDispatch  = "chunk fetching" // self-scheduling a parallel loop chunk by chunk
+	FindLate      = "late start"     // processors entering a loop after its other members began
 	FindOverhead  = "tracing"        // trace buffer flushes
 	FindEnd       = "abnormal end"   // the run did not end normally (unranked)
 )
@@ -130,6 +131,22 @@ func rankedFindings(m *Model) []Finding {
 				Title: fmt.Sprintf("the processors spent %s, %.0f%% of their time in %s (%s, %s, %s), fetching its %d chunks",
 					Dur(l.Dispatch), 100*ratio(l.Dispatch, busy), name, l.Func, l.Where(), l.Strategy, l.Chunks),
 				Advice: "fetch fewer, larger chunks: a chunk size whose iterations take some microseconds (dynamic(k), guided(k)), or a static schedule (block, cyclic) when the iterations cost about the same"})
+		}
+		if l.Join > 0 && l.Late > 0 {
+			var late []int
+			for p, lp := range l.PerProc {
+				if lp.Join > 0 {
+					late = append(late, p)
+				}
+			}
+			entries := "1 late entry"
+			if l.Late > 1 {
+				entries = fmt.Sprintf("%d late entries", l.Late)
+			}
+			add(Finding{Kind: FindLate, Lost: l.Join, Site: l.Site, Region: l.Region, Code: 4,
+				Title: fmt.Sprintf("%s entered %s (%s, %s) %s on average after its first member, %s in all (%s): idle, not running serial code, while the loop began",
+					procList(late), name, l.Func, l.Where(), Dur(l.Join/float64(l.Late)), Dur(l.Join), entries),
+				Advice: "the team's processors were blocked while the leader ran serial code and their threads took this long to run again (the operating system's or the virtual machine's wake-up latency): fewer processors than CPUs (svmc run -n), fewer, longer loops, or the code between loops as replicated keep them running"})
 		}
 		if l.Startup > 0 {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
@@ -348,7 +365,7 @@ func regionName(s Site, code int) string {
 // findings' order; requests for the same region are merged.
 //
 //	imbalance          Sub.PDO_LABEL(l) | Sub.REG_NO(n): (REGION), (PDOInfo), (BARRIER)
-//	pdo startup        (REGION), (PDOInfo), (APSInfo)
+//	pdo startup, late  (REGION), (PDOInfo), (APSInfo)
 //	barrier, split     region holding the directive: (REGION), (BARRIER)
 //	lock               (REGION), (LOCK)
 //	critical           (REGION), (WaitCritical)
@@ -378,7 +395,7 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 		switch kind {
 		case FindImbalance:
 			kinds = []string{"REGION", "PDOInfo", "BARRIER"}
-		case FindStartup:
+		case FindStartup, FindLate:
 			kinds = []string{"REGION", "PDOInfo", "APSInfo"}
 		case FindDispatch:
 			kinds = []string{"REGION", "PDOInfo"}
@@ -502,7 +519,7 @@ func requestTarget(pi progInfo, f Finding) string {
 	default:
 		return ""
 	}
-	if f.Kind == FindImbalance || f.Kind == FindStartup {
+	if f.Kind == FindImbalance || f.Kind == FindStartup || f.Kind == FindLate {
 		if f.Site.Label != "" {
 			return sub + ".PDO_LABEL(" + f.Site.Label + ")"
 		}

@@ -139,7 +139,7 @@ type Characteristics struct {
 	// does not explain (members that started the loop late, barrier
 	// latency).
 	Sync     float64 `json:"sync_us"`
-	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Dispatch + Outside
+	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Dispatch + Join + Outside
 	Serial   float64 `json:"serial_us"`   // non-leaders idle while the leader runs exclusive code
 	// Messages is the time in message-passing calls, all of it lost as
 	// Lib-DVM counts it (seed 000 §11.1.2); MessageStats.Waits says how
@@ -149,8 +149,12 @@ type Characteristics struct {
 	TraceOverhead float64 `json:"trace_overhead_us"` // trace-overhead records (buffer flushes)
 	PDOStartup    float64 `json:"pdo_startup_us"`    // pdo-info startup times (planning the schedule)
 	Dispatch      float64 `json:"dispatch_us"`       // fetching the chunks of self-scheduled pdos (pdo-work)
-	Outside       float64 `json:"outside_us"`        // before a processor's first and after its last record
-	Efficiency    float64 `json:"efficiency"`        // Productive / Total
+	// Join is the time processors idle outside any construct spent
+	// before entering a pdo instance another member had already begun:
+	// the team's wake-up, not serial code (the leader was in the loop).
+	Join       float64 `json:"join_us"`
+	Outside    float64 `json:"outside_us"` // before a processor's first and after its last record
+	Efficiency float64 `json:"efficiency"` // Productive / Total
 }
 
 // ProcTime is the characteristics of one processor (Total = T).
@@ -215,6 +219,11 @@ type LoopStat struct {
 	// scheduling), part of their busy time; Chunks the chunks fetched.
 	Dispatch float64 `json:"dispatch_us"`
 	Chunks   int64   `json:"chunks"`
+	// Join is Σ over instances and members of the time a member idle
+	// before the loop entered it after the instance's first member
+	// (Characteristics.Join); Late counts those entries.
+	Join float64 `json:"join_us"`
+	Late int64   `json:"late_entries"`
 }
 
 // LoopRange is one loop of the iteration space (last instance).
@@ -232,6 +241,7 @@ type LoopProc struct {
 	Busy       float64 `json:"busy_us"`
 	Wait       float64 `json:"wait_us"` // at the implicit barrier
 	Time       float64 `json:"time_us"` // in the loop region
+	Join       float64 `json:"join_us"` // idle before entering instances others had begun
 }
 
 // Wait kinds.
@@ -343,11 +353,14 @@ type loopAgg struct {
 	startup    float64
 	dispatch   float64
 	chunks     int64
+	join       float64
+	late       int64
 	fromWork   bool
 	fromRegion bool
 }
 
 type loopInst struct {
+	first    float64 // clock of its first member's entry
 	expected int
 	members  int
 	maxBusy  float64
@@ -433,6 +446,7 @@ type nodeState struct {
 	traceOv     float64
 	startup     float64
 	dispatch    float64  // fetching chunks (pdo-work)
+	join        float64  // idle before entering a pdo instance begun by another (lateJoin)
 	pending     *pdoExec // closed loop part waiting for a late pdo-work
 	imb         float64  // implicit-barrier waiting explained by imbalance (pdo)
 	implOther   float64  // implicit-barrier waiting of other constructs
@@ -605,6 +619,13 @@ func (b *builder) Before(e *replay.Event) {
 	}
 	if d > 0 {
 		bk := b.bucket(n)
+		if bk == bSerial && e.Tag == trace.TagTraceRegionStart && e.A == trace.RegionPDO {
+			// Idle until a loop another member began: late to the fork.
+			if j := b.lateJoin(n, e, t-d); j > 0 {
+				n.join += j
+				d -= j
+			}
+		}
 		n.buckets[bk] += d
 		if bk == bRun && n.id == b.leader && b.topMode(n) == 0 && len(n.stack) > 0 {
 			fr := &n.stack[b.serialFrame(n)]
@@ -861,11 +882,38 @@ func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 			fr.pdo = b.newExec(pdoExec{loop: l, k: k, start: t, arrival: -1, busy: -1, iters: -1})
 			if l.pending[k] == nil {
 				l.pending[k] = b.newInst()
+				l.pending[k].first = t
 				l.instances++
 			}
 		}
 	}
 	n.stack = append(n.stack, fr)
+}
+
+// lateJoin is the part of processor n's idle time since from that lies
+// after the first entry, by another member, of the pdo instance e starts
+// on n; it charges it to the loop too.
+func (b *builder) lateJoin(n *nodeState, e *replay.Event, from float64) float64 {
+	l := b.loops[sdKey{e.Sub, e.Dir}]
+	if l == nil {
+		return 0
+	}
+	k := 0 // the instance n enters: its count of entries so far
+	if n.id < len(l.next) {
+		k = l.next[n.id]
+	}
+	in := l.pending[k]
+	if in == nil || in.first <= from || in.first >= e.Clock {
+		return 0
+	}
+	j := e.Clock - in.first
+	l.join += j
+	l.late++
+	for len(l.perProc) <= n.id {
+		l.perProc = append(l.perProc, LoopProc{Iterations: -1})
+	}
+	l.perProc[n.id].Join += j
+	return j
 }
 
 func (b *builder) newExec(v pdoExec) *pdoExec {
@@ -1234,9 +1282,10 @@ func (b *builder) model() *Model {
 			pt.TraceOverhead = n.traceOv
 			pt.PDOStartup = n.startup
 			pt.Dispatch = n.dispatch
+			pt.Join = n.join
 			pt.Outside = (n.first - m.Start) + (m.End - n.last)
 		}
-		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Dispatch + pt.Outside
+		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Dispatch + pt.Join + pt.Outside
 		pt.Lost = pt.Imbalance + pt.Sync + pt.Messages + pt.Overhead + pt.Serial
 		pt.Efficiency = ratio(pt.Productive, pt.Total)
 		c := &m.Time
@@ -1249,10 +1298,11 @@ func (b *builder) model() *Model {
 		c.TraceOverhead += pt.TraceOverhead
 		c.PDOStartup += pt.PDOStartup
 		c.Dispatch += pt.Dispatch
+		c.Join += pt.Join
 		c.Outside += pt.Outside
 	}
 	c := &m.Time
-	c.Overhead = c.TraceOverhead + c.PDOStartup + c.Dispatch + c.Outside
+	c.Overhead = c.TraceOverhead + c.PDOStartup + c.Dispatch + c.Join + c.Outside
 	c.Lost = c.Imbalance + c.Sync + c.Messages + c.Overhead + c.Serial
 	c.Efficiency = ratio(c.Productive, c.Total)
 
@@ -1281,7 +1331,7 @@ func (b *builder) model() *Model {
 		st, num := b.pi.regionSite(int(l.key.sub), int(l.key.dir), trace.RegionPDO)
 		ls := &LoopStat{Site: st, Region: num, Strategy: b.pi.strategy(st.Sub, st.Dir), Space: l.space,
 			Instances: l.instances, Iterations: l.iterations, Lost: l.lost, APSTime: l.apsTime,
-			Time: l.time, Startup: l.startup, Dispatch: l.dispatch, Chunks: l.chunks}
+			Time: l.time, Startup: l.startup, Dispatch: l.dispatch, Chunks: l.chunks, Join: l.join, Late: l.late}
 		ls.PerProc = l.perProc
 		for len(ls.PerProc) < N {
 			ls.PerProc = append(ls.PerProc, LoopProc{Iterations: -1})

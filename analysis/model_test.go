@@ -485,3 +485,47 @@ func TestGCInWaits(t *testing.T) {
 		t.Errorf("waits %v, stats %+v", out, m.GC)
 	}
 }
+
+// TestLateEntry: processor 1, idle while the leader runs serial code, enters
+// a pdo 300 µs after the leader began it (a processor woken late, as on
+// a virtual machine whose idle CPU sleeps): those 300 µs are "late to a
+// pdo", a finding of their own at the loop, not serial time (the leader
+// was in the loop, not in serial code); the idle time before the leader
+// entered the loop stays serial.
+func TestLateEntry(t *testing.T) {
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, 2, 0, trace.RegionProgram)
+	}
+	// The leader runs serial code from 0 to 100, then the loop.
+	s.Start(0, 100, 1, 2, trace.RegionPDO)
+	s.PDOWork(0, 500, 1, 2, 100, 400)
+	s.Sync(0, 500, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(0, 502, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(0, 503, 1, 2, trace.RegionPDO)
+	// Processor 1 arrives when the leader has done all of it.
+	s.Start(1, 400, 1, 2, trace.RegionPDO)
+	s.PDOWork(1, 401, 1, 2, 0, 1)
+	s.Sync(1, 401, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(1, 502, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(1, 503, 1, 2, trace.RegionPDO)
+	for p := range 2 {
+		s.Stop(p, 510, 2, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
+	p1 := m.PerProc[1]
+	near(t, "processor 1 late to the pdo", p1.Join, 300)
+	near(t, "processor 1 serial", p1.Serial, 100+7) // and after the loop
+	near(t, "total late", m.Time.Join, 300)
+	l := loopAt(m, 1, 2)
+	if l == nil || l.Late != 1 {
+		t.Fatalf("loop: %+v", l)
+	}
+	near(t, "loop join", l.Join, 300)
+	near(t, "loop join p1", l.PerProc[1].Join, 300)
+	fs := Findings(m)
+	if len(fs) == 0 || fs[0].Kind != FindLate || !strings.Contains(fs[0].Title, "processor 1 entered loop tri") {
+		t.Fatalf("findings: %+v", fs)
+	}
+	near(t, "late finding lost", fs[0].Lost, 300)
+}

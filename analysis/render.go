@@ -218,7 +218,7 @@ func WriteText(w io.Writer, r *Report) error {
 		t.add("  messages", Dur(c.Messages), pct(ratio(c.Messages, c.Total)), "in message-passing calls (all lost, as Lib-DVM counts it)")
 	}
 	t.add("  overhead", Dur(c.Overhead), pct(ratio(c.Overhead, c.Total)),
-		fmt.Sprintf("tracing %s, pdo startup %s, chunk fetching %s, before/after a processor's records %s", Dur(c.TraceOverhead), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Outside)))
+		fmt.Sprintf("tracing %s, pdo startup %s, chunk fetching %s, late to a pdo %s, before/after a processor's records %s", Dur(c.TraceOverhead), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Join), Dur(c.Outside)))
 	t.add("  serial", Dur(c.Serial), pct(ratio(c.Serial, c.Total)), "processors idle while the leader runs exclusive code")
 	t.write(w, "  ")
 
