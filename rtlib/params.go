@@ -98,6 +98,7 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	par.TimeVariation, par.StatBufLength = v.TimeVariation, v.StatBufLength
 	par.TimeExpendPrint, par.StatGrpName = v.TimeExpendPrint, v.StatGrpName
 	par.CPUProfile, par.GoTrace = v.CPUProfile, v.GoTrace
+	par.ActiveWait = v.ActiveWait
 	if v.MsgBuffer == 0 {
 		par.MsgBuffer = -1
 	}

@@ -154,6 +154,13 @@ type Params struct {
 	// (runtime/trace) with svmc's regions as user regions of a task per
 	// processor (profile.go); "" none.
 	GoTrace string
+	// ActiveWait, when positive, is how long a waiting processor keeps
+	// yielding the CPU (runtime.Gosched) before it blocks (wait_policy
+	// active, OpenMP's OMP_WAIT_POLICY): its thread stays running, so a
+	// pdo after serial code starts without the wake-up of a blocked
+	// thread, which takes 0.1-1 ms where idle CPUs sleep (a virtual
+	// machine). 0: block after a short spin (passive).
+	ActiveWait time.Duration
 
 	signals <-chan os.Signal // Main: stop the run on these
 	ranks   rankNet          // Main: the processors are an MPI job's ranks (ranks.go)
@@ -183,11 +190,12 @@ type run struct {
 	bufLimit   int
 	stderr     io.Writer
 	stopWait   time.Duration
-	spin       int     // loads spun by a waiter before yielding
-	minYields  int     // least rounds of runtime.Gosched before blocking
-	adaptive   bool    // barrier waits adapt their yielding (see await)
-	thrCalls   int64   // throttling (throttle.go): calls, 0 off
-	thrUs      float64 // and mean inclusive µs
+	spin       int           // loads spun by a waiter before yielding
+	minYields  int           // least rounds of runtime.Gosched before blocking
+	activeWait time.Duration // Params.ActiveWait
+	adaptive   bool          // barrier waits adapt their yielding (see await)
+	thrCalls   int64         // throttling (throttle.go): calls, 0 off
+	thrUs      float64       // and mean inclusive µs
 	standalone bool
 
 	req      *request.Table // compiled trace requests (nil without a trace)
@@ -539,6 +547,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		r.thrCalls, r.thrUs = int64(par.ThrottleCalls), float64(par.ThrottleUs)
 	}
 	r.spin, r.minYields = team.SpinPolicy(r.n)
+	r.activeWait = par.ActiveWait
 	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
 	r.startPages()
 	r.procs = make([]*Proc, r.n)

@@ -104,6 +104,7 @@ var runFlags = []struct {
 	{"svm-model", "SVM_MODEL", "consistency model of the shared virtual memory layer: rc (default) or sc"},
 	{"page-budget", "PAGE_BUDGET", "copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out"},
 	{"procs-per-rank", "PROCS_PER_RANK", "with --mpi: the processors each rank runs as goroutines (the job has -n ranks × this processors)"},
+	{"wait-policy", "WAIT_POLICY", "waiting processors block after a short spin (passive, default) or keep yielding the CPU for 1ms first (active, or active:DURATION): a pdo after serial code then starts without waking blocked threads (0.1-1 ms on a virtual machine), at the cost of CPU the program's own goroutines could use"},
 	{"rank-pages", "RANK_PAGES", "with --mpi: shared variables reached only by indexing travel as pages fetched from their homes (lazy, default) or every change to every rank (eager)"},
 	{"msg-buffer", "MSG_BUFFER", "bytes of standard sends a processor may have buffered (1M; 0: every Send waits for its receive)"},
 	{"msg-checksum", "MSG_CHECKSUM", "message records carry a CRC-32 of each buffer (1/0)"},

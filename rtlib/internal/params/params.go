@@ -46,6 +46,7 @@
 //	page_budget      SVMC_PAGE_BUDGET       0          copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out
 //	procs_per_rank   SVMC_PROCS_PER_RANK    1          under MPI (svmc run --mpi): the processors each rank runs (the job has ranks × this)
 //	rank_pages       SVMC_RANK_PAGES        lazy       under MPI: fully checked shared variables travel as pages fetched from their homes (lazy) or every change to every rank (eager)
+//	wait_policy      SVMC_WAIT_POLICY       passive    waiting processors block after a short spin (passive) or keep yielding the CPU for 1ms (active, active:DURATION) first
 //
 // Sources, from the weakest: the default; the request file's CONFIG entries
 // (stage, tracebuf, kernel_tracebuf); the environment variable; the
@@ -103,16 +104,17 @@ type Values struct {
 	PageSize         int
 	SVMModel         string
 	PageBudget       int
-	ProcsPerRank     int      // under MPI: the processors of each rank
-	EagerPages       bool     // under MPI: rank_pages = eager
-	InfoOff          []string // classes of informational messages silenced
-	SynchrTime       bool     // Lib-DVM's IsSynchrTime (seed 000 §11.2)
-	TimeVariation    bool     // Lib-DVM's IsTimeVariation (seed 000 §11.2)
-	StatBufLength    int      // Lib-DVM's StatBufLength (seed 000 §11.2), bytes; 0: no bound
-	TimeExpendPrint  int      // Lib-DVM's TimeExpendPrint (seed 000 §11.1.4): 0 off, 1..5
-	StatGrpName      int      // Lib-DVM's StatGrpName: a group of trace.StatGroups
-	CPUProfile       string   // a CPU profile file; "": none
-	GoTrace          string   // a Go execution trace file; "": none
+	ProcsPerRank     int           // under MPI: the processors of each rank
+	EagerPages       bool          // under MPI: rank_pages = eager
+	ActiveWait       time.Duration // wait_policy active: how long a waiter yields before blocking; 0 passive
+	InfoOff          []string      // classes of informational messages silenced
+	SynchrTime       bool          // Lib-DVM's IsSynchrTime (seed 000 §11.2)
+	TimeVariation    bool          // Lib-DVM's IsTimeVariation (seed 000 §11.2)
+	StatBufLength    int           // Lib-DVM's StatBufLength (seed 000 §11.2), bytes; 0: no bound
+	TimeExpendPrint  int           // Lib-DVM's TimeExpendPrint (seed 000 §11.1.4): 0 off, 1..5
+	StatGrpName      int           // Lib-DVM's StatGrpName: a group of trace.StatGroups
+	CPUProfile       string        // a CPU profile file; "": none
+	GoTrace          string        // a Go execution trace file; "": none
 }
 
 // InfoClasses are the classes of the runtime's informational messages
@@ -381,6 +383,24 @@ var Defs = []Def{
 			return errors.New("want a positive number of processors")
 		}
 		v.ProcsPerRank = n
+		return nil
+	}},
+	{"wait_policy", "passive", func(v *Values, s string) error {
+		word, d, timed := strings.Cut(strings.ToLower(strings.TrimSpace(s)), ":")
+		switch {
+		case word == "passive" && !timed:
+			v.ActiveWait = 0
+		case word == "active" && !timed:
+			v.ActiveWait = time.Millisecond
+		case word == "active":
+			t, err := time.ParseDuration(d)
+			if err != nil || t <= 0 || t > time.Second {
+				return errors.New("want active:DURATION with a duration up to 1s (active:200us, active:5ms)")
+			}
+			v.ActiveWait = t
+		default:
+			return errors.New("want passive (block after a short spin), active (yield the CPU for 1ms first) or active:DURATION")
+		}
 		return nil
 	}},
 	{"rank_pages", "lazy", func(v *Values, s string) error {

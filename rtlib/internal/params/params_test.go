@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -94,6 +95,8 @@ func TestParamErrors(t *testing.T) {
 		// that nothing overrides is, also after the flags.
 		{map[string]string{"SVMC_NPROCS": "x", "SVMC_STAGE": "9", "SVMC_FLAG_NPROCS": "2"}, "SVMC_STAGE=9: want a stage 0..6"},
 		{map[string]string{"SVMC_FORMAT": "xml"}, "SVMC_FORMAT=xml: want ascii or binary"},
+		{map[string]string{"SVMC_WAIT_POLICY": "busy"}, "SVMC_WAIT_POLICY=busy: want passive (block after a short spin), active (yield the CPU for 1ms first) or active:DURATION"},
+		{map[string]string{"SVMC_FLAG_WAIT_POLICY": "active:5s"}, "--wait-policy active:5s: want active:DURATION with a duration up to 1s (active:200us, active:5ms)"},
 		{map[string]string{"SVMC_STATS": "maybe"}, "SVMC_STATS=maybe: want 1 or 0 (true/false, yes/no, on/off)"},
 		{map[string]string{"SVMC_TRACEBUF": "-1"}, "SVMC_TRACEBUF=-1: want a number of bytes, optionally followed by k, M or G"},
 		{map[string]string{"SVMC_STDOUT": "some"}, "SVMC_STDOUT=some: want proc0[:FILE], each[:PATTERN] or common[:FILE]"},
@@ -169,6 +172,7 @@ page_size          = 4096  # default
 page_budget        = 0  # default
 svm_model          = rc  # default
 procs_per_rank     = 1  # default
+wait_policy        = passive  # default
 rank_pages         = lazy  # default
 deadlock_ms        = 500  # default
 `
@@ -219,6 +223,18 @@ func TestTyped(t *testing.T) {
 	if v.NProcs != 3 || v.Format.String() != "ascii" || v.TraceBuf != 4096 || v.Info != (Info{"file", "i.txt"}) ||
 		v.Stdout.String() != "each:o%d" || v.DeadlockMS != 0 || v.StopWait.String() != "300ms" || !v.KeepOld || v.Stage != 3 {
 		t.Errorf("values %+v", v)
+	}
+}
+
+// TestWaitPolicy: passive blocks at once, active spins 1ms or as long as
+// it says first.
+func TestWaitPolicy(t *testing.T) {
+	for in, want := range map[string]time.Duration{"passive": 0, "active": time.Millisecond, "Active:250us": 250 * time.Microsecond} {
+		withEnv(t, map[string]string{"SVMC_WAIT_POLICY": in})
+		s, err := Load(lookupEnv)
+		if err != nil || s.Values.ActiveWait != want {
+			t.Errorf("%s: %v %v, want %v", in, s.Values.ActiveWait, err, want)
+		}
 	}
 }
 

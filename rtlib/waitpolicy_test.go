@@ -1,0 +1,40 @@
+package rtlib
+
+import (
+	"io"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestActiveWait: with wait_policy active the processors spin between
+// constructs instead of blocking, and the program computes what it does
+// with passive waits: pdos (static and dynamic) separated by serial code
+// shorter and longer than the spin (so that both the spin and the block
+// after it end waits), with barriers between.
+func TestActiveWait(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		var sum atomic.Int64
+		err := Run(testProg(), Params{NProcs: n, ActiveWait: 300 * time.Microsecond, Stderr: io.Discard}, func(p *Proc) {
+			for k := range 12 {
+				time.Sleep(time.Duration(k%4) * 150 * time.Microsecond) // serial: 0 to 450 µs
+				sched := DefaultSchedule()
+				if k%2 == 1 {
+					sched = Dynamic(1)
+				}
+				p.PDO(1, 1, sched, []Range{{Lo: 0, Hi: 99, Step: 1}}, func(q *Proc, it *Iter) {
+					for it.Next() {
+						sum.Add(int64(it.Index(0)))
+					}
+				})
+				p.Barrier(1, 1)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := sum.Load(), int64(12*4950); got != want {
+			t.Errorf("%d processors: sum %d, want %d", n, got, want)
+		}
+	}
+}
