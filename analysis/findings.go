@@ -146,7 +146,7 @@ func rankedFindings(m *Model) []Finding {
 			add(Finding{Kind: FindLate, Lost: l.Join, Site: l.Site, Region: l.Region, Code: 4,
 				Title: fmt.Sprintf("%s entered %s (%s, %s) %s on average after its first member, %s in all (%s): idle, not running serial code, while the loop began",
 					procList(late), name, l.Func, l.Where(), Dur(l.Join/float64(l.Late)), Dur(l.Join), entries),
-				Advice: "the team's processors were blocked while the leader ran serial code and their threads took this long to run again (the operating system's or the virtual machine's wake-up latency): fewer processors than CPUs (svmc run -n), fewer, longer loops, or the code between loops as replicated keep them running"})
+				Advice: "the team's processors were blocked while the leader ran serial code and their threads took this long to run again (the operating system's or the virtual machine's wake-up latency): svmc run --wait-policy active keeps them spinning between constructs (a CPU each), or make the loops fewer and longer, or the code between them replicated"})
 		}
 		if l.Startup > 0 {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
