@@ -892,7 +892,8 @@ func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 
 // lateJoin is the part of processor n's idle time since from that lies
 // after the first entry, by another member, of the pdo instance e starts
-// on n; it charges it to the loop too.
+// on n (all of it when n's last record came after that entry); it
+// charges it to the loop too.
 func (b *builder) lateJoin(n *nodeState, e *replay.Event, from float64) float64 {
 	l := b.loops[sdKey{e.Sub, e.Dir}]
 	if l == nil {
@@ -903,10 +904,13 @@ func (b *builder) lateJoin(n *nodeState, e *replay.Event, from float64) float64 
 		k = l.next[n.id]
 	}
 	in := l.pending[k]
-	if in == nil || in.first <= from || in.first >= e.Clock {
+	if in == nil || in.first >= e.Clock {
 		return 0
 	}
-	j := e.Clock - in.first
+	j := e.Clock - max(in.first, from) // n's own last record may come after the loop began
+	if j <= 0 {
+		return 0
+	}
 	l.join += j
 	l.late++
 	for len(l.perProc) <= n.id {

@@ -509,23 +509,37 @@ func TestLateEntry(t *testing.T) {
 	s.Sync(1, 401, trace.TagWaitBarrierStart, 1, 2)
 	s.Sync(1, 502, trace.TagWaitBarrierStop, 1, 2)
 	s.Stop(1, 503, 1, 2, trace.RegionPDO)
+	// A second instance begins at 600 while processor 1 is in a call
+	// (590-650) of its own: late from its last record, 650, on.
+	s.Start(0, 600, 1, 2, trace.RegionPDO)
+	s.Sync(0, 700, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(0, 760, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(0, 761, 1, 2, trace.RegionPDO)
+	s.Start(1, 590, 1, 0, trace.RegionSubroutine)
+	s.Stop(1, 650, 1, 0, trace.RegionSubroutine)
+	s.Start(1, 700, 1, 2, trace.RegionPDO)
+	s.Sync(1, 750, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(1, 760, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(1, 761, 1, 2, trace.RegionPDO)
 	for p := range 2 {
-		s.Stop(p, 510, 2, 0, trace.RegionProgram)
+		s.Stop(p, 770, 2, 0, trace.RegionProgram)
 	}
 	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	p1 := m.PerProc[1]
-	near(t, "processor 1 late to the pdo", p1.Join, 300)
-	near(t, "processor 1 serial", p1.Serial, 100+7) // and after the loop
-	near(t, "total late", m.Time.Join, 300)
+	near(t, "processor 1 late to the pdo", p1.Join, 300+50)
+	// Serial: before the first loop, between the loops (its call too),
+	// after the second.
+	near(t, "processor 1 serial", p1.Serial, 100+(590-503)+(650-590)+(770-761))
+	near(t, "total late", m.Time.Join, 300+50)
 	l := loopAt(m, 1, 2)
-	if l == nil || l.Late != 1 {
+	if l == nil || l.Late != 2 {
 		t.Fatalf("loop: %+v", l)
 	}
-	near(t, "loop join", l.Join, 300)
-	near(t, "loop join p1", l.PerProc[1].Join, 300)
+	near(t, "loop join", l.Join, 300+50)
+	near(t, "loop join p1", l.PerProc[1].Join, 300+50)
 	fs := Findings(m)
 	if len(fs) == 0 || fs[0].Kind != FindLate || !strings.Contains(fs[0].Title, "processor 1 entered loop tri") {
 		t.Fatalf("findings: %+v", fs)
 	}
-	near(t, "late finding lost", fs[0].Lost, 300)
+	near(t, "late finding lost", fs[0].Lost, 300+50)
 }
