@@ -225,6 +225,7 @@ func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions
 	}
 	b := newBuilder(prog, procs, attrInt(attrs, "stage", -1))
 	b.keepWaits = attrInt(attrs, "svmc gc pauses", 0) == 1
+	b.cpus = max(0, attrInt(attrs, "cpus", 0))
 	b.cost = opt.Cost
 	if b.cost == (CostModel{}) {
 		b.cost = DefaultCost

@@ -146,7 +146,7 @@ func rankedFindings(m *Model) []Finding {
 			add(Finding{Kind: FindLate, Lost: l.Join, Site: l.Site, Region: l.Region, Code: 4,
 				Title: fmt.Sprintf("%s entered %s (%s, %s) %s on average after its first member, %s in all (%s): idle, not running serial code, while the loop began",
 					procList(late), name, l.Func, l.Where(), Dur(l.Join/float64(l.Late)), Dur(l.Join), entries),
-				Advice: "the team's processors were blocked while the leader ran serial code and their threads took this long to run again (the operating system's or the virtual machine's wake-up latency): svmc run --wait-policy active keeps them spinning between constructs (a CPU each), or make the loops fewer and longer, or the code between them replicated"})
+				Advice: lateAdvice(m)})
 		}
 		if l.Startup > 0 {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
@@ -318,6 +318,15 @@ func imbalanceAdvice(strategy string) string {
 	default:
 		return "the iterations have unequal cost: use cyclic or cyclic(k) scheduling, or dynamic/guided self-scheduling"
 	}
+}
+
+// lateAdvice explains late entries: more processors than CPUs, or
+// blocked threads woken slowly.
+func lateAdvice(m *Model) string {
+	if m.CPUs > 0 && m.Procs > m.CPUs {
+		return fmt.Sprintf("the run had %d processors on %d CPUs: a processor waits for a CPU before it can enter; run with svmc run -n %d or fewer", m.Procs, m.CPUs, m.CPUs)
+	}
+	return "the team's processors were blocked while the leader ran serial code and their threads took this long to run again (the operating system's or the virtual machine's wake-up latency): svmc run --wait-policy active keeps them spinning between constructs (a CPU each), or make the loops fewer and longer, or the code between them replicated"
 }
 
 // startupAdvice fits the advice on a pdo's scheduling cost to the

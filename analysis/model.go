@@ -18,6 +18,7 @@ type Model struct {
 	Program string `json:"program,omitempty"` // import path from the program information
 	Procs   int    `json:"procs"`             // N, processors of the run
 	Stage   int    `json:"stage"`             // tracing stage (-1 unknown)
+	CPUs    int    `json:"cpus,omitempty"`    // the run's GOMAXPROCS (trace attribute "cpus"; 0 unknown)
 	Records int64  `json:"records"`
 	// Narrowed: a stage-0 trace with records, which only LOCAL requests
 	// can give: it covers the requested regions only.
@@ -481,6 +482,7 @@ type builder struct {
 	// keepWaits: the trace will end with gc-pause records, so the waits'
 	// intervals are kept to set against them.
 	keepWaits bool
+	cpus      int // the run's GOMAXPROCS (0 unknown)
 	waitIvs   []waitIv
 	gcPauses  []gcPause
 	ranks     []RankStat
@@ -1229,7 +1231,7 @@ func (b *builder) model() *Model {
 	b.chargeBlockedEnd()
 	b.rp.Finish()
 	N := b.procs()
-	m := &Model{Procs: N, Stage: b.stage, Records: b.records, prog: b.pi.p}
+	m := &Model{Procs: N, Stage: b.stage, CPUs: b.cpus, Records: b.records, prog: b.pi.p}
 	m.Goroutines = b.goroutines()
 	if b.pi.p != nil {
 		m.Program = b.pi.p.Package

@@ -542,4 +542,11 @@ func TestLateEntry(t *testing.T) {
 		t.Fatalf("findings: %+v", fs)
 	}
 	near(t, "late finding lost", fs[0].Lost, 300+50)
+	if !strings.Contains(fs[0].Advice, "--wait-policy active") {
+		t.Errorf("advice without the trace's CPUs: %s", fs[0].Advice)
+	}
+	m.CPUs = 1 // the trace's "cpus" attribute: more processors than CPUs
+	if fs := Findings(m); !strings.Contains(fs[0].Advice, "the run had 2 processors on 1 CPUs") {
+		t.Errorf("advice with 2 processors on 1 CPU: %s", fs[0].Advice)
+	}
 }

@@ -79,6 +79,13 @@ func epccCases(b *testing.B, f func(b *testing.B, n, stage int)) {
 			b.Run(fmt.Sprintf("N=%d/stage=%d", n, stage), func(b *testing.B) { f(b, n, stage) })
 		}
 	}
+	// wait_policy active (OpenMP's OMP_WAIT_POLICY=active; libgomp spins
+	// before it sleeps by default too).
+	b.Run("N=2/stage=0/wait=active", func(b *testing.B) {
+		benchActiveWait = time.Millisecond
+		defer func() { benchActiveWait = 0 }()
+		f(b, 2, 0)
+	})
 }
 
 func delayBody(q *Proc, it *Iter) {

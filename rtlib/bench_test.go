@@ -13,8 +13,12 @@ import (
 )
 
 // benchRun runs body on processor 0 of n processors, timing only body.
+// benchActiveWait, when set by a benchmark, is Params.ActiveWait of the
+// runs benchRun makes (wait_policy active).
+var benchActiveWait time.Duration
+
 func benchRun(b *testing.B, n, stage int, body func(p *Proc)) {
-	par := Params{NProcs: n, Stderr: io.Discard}
+	par := Params{NProcs: n, Stderr: io.Discard, ActiveWait: benchActiveWait}
 	if stage > 0 {
 		par.Stage, par.Trace = stage, io.Discard
 	}

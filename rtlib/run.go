@@ -606,6 +606,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			{Key: "processors", Value: strconv.Itoa(r.n)},
 			{Key: "stage", Value: strconv.Itoa(par.Stage)},
 			{Key: "format version", Value: "1"},
+			// The CPUs the run had: the report tells more processors
+			// than CPUs from a machine's slow wake-ups.
+			{Key: "cpus", Value: strconv.Itoa(runtime.GOMAXPROCS(0))},
 		}
 		if par.GoTrace != "" {
 			// gc-pause records come at the end: the tools keep the

@@ -5,6 +5,7 @@ import (
 	"io"
 	"reflect"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -144,7 +145,8 @@ func TestRecordFields(t *testing.T) {
 	for _, a := range rd.Attrs() {
 		attrs[a.Key] = a.Value
 	}
-	wantAttrs := map[string]string{"svmc program info": prog.Info, "processors": "2", "stage": "3", "format version": "1"}
+	wantAttrs := map[string]string{"svmc program info": prog.Info, "processors": "2", "stage": "3", "format version": "1",
+		"cpus": strconv.Itoa(runtime.GOMAXPROCS(0))}
 	if !reflect.DeepEqual(attrs, wantAttrs) {
 		t.Errorf("attributes %v, want %v", attrs, wantAttrs)
 	}

@@ -70,6 +70,13 @@ func TestFindingsSuite(t *testing.T) {
 				ok = false
 				break
 			}
+			// Processors that entered a loop late are the machine's
+			// (a loaded CI host, more processors than CPUs), not the
+			// program's: the program's top finding is the first other.
+			for len(rep.Findings) > 1 && rep.Findings[0].Kind == "late start" && want["kind"] != "late start" {
+				t.Logf("%s: %s", name, rep.Findings[0].Title)
+				rep.Findings = rep.Findings[1:]
+			}
 			if rep.Findings[0].Kind == want["kind"] || try == 1 {
 				break
 			}

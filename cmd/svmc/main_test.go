@@ -466,16 +466,24 @@ func TestReportFindsBlockImbalance(t *testing.T) {
 	if len(rep.Findings) == 0 {
 		t.Fatal("no findings")
 	}
-	top := rep.Findings[0]
+	// The program's top bottleneck: only the machine's own may come
+	// before it — processors that entered a loop late ("late start"),
+	// which 4 processors on 2 CPUs of a loaded machine do (seen in CI:
+	// 19.7% at the dynamic loop, right after the block one).
+	k := 0
+	for k < len(rep.Findings)-1 && rep.Findings[k].Kind == "late start" {
+		k++
+	}
+	top := rep.Findings[k]
 	if top.Kind != "imbalance" || top.Site.Label != "static" || top.Site.Line != 20 {
 		t.Errorf("top finding %+v, want the imbalance of loop static at line 20", top)
 	}
 	// On a loaded machine a processor descheduled in the middle of a
 	// chunk makes the others wait even under dynamic scheduling, so the
 	// dynamic loop may appear, but far below the block loop.
-	for _, f := range rep.Findings[1:] {
-		if f.Kind == "imbalance" && f.Site.Label == "dynamic" && f.Severity > rep.Findings[0].Severity/2 {
-			t.Errorf("the dynamically scheduled loop is reported with %.1f%% lost, the block one with %.1f%%", 100*f.Severity, 100*rep.Findings[0].Severity)
+	for _, f := range rep.Findings[k+1:] {
+		if f.Kind == "imbalance" && f.Site.Label == "dynamic" && f.Severity > top.Severity/2 {
+			t.Errorf("the dynamically scheduled loop is reported with %.1f%% lost, the block one with %.1f%%", 100*f.Severity, 100*top.Severity)
 		}
 	}
 }
