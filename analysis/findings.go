@@ -178,6 +178,13 @@ func rankedFindings(m *Model) []Finding {
 		case WaitLock:
 			kind, what = FindLock, "for the lock"
 			advice = "hold the lock for less time, lock finer-grained data (an element instead of the array), or use a reduction or an atomic update"
+			if w.Kind == "atomic" {
+				// An atomic update waits for the others' updates of the
+				// same variable: advising an atomic update would be no
+				// advice.
+				what = "for the atomic update"
+				advice = "the processors update one variable, one update at a time: count in a variable of each iteration or processor and combine once (a reduction clause on the pdo, reduction(+: x)), or update less often"
+			}
 		case WaitCritical:
 			kind, what = FindCritical, "to enter the critical section"
 			advice = "make the critical section shorter, give independent critical sections different names, or use a reduction or an atomic update"
