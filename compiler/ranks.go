@@ -35,6 +35,10 @@ func (p *Package) rankPrivate(c *Construct) {
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
+			if b, ok := o.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsNumeric == 0 {
+				// seen = append(seen, i): no operator combines it.
+				fix = "a " + kindOf(o.Type()) + " the iterations replace (" + o.Name() + " = append(" + o.Name() + ", …)) cannot be combined between ranks: have each iteration write its result into a //svm:shared slice made before the loop, indexed by the iteration, and collect from it after the loop"
+			}
 		}
 		if x := p.elementsOf(e); x != nil {
 			if _, named := ast.Unparen(x).(*ast.Ident); !named {
@@ -55,6 +59,24 @@ func (p *Package) rankPrivate(c *Construct) {
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
+}
+
+// kindOf names the kind of type t for a message: slice, map, string,
+// struct or value.
+func kindOf(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return "slice"
+	case *types.Map:
+		return "map"
+	case *types.Struct:
+		return "struct"
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return "string"
+		}
+	}
+	return "value"
 }
 
 // elementsOf is the slice or array a write stores an element of: x of

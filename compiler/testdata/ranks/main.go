@@ -16,6 +16,7 @@ func main() {
 		grid[i] = make([]float64, n)
 	}
 	count, sum, ignored := 0, 0.0, 0
+	var found []int
 	var mu sync.Mutex
 	//svm:shared shared
 	//svm:pdo loops(i) reduction(+: sum)
@@ -28,7 +29,8 @@ func main() {
 		row[0] = 1 // want grid: shared advice
 		sum += float64(i)
 		//svm:critical
-		count++ // want count: reduction advice
+		count++                  // want count: reduction advice
+		found = append(found, i) // want found: collect advice
 		//svm:end critical
 		mu.Lock()
 		//svm:ignore race: counted on rank 0 only
@@ -36,7 +38,7 @@ func main() {
 		mu.Unlock()
 		_ = local
 	}
-	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0])
+	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0], len(found))
 
 	results := make([]int, 4)
 	total, direct, owned := 0, 0, make([]int, 4)
