@@ -536,6 +536,9 @@ func TestRunMPI(t *testing.T) {
 		// A method's pdo writes through a field every value of which is
 		// main's shared storage; two packages of its own.
 		{"workers", root, "./golden/corpus/workers", ""},
+		// Goroutines in a package of its own, a psection, a replicated
+		// region by processor id, reductions and shared slices.
+		{"records", root, "./golden/corpus/records", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {
