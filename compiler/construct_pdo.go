@@ -371,6 +371,10 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array (a string's runes are not an index space: range over []rune(%s) or []byte(%s))", name.Name, p.typeString(t), x, x)
+			return nil
+		}
 		if u.Info()&types.IsInteger == 0 {
 			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 			return nil
@@ -388,8 +392,14 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 			return nil
 		}
 		l.Range = x
+	case *types.Map:
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (a map's order is not an index space: range over its keys as a slice, keys := slices.Sorted(maps.Keys(%s)))", name.Name, p.typeString(t), x)
+		return nil
+	case *types.Chan:
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (a channel's values arrive one by one: receive them into a slice first, or let goroutines of the program take them)", name.Name, p.typeString(t))
+		return nil
 	default:
-		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (the order of maps, channels and strings is not an index space)", name.Name, p.typeString(t))
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 		return nil
 	}
 	if s.Value != nil {

@@ -106,15 +106,15 @@ func rectangular(n int, a [][]int) {
 
 func ranges(m map[string]int, s string, ch chan int) {
 	//svm:pdo loops(k)
-	for k := range m { // want 17:`^pdo loop k ranges over map\[string\]int; a pdo ranges over an integer, a slice or an array \(the order of maps, channels and strings is not an index space\)$`
+	for k := range m { // want 17:`^pdo loop k ranges over map\[string\]int; a pdo ranges over an integer, a slice or an array \(a map's order is not an index space: range over its keys as a slice, keys := slices.Sorted\(maps.Keys\(m\)\)\)$`
 		_ = k
 	}
 	//svm:pdo loops(i)
-	for i := range s { // want 17:`^pdo loop i ranges over a string; a pdo ranges over an integer, a slice or an array$`
+	for i := range s { // want 17:`^pdo loop i ranges over a string; a pdo ranges over an integer, a slice or an array \(a string's runes are not an index space: range over \[\]rune\(s\) or \[\]byte\(s\)\)$`
 		_ = i
 	}
 	//svm:pdo loops(v)
-	for v := range ch { // want 17:`^pdo loop v ranges over chan int`
+	for v := range ch { // want 17:`^pdo loop v ranges over chan int; a pdo ranges over an integer, a slice or an array \(a channel's values arrive one by one`
 		_ = v
 	}
 	//svm:pdo loops(i)
