@@ -81,7 +81,15 @@ func load(cfg Config) (*Package, error) {
 	// programs that compile as plain Go.
 	var diags Diagnostics
 	for _, e := range goErrors(lp.Errors) {
-		diags = append(diags, goError(e))
+		d := goError(e)
+		if k := len(diags) - 1; k >= 0 && strings.HasPrefix(d.Msg, "\t") {
+			// A continuation ("\tother declaration of main") stays
+			// under its error, as go build prints it: sorted by its own
+			// position it landed among another file's errors.
+			diags[k].Msg += "\n\t" + d.Pos.String() + ": " + strings.TrimPrefix(d.Msg, "\t")
+			continue
+		}
+		diags = append(diags, d)
 	}
 	if len(diags) > 0 {
 		if len(lp.GoFiles) == 0 && len(lp.CompiledGoFiles) == 0 {
