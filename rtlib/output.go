@@ -99,10 +99,26 @@ func (r *run) openOutputs(par *Params) error {
 				st.set(p, io.Discard)
 				continue
 			}
-			st.set(p, ws[p.id])
+			st.set(p, untilFailed{ws[p.id], r})
 		}
 	}
 	return nil
+}
+
+// untilFailed drops what the program writes once the run failed (a panic,
+// os.Exit, a deadlock, a time limit): the process is ending, as a plain Go
+// program's would be at once. A processor that a panicking goroutine's
+// deferred wg.Done let go on printed its results after the panic.
+type untilFailed struct {
+	w io.Writer
+	r *run
+}
+
+func (u untilFailed) Write(b []byte) (int, error) {
+	if u.r.aborting.Load() {
+		return len(b), nil
+	}
+	return u.w.Write(b)
 }
 
 // WriteString is os.Stdout.WriteString(s) for a processor's routed stream:

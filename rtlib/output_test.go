@@ -2,13 +2,16 @@ package rtlib
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // printEach makes every processor print one line in a PDO body, and the
@@ -114,5 +117,38 @@ func TestDetachedOutput(t *testing.T) {
 	})
 	if err != nil || out.String() != "detached\n" {
 		t.Errorf("%v %q", err, out.String())
+	}
+}
+
+// TestNoOutputAfterFailure: a goroutine the program started panics; its
+// deferred wg.Done lets processor 0 go on to print. In plain Go the panic
+// ends the process; in a run nothing written after the failure appears
+// (it printed the results computed without the goroutine's part).
+func TestNoOutputAfterFailure(t *testing.T) {
+	var out bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard, UserStdout: Output{W: &out}, UserStderr: Output{W: io.Discard}}, func(p *Proc) {
+		fmt.Fprintln(p.Stdout(), "before")
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer Recover("main.go:9:2")
+			defer wg.Done()
+			panic("bad input")
+		}()
+		wg.Wait()
+		// wg.Done ran while the goroutine panicked, Recover after it:
+		// wait for the failure (a print in between still gets out, as
+		// in plain Go while the panic unwinds).
+		for deadline := time.Now().Add(10 * time.Second); !p.r.aborting.Load() && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Microsecond)
+		}
+		fmt.Fprintln(p.Stdout(), "after")
+	})
+	var pe *PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Run: %v, want the goroutine's panic", err)
+	}
+	if out.String() != "before\n" {
+		t.Errorf("stdout %q, want only what was written before the panic", out.String())
 	}
 }
