@@ -239,10 +239,43 @@ func (g *gen) typeName(t types.Type) string {
 	})
 }
 
-// realNumber reports whether t is an integer or floating-point type.
+// realNumber reports whether t is an integer or floating-point type, or
+// a type parameter every type of whose type set is one (T with
+// ~int | ~float64): its reduction then hands the runtime a value
+// (ReduceInto), which the runtime can also combine between ranks; a
+// closure (Reduce) it cannot.
 func realNumber(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		return allReal(tp.Constraint())
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0
+}
+
+// allReal reports whether every type of the type set of constraint c is
+// an integer or floating-point type. An interface's type set is the
+// intersection of its elements', so one all-real element is enough.
+func allReal(c types.Type) bool {
+	switch u := c.Underlying().(type) {
+	case *types.Interface:
+		for i := range u.NumEmbeddeds() {
+			if allReal(u.EmbeddedType(i)) {
+				return true
+			}
+		}
+		return false
+	case *types.Union:
+		for i := range u.Len() {
+			t := u.Term(i).Type()
+			if _, ok := t.Underlying().(*types.Interface); ok && !allReal(t) || !ok && !realNumber(t) {
+				return false // (a term may be a constraint itself: Int | Float)
+			}
+		}
+		return u.Len() > 0
+	case *types.Basic:
+		return u.Info()&(types.IsInteger|types.IsFloat) != 0
+	}
+	return false
 }
 
 func identity(r *compiler.Red) string {

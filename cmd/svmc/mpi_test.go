@@ -539,6 +539,9 @@ func TestRunMPI(t *testing.T) {
 		// Goroutines in a package of its own, a psection, a replicated
 		// region by processor id, reductions and shared slices.
 		{"records", root, "./golden/corpus/records", ""},
+		// Reductions on type parameters (T Number): combined between
+		// ranks as values ("a complex or boolean variable" before).
+		{"typed", root, "./golden/corpus/typed", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {
