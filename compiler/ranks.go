@@ -37,7 +37,11 @@ func (p *Package) rankPrivate(c *Construct) {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
 			if b, ok := o.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsNumeric == 0 {
 				// seen = append(seen, i): no operator combines it.
-				fix = "a " + kindOf(o.Type()) + " the iterations replace (" + o.Name() + " = append(" + o.Name() + ", …)) cannot be combined between ranks: have each iteration write its result into a //svm:shared slice made before the loop, indexed by the iteration, and collect from it after the loop"
+				what := "a " + kindOf(o.Type()) + " the iterations assign"
+				if kindOf(o.Type()) == "slice" {
+					what = "a slice the iterations replace (" + o.Name() + " = append(" + o.Name() + ", …))"
+				}
+				fix = what + " cannot be combined between ranks: have each iteration write its result into a //svm:shared slice made before the loop, indexed by the iteration, and collect from it after the loop"
 			}
 		}
 		if x := p.elementsOf(e); x != nil {

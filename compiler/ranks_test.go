@@ -45,11 +45,14 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "a slice the iterations replace (found = append(found, …)) cannot be combined between ranks") {
 				advice = "collect"
 			}
-			if strings.Contains(d.Msg, "its field v is given shared storage at line 69 but not at line 70: declare the slice assigned there //svm:shared") {
+			if strings.Contains(d.Msg, "a string the iterations assign cannot be combined between ranks") {
+				advice = "assign"
+			}
+			if strings.Contains(d.Msg, "its field v is given shared storage at line 71 but not at line 72: declare the slice assigned there //svm:shared") {
 				advice = "field"
 			}
 			got[d.Pos.Line] = name + " " + advice
-			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 66 but not at line 67") {
+			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 68 but not at line 69") {
 				t.Errorf("fill's warning does not name the calls that give v shared and private storage: %s", d.Msg)
 			}
 		}

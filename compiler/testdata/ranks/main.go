@@ -17,6 +17,7 @@ func main() {
 	}
 	count, sum, ignored := 0, 0.0, 0
 	var found []int
+	last := ""
 	var mu sync.Mutex
 	//svm:shared shared
 	//svm:pdo loops(i) reduction(+: sum)
@@ -31,6 +32,7 @@ func main() {
 		//svm:critical
 		count++                  // want count: reduction advice
 		found = append(found, i) // want found: collect advice
+		last = fmt.Sprint(i)     // want last: assign advice
 		//svm:end critical
 		mu.Lock()
 		//svm:ignore race: counted on rank 0 only
@@ -38,7 +40,7 @@ func main() {
 		mu.Unlock()
 		_ = local
 	}
-	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0], len(found))
+	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0], len(found), last)
 
 	results := make([]int, 4)
 	total, direct, owned := 0, 0, make([]int, 4)
