@@ -43,8 +43,13 @@ const (
 const trailerSize = 4 + 4 + 4 + 4 + 12 + 4 + 20 // 12: len(RunsAtKey)
 
 // maxRuns bounds the index a Writer keeps: a stream of more runs (records
-// of processors interleaved one by one) gets none and is scanned.
-const maxRuns = 1 << 18
+// of processors interleaved one by one) gets none and is scanned. Its text
+// is then at most about 6 MB; a reader takes none longer than
+// maxIndexBytes.
+const (
+	maxRuns       = 1 << 18
+	maxIndexBytes = 32 << 20
+)
 
 // A Run is a byte range of a binary stream: consecutive data packets of one
 // processor (Node ≥ 0), or descriptor and attribute packets (Node -1).
@@ -252,17 +257,24 @@ func ReadRunIndex(ra io.ReaderAt, size int64) ([]Run, int) {
 	if err != nil || at < binHeaderSize || at > size-trailerSize-int64(head+4) {
 		return nil, 0
 	}
-	body := make([]byte, size-trailerSize-at)
-	if _, err := ra.ReadAt(body, at); err != nil {
+	// The packet's head first: a damaged or hostile trailer must not make
+	// the reader allocate what it claims.
+	n := size - trailerSize - at
+	hb := make([]byte, head+4)
+	if _, err := ra.ReadAt(hb, at); err != nil {
 		return nil, 0
 	}
 	le := binary.LittleEndian
-	if int64(le.Uint32(body)) != int64(len(body)-4) || le.Uint32(body[4:]) != PacketAttributes || le.Uint32(body[8:]) != 1 ||
-		int(le.Uint32(body[12:])) != len(RunsKey) || string(body[16:head]) != RunsKey ||
-		int(le.Uint32(body[head:])) != len(body)-head-4 {
+	if int64(le.Uint32(hb)) != n-4 || le.Uint32(hb[4:]) != PacketAttributes || le.Uint32(hb[8:]) != 1 ||
+		int(le.Uint32(hb[12:])) != len(RunsKey) || string(hb[16:head]) != RunsKey ||
+		int64(le.Uint32(hb[head:])) != n-int64(head)-4 || n > maxIndexBytes {
 		return nil, 0
 	}
-	list := string(body[head+4:])
+	body := make([]byte, n-int64(head)-4)
+	if _, err := ra.ReadAt(body, at+int64(head)+4); err != nil {
+		return nil, 0
+	}
+	list := string(body)
 	runs := make([]Run, 0, strings.Count(list, ";")+1)
 	var off int64
 	maxNode := int32(-1)
