@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -141,6 +142,10 @@ func TestRunIndexRejected(t *testing.T) {
 		},
 		"appended": func(b []byte) []byte { return append(b, 0) },
 		"no data":  func(b []byte) []byte { return b[:19+trailerSize] },
+		"claims all": func(b []byte) []byte { // an index said to begin right after the header
+			copy(b[len(b)-20:], fmt.Sprintf("%020d", 19))
+			return b
+		},
 	}
 	for name, mutate := range cases {
 		b := mutate(append([]byte{}, data...))
