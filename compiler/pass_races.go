@@ -63,6 +63,9 @@ func (p *Package) checkRaces() bool {
 			}
 		}
 	}
+	if p.cfg.Ranks {
+		p.rankStdin()
+	}
 	p.rankDependentCalls()
 	p.syncNesting()
 	p.suppress()

@@ -1,7 +1,9 @@
 package compiler
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,6 +68,58 @@ func TestRankPrivate(t *testing.T) {
 			if got[line] != w {
 				t.Errorf("ranks %v: line %d: %q, want %q", ranks, line, got[line], w)
 			}
+		}
+	}
+}
+
+// TestRankStdin: built for ranks, a program that reads standard input is
+// warned once, at its first use of os.Stdin (mpirun gives it to rank 0
+// only); in one process it is not.
+func TestRankStdin(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/stdin\n\ngo 1.24\n",
+		"main.go": `package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	sc := bufio.NewScanner(os.Stdin)
+	n := 0
+	for sc.Scan() {
+		n++
+	}
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	fmt.Println(n)
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ranks := range []bool{true, false} {
+		p, err := Compile(Config{Dir: dir, Pattern: ".", Ranks: ranks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range p.Diags {
+			if strings.Contains(d.Msg, "standard input reaches rank 0 only") {
+				got = append(got, fmt.Sprint(d.Pos.Line, ":", d.Pos.Column))
+			}
+		}
+		want := []string{"11:28"} // at Stdin of the first os.Stdin
+		if !ranks {
+			want = nil
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("ranks %v: stdin warnings at %v, want %v", ranks, got, want)
 		}
 	}
 }
