@@ -91,6 +91,10 @@ type Package struct {
 	funcs   map[*types.Func]*Sub
 	results map[*Pass]any
 	cfg     Config
+	// sharedMemo is sharedStorage's result once sharedDone (the shared
+	// directives are attached by then: the passes that ask run after).
+	sharedMemo map[types.Object]*SharedVar
+	sharedDone bool
 	// ssaPkg is the package in SSA form, built on demand (ssa.go).
 	ssaPkg  *ssa.Package
 	ssaDone bool

@@ -66,8 +66,17 @@ func (a *Access) End() token.Pos {
 
 // sharedStorage maps the shared variables, and the parameters and range
 // values that stand for one (reachParams, rangeAliases), to the variable;
-// nil where the package has none.
+// nil where the package has none. It is computed once (the races pass,
+// the accesses' numbering and the checked variables all ask, the ranks'
+// warnings once per write they look at); callers only read it.
 func (p *Package) sharedStorage() map[types.Object]*SharedVar {
+	if !p.sharedDone {
+		p.sharedMemo, p.sharedDone = p.computeSharedStorage(), true
+	}
+	return p.sharedMemo
+}
+
+func (p *Package) computeSharedStorage() map[types.Object]*SharedVar {
 	shared := map[types.Object]*SharedVar{}
 	for _, s := range p.Subs {
 		for _, v := range s.Shared {

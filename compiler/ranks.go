@@ -106,9 +106,8 @@ func kindOf(t types.Type) string {
 // x[i], x[i][j] and x[i].f, rows[i].vals of rows[i].vals[j]; nil where e
 // indexes nothing.
 func (p *Package) elementsOf(e ast.Expr) ast.Expr {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.IndexExpr:
+	for e != nil {
+		if x, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
 			for {
 				ix, ok := ast.Unparen(x.X).(*ast.IndexExpr)
 				if !ok {
@@ -116,16 +115,30 @@ func (p *Package) elementsOf(e ast.Expr) ast.Expr {
 				}
 				x = ix
 			}
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.SliceExpr:
-			e = x.X
-		default:
-			return nil
 		}
+		e = writeStep(e)
 	}
+	return nil
+}
+
+// writeStep is the expression a step of a written expression reaches
+// into: x of x[i], x.f, *x, x[lo:hi] (and a generic instantiation's
+// operand); nil at the chain's root. elementsOf, rootIdent and
+// writtenField walk a write with it.
+func writeStep(e ast.Expr) ast.Expr {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		return x.X
+	case *ast.IndexListExpr:
+		return x.X
+	case *ast.SelectorExpr:
+		return x.X
+	case *ast.StarExpr:
+		return x.X
+	case *ast.SliceExpr:
+		return x.X
+	}
+	return nil
 }
 
 // paramStorage says what the calls of s give its parameter v: shared
@@ -188,12 +201,10 @@ func (p *Package) paramStorage(s *Sub, v *types.Var) (shared, other []string) {
 // (out of w.out[i] and w.out[i].x), when that field holds storage (a
 // slice, a pointer to an array); nil otherwise.
 func (p *Package) writtenField(e ast.Expr) *types.Var {
-	for indexed := false; ; {
+	for indexed := false; e != nil; e = writeStep(e) {
 		switch x := ast.Unparen(e).(type) {
-		case *ast.IndexExpr:
-			e, indexed = x.X, true
-		case *ast.SliceExpr:
-			e, indexed = x.X, true
+		case *ast.IndexExpr, *ast.SliceExpr:
+			indexed = true
 		case *ast.SelectorExpr:
 			sel := p.Info.Selections[x]
 			if sel == nil || sel.Kind() != types.FieldVal {
@@ -202,11 +213,12 @@ func (p *Package) writtenField(e ast.Expr) *types.Var {
 			if f := sel.Obj().(*types.Var); indexed && holdsStorage(f.Type()) {
 				return f
 			}
-			e, indexed = x.X, false
+			indexed = false
 		default:
-			return nil
+			return nil // the root, *x, a call's result: no field's storage
 		}
 	}
+	return nil
 }
 
 // fieldStorage sorts the places where the package gives field f a value
@@ -336,24 +348,13 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 // rootIdent is the variable an assigned expression writes into: a of
 // a[i].f, *a, a[1:].
 func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return x
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.SliceExpr:
-			e = x.X
-		default:
-			return nil
+	for e != nil {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			return id
 		}
+		e = writeStep(e)
 	}
+	return nil
 }
 
 // rankReplicated warns, built for ranks, where a replicated region writes
