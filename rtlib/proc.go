@@ -43,6 +43,7 @@ type Proc struct {
 	st    *stats.Proc // nil when statistics are off
 
 	yields int // current rounds of yielding in await (adaptive)
+	blocks int // waits that ended blocked (await's last resort; tests read it)
 
 	mode execMode   // exclusive or replicated (modes.go)
 	sync procSync   // locks held, critical sections (locks.go)

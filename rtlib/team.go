@@ -445,6 +445,7 @@ func (p *Proc) spinFor(w *atomic.Uint64, old uint64, d time.Duration) (uint64, b
 // block sleeps until *w differs from old; a processor of a failing run
 // stops here.
 func (p *Proc) block(w *atomic.Uint64, old uint64) uint64 {
+	p.blocks++
 	for {
 		p.checkAbort()
 		if v, ok := p.waiter.Block(w, old, &p.r.aborting); ok {

@@ -38,3 +38,30 @@ func TestActiveWait(t *testing.T) {
 		}
 	}
 }
+
+// TestActiveWaitSpins: a wait that ends within the active spin never
+// blocks; with the passive policy the same wait blocks. (A word changed
+// 2 ms after the wait began, the spin 200 ms long.)
+func TestActiveWaitSpins(t *testing.T) {
+	for _, active := range []time.Duration{0, 200 * time.Millisecond} {
+		var blocks int
+		err := Run(testProg(), Params{NProcs: 1, ActiveWait: active, Stderr: io.Discard}, func(p *Proc) {
+			var w atomic.Uint64
+			go func() {
+				time.Sleep(2 * time.Millisecond)
+				w.Store(1)
+				p.wakeup()
+			}()
+			if v := p.await(&w, 0, false); v != 1 {
+				t.Errorf("await returned %d", v)
+			}
+			blocks = p.blocks
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if active > 0 && blocks != 0 || active == 0 && blocks != 1 {
+			t.Errorf("active wait %v: %d blocked waits", active, blocks)
+		}
+	}
+}
