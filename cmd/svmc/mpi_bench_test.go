@@ -165,7 +165,10 @@ func main() {
 // (processor 0 only waits at the region's end): processor 0's code runs on
 // every rank, so that in mpiPingPong its copy on rank 1 takes every
 // message processor 1 sends it too, a third thread on rank 1. Processor 1
-// hands its figures to processor 0 through shared storage.
+// hands its figures to processor 0 through shared storage. (One program
+// with the peers as parameters does not do for both: in mpiPingPong the
+// timing processor is 0, whose copies on every rank would write their own,
+// different figures into the shared slice — a conflict the run stops for.)
 const mpiPingPong12 = `package main
 
 import (
