@@ -169,7 +169,13 @@ func (t *RunTracker) dataPackets(p []byte) bool {
 		if q := off + 12 + int(no); no >= 0 && q+4 <= off+4+n {
 			node = int32(le.Uint32(p[q:]))
 		}
-		if !t.Data(tag, node, int64(4+n)) {
+		// The common case, a record of the run's own processor, extends
+		// the run in place (Data decides the rest): the runtime's writer
+		// goroutine does this for every record it writes.
+		if k := len(t.Runs) - 1; node >= 0 && node == t.writer && Tag(tag) != TagTemplateDist && t.Runs[k].Node == node && t.Runs[k].Off+t.Runs[k].N == t.off {
+			t.Runs[k].N += int64(4 + n)
+			t.off += int64(4 + n)
+		} else if !t.Data(tag, node, int64(4+n)) {
 			return false
 		}
 		off += 4 + n
