@@ -326,11 +326,12 @@ type SerialStat struct {
 type regKey struct{ sub, dir, typ int32 }
 
 // serialKey is serial code of the leader: in region reg, after the
-// parallel construct at directive after (0: from the region's start) and
-// before the one at directive before (0: to the region's end).
+// parallel construct after (dir 0: from the region's start) and before the
+// one before (dir 0: to the region's end). Either may lie in a subprogram
+// the region calls.
 type serialKey struct {
 	reg           regKey
-	after, before int32
+	after, before sdKey
 }
 
 type sdKey struct{ sub, dir int32 }
@@ -414,12 +415,12 @@ type frame struct {
 	child float64
 	mode  int8 // 1 parallel work, 0 exclusive mode
 	pdo   *pdoExec
-	// The leader's serial time in this frame since its last parallel
-	// construct (lastPar, a directive number; 0 since the frame began):
-	// see serialFrame.
+	// The leader's serial time in this frame since the last parallel
+	// construct it or a subprogram it called ran (lastPar; dir 0 since the
+	// frame began): see serialFrame.
 	serialT float64
 	serialP [][2]float64 // its pieces once the leader has started goroutines (lanes.go)
-	lastPar int32
+	lastPar sdKey
 }
 
 // pdoExec is one processor's part of one instance of a loop.
@@ -858,7 +859,11 @@ func (b *builder) loopOf(e *replay.Event) *loopAgg {
 func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 	k := regKey{int32(iv.Sub), int32(iv.Dir), int32(iv.Code)}
 	if n.id == b.leader && len(n.stack) > 0 && (iv.Code == trace.RegionPDO || iv.Code == trace.RegionPSection) {
-		b.flushSerial(&n.stack[b.serialFrame(n)], k.dir)
+		// Every open frame's serial span ends here: a caller's code
+		// before the call is serial code before this construct.
+		for j := range n.stack {
+			b.flushSerial(&n.stack[j], sdKey{k.sub, k.dir})
+		}
 	}
 	fr := frame{iv: iv, key: k, mode: b.topMode(n)}
 	switch iv.Code {
@@ -982,10 +987,12 @@ func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
 		}
 		n.pending = fr.pdo
 	}
-	b.flushSerial(fr, 0)
+	b.flushSerial(fr, sdKey{})
 	n.stack = n.stack[:j]
 	if n.id == b.leader && j > 0 && (fr.key.typ == trace.RegionPDO || fr.key.typ == trace.RegionPSection) {
-		n.stack[b.serialFrame(n)].lastPar = fr.key.dir
+		for i := range n.stack {
+			n.stack[i].lastPar = sdKey{fr.key.sub, fr.key.dir}
+		}
 	}
 }
 
@@ -1013,8 +1020,8 @@ func (b *builder) serialFrame(n *nodeState) int {
 }
 
 // flushSerial charges a frame's serial time since its last parallel
-// construct to the span that ends at directive before (0: the frame's end).
-func (b *builder) flushSerial(fr *frame, before int32) {
+// construct to the span that ends at construct before (dir 0: the frame's end).
+func (b *builder) flushSerial(fr *frame, before sdKey) {
 	if fr.serialT > 0 {
 		k := serialKey{fr.key, fr.lastPar, before}
 		b.serial[k] += fr.serialT
@@ -1404,12 +1411,12 @@ func (b *builder) model() *Model {
 	for k, t := range b.serial {
 		st, num := b.pi.regionSite(int(k.reg.sub), int(k.reg.dir), int(k.reg.typ))
 		s := &SerialStat{Site: st, Code: int(k.reg.typ), Region: num, Time: t, Goroutines: overlap(b.serialGo[k], lives)}
-		if k.after > 0 {
-			a := b.pi.site(int(k.reg.sub), int(k.after))
+		if k.after.dir > 0 {
+			a := b.pi.site(int(k.after.sub), int(k.after.dir))
 			s.After = &a
 		}
-		if k.before > 0 {
-			bf := b.pi.site(int(k.reg.sub), int(k.before))
+		if k.before.dir > 0 {
+			bf := b.pi.site(int(k.before.sub), int(k.before.dir))
 			s.Before = &bf
 		}
 		if serialSum > 0 {
