@@ -12,29 +12,36 @@ import (
 var printers = map[string]string{"Print": "Fprint", "Printf": "Fprintf", "Println": "Fprintln"}
 
 // output routes the user's standard output and error through the
-// processor, so the runtime can keep processor 0's only, give each
+// processor, so the runtime can print replicated code once, give each
 // processor a file, or merge them (seed 000 §8): fmt.Print* become
 // fmt.Fprint*(svm_p.Stdout(), ...), and os.Stdout / os.Stderr passed where
 // an interface (an io.Writer) is wanted become svm_p.Stdout() / Stderr(),
 // and so does the receiver of os.Stdout.Write (WriteString through
 // svm_rt.WriteString). Other uses of the *os.File itself (os.Stdout.Sync())
 // stay as they are. The log package's default logger is routed by the
-// runtime (rtlib.Run).
-func (g *gen) output(call *ast.CallExpr) {
+// runtime (rtlib.Run). With dry set it only says whether it would rewrite
+// the call (a function literal that prints finds its processor first).
+func (g *gen) output(call *ast.CallExpr, dry bool) bool {
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		if fn, ok := g.p.Info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && printers[fn.Name()] != "" {
+			if dry {
+				return true
+			}
 			g.e.raw(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), printers[fn.Name()])
 			arg := procVar + ".Stdout()"
 			if len(call.Args) > 0 {
 				arg += ", "
 			}
 			g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
-			return
+			return true
 		}
 	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		// os.Stdout.Write(b) and os.Stdout.WriteString(s) write past fmt.
 		if method := compiler.StdStream(g.p.Info, sel.X); method != "" && (sel.Sel.Name == "Write" || sel.Sel.Name == "WriteString") {
+			if dry {
+				return true
+			}
 			stream := procVar + "." + method + "()"
 			if sel.Sel.Name == "Write" {
 				g.e.raw(g.off(sel.X.Pos()), g.off(sel.X.End()), stream)
@@ -46,13 +53,14 @@ func (g *gen) output(call *ast.CallExpr) {
 			if pkg, ok := g.p.Info.Uses[inner.X.(*ast.Ident)].(*types.PkgName); ok {
 				g.drop(pkg, inner)
 			}
-			return
+			return true
 		}
 	}
 	sig, ok := g.p.Info.TypeOf(call.Fun).(*types.Signature)
 	if !ok {
-		return
+		return false
 	}
+	routed := false
 	for i, a := range call.Args {
 		method := compiler.StdStream(g.p.Info, a)
 		if method == "" {
@@ -66,6 +74,9 @@ func (g *gen) output(call *ast.CallExpr) {
 			pt = sig.Params().At(i).Type()
 		}
 		if pt != nil && types.IsInterface(pt) {
+			if routed = true; dry {
+				return true
+			}
 			g.e.raw(g.off(a.Pos()), g.off(a.End()), procVar+"."+method+"()")
 			sel := ast.Unparen(a).(*ast.SelectorExpr)
 			if pkg, ok := g.p.Info.Uses[sel.X.(*ast.Ident)].(*types.PkgName); ok {
@@ -73,4 +84,5 @@ func (g *gen) output(call *ast.CallExpr) {
 			}
 		}
 	}
+	return routed
 }

@@ -127,6 +127,21 @@ func (g *gen) funcLits(s *compiler.Sub) {
 		}
 		holds[lit] = true
 	}
+	// A literal that prints: its output goes where its goroutine's
+	// processor's goes (a goroutine of processor 0's copy on another rank
+	// prints nowhere).
+	skip := headers(s)
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		if n == nil || inHeaders(skip, n) {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && g.output(call, true) {
+			if lit := innermostLit(s.Decl.Body, call.Pos()); lit != nil {
+				holds[lit] = true
+			}
+		}
+		return true
+	})
 	for lit := range holds {
 		g.e.lines(g.off(lit.Body.Lbrace)+1, fmt.Sprintf("%s := %s.Current()", procVar, rt), opening, g.line(lit.Body.Lbrace))
 	}
@@ -448,7 +463,8 @@ func exprString(e ast.Expr) string {
 // calls rewrites direct calls of the package's subprograms in s to pass the
 // processor, and routes the user's output through it. Calls in go
 // statements keep the wrapper (they run on another goroutine); calls in
-// function literals pass the literal's own processor (funcLits).
+// function literals pass the literal's own processor (funcLits), which
+// output in them goes through too.
 func (g *gen) calls(s *compiler.Sub) {
 	for _, c := range g.pc.of[s].body {
 		g.passProc(c, callee(g.p, c.Fun))
@@ -458,11 +474,8 @@ func (g *gen) calls(s *compiler.Sub) {
 		if n == nil || inHeaders(skip, n) {
 			return false
 		}
-		switch x := n.(type) {
-		case *ast.GoStmt, *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			g.output(x)
+		if x, ok := n.(*ast.CallExpr); ok {
+			g.output(x, false)
 		}
 		return true
 	})

@@ -179,8 +179,9 @@
 // the environment (SVMC_<NAME>), the parameter file (SVMC_PARAMS) and the
 // flags of svmc run (SVMC_FLAG_<NAME>); SVMC_PRINT_PARAMS=1 prints them with
 // their sources (PrintParams). The user program's output goes through
-// Proc.Stdout and Proc.Stderr: processor 0's only (default, the others'
-// is discarded), every processor to its own file (a name pattern with %d)
+// Proc.Stdout and Proc.Stderr: processor 0's and what any processor runs
+// alone, a pdo's iterations or a section (default: the other copies of
+// replicated code print nothing), every processor to its own file (a name pattern with %d)
 // or all to one stream or file (each Write whole); the runtime's
 // informational messages go to stderr, stdout, a file or nowhere.
 //

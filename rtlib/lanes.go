@@ -65,13 +65,24 @@ func (ls *laneSet) inUse() int {
 
 // GoLane returns the lane of the goroutine the calling code is about to
 // start, or nil when the goroutine gets none (no trace, the caller is no
-// processor of the run or traces nothing).
+// processor of the run or traces nothing). Between ranks an untraced
+// goroutine gets an untraced one that holds only where it prints: as the
+// code that started it, which a goroutine of processor 0's copy of
+// exclusive code on another rank does nowhere.
 func GoLane() *Proc {
 	r := activeRun.Load()
-	if r == nil || r.w == nil {
+	if r == nil {
 		return nil
 	}
 	parent := gProcs.load(getg())
+	if r.w == nil {
+		if r.ranks == nil || parent == nil || parent.r != r {
+			return nil
+		}
+		l := &Proc{id: parent.id, r: r, aps: r.aps, detached: true}
+		l.laneOut(parent)
+		return l
+	}
 	if parent == nil || parent.r != r || !parent.track || parent.detached && !parent.lane {
 		return nil
 	}
@@ -119,6 +130,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 	}
 	ls.seq++
 	l.mask, l.gseq = parent.mask, ls.seq
+	l.laneOut(parent)
 	return l
 }
 
@@ -130,6 +142,9 @@ func (l *Proc) GoEnter(started string) {
 		return
 	}
 	gProcs.store(getg(), l)
+	if !l.lane {
+		return // untraced (GoLane)
+	}
 	l.begin(trace.TagGoroutineStart, l.id)
 	l.buf.Int(l.owner)
 	l.buf.Int(l.gseq)
@@ -142,8 +157,10 @@ func (l *Proc) GoEnter(started string) {
 // and, after a panic, ends the run as Recover does.
 func GoRecover(l *Proc, started string) {
 	v := recover()
-	if l != nil {
+	if l != nil && l.lane {
 		l.laneEnd()
+	} else if l != nil {
+		gProcs.store(getg(), nil)
 	}
 	if v != nil {
 		goPanicked(v, started)

@@ -5,36 +5,71 @@ import (
 	"log"
 	"os"
 
+	"github.com/svmc/svmc/rtlib/internal/output"
+	"github.com/svmc/svmc/rtlib/internal/params"
 	"github.com/svmc/svmc/rtlib/internal/stats"
 )
 
-// procOut is a processor's user output.
+// procOut is a processor's user output: its own streams, and those of the
+// code it alone runs (work), which differ under the default policy.
 type procOut struct {
 	stdout, stderr io.Writer
+	// workOut and workErr take what p writes in code no other processor
+	// runs a copy of: a pdo's iterations, the exclusive code of an APS it
+	// leads (a section's). Keeping processor 0's output only is Lib-DVM's
+	// way of printing replicated code once; the iterations another
+	// processor runs print nowhere else, as a plain Go loop prints them.
+	workOut, workErr io.Writer
 }
 
 // Stdout is where the user program's standard output goes on p (generated
 // code prints through it): see Output. A detached Proc writes as processor
-// 0 does.
-func (p *Proc) Stdout() io.Writer {
-	if p.out.stdout != nil {
-		if p.st != nil && !p.detached {
-			return ioWriter{p.out.stdout, p.st}
-		}
-		return p.out.stdout
-	}
-	return p.r.detachedOut(false)
-}
+// 0 does; a goroutine's lane as the code that started it.
+func (p *Proc) Stdout() io.Writer { return p.writer(false) }
 
 // Stderr is where the user program's standard error goes on p.
-func (p *Proc) Stderr() io.Writer {
-	if p.out.stderr != nil {
-		if p.st != nil && !p.detached {
-			return ioWriter{p.out.stderr, p.st}
-		}
-		return p.out.stderr
+func (p *Proc) Stderr() io.Writer { return p.writer(true) }
+
+func (p *Proc) writer(stderr bool) io.Writer {
+	o := &p.out
+	w := o.stdout
+	if stderr {
+		w = o.stderr
 	}
-	return p.r.detachedOut(true)
+	if w == nil {
+		return p.r.detachedOut(stderr)
+	}
+	if p.detached {
+		return w
+	}
+	if p.inTask || p.aps != nil && p.aps.leader == p {
+		w = o.workOut
+		if stderr {
+			w = o.workErr
+		}
+	}
+	if p.st != nil {
+		return ioWriter{w, p.st}
+	}
+	return w
+}
+
+// laneOut gives lane l the output of the code that starts its goroutine on
+// p: processor 0's copy of exclusive code on another rank prints nowhere,
+// an iteration on any processor prints.
+func (l *Proc) laneOut(p *Proc) {
+	if p.out.stdout == nil {
+		l.out = procOut{}
+		return
+	}
+	o, e := p.writer(false), p.writer(true)
+	if w, ok := o.(ioWriter); ok {
+		o = w.w
+	}
+	if w, ok := e.(ioWriter); ok {
+		e = w.w
+	}
+	l.out = procOut{stdout: o, stderr: e, workOut: o, workErr: e}
 }
 
 // ioWriter charges the writes of a processor's output to Lib-DVM's IOGrp
@@ -82,24 +117,40 @@ func (r *run) openOutputs(par *Params) error {
 		o    Output
 		def  io.Writer
 		what string
-		set  func(p *Proc, w io.Writer)
+		set  func(p *Proc, w, work io.Writer)
 	}{
-		{par.UserStdout, currentStdout{}, "stdout", func(p *Proc, w io.Writer) { p.out.stdout = w }},
-		{par.UserStderr, currentStderr{}, "stderr", func(p *Proc, w io.Writer) { p.out.stderr = w }},
+		{par.UserStdout, currentStdout{}, "stdout", func(p *Proc, w, work io.Writer) { p.out.stdout, p.out.workOut = w, work }},
+		{par.UserStderr, currentStderr{}, "stderr", func(p *Proc, w, work io.Writer) { p.out.stderr, p.out.workErr = w, work }},
 	} {
 		ws, err := r.outs.Route(st.o, st.def, par.KeepOld, len(r.procs), st.what)
 		if err != nil {
 			r.outs.Close()
 			return err
 		}
+		var work io.Writer // processor 0's stream, shared with the others' work
+		if st.o.Mode == params.OutProc0 && len(ws) > 0 {
+			lw, ok := ws[0].(*output.LockedWriter)
+			if !ok {
+				lw = output.Shared(ws[0])
+			}
+			work = untilFailed{lw, r}
+		}
 		for _, p := range r.procs {
 			if p.idle() {
 				// Processor k writes on rank k; processor 0 runs the
 				// exclusive code on every rank and writes on rank 0.
-				st.set(p, io.Discard)
+				st.set(p, io.Discard, io.Discard)
 				continue
 			}
-			st.set(p, untilFailed{ws[p.id], r})
+			w := untilFailed{ws[p.id], r}
+			switch {
+			case work == nil:
+				st.set(p, w, w)
+			case p.id == 0:
+				st.set(p, work, work)
+			default:
+				st.set(p, w, work)
+			}
 		}
 	}
 	return nil

@@ -25,15 +25,37 @@ func printEach(p *Proc) {
 	fmt.Fprintf(p.Stderr(), "err %d\n", p.ID())
 }
 
+// TestOutputProc0: by default what every processor runs a copy of
+// (replicated code) prints once, processor 0's copy; what one processor
+// runs alone (a pdo's iterations, a section) prints wherever it runs, as
+// the plain program prints it.
 func TestOutputProc0(t *testing.T) {
 	var out, errOut bytes.Buffer
 	err := Run(testProg(), Params{NProcs: 3, Stderr: io.Discard,
-		UserStdout: Output{W: &out}, UserStderr: Output{W: &errOut}}, printEach)
+		UserStdout: Output{W: &out}, UserStderr: Output{W: &errOut}}, func(p *Proc) {
+		printEach(p)
+		p.Replicated(1, 2, func(q *Proc) {
+			fmt.Fprintf(q.Stdout(), "replicated %d\n", q.ID())
+			q.PDO(1, 3, DefaultSchedule(), []Range{{Lo: 0, Hi: 2, Step: 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					fmt.Fprintf(q.Stdout(), "iteration %d\n", it.Index(0))
+				}
+			})
+		})
+		secs := make([]Section, 3)
+		for i := range secs {
+			secs[i] = Section{Dir: 5 + i, Body: func(q *Proc) { fmt.Fprintf(q.Stdout(), "section %d\n", i) }}
+		}
+		p.PSection(1, 4, secs)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != "out 0\n" || errOut.String() != "err 0\n" {
-		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	slices.Sort(lines)
+	want := []string{"iteration 0", "iteration 1", "iteration 2", "out 0", "out 1", "out 2", "replicated 0", "section 0", "section 1", "section 2"}
+	if !slices.Equal(lines, want) || errOut.String() != "err 0\n" {
+		t.Errorf("stdout %q, stderr %q", lines, errOut.String())
 	}
 }
 

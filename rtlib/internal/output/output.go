@@ -1,6 +1,7 @@
 // Package output routes the user program's standard output and error of
-// each processor (seed 000 §8.2): processor 0's only, one file per
-// processor, or one stream or file that all share, with each Write whole.
+// each processor (seed 000 §8.2): processor 0's stream (rtlib shares it
+// with the work each processor runs alone), one file per processor, or one
+// stream or file that all share, with each Write whole.
 package output
 
 import (
