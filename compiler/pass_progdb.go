@@ -60,9 +60,9 @@ func (p *Package) buildProgDB() *progdb.Program {
 				break
 			}
 			ps.Shared = append(ps.Shared, &progdb.Var{Num: v.Num, Name: v.Name, Type: types.TypeString(t, types.RelativeTo(p.Types)),
-				ElemSize: sizes.Sizeof(elem), Pos: p.ppos(v.Obj.Pos()), Checked: checked[v]})
+				ElemSize: sizeOf(elem), Pos: p.ppos(v.Obj.Pos()), Checked: checked[v]})
 			prog.Segments = append(prog.Segments, &progdb.Segment{VarSub: s.Num, Var: v.Num, Name: v.Name, Storage: storageKind(t),
-				Rows: storageKind(t) == "slice of slices", ElemSize: sizes.Sizeof(elem), Directive: v.Construct.Num, Pos: p.ppos(v.Construct.Pos())})
+				Rows: storageKind(t) == "slice of slices", ElemSize: sizeOf(elem), Directive: v.Construct.Num, Pos: p.ppos(v.Construct.Pos())})
 		}
 		prog.Subprograms = append(prog.Subprograms, ps)
 	}
@@ -84,6 +84,34 @@ func (p *Package) buildProgDB() *progdb.Program {
 }
 
 var sizes = types.SizesFor("gc", "amd64")
+
+// sizeOf is the size of t in bytes, 0 (unknown) when its layout depends on
+// a type parameter: a generic function's shared []T has a size per
+// instantiation (go/types asserts on it).
+func sizeOf(t types.Type) int64 {
+	if onTypeParam(t) {
+		return 0
+	}
+	return sizes.Sizeof(t)
+}
+
+// onTypeParam reports whether t's layout depends on a type parameter.
+func onTypeParam(t types.Type) bool {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return onTypeParam(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if onTypeParam(u.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // storageKind names how a shared variable of type t holds its storage.
 func storageKind(t types.Type) string {

@@ -211,7 +211,7 @@ func (p *Package) writtenField(e ast.Expr) *types.Var {
 				return nil
 			}
 			if f := sel.Obj().(*types.Var); indexed && holdsStorage(f.Type()) {
-				return f
+				return f.Origin() // a generic type's field: one for every instantiation
 			}
 			indexed = false
 		default:
@@ -219,6 +219,14 @@ func (p *Package) writtenField(e ast.Expr) *types.Var {
 		}
 	}
 	return nil
+}
+
+// origin is a field's generic origin (itself for any other object).
+func origin(o types.Object) types.Object {
+	if v, ok := o.(*types.Var); ok {
+		return v.Origin()
+	}
+	return o
 }
 
 // fieldStorage sorts the places where the package gives field f a value
@@ -249,17 +257,17 @@ func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []st
 				}
 				for i, el := range x.Elts {
 					if kv, ok := el.(*ast.KeyValueExpr); ok {
-						if id, ok := kv.Key.(*ast.Ident); ok && p.Info.Uses[id] == f {
+						if id, ok := kv.Key.(*ast.Ident); ok && origin(p.Info.Uses[id]) == f {
 							give(kv.Value)
 						}
-					} else if i < st.NumFields() && st.Field(i) == f {
+					} else if i < st.NumFields() && st.Field(i).Origin() == f {
 						give(el)
 					}
 				}
 			case *ast.AssignStmt:
 				for i, lhs := range x.Lhs {
 					sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-					if !ok || p.Info.Selections[sel] == nil || p.Info.Selections[sel].Obj() != f {
+					if !ok || p.Info.Selections[sel] == nil || origin(p.Info.Selections[sel].Obj()) != f {
 						continue
 					}
 					if len(x.Rhs) == len(x.Lhs) {
@@ -270,7 +278,7 @@ func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []st
 				}
 			case *ast.UnaryExpr:
 				// &w.out: written through a pointer, wherever.
-				if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok && x.Op == token.AND && p.Info.Selections[sel] != nil && p.Info.Selections[sel].Obj() == f {
+				if sel, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok && x.Op == token.AND && p.Info.Selections[sel] != nil && origin(p.Info.Selections[sel].Obj()) == f {
 					other = append(other, p.placeFrom(x.Pos(), from))
 				}
 			}

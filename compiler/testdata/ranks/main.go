@@ -129,3 +129,21 @@ func fill(v []float64) {
 		v[i] = 1 // want v: shared advice
 	}
 }
+
+// grid's cells are shared storage wherever a grid is made: a generic
+// type, whose method sees the field of its own instantiation, and a
+// shared slice of a type parameter (its element size unknown).
+type grid[T any] struct{ cells []T }
+
+func newGrid[T any](n int) *grid[T] {
+	cells := make([]T, n)
+	//svm:shared cells
+	return &grid[T]{cells: cells}
+}
+
+func (g *grid[T]) set(v T) {
+	//svm:pdo loops(i)
+	for i := range g.cells {
+		g.cells[i] = v
+	}
+}
