@@ -25,6 +25,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	defer crashed()
 	asVetTool(os.Args)
 	root := &cobra.Command{
 		Use:   "svmc",
