@@ -50,6 +50,9 @@ func (p *Package) rankPrivate(c *Construct) {
 				fix = "the elements written belong to " + p.Text(x) + ": make the slice or array it holds //svm:shared where it is made (shared storage travels between ranks whatever name reaches it; if it is shared already, //svm:ignore race silences this)"
 			}
 		}
+		if p.writesMap(e) {
+			fix = mapAdvice
+		}
 		if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
 			if shared, other := p.paramStorage(c.Sub, v); len(shared) > 0 {
 				fix = "it is a parameter, given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the variable passed there //svm:shared where it is made"
@@ -63,6 +66,19 @@ func (p *Package) rankPrivate(c *Construct) {
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
+}
+
+// mapAdvice is the way out for a map an iteration writes: //svm:shared
+// takes slices and arrays only.
+const mapAdvice = "a map cannot be //svm:shared (the SVM layer keeps slices and arrays in pages): have the iterations write into a //svm:shared slice made before the loop (indexed by the key or by the iteration) and fill the map from it after the loop"
+
+// writesMap reports whether the write e stores into a map (m[k] = v, m[k]++).
+func (p *Package) writesMap(e ast.Expr) bool {
+	if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+		_, isMap := p.Info.TypeOf(ix.X).Underlying().(*types.Map)
+		return isMap
+	}
+	return false
 }
 
 // rankStdin warns, built for ranks, at the program's first use of
@@ -392,7 +408,11 @@ func (p *Package) rankReplicated(c *Construct) {
 		if p.onProcessorZero(path, ids) {
 			return false
 		}
-		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank), gather it there, or declare it //svm:shared %s", o.Name(), line, o.Name())
+		way := "declare it //svm:shared " + o.Name()
+		if p.writesMap(e) {
+			way = mapAdvice
+		}
+		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank), gather it there, or %s", o.Name(), line, way)
 		return true
 	})
 }

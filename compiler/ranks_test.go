@@ -50,6 +50,9 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "a string the iterations assign cannot be combined between ranks") {
 				advice = "assign"
 			}
+			if strings.Contains(d.Msg, "a map cannot be //svm:shared") {
+				advice = "map"
+			}
 			if strings.Contains(d.Msg, "its field v is given shared storage at line 71 but not at line 72: declare the slice assigned there //svm:shared") {
 				advice = "field"
 			}

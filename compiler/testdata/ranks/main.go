@@ -147,3 +147,13 @@ func (g *grid[T]) set(v T) {
 		g.cells[i] = v
 	}
 }
+
+// tally counts into a map: no //svm:shared for it, a shared slice instead.
+func tally(words []string) map[string]int {
+	counts := map[string]int{}
+	//svm:pdo loops(i)
+	for i := range words {
+		counts[words[i]]++ // want counts: map advice
+	}
+	return counts
+}
