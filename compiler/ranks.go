@@ -31,7 +31,11 @@ func (p *Package) rankPrivate(c *Construct) {
 	for _, r := range info.Reds {
 		keep[r.Obj] = true
 	}
-	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object) bool {
+	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object, m *types.Func) bool {
+		if m != nil {
+			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s.%s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, p.Text(e), m.Name(), methodAdvice(m))
+			return true
+		}
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
@@ -66,6 +70,104 @@ func (p *Package) rankPrivate(c *Construct) {
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
+}
+
+// methodWrites are the receivers in body of calls of methods with a
+// pointer receiver that may change it (acct.Withdraw(n), hits.Add(1),
+// mu.Lock()), with the method: each such call writes its receiver's
+// storage as an assignment would. A method of the package that changes
+// nothing through its receiver is left out, as are a few of the standard
+// library's that only read.
+func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
+	m := map[ast.Expr]*types.Func{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		s := p.Info.Selections[sel]
+		if s == nil || s.Kind() != types.MethodVal {
+			return true
+		}
+		fn, ok := s.Obj().(*types.Func)
+		if !ok || fn.Signature().Recv() == nil {
+			return true
+		}
+		if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); ptr && p.mayChangeReceiver(fn, map[*types.Func]bool{}) {
+			m[ast.Unparen(sel.X)] = fn
+		}
+		return true
+	})
+	return m
+}
+
+// readOnly are methods of the standard library with a pointer receiver
+// that change nothing.
+var readOnly = map[string]bool{
+	"(*strings.Builder).Len": true, "(*strings.Builder).String": true, "(*strings.Builder).Cap": true,
+	"(*bytes.Buffer).Len": true, "(*bytes.Buffer).String": true, "(*bytes.Buffer).Bytes": true, "(*bytes.Buffer).Cap": true,
+	"(*sync/atomic.Int32).Load": true, "(*sync/atomic.Int64).Load": true, "(*sync/atomic.Uint32).Load": true,
+	"(*sync/atomic.Uint64).Load": true, "(*sync/atomic.Bool).Load": true, "(*sync/atomic.Value).Load": true,
+	"(*sync/atomic.Pointer).Load": true, "(*time.Timer).C": true,
+}
+
+// mayChangeReceiver reports whether a method with a pointer receiver may
+// write through it: a method of this package whose body assigns through
+// its receiver or calls such a method on it, or any other package's method
+// but those of readOnly.
+func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) bool {
+	fn = fn.Origin()
+	if fn.Pkg() != p.Types {
+		return !readOnly[fn.FullName()]
+	}
+	if seen[fn] {
+		return false
+	}
+	seen[fn] = true
+	decl := p.funcDecl(fn)
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+		return decl == nil || decl.Body == nil // unnamed receiver: nothing through it
+	}
+	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
+	for e := range writtenExprs(decl.Body) {
+		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv {
+			return true
+		}
+	}
+	for e, m := range p.methodWrites(decl.Body) {
+		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(m, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// funcDecl is the declaration of a function or method of the package.
+func (p *Package) funcDecl(fn *types.Func) *ast.FuncDecl {
+	for _, f := range p.Files {
+		for _, d := range f.Syntax.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && p.Info.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// methodAdvice is the way out for a method call that changes storage of
+// one rank.
+func methodAdvice(m *types.Func) string {
+	switch {
+	case m.Pkg() != nil && m.Pkg().Path() == "sync/atomic":
+		return "an atomic counter counts one rank's iterations: use a reduction (reduction(+: n) on a plain number) or //svm:atomic on the update, which combine the ranks"
+	case m.Pkg() != nil && m.Pkg().Path() == "sync" && (m.Name() == "Lock" || m.Name() == "Unlock" || m.Name() == "RLock" || m.Name() == "RUnlock"):
+		return "a sync.Mutex excludes the goroutines of one rank only: use //svm:critical NAME or //svm:lock(L) around the update, which exclude across ranks, and keep what it protects //svm:shared"
+	}
+	return "keep the data the iterations change in //svm:shared slices or arrays (the objects a pointer leads to are a rank's own), or reduce the results; if " + m.Name() + " changes nothing another rank needs, //svm:ignore race silences this"
 }
 
 // mapAdvice is the way out for a map an iteration writes: //svm:shared
@@ -319,7 +421,10 @@ func (p *Package) placeFrom(pos, from token.Pos) string {
 // are neither shared in c's function nor in keep nor parameters every call
 // of the function gives shared storage, until warn returns true
 // for a variable (once per variable, at its first write warn takes).
-func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object) bool) {
+//
+// The receiver of a call of a method that may change it (methodWrites) is
+// written too: warn gets the method, nil for an assignment.
+func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object, m *types.Func) bool) {
 	for _, v := range c.Sub.Shared {
 		keep[v.Obj] = true
 	}
@@ -333,9 +438,10 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 	}
 	warned := map[types.Object]bool{}
 	writes := writtenExprs(body)
+	calls := p.methodWrites(body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		e, ok := n.(ast.Expr)
-		if !ok || !writes[e] {
+		if !ok || !writes[e] && calls[e] == nil {
 			return true
 		}
 		id := rootIdent(e)
@@ -362,7 +468,7 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 				}
 			}
 			if !keep[o] {
-				warned[o] = warn(e, o)
+				warned[o] = warn(e, o, calls[e])
 			}
 		}
 		return true
@@ -403,7 +509,7 @@ func (p *Package) rankReplicated(c *Construct) {
 	}
 	ids := p.processorIDVars(c)
 	line := p.Fset.Position(c.Pos()).Line
-	p.outsideWrites(c, body, body, map[types.Object]bool{}, func(e ast.Expr, o types.Object) bool {
+	p.outsideWrites(c, body, body, map[types.Object]bool{}, func(e ast.Expr, o types.Object, m *types.Func) bool {
 		path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, e.Pos(), e.Pos())
 		if p.onProcessorZero(path, ids) {
 			return false

@@ -18,15 +18,17 @@ import (
 // is shared (its writes travel whatever name reaches them); one given
 // shared and private storage is warned of with both calls.
 func TestRankPrivate(t *testing.T) {
-	src, err := os.ReadFile("testdata/ranks/main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[int]string{}
+	want := map[string]string{}
 	re := regexp.MustCompile(`// want (\w+): (\w+) advice`)
-	for i, line := range strings.Split(string(src), "\n") {
-		if m := re.FindStringSubmatch(line); m != nil {
-			want[i+1] = m[1] + " " + m[2]
+	for _, name := range []string{"main.go", "accounts.go"} {
+		src, err := os.ReadFile(filepath.Join("testdata/ranks", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if m := re.FindStringSubmatch(line); m != nil {
+				want[fmt.Sprintf("%s:%d", name, i+1)] = m[1] + " " + m[2]
+			}
 		}
 	}
 	for _, ranks := range []bool{true, false} {
@@ -34,7 +36,7 @@ func TestRankPrivate(t *testing.T) {
 		if p == nil || len(p.Diags.Errors()) > 0 {
 			t.Fatalf("does not compile: %v %v", err, p.Diags)
 		}
-		got := map[int]string{}
+		got := map[string]string{}
 		for _, d := range p.Diags {
 			if !strings.Contains(d.Msg, "is private to each rank") || d.Suppressed != "" {
 				continue
@@ -56,20 +58,28 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "its field v is given shared storage at line 71 but not at line 72: declare the slice assigned there //svm:shared") {
 				advice = "field"
 			}
-			got[d.Pos.Line] = name + " " + advice
+			switch {
+			case strings.Contains(d.Msg, "an atomic counter counts one rank's iterations"):
+				advice = "atomic"
+			case strings.Contains(d.Msg, "a sync.Mutex excludes the goroutines of one rank only"):
+				advice = "mutex"
+			case strings.Contains(d.Msg, "calls accts[i%len(accts)].deposit in each processor's iterations"):
+				advice = "method"
+			}
+			got[fmt.Sprintf("%s:%d", filepath.Base(d.Pos.Filename), d.Pos.Line)] = name + " " + advice
 			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 68 but not at line 69") {
 				t.Errorf("fill's warning does not name the calls that give v shared and private storage: %s", d.Msg)
 			}
 		}
 		if !ranks {
-			want = map[int]string{}
+			want = map[string]string{}
 		}
 		if len(got) != len(want) {
 			t.Errorf("ranks %v: warnings %v, want %v", ranks, got, want)
 		}
 		for line, w := range want {
 			if got[line] != w {
-				t.Errorf("ranks %v: line %d: %q, want %q", ranks, line, got[line], w)
+				t.Errorf("ranks %v: %s: %q, want %q", ranks, line, got[line], w)
 			}
 		}
 	}

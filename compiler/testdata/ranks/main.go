@@ -34,7 +34,7 @@ func main() {
 		found = append(found, i) // want found: collect advice
 		last = fmt.Sprint(i)     // want last: assign advice
 		//svm:end critical
-		mu.Lock()
+		mu.Lock() // want mu: mutex advice
 		//svm:ignore race: counted on rank 0 only
 		ignored++
 		mu.Unlock()

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// account's methods: deposit changes it, through add; balance reads.
+type account struct {
+	mu  sync.Mutex
+	sum int
+}
+
+func (a *account) add(n int)     { a.sum += n }
+func (a *account) deposit(n int) { a.add(n) }
+func (a *account) balance() int  { return a.sum }
+
+// bookkeeping calls methods on storage of every rank: those that change
+// it are warned of, with the advice their kind needs.
+func bookkeeping(accts []*account, n int) int {
+	var hits atomic.Int64
+	var mu sync.Mutex
+	acct := &account{}
+	seen := 0
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		accts[i%len(accts)].deposit(i) // want accts: method advice
+		hits.Add(1)                    // want hits: atomic advice
+		mu.Lock()                      // want mu: mutex advice
+		seen += acct.balance()         // want seen: reduction advice
+		mu.Unlock()
+	}
+	return int(hits.Load()) + seen
+}
