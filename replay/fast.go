@@ -54,7 +54,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 		procs = min(procs, opt.Procs)
 	}
 	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[sdKey]*clockBars{},
-		holds: clockHolds{pi: Prog{opt.Prog}, holds: map[any][]hold{}, open: map[any][]int{}}}
+		holds: clockHolds{pi: Prog{opt.Prog}, opt: &opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}}
 	for q := range c.last {
 		c.last[q] = math.Inf(-1)
 	}
@@ -225,17 +225,18 @@ func (c *clockCheck) take(q int, e *Event) bool {
 // consistent order would repair nothing.
 type clockHolds struct {
 	pi    Prog
-	req   [][]lockKey // per processor, the locks of its pending request
+	opt   *OrderOptions
+	req   [][]syncID // per processor, the locks of its pending request
 	held  [][]heldHold
-	holds map[any][]hold
-	open  map[any][]int // per critical section, per processor: its open hold, -1 none
+	holds map[syncID][]hold
+	open  map[syncID][]int // per critical section, per processor: its open hold, -1 none
 }
 
 type hold struct{ from, to float64 }
 
 type heldHold struct {
 	sub, dir int32
-	keys     []lockKey
+	keys     []syncID
 	at       []int // the holds' indexes
 }
 
@@ -248,7 +249,7 @@ func (h *clockHolds) take(q int, e *Event) {
 		h.req[q] = h.req[q][:0]
 		cols := e.Cols
 		if cols <= 0 || len(e.Arr) == 0 {
-			h.req[q] = append(h.req[q], lockKey{-1, e.Sub, e.Dir, 0})
+			h.req[q] = append(h.req[q], syncID{rank: syncRank(h.opt, q), lock: lockKey{-1, e.Sub, e.Dir, 0}})
 			break
 		}
 		for r := 0; r+cols <= len(e.Arr); r += cols {
@@ -256,7 +257,7 @@ func (h *clockHolds) take(q int, e *Event) {
 			for c := 0; c < cols && c < 4; c++ {
 				k[c] = int32(e.Arr[r+c])
 			}
-			h.req[q] = append(h.req[q], k)
+			h.req[q] = append(h.req[q], syncID{rank: syncRank(h.opt, q), lock: k})
 		}
 	case trace.TagWaitLockStop:
 		atomic := h.pi.IsAtomic(int(e.Sub), int(e.Dir))
@@ -287,7 +288,7 @@ func (h *clockHolds) take(q int, e *Event) {
 			break
 		}
 	case trace.TagWaitCritSecStop, trace.TagExitCritSec:
-		k := h.pi.CriticalKey(int(e.Sub), int(e.Dir))
+		k := syncID{rank: syncRank(h.opt, q), crit: h.pi.CriticalKey(int(e.Sub), int(e.Dir))}
 		op := h.open[k]
 		for len(op) <= q {
 			op = append(op, -1)

@@ -296,3 +296,39 @@ func TestClockOrderAcross(t *testing.T) {
 		t.Fatalf("ok %v, %v, %d records", ok, err, n)
 	}
 }
+
+// TestRankLocalSync: the processors of two ranks hold a critical section
+// and a lock over overlapping times, each rank's lock its own (an MPI job
+// that took no global lock, OrderOptions.RankLocal): neither the consistent
+// order nor the clock-order check finds a hold that follows another's
+// release. Without RankLocal both see one lock held twice at once.
+func TestRankLocalSync(t *testing.T) {
+	const m = tracetest.SubMain
+	s := tracetest.New(2)
+	for p := range 2 {
+		from, to := 10.0+5*float64(p), 20.0+5*float64(p)
+		s.Start(p, 0, m, 0, trace.RegionProgram)
+		s.Sync(p, from-1, trace.TagWaitCritSecStart, m, tracetest.DirCrit)
+		s.Sync(p, from, trace.TagWaitCritSecStop, m, tracetest.DirCrit)
+		s.Sync(p, to, trace.TagExitCritSec, m, tracetest.DirCrit)
+		s.LockWait(p, from+20, m, tracetest.DirLock, 4096)
+		s.Sync(p, from+21, trace.TagWaitLockStop, m, tracetest.DirLock)
+		s.Sync(p, to+21, trace.TagReleaseLock, m, tracetest.DirLock)
+		s.Stop(p, 100, m, 0, trace.RegionProgram)
+	}
+	data := s.MustEncode(t, trace.Binary, tracetest.Prog())
+	for _, local := range []int{0, 1} {
+		opt := OrderOptions{Prog: tracetest.Prog(), RankLocal: local}
+		st, err := OrderFile(bytes.NewReader(data), int64(len(data)), "t", opt, func(*Event) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok, err := ClockOrderFile(bytes.NewReader(data), int64(len(data)), "t", opt, func(*Event) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := local == 0; (st.Violations > 0) != want || ok == want {
+			t.Errorf("RankLocal %d: %d violations, clock order taken %v", local, st.Violations, ok)
+		}
+	}
+}

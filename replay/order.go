@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"math"
+	"strconv"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
@@ -57,6 +58,33 @@ type OrderOptions struct {
 	// The k-th receive of a key is ordered after the k-th send of that key.
 	// nil: MessageKey, svmc's message-passing records.
 	Message func(r *trace.Record) (key string, send, ok bool)
+	// RankLocal, when positive, is the number of processors per rank of
+	// an MPI job whose critical sections and locks each stayed one rank's
+	// own (no processor took a global lock): their holds order the
+	// processors of one rank only. 0 takes the trace's "svmc rank-local
+	// sync" attribute (trace.MergeRanks writes it).
+	RankLocal int
+}
+
+// syncID names a lock or critical section: with OrderOptions.RankLocal,
+// one per rank (-1 for a goroutine lane, whose rank the replay does not
+// know: its holds order nothing else).
+type syncID struct {
+	rank int32
+	lock lockKey
+	crit string
+}
+
+// syncRank is the rank whose processors processor q's holds order, 0
+// when all ranks share one lock.
+func syncRank(opt *OrderOptions, q int) int32 {
+	switch {
+	case opt.RankLocal <= 0:
+		return 0
+	case opt.Procs > 0 && q >= opt.Procs:
+		return -1
+	}
+	return int32(q / opt.RankLocal)
 }
 
 // OrderStats describes one ordering.
@@ -203,6 +231,13 @@ func fillOptions(opt *OrderOptions, attrs []trace.Attr) {
 	}
 	if opt.Prog == nil {
 		opt.Prog, _ = ProgramInfo(attrs, "the trace") // unreadable: replay without it
+	}
+	if opt.RankLocal == 0 {
+		for _, a := range attrs {
+			if a.Key == trace.AttrRankLocalSync {
+				opt.RankLocal, _ = strconv.Atoi(a.Value)
+			}
+		}
 	}
 }
 
@@ -406,8 +441,7 @@ type orderer struct {
 	heap      []int32
 	bars      map[sdKey]*barSite
 	checks    barSite
-	locks     map[lockKey]*lockState
-	crits     map[string]*lockState
+	locks     map[syncID]*lockState // and critical sections
 	chans     map[string]*lockState
 	stats     OrderStats
 	maxL      float64
@@ -432,8 +466,7 @@ func newOrderer(opt OrderOptions) *orderer {
 		pi:        Prog{opt.Prog},
 		dec:       newDecoder(),
 		bars:      make(map[sdKey]*barSite),
-		locks:     make(map[lockKey]*lockState),
-		crits:     make(map[string]*lockState),
+		locks:     make(map[syncID]*lockState),
 		chans:     make(map[string]*lockState),
 		maxL:      math.Inf(-1),
 		customMsg: custom,
@@ -772,7 +805,7 @@ func (o *orderer) check(q int) (ok bool, predL, predT float64, wl *waitList) {
 		}
 		return true, predL, predT, nil
 	case trace.TagWaitCritSecStop:
-		l := o.crit(it.e.Sub, it.e.Dir)
+		l := o.crit(q, it.e.Sub, it.e.Dir)
 		if l.holder >= 0 && int(l.holder) != q {
 			return false, 0, 0, &l.waitList
 		}
@@ -812,14 +845,8 @@ func (o *orderer) barOf(q int, e *Event) *barInst {
 	return bs.current(q)
 }
 
-func (o *orderer) crit(sub, dir int32) *lockState {
-	k := o.pi.CriticalKey(int(sub), int(dir))
-	l := o.crits[k]
-	if l == nil {
-		l = &lockState{holder: -1, relL: math.Inf(-1), relT: math.Inf(-1)}
-		o.crits[k] = l
-	}
-	return l
+func (o *orderer) crit(q int, sub, dir int32) *lockState {
+	return o.sync(syncID{rank: syncRank(&o.opt, q), crit: o.pi.CriticalKey(int(sub), int(dir))})
 }
 
 func (o *orderer) channel(key string) *lockState {
@@ -831,11 +858,15 @@ func (o *orderer) channel(key string) *lockState {
 	return l
 }
 
-func (o *orderer) lock(k lockKey) *lockState {
-	l := o.locks[k]
+func (o *orderer) lock(q int, k lockKey) *lockState {
+	return o.sync(syncID{rank: syncRank(&o.opt, q), lock: k})
+}
+
+func (o *orderer) sync(id syncID) *lockState {
+	l := o.locks[id]
 	if l == nil {
 		l = &lockState{holder: -1, relL: math.Inf(-1), relT: math.Inf(-1)}
-		o.locks[k] = l
+		o.locks[id] = l
 	}
 	return l
 }
@@ -1053,7 +1084,7 @@ func (o *orderer) apply(q int, it *item, L float64) {
 		s.lockReq = s.lockReq[:0]
 		cols := e.Cols
 		if cols <= 0 || len(e.Arr) == 0 {
-			s.lockReq = append(s.lockReq, o.lock(lockKey{-1, e.Sub, e.Dir, 0}))
+			s.lockReq = append(s.lockReq, o.lock(q, lockKey{-1, e.Sub, e.Dir, 0}))
 			break
 		}
 		for r := 0; r+cols <= len(e.Arr); r += cols {
@@ -1061,7 +1092,7 @@ func (o *orderer) apply(q int, it *item, L float64) {
 			for c := 0; c < cols && c < 4; c++ {
 				k[c] = int32(e.Arr[r+c])
 			}
-			s.lockReq = append(s.lockReq, o.lock(k))
+			s.lockReq = append(s.lockReq, o.lock(q, k))
 		}
 	case trace.TagWaitLockStop:
 		if o.pi.IsAtomic(int(e.Sub), int(e.Dir)) {
@@ -1092,10 +1123,10 @@ func (o *orderer) apply(q int, it *item, L float64) {
 			break
 		}
 	case trace.TagWaitCritSecStop:
-		l := o.crit(e.Sub, e.Dir)
+		l := o.crit(q, e.Sub, e.Dir)
 		l.holder = int32(q)
 	case trace.TagExitCritSec:
-		l := o.crit(e.Sub, e.Dir)
+		l := o.crit(q, e.Sub, e.Dir)
 		if l.holder == int32(q) {
 			l.holder = -1
 		}

@@ -246,6 +246,10 @@ func (p *Proc) rankGather(at Site, kind waitKind) {
 		p.rankEnd(p.aps, &p.aps.pdo)
 	case wReplicatedEnd:
 		p.rankRegionEnd(at)
+	case wPSectionEnd:
+		if err := p.r.ranks.Barrier(); err != nil {
+			p.errorf(at, false, "the end of the psection between ranks: %v", err)
+		}
 	}
 }
 
@@ -260,19 +264,31 @@ func (p *Proc) rankEnd(a *aps, t *pdoTask) {
 		}
 		r.loops.Delete(t.seq)
 	}
-	if err := r.rankReduce(a); err != nil {
+	twinned := r.twinned
+	met, err := r.rankReduce(a)
+	if err != nil {
 		p.errorf(at, false, "pdo: %v", err)
 	}
 	if err := r.rankDiffs(p); err != nil {
 		p.errorf(at, false, "pdo: shared variables between ranks: %v", err)
+	}
+	if !met && !twinned {
+		// Nothing to combine: the ranks still meet, so that the pdo's end
+		// is the barrier of all its processors it is in one process (the
+		// code after it runs after every iteration, and the trace's
+		// barrier is one: rank 0 went on while rank 1 computed).
+		if err := r.ranks.Barrier(); err != nil {
+			p.errorf(at, false, "pdo: its end between ranks: %v", err)
+		}
 	}
 }
 
 // rankReduce combines the members' partial results across ranks: the
 // partials of this rank's processors, folded into the first one's (where
 // none is a member, any member's: identities), are reduced with the other
-// ranks' and stand for all of them; the other members' are dropped.
-func (r *run) rankReduce(a *aps) error {
+// ranks' and stand for all of them; the other members' are dropped. It
+// reports whether the ranks met (there was something to combine).
+func (r *run) rankReduce(a *aps) (bool, error) {
 	mine := -1
 	for i, m := range a.members {
 		if m.idle() {
@@ -291,18 +307,18 @@ func (r *run) rankReduce(a *aps) error {
 	mine = max(mine, 0)
 	parts := a.slots[mine].it.partials
 	if len(a.slots[mine].it.reduce) > 0 {
-		return fmt.Errorf("a reduction of a complex or boolean variable cannot be combined between ranks yet")
+		return false, fmt.Errorf("a reduction of a complex or boolean variable cannot be combined between ranks yet")
 	}
 	n := len(parts)
 	if n == 0 {
-		return nil
+		return false, nil
 	}
 	vals, kinds, ops := make([]uint64, n), make([]reflect.Kind, n), make([]Op, n)
 	for j, pt := range parts {
 		vals[j], kinds[j], ops[j] = widen(pt.bits, pt.kind), pt.kind, pt.op
 	}
 	if err := r.ranks.Allreduce(vals, kinds, ops); err != nil {
-		return err
+		return true, err
 	}
 	for j := range parts {
 		parts[j].bits = narrow(vals[j], kinds[j])
@@ -312,7 +328,7 @@ func (r *run) rankReduce(a *aps) error {
 			a.slots[i].it.partials = a.slots[i].it.partials[:0]
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // widen makes a partial's bits a 64-bit value of its class: signed

@@ -196,7 +196,18 @@ func (p *Proc) psectionShare(t *psecTask) {
 			p.runSection(c, at.Sub, &t.secs[i])
 		}
 	}
-	p.barrierRec(at, wPSectionEnd)
+	if p.r.spread() {
+		// Every rank runs every section (the idle processors' too); the
+		// end is still a barrier of every processor, as in one process:
+		// the leader meets the other ranks before it releases this
+		// rank's members.
+		p.gatherRec(at, wPSectionEnd)
+		if p == p.aps.leader {
+			p.aps.release(p)
+		}
+	} else {
+		p.barrierRec(at, wPSectionEnd)
+	}
 	p.popRegion(at, trace.RegionPSection)
 }
 

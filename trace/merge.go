@@ -5,7 +5,15 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 )
+
+// AttrRankLocalSync is the stream attribute of a merged trace whose
+// ranks took no global lock: its critical sections and locks each ordered
+// one rank's processors only (rtlib keeps them a rank's own where no
+// shared storage is exchanged), so a hold on one rank does not follow a
+// release on another. Its value is the number of processors per rank.
+const AttrRankLocalSync = "svmc rank-local sync"
 
 // MergeRanks writes one trace of a run whose processors were the ranks of
 // an MPI job from the ranks' own traces, srcs[k] being rank k's (each rank
@@ -33,6 +41,7 @@ type rankPart struct {
 	// the estimate at the run's normal end (0 without one).
 	drift   float64
 	perRank int         // rank k runs processors k·perRank, ...
+	global  int         // global locks the rank's processors took
 	owners  map[int]int // lane node → the processor that started its goroutine
 	lanes   map[int]int // lane node → merged node, for the lanes of this rank's processors
 	end     *Record
@@ -73,6 +82,7 @@ func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) erro
 					return fmt.Errorf("trace %d of %d is rank %d's of %d", k, n, rec.Int("rank"), rec.Int("ranks"))
 				}
 				ri.shift, ri.perRank, found = rec.Double("shift microseconds"), max(rec.Int("processors per rank"), 1), true
+				ri.global = rec.Int("global locks taken")
 				if v, at := rec.Value("end error microseconds"), rec.Clock(); v != nil && v.Double >= 0 && at > 0 {
 					ri.drift = (rec.Double("end shift microseconds") - ri.shift) / at
 				}
@@ -115,6 +125,12 @@ func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) erro
 			}
 		}
 	}
+	// Every rank complete and none took a global lock: the holds of
+	// critical sections and locks were each rank's own.
+	local := true
+	for k, ri := range infos {
+		local = local && !(k < len(partial) && partial[k]) && ri.global == 0
+	}
 	end, endShift := infos[0].end, 0.0
 	for _, ri := range infos {
 		if e := ri.end; e != nil && e.Int("status") != EndNormal && e.Int("status") != EndTerminate {
@@ -133,7 +149,11 @@ func MergeRanksPartial(dst io.Writer, srcs []io.ReadSeeker, partial []bool) erro
 			return fmt.Errorf("rank %d: %v", k, err)
 		}
 		if k == 0 {
-			if w, err = newWriter(dst, rd.Format(), rd.Attrs(), nil); err != nil {
+			attrs := rd.Attrs()
+			if local {
+				attrs = append(slices.Clip(attrs), Attr{Key: AttrRankLocalSync, Value: strconv.Itoa(procs / n)})
+			}
+			if w, err = newWriter(dst, rd.Format(), attrs, nil); err != nil {
 				return err
 			}
 		}

@@ -24,6 +24,12 @@ func rankTraceK(t *testing.T, rank, perRank int, shift float64, build func(b *Bu
 // measured at the end too (endErr ≥ 0; −1: not measured).
 func rankTraceEnd(t *testing.T, rank, perRank int, shift, endShift, endErr float64, build func(b *Buf), status int, msg string) io.ReadSeeker {
 	t.Helper()
+	return rankTraceLocks(t, rank, perRank, shift, endShift, endErr, 0, build, status, msg)
+}
+
+// rankTraceLocks is rankTraceEnd whose rank took locks global locks.
+func rankTraceLocks(t *testing.T, rank, perRank int, shift, endShift, endErr float64, locks int, build func(b *Buf), status int, msg string) io.ReadSeeker {
+	t.Helper()
 	var b Buf
 	build(&b)
 	b.Begin(TagRankInfo, rank*perRank, 50)
@@ -38,7 +44,7 @@ func rankTraceEnd(t *testing.T, rank, perRank int, shift, endShift, endErr float
 	b.Double(40)
 	b.Double(endShift)
 	b.Double(endErr)
-	b.Int(0)
+	b.Int(locks)
 	b.Double(0)
 	b.Int(0)
 	b.Double(0)
@@ -262,6 +268,38 @@ func TestMergeRanksDrift(t *testing.T) {
 		}
 		if strings.Join(got, " ") != c.want {
 			t.Errorf("end error %v: rank 1's clocks %v, want %s", c.endErr, got, c.want)
+		}
+	}
+}
+
+// TestMergeRanksLocalSync: a job whose ranks took no global lock gets the
+// attribute that tells the replay its critical sections and locks ordered
+// each rank's processors only; one global lock taken, or a rank's trace
+// cut, and it does not.
+func TestMergeRanksLocalSync(t *testing.T) {
+	for _, c := range []struct {
+		locks   int
+		partial bool
+		want    string
+	}{{0, false, "1"}, {3, false, ""}, {0, true, ""}} {
+		r0 := rankTraceLocks(t, 0, 1, 0, 0, -1, 0, func(*Buf) {}, EndNormal, "")
+		r1 := rankTraceLocks(t, 1, 1, 0, 0, -1, c.locks, func(*Buf) {}, EndNormal, "")
+		var out bytes.Buffer
+		if err := MergeRanksPartial(&out, []io.ReadSeeker{r0, r1}, []bool{false, c.partial}); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := NewReader(&out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, a := range rd.Attrs() {
+			if a.Key == AttrRankLocalSync {
+				got = a.Value
+			}
+		}
+		if got != c.want {
+			t.Errorf("%d global locks, partial %v: attribute %q, want %q", c.locks, c.partial, got, c.want)
 		}
 	}
 }

@@ -744,6 +744,74 @@ func main() {
 	}
 }
 
+// TestMPIOrderAsRun: a merged trace needs no repair from the consistent
+// order where the run itself kept its order: a critical section of data
+// no rank exchanges (each rank's own lock: two ranks hold it at once), a
+// pdo with nothing to combine whose processors have unequal work, and a
+// psection of unequal sections (their ends meet the other ranks now; rank
+// 0 went on while rank 1 computed, and its barrier exit came before rank
+// 1's entry).
+func TestMPIOrderAsRun(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func spin(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i % 3
+	}
+	return s
+}
+
+func main() {
+	hits, sum := 0, 0
+	//svm:pdo loops(i) reduction(+: sum)
+	for i := 0; i < 40; i++ {
+		//svm:critical tally
+		hits++
+		//svm:end critical
+		sum += spin(2000)
+	}
+	out := make([]int, 8)
+	//svm:pdo loops(i)
+	for i := 0; i < 8; i++ {
+		out[i] = spin(100000 * (i/4*5 + 1))
+	}
+	var a, b int
+	//svm:psection
+	{
+		//svm:section
+		a = spin(10000)
+		//svm:section
+		b = spin(800000)
+	}
+	fmt.Println(sum, a, b)
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, dir, "run", "--mpi", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "79960 9999 799999\n" {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	rep := runSvmc(t, dir, "report", "--format", "json", tr)
+	var r struct {
+		Model struct {
+			Order struct {
+				Violations     int     `json:"violations"`
+				EdgeViolations int     `json:"edge_violations"`
+				MaxCorrection  float64 `json:"max_correction_us"`
+			} `json:"order"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, rep.stderr)
+	}
+	if o := r.Model.Order; o.Violations != 0 || o.EdgeViolations != 0 {
+		t.Errorf("the consistent order repaired %d records (%d edges, up to %.1f µs) of a run that kept its order", o.Violations, o.EdgeViolations, o.MaxCorrection)
+	}
+}
+
 // TestMPIDeadlockAtPDOEnd: two processors of rank 1 take two critical
 // sections in opposite orders (global locks between ranks) while rank 0's
 // processors are done and its leader waits in the pdo's exchange: the
