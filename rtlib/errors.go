@@ -83,8 +83,12 @@ func firstUserFrame(pcs []uintptr) string {
 func (p *Proc) detachedConstruct(at Site, what, does string) {
 	r := p.r
 	r.mu.Lock()
-	seen := r.infoSeen[at]
-	r.infoSeen[at] = true
+	k := seenKey{at, 1}
+	if p.beside {
+		k.why = 2
+	}
+	seen := r.infoSeen[k]
+	r.infoSeen[k] = true
 	r.mu.Unlock()
 	if seen {
 		return
@@ -99,7 +103,14 @@ func (p *Proc) detachedConstruct(at Site, what, does string) {
 	if pos != "" {
 		pos += ": "
 	}
-	fmt.Fprintf(r.stderr, "svmc: %s%s %s: it was reached from a goroutine that is not one of the program's processors (one the program started, or code running before main)\n", pos, what, does)
+	why := "it was reached from a goroutine that is not one of the program's processors (one the program started, or code running before main)"
+	switch {
+	case p.beside:
+		why = "its test runs beside another test that holds processor 0 (t.Parallel), so it has no processors to share the work with"
+	case testRun.Load():
+		why = "it was reached from a goroutine that is not one of the program's processors (a subtest started with t.Run, which runs on a goroutine of its own, a goroutine the code started, or code running before the tests)"
+	}
+	fmt.Fprintf(r.stderr, "svmc: %s%s %s: %s\n", pos, what, does, why)
 }
 
 // errorf stops the run with a user error at directive (at). withProc

@@ -17,6 +17,7 @@ type Proc struct {
 	aps      *aps
 	apsIndex int // position in aps.members
 	detached bool
+	beside   bool   // detached: a test's goroutine while another test holds processor 0 (OnLeader)
 	lane     bool   // the lane of a goroutine a processor started (lanes.go); detached too
 	owner    int    // a lane's processor
 	gseq     int    // a lane's goroutine number in the run

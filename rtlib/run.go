@@ -253,7 +253,7 @@ type run struct {
 	lanes        laneSet           // the lanes of the processors' goroutines (lanes.go)
 
 	mu       sync.Mutex
-	infoSeen map[Site]bool
+	infoSeen map[seenKey]bool // the sites a message was printed for, once each
 	measSeen map[string]bool // unfinished measured intervals reported
 	failErr  error
 	writeErr error
@@ -325,7 +325,7 @@ var activeRun atomic.Pointer[run]
 
 // standaloneRun serves detached Procs when no run is active.
 var standaloneRun = sync.OnceValue(func() *run {
-	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true, infoSeen: map[Site]bool{}}
+	r := &run{prog: &Program{}, n: 1, start: time.Now(), startNano: nanotime(), stderr: os.Stderr, standalone: true, infoSeen: map[seenKey]bool{}}
 	r.aps = newAPS(r, []*Proc{{id: 0, r: r, detached: true}})
 	r.net = msg.New(1, DefaultMsgBuffer)
 	r.svm, r.pageSize = svm.New(1, svm.RC), DefaultPageSize
@@ -478,7 +478,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		bufLimit:   par.BufSize,
 		stderr:     par.Stderr,
 		stopWait:   par.StopWait,
-		infoSeen:   map[Site]bool{},
+		infoSeen:   map[seenKey]bool{},
 		failCh:     make(chan struct{}),
 		allDone:    make(chan struct{}),
 		hurry:      make(chan struct{}),
@@ -992,14 +992,21 @@ func (r *run) pos(at Site) string {
 func (r *run) infoOn(class string) bool { return !r.infoOff[class] }
 
 // info prints an informational message once per directive.
+// seenKey is a site with the reason of a message about it: a reason is
+// told once per site.
+type seenKey struct {
+	at  Site
+	why uint8
+}
+
 func (r *run) info(at Site, msg string) {
 	if !r.infoOn("mapping") {
 		return
 	}
 	r.mu.Lock()
-	seen := r.infoSeen[at]
+	seen := r.infoSeen[seenKey{at, 0}]
 	if r.infoSeen != nil {
-		r.infoSeen[at] = true
+		r.infoSeen[seenKey{at, 0}] = true
 	}
 	r.mu.Unlock()
 	if seen {

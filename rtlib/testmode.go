@@ -1,9 +1,16 @@
 package rtlib
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // lendMu lets one goroutine at a time act as processor 0 (OnLeader).
 var lendMu sync.Mutex
+
+// testRun is set once OnLeader ran: the run is svmc test's, whose
+// subtests (t.Run) run on goroutines of their own.
+var testRun atomic.Bool
 
 // OnLeader runs body as processor 0 of the active run, on the calling
 // goroutine. svmc test wraps every test, benchmark, fuzz target and
@@ -26,13 +33,16 @@ func OnLeader(body func(p *Proc)) {
 		body(Current())
 		return
 	}
+	testRun.Store(true)
 	g := getg()
 	if p := gProcs.load(g); p != nil && !p.detached && p.r == r {
 		body(p) // already a processor: a test function called by another
 		return
 	}
 	if !lendMu.TryLock() {
-		body(Current())
+		p := Current()
+		p.beside = true
+		body(p)
 		return
 	}
 	defer lendMu.Unlock()

@@ -69,6 +69,16 @@ func TestSumSmall(t *testing.T) {
 	}
 }
 
+func TestSumTable(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if Sum(n) == 0 {
+				t.Error("zero")
+			}
+		})
+	}
+}
+
 func BenchmarkSum(b *testing.B) {
 	for range b.N {
 		Sum(10000)
@@ -112,6 +122,14 @@ func TestSvmcTest(t *testing.T) {
 		if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum ") || !strings.Contains(res.stdout, "processors: "+n) ||
 			!strings.Contains(res.stdout, "--- PASS: ExampleSum") {
 			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
+		}
+		// A test that runs while a paused parallel test holds processor 0,
+		// and a subtest on its own goroutine, run their pdos serially and
+		// say why (once per pdo).
+		for _, why := range []string{"its test runs beside another test that holds processor 0 (t.Parallel)", "(a subtest started with t.Run, which runs on a goroutine of its own"} {
+			if !strings.Contains(res.stdout+res.stderr, why) {
+				t.Errorf("-n %s: no message %q:\n%s%s", n, why, res.stdout, res.stderr)
+			}
 		}
 		if want := map[string]int{"1": 1, "4": 4}[n]; loopWorkers(t, tr) != want {
 			t.Errorf("-n %s: the tests' loops ran on %d processors, want %d", n, loopWorkers(t, tr), want)
