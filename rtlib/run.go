@@ -254,7 +254,7 @@ type run struct {
 
 	mu       sync.Mutex
 	infoSeen map[seenKey]bool // the sites a message was printed for, once each
-	measSeen map[string]bool // unfinished measured intervals reported
+	measSeen map[string]bool  // unfinished measured intervals reported
 	failErr  error
 	writeErr error
 
