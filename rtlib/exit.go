@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"runtime"
@@ -90,10 +91,16 @@ func LoggerFatalln(l *log.Logger, v ...any) {
 
 // fatalLogger is the default logger, but writing to the process's standard
 // error while the runtime routes it: the message that ends the run is shown
-// whichever processor logs it, as it would be without svmc.
+// whichever processor logs it, as it would be without svmc — except by
+// processor 0's copy on a rank other than 0, which runs the same code as
+// rank 0's and would say it once more.
 func fatalLogger() *log.Logger {
 	if _, routed := log.Writer().(logOutput); routed {
-		return log.New(os.Stderr, log.Prefix(), log.Flags())
+		w := io.Writer(os.Stderr)
+		if p := gProcs.load(getg()); p != nil && !p.detached && p.idle() {
+			w = io.Discard
+		}
+		return log.New(w, log.Prefix(), log.Flags())
 	}
 	return log.Default()
 }

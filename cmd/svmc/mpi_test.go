@@ -812,6 +812,32 @@ func main() {
 	}
 }
 
+// TestMPILogFatal: log.Fatalf in exclusive code, which every rank runs,
+// says its message once (it was said by processor 0's copy on every rank)
+// and ends the job with status 1, as the plain program does.
+func TestMPILogFatal(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "log"
+
+func main() {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 10; i++ {
+		s += i
+	}
+	log.SetFlags(0)
+	log.Printf("sum %d", s)
+	log.Fatalf("stop at %d", s)
+}
+`})
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "3", ".")
+	if res.code != 1 || strings.Count(res.stderr, "sum 45\n") != 1 || strings.Count(res.stderr, "stop at 45\n") != 1 {
+		t.Errorf("exit %d, stderr:\n%s", res.code, res.stderr)
+	}
+}
+
 // TestMPIDeadlockAtPDOEnd: two processors of rank 1 take two critical
 // sections in opposite orders (global locks between ranks) while rank 0's
 // processors are done and its leader waits in the pdo's exchange: the
