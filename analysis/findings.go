@@ -120,7 +120,7 @@ func rankedFindings(m *Model) []Finding {
 			add(Finding{Kind: FindImbalance, Lost: l.Lost, Site: l.Site, Region: l.Region, Code: 4,
 				Title: fmt.Sprintf("load imbalance in %s (%s, %s): max/mean busy %.2f, processor %d busy %s, processor %d %s; %.0f%% of the loop's time is lost waiting",
 					name, l.Func, l.Where(), l.Imbalance, slow, Dur(l.PerProc[slow].Busy), fast, Dur(l.PerProc[fast].Busy), 100*l.LostShare),
-				Advice: imbalanceAdvice(l.Strategy)})
+				Advice: imbalanceAdvice(m, l, slow, fast)})
 		}
 		if l.Dispatch > 0 {
 			busy := 0.0
@@ -312,8 +312,17 @@ func mainSite(pi progInfo) Site {
 	return Site{Func: "program"}
 }
 
-func imbalanceAdvice(strategy string) string {
-	s := strings.ToLower(strategy)
+func imbalanceAdvice(m *Model, l *LoopStat, slow, fast int) string {
+	s := strings.ToLower(l.Strategy)
+	if is, it := l.PerProc[slow].Iterations, l.PerProc[fast].Iterations; is > 0 && it > 0 && 10*max(is, it) <= 11*min(is, it) &&
+		!strings.HasPrefix(s, "dynamic") && !strings.HasPrefix(s, "guided") && !strings.HasPrefix(s, "affinity") {
+		// As many iterations each: the schedule divided them evenly.
+		cpus := "other programs on the machine may have taken CPU time from it"
+		if m.CPUs > 0 && m.Procs > m.CPUs {
+			cpus = fmt.Sprintf("the run had %d processors on %d CPUs", m.Procs, m.CPUs)
+		}
+		return fmt.Sprintf("processor %d ran as many iterations as processor %d (%d and %d) in more time: either its iterations cost more (work that varies with the index: cyclic or dynamic scheduling spreads it), or it had less of a CPU (%s; a run on an idle machine tells which)", slow, fast, is, it, cpus)
+	}
 	switch {
 	case strings.HasPrefix(s, "on_home"):
 		return "the template's distribution gives the processors unequal work: distribute a template of the loop's own shape, use general_block sizes that equalise the work, or schedule the loop dynamically (dynamic, guided)"

@@ -572,3 +572,41 @@ func TestLateEntry(t *testing.T) {
 		t.Errorf("advice with 2 processors on 1 CPU: %s", fs[0].Advice)
 	}
 }
+
+// TestImbalanceAdvice: processors that ran as many iterations of a static
+// loop in unequal times are told the two causes that fit (costlier
+// iterations, or less of a CPU); unequal counts keep the strategy's advice.
+func TestImbalanceAdvice(t *testing.T) {
+	loop := func(iters [2]int) *Model {
+		s := tracetest.New(2)
+		busy := [2]float64{100, 400}
+		for p := range 2 {
+			s.Start(p, 0, 2, 0, trace.RegionProgram)
+			s.Start(p, 10, 1, 2, trace.RegionPDO)
+			if p == 0 {
+				s.PDOInfo(0, 10, 1, 2, 0)
+			}
+			s.PDOWork(p, 10+busy[p], 1, 2, iters[p], busy[p])
+			s.Sync(p, 10+busy[p], trace.TagWaitBarrierStart, 1, 2)
+			s.Sync(p, 420, trace.TagWaitBarrierStop, 1, 2)
+			s.Stop(p, 430, 1, 2, trace.RegionPDO)
+			s.Stop(p, 440, 2, 0, trace.RegionProgram)
+		}
+		return analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
+	}
+	advice := func(m *Model) string {
+		for _, f := range Findings(m) {
+			if f.Kind == FindImbalance {
+				return f.Advice
+			}
+		}
+		t.Fatalf("no imbalance finding: %+v", Findings(m))
+		return ""
+	}
+	if a := advice(loop([2]int{50, 50})); !strings.HasPrefix(a, "processor 1 ran as many iterations as processor 0 (50 and 50) in more time: either its iterations cost more") {
+		t.Errorf("equal iterations: %s", a)
+	}
+	if a := advice(loop([2]int{20, 80})); strings.Contains(a, "as many iterations") {
+		t.Errorf("unequal iterations: %s", a)
+	}
+}
