@@ -159,10 +159,12 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 
 // clockCheck is what ClockOrderFile checks of the records as they pass.
 type clockCheck struct {
-	procs int
-	last  []float64 // per stream, the latest clock
-	bars  map[sdKey]*clockBars
-	holds clockHolds
+	procs    int
+	last     []float64 // per stream, the latest clock
+	bars     map[sdKey]*clockBars
+	lastKey  sdKey // the site of the last barrier record, and its bars
+	lastBars *clockBars
+	holds    clockHolds
 }
 
 // clockBars is one barrier site: per processor its entries and exits, and
@@ -203,10 +205,15 @@ func (c *clockCheck) take(q int, e *Event) bool {
 		if e.Tag == trace.TagBarrierCheckin || e.Tag == trace.TagWaitBCheckoutStop {
 			k = sdKey{-1, -1}
 		}
-		bs := c.bars[k]
-		if bs == nil {
-			bs = &clockBars{in: make([]int, c.procs), out: make([]int, c.procs)}
-			c.bars[k] = bs
+		bs := c.lastBars
+		if bs == nil || c.lastKey != k {
+			// A loop's entries and exits come in runs of one site: the map
+			// lookup only when the site changes.
+			if bs = c.bars[k]; bs == nil {
+				bs = &clockBars{in: make([]int, c.procs), out: make([]int, c.procs)}
+				c.bars[k] = bs
+			}
+			c.lastKey, c.lastBars = k, bs
 		}
 		return bs.take(q, entry, e.Clock, c.procs)
 	case trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock,
