@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -105,23 +106,42 @@ func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
 	return m
 }
 
+// harmlessPkgs are packages whose pointer methods change nothing of the
+// program's data that another rank would read.
+var harmlessPkgs = map[string]bool{"regexp": true, "log": true, "log/slog": true, "os": true, "time": true, "testing": true,
+	"flag": true, "runtime": true, "bufio": true, "io": true, "net": true, "net/http": true, "context": true,
+	"text/template": true, "html/template": true, "encoding/json": true, "fmt": true}
+
 // readOnly are methods of the standard library with a pointer receiver
 // that change nothing.
 var readOnly = map[string]bool{
 	"(*strings.Builder).Len": true, "(*strings.Builder).String": true, "(*strings.Builder).Cap": true,
 	"(*bytes.Buffer).Len": true, "(*bytes.Buffer).String": true, "(*bytes.Buffer).Bytes": true, "(*bytes.Buffer).Cap": true,
-	"(*sync/atomic.Int32).Load": true, "(*sync/atomic.Int64).Load": true, "(*sync/atomic.Uint32).Load": true,
-	"(*sync/atomic.Uint64).Load": true, "(*sync/atomic.Bool).Load": true, "(*sync/atomic.Value).Load": true,
-	"(*sync/atomic.Pointer).Load": true, "(*time.Timer).C": true,
 }
 
 // mayChangeReceiver reports whether a method with a pointer receiver may
-// write through it: a method of this package whose body assigns through
-// its receiver or calls such a method on it, or any other package's method
-// but those of readOnly.
+// change the program's data through it in a way another rank needs: a
+// method of this package whose body assigns through its receiver or calls
+// such a method on it; a method of any other package but those whose
+// changes no other rank reads (a regexp's matching state, a sync.Pool's
+// cache, a logger's or a file's writes, a WaitGroup of the rank's own
+// goroutines: harmless) and a few that only read (a buffer's length).
 func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) bool {
 	fn = fn.Origin()
+	if fn.Pkg() == nil {
+		return false
+	}
 	if fn.Pkg() != p.Types {
+		path, name := fn.Pkg().Path(), fn.Name()
+		switch {
+		case harmlessPkgs[path] && !(path == "regexp" && name == "Longest"):
+			return false
+		case path == "sync/atomic":
+			return !strings.HasPrefix(name, "Load")
+		case path == "sync":
+			recv := types.TypeString(fn.Signature().Recv().Type(), nil)
+			return recv == "*sync.Mutex" || recv == "*sync.RWMutex" && name != "RUnlock" && name != "RLocker" || recv == "*sync.Map" && name != "Load" && name != "Range"
+		}
 		return !readOnly[fn.FullName()]
 	}
 	if seen[fn] {

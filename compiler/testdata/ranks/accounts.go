@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"regexp"
 	"sync"
 	"sync/atomic"
 )
@@ -31,4 +35,22 @@ func bookkeeping(accts []*account, n int) int {
 		mu.Unlock()
 	}
 	return int(hits.Load()) + seen
+}
+
+var word = regexp.MustCompile(`[a-z]+`)
+
+var pool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// library calls methods of the standard library: a regexp's and a pool's
+// change nothing another rank reads; an image's Set changes its pixels.
+func library(texts []string, img *image.Gray) int {
+	n := 0
+	//svm:pdo loops(i) reduction(+: n)
+	for i := range texts {
+		buf := pool.Get().(*bytes.Buffer)
+		n += len(word.FindString(texts[i])) + buf.Len()
+		pool.Put(buf)
+		img.SetGray(i, 0, color.Gray{Y: 1}) // want img: method advice
+	}
+	return n
 }
