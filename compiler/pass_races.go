@@ -63,9 +63,6 @@ func (p *Package) checkRaces() bool {
 			}
 		}
 	}
-	if p.cfg.Ranks {
-		p.rankStdin()
-	}
 	p.rankDependentCalls()
 	p.syncNesting()
 	p.suppress()

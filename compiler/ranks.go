@@ -203,25 +203,6 @@ func (p *Package) writesMap(e ast.Expr) bool {
 	return false
 }
 
-// rankStdin warns, built for ranks, at the program's first use of
-// os.Stdin: mpirun gives standard input to rank 0 only (OpenMPI 4.1's
-// --stdin all hangs), so the exclusive code that reads it on every rank
-// reads nothing on the others, and they go on with other inputs than rank
-// 0 (an empty word list made one panic). svmc does not forward it yet.
-func (p *Package) rankStdin() {
-	var first *ast.Ident
-	for id, o := range p.Info.Uses {
-		if v, ok := o.(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin" {
-			if first == nil || id.Pos() < first.Pos() {
-				first = id
-			}
-		}
-	}
-	if first != nil {
-		p.warnf(first.Pos(), "standard input reaches rank 0 only under --mpi: the other ranks read nothing here and go on with other inputs than rank 0; read the input from a file every rank can open (a path given as an argument), or read it on processor 0 and send it to the others (rtlib's message passing)")
-	}
-}
-
 // kindOf names the kind of type t for a message: slice, map, string,
 // struct or value.
 func kindOf(t types.Type) string {

@@ -233,10 +233,14 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 	for i := range h {
 		h[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
 	}
-	if h[0] != rankStatus {
+	if h[0] != rankStatus && h[0] != rankStdin {
 		defer r.postsIn.Add(1) // once delivered
 	}
 	switch h[0] {
+	case rankStdin:
+		r.stdinArrive(&h, b[8*rankHeader:])
+		putBuf(b)
+		return
 	case rankStatus:
 		r.rankStatusIn(h, b[8*rankHeader:])
 		putBuf(b)

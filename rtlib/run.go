@@ -269,8 +269,9 @@ type run struct {
 	// is rank (ranks.go); twins are the shared storage before a pdo.
 	ranks   rankNet
 	rank    int
-	perRank int      // this rank runs processors rank·perRank to (rank+1)·perRank − 1
-	twins   [][]byte // kept from pdo to pdo, one per exchanged segment
+	perRank int        // this rank runs processors rank·perRank to (rank+1)·perRank − 1
+	stdin   *stdinFeed // os.Stdin's feed between ranks (rankstdin.go)
+	twins   [][]byte   // kept from pdo to pdo, one per exchanged segment
 	// exchanged are the segments (indices of the segment table) the ranks
 	// exchange, in the order every rank made them; exStores their
 	// storage at the current pdo.
@@ -649,6 +650,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		}
 	}
 	if r.spread() {
+		if err := r.stdinStart(); err != nil {
+			return &Error{Proc: -1, Msg: fmt.Sprintf("standard input between ranks: %v", err)}
+		}
 		r.ranks.Listen(r.arrive, r.rankFail)
 	}
 	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, par.StatFile, par.StatBufLength

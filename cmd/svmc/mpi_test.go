@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -809,6 +810,50 @@ func main() {
 	}
 	if o := r.Model.Order; o.Violations != 0 || o.EdgeViolations != 0 {
 		t.Errorf("the consistent order repaired %d records (%d edges, up to %.1f µs) of a run that kept its order", o.Violations, o.EdgeViolations, o.MaxCorrection)
+	}
+}
+
+// TestMPIStdin: a program that reads standard input in exclusive code
+// (every rank runs it) reads the same words on every rank, 300 KB of them
+// (several chunks), and with none; mpirun gives the input to rank 0 only,
+// which forwards it. Before, rank 1 read nothing and counted other words.
+func TestMPIStdin(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+)
+
+func main() {
+	var words []string
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		words = append(words, strings.Fields(sc.Text())...)
+	}
+	total := 0
+	//svm:pdo loops(i) reduction(+: total)
+	for i := range words {
+		total += len(words[i])
+	}
+	fmt.Println(len(words), total)
+}
+`})
+	var in strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&in, "%d alpha\n", i)
+	}
+	for _, c := range []struct{ in, want string }{{in.String(), "60000 288890\n"}, {"", "0 0\n"}} {
+		cmd := exec.Command(svmcBin, "run", "--mpi", "-n", "3", ".")
+		cmd.Dir, cmd.Stdin = dir, strings.NewReader(c.in)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil || out.String() != c.want {
+			t.Errorf("%d bytes in: %v, stdout %q, want %q\n%s", len(c.in), err, out.String(), c.want, errb.String())
+		}
 	}
 }
 
