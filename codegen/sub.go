@@ -135,7 +135,9 @@ func (g *gen) funcLits(s *compiler.Sub) {
 		if n == nil || inHeaders(skip, n) {
 			return false
 		}
-		if call, ok := n.(*ast.CallExpr); ok && g.output(call, true) {
+		if call, ok := n.(*ast.CallExpr); ok && (g.output(call, true) || g.testMethod(call) == "Parallel") {
+			// (A test's t.Parallel rebinds the literal's processor:
+			// testCall.)
 			if lit := innermostLit(s.Decl.Body, call.Pos()); lit != nil {
 				holds[lit] = true
 			}
@@ -474,11 +476,54 @@ func (g *gen) calls(s *compiler.Sub) {
 		if n == nil || inHeaders(skip, n) {
 			return false
 		}
-		if x, ok := n.(*ast.CallExpr); ok {
+		switch x := n.(type) {
+		case *ast.ExprStmt:
+			if call, ok := x.X.(*ast.CallExpr); ok && g.testMethod(call) == "Parallel" {
+				// The test gives processor 0 back while it pauses, and
+				// runs on what it gets when it resumes.
+				sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+				g.e.raw(g.off(call.Pos()), g.off(call.End()), fmt.Sprintf("%s = %s.TestParallel(%s, %s)", procVar, rt, procVar, g.p.Text(sel.X)))
+				return false
+			}
+		case *ast.CallExpr:
+			if g.testMethod(x) == "Run" {
+				// A subtest borrows processor 0 from its test.
+				sel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+				arg := rt + ".SubRun(" + g.p.Text(sel.X)
+				if len(x.Args) > 0 {
+					arg += ", "
+				}
+				g.e.raw(g.off(x.Fun.Pos()), g.off(x.Lparen)+1, arg)
+			}
 			g.output(x, false)
 		}
 		return true
 	})
+}
+
+// testMethod names the testing method call calls when it is one svm test
+// rewrites — "Run" for (*testing.T).Run and (*testing.B).Run, "Parallel"
+// for (*testing.T).Parallel — on a receiver without calls; "" otherwise.
+func (g *gen) testMethod(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !plainReceiver(sel.X) {
+		return ""
+	}
+	s := g.p.Info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return ""
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok {
+		return ""
+	}
+	switch fn.FullName() {
+	case "(*testing.T).Run", "(*testing.B).Run":
+		return "Run"
+	case "(*testing.T).Parallel":
+		return "Parallel"
+	}
+	return ""
 }
 
 // procCalls are the calls of instrumented subprograms in s that pass a

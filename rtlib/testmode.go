@@ -5,28 +5,41 @@ import (
 	"sync/atomic"
 )
 
-// lendMu lets one goroutine at a time act as processor 0 (OnLeader).
-var lendMu sync.Mutex
+// Processor 0 in svmc test. The generated TestMain runs the tests inside a
+// run (its processor 0 waits in testing.M.Run while the other processors
+// serve), and the goroutine the testing package starts for a test takes
+// processor 0's place for the test's duration (OnLeader), so that the
+// test's parallel constructs are dispatched to every processor. One
+// goroutine at a time acts as processor 0 (lendMu, holder):
+//
+//   - a subtest started with t.Run (svmc rewrites it into SubRun) borrows
+//     processor 0 from its parent, which waits in t.Run meanwhile, and
+//     gives it back when it ends;
+//   - t.Parallel (rewritten into TestParallel) gives processor 0 back
+//     before the test pauses — to the parent it was borrowed from, or to
+//     the next test — and asks for it again when the test resumes;
+//   - a test that finds processor 0 taken (by a test running in parallel)
+//     runs on its own goroutine's Proc instead: its constructs run serially
+//     there, as on any goroutine that is not a processor, and say so.
+//
+// Outside a run (go test of the plain package) a test runs on the
+// goroutine's own Proc, as any call does. A test must not call t.FailNow
+// (t.Fatal) inside a parallel loop body: as with any goroutine but the
+// test's, it would end a processor in the middle of the loop.
+var (
+	lendMu sync.Mutex     // held while some test acts as processor 0
+	holder atomic.Uintptr // the goroutine that acts as processor 0 now (0: none)
+	// lentFrom maps a subtest's goroutine that borrowed processor 0 to
+	// its parent's; owned marks a goroutine that took lendMu itself after
+	// t.Parallel.
+	lentFrom, owned sync.Map
+)
 
-// testRun is set once OnLeader ran: the run is svmc test's, whose
-// subtests (t.Run) run on goroutines of their own.
+// testRun is set once OnLeader ran: the run is svmc test's.
 var testRun atomic.Bool
 
 // OnLeader runs body as processor 0 of the active run, on the calling
-// goroutine. svmc test wraps every test, benchmark, fuzz target and
-// example in it: the generated TestMain runs the tests inside a run (its
-// processor 0 waits in testing.M.Run while the other processors serve),
-// and the goroutine the testing package starts for a test takes processor
-// 0's place for the test's duration, so the test's parallel constructs
-// are dispatched to every processor. A test that finds processor 0 taken
-// (by a test running in parallel, or paused in t.Parallel while it held
-// it) runs on its own goroutine's Proc instead: its constructs run serially
-// there, as on any goroutine that is not a processor (waiting would hang a
-// sequential test behind a paused parallel one). Outside a run (go test of
-// the plain package) body runs on the goroutine's own Proc, as any call
-// does. A test must not call
-// t.FailNow (t.Fatal) inside a parallel loop body: as with any goroutine
-// but the test's, it would end a processor in the middle of the loop.
+// goroutine, if no other test acts as processor 0 (see above).
 func OnLeader(body func(p *Proc)) {
 	r := activeRun.Load()
 	if r == nil || r.standalone || len(r.procs) == 0 {
@@ -45,9 +58,82 @@ func OnLeader(body func(p *Proc)) {
 		body(p)
 		return
 	}
-	defer lendMu.Unlock()
+	holder.Store(g)
 	prev := gProcs.load(g)
 	gProcs.store(g, r.procs[0])
-	defer gProcs.store(g, prev)
+	defer func() {
+		gProcs.store(g, prev)
+		if holder.CompareAndSwap(g, 0) {
+			lendMu.Unlock()
+		}
+	}()
 	body(r.procs[0])
+}
+
+// SubRun is t.Run(name, f) for a test that acts as processor 0: the
+// subtest borrows processor 0 while the test waits in t.Run.
+func SubRun[R interface {
+	Run(string, func(T)) bool
+}, T any](t R, name string, f func(T)) bool {
+	r, g := activeRun.Load(), getg()
+	if r == nil || g == 0 || holder.Load() != g {
+		return t.Run(name, f)
+	}
+	return t.Run(name, func(sub T) {
+		c := getg()
+		if !holder.CompareAndSwap(g, c) {
+			f(sub) // the parent gave processor 0 away meanwhile
+			return
+		}
+		lentFrom.Store(c, g)
+		prev := gProcs.load(c)
+		gProcs.store(c, r.procs[0])
+		defer func() {
+			gProcs.store(c, prev)
+			giveBack(c)
+		}()
+		f(sub)
+	})
+}
+
+// giveBack ends goroutine c's turn as processor 0: to the parent it
+// borrowed it from, or to whichever test asks next.
+func giveBack(c uintptr) {
+	if parent, ok := lentFrom.LoadAndDelete(c); ok {
+		holder.CompareAndSwap(c, parent.(uintptr))
+		return
+	}
+	if _, ok := owned.LoadAndDelete(c); ok && holder.CompareAndSwap(c, 0) {
+		lendMu.Unlock()
+	}
+}
+
+// TestParallel is t.Parallel() for test code that may act as processor 0
+// (p): it gives processor 0 back before the test pauses and returns the
+// Proc the test runs on when it resumes — processor 0 again if it is free,
+// else the goroutine's own (its constructs then run serially).
+func TestParallel(p *Proc, t interface{ Parallel() }) *Proc {
+	r, c := activeRun.Load(), getg()
+	if r == nil || c == 0 || holder.Load() != c {
+		t.Parallel()
+		return p
+	}
+	gProcs.store(c, nil)
+	if _, ok := lentFrom.Load(c); ok {
+		giveBack(c)
+	} else {
+		owned.Delete(c)
+		holder.Store(0)
+		lendMu.Unlock()
+	}
+	t.Parallel()
+	if lendMu.TryLock() {
+		holder.Store(c)
+		owned.Store(c, true)
+		gProcs.store(c, r.procs[0])
+		return r.procs[0]
+	}
+	q := Current()
+	q.beside = true
+	return q
 }

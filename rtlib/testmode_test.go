@@ -1,0 +1,108 @@
+package rtlib
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fakeT runs subtests as the testing package does: each on a goroutine of
+// its own, the parent waiting in Run until the subtest ends or calls
+// Parallel; a paused subtest resumes when release is closed.
+type fakeT struct {
+	paused  chan struct{}
+	release chan struct{}
+	wg      *sync.WaitGroup
+}
+
+func (t *fakeT) Run(name string, f func(*fakeT)) bool {
+	sub := &fakeT{paused: make(chan struct{}), release: t.release, wg: t.wg}
+	done := make(chan struct{})
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		defer close(done)
+		f(sub)
+	}()
+	select {
+	case <-done:
+	case <-sub.paused:
+	}
+	return true
+}
+
+func (t *fakeT) Parallel() {
+	close(t.paused)
+	<-t.release
+}
+
+// TestSubtestLending: svmc test's subtests borrow processor 0 from their
+// test (SubRun): a sequential one and a parallel one before it pauses;
+// the test has it back while the parallel one waits (TestParallel), and
+// the parallel one takes it again when it resumes with processor 0 free.
+// A test that starts while another acts as processor 0 runs beside it,
+// serially, and says so.
+func TestSubtestLending(t *testing.T) {
+	workers := func(p *Proc) string {
+		var mu sync.Mutex
+		ran := map[int]bool{}
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 3, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				mu.Lock()
+				ran[q.ID()] = true
+				mu.Unlock()
+			}
+		})
+		if ran[0] && ran[1] {
+			return "both"
+		}
+		return "one"
+	}
+	var errs bytes.Buffer
+	got := map[string]string{}
+	err := Run(testProg(), Params{NProcs: 2, Stderr: &errs}, func(*Proc) {
+		release, wg := make(chan struct{}), &sync.WaitGroup{}
+		top := &fakeT{release: release, wg: wg}
+		var mu sync.Mutex
+		set := func(k, v string) { mu.Lock(); got[k] = v; mu.Unlock() }
+		done := make(chan struct{})
+		go func() { // the test's goroutine
+			defer close(done)
+			OnLeader(func(p *Proc) {
+				SubRun(top, "seq", func(*fakeT) { set("seq", workers(Current())) })
+				SubRun(top, "par", func(st *fakeT) {
+					set("par before", workers(Current()))
+					set("par after", workers(TestParallel(Current(), st)))
+				})
+				set("test", workers(p))
+				inside := make(chan struct{})
+				go func() { // another test, while this one holds processor 0
+					defer close(inside)
+					OnLeader(func(q *Proc) { set("beside", workers(q)) })
+				}()
+				<-inside
+			})
+		}()
+		<-done
+		close(release) // processor 0 is free: the paused subtest resumes
+		wg.Wait()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"seq": "both", "par before": "both", "test": "both", "beside": "one", "par after": "both"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s ran its pdo on %s processor(s), want %s", k, got[k], v)
+		}
+	}
+	if !strings.Contains(errs.String(), "its test runs beside another test that holds processor 0 (t.Parallel)") {
+		t.Errorf("no word of the test run beside:\n%s", errs.String())
+	}
+	if holder.Load() != 0 || !lendMu.TryLock() {
+		t.Error("processor 0 is still lent after every test ended")
+	} else {
+		lendMu.Unlock()
+	}
+}
