@@ -515,11 +515,17 @@ func (p *Package) rankReplicated(c *Construct) {
 		if p.onProcessorZero(path, ids) {
 			return false
 		}
-		way := "declare it //svm:shared " + o.Name()
+		way := ", or declare it //svm:shared " + o.Name()
 		if p.writesMap(e) {
-			way = mapAdvice
+			way = ", or " + mapAdvice
 		}
-		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank), gather it there, or %s", o.Name(), line, way)
+		if _, whole := ast.Unparen(e).(*ast.Ident); whole && m == nil {
+			way = "" // the variable itself is replaced (x = append(x, …)): no storage to share
+		}
+		if m != nil {
+			way = "; " + methodAdvice(m)
+		}
+		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank) or gather it there%s", o.Name(), line, way)
 		return true
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sync"
 	"sync/atomic"
+
+	"github.com/svmc/svmc/rtlib"
 )
 
 // account's methods: deposit changes it, through add; balance reads.
@@ -53,4 +55,15 @@ func library(texts []string, img *image.Gray) int {
 		img.SetGray(i, 0, color.Gray{Y: 1}) // want img: method advice
 	}
 	return n
+}
+
+// gather appends in a replicated region: the variable itself is replaced,
+// so no //svm:shared is offered.
+func gather() []int {
+	var got []int
+	//svm:replicated
+	{
+		got = append(got, rtlib.ProcessorID()) // want got: gather advice
+	}
+	return got
 }

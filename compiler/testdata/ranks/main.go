@@ -58,7 +58,7 @@ func main() {
 			direct = mine
 		}
 		if me != 0 {
-			total++ // want total: shared advice
+			total++ // want total: gather advice
 		}
 	}
 	fmt.Println(results, total, direct, owned)
