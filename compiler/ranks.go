@@ -58,6 +58,9 @@ func (p *Package) rankPrivate(c *Construct) {
 		if p.writesMap(e) {
 			fix = mapAdvice
 		}
+		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && hasPointers(t) {
+			fix = p.pointerAdvice(t)
+		}
 		if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
 			if shared, other := p.paramStorage(c.Sub, v); len(shared) > 0 {
 				fix = "it is a parameter, given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the variable passed there //svm:shared where it is made"
@@ -188,6 +191,61 @@ func methodAdvice(m *types.Func) string {
 		return "a sync.Mutex excludes the goroutines of one rank only: use //svm:critical NAME or //svm:lock(L) around the update, which exclude across ranks, and keep what it protects //svm:shared"
 	}
 	return "keep the data the iterations change in //svm:shared slices or arrays (the objects a pointer leads to are a rank's own), or reduce the results; if " + m.Name() + " changes nothing another rank needs, //svm:ignore race silences this"
+}
+
+// pointerElem is the element of the storage a variable of type t holds
+// (through slices, arrays and a pointer to an array) when that element
+// holds pointers, which cannot travel between ranks as bytes; nil
+// otherwise.
+func pointerElem(t types.Type) types.Type {
+	if pt, ok := t.Underlying().(*types.Pointer); ok {
+		if _, arr := pt.Elem().Underlying().(*types.Array); arr {
+			t = pt.Elem()
+		}
+	}
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Array:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	if hasPointers(t) {
+		return t
+	}
+	return nil
+}
+
+// hasPointers reports whether values of type t hold pointers (as rtlib's
+// hasPointers does at run time).
+func hasPointers(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0 || u.Kind() == types.UnsafePointer
+	case *types.Array:
+		return u.Len() > 0 && hasPointers(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if hasPointers(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// pointerAdvice is the way out for storage whose elements (of type elem)
+// hold pointers.
+func (p *Package) pointerAdvice(elem types.Type) string {
+	return fmt.Sprintf("its elements hold pointers (%s), and shared storage travels between ranks as bytes, which pointers cannot (declared //svm:shared or not, what a rank writes there stays on it): have the iterations write values without pointers (numbers, or indexes into data every rank has) into a //svm:shared slice and build the rest from them after the loop",
+		types.TypeString(elem, types.RelativeTo(p.Types)))
 }
 
 // mapAdvice is the way out for a map an iteration writes: //svm:shared
@@ -427,7 +485,11 @@ func (p *Package) placeFrom(pos, from token.Pos) string {
 // written too: warn gets the method, nil for an assignment.
 func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object, m *types.Func) bool) {
 	for _, v := range c.Sub.Shared {
-		keep[v.Obj] = true
+		// Storage whose elements hold pointers never travels between
+		// ranks (rtlib's hasPointers): shared or not, it is a rank's own.
+		if pointerElem(v.Obj.Type()) == nil {
+			keep[v.Obj] = true
+		}
 	}
 	var als map[types.Object]alias
 	if c.Sub.Decl != nil {
@@ -518,6 +580,9 @@ func (p *Package) rankReplicated(c *Construct) {
 		way := ", or declare it //svm:shared " + o.Name()
 		if p.writesMap(e) {
 			way = ", or " + mapAdvice
+		}
+		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && hasPointers(t) {
+			way = "; " + p.pointerAdvice(t)
 		}
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole && m == nil {
 			way = "" // the variable itself is replaced (x = append(x, …)): no storage to share

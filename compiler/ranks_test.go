@@ -63,6 +63,8 @@ func TestRankPrivate(t *testing.T) {
 				advice = "atomic"
 			case strings.Contains(d.Msg, "a sync.Mutex excludes the goroutines of one rank only"):
 				advice = "mutex"
+			case strings.Contains(d.Msg, "its elements hold pointers (string), and shared storage travels between ranks as bytes"):
+				advice = "pointers"
 			case strings.Contains(d.Msg, "the replicated region at line") && !strings.Contains(d.Msg, "//svm:shared"):
 				advice = "gather"
 			case strings.Contains(d.Msg, "and the method may change what it is called on"):

@@ -67,3 +67,16 @@ func gather() []int {
 	}
 	return got
 }
+
+// label writes strings: shared or not, they cannot travel between ranks.
+func label(n int) ([]string, []string) {
+	shared := make([]string, n)
+	//svm:shared shared
+	plain := make([]string, n)
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		shared[i] = "s" // want shared: pointers advice
+		plain[i] = "p"  // want plain: pointers advice
+	}
+	return shared, plain
+}
