@@ -68,7 +68,10 @@ func (p *Package) checkExpr(c *Construct, e *directives.Expr, scopePos token.Pos
 		// A constant must fit the runtime's int, and be positive where a
 		// size is wanted: the mistake is found here, at its position,
 		// rather than by the Go compiler in generated code or at run time.
-		if tv.Value != nil {
+		// nprocs() type-checks as the constant 1 but is the run's number of
+		// processors: an expression of it is checked at run time
+		// (nprocs()/2 is 0 on one processor only).
+		if tv.Value != nil && src == e.Text {
 			v, exact := constant.Int64Val(constant.ToInt(tv.Value))
 			if !exact || v > math.MaxInt32 && want == posInt {
 				p.errorf(posOf(p, e.Pos), "%s: %s is too large", c.Kind(), e.Text)

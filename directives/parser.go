@@ -673,7 +673,7 @@ func parseShared(p *parser, d *Directive) {
 		if start := p.tokOff - len(v); start >= 0 && p.src[start:p.tokOff] == v {
 			x, at = strings.TrimSpace(p.src[start:scanExpr(p.src, start, ",")]), start
 		}
-		p.errorAt(at, "shared names variables, not fields or elements (%s): take the slice into a variable (data := %s) and share that", x, x)
+		p.errorAt(at, "shared names variables, not fields or elements (%s): take the slice into a variable (data := %s) and share that; the storage is shared whatever name reaches it, so the code may go on using %s (`_ = data` keeps Go from calling data unused)", x, x, x)
 		panic(bailout{})
 	}
 }

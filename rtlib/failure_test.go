@@ -180,7 +180,9 @@ func TestUserErrors(t *testing.T) {
 		{"argshape", "svmc: user.go:11:3: processor arrangement P(0:3) has 4 elements for 2 processors; mapped in column-major order, wrapping\nsvmc: user.go:12:3: processor arrangement Q(0:1,0:1) does not match the shape of the argument P(0:3)\n"},
 		{"undistributed", "svmc: user.go:12:3: on_home(T(0:9)): the template is not distributed\n"},
 		{"outside", "svmc: user.go:13:3: on_home(T(0:9)): subscript 1 takes the values 1..10, outside the extent 0:9\n"},
-		{"emptyprocs", "svmc: user.go:12:3: pdo onto the empty processor arrangement P(0:-1)\n"},
+		// An extent known at run time (nprocs()/2 on one processor) is
+		// refused where the arrangement is made.
+		{"emptyprocs", "svmc: user.go:11:3: processor arrangement P: dimension 1 has no processors (0:-1) with 2 processors in the run\n"},
 		{"indexfunc", "svmc: user.go:13:3: processor K: on_home(T(0:9)): subscript 1 is 10 at iteration [5], outside the extent 0:9\n"},
 	}
 	dir := t.TempDir()

@@ -106,6 +106,14 @@ func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent
 		return prev
 	}
 	n := p.r.n
+	for d, e := range dims {
+		// An extent of nprocs() is known at run time only (nprocs()/2
+		// is 0 on one processor).
+		if e.Hi < e.Lo {
+			p.errorf(at, false, "processor arrangement %s: dimension %d has no processors (%d:%d) with %d processors in the run",
+				name, d+1, e.Lo, e.Hi, n)
+		}
+	}
 	a := newProcs(int(p.r.nextProcs.Add(1)), name, append([]Extent(nil), dims...), func(l int) int { return l % n })
 	if a.size > n {
 		p.r.info(at, fmt.Sprintf("processor arrangement %s has %d elements for %d processors; mapped in column-major order, wrapping",

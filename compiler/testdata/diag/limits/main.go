@@ -61,4 +61,5 @@ func main() {
 	labels(8, a)
 	svm(a)
 	lifeCycle(4)
+	//svm:processors R(2, nprocs()/2) // an extent of nprocs() is checked at run time (0 on one processor only)
 }
