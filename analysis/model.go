@@ -1496,6 +1496,8 @@ func (s *Site) dir() int {
 func (s *SerialStat) Span() string {
 	at := func(x *Site) string { return fmt.Sprintf("the %s at %s:%d", x.Kind, x.File, x.Line) }
 	switch {
+	case s.After != nil && s.Before != nil && s.After.Sub == s.Before.Sub && s.After.Dir == s.Before.Dir:
+		return "between two runs of " + at(s.After) // a loop's function called twice
 	case s.After != nil && s.Before != nil:
 		return "between " + at(s.After) + " and " + at(s.Before)
 	case s.After != nil:

@@ -610,3 +610,24 @@ func TestImbalanceAdvice(t *testing.T) {
 		t.Errorf("unequal iterations: %s", a)
 	}
 }
+
+// TestSerialSpan: serial code between two calls of a function whose loop
+// it is says "between two runs of" the loop, not "between" it "and" it.
+func TestSerialSpan(t *testing.T) {
+	loop := &Site{Sub: 3, Dir: 1, Kind: "pdo", File: "main.go", Line: 41}
+	other := &Site{Sub: 2, Dir: 1, Kind: "pdo", File: "main.go", Line: 29}
+	for _, c := range []struct {
+		after, before *Site
+		want          string
+	}{
+		{loop, loop, "between two runs of the pdo at main.go:41"},
+		{other, loop, "between the pdo at main.go:29 and the pdo at main.go:41"},
+		{nil, loop, "before the pdo at main.go:41"},
+		{loop, nil, "after the pdo at main.go:41"},
+		{nil, nil, ""},
+	} {
+		if got := (&SerialStat{After: c.after, Before: c.before}).Span(); got != c.want {
+			t.Errorf("Span() = %q, want %q", got, c.want)
+		}
+	}
+}
