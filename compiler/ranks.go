@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/svmc/svmc/directives"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -246,6 +247,46 @@ func hasPointers(t types.Type) bool {
 func (p *Package) pointerAdvice(elem types.Type) string {
 	return fmt.Sprintf("its elements hold pointers (%s), and shared storage travels between ranks as bytes, which pointers cannot (declared //svm:shared or not, what a rank writes there stays on it): have the iterations write values without pointers (numbers, or indexes into data every rank has) into a //svm:shared slice and build the rest from them after the loop",
 		types.TypeString(elem, types.RelativeTo(p.Types)))
+}
+
+// regionBody is the block a region construct (replicated, exclusive)
+// applies to: its statement, or the statements up to its end directive.
+func regionBody(c *Construct) *ast.BlockStmt {
+	switch {
+	case c.Stmt != nil:
+		body, _ := c.Stmt.(*ast.BlockStmt)
+		return body
+	case len(c.Body) > 0:
+		return &ast.BlockStmt{Lbrace: c.Body[0].Pos(), List: c.Body, Rbrace: c.Body[len(c.Body)-1].End()}
+	}
+	return nil
+}
+
+// rankNested warns, built for ranks, of the constructs in replicated
+// region c (body) that need every processor on every rank, which the
+// runtime refuses when the region spreads over ranks: a region runs only
+// each rank's own processors (rankmsg.go).
+func (p *Package) rankNested(c *Construct, body *ast.BlockStmt) {
+	line := p.Fset.Position(c.Pos()).Line
+	for _, n := range c.Sub.Constructs {
+		if n == c || n.Pos() < body.Lbrace || n.Pos() >= body.Rbrace {
+			continue
+		}
+		what := ""
+		switch n.Kind() {
+		case directives.PDO:
+			what = "a pdo"
+		case directives.PSection:
+			what = "a psection"
+		case directives.Exclusive:
+			what = "an exclusive region"
+		case directives.BarrierCheckin:
+			what = "a barrier check-in"
+		default:
+			continue
+		}
+		p.warnf(n.Pos(), "%s inside the replicated region at line %d cannot run under --mpi with more than one rank (the run stops there): the region runs only each rank's own processors, and this construct needs every processor on every rank; put it outside the region", what, line)
+	}
 }
 
 // mapAdvice is the way out for a map an iteration writes: //svm:shared
@@ -560,16 +601,11 @@ func (p *Package) rankReplicated(c *Construct) {
 	if c.Sub == nil || c.Dir.File == nil {
 		return
 	}
-	var body *ast.BlockStmt
-	switch {
-	case c.Stmt != nil:
-		body, _ = c.Stmt.(*ast.BlockStmt)
-	case len(c.Body) > 0:
-		body = &ast.BlockStmt{Lbrace: c.Body[0].Pos(), List: c.Body, Rbrace: c.Body[len(c.Body)-1].End()}
-	}
+	body := regionBody(c)
 	if body == nil {
 		return
 	}
+	p.rankNested(c, body)
 	ids := p.processorIDVars(c)
 	line := p.Fset.Position(c.Pos()).Line
 	p.outsideWrites(c, body, body, map[types.Object]bool{}, func(e ast.Expr, o types.Object, m *types.Func) bool {

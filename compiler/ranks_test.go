@@ -88,3 +88,54 @@ func TestRankPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestRankNested: built for ranks, the constructs a replicated region
+// holds that need every processor on every rank (which the runtime refuses
+// when the region spreads over ranks) are warned at compile time; in one
+// process they are not.
+func TestRankNested(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/nested\n\ngo 1.24\n",
+		"main.go": `package main
+
+func main() {
+	a := make([]int, 8)
+	//svm:replicated
+	{
+		//svm:barrier_checkin
+		a[0] = 1
+		//svm:barrier_checkout
+		//svm:pdo loops(i)
+		for i := range a {
+			a[i] = i
+		}
+		//svm:barrier
+	}
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ranks := range []bool{true, false} {
+		p, err := Compile(Config{Dir: dir, Pattern: ".", Ranks: ranks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range p.Diags {
+			if strings.Contains(d.Msg, "inside the replicated region at line 5 cannot run under --mpi") {
+				got = append(got, fmt.Sprint(d.Pos.Line, " ", strings.Fields(d.Msg)[0:2]))
+			}
+		}
+		want := []string{"7 [a barrier]", "10 [a pdo]"}
+		if !ranks {
+			want = nil
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("ranks %v: %v, want %v", ranks, got, want)
+		}
+	}
+}
