@@ -33,6 +33,7 @@ func (p *Package) rankPrivate(c *Construct) {
 	for _, r := range info.Reds {
 		keep[r.Obj] = true
 	}
+	p.rankChannels(info.Body, nest, line)
 	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object, m *types.Func) bool {
 		if m != nil {
 			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s.%s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, p.Text(e), m.Name(), methodAdvice(m))
@@ -247,6 +248,32 @@ func hasPointers(t types.Type) bool {
 func (p *Package) pointerAdvice(elem types.Type) string {
 	return fmt.Sprintf("its elements hold pointers (%s), and shared storage travels between ranks as bytes, which pointers cannot (declared //svm:shared or not, what a rank writes there stays on it): have the iterations write values without pointers (numbers, or indexes into data every rank has) into a //svm:shared slice and build the rest from them after the loop",
 		types.TypeString(elem, types.RelativeTo(p.Types)))
+}
+
+// rankChannels warns, built for ranks, at the first send of a pdo body on
+// each channel made outside the loop: a channel is one rank's, so what the
+// iterations of other ranks send never reaches the receivers of this one
+// (a collector goroutine runs on every rank apart and sums its own rank's
+// part).
+func (p *Package) rankChannels(body *ast.BlockStmt, scope ast.Node, line int) {
+	warned := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		s, ok := n.(*ast.SendStmt)
+		if !ok {
+			return true
+		}
+		id := rootIdent(s.Chan)
+		if id == nil {
+			return true
+		}
+		v, ok := p.Info.Uses[id].(*types.Var)
+		if !ok || warned[v] || scope.Pos() <= v.Pos() && v.Pos() < scope.End() {
+			return true
+		}
+		warned[v] = true
+		p.warnf(s.Pos(), "%s is a channel of one rank under --mpi: the pdo at line %d sends into it in each processor's iterations on that processor's rank, and what other ranks send never reaches this rank's receivers; collect the results in a //svm:shared slice indexed by the iteration, or with a reduction", p.Text(s.Chan), line)
+		return true
+	})
 }
 
 // regionBody is the block a region construct (replicated, exclusive)

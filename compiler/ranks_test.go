@@ -91,8 +91,9 @@ func TestRankPrivate(t *testing.T) {
 
 // TestRankNested: built for ranks, the constructs a replicated region
 // holds that need every processor on every rank (which the runtime refuses
-// when the region spreads over ranks) are warned at compile time; in one
-// process they are not.
+// when the region spreads over ranks) are warned at compile time, and so is
+// a pdo's send on a channel made outside it (each rank's own: a collector
+// summed one rank's part); in one process they are not.
 func TestRankNested(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
@@ -112,6 +113,13 @@ func main() {
 		}
 		//svm:barrier
 	}
+	ch := make(chan int, 8)
+	//svm:pdo loops(i)
+	for i := 0; i < 8; i++ {
+		ch <- i
+		local := make(chan int, 1)
+		local <- i
+	}
 }
 `,
 	} {
@@ -126,11 +134,12 @@ func main() {
 		}
 		var got []string
 		for _, d := range p.Diags {
-			if strings.Contains(d.Msg, "inside the replicated region at line 5 cannot run under --mpi") {
+			if strings.Contains(d.Msg, "inside the replicated region at line 5 cannot run under --mpi") ||
+				strings.Contains(d.Msg, "is a channel of one rank under --mpi") {
 				got = append(got, fmt.Sprint(d.Pos.Line, " ", strings.Fields(d.Msg)[0:2]))
 			}
 		}
-		want := []string{"7 [a barrier]", "10 [a pdo]"}
+		want := []string{"7 [a barrier]", "10 [a pdo]", "19 [ch is]"}
 		if !ranks {
 			want = nil
 		}
