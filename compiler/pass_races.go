@@ -154,7 +154,8 @@ func (p *Package) syncNesting() {
 // this pass and the classify pass's shared scalar.
 var raceChecks = []string{"a deadlock", "wait for each other for ever", "may outlive its iteration", "write conflict", "possible write conflict", "loop-carried dependence", "is a map shared",
 	"inside a branch on the processor number", "is shared and assigned in the body of the pdo", "is a channel shared",
-	"not safe for concurrent use", "writes the package-level variable", "is private to each rank"}
+	"not safe for concurrent use", "writes the package-level variable", "writes elements of the package-level variable", "is private to each rank",
+	"is a channel of one rank", "cannot run under --mpi"}
 
 // suppress marks the race warnings on the line after an //svm:ignore race
 // directive with its reason; an ignore that suppresses nothing is a
@@ -259,16 +260,25 @@ func (p *Package) racesInPDO(c *Construct) {
 				}
 			}
 			if fn := p.calledFunc(x); fn != nil && !isGuarded(x.Pos()) {
-				g, chain, ok := p.globalWriteSSA(fn)
+				g, chain, elem, ok := p.globalWriteSSA(fn)
 				if !ok {
-					g, chain = p.writesGlobal(fn, map[*types.Func]bool{}, 3), nil
+					g, chain, elem = p.writesGlobal(fn, map[*types.Func]bool{}, 3), nil, false
 				}
 				if g != "" {
 					through := ""
 					if len(chain) > 1 {
 						through = " (through " + strings.Join(chain, " → ") + ")"
 					}
-					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section", fn.Name(), line, g, through)
+					ranks := ""
+					if p.cfg.Ranks {
+						ranks = "; built for ranks, what each rank's calls write stays on that rank unless " + g + " is //svm:shared (declare it where the loop is)"
+					}
+					if elem {
+						// hits[i] = …: calls that index differently do not race.
+						p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes elements of the package-level variable %s%s: calls from different iterations that write the same element race (make it a parameter or a result, or call it in a critical section)%s", fn.Name(), line, g, through, ranks)
+					} else {
+						p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section%s", fn.Name(), line, g, through, ranks)
+					}
 				}
 			}
 		case *ast.StarExpr:

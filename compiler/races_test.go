@@ -17,7 +17,7 @@ func raceWarning(d Diagnostic) bool {
 		return false
 	}
 	for _, s := range []string{"write conflict", "loop-carried dependence", "is a map shared", "inside a branch on the processor number",
-		"is shared and assigned in the body of the pdo", "is a channel shared", "not safe for concurrent use", "writes the package-level variable",
+		"is shared and assigned in the body of the pdo", "is a channel shared", "not safe for concurrent use", "writes the package-level variable", "writes elements of the package-level variable",
 		"a deadlock", "wait for each other for ever", "may outlive its iteration"} {
 		if strings.Contains(d.Msg, s) {
 			return true

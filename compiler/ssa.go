@@ -52,14 +52,14 @@ func (p *Package) ssaPackage() *ssa.Package {
 // writes, itself or through what it calls (static calls, followed to any
 // depth), with the chain of calls that reaches the write (fn first); ok is
 // false when the package has no SSA form.
-func (p *Package) globalWriteSSA(fn *types.Func) (global string, chain []string, ok bool) {
+func (p *Package) globalWriteSSA(fn *types.Func) (global string, chain []string, elem, ok bool) {
 	sp := p.ssaPackage()
 	if sp == nil {
-		return "", nil, false
+		return "", nil, false, false
 	}
 	start := sp.Prog.FuncValue(fn.Origin())
 	if start == nil {
-		return "", nil, false
+		return "", nil, false, false
 	}
 	type item struct {
 		f     *ssa.Function
@@ -88,37 +88,38 @@ func (p *Package) globalWriteSSA(fn *types.Func) (global string, chain []string,
 							queue = append(queue, item{c, append(slices.Clone(it.chain), ssaFuncName(c))})
 						}
 					}
-					if gl := globalRoot(addr); gl != nil && gl.Pkg == sp {
-						return gl.Name(), it.chain, true
+					if gl, el := globalRoot(addr); gl != nil && gl.Pkg == sp {
+						return gl.Name(), it.chain, el, true
 					}
 				}
 			}
 		}
 	}
-	return "", nil, true
+	return "", nil, false, true
 }
 
 // globalRoot is the package-level variable an address (or a map) is
 // derived from: the variable, a field or element of it, or an element of
-// the slice or map it holds; nil if none.
-func globalRoot(v ssa.Value) *ssa.Global {
+// the slice or map it holds; nil if none. elem says the address is an
+// element's (calls that index differently write different ones).
+func globalRoot(v ssa.Value) (g *ssa.Global, elem bool) {
 	for v != nil {
 		switch x := v.(type) {
 		case *ssa.Global:
-			return x
+			return x, elem
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.IndexAddr:
-			v = x.X
+			v, elem = x.X, true
 		case *ssa.UnOp: // a load of the slice, map or pointer the variable holds
 			v = x.X
 		case *ssa.Slice:
 			v = x.X
 		default:
-			return nil
+			return nil, false
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // inPackage reports whether f (or the generic function it instantiates)
