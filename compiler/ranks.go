@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/svmc/svmc/directives"
 	"golang.org/x/tools/go/ast/astutil"
@@ -76,123 +75,6 @@ func (p *Package) rankPrivate(c *Construct) {
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
 		return true
 	})
-}
-
-// methodWrites are the receivers in body of calls of methods with a
-// pointer receiver that may change it (acct.Withdraw(n), hits.Add(1),
-// mu.Lock()), with the method: each such call writes its receiver's
-// storage as an assignment would. A method of the package that changes
-// nothing through its receiver is left out, as are a few of the standard
-// library's that only read.
-func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
-	m := map[ast.Expr]*types.Func{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		s := p.Info.Selections[sel]
-		if s == nil || s.Kind() != types.MethodVal {
-			return true
-		}
-		fn, ok := s.Obj().(*types.Func)
-		if !ok || fn.Signature().Recv() == nil {
-			return true
-		}
-		if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); ptr && p.mayChangeReceiver(fn, map[*types.Func]bool{}) {
-			m[ast.Unparen(sel.X)] = fn
-		}
-		return true
-	})
-	return m
-}
-
-// harmlessPkgs are packages whose pointer methods change nothing of the
-// program's data that another rank would read.
-var harmlessPkgs = map[string]bool{"regexp": true, "log": true, "log/slog": true, "os": true, "time": true, "testing": true,
-	"flag": true, "runtime": true, "bufio": true, "io": true, "net": true, "net/http": true, "context": true,
-	"text/template": true, "html/template": true, "encoding/json": true, "fmt": true}
-
-// readOnly are methods of the standard library with a pointer receiver
-// that change nothing.
-var readOnly = map[string]bool{
-	"(*strings.Builder).Len": true, "(*strings.Builder).String": true, "(*strings.Builder).Cap": true,
-	"(*bytes.Buffer).Len": true, "(*bytes.Buffer).String": true, "(*bytes.Buffer).Bytes": true, "(*bytes.Buffer).Cap": true,
-}
-
-// mayChangeReceiver reports whether a method with a pointer receiver may
-// change the program's data through it in a way another rank needs: a
-// method of this package whose body assigns through its receiver or calls
-// such a method on it; a method of any other package but those whose
-// changes no other rank reads (a regexp's matching state, a sync.Pool's
-// cache, a logger's or a file's writes, a WaitGroup of the rank's own
-// goroutines: harmless) and a few that only read (a buffer's length).
-func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) bool {
-	fn = fn.Origin()
-	if fn.Pkg() == nil {
-		return false
-	}
-	if fn.Pkg() != p.Types {
-		path, name := fn.Pkg().Path(), fn.Name()
-		switch {
-		case harmlessPkgs[path] && !(path == "regexp" && name == "Longest"):
-			return false
-		case path == "sync/atomic":
-			return !strings.HasPrefix(name, "Load")
-		case path == "sync":
-			recv := types.TypeString(fn.Signature().Recv().Type(), nil)
-			return recv == "*sync.Mutex" || recv == "*sync.RWMutex" && name != "RUnlock" && name != "RLocker" || recv == "*sync.Map" && name != "Load" && name != "Range"
-		}
-		return !readOnly[fn.FullName()]
-	}
-	if seen[fn] {
-		return false
-	}
-	seen[fn] = true
-	decl := p.funcDecl(fn)
-	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
-		return decl == nil || decl.Body == nil // unnamed receiver: nothing through it
-	}
-	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
-	for e := range writtenExprs(decl.Body) {
-		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv {
-			return true
-		}
-	}
-	for e, m := range p.methodWrites(decl.Body) {
-		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(m, seen) {
-			return true
-		}
-	}
-	return false
-}
-
-// funcDecl is the declaration of a function or method of the package.
-func (p *Package) funcDecl(fn *types.Func) *ast.FuncDecl {
-	for _, f := range p.Files {
-		for _, d := range f.Syntax.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && p.Info.Defs[fd.Name] == fn {
-				return fd
-			}
-		}
-	}
-	return nil
-}
-
-// methodAdvice is the way out for a method call that changes storage of
-// one rank.
-func methodAdvice(m *types.Func) string {
-	switch {
-	case m.Pkg() != nil && m.Pkg().Path() == "sync/atomic":
-		return "an atomic counter counts one rank's iterations: use a reduction (reduction(+: n) on a plain number) or //svm:atomic on the update, which combine the ranks"
-	case m.Pkg() != nil && m.Pkg().Path() == "sync" && (m.Name() == "Lock" || m.Name() == "Unlock" || m.Name() == "RLock" || m.Name() == "RUnlock"):
-		return "a sync.Mutex excludes the goroutines of one rank only: use //svm:critical NAME or //svm:lock(L) around the update, which exclude across ranks, and keep what it protects //svm:shared"
-	}
-	return "keep the data the iterations change in //svm:shared slices or arrays (the objects a pointer leads to are a rank's own), or reduce the results; if " + m.Name() + " changes nothing another rank needs, //svm:ignore race silences this"
 }
 
 // pointerElem is the element of the storage a variable of type t holds
