@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 )
 
 // Standard input between ranks. mpirun gives the job's standard input to
@@ -18,8 +19,15 @@ import (
 // the program (the input is held in memory until it is read).
 const rankStdin = 11
 
-// stdinChunk is how much rank 0 reads and sends at a time.
-const stdinChunk = 64 << 10
+// stdinChunk is how much rank 0 reads and sends at a time, and
+// stdinAhead how far it reads ahead of its own program: every rank's
+// program reads the same bytes at about the same point of the same code,
+// so rank 0's backlog bounds the others' (a program that never reads an
+// endless input, yes | svmc run --mpi, holds 4 MB, not all of it).
+const (
+	stdinChunk = 64 << 10
+	stdinAhead = 4 << 20
+)
 
 // stdinFeed writes what arrives into the pipe the program reads as
 // os.Stdin, from a goroutine of its own: the transport's goroutine must
@@ -27,9 +35,15 @@ const stdinChunk = 64 << 10
 type stdinFeed struct {
 	mu     sync.Mutex
 	chunks [][]byte
+	queued int // bytes in chunks
 	eof    bool
 	more   chan struct{} // a chunk or the end arrived
+	taken  chan struct{} // a chunk went into the pipe
 	w      *os.File
+	// Rank 0's sending, ended by stdinEnd: after it nothing more is
+	// posted, and the end of input has been.
+	sendMu           sync.Mutex
+	stopped, eofSent bool
 }
 
 // stdinStart replaces os.Stdin with a pipe the runtime feeds (before the
@@ -41,7 +55,7 @@ func (r *run) stdinStart() error {
 	}
 	real := os.Stdin
 	os.Stdin = pr
-	f := &stdinFeed{more: make(chan struct{}, 1), w: pw}
+	f := &stdinFeed{more: make(chan struct{}, 1), taken: make(chan struct{}, 1), w: pw}
 	r.stdin = f
 	go f.feed()
 	if r.rank == 0 {
@@ -53,22 +67,71 @@ func (r *run) stdinStart() error {
 // stdinRead is rank 0's reader of the real standard input.
 func (r *run) stdinRead(in io.Reader) {
 	for {
+		for r.stdin.backlog() > stdinAhead {
+			<-r.stdin.taken
+		}
 		buf := make([]byte, stdinChunk)
 		n, err := io.ReadAtLeast(in, buf, 1)
+		f := r.stdin
+		f.sendMu.Lock()
+		if f.stopped {
+			f.sendMu.Unlock()
+			return
+		}
 		if n > 0 {
 			for k := 1; k < r.ranks.Size(); k++ {
 				r.stdinPost(k, buf[:n], false)
 			}
-			r.stdin.put(buf[:n], false)
+			f.put(buf[:n], false)
 		}
 		if err != nil {
-			for k := 1; k < r.ranks.Size(); k++ {
-				r.stdinPost(k, nil, true)
-			}
-			r.stdin.put(nil, true)
+			r.stdinEOF()
+			f.sendMu.Unlock()
+			f.put(nil, true)
 			return
 		}
+		f.sendMu.Unlock()
 	}
+}
+
+// stdinEOF sends the end of input to the other ranks, once (under sendMu).
+func (r *run) stdinEOF() {
+	if !r.stdin.eofSent {
+		for k := 1; k < r.ranks.Size(); k++ {
+			r.stdinPost(k, nil, true)
+		}
+		r.stdin.eofSent = true
+	}
+}
+
+// stdinEnd ends the forwarding at the run's normal end, before the ranks
+// close: rank 0 posts nothing more and sends the end of input, and every
+// other rank takes what was posted to it up to that end — the transport's
+// close waits for every send it posted, and a chunk nobody receives would
+// hold it for ever (yes | svmc run --mpi hung so).
+func (r *run) stdinEnd() {
+	f := r.stdin
+	if f == nil {
+		return
+	}
+	if r.rank == 0 {
+		f.sendMu.Lock()
+		f.stopped = true
+		r.stdinEOF()
+		f.sendMu.Unlock()
+		return
+	}
+	for deadline := time.Now().Add(10 * time.Second); !f.ended() && time.Now().Before(deadline) && !r.hurried(); {
+		if !r.ranks.Progress() {
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+}
+
+func (f *stdinFeed) ended() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.eof
 }
 
 func (r *run) stdinPost(k int, data []byte, eof bool) {
@@ -89,10 +152,17 @@ func (r *run) stdinArrive(h *[rankHeader]int64, data []byte) {
 	}
 }
 
+func (f *stdinFeed) backlog() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.queued
+}
+
 func (f *stdinFeed) put(b []byte, eof bool) {
 	f.mu.Lock()
 	if len(b) > 0 {
 		f.chunks = append(f.chunks, b)
+		f.queued += len(b)
 	}
 	f.eof = f.eof || eof
 	f.mu.Unlock()
@@ -109,6 +179,7 @@ func (f *stdinFeed) feed() {
 			var b []byte
 			if len(f.chunks) > 0 {
 				b, f.chunks = f.chunks[0], f.chunks[1:]
+				f.queued -= len(b)
 			}
 			eof := f.eof && len(f.chunks) == 0 && b == nil
 			f.mu.Unlock()
@@ -121,6 +192,10 @@ func (f *stdinFeed) feed() {
 			}
 			if _, err := f.w.Write(b); err != nil {
 				return // the program closed its end: the rest is not wanted
+			}
+			select {
+			case f.taken <- struct{}{}:
+			default:
 			}
 		}
 	}

@@ -773,6 +773,9 @@ func (r *run) finish(end int64) {
 			stats.PrintTaskInter(r.stderr, &m, idle, float64(end-r.startNano), r.taskInter, r.statGrp)
 		}
 	}
+	if r.stdin != nil && !r.failedRun() {
+		r.stdinEnd() // traced or not: before the ranks close
+	}
 	if r.w != nil {
 		// Seal every processor, so that none hands over a buffer any more,
 		// then let the writer finish with the buffers it has.
@@ -799,12 +802,7 @@ func (r *run) finish(end int64) {
 				}
 			}
 		}
-		r.mu.Lock()
-		var xe *ExitError
-		// os.Exit(0) is a normal end: every rank calls it at the same place.
-		failed := r.failErr != nil && !(errors.As(r.failErr, &xe) && xe.Code == 0)
-		r.mu.Unlock()
-		if r.ranks != nil && !failed {
+		if r.ranks != nil && !r.failedRun() {
 			r.endClocks()
 		}
 		var tail trace.Buf
@@ -996,6 +994,15 @@ func (r *run) pos(at Site) string {
 func (r *run) infoOn(class string) bool { return !r.infoOff[class] }
 
 // info prints an informational message once per directive.
+// failedRun reports whether the run failed; os.Exit(0) is a normal end
+// (every rank calls it at the same place).
+func (r *run) failedRun() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var xe *ExitError
+	return r.failErr != nil && !(errors.As(r.failErr, &xe) && xe.Code == 0)
+}
+
 // seenKey is a site with the reason of a message about it: a reason is
 // told once per site.
 type seenKey struct {

@@ -846,12 +846,20 @@ func main() {
 	for i := range 30000 {
 		fmt.Fprintf(&in, "%d alpha\n", i)
 	}
-	for _, c := range []struct{ in, want string }{{in.String(), "60000 288890\n"}, {"", "0 0\n"}} {
-		cmd := exec.Command(svmcBin, "run", "--mpi", "-n", "3", ".")
-		cmd.Dir, cmd.Stdin = dir, strings.NewReader(c.in)
+	// A program that reads none of a large input ends too (the job hung
+	// at its end: the transport's close waited for chunks no rank took).
+	idle := writeModule(t, map[string]string{"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"done\") }\n"})
+	for _, c := range []struct{ dir, in, want string }{
+		{dir, in.String(), "60000 288890\n"}, {dir, "", "0 0\n"}, {idle, strings.Repeat(in.String(), 4), "done\n"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, svmcBin, "run", "--mpi", "-n", "3", ".")
+		cmd.Dir, cmd.Stdin = c.dir, strings.NewReader(c.in)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil || out.String() != c.want {
+		err := cmd.Run()
+		cancel()
+		if err != nil || out.String() != c.want {
 			t.Errorf("%d bytes in: %v, stdout %q, want %q\n%s", len(c.in), err, out.String(), c.want, errb.String())
 		}
 	}
