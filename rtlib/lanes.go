@@ -65,10 +65,11 @@ func (ls *laneSet) inUse() int {
 
 // GoLane returns the lane of the goroutine the calling code is about to
 // start, or nil when the goroutine gets none (no trace, the caller is no
-// processor of the run or traces nothing). Between ranks an untraced
-// goroutine gets an untraced one that holds only where it prints: as the
-// code that started it, which a goroutine of processor 0's copy of
-// exclusive code on another rank does nowhere.
+// processor of the run or traces nothing). Between ranks, or with a file
+// of output per processor, an untraced goroutine gets an untraced one that
+// holds only where it prints: as the code that started it (a goroutine of
+// processor 0's copy of exclusive code on another rank prints nowhere, one
+// of processor 1 into processor 1's file).
 func GoLane() *Proc {
 	r := activeRun.Load()
 	if r == nil {
@@ -76,7 +77,7 @@ func GoLane() *Proc {
 	}
 	parent := gProcs.load(getg())
 	if r.w == nil {
-		if r.ranks == nil || parent == nil || parent.r != r {
+		if r.ranks == nil && !r.outEach || parent == nil || parent.r != r {
 			return nil
 		}
 		l := &Proc{id: parent.id, r: r, aps: r.aps, detached: true}

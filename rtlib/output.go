@@ -127,6 +127,7 @@ func (r *run) openOutputs(par *Params) error {
 			r.outs.Close()
 			return err
 		}
+		r.outEach = r.outEach || st.o.Mode == params.OutEach
 		var work io.Writer // processor 0's stream, shared with the others' work
 		if st.o.Mode == params.OutProc0 && len(ws) > 0 {
 			lw, ok := ws[0].(*output.LockedWriter)

@@ -174,3 +174,35 @@ func TestNoOutputAfterFailure(t *testing.T) {
 		t.Errorf("stdout %q, want only what was written before the panic", out.String())
 	}
 }
+
+// TestOutputEachGoroutine: with a file per processor, a goroutine started
+// in an iteration prints into the file of the processor that started it
+// (it printed into processor 0's: with no trace it had no lane).
+func TestOutputEachGoroutine(t *testing.T) {
+	dir := t.TempDir()
+	pattern := filepath.Join(dir, "out%d.txt")
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard, UserStdout: Output{Mode: OutEach, Path: pattern}}, func(p *Proc) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				l := GoLane()
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					defer GoRecover(l, "out_test.go:1:1")
+					l.GoEnter("out_test.go:1:1")
+					fmt.Fprintf(Current().Stdout(), "goroutine of %d\n", q.ID())
+				}()
+				<-done
+			}
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		b, err := os.ReadFile(fmt.Sprintf(pattern, i))
+		if want := fmt.Sprintf("goroutine of %d\n", i); err != nil || string(b) != want {
+			t.Errorf("file %d: %q %v, want %q", i, b, err, want)
+		}
+	}
+}

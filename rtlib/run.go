@@ -271,6 +271,7 @@ type run struct {
 	rank    int
 	perRank int        // this rank runs processors rank·perRank to (rank+1)·perRank − 1
 	stdin   *stdinFeed // os.Stdin's feed between ranks (rankstdin.go)
+	outEach bool       // a processor's output has a file of its own (--stdout each)
 	twins   [][]byte   // kept from pdo to pdo, one per exchanged segment
 	// exchanged are the segments (indices of the segment table) the ranks
 	// exchange, in the order every rank made them; exStores their
