@@ -47,18 +47,7 @@ func (p *Package) buildProgDB() *progdb.Program {
 					checked = map[*SharedVar]bool{}
 				}
 			}
-			elem := t
-			for {
-				switch u := elem.Underlying().(type) {
-				case *types.Array:
-					elem = u.Elem()
-					continue
-				case *types.Slice:
-					elem = u.Elem()
-					continue
-				}
-				break
-			}
+			elem := innermostElem(t)
 			ps.Shared = append(ps.Shared, &progdb.Var{Num: v.Num, Name: v.Name, Type: types.TypeString(t, types.RelativeTo(p.Types)),
 				ElemSize: sizeOf(elem), Pos: p.ppos(v.Obj.Pos()), Checked: checked[v]})
 			prog.Segments = append(prog.Segments, &progdb.Segment{VarSub: s.Num, Var: v.Num, Name: v.Name, Storage: storageKind(t),
@@ -84,6 +73,21 @@ func (p *Package) buildProgDB() *progdb.Program {
 }
 
 var sizes = types.SizesFor("gc", "amd64")
+
+// innermostElem is the element type of t through its slices and arrays
+// ([][4]float64: float64), t itself when it is neither.
+func innermostElem(t types.Type) types.Type {
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Array:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		default:
+			return t
+		}
+	}
+}
 
 // sizeOf is the size of t in bytes, 0 (unknown) when its layout depends on
 // a type parameter: a generic function's shared []T has a size per

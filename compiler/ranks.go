@@ -87,17 +87,7 @@ func pointerElem(t types.Type) types.Type {
 			t = pt.Elem()
 		}
 	}
-	for {
-		switch u := t.Underlying().(type) {
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		case *types.Array:
-			t = u.Elem()
-			continue
-		}
-		break
-	}
+	t = innermostElem(t)
 	if hasPointers(t) {
 		return t
 	}
