@@ -76,6 +76,12 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 							p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor appends to it, and appends race on its length and backing array (make it before the loop and write %s[i], or append to per-processor slices and join them after the loop)", id.Name, line, id.Name)
 							continue
 						}
+						if st, ok := n.(*ast.AssignStmt); ok && st.Tok == token.ASSIGN && len(st.Rhs) == len(st.Lhs) && !p.mentions(st.Rhs[i], p.Info.Uses[id]) {
+							// best = i: a value, not an accumulation: no reduction
+							// combines it.
+							p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor writes it and the last write wins, whichever processor makes it (if it records a best element, compare and assign in a //svm:critical section, or keep each processor's best and choose after the loop; if it is scratch for one iteration, declare it inside the loop)", id.Name, line)
+							continue
+						}
 						p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor writes it (declare reduction(op: %s) or declare it inside the loop)", id.Name, line, id.Name)
 					}
 				}
@@ -84,6 +90,18 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 		}
 	}
 	return out
+}
+
+// mentions reports whether expression e uses the object o.
+func (p *Package) mentions(e ast.Expr, o types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && p.Info.Uses[id] == o {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // synchronised reports whether pos lies in the statements of a construct

@@ -14,8 +14,8 @@ func main() {
 		t++
 		a[i] = t
 		sum += t
-		last = i // want 3:`^warning: last is shared and assigned in the body of the pdo at line 11: every processor writes it \(declare reduction\(op: last\) or declare it inside the loop\)$`
-		count++  // want 3:`^warning: count is shared and assigned`
+		last = i // want 3:`^warning: last is shared and assigned in the body of the pdo at line 11: every processor writes it and the last write wins, whichever processor makes it \(if it records a best element, compare and assign in a //svm:critical section`
+		count++  // want 3:`^warning: count is shared and assigned in the body of the pdo at line 11: every processor writes it \(declare reduction\(op: count\)`
 		if t > 10 {
 			flag, t = true, 0 // want 4:`^warning: flag is shared and assigned`
 		}
