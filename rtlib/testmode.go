@@ -30,9 +30,8 @@ var (
 	lendMu sync.Mutex     // held while some test acts as processor 0
 	holder atomic.Uintptr // the goroutine that acts as processor 0 now (0: none)
 	// lentFrom maps a subtest's goroutine that borrowed processor 0 to
-	// its parent's; owned marks a goroutine that took lendMu itself after
-	// t.Parallel.
-	lentFrom, owned sync.Map
+	// its parent's; a holder not in it took lendMu itself.
+	lentFrom sync.Map
 )
 
 // testRun is set once OnLeader ran: the run is svmc test's.
@@ -63,9 +62,7 @@ func OnLeader(body func(p *Proc)) {
 	gProcs.store(g, r.procs[0])
 	defer func() {
 		gProcs.store(g, prev)
-		if holder.CompareAndSwap(g, 0) {
-			lendMu.Unlock()
-		}
+		giveBack(g) // unless t.Parallel gave it away and it was not taken back
 	}()
 	body(r.procs[0])
 }
@@ -96,14 +93,14 @@ func SubRun[R interface {
 	})
 }
 
-// giveBack ends goroutine c's turn as processor 0: to the parent it
-// borrowed it from, or to whichever test asks next.
+// giveBack ends goroutine c's turn as processor 0, if it has one: to the
+// parent it borrowed it from, or to whichever test asks next.
 func giveBack(c uintptr) {
 	if parent, ok := lentFrom.LoadAndDelete(c); ok {
 		holder.CompareAndSwap(c, parent.(uintptr))
 		return
 	}
-	if _, ok := owned.LoadAndDelete(c); ok && holder.CompareAndSwap(c, 0) {
+	if holder.CompareAndSwap(c, 0) {
 		lendMu.Unlock()
 	}
 }
@@ -119,17 +116,10 @@ func TestParallel(p *Proc, t interface{ Parallel() }) *Proc {
 		return p
 	}
 	gProcs.store(c, nil)
-	if _, ok := lentFrom.Load(c); ok {
-		giveBack(c)
-	} else {
-		owned.Delete(c)
-		holder.Store(0)
-		lendMu.Unlock()
-	}
+	giveBack(c)
 	t.Parallel()
 	if lendMu.TryLock() {
 		holder.Store(c)
-		owned.Store(c, true)
 		gProcs.store(c, r.procs[0])
 		return r.procs[0]
 	}
