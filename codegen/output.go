@@ -27,6 +27,15 @@ func (g *gen) output(call *ast.CallExpr, dry bool) bool {
 			if dry {
 				return true
 			}
+			if len(call.Args) == 1 {
+				if _, ok := g.p.Info.TypeOf(call.Args[0]).(*types.Tuple); ok {
+					// fmt.Println(f()) with f of several results: the
+					// processor's method of fmt's signature takes them.
+					g.e.raw(g.off(sel.Pos()), g.off(sel.End()), procVar+"."+fn.Name())
+					g.drop(g.p.Info.Uses[sel.X.(*ast.Ident)].(*types.PkgName), sel)
+					return true
+				}
+			}
 			g.e.raw(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), printers[fn.Name()])
 			arg := procVar + ".Stdout()"
 			if len(call.Args) > 0 {

@@ -225,7 +225,7 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 					p.errorf(s.Pos(), "return inside the body of the %s at line %d: a parallel body cannot leave its construct; return after the loop", what, line)
 				}
 			case *ast.DeferStmt:
-				p.errorf(s.Pos(), "defer inside the body of the %s at line %d: it would run when the processor's part ends, not when the function returns", what, line)
+				p.errorf(s.Pos(), "defer inside the body of the %s at line %d: it would run when the processor's part ends, not when the function returns; put the code that needs it in a function literal, func() { ...; defer ... }(), to run it at that function's end", what, line)
 			case *ast.ForStmt, *ast.RangeStmt:
 				if x != n {
 					walk(x, loops+1, breakable+1)

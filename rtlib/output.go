@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"fmt"
 	"io"
 	"log"
 	"os"
@@ -29,6 +30,19 @@ func (p *Proc) Stdout() io.Writer { return p.writer(false) }
 
 // Stderr is where the user program's standard error goes on p.
 func (p *Proc) Stderr() io.Writer { return p.writer(true) }
+
+// Print, Printf and Println are fmt's, written to p.Stdout(): generated
+// code calls them where the arguments are one call of several results
+// (fmt.Println(f())), which fmt.Fprintln(w, f()) could not take.
+func (p *Proc) Print(a ...any) (int, error) { return fmt.Fprint(p.Stdout(), a...) }
+
+// Printf is fmt.Printf written to p.Stdout().
+func (p *Proc) Printf(format string, a ...any) (int, error) {
+	return fmt.Fprintf(p.Stdout(), format, a...)
+}
+
+// Println is fmt.Println written to p.Stdout().
+func (p *Proc) Println(a ...any) (int, error) { return fmt.Fprintln(p.Stdout(), a...) }
 
 func (p *Proc) writer(stderr bool) io.Writer {
 	o := &p.out

@@ -219,6 +219,7 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 	}
 	p.popRegion(at, trace.RegionPDO)
 	p.st.Restore(sv)
+	p.rethrow(a.caught)
 }
 
 // runBody runs p's share of a PDO over space.
@@ -230,7 +231,7 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 	loop := p.enterLoop(space, it)
 	p.inTask = true
 	us := p.st.User()
-	body(p, it)
+	it.caught = p.callBody(body, it)
 	p.st.Restore(us)
 	p.inTask = false
 	p.loop = loop
@@ -244,8 +245,13 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	if p.st != nil && a.reduces() { // statistics: the fold is Lib-DVM's RedGrp
 		defer p.st.Restore(p.st.Switch(stats.Red))
 	}
-	for i := range a.slots {
-		a.slots[i].it.combine()
+	// A pdo whose iteration panicked combines nothing: the reduction
+	// variables keep their values from before the loop, whichever shares
+	// had finished.
+	if a.caught = a.firstPanic(); a.caught == nil {
+		for i := range a.slots {
+			a.slots[i].it.combine()
+		}
 	}
 	if rec != nil {
 		p.recordDist(a, rec)
@@ -297,6 +303,9 @@ func (p *Proc) pdoShare(t *pdoTask) {
 	}
 	p.popRegion(at, trace.RegionPDO)
 	p.st.Restore(sv)
+	if repl {
+		p.rethrow(a.caught)
+	}
 }
 
 // sharedPDO is a PDO with a self-computed schedule (default, dynamic)
@@ -350,6 +359,7 @@ func (p *Proc) sharedPDO(at Site, s Schedule, space []Range, body func(p *Proc, 
 	}
 	p.popRegion(at, trace.RegionPDO)
 	p.st.Restore(sv)
+	p.rethrow(a.caught)
 }
 
 // serialPDO runs every iteration of the nest on p. A recorded schedule
@@ -892,7 +902,8 @@ type Iter struct {
 	// partials are the member's ReduceInto results, folded in with its
 	// closures (reduce) in the order they were registered.
 	partials []partial
-	ran      int // iterations handed out so far (pdo-work)
+	ran      int        // iterations handed out so far (pdo-work)
+	caught   *bodyPanic // the panic that ended this share (bodypanic.go)
 
 	// Dynamic schedules: the chunk being walked, linear numbers linPos..
 	// linEnd, and where chunks come from.

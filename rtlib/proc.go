@@ -17,13 +17,14 @@ type Proc struct {
 	aps      *aps
 	apsIndex int // position in aps.members
 	detached bool
-	beside   bool   // detached: a test's goroutine while another test holds processor 0 (OnLeader)
-	lane     bool   // the lane of a goroutine a processor started (lanes.go); detached too
-	owner    int    // a lane's processor
-	gseq     int    // a lane's goroutine number in the run
-	inTask   bool   // running a task dispatched to the APS (a PDO body)
-	goid     int64  // the goroutine's id, to find its stack when the time limit stops the run
-	measPos  string // position of the MeasureFinish call being made (MeasureFinishAt)
+	beside   bool       // detached: a test's goroutine while another test holds processor 0 (OnLeader)
+	lane     bool       // the lane of a goroutine a processor started (lanes.go); detached too
+	owner    int        // a lane's processor
+	gseq     int        // a lane's goroutine number in the run
+	inTask   bool       // running a task dispatched to the APS (a PDO body)
+	rethrown *bodyPanic // the last panic of a pdo's iteration raised again on p
+	goid     int64      // the goroutine's id, to find its stack when the time limit stops the run
+	measPos  string     // position of the MeasureFinish call being made (MeasureFinishAt)
 
 	buf      trace.Buf
 	bufLimit int

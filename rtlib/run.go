@@ -879,7 +879,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 	normal := false
 	defer func() {
 		if v := recover(); v != nil {
-			r.fail(&PanicError{Proc: p.id, Value: v, At: userFrame()})
+			r.fail(p.panicError(v))
 		} else if !normal && !r.aborting.Load() {
 			r.fail(&Error{Proc: p.id, Msg: "stopped by runtime.Goexit"})
 		}

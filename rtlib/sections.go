@@ -21,6 +21,9 @@ type psecTask struct {
 	at   Site
 	secs []Section
 	kids []*aps // the APS of each section
+	// caught is the panic that ended each section, written by the
+	// section's leader before the psection's barrier (bodypanic.go).
+	caught []*bodyPanic
 }
 
 // kidKey names the child APS of one section of one PSECTION of an APS.
@@ -81,6 +84,8 @@ func (p *Proc) PSection(sub, dir int, sections []Section) {
 	}
 	a.psec.at, a.psec.secs = at, sections
 	a.psec.kids = p.formSections(at, sections, a.psec.kids[:0])
+	a.psec.caught = resize(a.psec.caught, len(sections))
+	clear(a.psec.caught)
 	if len(a.members) > 1 {
 		a.dispatch(taskPSection)
 	}
@@ -193,26 +198,35 @@ func (p *Proc) psectionShare(t *psecTask) {
 	p.pushRegion(at, trace.RegionPSection)
 	for i := range t.secs {
 		if c := t.kids[i]; c.index(p.id) >= 0 {
-			p.runSection(c, at.Sub, &t.secs[i])
+			p.runSection(c, at.Sub, &t.secs[i], &t.caught[i])
 		}
 	}
-	if p.r.spread() {
+	a, repl := p.aps, p.mode == replicated
+	if p.r.spread() || repl {
 		// Every rank runs every section (the idle processors' too); the
 		// end is still a barrier of every processor, as in one process:
 		// the leader meets the other ranks before it releases this
-		// rank's members.
+		// rank's members. In replicated mode the members read what the
+		// leader decided about the sections' panics.
 		p.gatherRec(at, wPSectionEnd)
-		if p == p.aps.leader {
-			p.aps.release(p)
+		if p == a.leader {
+			a.caught = firstOf(t.caught)
+			a.release(p)
 		}
 	} else {
 		p.barrierRec(at, wPSectionEnd)
+		if p == a.leader {
+			a.caught = firstOf(t.caught)
+		}
 	}
 	p.popRegion(at, trace.RegionPSection)
+	if repl || p == a.leader {
+		p.rethrow(a.caught)
+	}
 }
 
 // runSection takes part in section s on its APS c.
-func (p *Proc) runSection(c *aps, sub int, s *Section) {
+func (p *Proc) runSection(c *aps, sub int, s *Section, caught **bodyPanic) {
 	at := Site{Sub: sub, Dir: s.Dir}
 	prev, prevIndex := p.enter(c)
 	mode := p.mode
@@ -237,7 +251,7 @@ func (p *Proc) runSection(c *aps, sub int, s *Section) {
 		}
 		p.mode = exclusive
 		us := p.st.User()
-		s.Body(p)
+		*caught = p.callSection(s.Body)
 		p.st.Restore(us)
 		if len(c.members) > 1 {
 			c.dispatch(taskLeave)

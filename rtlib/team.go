@@ -66,6 +66,10 @@ type aps struct {
 	space []Range // the nest of a PDO whose members compute their share
 	rep   repTask
 	psec  psecTask
+	// caught is the panic of the last pdo's iterations, raised again after
+	// it (bodypanic.go): written by the leader before it releases the
+	// members, read by them after.
+	caught *bodyPanic
 
 	// pending counts the dispatches since the leader last completed a
 	// barrier of the APS (leader only). While it is 0 every member has

@@ -49,7 +49,7 @@ outer:
 func pdoDefer(n int) {
 	//svm:pdo loops(i)
 	for i := 0; i < n; i++ {
-		defer println(i) // want 3:`^defer inside the body of the pdo at line 50: it would run when the processor's part ends, not when the function returns$`
+		defer println(i) // want 3:`^defer inside the body of the pdo at line 50: it would run when the processor's part ends, not when the function returns; put the code that needs it in a function literal, func\(\) { ...; defer ... }\(\), to run it at that function's end$`
 	}
 }
 

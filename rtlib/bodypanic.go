@@ -1,0 +1,134 @@
+package rtlib
+
+import (
+	"reflect"
+	"slices"
+)
+
+// A panic in a pdo's iteration behaves as in the serial program: it leaves
+// the loop and unwinds the function that holds it, where a deferred
+// recover may take it (a parser that panics on bad input, recovered by its
+// caller). The member whose iteration panicked stops its share; the others
+// finish theirs, the pdo ends as usual (its barrier, its records), and then
+// the panic is raised again, with the same value, on every processor that
+// runs the code around the pdo: the leader in exclusive mode, every member
+// in replicated mode, each with its own copy of the caller's defers. Of
+// several panicking iterations the one the serial loop reaches first is
+// raised; a pdo that panicked combines no reduction. Sections are alike: a
+// section that panics ends, the psection ends, and the panic of the first
+// section in the program's order is raised again after it. Between ranks a panic still ends the job (the value would have to
+// travel between processes).
+
+// bodyPanic is a panic caught in a member's share of a pdo.
+type bodyPanic struct {
+	value any
+	proc  int    // the member whose iteration panicked
+	at    string // "file:line" of the panicking frame
+	pos   []int  // the iteration: its position in each loop of the nest
+}
+
+// callBody runs body over p's share and returns the panic it raised, if
+// any, after closing the regions the unwound frames had opened.
+func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPanic) {
+	if p.r.ranks != nil {
+		body(p, it)
+		return nil
+	}
+	defer p.catch(&caught, len(p.regions), it)
+	body(p, it)
+	return nil
+}
+
+// callSection runs a section's body on its leader p, as callBody.
+func (p *Proc) callSection(body func(p *Proc)) (caught *bodyPanic) {
+	if p.r.ranks != nil {
+		body(p)
+		return nil
+	}
+	defer p.catch(&caught, len(p.regions), nil)
+	body(p)
+	return nil
+}
+
+// catch, deferred, takes a panic of a body into *caught and closes the
+// regions above depth; it is the iteration that panicked (nil for a
+// section).
+func (p *Proc) catch(caught **bodyPanic, depth int, it *Iter) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	c := &bodyPanic{value: v, proc: p.id, at: userFrame()}
+	if it != nil {
+		c.pos = it.position()
+	}
+	if len(p.regions) > depth {
+		p.closeRegionsAbove(depth)
+	}
+	*caught = c
+}
+
+// firstOf is the first panic of a psection's sections, in section order.
+func firstOf(caught []*bodyPanic) *bodyPanic {
+	for _, c := range caught {
+		if c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// position is the current iteration as counts from each loop's first value.
+func (it *Iter) position() []int {
+	pos := make([]int, len(it.idx))
+	for l := range pos {
+		if s := it.lv[l].step; s != 0 {
+			pos[l] = (it.idx[l] - it.lv[l].lo) / s
+		}
+	}
+	return pos
+}
+
+// firstPanic is the panic of the members' shares that the serial loop would
+// have raised: the earliest iteration. Called by the leader once every
+// member arrived at the pdo's barrier.
+func (a *aps) firstPanic() *bodyPanic {
+	var first *bodyPanic
+	for i := range a.slots {
+		c := a.slots[i].it.caught
+		if c != nil && (first == nil || slices.Compare(c.pos, first.pos) < 0) {
+			first = c
+		}
+	}
+	return first
+}
+
+// rethrow raises the panic of a pdo's iteration on p, after the pdo ended.
+func (p *Proc) rethrow(c *bodyPanic) {
+	if c == nil {
+		return
+	}
+	p.rethrown = c
+	panic(c.value)
+}
+
+// panicError is the failure of processor p whose goroutine ended with panic
+// value v: a panic raised again after a pdo names the iteration's processor
+// and line.
+func (p *Proc) panicError(v any) *PanicError {
+	if c := p.rethrown; c != nil && c.raised(v) {
+		return &PanicError{Proc: c.proc, Value: v, At: c.at}
+	}
+	return &PanicError{Proc: p.id, Value: v, At: userFrame()}
+}
+
+// raised reports whether v is the value c raised (or one of the same
+// uncomparable type: a slice or map cannot be compared).
+func (c *bodyPanic) raised(v any) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = reflect.TypeOf(v) == reflect.TypeOf(c.value)
+		}
+	}()
+	return v == c.value
+}
