@@ -284,6 +284,14 @@ func identity(r *compiler.Red) string {
 		return "true"
 	case directives.LogOr:
 		return "false"
+	case directives.Min, directives.Max:
+		if !realNumber(r.Obj.Type()) {
+			// A string has no greatest value to start a min from, but
+			// min and max may start from the variable itself: min(x,
+			// min(x, a, b)) = min(x, a, b). The leader writes x only
+			// after every member's share ended.
+			return r.Name
+		}
 	}
 	return fmt.Sprintf("%s.Identity(%s, %s.%s)", rt, r.Name, rt, opName[r.Op])
 }

@@ -479,8 +479,8 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 			return op.String() + " needs an integer"
 		}
 	case directives.Min, directives.Max:
-		if info&types.IsNumeric == 0 || info&types.IsComplex != 0 {
-			return op.String() + " needs an integer or a floating-point number"
+		if info&types.IsOrdered == 0 {
+			return op.String() + " needs an ordered type: an integer, a floating-point number or a string"
 		}
 	default:
 		if info&types.IsBoolean != 0 {

@@ -17,7 +17,7 @@ func types(n int) {
 		count int
 		t     celsius
 	)
-	//svm:pdo loops(i) reduction(+: name, p) reduction(&: f) reduction(max: c) reduction(+: ok) reduction(&&: count) // want 34:`^reduction\(\+: name\): name has type string; \+ needs a number$` 40:`^reduction\(\+: p\): p has type point; \+ needs a number$` 56:`^reduction\(&: f\): f has type float64; & needs an integer$` 74:`^reduction\(max: c\): c has type complex128; max needs an integer or a floating-point number$` 90:`^reduction\(\+: ok\): ok has type bool; \+ needs a number \(a bool reduces with && or \|\|\)$` 108:`^reduction\(&&: count\): count has type int; && needs a bool$`
+	//svm:pdo loops(i) reduction(+: name, p) reduction(&: f) reduction(max: c) reduction(+: ok) reduction(&&: count) // want 34:`^reduction\(\+: name\): name has type string; \+ needs a number$` 40:`^reduction\(\+: p\): p has type point; \+ needs a number$` 56:`^reduction\(&: f\): f has type float64; & needs an integer$` 74:`^reduction\(max: c\): c has type complex128; max needs an ordered type: an integer, a floating-point number or a string$` 90:`^reduction\(\+: ok\): ok has type bool; \+ needs a number \(a bool reduces with && or \|\|\)$` 108:`^reduction\(&&: count\): count has type int; && needs a bool$`
 	for i := 0; i < n; i++ {
 		name += "x"
 		p.x += i
