@@ -30,12 +30,32 @@ var (
 	lendMu sync.Mutex     // held while some test acts as processor 0
 	holder atomic.Uintptr // the goroutine that acts as processor 0 now (0: none)
 	// lentFrom maps a subtest's goroutine that borrowed processor 0 to
-	// its parent's; a holder not in it took lendMu itself.
+	// its parent's (a loan); a holder not in it took lendMu itself.
 	lentFrom sync.Map
 )
 
+// loan is a subtest's borrowing of processor 0: from whom, and the
+// parent's heldDepth to restore.
+type loan struct {
+	parent uintptr
+	depth  int
+}
+
 // testRun is set once OnLeader ran: the run is svmc test's.
 var testRun atomic.Bool
+
+// heldDepth is the depth of processor 0's region stack when the current
+// holder took it: the regions above are the holder's, closed when it gives
+// processor 0 away in t.Parallel. Only the holder touches it.
+var heldDepth int
+
+// lentAway reports whether p is processor 0 and the calling goroutine no
+// longer acts as it: a test function's traced entry ends after t.Parallel
+// gave processor 0 away (TestParallel closed its region then), and must
+// not touch processor 0, which another test may hold now.
+func (p *Proc) lentAway() bool {
+	return p.id == 0 && !p.detached && gProcs.load(getg()) != p
+}
 
 // OnLeader runs body as processor 0 of the active run, on the calling
 // goroutine, if no other test acts as processor 0 (see above).
@@ -58,6 +78,7 @@ func OnLeader(body func(p *Proc)) {
 		return
 	}
 	holder.Store(g)
+	heldDepth = len(r.procs[0].regions)
 	prev := gProcs.load(g)
 	gProcs.store(g, r.procs[0])
 	defer func() {
@@ -82,7 +103,8 @@ func SubRun[R interface {
 			f(sub) // the parent gave processor 0 away meanwhile
 			return
 		}
-		lentFrom.Store(c, g)
+		lentFrom.Store(c, loan{g, heldDepth})
+		heldDepth = len(r.procs[0].regions)
 		prev := gProcs.load(c)
 		gProcs.store(c, r.procs[0])
 		defer func() {
@@ -96,8 +118,11 @@ func SubRun[R interface {
 // giveBack ends goroutine c's turn as processor 0, if it has one: to the
 // parent it borrowed it from, or to whichever test asks next.
 func giveBack(c uintptr) {
-	if parent, ok := lentFrom.LoadAndDelete(c); ok {
-		holder.CompareAndSwap(c, parent.(uintptr))
+	if l, ok := lentFrom.LoadAndDelete(c); ok {
+		if l := l.(loan); holder.Load() == c { // only the holder moves it
+			heldDepth = l.depth
+			holder.Store(l.parent)
+		}
 		return
 	}
 	if holder.CompareAndSwap(c, 0) {
@@ -115,11 +140,15 @@ func TestParallel(p *Proc, t interface{ Parallel() }) *Proc {
 		t.Parallel()
 		return p
 	}
+	if p := r.procs[0]; len(p.regions) > heldDepth {
+		p.closeRegionsAbove(heldDepth) // the test's regions end as it pauses
+	}
 	gProcs.store(c, nil)
 	giveBack(c)
 	t.Parallel()
 	if lendMu.TryLock() {
 		holder.Store(c)
+		heldDepth = len(r.procs[0].regions)
 		gProcs.store(c, r.procs[0])
 		return r.procs[0]
 	}

@@ -2,9 +2,12 @@ package rtlib
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/svmc/svmc/trace"
 )
 
 // fakeT runs subtests as the testing package does: each on a goroutine of
@@ -104,5 +107,62 @@ func TestSubtestLending(t *testing.T) {
 		t.Error("processor 0 is still lent after every test ended")
 	} else {
 		lendMu.Unlock()
+	}
+}
+
+// TestParallelTestRegions: two tests whose functions have traced entries
+// call t.Parallel; when they resume, one acts as processor 0 and the
+// other runs beside it. The region each opened on processor 0 before it
+// paused ends as it pauses, and the entry's exit of the test running
+// beside does not touch processor 0 (the race detector saw it write
+// processor 0's region stack and trace buffer while the other test held
+// it; svmc test crashed once in the buffer).
+func TestParallelTestRegions(t *testing.T) {
+	var buf bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stage: 3, Trace: &buf, Format: trace.ASCII, Stderr: io.Discard}, func(*Proc) {
+		release, wg := make(chan struct{}), &sync.WaitGroup{}
+		test := func() *fakeT {
+			ft := &fakeT{paused: make(chan struct{}), release: release, wg: wg}
+			wg.Add(1)
+			go func() { // the test's goroutine, as the testing package starts it
+				defer wg.Done()
+				OnLeader(func(p *Proc) {
+					p.Enter(2) // the test function's traced entry
+					q := TestParallel(p, ft)
+					for range 20 {
+						q.PDO(2, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 7, Step: 1}}, func(*Proc, *Iter) {})
+					}
+					p.Exit(2)
+				})
+			}()
+			<-ft.paused
+			return ft
+		}
+		test()
+		test()
+		close(release) // the sequential tests are done: both resume
+		wg.Wait()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := 0
+	for _, r := range byNode(readTrace(t, buf.Bytes()))[0] {
+		if r.Desc.Name != "trace-region-start" && r.Desc.Name != "trace-region-stop" {
+			continue
+		}
+		switch typ := r.Int("trace region type"); {
+		case typ == trace.RegionSubroutine && r.Int("subprogram number") == 2:
+			if r.Desc.Name == "trace-region-start" {
+				open++
+			} else {
+				open--
+			}
+		case typ == trace.RegionPDO && open != 0:
+			t.Fatalf("processor 0 runs a pdo with %d paused tests' regions open: %s", open, evString(r))
+		}
+	}
+	if open != 0 {
+		t.Errorf("%d test regions never closed on processor 0", open)
 	}
 }
