@@ -35,6 +35,26 @@ const (
 // lookupEnv is os.LookupEnv, replaced by tests.
 var lookupEnv = os.LookupEnv
 
+// inputs are the environment variables and files the parameters came
+// from. svmc test's TestMain reads them before the testing package starts
+// logging what the test binary consults, which go test's cache compares
+// between runs; the first test reads them again (noteInputs), so that
+// svmc test -n 4 after -n 2 runs the tests again instead of printing
+// "(cached)".
+var inputs struct{ envs, files []string }
+
+// noteInputs reads the parameters' sources again, for go test's log.
+func noteInputs() {
+	for _, k := range append(inputs.envs, "SVMC_PRINT_PARAMS", "SVMC_DEADLOCK_MS") { // (run.go, deadlock.go)
+		os.LookupEnv(k)
+	}
+	for _, f := range inputs.files {
+		if f != "" {
+			os.Stat(f)
+		}
+	}
+}
+
 // PrintParams writes the effective run-time parameters, each with its
 // source, as a parameter file; Main calls it for SVMC_PRINT_PARAMS=1.
 func PrintParams(w io.Writer) error {
@@ -58,10 +78,14 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 // informational messages come from rank 0 only.
 func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	closeAll = func() error { return nil }
-	s, err := params.Load(lookupEnv)
+	s, err := params.Load(func(k string) (string, bool) {
+		inputs.envs = append(inputs.envs, k)
+		return lookupEnv(k)
+	})
 	if err != nil {
 		return par, closeAll, err
 	}
+	inputs.files = append(inputs.files, s.ParamFile, s.Values.Request)
 	if err := s.Collisions(); err != nil {
 		return par, closeAll, err
 	}

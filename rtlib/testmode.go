@@ -65,7 +65,9 @@ func OnLeader(body func(p *Proc)) {
 		body(Current())
 		return
 	}
-	testRun.Store(true)
+	if !testRun.Load() && testRun.CompareAndSwap(false, true) {
+		noteInputs()
+	}
 	g := getg()
 	if p := gProcs.load(g); p != nil && !p.detached && p.r == r {
 		body(p) // already a processor: a test function called by another

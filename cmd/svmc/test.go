@@ -58,6 +58,10 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 			if len(pkgArgs) == 0 {
 				pkgArgs = []string{"."}
 			}
+			if (perTest != "" || writesFiles(cmd)) && !slices.ContainsFunc(goArgs, isCountFlag) {
+				// go test would print a cached result and write no file.
+				goArgs = append([]string{"-count=1"}, goArgs...)
+			}
 			if len(pkgArgs) == 1 && !strings.Contains(pkgArgs[0], "...") {
 				return testPackage(cmd, pkgArgs[0], env, goArgs, keep, perTest)
 			}
@@ -98,6 +102,26 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 	instrumentFlag(cmd)
 	cmd.Flags().StringVar(&perTest, "trace-per-test", "", "write a trace per test, DIR/<test>.sddf (one go test run per test)")
 	return cmd
+}
+
+// outputParams are the run-time parameters that name files the run writes.
+var outputParams = []string{"trace", "stat_file", "cpuprofile", "gotrace"}
+
+// writesFiles reports whether the run writes files of its own, by a flag
+// or the environment.
+func writesFiles(cmd *cobra.Command) bool {
+	for _, name := range outputParams {
+		if cmd.Flags().Changed(strings.ReplaceAll(name, "_", "-")) || os.Getenv("SVMC_"+strings.ToUpper(name)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// isCountFlag reports whether a go test argument is its -count flag.
+func isCountFlag(a string) bool {
+	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+	return a == "count" || strings.HasPrefix(a, "count=")
 }
 
 // testPackage runs svmc test on the package in directory pattern.

@@ -353,3 +353,28 @@ func TestSvmcTestPackages(t *testing.T) {
 		t.Errorf("a failing package: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestSvmcTestCache: go test caches a package's result, keyed by what the
+// test binary read; svmc test's processors come from the environment,
+// read before the testing package starts logging, so -n 3 after -n 2
+// printed the cached result of 2 processors. A run that writes a trace
+// always runs.
+func TestSvmcTestCache(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": testedProg, "main_test.go": testedTests})
+	for _, n := range []string{"2", "3", "3"} {
+		res := runSvmc(t, dir, "test", "-n", n, ".", "--", "-v", "-run", "TestSum$")
+		if res.code != 0 || !strings.Contains(res.stdout, "processors: "+n) {
+			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
+		}
+	}
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	for range 2 {
+		os.Remove(tr)
+		if res := runSvmc(t, dir, "test", "-n", "3", "--trace", tr, ".", "--", "-run", "TestSum$"); res.code != 0 {
+			t.Fatalf("--trace: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+		}
+		if _, err := os.Stat(tr); err != nil {
+			t.Fatalf("svmc test --trace wrote no trace: %v", err)
+		}
+	}
+}
