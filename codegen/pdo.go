@@ -83,17 +83,17 @@ func (g *gen) pdo(c *compiler.Construct) {
 	if unchecked != nil {
 		end.WriteString("}\n")
 	}
-	// Real numbers hand their partial result to the runtime as a value, so
-	// a loop with reductions allocates nothing; complex and boolean ones
-	// register a closure over a copy (the accumulator itself must not
-	// escape, so that it stays in a register in the loop).
+	// Real numbers hand their partial result to the runtime as bits, so a
+	// loop with reductions allocates nothing; strings, booleans and complex
+	// numbers as a value with the operator as a function, which the
+	// runtime can also send between ranks (the accumulator itself must
+	// not escape, so that it stays in a register in the loop).
 	for k, r := range info.Reds {
 		if realNumber(r.Obj.Type()) {
 			fmt.Fprintf(&end, "%s.ReduceInto(%s, &%s, %s, %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, opName[r.Op])
 			continue
 		}
-		fmt.Fprintf(&end, "svm_part%d_%d := %s\n", d, k, redVar(k))
-		fmt.Fprintf(&end, "%s.Reduce(func() { %s })\n", iterVar, combine(r, fmt.Sprintf("svm_part%d_%d", d, k)))
+		fmt.Fprintf(&end, "%s.ReduceValue(%s, &%s, %s, %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, valueOp[r.Op])
 	}
 	end.WriteString("})")
 	closeAt, _ := g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), closing, g.line(outer.End()))
@@ -280,17 +280,15 @@ func allReal(c types.Type) bool {
 
 func identity(r *compiler.Red) string {
 	switch r.Op {
-	case directives.LogAnd:
-		return "true"
-	case directives.LogOr:
-		return "false"
+	case directives.LogAnd, directives.LogOr:
+		// The idempotent operators start from the variable itself: x &&
+		// (x && a && b) = x && a && b, and its type is the variable's (a
+		// named bool type: an untyped true would make a bool). The
+		// leader writes x only after every member's share ended.
+		return r.Name
 	case directives.Min, directives.Max:
 		if !realNumber(r.Obj.Type()) {
-			// A string has no greatest value to start a min from, but
-			// min and max may start from the variable itself: min(x,
-			// min(x, a, b)) = min(x, a, b). The leader writes x only
-			// after every member's share ended.
-			return r.Name
+			return r.Name // a string has no greatest value to start a min from
 		}
 	}
 	return fmt.Sprintf("%s.Identity(%s, %s.%s)", rt, r.Name, rt, opName[r.Op])
@@ -301,14 +299,11 @@ var opName = map[directives.ReduceOp]string{
 	directives.And: "OpAnd", directives.Or: "OpOr", directives.Xor: "OpXor",
 }
 
-func combine(r *compiler.Red, private string) string {
-	switch r.Op {
-	case directives.Min, directives.Max:
-		return fmt.Sprintf("%s = %s(%s, %s)", r.Name, r.Op, r.Name, private)
-	case directives.LogAnd, directives.LogOr:
-		return fmt.Sprintf("%s = %s %s %s", r.Name, r.Name, r.Op, private)
-	}
-	return fmt.Sprintf("%s %s= %s", r.Name, r.Op, private)
+// valueOp is rtlib's operator function of a reduction handed over with
+// ReduceValue (the bit operators take integers only, always ReduceInto).
+var valueOp = map[directives.ReduceOp]string{
+	directives.Add: "SumOf", directives.Mul: "ProductOf", directives.Min: "MinOf", directives.Max: "MaxOf",
+	directives.LogAnd: "AndOf", directives.LogOr: "OrOf",
 }
 
 // schedule is the rtlib schedule of a pdo.

@@ -41,7 +41,9 @@ func (p *Package) rankPrivate(c *Construct) {
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
-			if b, ok := o.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsNumeric == 0 {
+			if b, ok := o.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+				fix = "combine it with a reduction: reduction(||: " + o.Name() + ") when any iteration may set it, reduction(&&: " + o.Name() + ") when every one must"
+			} else if !ok || b.Info()&types.IsNumeric == 0 {
 				// seen = append(seen, i): no operator combines it.
 				what := "a " + kindOf(o.Type()) + " the iterations assign"
 				if kindOf(o.Type()) == "slice" {

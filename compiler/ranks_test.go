@@ -52,10 +52,13 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "a string the iterations assign cannot be combined between ranks") {
 				advice = "assign"
 			}
+			if strings.Contains(d.Msg, "reduction(||: big) when any iteration may set it") {
+				advice = "logical"
+			}
 			if strings.Contains(d.Msg, "a map cannot be //svm:shared") {
 				advice = "map"
 			}
-			if strings.Contains(d.Msg, "its field v is given shared storage at line 71 but not at line 72: declare the slice assigned there //svm:shared") {
+			if strings.Contains(d.Msg, "its field v is given shared storage at line 75 but not at line 76: declare the slice assigned there //svm:shared") {
 				advice = "field"
 			}
 			switch {
@@ -71,7 +74,7 @@ func TestRankPrivate(t *testing.T) {
 				advice = "method"
 			}
 			got[fmt.Sprintf("%s:%d", filepath.Base(d.Pos.Filename), d.Pos.Line)] = name + " " + advice
-			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 68 but not at line 69") {
+			if name == "v" && !strings.Contains(d.Msg, "it is a parameter, given shared storage at line 72 but not at line 73") {
 				t.Errorf("fill's warning does not name the calls that give v shared and private storage: %s", d.Msg)
 			}
 		}

@@ -902,8 +902,9 @@ type Iter struct {
 	// partials are the member's ReduceInto results, folded in with its
 	// closures (reduce) in the order they were registered.
 	partials []partial
-	ran      int        // iterations handed out so far (pdo-work)
-	caught   *bodyPanic // the panic that ended this share (bodypanic.go)
+	values   []valuePartial // ReduceValue's, folded after partials
+	ran      int            // iterations handed out so far (pdo-work)
+	caught   *bodyPanic     // the panic that ended this share (bodypanic.go)
 
 	// Dynamic schedules: the chunk being walked, linear numbers linPos..
 	// linEnd, and where chunks come from.
@@ -964,6 +965,8 @@ func (p *Proc) resetIter(it *Iter, space []Range) {
 	clear(it.reduce)
 	it.reduce = it.reduce[:0]
 	it.partials = it.partials[:0]
+	clear(it.values)
+	it.values = it.values[:0]
 }
 
 // setBox sets the iterations to counts lo0..hi0 of the outermost loop times
@@ -1164,6 +1167,9 @@ func (it *Iter) Reduce(combine func()) { it.reduce = append(it.reduce, combine) 
 func (it *Iter) combine() {
 	for i := range it.partials {
 		it.partials[i].fold()
+	}
+	for _, v := range it.values {
+		v.fold()
 	}
 	for _, f := range it.reduce {
 		f()

@@ -303,15 +303,22 @@ func (r *run) rankReduce(a *aps) (bool, error) {
 			pt.dst = unsafe.Pointer(&a.slots[mine].it.partials[j].bits)
 			pt.fold()
 		}
+		for j, v := range a.slots[i].it.values {
+			a.slots[mine].it.values[j].merge(v)
+		}
 	}
 	mine = max(mine, 0)
 	parts := a.slots[mine].it.partials
 	if len(a.slots[mine].it.reduce) > 0 {
-		return false, fmt.Errorf("a reduction of a complex or boolean variable cannot be combined between ranks yet")
+		return false, fmt.Errorf("a reduction registered with Iter.Reduce cannot be combined between ranks: hand its value over with ReduceValue")
+	}
+	met, err := r.rankValues(a, mine)
+	if err != nil {
+		return met, err
 	}
 	n := len(parts)
 	if n == 0 {
-		return false, nil
+		return met, nil
 	}
 	vals, kinds, ops := make([]uint64, n), make([]reflect.Kind, n), make([]Op, n)
 	for j, pt := range parts {
@@ -326,6 +333,38 @@ func (r *run) rankReduce(a *aps) (bool, error) {
 	for i := range a.slots {
 		if i != mine {
 			a.slots[i].it.partials = a.slots[i].it.partials[:0]
+		}
+	}
+	return true, nil
+}
+
+// rankValues combines the ReduceValue partials of this rank (member mine's,
+// into which the others' were merged) with the other ranks' (one
+// Allgather), and drops the other members'. It reports whether the ranks
+// met.
+func (r *run) rankValues(a *aps, mine int) (bool, error) {
+	vals := a.slots[mine].it.values
+	if len(vals) == 0 {
+		return false, nil
+	}
+	var out []byte
+	for _, v := range vals {
+		out = v.encode(out)
+	}
+	all, err := r.ranks.Allgather(out)
+	if err != nil {
+		return true, err
+	}
+	encs := slices.Clone(all) // (the values are decoded before the next Allgather)
+	for _, v := range vals {
+		if err := v.acrossRanks(encs); err != nil {
+			return true, err
+		}
+	}
+	for i := range a.slots {
+		if i != mine {
+			clear(a.slots[i].it.values)
+			a.slots[i].it.values = a.slots[i].it.values[:0]
 		}
 	}
 	return true, nil

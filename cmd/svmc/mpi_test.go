@@ -547,6 +547,9 @@ func TestRunMPI(t *testing.T) {
 		// Output where a plain program prints it: iterations on every
 		// rank, goroutines of iterations, processor 0's copies silent.
 		{"printing", root, "./golden/corpus/printing", ""},
+		// Reductions of strings, bools and complex numbers: values sent
+		// between ranks ("cannot be combined between ranks yet" before).
+		{"ordered", root, "./golden/corpus/ordered", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {

@@ -18,6 +18,7 @@ func main() {
 	count, sum, ignored := 0, 0.0, 0
 	var found []int
 	last := ""
+	big := false
 	var mu sync.Mutex
 	//svm:shared shared
 	//svm:pdo loops(i) reduction(+: sum)
@@ -33,6 +34,9 @@ func main() {
 		count++                  // want count: reduction advice
 		found = append(found, i) // want found: collect advice
 		last = fmt.Sprint(i)     // want last: assign advice
+		if i > 100 {
+			big = true // want big: logical advice
+		}
 		//svm:end critical
 		mu.Lock() // want mu: mutex advice
 		//svm:ignore race: counted on rank 0 only
@@ -40,7 +44,7 @@ func main() {
 		mu.Unlock()
 		_ = local
 	}
-	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0], len(found), last)
+	fmt.Println(count, sum, ignored, shared[1], private[1], grid[1][0], len(found), last, big)
 
 	results := make([]int, 4)
 	total, direct, owned := 0, 0, make([]int, 4)

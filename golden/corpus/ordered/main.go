@@ -1,12 +1,13 @@
-// min and max reductions over any ordered type, strings and type
-// parameters of cmp.Ordered too (not in TestRunMPI: a reduction that is
-// neither an integer nor a floating-point number is not yet combined
-// between ranks).
+// Reductions whose values are not real numbers: min and max over any
+// ordered type (strings, type parameters of cmp.Ordered), && and || over
+// bool and a named bool type, + and * over complex numbers. They are
+// combined between ranks too (TestRunMPI).
 package main
 
 import (
 	"cmp"
 	"fmt"
+	"math/cmplx"
 	"strings"
 )
 
@@ -22,6 +23,8 @@ func extremes[T cmp.Ordered](xs []T) (lo, hi T) {
 }
 
 type name string
+
+type flag bool
 
 func main() {
 	words := strings.Fields("pear fig apple quince kiwi banana cherry")
@@ -41,4 +44,19 @@ func main() {
 		first = min(first, []name{"b", "a", "c"}[i])
 	}
 	fmt.Println(first)
+
+	all, some := true, false
+	var nice flag = true
+	var z complex128
+	p := complex64(1)
+	//svm:pdo loops(i) reduction(&&: all) reduction(||: some) reduction(&&: nice) reduction(+: z) reduction(*: p)
+	for i := 0; i < len(words); i++ {
+		all = all && len(words[i]) > 2
+		some = some || strings.HasPrefix(words[i], "q")
+		nice = nice && flag(words[i] != "")
+		z += cmplx.Rect(1, float64(i))
+		p *= complex(1, 0.1)
+	}
+	fmt.Println(all, some, nice)
+	fmt.Printf("%.6f %.6f\n", z, p)
 }
