@@ -34,7 +34,7 @@ func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPan
 		body(p, it)
 		return nil
 	}
-	defer p.catch(&caught, len(p.regions), it)
+	defer p.catch(&caught, p.depths(), it)
 	body(p, it)
 	return nil
 }
@@ -45,15 +45,24 @@ func (p *Proc) callSection(body func(p *Proc)) (caught *bodyPanic) {
 		body(p)
 		return nil
 	}
-	defer p.catch(&caught, len(p.regions), nil)
+	defer p.catch(&caught, p.depths(), nil)
 	body(p)
 	return nil
 }
 
-// catch, deferred, takes a panic of a body into *caught and closes the
-// regions above depth; it is the iteration that panicked (nil for a
-// section).
-func (p *Proc) catch(caught **bodyPanic, depth int, it *Iter) {
+// depths is how deep a body starts in p's regions, critical sections and
+// locks: what a panic unwinds above them, catch ends.
+type depths struct{ regions, crit, locks int }
+
+func (p *Proc) depths() depths {
+	return depths{len(p.regions), len(p.sync.crit), len(p.sync.locks)}
+}
+
+// catch, deferred, takes a panic of a body into *caught, leaves the
+// critical sections and locks it left held (the other processors would
+// wait for them forever) and closes the regions it left open; it is the
+// iteration that panicked (nil for a section).
+func (p *Proc) catch(caught **bodyPanic, d depths, it *Iter) {
 	v := recover()
 	if v == nil {
 		return
@@ -62,8 +71,9 @@ func (p *Proc) catch(caught **bodyPanic, depth int, it *Iter) {
 	if it != nil {
 		c.pos = it.position()
 	}
-	if len(p.regions) > depth {
-		p.closeRegionsAbove(depth)
+	p.abandon(d.crit, d.locks)
+	if len(p.regions) > d.regions {
+		p.closeRegionsAbove(d.regions)
 	}
 	*caught = c
 }

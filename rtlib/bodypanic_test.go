@@ -150,3 +150,39 @@ func callerLine() int {
 	_, _, line, _ := runtime.Caller(1)
 	return line
 }
+
+// TestPanicInCritical: an iteration that panics inside a critical section
+// and a LOCK leaves both, so that the other processors' iterations and
+// the next loop can enter them (the run deadlocked).
+func TestPanicInCritical(t *testing.T) {
+	for _, n := range []int{1, 2, 3} {
+		x := 0
+		var got []any
+		err := rt.Run(prog, rt.Params{NProcs: n}, func(p *rt.Proc) {
+			count := func(bad int) {
+				defer func() { got = append(got, recover()) }()
+				p.PDO(1, 1, rt.DefaultSchedule(), space(0, 7), func(q *rt.Proc, it *rt.Iter) {
+					for it.Next() {
+						q.CriticalEnter(1, 2, "")
+						h := q.Lock(1, 3, rt.VarOf(&x))
+						if it.Index(0) == bad {
+							panic("bad")
+						}
+						x++
+						q.Unlock(1, 3, h)
+						q.CriticalExit(1, 2, "")
+					}
+				})
+			}
+			count(3)
+			x = 0
+			count(-1)
+		})
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if len(got) != 2 || got[0] != "bad" || got[1] != nil || x != 8 {
+			t.Errorf("n=%d: recovered %v, x = %d; want [bad <nil>], 8", n, got, x)
+		}
+	}
+}

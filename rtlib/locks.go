@@ -138,13 +138,27 @@ func (t *lockTable) atomLock(addr uintptr) *rtLock {
 // the run's tables so that a directive executed again takes no run-wide
 // mutex.
 type procSync struct {
-	held   []*rtLock // taken by LOCK directives, innermost last
-	crit   []*rtLock // critical sections entered, innermost last
-	vars   []LockVar // scratch: the variables of a LOCK directive, sorted
-	rows   []int     // scratch: locking address rows
+	held   []*rtLock   // taken by LOCK directives, innermost last
+	locks  []heldLock  // the LOCK directives that took them
+	crit   []critEntry // critical sections entered, innermost last
+	vars   []LockVar   // scratch: the variables of a LOCK directive, sorted
+	rows   []int       // scratch: locking address rows
 	cc     [4]critCache
 	ccNext int
 	vc     [16]varCache
+}
+
+// critEntry is a critical section a processor is in, and where it
+// entered (its exit is written there if a panic leaves it: abandon).
+type critEntry struct {
+	l  *rtLock
+	at Site
+}
+
+// heldLock is what one LOCK directive took, and where.
+type heldLock struct {
+	h  Held
+	at Site
 }
 
 type critCache struct {
@@ -197,7 +211,7 @@ func (p *Proc) CriticalEnter(sub, dir int, name string) {
 	}
 	p.st.Restore(ws)
 	p.st.Restore(sv)
-	p.sync.crit = append(p.sync.crit, l)
+	p.sync.crit = append(p.sync.crit, critEntry{l, at})
 	if p.on(trace.TagWaitCritSecStop) {
 		p.syncRec(trace.TagWaitCritSecStop, at)
 	}
@@ -215,8 +229,8 @@ func (p *Proc) CriticalExit(sub, dir int, name string) {
 	if p.on(trace.TagExitCritSec) {
 		p.syncRec(trace.TagExitCritSec, at)
 	}
-	l := s.crit[n-1]
-	s.crit[n-1] = nil
+	l := s.crit[n-1].l
+	s.crit[n-1] = critEntry{}
 	s.crit = s.crit[:n-1]
 	if p.r.ranks != nil && p.globalSync() {
 		p.globalRelease(at, wCritical)
@@ -293,6 +307,7 @@ func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
 	if p.on(trace.TagWaitLockStop) {
 		p.syncRec(trace.TagWaitLockStop, at)
 	}
+	s.locks = append(s.locks, heldLock{h, at})
 	return h
 }
 
@@ -312,6 +327,24 @@ func (p *Proc) Unlock(sub, dir int, h Held) {
 		s.held[i] = nil
 	}
 	s.held = s.held[:min(int(h.start), len(s.held))]
+	for len(s.locks) > 0 && s.locks[len(s.locks)-1].h.start >= h.start {
+		s.locks = s.locks[:len(s.locks)-1]
+	}
+}
+
+// abandon leaves the critical sections and releases the locks a panic
+// unwound through, down to the given depths of p.sync.crit and locks, with
+// their records (written at the sites where they were taken).
+func (p *Proc) abandon(crit, locks int) {
+	s := &p.sync
+	for len(s.crit) > crit {
+		at := s.crit[len(s.crit)-1].at
+		p.CriticalExit(at.Sub, at.Dir, "")
+	}
+	if len(s.locks) > locks {
+		hl := s.locks[locks]
+		p.Unlock(hl.at.Sub, hl.at.Dir, hl.h)
+	}
 }
 
 func appendAddrRow(rows []int, v LockVar) []int {

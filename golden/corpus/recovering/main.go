@@ -117,6 +117,26 @@ func loadThree(a, b, c string) (got [3]string, err error) {
 	return got, nil
 }
 
+// tally counts in a critical section, which a bad value panics inside:
+// the section must be left, or the next call waits for it forever.
+func tally(xs []int) (hist [3]int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tally: %v", r)
+		}
+	}()
+	//svm:pdo loops(i)
+	for i := 0; i < len(xs); i++ {
+		//svm:critical
+		if xs[i] < 0 {
+			panic(fmt.Sprint("negative at ", i))
+		}
+		hist[xs[i]%3]++
+		//svm:end critical
+	}
+	return hist, nil
+}
+
 func divmod(a, b int) (int, int) { return a / b, a % b }
 
 func main() {
@@ -149,6 +169,12 @@ func main() {
 	fmt.Println(loadThree("a", "b", "c"))
 	got, err := loadThree("a", "", "")
 	fmt.Println(got[0], err, errors.Is(err, errMissing))
+
+	good := []int{1, 2, 3, 4, 5, 6, 7, 8}
+	fmt.Println(tally(good))
+	_, err = tally([]int{1, 2, -3, 4, 5, 6, 7, 8})
+	fmt.Println(err)
+	fmt.Println(tally(good))
 
 	//svm:replicated
 	{
