@@ -402,3 +402,36 @@ func BenchmarkGoStatement(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDetachedPDO: a pdo of 64 iterations reached from the program's
+// own goroutines (b.RunParallel in svmc test, an HTTP handler), which runs
+// serially on each goroutine's detached Proc, against the plain loop.
+func BenchmarkDetachedPDO(b *testing.B) {
+	a := make([]float64, 64)
+	for _, form := range []string{"plain", "pdo"} {
+		b.Run(form, func(b *testing.B) {
+			benchRun(b, 2, 0, func(*Proc) {
+				b.RunParallel(func(pb *testing.PB) {
+					p := Current()
+					for pb.Next() {
+						if form == "plain" {
+							s := 0.0
+							for i := range a {
+								s += a[i]
+							}
+							_ = s
+							continue
+						}
+						p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: len(a) - 1, Step: 1}}, func(q *Proc, it *Iter) {
+							s := 0.0
+							for it.Next() {
+								s += a[it.Index(0)]
+							}
+							_ = s
+						})
+					}
+				})
+			})
+		})
+	}
+}

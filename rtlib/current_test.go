@@ -133,3 +133,68 @@ func TestNilQueries(t *testing.T) {
 		t.Error("nil arrangement")
 	}
 }
+
+// TestDetachedPDO: a goroutine that is not a processor runs its pdos
+// serially, nested ones too, again and again without allocating an Iter
+// each time, says so once per construct, and a panic in a body leaves its
+// Iter and loop frame free for the next pdo.
+func TestDetachedPDO(t *testing.T) {
+	var stderr bytes.Buffer
+	err := Run(testProg(), Params{NProcs: 2, Stderr: &stderr}, func(*Proc) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			p := Current()
+			nest := func() (sum int) {
+				p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 3, Step: 1}}, func(q *Proc, it *Iter) {
+					for it.Next() {
+						i := it.Index(0)
+						q.PDO(1, 2, DefaultSchedule(), []Range{{Lo: 0, Hi: 4, Step: 1}}, func(q *Proc, jt *Iter) {
+							for jt.Next() {
+								sum += 10*i + jt.Index(0)
+							}
+						})
+					}
+				})
+				return sum
+			}
+			for range 3 {
+				func() {
+					defer func() { recover() }()
+					p.PDO(1, 3, DefaultSchedule(), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {
+						for it.Next() {
+							if it.Index(0) == 5 {
+								panic("bad")
+							}
+						}
+					})
+				}()
+			}
+			if p.nSerial != 0 || p.LoopSize() != 0 {
+				t.Errorf("after panicking pdos: %d serial Iters in use, LoopSize %d", p.nSerial, p.LoopSize())
+			}
+			if got := nest(); got != 5*(0+10+20+30)+4*(0+1+2+3+4) {
+				t.Errorf("nested sum %d", got)
+			}
+			walk := func(q *Proc, it *Iter) {
+				for it.Next() {
+				}
+			}
+			if a := testing.AllocsPerRun(100, func() {
+				p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 63, Step: 1}}, walk)
+			}); a != 0 {
+				t.Errorf("a serial pdo allocates %.0f times a call", a)
+			}
+			if len(p.serial) != 2 {
+				t.Errorf("%d serial Iters kept, want 2 (one per level)", len(p.serial))
+			}
+		}()
+		<-done
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stderr.String(), "pdo runs all its iterations on this goroutine"); n != 3 {
+		t.Errorf("%d messages for 3 pdo directives:\n%s", n, stderr.String())
+	}
+}

@@ -82,11 +82,15 @@ func firstUserFrame(pcs []uintptr) string {
 // the construct with.
 func (p *Proc) detachedConstruct(at Site, what, does string) {
 	r := p.r
-	r.mu.Lock()
 	k := seenKey{at, 1}
 	if p.beside {
 		k.why = 2
 	}
+	if p.told == k {
+		return // a goroutine that reaches the construct again and again
+	}
+	p.told = k
+	r.mu.Lock()
 	seen := r.infoSeen[k]
 	r.infoSeen[k] = true
 	r.mu.Unlock()

@@ -196,7 +196,10 @@ type loopFrame struct {
 // LoopLocalSize) and returns the frame to restore after it.
 func (p *Proc) enterLoop(space []Range, it *Iter) loopFrame {
 	old := p.loop
-	p.loop = loopFrame{space, it}
+	// A copy, so that the caller's nest (a literal in generated code)
+	// stays on its stack.
+	it.space = append(it.spaceBuf[:0], space...)
+	p.loop = loopFrame{it.space, it}
 	return old
 }
 

@@ -372,17 +372,30 @@ func (p *Proc) serialPDO(at Site, space []Range, body func(p *Proc, it *Iter)) {
 		start = p.now()
 	}
 	p.checkSteps(at, space)
-	it := &Iter{}
+	// The Iter of each nesting level is kept: a goroutine that runs a
+	// small pdo again and again (a handler, b.RunParallel) allocates none.
+	if p.nSerial == len(p.serial) {
+		p.serial = append(p.serial, &Iter{})
+	}
+	it := p.serial[p.nSerial]
+	p.nSerial++
+	defer p.leaveSerial(p.loop) // also when the body panics
 	p.resetIter(it, space)
 	it.setFull(space)
-	loop := p.enterLoop(space, it)
+	p.enterLoop(space, it)
 	body(p, it)
-	p.loop = loop
 	it.combine()
 	if work {
 		p.pdoWorkRec(at, it, start)
 	}
 	p.popRegion(at, trace.RegionPDO)
+}
+
+// leaveSerial ends a serialPDO: its Iter is free again, the enclosing
+// loop's frame is back.
+func (p *Proc) leaveSerial(outer loopFrame) {
+	p.nSerial--
+	p.loop = outer
 }
 
 func (p *Proc) pdoInfoRec(at Site, info *pdoInfo, startup float64) {
@@ -917,6 +930,9 @@ type Iter struct {
 
 	lvBuf  [4]level
 	idxBuf [4]int
+
+	space    []Range // the nest, for LoopSize (enterLoop)
+	spaceBuf [4]Range
 }
 
 // level is the position of the walk in one loop.

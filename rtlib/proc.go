@@ -23,8 +23,11 @@ type Proc struct {
 	gseq     int        // a lane's goroutine number in the run
 	inTask   bool       // running a task dispatched to the APS (a PDO body)
 	rethrown *bodyPanic // the last panic of a pdo's iteration raised again on p
-	goid     int64      // the goroutine's id, to find its stack when the time limit stops the run
-	measPos  string     // position of the MeasureFinish call being made (MeasureFinishAt)
+	told     seenKey    // the last construct detachedConstruct spoke of
+	serial   []*Iter    // serialPDO's Iters, one per nesting level
+	nSerial  int
+	goid     int64  // the goroutine's id, to find its stack when the time limit stops the run
+	measPos  string // position of the MeasureFinish call being made (MeasureFinishAt)
 
 	buf      trace.Buf
 	bufLimit int
