@@ -55,6 +55,9 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "reduction(||: big) when any iteration may set it") {
 				advice = "logical"
 			}
+			if strings.Contains(d.Msg, "share its storage through a slice, data := s.areas[:] and //svm:shared data") {
+				advice = "array"
+			}
 			if strings.Contains(d.Msg, "a map cannot be //svm:shared") {
 				advice = "map"
 			}

@@ -673,7 +673,12 @@ func parseShared(p *parser, d *Directive) {
 		if start := p.tokOff - len(v); start >= 0 && p.src[start:p.tokOff] == v {
 			x, at = strings.TrimSpace(p.src[start:scanExpr(p.src, start, ",")]), start
 		}
-		p.errorAt(at, "shared names variables, not fields or elements (%s): take the slice into a variable (data := %s) and share that; the storage is shared whatever name reaches it, so the code may go on using %s (`_ = data` keeps Go from calling data unused)", x, x, x)
+		slice := x
+		if p.lit == "." && !strings.HasSuffix(x, "]") {
+			// A field may be an array, which data := g.Arr would copy.
+			slice = fmt.Sprintf("%s; for an array field data := %s[:], since data := %s would copy the array", x, x, x)
+		}
+		p.errorAt(at, "shared names variables, not fields or elements (%s): take the slice into a variable (data := %s) and share that; the storage is shared whatever name reaches it, so the code may go on using %s (`_ = data` keeps Go from calling data unused)", x, slice, x)
 		panic(bailout{})
 	}
 }

@@ -230,7 +230,7 @@ func TestErrors(t *testing.T) {
 		{"//svm:trace_regoin r", `f.go:12:8: unknown directive "trace_regoin"; did you mean "trace_region"?`},
 		// trailing garbage
 		{"//svm:barrier now", `f.go:12:16: barrier: expected end of directive, found "now"`},
-		{"//svm:shared g.Data", `f.go:12:15: shared: shared names variables, not fields or elements (g.Data): take the slice into a variable (data := g.Data) and share that; the storage is shared whatever name reaches it, so the code may go on using g.Data (` + "`_ = data`" + ` keeps Go from calling data unused)`},
+		{"//svm:shared g.Data", `f.go:12:15: shared: shared names variables, not fields or elements (g.Data): take the slice into a variable (data := g.Data; for an array field data := g.Data[:], since data := g.Data would copy the array) and share that; the storage is shared whatever name reaches it, so the code may go on using g.Data (` + "`_ = data`" + ` keeps Go from calling data unused)`},
 		{"//svm:shared a, b[1:], c", `f.go:12:18: shared: shared names variables, not fields or elements (b[1:]): take the slice into a variable (data := b[1:]) and share that; the storage is shared whatever name reaches it, so the code may go on using b[1:] (` + "`_ = data`" + ` keeps Go from calling data unused)`},
 		{"//svm:end replicated r", `f.go:12:23: end: expected end of directive, found "r"`},
 		{"//svm:critical a b", `f.go:12:19: critical: expected end of directive, found "b"`},

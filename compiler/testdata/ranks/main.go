@@ -161,3 +161,13 @@ func tally(words []string) map[string]int {
 	}
 	return counts
 }
+
+// scene holds an array in a struct: its storage is shared through a slice.
+type scene struct{ areas [8]float64 }
+
+func (s *scene) compute() {
+	//svm:pdo loops(i)
+	for i := range s.areas {
+		s.areas[i] = float64(i) // want s: array advice
+	}
+}
