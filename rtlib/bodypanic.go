@@ -14,10 +14,12 @@ import (
 // runs the code around the pdo: the leader in exclusive mode, every member
 // in replicated mode, each with its own copy of the caller's defers. Of
 // several panicking iterations the one the serial loop reaches first is
-// raised; a pdo that panicked combines no reduction. Sections are alike: a
-// section that panics ends, the psection ends, and the panic of the first
-// section in the program's order is raised again after it. Between ranks a panic still ends the job (the value would have to
-// travel between processes).
+// raised; a pdo that panicked combines no reduction, and the critical
+// sections and locks the panic left are left (catch). Sections are alike:
+// a section that panics ends, the psection ends, and the panic of the
+// first section in the program's order is raised again after it. Between
+// ranks a panic still ends the job (the value would have to travel
+// between processes).
 
 // bodyPanic is a panic caught in a member's share of a pdo.
 type bodyPanic struct {
