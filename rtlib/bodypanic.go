@@ -18,8 +18,8 @@ import (
 // sections and locks the panic left are left (catch). Sections are alike:
 // a section that panics ends, the psection ends, and the panic of the
 // first section in the program's order is raised again after it. Between
-// ranks a panic still ends the job (the value would have to travel
-// between processes).
+// ranks such a panic ends the job (the value would have to travel between
+// processes): a rank must not recover it and go on without the others.
 
 // bodyPanic is a panic caught in a member's share of a pdo.
 type bodyPanic struct {
@@ -32,10 +32,6 @@ type bodyPanic struct {
 // callBody runs body over p's share and returns the panic it raised, if
 // any, after closing the regions the unwound frames had opened.
 func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPanic) {
-	if p.r.ranks != nil {
-		body(p, it)
-		return nil
-	}
 	defer p.catch(&caught, p.depths(), it)
 	body(p, it)
 	return nil
@@ -43,10 +39,6 @@ func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPan
 
 // callSection runs a section's body on its leader p, as callBody.
 func (p *Proc) callSection(body func(p *Proc)) (caught *bodyPanic) {
-	if p.r.ranks != nil {
-		body(p)
-		return nil
-	}
 	defer p.catch(&caught, p.depths(), nil)
 	body(p)
 	return nil
@@ -70,6 +62,12 @@ func (p *Proc) catch(caught **bodyPanic, d depths, it *Iter) {
 		return
 	}
 	c := &bodyPanic{value: v, proc: p.id, at: userFrame()}
+	if p.r.ranks != nil {
+		// The other ranks cannot raise it again: the job ends here,
+		// rather than this rank's copy of the code around the construct
+		// recovering it and going on without the other ranks.
+		p.die(&PanicError{Proc: p.id, Value: v, At: c.at})
+	}
 	if it != nil {
 		c.pos = it.position()
 	}

@@ -280,8 +280,13 @@
 //
 // Errors the user causes at run time stop the run with an *Error whose text
 // is "file:line:col: [processor K: ]message", positioned at the directive.
-// A panic on a processor becomes a *PanicError naming the processor, the value
-// and the first stack frame outside rtlib and the Go runtime. In both cases
+// A panic in a pdo's iteration or a section is first taken by the
+// construct (bodypanic.go): the construct ends on every member and the panic
+// is raised again after it where the code around it runs, so that a deferred
+// recover there takes it as in the serial program. A panic nobody recovers
+// becomes a *PanicError naming the processor, the value and the first stack
+// frame outside rtlib and the Go runtime (of the iteration, for a panic
+// raised again after a construct). In both cases
 // the other processors are stopped at their next safe point (any wait of
 // the runtime, the entry of a construct, the grab of a dynamic chunk) with
 // a bounded wait, the buffers of the

@@ -707,6 +707,47 @@ func main() {
 	}
 }
 
+// TestMPIPanicInIteration: in one process a panic in an iteration is
+// raised again after the pdo, where a deferred recover takes it; between
+// ranks it ends the job, naming the processor and line: rank 0 recovered
+// it alone and went on, printing its own result, while rank 1 waited at
+// the pdo's end.
+func TestMPIPanicInIteration(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func count(xs []string) (n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("count: %v", r)
+		}
+	}()
+	//svm:pdo loops(i) reduction(+: n)
+	for i := 0; i < len(xs); i++ {
+		if xs[i] == "x" {
+			panic("bad item " + xs[i])
+		}
+		n++
+	}
+	return n, nil
+}
+
+func main() {
+	fmt.Println(count([]string{"a", "x", "b", "c"}))
+	fmt.Println("after")
+}
+`})
+	res := runSvmc(t, dir, "run", "--mpi", "-n", "2", ".")
+	if res.code == 0 || !strings.Contains(res.stderr, "svmc: processor 0 panicked: bad item x\n\tat main.go:14") || strings.Contains(res.stdout, "after") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	if one := runSvmc(t, dir, "run", "-n", "2", "."); one.code != 0 || one.stdout != "0 count: bad item x\nafter\n" {
+		t.Errorf("in one process: exit %d, stdout %q, stderr:\n%s", one.code, one.stdout, one.stderr)
+	}
+}
+
 // TestMPIConflict: processors of two ranks updating one shared element
 // under a critical section take turns between ranks (the sum is right);
 // writing it without one, to different values, is a race the ranks see at
