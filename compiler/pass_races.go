@@ -198,6 +198,80 @@ func (p *Package) suppress() {
 	}
 }
 
+// derivedFrom are the variables of inner loops of a pdo body that start
+// from its distributed loop variables, directly or through locals computed
+// from them: the loop over a block (lo := b*n/p; for i := lo; i < hi; i++),
+// whose elements the iteration owns as it owns those indexed by b. (Only
+// for "does the index depend on the iteration": a loop-carried dependence
+// through i is one inside the iteration. A plain local, j := i/2, is not
+// one: the index it stands for may repeat, which the checks see only as a
+// write at an index that does not depend on i.)
+func (p *Package) derivedFrom(body ast.Node, dist map[types.Object]string) map[types.Object]bool {
+	derived := map[types.Object]bool{} // every local computed from them, first
+	mentions := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				o := p.Info.Uses[id]
+				found = found || dist[o] != "" || derived[o]
+			}
+			return !found
+		})
+		return found
+	}
+	define := func(id *ast.Ident, from ast.Expr) bool {
+		o := p.Info.Defs[id]
+		if o == nil || derived[o] || dist[o] != "" || !mentions(from) {
+			return false
+		}
+		derived[o] = true
+		return true
+	}
+	for changed := true; changed; {
+		changed = false
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch s := n.(type) {
+			case *ast.AssignStmt:
+				if s.Tok != token.DEFINE {
+					return true
+				}
+				for i, lhs := range s.Lhs {
+					id, ok := lhs.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					from := s.Rhs[0] // lo, hi := bounds(b)
+					if len(s.Rhs) == len(s.Lhs) {
+						from = s.Rhs[i]
+					}
+					changed = define(id, from) || changed
+				}
+			case *ast.ValueSpec:
+				for i, id := range s.Names {
+					if i < len(s.Values) {
+						changed = define(id, s.Values[i]) || changed
+					}
+				}
+			}
+			return true
+		})
+	}
+	loops := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if f, ok := n.(*ast.ForStmt); ok {
+			if init, ok := f.Init.(*ast.AssignStmt); ok && init.Tok == token.DEFINE {
+				for _, lhs := range init.Lhs {
+					if id, ok := lhs.(*ast.Ident); ok && derived[p.Info.Defs[id]] {
+						loops[p.Info.Defs[id]] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return loops
+}
+
 func (p *Package) racesInPDO(c *Construct) {
 	info := c.PDO
 	nest := info.Loops[0].Stmt
@@ -361,10 +435,11 @@ func (p *Package) racesInPDO(c *Construct) {
 	// variables are.
 	// An index that uses a distributed loop variable, or the processor's
 	// number (parts[rtlib.ProcessorID()]: one element per processor).
+	derived := p.derivedFrom(info.Body, dist)
 	uses := func(e ast.Expr) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && dist[p.Info.Uses[id]] != "" {
+			if id, ok := n.(*ast.Ident); ok && (dist[p.Info.Uses[id]] != "" || derived[p.Info.Uses[id]]) {
 				found = true
 			}
 			return !found
