@@ -2,7 +2,6 @@ package rtlib
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,7 +80,7 @@ func deadlockTimeout(d time.Duration) time.Duration {
 	if d != 0 {
 		return d
 	}
-	if s := os.Getenv("SVMC_DEADLOCK_MS"); s != "" {
+	if s := getenv("SVMC_DEADLOCK_MS"); s != "" {
 		if ms, err := strconv.Atoi(s); err == nil && ms >= 0 {
 			if ms == 0 {
 				return -1

@@ -41,11 +41,28 @@ var lookupEnv = os.LookupEnv
 // between runs; the first test reads them again (noteInputs), so that
 // svmc test -n 4 after -n 2 runs the tests again instead of printing
 // "(cached)".
-var inputs struct{ envs, files []string }
+var inputs struct {
+	sync.Mutex
+	envs, files []string
+}
+
+// getenv is os.Getenv of a variable the run consults, noted in inputs.
+func getenv(k string) string {
+	noteEnv(k)
+	return os.Getenv(k)
+}
+
+func noteEnv(k string) {
+	inputs.Lock()
+	inputs.envs = append(inputs.envs, k)
+	inputs.Unlock()
+}
 
 // noteInputs reads the parameters' sources again, for go test's log.
 func noteInputs() {
-	for _, k := range append(inputs.envs, "SVMC_PRINT_PARAMS", "SVMC_DEADLOCK_MS") { // (run.go, deadlock.go)
+	inputs.Lock()
+	defer inputs.Unlock()
+	for _, k := range inputs.envs {
 		os.LookupEnv(k)
 	}
 	for _, f := range inputs.files {
@@ -79,13 +96,15 @@ func ParamsFromEnv() (par Params, closeAll func() error, err error) {
 func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 	closeAll = func() error { return nil }
 	s, err := params.Load(func(k string) (string, bool) {
-		inputs.envs = append(inputs.envs, k)
+		noteEnv(k)
 		return lookupEnv(k)
 	})
 	if err != nil {
 		return par, closeAll, err
 	}
+	inputs.Lock()
 	inputs.files = append(inputs.files, s.ParamFile, s.Values.Request)
+	inputs.Unlock()
 	if err := s.Collisions(); err != nil {
 		return par, closeAll, err
 	}

@@ -368,7 +368,7 @@ func sigName(s os.Signal) string {
 // the bounded wait of a failure), complete the trace and exit with 130 or
 // 143 after "svmc: interrupted (SIGINT): trace written to FILE".
 func Main(prog *Program, body func(p *Proc)) {
-	if params.IsTrue(os.Getenv("SVMC_PRINT_PARAMS")) {
+	if params.IsTrue(getenv("SVMC_PRINT_PARAMS")) {
 		if err := PrintParams(os.Stdout); err != nil {
 			fatal(err)
 		}
