@@ -65,6 +65,11 @@ func (p *Package) checkPDO(c *Construct) {
 	d := c.Dir.PDO
 	st := c.Stmt
 	info := &PDO{}
+	if len(d.Loops) == 0 {
+		// Without loops(...) the pdo is the loop that follows, as it is
+		// written: its variable, or none (for _, v := range s, for range n).
+		d.Loops = []directives.Name{{Name: implicitLoopVar(st), Pos: c.Dir.Pos}}
+	}
 	// Unwrap the nest.
 	for k, name := range d.Loops {
 		if st == nil {
@@ -179,6 +184,36 @@ func usesObj(info *types.Info, nodes []ast.Node, obj types.Object) bool {
 	return found
 }
 
+// implicitLoopVar is the variable of the loop a pdo without loops(...)
+// applies to: "_" where it has none, "" where st is no loop.
+func implicitLoopVar(st ast.Stmt) string {
+	if ls, ok := st.(*ast.LabeledStmt); ok {
+		st = ls.Stmt
+	}
+	switch s := st.(type) {
+	case *ast.ForStmt:
+		if init, ok := s.Init.(*ast.AssignStmt); ok && len(init.Lhs) == 1 {
+			if id, ok := init.Lhs[0].(*ast.Ident); ok {
+				return id.Name
+			}
+		}
+		return "i"
+	case *ast.RangeStmt:
+		if id, ok := s.Key.(*ast.Ident); ok && s.Tok == token.DEFINE {
+			return id.Name
+		}
+		if s.Key == nil || s.Tok == token.DEFINE {
+			return "_"
+		}
+		return "i"
+	}
+	return ""
+}
+
+// hiddenIndex is the name of the index generated for a pdo over a range
+// loop that declares none: the body cannot see it.
+const hiddenIndex = "svm_i"
+
 // loop analyses one loop of the nest; outer is the loop variable of the
 // enclosing loop of the nest ("" for the outermost).
 func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name, outer string) *Loop {
@@ -196,6 +231,10 @@ func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name, outer st
 	if outer != "" {
 		p.errorf(st.Pos(), "pdo loops(%s) (line %d): the body of loop %s must be only the for loop over %s (a perfect nest), found %s",
 			loopNames(c.Dir.PDO.Loops), line, outer, name.Name, stmtKind(st))
+		return nil
+	}
+	if name.Name == "" {
+		p.errorf(st.Pos(), "pdo (line %d) must be followed by a for loop, found %s", line, stmtKind(st))
 		return nil
 	}
 	p.errorf(st.Pos(), "pdo (line %d) must be followed by a for loop over %s, found %s", line, name.Name, stmtKind(st))
@@ -350,20 +389,27 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 }
 
 func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name) *Loop {
-	id, ok := s.Key.(*ast.Ident)
-	if !ok || s.Tok != token.DEFINE || id.Name == "_" {
-		p.errorf(s.Pos(), "pdo loop %s must declare its variable: for %s := range ...", name.Name, name.Name)
-		return nil
+	var obj *types.Var
+	if name.Name == "_" && (s.Key == nil || s.Tok == token.DEFINE) {
+		// The pdo without loops(...) over for _, v := range s or for
+		// range n: the iterations are numbered by an index of svmc's.
+		obj = types.NewVar(s.Pos(), p.Types, hiddenIndex, types.Typ[types.Int])
+	} else {
+		id, ok := s.Key.(*ast.Ident)
+		if !ok || s.Tok != token.DEFINE || id.Name == "_" {
+			p.errorf(s.Pos(), "pdo loop %s must declare its variable: for %s := range ... (or leave out loops(...): a pdo without it is the loop that follows, with or without an index)", name.Name, name.Name)
+			return nil
+		}
+		if id.Name != name.Name {
+			p.errorf(s.Pos(), "pdo loops(...) names %s here, but this loop's variable is %s", name.Name, id.Name)
+			return nil
+		}
+		obj, _ = p.Info.Defs[id].(*types.Var)
+		if obj == nil {
+			return nil
+		}
 	}
-	if id.Name != name.Name {
-		p.errorf(s.Pos(), "pdo loops(...) names %s here, but this loop's variable is %s", name.Name, id.Name)
-		return nil
-	}
-	obj, _ := p.Info.Defs[id].(*types.Var)
-	if obj == nil {
-		return nil
-	}
-	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: "0", Step: "1"}
+	l := &Loop{Name: obj.Name(), Obj: obj, Stmt: s, Body: s.Body, Lo: "0", Step: "1"}
 	x := p.Text(s.X)
 	t := p.Info.TypeOf(s.X)
 	if t == nil {

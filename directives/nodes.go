@@ -190,7 +190,9 @@ type Reduction struct {
 	Vars  []Name
 }
 
-// PDODir is `pdo` with its clauses; Loops is outermost first.
+// PDODir is `pdo` with its clauses; Loops is outermost first. Without
+// loops(...) the pdo is the one loop that follows, whatever its variable
+// (or none: for _, v := range s, for range n); the compiler fills Loops in.
 type PDODir struct {
 	Label      *Name
 	Loops      []Name

@@ -490,9 +490,6 @@ func parsePDO(p *parser, d *Directive) {
 			p.next()
 		}
 	}
-	if !seen["loops"] {
-		p.errorAt(p.kwOff, "missing loops(...) clause")
-	}
 	// Fewer formats than loops distribute the outer loops (as the default
 	// schedule distributes the outermost); more have no loop to apply to.
 	if s := x.Strategy; s != nil && s.Kind == LoopLevel && x.Loops != nil && len(s.Formats) > len(x.Loops) {

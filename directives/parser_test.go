@@ -97,6 +97,8 @@ func TestParse(t *testing.T) {
 
 		// pdo and its clauses
 		{"pdo loops(i)", pdo(PDODir{Loops: ns("i")})},
+		{"pdo", pdo(PDODir{})}, // the loop that follows, named by the compiler
+		{"pdo strategy(dynamic) reduction(+: s)", pdo(PDODir{Strategy: &Strategy{Kind: Dynamic}, Reductions: []Reduction{{Op: Add, Vars: ns("s")}}})},
 		{"pdo label(outer) loops(i, j) processors(P) strategy(block, cyclic(2)) reduction(+: s, t) template(T)", pdo(PDODir{
 			Label: np("outer"), Loops: ns("i", "j"), Processors: np("P"),
 			Strategy:   &Strategy{Kind: LoopLevel, Formats: []Format{{Kind: Block}, {Kind: Cyclic, Arg: e("2")}}},
@@ -272,8 +274,6 @@ func TestErrors(t *testing.T) {
 		// pdo
 		{"//svm:pdo loops()", `f.go:12:18: pdo: expected loop variable name in loops(...), found ")"`},
 		{"//svm:pdo loops(i j)", `f.go:12:20: pdo: expected "," or ")", found "j"`},
-		{"//svm:pdo strategy(dynamic)", `f.go:12:8: pdo: missing loops(...) clause`},
-		{"//svm:pdo", `f.go:12:8: pdo: missing loops(...) clause`},
 		{"//svm:pdo loops(i) loops(j)", `f.go:12:21: pdo: duplicate loops clause`},
 		{"//svm:pdo loops(i) strategie(block)", `f.go:12:21: pdo: unknown clause "strategie"; did you mean "strategy"?`},
 		// OpenMP's words get svmc's way of saying them.

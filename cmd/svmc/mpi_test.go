@@ -550,6 +550,8 @@ func TestRunMPI(t *testing.T) {
 		// Reductions of strings, bools and complex numbers: values sent
 		// between ranks ("cannot be combined between ranks yet" before).
 		{"ordered", root, "./golden/corpus/ordered", ""},
+		// Pdos without loops(...): over for _, v := range s, for range n.
+		{"plainloops", root, "./golden/corpus/plainloops", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {

@@ -118,7 +118,7 @@ func ranges(m map[string]int, s string, ch chan int) {
 		_ = v
 	}
 	//svm:pdo loops(i)
-	for _, x := range []int{1} { // want 2:`^pdo loop i must declare its variable: for i := range \.\.\.$`
+	for _, x := range []int{1} { // want 2:`^pdo loop i must declare its variable: for i := range \.\.\. \(or leave out loops\(\.\.\.\): a pdo without it is the loop that follows, with or without an index\)$`
 		_ = x
 	}
 }
@@ -148,3 +148,49 @@ func floatLoop() {
 }
 
 func main() {}
+
+func notForImplicit(n int) {
+	s := 0
+	//svm:pdo
+	s = n // want 2:`^pdo \(line 154\) must be followed by a for loop, found an assignment$`
+	_ = s
+}
+
+// Without loops(...) a pdo is the loop that follows, as it is written.
+func implicit(n int, xs []float64, words []string) {
+	hits := 0
+	//svm:pdo reduction(+: hits)
+	for range n {
+		hits++
+	}
+	sum := 0.0
+	//svm:pdo reduction(+: sum)
+	for _, x := range xs {
+		sum += x
+	}
+	//svm:pdo
+	for k := range words {
+		words[k] = "w"
+	}
+	//svm:pdo
+	for i := n; i > 0; i -= 2 {
+		xs[i] = 0
+	}
+	//svm:pdo
+	for i := 0; i < len(xs); i++ {
+		for j := range words { // the inner loop stays serial
+			_ = j
+		}
+		xs[i] = 1
+	}
+	//svm:pdo
+	for _, x := range xs {
+		x *= 2 // the value variable is the iteration's own
+		_ = x
+	}
+	//svm:pdo
+	for i := 0; i < n; { // want 2:`^pdo loop i is not in canonical form \(it needs a post statement\)`
+		i++
+	}
+	_, _ = hits, sum
+}

@@ -15,7 +15,7 @@ func main() {
 	for i := 0; i < n; i++ {
 		s += i
 	}
-	//svm:pdo strategy(block) // want 8:`^pdo: missing loops\(\.\.\.\) clause`
+	//svm:pdo strategy(block)
 	for i := 0; i < n; i++ {
 		s += i
 	}
