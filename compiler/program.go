@@ -43,17 +43,23 @@ func CompileProgram(cfg Config) (*Program, error) {
 		imports <- listed{pkgs, err}
 	}()
 	main, err := Compile(cfg)
-	if err != nil {
+	// A main package with errors of its own does not hide those of the
+	// packages it imports: they are checked too and reported in the same
+	// run (their numbers do not matter then).
+	var diags Diagnostics
+	if err != nil && (main == nil || !errors.As(err, &diags)) {
 		return &Program{Main: main}, err
 	}
 	l := <-imports
 	if l.err != nil {
+		if len(diags) > 0 {
+			return &Program{Main: main}, diags
+		}
 		return &Program{Main: main}, l.err
 	}
 	libs := libraries(l.pkgs, main)
 	pr := &Program{Main: main}
 	subs, calls, accs := len(main.Subs), len(callsOf(main)), len(accessesOf(main))
-	var diags Diagnostics
 	for _, dir := range libs {
 		rel, err := filepath.Rel(main.Dir, dir)
 		if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,63 @@ func Fill(a []float64) {
 	ds := out["example.com/user"]["svmc"]
 	if len(ds) != 1 || !strings.HasSuffix(ds[0].Posn, "main.go:9:10") {
 		t.Errorf("svmc vet -json: %+v", out)
+	}
+}
+
+// svmc build (and run) report the errors of every package of the program
+// in one run: a main package with an error of its own used to hide those
+// of the packages it imports until it was fixed.
+func TestErrorsOfEveryPackage(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/user/geo"
+	"example.com/user/stats"
+)
+
+func main() {
+	xs := geo.Areas(4)
+	//svm:pdo strategy(cylic)
+	for i := range xs {
+		xs[i]++
+	}
+	fmt.Println(stats.Sum(xs))
+}
+`,
+		"geo/geo.go": `package geo
+
+func Areas(n int) []float64 {
+	out := make([]float64, n)
+	//svm:pdo strategy(dynamic(0))
+	for i := range out {
+		out[i] = float64(i * i)
+	}
+	return out
+}
+`,
+		"stats/stats.go": `package stats
+
+func Sum(xs []float64) float64 {
+	s := 0.0
+	//svm:pdo reduction(+: total)
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+`,
+	})
+	res := runSvmc(t, dir, "build", "-o", filepath.Join(t.TempDir(), "prog"), ".")
+	for _, want := range []string{
+		`main.go:12:21: pdo: unknown strategy "cylic"; did you mean "cyclic"?`,
+		`geo/geo.go:5:29: pdo: 0 must be positive`,
+		`stats/stats.go:5:25: reduction(+: total): total is not a variable declared before the pdo`,
+	} {
+		if res.code != 1 || !strings.Contains(res.stderr, want) {
+			t.Errorf("svmc build: exit %d, want %q in\n%s", res.code, want, res.stderr)
+		}
 	}
 }
