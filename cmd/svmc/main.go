@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/svmc/svmc/internal/safetext"
@@ -46,6 +47,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		reportCmd(), tuneCmd(), checkCmd(), vetCmd(), diffCmd(),
 		viewCmd(), exportCmd(),
 	)
+	root.SetFlagErrorFunc(flagError)
 	completeValues(root)
 	if err := root.Execute(); err != nil {
 		var ee exitError
@@ -70,4 +72,21 @@ func versionCmd() *cobra.Command {
 			fmt.Fprintf(cmd.OutOrStdout(), "svmc %s (program information file version %d, trace format version 1)\n", version, progdbVersion)
 		},
 	}
+}
+
+// flagError says where a flag svmc does not know belongs: a go test flag
+// (svmc test -v) or the program's own (svmc run -x) goes after --.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "unknown") {
+		return err
+	}
+	flag := msg[strings.LastIndex(msg, " ")+1:]
+	switch cmd.Name() {
+	case "test":
+		return fmt.Errorf("%s; go test's flags go after --: svmc test [flags] [packages] -- %s (svmc test --help lists svmc's)", msg, flag)
+	case "run":
+		return fmt.Errorf("%s; the program's arguments go after --: svmc run [flags] [package] -- %s (svmc run --help lists svmc's)", msg, flag)
+	}
+	return fmt.Errorf("%s (svmc %s --help lists the flags)", msg, cmd.Name())
 }

@@ -343,6 +343,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--stage", "9", "."}, "--stage 9: want a stage from 0 to 6"},
 		{[]string{"compile", "."}, "compile needs -o DIR"},
 		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
+		// A go test flag or the program's own goes after --: say so.
+		{[]string{"test", "-n", "2", ".", "-v"}, "unknown shorthand flag: 'v' in -v; go test's flags go after --: svmc test [flags] [packages] -- -v"},
+		{[]string{"run", "--verbose", "."}, "unknown flag: --verbose; the program's arguments go after --: svmc run [flags] [package] -- --verbose"},
+		{[]string{"report", "--bogus", "t.sddf"}, "unknown flag: --bogus (svmc report --help lists the flags)"},
 	} {
 		res := runSvmc(t, t.TempDir(), c.args...)
 		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
