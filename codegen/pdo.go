@@ -43,7 +43,14 @@ func (g *gen) pdo(c *compiler.Construct) {
 	fmt.Fprintf(&b, "%s%s.PDO(%d, %d, %s, []%s.Range{%s}, func(%s *%s.Proc, %s *%s.Iter) {\n",
 		pre.String(), procVar, s, d, g.schedule(c), rt, strings.Join(ranges, ", "), procVar, rt, iterVar, rt)
 	for k, r := range info.Reds {
-		fmt.Fprintf(&b, "%s := %s\n", redVar(k), identity(r))
+		switch r.Obj.Type().Underlying().(type) {
+		case *types.Slice:
+			fmt.Fprintf(&b, "%s := %s.IdentitySlice(%s, %s.%s)\n", redVar(k), rt, r.Name, rt, opName[r.Op])
+		case *types.Array:
+			fmt.Fprintf(&b, "%s := %s\n%s.FillIdentity(%s[:], %s.%s)\n", redVar(k), r.Name, rt, redVar(k), rt, opName[r.Op])
+		default:
+			fmt.Fprintf(&b, "%s := %s\n", redVar(k), identity(r))
+		}
 	}
 	// The iterations are walked a run at a time (those that differ only
 	// in the innermost index: a loop of the user's form, 30% faster than
@@ -89,6 +96,10 @@ func (g *gen) pdo(c *compiler.Construct) {
 	// runtime can also send between ranks (the accumulator itself must
 	// not escape, so that it stays in a register in the loop).
 	for k, r := range info.Reds {
+		if compiler.ElemOf(r.Obj.Type()) != nil {
+			fmt.Fprintf(&end, "%s.ReduceSlice(%s, %s[:], %s[:], %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, valueOp[r.Op])
+			continue
+		}
 		if realNumber(r.Obj.Type()) {
 			fmt.Fprintf(&end, "%s.ReduceInto(%s, &%s, %s, %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, opName[r.Op])
 			continue
@@ -304,6 +315,8 @@ var opName = map[directives.ReduceOp]string{
 var valueOp = map[directives.ReduceOp]string{
 	directives.Add: "SumOf", directives.Mul: "ProductOf", directives.Min: "MinOf", directives.Max: "MaxOf",
 	directives.LogAnd: "AndOf", directives.LogOr: "OrOf",
+	// (of the elements of a slice or array: ReduceSlice)
+	directives.And: "AndBitsOf", directives.Or: "OrBitsOf", directives.Xor: "XorBitsOf",
 }
 
 // schedule is the rtlib schedule of a pdo.

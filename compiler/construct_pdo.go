@@ -510,6 +510,22 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 		}
 		return ""
 	}
+	if elem := ElemOf(t); elem != nil {
+		// Element by element, as OpenMP reduces an array section.
+		b, ok := elem.Underlying().(*types.Basic)
+		if _, param := elem.(*types.TypeParam); param || !ok || b.Info()&(types.IsInteger|types.IsFloat) == 0 || b.Kind() == types.UnsafePointer {
+			return fmt.Sprintf("a slice or array reduces element by element, and its elements must be integers or floating-point numbers, not %s", elem)
+		}
+		switch op {
+		case directives.LogAnd, directives.LogOr:
+			return op.String() + " needs a bool"
+		case directives.And, directives.Or, directives.Xor:
+			if b.Info()&types.IsInteger == 0 {
+				return op.String() + " needs integer elements"
+			}
+		}
+		return ""
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	var info types.BasicInfo
 	if ok {
@@ -537,6 +553,18 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 		}
 	}
 	return ""
+}
+
+// ElemOf is the element type of a slice or array type, nil for other
+// types.
+func ElemOf(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return u.Elem()
+	case *types.Array:
+		return u.Elem()
+	}
+	return nil
 }
 
 // typeSet lists the types of a constraint's type set (the terms of its

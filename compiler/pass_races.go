@@ -400,8 +400,8 @@ func (p *Package) racesInPDO(c *Construct) {
 				return true
 			}
 			o, al, aliased := resolve(id)
-			if !outside(o) {
-				return true
+			if !outside(o) || red[o] {
+				return true // (a reduction's elements are each processor's own copy)
 			}
 			if _, ok := p.Info.TypeOf(ast.Unparen(x.X)).Underlying().(*types.Map); ok && len(idx) == 1 {
 				if writes[x] && !isGuarded(x.Pos()) {
@@ -459,6 +459,11 @@ func (p *Package) racesInPDO(c *Construct) {
 			if uses(e) {
 				depends = true
 			}
+		}
+		if !depends && loopNames[0] == hiddenIndex {
+			p.warnf(a.at.Pos(), "write conflict: %s is written at an index that does not depend on the iteration of the pdo at line %d: every processor writes the same elements and the writes race (index by the loop's position, for i, x := range ..., make it a reduction, or move the write out of the loop)",
+				p.accessText(a), line)
+			continue
 		}
 		if !depends {
 			p.warnf(a.at.Pos(), "write conflict: %s is written at an index that does not depend on the distributed loop variable%s %s of the pdo at line %d: every processor writes the same elements and the writes race (index by %s, make it a reduction, or move the write out of the loop)",

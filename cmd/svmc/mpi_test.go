@@ -552,6 +552,8 @@ func TestRunMPI(t *testing.T) {
 		{"ordered", root, "./golden/corpus/ordered", ""},
 		// Pdos without loops(...): over for _, v := range s, for range n.
 		{"plainloops", root, "./golden/corpus/plainloops", ""},
+		// Slices and arrays reduced element by element between ranks.
+		{"histogram", root, "./golden/corpus/histogram", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {

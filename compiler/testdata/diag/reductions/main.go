@@ -44,4 +44,27 @@ func names(n int) {
 	}
 }
 
+// Slices and arrays of numbers reduce element by element.
+func elements(xs []float64, n int) {
+	hist := make([]int, 8)
+	var peaks [4]float64
+	var bits [2]uint8
+	//svm:pdo reduction(+: hist) reduction(max: peaks) reduction(|: bits)
+	for i, x := range xs {
+		hist[i%8]++
+		peaks[i%4] = max(peaks[i%4], x)
+		bits[i%2] |= uint8(i)
+	}
+	words := make([]string, 3)
+	cs := make([]complex128, 3)
+	grid := make([][]int, 3)
+	fs := make([]float64, 3)
+	var flags [2]bool
+	//svm:pdo reduction(max: words) reduction(+: cs, grid) reduction(^: fs) reduction(||: flags) // want 27:`^reduction\(max: words\): words has type \[\]string; a slice or array reduces element by element, and its elements must be integers or floating-point numbers, not string$` 47:`elements must be integers or floating-point numbers, not complex128$` 51:`elements must be integers or floating-point numbers, not \[\]int$` 70:`^reduction\(\^: fs\): fs has type \[\]float64; \^ needs integer elements$` 88:`^reduction\(\|\|: flags\): flags has type \[2\]bool; a slice or array reduces element by element, and its elements must be integers or floating-point numbers, not bool$`
+	for i := range n {
+		_ = i
+	}
+	_, _, _, _, _ = words, cs, grid, fs, flags
+}
+
 func main() {}
