@@ -38,10 +38,17 @@ var instrumentAll bool
 // writes what each rank keeps to itself.
 var buildRanks bool
 
-// instrumentFlag adds --instrument-all to a command that compiles.
+// buildTags is --tags: the build tags of the go command, for the loading
+// that chooses the files svmc compiles and for the build alike.
+var buildTags string
+
+// instrumentFlag adds the flags of a command that compiles: --instrument-all
+// and --tags.
 func instrumentFlag(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&instrumentAll, "instrument-all", false,
 		"also instrument the functions small enough for Go to inline (Less, Swap, accessors), which svmc leaves as written: their calls get regions, at their cost")
+	cmd.Flags().StringVar(&buildTags, "tags", "",
+		"comma-separated build tags, as go build -tags takes them: the files they choose are the ones svmc compiles and builds")
 }
 
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
@@ -225,6 +232,15 @@ type goSetup struct {
 // module; otherwise through a copy of the module's go.mod that requires
 // and replaces it (-modfile). svmc's own module needs neither.
 func moduleSetup(pattern, work string) (goSetup, error) {
+	setup, err := moduleOf(pattern, work)
+	if err == nil && buildTags != "" {
+		setup.flags = append(setup.flags, "-tags="+buildTags)
+	}
+	return setup, err
+}
+
+// moduleOf is moduleSetup's work.
+func moduleOf(pattern, work string) (goSetup, error) {
 	dir, err := filepath.Abs(pattern)
 	if err != nil {
 		return goSetup{}, err

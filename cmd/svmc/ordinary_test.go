@@ -294,3 +294,61 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", res.code, res.stdout, res.stderr)
 	}
 }
+
+// --tags chooses the files as go build -tags does, for what svmc compiles
+// and what it builds alike: a file behind a build tag with a pdo of its
+// own is compiled with the tag and left out without it.
+func TestBuildTags(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": `package main
+
+import "fmt"
+
+func main() {
+	fmt.Println(mode, total(8))
+}
+`,
+		"plain.go": `//go:build !fast
+
+package main
+
+const mode = "plain"
+
+func total(n int) int {
+	s := 0
+	for i := range n {
+		s += i
+	}
+	return s
+}
+`,
+		"fast.go": `//go:build fast
+
+package main
+
+const mode = "fast"
+
+func total(n int) int {
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range n {
+		s += i * 10
+	}
+	return s
+}
+`,
+	})
+	if res := runSvmc(t, dir, "run", "-n", "2", "--tags", "fast", "."); res.code != 0 || res.stdout != "fast 280\n" {
+		t.Errorf("svmc run --tags fast: exit %d, stdout %q\n%s", res.code, res.stdout, res.stderr)
+	}
+	if res := runSvmc(t, dir, "run", "-n", "2", "."); res.code != 0 || res.stdout != "plain 28\n" {
+		t.Errorf("svmc run: exit %d, stdout %q\n%s", res.code, res.stdout, res.stderr)
+	}
+	bin := filepath.Join(t.TempDir(), "prog")
+	if res := runSvmc(t, dir, "build", "--tags", "fast", "-o", bin, "."); res.code != 0 {
+		t.Fatalf("svmc build --tags fast: exit %d\n%s", res.code, res.stderr)
+	}
+	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "fast 280\n" {
+		t.Errorf("the built program: %q, %v", out, err)
+	}
+}
