@@ -98,6 +98,10 @@ type Package struct {
 	// ssaPkg is the package in SSA form, built on demand (ssa.go).
 	ssaPkg  *ssa.Package
 	ssaDone bool
+	// allGuards are the critical sections, locks and atomic updates of
+	// every subprogram (guardedAt), listed on demand.
+	allGuards  []guard
+	guardsDone bool
 	// aliasesOf are the aliases of each function body with pdos, found
 	// once (aliases.go).
 	aliasesOf map[*ast.BlockStmt]map[types.Object]alias

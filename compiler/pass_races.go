@@ -112,6 +112,20 @@ func guards(p *Package, s *Sub) []guard {
 	return gs
 }
 
+// guardedAt reports whether pos lies in a critical section, under a lock
+// or in an atomic update of any subprogram of the package: a write there,
+// in a function a pdo's body calls, is serialised (an orphaned critical
+// section, as OpenMP calls one outside its parallel construct).
+func (p *Package) guardedAt(pos token.Pos) bool {
+	if !p.guardsDone {
+		p.guardsDone = true
+		for _, s := range p.Subs {
+			p.allGuards = append(p.allGuards, guards(p, s)...)
+		}
+	}
+	return pos.IsValid() && slices.ContainsFunc(p.allGuards, func(g guard) bool { return g.from <= pos && pos < g.to })
+}
+
 // syncNesting warns about a barrier inside a critical section or lock (a
 // processor waits at the barrier holding it, the others wait to enter: a
 // deadlock), and about two critical sections or locks taken in opposite
@@ -583,6 +597,9 @@ func (p *Package) writesGlobal(fn *types.Func, seen map[*types.Func]bool, depth 
 	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
 		if found != "" {
 			return false
+		}
+		if n != nil && p.guardedAt(n.Pos()) {
+			return false // serialised (guardedAt)
 		}
 		switch x := n.(type) {
 		case *ast.AssignStmt, *ast.IncDecStmt:

@@ -77,6 +77,9 @@ func (p *Package) globalWriteSSA(fn *types.Func) (global string, chain []string,
 		for _, g := range append([]*ssa.Function{it.f}, it.f.AnonFuncs...) {
 			for _, b := range g.Blocks {
 				for _, ins := range b.Instrs {
+					if p.guardedAt(ins.Pos()) {
+						continue // in a critical section, under a lock or atomic: serialised
+					}
 					var addr ssa.Value
 					switch x := ins.(type) {
 					case *ssa.Store:
