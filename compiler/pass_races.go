@@ -348,9 +348,23 @@ func (p *Package) racesInPDO(c *Construct) {
 				}
 			}
 			if fn := p.calledFunc(x); fn != nil && !isGuarded(x.Pos()) {
-				g, chain, elem, ok := p.globalWriteSSA(fn)
+				g, chain, elem, ok := p.globalWriteSSA(fn, true)
 				if !ok {
-					g, chain, elem = p.writesGlobal(fn, map[*types.Func]bool{}, 3), nil, false
+					g, chain, elem = p.writesGlobal(fn, map[*types.Func]bool{}, 3, true), nil, false
+				}
+				if g == "" && p.cfg.Ranks {
+					// Serialised, but what a rank writes stays on that rank.
+					if g, chain, _, ok = p.globalWriteSSA(fn, false); !ok {
+						g, chain = p.writesGlobal(fn, map[*types.Func]bool{}, 3, false), nil
+					}
+					if g != "" {
+						through := ""
+						if len(chain) > 1 {
+							through = " (through " + strings.Join(chain, " → ") + ")"
+						}
+						p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s in a critical section, under a lock or atomically: built for ranks, what each rank's calls write stays on that rank unless %s is //svm:shared (declare it where the loop is), or combine it with a reduction", fn.Name(), line, g, through, g)
+						return true
+					}
 				}
 				if g != "" {
 					through := ""
@@ -586,8 +600,8 @@ func (p *Package) calledFunc(call *ast.CallExpr) *types.Func {
 
 // writesGlobal names a package-level variable fn assigns, itself or
 // through the functions of the package it calls, depth levels deep ("" if
-// none is seen).
-func (p *Package) writesGlobal(fn *types.Func, seen map[*types.Func]bool, depth int) string {
+// none is seen); skipGuarded as globalWriteSSA's.
+func (p *Package) writesGlobal(fn *types.Func, seen map[*types.Func]bool, depth int, skipGuarded bool) string {
 	s := p.SubOf(fn)
 	if s == nil || s.Decl.Body == nil || seen[fn] || depth == 0 {
 		return ""
@@ -598,7 +612,7 @@ func (p *Package) writesGlobal(fn *types.Func, seen map[*types.Func]bool, depth 
 		if found != "" {
 			return false
 		}
-		if n != nil && p.guardedAt(n.Pos()) {
+		if n != nil && skipGuarded && p.guardedAt(n.Pos()) {
 			return false // serialised (guardedAt)
 		}
 		switch x := n.(type) {
@@ -633,7 +647,7 @@ func (p *Package) writesGlobal(fn *types.Func, seen map[*types.Func]bool, depth 
 			}
 		case *ast.CallExpr:
 			if g := p.calledFunc(x); g != nil {
-				if w := p.writesGlobal(g, seen, depth-1); w != "" {
+				if w := p.writesGlobal(g, seen, depth-1, skipGuarded); w != "" {
 					found = w
 				}
 			}

@@ -154,3 +154,36 @@ func main() {
 		}
 	}
 }
+
+// TestOrphanedGuards: a function the body of a pdo calls that writes
+// package state only in its own critical section or atomic update is not a
+// race in one process; built for ranks it is warned of, as what each
+// rank's calls write stays on that rank.
+func TestOrphanedGuards(t *testing.T) {
+	for _, ranks := range []bool{false, true} {
+		p, err := Compile(Config{Dir: "testdata/orphaned", Pattern: ".", Ranks: ranks})
+		if p == nil || len(p.Diags.Errors()) > 0 {
+			t.Fatalf("does not compile: %v %v", err, p.Diags)
+		}
+		var got []string
+		for _, d := range p.Diags {
+			got = append(got, fmt.Sprintf("%d: %s", d.Pos.Line, d.Msg))
+		}
+		want := 0
+		if ranks {
+			want = 1
+		}
+		n := 0
+		for _, g := range got {
+			if strings.Contains(g, "writes the package-level variable") {
+				n++
+				if !strings.HasPrefix(g, "40: work, called in the body of the pdo at line 38, writes the package-level variable global (through work → record) in a critical section, under a lock or atomically: built for ranks") {
+					t.Errorf("ranks=%v: %s", ranks, g)
+				}
+			}
+		}
+		if n != want {
+			t.Errorf("ranks=%v: %d warnings of package state, want %d:\n%s", ranks, n, want, strings.Join(got, "\n"))
+		}
+	}
+}

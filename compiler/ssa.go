@@ -51,8 +51,9 @@ func (p *Package) ssaPackage() *ssa.Package {
 // globalWriteSSA names a package-level variable of the package that fn
 // writes, itself or through what it calls (static calls, followed to any
 // depth), with the chain of calls that reaches the write (fn first); ok is
-// false when the package has no SSA form.
-func (p *Package) globalWriteSSA(fn *types.Func) (global string, chain []string, elem, ok bool) {
+// false when the package has no SSA form. skipGuarded leaves out the
+// writes in critical sections, under locks and atomic (guardedAt).
+func (p *Package) globalWriteSSA(fn *types.Func, skipGuarded bool) (global string, chain []string, elem, ok bool) {
 	sp := p.ssaPackage()
 	if sp == nil {
 		return "", nil, false, false
@@ -77,7 +78,7 @@ func (p *Package) globalWriteSSA(fn *types.Func) (global string, chain []string,
 		for _, g := range append([]*ssa.Function{it.f}, it.f.AnonFuncs...) {
 			for _, b := range g.Blocks {
 				for _, ins := range b.Instrs {
-					if p.guardedAt(ins.Pos()) {
+					if skipGuarded && p.guardedAt(ins.Pos()) {
 						continue // in a critical section, under a lock or atomic: serialised
 					}
 					var addr ssa.Value
