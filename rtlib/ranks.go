@@ -216,11 +216,12 @@ func (r *run) rankTwin(at Site) {
 
 // exchangeable reports whether a segment p makes now is made alike on
 // every rank, in the same order, so that the ranks can name it by its
-// place in that order: made by processor 0 in exclusive code (which every
-// rank runs). Segments made in a pdo's share (on one rank only), by other
-// processors or goroutines (in no fixed order) stay each rank's own.
+// place in that order: made in exclusive code (which every rank runs: the
+// program's, processor 0's, or a section's, its leader's, the sections of
+// a rank taking turns). Segments made in a pdo's share (on one rank only)
+// or by goroutines (in no fixed order) stay each rank's own.
 func (p *Proc) exchangeable() bool {
-	return p.r.ranks != nil && p.id == 0 && p.mode == exclusive && !p.inTask && !p.detached
+	return p.r.ranks != nil && p.mode == exclusive && !p.inTask && !p.detached
 }
 
 // exchange adds the segment with index i of the segment table to those

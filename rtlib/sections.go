@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/svmc/svmc/trace"
 
@@ -24,6 +25,31 @@ type psecTask struct {
 	// caught is the panic that ended each section, written by the
 	// section's leader before the psection's barrier (bodypanic.go).
 	caught []*bodyPanic
+	// Between ranks the sections of this rank take turns (turn is the
+	// first not yet done): every rank runs every section, and a pdo
+	// inside one ends with collectives of all ranks, which must come in
+	// the same order on each.
+	mu   sync.Mutex
+	cond sync.Cond
+	turn int
+}
+
+// waitTurn waits until the sections before section i are done on this
+// rank.
+func (t *psecTask) waitTurn(i int) {
+	t.mu.Lock()
+	for t.turn < i {
+		t.cond.Wait()
+	}
+	t.mu.Unlock()
+}
+
+// passTurn marks section i done on this rank.
+func (t *psecTask) passTurn(i int) {
+	t.mu.Lock()
+	t.turn = max(t.turn, i+1)
+	t.cond.Broadcast()
+	t.mu.Unlock()
 }
 
 // kidKey names the child APS of one section of one PSECTION of an APS.
@@ -86,6 +112,10 @@ func (p *Proc) PSection(sub, dir int, sections []Section) {
 	a.psec.kids = p.formSections(at, sections, a.psec.kids[:0])
 	a.psec.caught = resize(a.psec.caught, len(sections))
 	clear(a.psec.caught)
+	a.psec.turn = 0
+	if a.psec.cond.L == nil {
+		a.psec.cond.L = &a.psec.mu
+	}
 	if len(a.members) > 1 {
 		a.dispatch(taskPSection)
 	}
@@ -196,9 +226,16 @@ func (p *Proc) psectionShare(t *psecTask) {
 	sv := p.st.Call(stats.Sect, len(p.aps.members))
 	defer p.st.Restore(sv)
 	p.pushRegion(at, trace.RegionPSection)
+	ranks := p.r.ranks != nil
 	for i := range t.secs {
 		if c := t.kids[i]; c.index(p.id) >= 0 {
+			if ranks {
+				t.waitTurn(i)
+			}
 			p.runSection(c, at.Sub, &t.secs[i], &t.caught[i])
+			if ranks && c.leader == p {
+				t.passTurn(i)
+			}
 		}
 	}
 	a, repl := p.aps, p.mode == replicated

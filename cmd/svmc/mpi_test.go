@@ -554,6 +554,11 @@ func TestRunMPI(t *testing.T) {
 		{"plainloops", root, "./golden/corpus/plainloops", ""},
 		// Slices and arrays reduced element by element between ranks.
 		{"histogram", root, "./golden/corpus/histogram", ""},
+		// Pdos inside parallel sections, a shared slice made in each: the
+		// sections of a rank take turns (their pdos' ends are collectives
+		// of every rank: MPI_ERR_TRUNCATE before), and a section's
+		// segments are exchanged as processor 0's are.
+		{"datasets", root, "./golden/corpus/datasets", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {
