@@ -511,17 +511,28 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 		return ""
 	}
 	if elem := ElemOf(t); elem != nil {
-		// Element by element, as OpenMP reduces an array section.
-		b, ok := elem.Underlying().(*types.Basic)
-		if _, param := elem.(*types.TypeParam); param || !ok || b.Info()&(types.IsInteger|types.IsFloat) == 0 || b.Kind() == types.UnsafePointer {
-			return fmt.Sprintf("a slice or array reduces element by element, and its elements must be integers or floating-point numbers, not %s", elem)
+		// Element by element, as OpenMP reduces an array section; a type
+		// parameter's type set must hold such elements only.
+		kinds := []types.Type{elem}
+		if tp, ok := elem.(*types.TypeParam); ok {
+			terms, ok := typeSet(tp.Constraint())
+			if !ok || len(terms) == 0 {
+				return fmt.Sprintf("a slice or array reduces element by element, and the constraint of its elements %s admits types that are not numbers; constrain it to integers and floating-point numbers (~int | ~float64 | ...)", tp.Obj().Name())
+			}
+			kinds = terms
 		}
-		switch op {
-		case directives.LogAnd, directives.LogOr:
-			return op.String() + " needs a bool"
-		case directives.And, directives.Or, directives.Xor:
-			if b.Info()&types.IsInteger == 0 {
-				return op.String() + " needs integer elements"
+		for _, k := range kinds {
+			b, ok := k.Underlying().(*types.Basic)
+			if !ok || b.Info()&(types.IsInteger|types.IsFloat) == 0 || b.Kind() == types.UnsafePointer {
+				return fmt.Sprintf("a slice or array reduces element by element, and its elements must be integers or floating-point numbers, not %s", k)
+			}
+			switch op {
+			case directives.LogAnd, directives.LogOr:
+				return op.String() + " needs a bool"
+			case directives.And, directives.Or, directives.Xor:
+				if b.Info()&types.IsInteger == 0 {
+					return op.String() + " needs integer elements"
+				}
 			}
 		}
 		return ""

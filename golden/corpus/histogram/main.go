@@ -11,6 +11,20 @@ import (
 
 type Count int
 
+type num interface{ ~int | ~int32 | ~float64 }
+
+// columnSums adds each row into one vector: a slice of a type parameter.
+func columnSums[T num](rows [][]T, width int) []T {
+	sums := make([]T, width)
+	//svm:pdo reduction(+: sums)
+	for _, r := range rows {
+		for j, v := range r {
+			sums[j] += v
+		}
+	}
+	return sums
+}
+
 func histogram(xs []float64, n int) []int {
 	h := make([]int, n)
 	//svm:pdo reduction(+: h)
@@ -58,4 +72,5 @@ func main() {
 		lows[i%3] = min(lows[i%3], float32(xs[i]*10))
 	}
 	fmt.Printf("%.3f\n", lows)
+	fmt.Println(columnSums([][]int{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}, 3), columnSums([][]float64{{0.5, 1}, {1.5, 2}}, 2))
 }

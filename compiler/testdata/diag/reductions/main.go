@@ -67,4 +67,15 @@ func elements(xs []float64, n int) {
 	_, _, _, _, _ = words, cs, grid, fs, flags
 }
 
+type numeric interface{ ~int | ~float64 }
+type textual interface{ ~int | ~string }
+
+// A slice of a type parameter reduces when its type set holds numbers only.
+func generic[N numeric, S textual, A any](ns []N, ss []S, as []A) {
+	//svm:pdo reduction(+: ns) reduction(max: ss) reduction(+: as) // want 44:`^reduction\(max: ss\): ss has type \[\]S; a slice or array reduces element by element, and its elements must be integers or floating-point numbers, not string$` 61:`^reduction\(\+: as\): as has type \[\]A; a slice or array reduces element by element, and the constraint of its elements A admits types that are not numbers`
+	for i := range 4 {
+		ns[i%2] += N(i)
+	}
+}
+
 func main() {}
