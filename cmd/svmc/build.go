@@ -241,12 +241,9 @@ func moduleSetup(pattern, work string) (goSetup, error) {
 
 // moduleOf is moduleSetup's work.
 func moduleOf(pattern, work string) (goSetup, error) {
-	dir, err := filepath.Abs(pattern)
+	dir, err := packageDir(pattern)
 	if err != nil {
 		return goSetup{}, err
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return goSetup{}, fmt.Errorf("%s: svmc takes the directory of a package main", pattern)
 	}
 	setup := goSetup{dir: dir}
 	for d := dir; ; d = filepath.Dir(d) {
@@ -275,6 +272,39 @@ func moduleOf(pattern, work string) (goSetup, error) {
 			return goSetup{}, fmt.Errorf("%s is not in a Go module; run 'go mod init' in its directory first", pattern)
 		}
 	}
+}
+
+// packageDir is the directory of the package pattern names, as the go
+// command takes it: a directory, a Go file of the package (go run main.go:
+// svmc compiles the whole package, which it says when the file is not all
+// of it) or an import path.
+func packageDir(pattern string) (string, error) {
+	if fi, err := os.Stat(pattern); err == nil {
+		if fi.IsDir() {
+			return filepath.Abs(pattern)
+		}
+		if strings.HasSuffix(pattern, ".go") {
+			dir := filepath.Dir(pattern)
+			if all, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(all) > 1 {
+				fmt.Fprintf(os.Stderr, "svmc: %s is one file of the package in %s: svmc compiles and runs the whole package, as go run . does\n", pattern, dir)
+			}
+			return filepath.Abs(dir)
+		}
+		return "", fmt.Errorf("%s: svmc takes the directory of a package main, one of its Go files or its import path", pattern)
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", pattern).Output()
+	dirs := strings.Fields(string(out))
+	if err != nil || len(dirs) != 1 {
+		msg := "no such directory or package"
+		var xe *exec.ExitError
+		if errors.As(err, &xe) && len(xe.Stderr) > 0 {
+			msg = strings.TrimSpace(string(xe.Stderr))
+		} else if len(dirs) > 1 {
+			msg = fmt.Sprintf("it names %d packages; svmc takes one", len(dirs))
+		}
+		return "", fmt.Errorf("%s: %s", pattern, msg)
+	}
+	return dirs[0], nil
 }
 
 // findWorkspace is the go.work the go command would use in dir: $GOWORK,

@@ -352,3 +352,40 @@ func total(n int) int {
 		t.Errorf("the built program: %q, %v", out, err)
 	}
 }
+
+// svmc run takes a package as the go command does: its directory, one of
+// its Go files (go run main.go; svmc runs the whole package and says so)
+// or its import path.
+func TestPackageArguments(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"cmd/app/main.go": `package main
+
+import "fmt"
+
+func main() {
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range 10 {
+		s += sq(i)
+	}
+	fmt.Println(s)
+}
+`,
+		"cmd/app/sq.go": "package main\n\nfunc sq(x int) int { return x * x }\n",
+	})
+	for _, c := range []struct {
+		arg, note string
+	}{
+		{"./cmd/app", ""},
+		{"cmd/app/main.go", "svmc: cmd/app/main.go is one file of the package in cmd/app: svmc compiles and runs the whole package, as go run . does"},
+		{"example.com/user/cmd/app", ""},
+	} {
+		res := runSvmc(t, dir, "run", "-n", "2", c.arg)
+		if res.code != 0 || res.stdout != "285\n" || !strings.Contains(res.stderr, c.note) {
+			t.Errorf("svmc run %s: exit %d, stdout %q\n%s", c.arg, res.code, res.stdout, res.stderr)
+		}
+	}
+	if res := runSvmc(t, dir, "run", "go.mod"); res.code == 0 || !strings.Contains(res.stderr, "go.mod: svmc takes the directory of a package main, one of its Go files or its import path") {
+		t.Errorf("svmc run go.mod: exit %d\n%s", res.code, res.stderr)
+	}
+}
