@@ -125,5 +125,5 @@ func methodAdvice(m *types.Func) string {
 	case m.Pkg() != nil && m.Pkg().Path() == "sync" && (m.Name() == "Lock" || m.Name() == "Unlock" || m.Name() == "RLock" || m.Name() == "RUnlock"):
 		return "a sync.Mutex excludes the goroutines of one rank only: use //svm:critical NAME or //svm:lock(L) around the update, which exclude across ranks, and keep what it protects //svm:shared"
 	}
-	return "keep the data the iterations change in //svm:shared slices or arrays (the objects a pointer leads to are a rank's own), or reduce the results; if " + m.Name() + " changes nothing another rank needs, //svm:ignore race silences this"
+	return "keep the data the iterations change in //svm:shared slices or arrays (the objects a pointer leads to are a rank's own; a slice a field holds is shared through a name of its own, data := v.Field and //svm:shared data, before the loop), or reduce the results; if " + m.Name() + " changes only such shared storage, or nothing another rank needs, //svm:ignore race silences this"
 }

@@ -559,6 +559,9 @@ func TestRunMPI(t *testing.T) {
 		// of every rank: MPI_ERR_TRUNCATE before), and a section's
 		// segments are exchanged as processor 0's are.
 		{"datasets", root, "./golden/corpus/datasets", ""},
+		// An image.Gray drawn through its methods, its pixels shared
+		// through a name of their own.
+		{"mandel", root, "./golden/corpus/mandel", ""},
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {
