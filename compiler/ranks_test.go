@@ -161,7 +161,7 @@ func main() {
 // rank's calls write stays on that rank.
 func TestOrphanedGuards(t *testing.T) {
 	for _, ranks := range []bool{false, true} {
-		p, err := Compile(Config{Dir: "testdata/orphaned", Pattern: ".", Ranks: ranks})
+		p, err := Compile(Config{Dir: "testdata/races/f28_orphaned_critical", Pattern: ".", Ranks: ranks})
 		if p == nil || len(p.Diags.Errors()) > 0 {
 			t.Fatalf("does not compile: %v %v", err, p.Diags)
 		}
