@@ -478,7 +478,11 @@ type builder struct {
 		k waitKey
 		w *waitAgg
 	}
-	loops map[sdKey]*loopAgg
+	loops    map[sdKey]*loopAgg
+	loopMemo [16]struct { // as regMemo, for the loop of a pdo region
+		k sdKey
+		l *loopAgg
+	}
 	waits map[waitKey]*waitAgg
 	// keepWaits: the trace will end with gc-pause records, so the waits'
 	// intervals are kept to set against them.
@@ -515,7 +519,26 @@ type builder struct {
 	serialGo map[serialKey][][2]float64 // the leader's serial time since its first goroutine, as pieces
 	// callers counts the outermost traced calls of each subprogram on
 	// each processor by the region they were made in (untracedInCallers).
-	callers map[callerKey]int
+	callers    map[callerKey]*int
+	callerMemo [32]struct { // the last counters by a hash of their key (a map update per call)
+		k callerKey
+		c *int
+	}
+}
+
+// countCaller counts one outermost traced call of k.sub on k.proc made in
+// region k.parent.
+func (b *builder) countCaller(k callerKey) {
+	m := &b.callerMemo[(uint(k.sub)*7+uint(k.proc)*13+uint(k.parent.sub)*3+uint(k.parent.dir))%uint(len(b.callerMemo))]
+	if m.c == nil || m.k != k {
+		c := b.callers[k]
+		if c == nil {
+			c = new(int)
+			b.callers[k] = c
+		}
+		m.k, m.c = k, c
+	}
+	*m.c++
 }
 
 type callerKey struct {
@@ -536,7 +559,7 @@ func (b *builder) untracedInCallers() {
 	}
 	calls := map[subProc]int{}
 	for k, c := range b.callers {
-		calls[subProc{k.sub, k.proc}] += c
+		calls[subProc{k.sub, k.proc}] += *c
 	}
 	for k, c := range b.callers {
 		tps := b.throttled[k.sub]
@@ -546,7 +569,7 @@ func (b *builder) untracedInCallers() {
 		tp := tps[k.proc]
 		if a := b.regions[k.parent]; a != nil && k.proc < len(a.perProc) {
 			rp := &a.perProc[k.proc]
-			rp.Excl = max(0, rp.Excl-tp.UntracedTime*float64(c)/float64(calls[subProc{k.sub, k.proc}]))
+			rp.Excl = max(0, rp.Excl-tp.UntracedTime*float64(*c)/float64(calls[subProc{k.sub, k.proc}]))
 		}
 	}
 }
@@ -561,7 +584,7 @@ func newBuilder(prog *progdb.Program, nprocs, stage int) *builder {
 		waits:   make(map[waitKey]*waitAgg),
 		serial:  make(map[serialKey]float64),
 		hasPar:  make(map[int32]bool),
-		callers: make(map[callerKey]int),
+		callers: make(map[callerKey]*int),
 
 		measures: make(map[measKey]*measAgg),
 		stats:    make(map[int]*StatInterval),
@@ -843,11 +866,16 @@ func topPDO(n *nodeState) *frame {
 }
 
 func (b *builder) loop(k sdKey) *loopAgg {
+	m := &b.loopMemo[(uint(k.sub)*7+uint(k.dir))%uint(len(b.loopMemo))]
+	if m.l != nil && m.k == k {
+		return m.l
+	}
 	l := b.loops[k]
 	if l == nil {
 		l = &loopAgg{key: k, pending: make(map[int]*loopInst)}
 		b.loops[k] = l
 	}
+	m.k, m.l = k, l
 	return l
 }
 
@@ -974,7 +1002,7 @@ func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
 	if outer {
 		rp.Incl += incl
 		if j > 0 && fr.key.typ == trace.RegionSubroutine {
-			b.callers[callerKey{fr.key.sub, n.id, n.stack[j-1].key}]++
+			b.countCaller(callerKey{fr.key.sub, n.id, n.stack[j-1].key})
 		}
 	}
 	if j > 0 {
