@@ -103,14 +103,19 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	defer p.stop()
 	next := make([]*batch, procs)
 	at := make([]int, procs) // the next item of each processor's batch
+	// head is the clock of each processor's next item, -Inf where its
+	// batch is done (fetch the next first): the choice below reads one
+	// array instead of following every batch to its item.
+	head := make([]float64, procs)
+	setHead := func(q int) {
+		head[q] = math.Inf(-1)
+		if at[q] < len(next[q].items) {
+			head[q] = next[q].items[at[q]].e.Clock
+		}
+	}
 	for q := range procs {
 		next[q] = <-p.feeds[q]
-	}
-	clockOf := func(q int) float64 {
-		if at[q] < len(next[q].items) {
-			return next[q].items[at[q]].e.Clock
-		}
-		return math.Inf(-1) // the batch is done: fetch the next first
+		setHead(q)
 	}
 	for {
 		q, bound := -1, math.Inf(1)
@@ -118,11 +123,11 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 			if b == nil {
 				continue
 			}
-			switch c := clockOf(r); {
+			switch c := head[r]; {
 			case q < 0:
 				q = r
-			case c < clockOf(q):
-				bound = min(bound, clockOf(q))
+			case c < head[q]:
+				bound = min(bound, head[q])
 				q = r
 			default:
 				bound = min(bound, c)
@@ -132,12 +137,19 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 			break
 		}
 		b := next[q]
-		for ; at[q] < len(b.items) && b.items[at[q]].e.Clock <= bound; at[q]++ {
-			if ok, err := emit(q, &b.items[at[q]].e); !ok || err != nil {
+		k := at[q]
+		for ; k < len(b.items); k++ {
+			e := &b.items[k].e
+			if e.Clock > bound {
+				break
+			}
+			if ok, err := emit(q, e); !ok || err != nil {
 				return st, false, err
 			}
 		}
-		if at[q] < len(b.items) {
+		at[q] = k
+		if k < len(b.items) {
+			head[q] = b.items[k].e.Clock
 			continue
 		}
 		if b.err != nil {
@@ -149,6 +161,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 		}
 		b.recycle()
 		next[q], at[q] = <-p.feeds[q], 0
+		setHead(q)
 	}
 	if !c.complete() {
 		return st, false, nil
