@@ -425,8 +425,28 @@
       firstDraw = false;
       statusEl.dataset.paintedLanes = paintedLanes();
       statusEl.dataset.measureLanes = colourLanes('measure');
+      statusEl.dataset.headerOverlaps = headerOverlaps();
       statusEl.dataset.ready = '1';
     }
+  }
+
+  // headerOverlaps counts the header's buttons and readouts squeezed below
+  // their text (a button narrower than its label, a range wrapped onto
+  // several lines: the range once ran over the buttons), or overlapping
+  // one another; the hint may shrink.
+  function headerOverlaps() {
+    const els = Array.from(document.querySelectorAll('#tools > *:not(.hint)'));
+    const rs = els.map(e => e.getBoundingClientRect());
+    let n = 0;
+    els.forEach((e, i) => {
+      const line = parseFloat(getComputedStyle(e).lineHeight) || 1.4 * parseFloat(getComputedStyle(e).fontSize);
+      if (e.scrollWidth > e.clientWidth + 1 || (e.tagName === 'SPAN' && rs[i].height > 1.5 * line)) n++;
+      for (let j = i + 1; j < els.length; j++) {
+        const a = rs[i], b = rs[j];
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) n++;
+      }
+    });
+    return n;
   }
 
   // colourLanes counts the lanes whose rows hold pixels of the colour of
