@@ -444,6 +444,9 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 	case *types.Chan:
 		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (a channel's values arrive one by one: receive them into a slice first, or let goroutines of the program take them)", name.Name, p.typeString(t))
 		return nil
+	case *types.Signature:
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (an iterator yields its values one by one: collect them first, xs := slices.Collect(%s), and range over xs)", name.Name, p.typeString(t), x)
+		return nil
 	default:
 		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 		return nil

@@ -194,3 +194,10 @@ func implicit(n int, xs []float64, words []string) {
 	}
 	_, _ = hits, sum
 }
+
+func iterators(seq func(yield func(int) bool)) {
+	//svm:pdo
+	for v := range seq { // want 17:`^pdo loop v ranges over func\(yield func\(int\) bool\); a pdo ranges over an integer, a slice or an array \(an iterator yields its values one by one: collect them first, xs := slices.Collect\(seq\), and range over xs\)$`
+		_ = v
+	}
+}
