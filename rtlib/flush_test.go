@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -146,3 +147,17 @@ func TestSealRunning(t *testing.T) {
 
 func sigint() os.Signal  { return syscall.SIGINT }
 func sigterm() os.Signal { return syscall.SIGTERM }
+
+// TestInterruptErrorText: in one process a signal is "interrupted (SIGTERM)";
+// a rank of an MPI job says which rank and that mpirun stops every rank
+// when one fails, so that a user reading it after another rank's error
+// knows which came first.
+func TestInterruptErrorText(t *testing.T) {
+	if got := (&InterruptError{Signal: sigterm()}).Error(); got != "interrupted (SIGTERM)" {
+		t.Errorf("one process: %q", got)
+	}
+	got := (&InterruptError{Signal: sigterm(), InJob: true, Rank: 0}).Error()
+	if !strings.HasPrefix(got, "rank 0 interrupted (SIGTERM): mpirun stops every rank of the job when one ends with an error") {
+		t.Errorf("a rank: %q", got)
+	}
+}

@@ -337,9 +337,18 @@ var standaloneRun = sync.OnceValue(func() *run {
 // InterruptError is the end of a run stopped by a signal (SIGINT, SIGTERM).
 type InterruptError struct {
 	Signal os.Signal
+	// InJob: the process is rank Rank of an MPI job, whose mpirun stops
+	// every rank when one ends with an error (the message says so).
+	InJob bool
+	Rank  int
 }
 
-func (e *InterruptError) Error() string { return "interrupted (" + sigName(e.Signal) + ")" }
+func (e *InterruptError) Error() string {
+	if e.InJob {
+		return fmt.Sprintf("rank %d interrupted (%s): mpirun stops every rank of the job when one ends with an error, or when the job is stopped; another rank's message above says why", e.Rank, sigName(e.Signal))
+	}
+	return "interrupted (" + sigName(e.Signal) + ")"
+}
 
 // ExitCode is 128 + the signal number: 130 for SIGINT, 143 for SIGTERM.
 func (e *InterruptError) ExitCode() int {
@@ -730,7 +739,7 @@ func (r *run) onSignals(sigs <-chan os.Signal, done <-chan struct{}) {
 		last = time.Now()
 		switch n++; n {
 		case 1:
-			r.fail(&InterruptError{Signal: s})
+			r.fail(&InterruptError{Signal: s, InJob: r.ranks != nil, Rank: r.rank})
 			if r.ranks != nil {
 				// mpirun stops the other ranks when one fails, and
 				// kills them soon after: a rank waiting in MPI for the

@@ -62,6 +62,10 @@ func (w *rankErrors) Flush() {
 
 var dashes = regexp.MustCompile(`^-{20,}$`)
 
+// interrupted is a rank's report that mpirun stopped it (rtlib's
+// InterruptError).
+var interrupted = regexp.MustCompile(`^svmc: (rank \d+ )?interrupted \(SIG(TERM|INT)\)`)
+
 func (w *rankErrors) take(l string) {
 	if dashes.MatchString(l) {
 		w.endBlock()
@@ -99,7 +103,7 @@ func (w *rankErrors) endBlock() {
 		return
 	}
 	// A rank stopped because another failed says it was interrupted.
-	if w.failed && (b == "svmc: interrupted (SIGTERM)" || b == "svmc: interrupted (SIGINT)") {
+	if w.failed && interrupted.MatchString(b) {
 		return
 	}
 	w.seen[b] = true

@@ -18,6 +18,7 @@ func TestRankErrors(t *testing.T) {
 		"svmc: processor 0 panicked: index out of range [12] with length 10",
 		"\tat main.go:12",
 		"svmc: interrupted (SIGTERM)",
+		"svmc: rank 2 interrupted (SIGTERM): mpirun stops every rank of the job when one ends with an error, or when the job is stopped; another rank's message above says why",
 		"program output on stderr",
 		rule,
 		"Primary job  terminated normally, but 1 process returned",
