@@ -242,6 +242,11 @@ type Config struct {
 // as plain errors.
 func Compile(cfg Config) (*Package, error) {
 	p, err := load(cfg)
+	return compileLoaded(cfg, p, err)
+}
+
+// compileLoaded is Compile after the loading (load's results).
+func compileLoaded(cfg Config, p *Package, err error) (*Package, error) {
 	if p != nil {
 		p.cfg = cfg
 		for _, f := range p.Files {

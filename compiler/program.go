@@ -32,15 +32,39 @@ func (pr *Program) Packages() []*Package { return append([]*Package{pr.Main}, pr
 // every package.
 func CompileProgram(cfg Config) (*Program, error) {
 	// The go list of main's imports runs beside main's own loading and
-	// checking (about 0.2 s of a go command each, on another core).
+	// checking, and the libraries' loading (about 0.2 s of a go command
+	// each) starts as soon as it ends, two at a time, beside main's passes
+	// and each other; only their passes, which number what they hold, run
+	// in order.
+	type loaded struct {
+		p   *Package
+		err error
+	}
 	type listed struct {
-		pkgs []*packages.Package
-		err  error
+		dirs  []string
+		loads []chan loaded
+		err   error
 	}
 	imports := make(chan listed, 1)
 	go func() {
 		pkgs, err := listImports(cfg)
-		imports <- listed{pkgs, err}
+		if err != nil {
+			imports <- listed{err: err}
+			return
+		}
+		l := listed{dirs: libraries(pkgs)}
+		sem := make(chan struct{}, 2)
+		for _, dir := range l.dirs {
+			ch := make(chan loaded, 1)
+			l.loads = append(l.loads, ch)
+			go func() {
+				sem <- struct{}{}
+				p, err := load(libConfig(cfg, dir))
+				<-sem
+				ch <- loaded{p, err}
+			}()
+		}
+		imports <- l
 	}()
 	main, err := Compile(cfg)
 	// A main package with errors of its own does not hide those of the
@@ -57,18 +81,17 @@ func CompileProgram(cfg Config) (*Program, error) {
 		}
 		return &Program{Main: main}, l.err
 	}
-	libs := libraries(l.pkgs, main)
 	pr := &Program{Main: main}
 	subs, calls, accs := len(main.Subs), len(callsOf(main)), len(accessesOf(main))
-	for _, dir := range libs {
+	for i, dir := range l.dirs {
 		rel, err := filepath.Rel(main.Dir, dir)
 		if err != nil {
 			rel = dir
 		}
-		lc := cfg
-		lc.Dir, lc.Pattern, lc.Library, lc.Tests = dir, ".", true, false
+		lc := libConfig(cfg, dir)
 		lc.SubBase, lc.CallBase, lc.AccessBase, lc.FilePrefix = subs, calls, accs, filepath.ToSlash(rel)+"/"
-		lib, err := Compile(lc)
+		ld := <-l.loads[i]
+		lib, err := compileLoaded(lc, ld.p, ld.err)
 		if lib != nil {
 			diags = append(diags, lib.Diags...)
 		}
@@ -89,6 +112,14 @@ func CompileProgram(cfg Config) (*Program, error) {
 	}
 	pr.merge()
 	return pr, nil
+}
+
+// libConfig is the configuration of a library of the program of cfg, in
+// directory dir.
+func libConfig(cfg Config, dir string) Config {
+	lc := cfg
+	lc.Dir, lc.Pattern, lc.Library, lc.Tests = dir, ".", true, false
+	return lc
 }
 
 func callsOf(p *Package) []*MsgCall {
@@ -133,15 +164,22 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 }
 
 // libraries are the directories of the packages of main's module that
-// main imports (pkgs: listImports) and whose files hold a //svm:
-// directive, sorted by import path.
-func libraries(pkgs []*packages.Package, main *Package) []string {
-	if main.Module == nil {
+// main imports (pkgs: listImports, main and its test variants first) and
+// whose files hold a //svm: directive, sorted by import path.
+func libraries(pkgs []*packages.Package) []string {
+	var root *packages.Package
+	for _, p := range pkgs {
+		if p.Module != nil && !strings.HasSuffix(p.PkgPath, ".test") && !strings.HasSuffix(p.PkgPath, "_test") {
+			root = p
+			break
+		}
+	}
+	if root == nil {
 		return nil
 	}
 	found := map[string]string{} // import path -> dir
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.PkgPath == main.ImportPath || p.Module == nil || p.Module.Path != main.Module.Path ||
+		if p.PkgPath == root.PkgPath || p.Module == nil || p.Module.Path != root.Module.Path ||
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}
