@@ -32,16 +32,28 @@ type bodyPanic struct {
 // callBody runs body over p's share and returns the panic it raised, if
 // any, after closing the regions the unwound frames had opened.
 func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPanic) {
-	defer p.catch(&caught, p.depths(), it)
+	d := p.depths()
+	defer p.catch(&caught, d, it)
 	body(p, it)
+	p.dropStale(d)
 	return nil
 }
 
 // callSection runs a section's body on its leader p, as callBody.
 func (p *Proc) callSection(body func(p *Proc)) (caught *bodyPanic) {
-	defer p.catch(&caught, p.depths(), nil)
+	d := p.depths()
+	defer p.catch(&caught, d, nil)
 	body(p)
+	p.dropStale(d)
 	return nil
+}
+
+// dropStale ends the critical sections and LOCKs a body that returned
+// still holds: a panic the body recovered left them (locks.go).
+func (p *Proc) dropStale(d depths) {
+	if len(p.sync.crit) > d.crit || len(p.sync.locks) > d.locks {
+		p.abandon(d.crit, d.locks)
+	}
 }
 
 // depths is how deep a body starts in p's regions, critical sections and

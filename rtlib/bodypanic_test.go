@@ -186,3 +186,70 @@ func TestPanicInCritical(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveredInCritical: a panic the program recovers inside the
+// iteration, raised inside a critical section or under a LOCK (a parser
+// called under the lock, its caller recovering), leaves the hold behind
+// (the generated code has no defer); the processor ends it when it enters
+// the section or locks the variable again, or when its share ends. Before,
+// the next entry waited for ever (a deadlock at n = 1 already).
+func TestRecoveredInCritical(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 4} {
+		for _, last := range []bool{false, true} {
+			x, y := 0, 0
+			bad := 0
+			err := rt.Run(prog, rt.Params{NProcs: n}, func(p *rt.Proc) {
+				p.PDO(1, 1, rt.DefaultSchedule(), space(0, 11), func(q *rt.Proc, it *rt.Iter) {
+					b := 0
+					for it.Next() {
+						i := it.Index(0)
+						add := func() (ok bool) {
+							defer func() {
+								if recover() != nil {
+									ok = false
+								}
+							}()
+							q.CriticalEnter(1, 2, "acc")
+							if i%5 == 2 && !last {
+								panic("bad")
+							}
+							x++
+							q.CriticalExit(1, 2, "acc")
+							h := q.Lock(1, 3, rt.VarOf(&y))
+							if i%5 == 2 && last {
+								panic("bad") // the share may end holding it
+							}
+							y++
+							q.Unlock(1, 3, h)
+							return true
+						}
+						if !add() {
+							b++
+						}
+					}
+					rt.ReduceInto(it, &bad, b, rt.OpAdd)
+				})
+				// Exclusive code takes them again after the pdo.
+				q := p
+				q.CriticalEnter(1, 4, "acc")
+				x += 100
+				q.CriticalExit(1, 4, "acc")
+				h := q.Lock(1, 5, rt.VarOf(&y))
+				y += 100
+				q.Unlock(1, 5, h)
+			})
+			if err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			wantX, wantY := 110, 110
+			if last {
+				wantX, wantY = 112, 110
+			} else {
+				wantX, wantY = 110, 110
+			}
+			if bad != 2 || x != wantX || y != wantY {
+				t.Errorf("n=%d last=%v: bad %d, x %d, y %d; want 2, %d, %d", n, last, bad, x, y, wantX, wantY)
+			}
+		}
+	}
+}

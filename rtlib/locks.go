@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -203,6 +204,9 @@ func (p *Proc) CriticalEnter(sub, dir int, name string) {
 		p.syncRec(trace.TagWaitCritSecStart, at)
 	}
 	l := p.critLock(name)
+	if len(p.sync.crit) > 0 {
+		p.dropStaleCrit(l, at)
+	}
 	sv := p.st.Switch(stats.Sync)
 	ws := p.st.Wait()
 	l.lock(p, wCritical, at)
@@ -291,6 +295,9 @@ func (p *Proc) Lock(sub, dir int, vars ...LockVar) Held {
 		p.buf.IntRows(4, rows)
 		p.end()
 	}
+	if len(s.locks) > 0 {
+		p.dropStaleLocks(at)
+	}
 	h := Held{start: int32(len(s.held)), n: int32(len(vs))}
 	sv := p.st.Switch(stats.Sync)
 	ws := p.st.Wait()
@@ -330,6 +337,73 @@ func (p *Proc) Unlock(sub, dir int, h Held) {
 	for len(s.locks) > 0 && s.locks[len(s.locks)-1].h.start >= h.start {
 		s.locks = s.locks[:len(s.locks)-1]
 	}
+}
+
+// A panic that the program recovers inside a critical section or under a
+// LOCK leaves it held: the generated code has no defer (it would cost every
+// entry), and in the serial program there is nothing to release. The
+// processor itself notices: when the same directive runs again while its
+// earlier entry is still held and the function holding the directive is
+// on the stack once (the frame that entered is gone: a panic unwound it —
+// a recursion has it twice, and a second directive of the same section
+// inside the first is a deadlock svmc reports), and at the end of its
+// share of a pdo or of a section whatever it entered there and still holds
+// (a critical section or LOCK of a body ends in it). Such holds end then,
+// with their records at their sites. Only a directive run again while
+// held pays for the look at the stack.
+
+// dropStaleCrit ends the entry of critical section l at site at that p
+// left by a panic, and every critical section it entered after it.
+func (p *Proc) dropStaleCrit(l *rtLock, at Site) {
+	for i, c := range p.sync.crit {
+		if c.l == l && c.at == at && !reentered("CriticalEnter") {
+			p.abandon(i, len(p.sync.locks))
+			return
+		}
+	}
+}
+
+// dropStaleLocks releases what the LOCK directive at site at took when a
+// panic left it, and every LOCK after it.
+func (p *Proc) dropStaleLocks(at Site) {
+	for k, hl := range p.sync.locks {
+		if hl.at == at && !reentered("Lock") {
+			p.abandon(len(p.sync.crit), k)
+			return
+		}
+	}
+}
+
+// reentered reports whether the function that called the runtime's
+// method (the user's function holding the directive) is on the stack more
+// than once: a recursion, whose outer call still holds what it entered.
+func reentered(method string) bool {
+	pcs := make([]uintptr, 256)
+	for {
+		n := runtime.Callers(1, pcs)
+		if n < len(pcs) || len(pcs) >= 1<<16 {
+			pcs = pcs[:n]
+			break
+		}
+		pcs = make([]uintptr, 2*len(pcs))
+	}
+	frames := runtime.CallersFrames(pcs)
+	user, seen := "", 0
+	for {
+		f, more := frames.Next()
+		switch {
+		case user == "" && strings.HasSuffix(f.Function, ".(*Proc)."+method):
+			user = "?" // the next frame is the user's
+		case user == "?":
+			user, seen = f.Function, 1
+		case user != "" && f.Function == user:
+			seen++
+		}
+		if !more {
+			break
+		}
+	}
+	return seen > 1
 }
 
 // abandon leaves the critical sections and releases the locks a panic

@@ -871,6 +871,26 @@ func TestDeadlockInProcess(t *testing.T) {
 	}
 }
 
+// TestRecursionInCritical: a function that calls itself inside its
+// critical section enters it again deeper in the stack: a deadlock svmc
+// reports, not a hold left by a panic (dropStaleCrit) released behind its
+// back.
+func TestRecursionInCritical(t *testing.T) {
+	var f func(p *Proc, n int)
+	f = func(p *Proc, n int) {
+		p.CriticalEnter(1, 1, "a")
+		if n > 0 {
+			f(p, n-1)
+		}
+		p.CriticalExit(1, 1, "a")
+	}
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard, Deadlock: 100 * time.Millisecond}, func(p *Proc) { f(p, 1) })
+	want := "deadlock: no processor can proceed\n  processor 0: waiting to enter the critical section (main.go:10:1)\n  processor 1: idle, waiting for work from processor 0"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
 // TestBarrierSitesInProcess: a member at another barrier is reported, not
 // let through.
 func TestBarrierSitesInProcess(t *testing.T) {
