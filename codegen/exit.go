@@ -12,7 +12,8 @@ import (
 // exitFuncs are the functions that end the process, with the runtime
 // function that winds the run up first (rtlib.Exit: the trace is
 // completed, the output flushed): os.Exit and log's Fatal functions, and
-// the Fatal methods of *log.Logger (called with the logger first).
+// the Fatal methods of *log.Logger (called with the logger first); and
+// os/signal's, which tell the runtime what the program handles.
 var exitFuncs = map[string]string{
 	"os.Exit":               "Exit",
 	"log.Fatal":             "Fatal",
@@ -21,6 +22,13 @@ var exitFuncs = map[string]string{
 	"(*log.Logger).Fatal":   "LoggerFatal",
 	"(*log.Logger).Fatalf":  "LoggerFatalf",
 	"(*log.Logger).Fatalln": "LoggerFatalln",
+	// os/signal's registrations, so that the runtime leaves the signals
+	// the program handles itself to it (rtlib/signals.go).
+	"os/signal.Notify":        "SignalNotify",
+	"os/signal.NotifyContext": "SignalNotifyContext",
+	"os/signal.Stop":          "SignalStop",
+	"os/signal.Ignore":        "SignalIgnore",
+	"os/signal.Reset":         "SignalReset",
 }
 
 // exits rewrites every use of os.Exit and of log's Fatal functions in the

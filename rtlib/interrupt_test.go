@@ -3,6 +3,7 @@ package rtlib_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,24 @@ func init() {
 			})
 			fmt.Fprintf(p.Stdout(), "%d\n", k)
 		}
+	}
+	// A program that handles SIGINT itself (signal.NotifyContext, as the
+	// generated code calls it): it loops over PDOs until the signal, then
+	// says so and returns; after that it stops handling it.
+	bodies["siggraceful"] = func(p *rt.Proc) {
+		ctx, stop := rt.SignalNotifyContext(context.Background(), os.Interrupt)
+		k := 0
+		for ; ctx.Err() == nil; k++ {
+			p.PDO(1, 1, rt.DefaultSchedule(), space(0, 9), func(q *rt.Proc, it *rt.Iter) {
+				for it.Next() {
+				}
+			})
+			if k == 50 {
+				fmt.Fprintln(p.Stdout(), "ready")
+			}
+		}
+		stop()
+		fmt.Fprintln(p.Stdout(), "graceful")
 	}
 	// A PDO whose body never reaches a safe point.
 	bodies["sigstuck"] = func(p *rt.Proc) {
@@ -121,6 +140,27 @@ func readTraceRecords(t *testing.T, path string, cut bool) []*trace.Record {
 		recs = append(recs, r)
 	}
 	return recs
+}
+
+// TestSignalHandledByProgram: a program that handles SIGINT itself ends
+// as it decides (here: it says "graceful" and returns, status 0), with a
+// complete trace ending normally; before, the runtime stopped it as
+// "interrupted (SIGINT)", status 130, and the program's shutdown never ran.
+func TestSignalHandledByProgram(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "graceful.sddf")
+	cmd, out, stderr := startProg(t, "siggraceful", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1")
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("%q %v; stderr %q", line, err, stderr.String())
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	rest, _ := io.ReadAll(out)
+	if code := exitCode(t, cmd); code != 0 || string(rest) != "graceful\n" || stderr.Len() != 0 {
+		t.Fatalf("exit status %d, stdout %q, stderr %q; want 0, graceful", code, rest, stderr.String())
+	}
+	recs := readAllRecords(t, path)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != 0 {
+		t.Errorf("last record %v", end)
+	}
 }
 
 // TestInterruptMidLoop: SIGINT while the program loops over PDOs stops the

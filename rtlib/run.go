@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/bits"
 	"os"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
@@ -397,8 +396,8 @@ func Main(prog *Program, body func(p *Proc)) {
 	if err != nil {
 		fatal(err)
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	sig := make(chan os.Signal, 2)
+	watchSignals(sig) // signals.go: SIGINT and SIGTERM unless the program takes them
 	par.signals = sig
 	err = Run(prog, par, body)
 	// The handler stays until the process exits: restoring the default
@@ -732,6 +731,9 @@ func (r *run) onSignals(sigs <-chan os.Signal, done <-chan struct{}) {
 		case s = <-sigs:
 		case <-done:
 			return
+		}
+		if programTakes(s) {
+			continue // the program handles it (signals.go) and decides when to end
 		}
 		if n > 0 && time.Since(last) < sameSignal {
 			continue

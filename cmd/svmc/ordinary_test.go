@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -387,5 +389,70 @@ func main() {
 	}
 	if res := runSvmc(t, dir, "run", "go.mod"); res.code == 0 || !strings.Contains(res.stderr, "go.mod: svmc takes the directory of a package main, one of its Go files or its import path") {
 		t.Errorf("svmc run go.mod: exit %d\n%s", res.code, res.stderr)
+	}
+}
+
+// A program that handles SIGINT itself (signal.NotifyContext, a graceful
+// shutdown) ends as it decides, with a complete trace that ends normally;
+// svmc's runtime stopped it as "interrupted (SIGINT)" before, and its
+// shutdown never ran. (One that does not handle it is still stopped with
+// its trace: rtlib's TestInterruptMidLoop.)
+func TestProgramHandlesSignal(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	for k := 0; ctx.Err() == nil; k++ {
+		s := 0
+		//svm:pdo reduction(+: s)
+		for i := range 100 {
+			s += i
+		}
+		if k == 20 {
+			fmt.Println("ready")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	fmt.Println("graceful shutdown")
+}
+`})
+	bin := filepath.Join(t.TempDir(), "prog")
+	if res := runSvmc(t, dir, "build", "-o", bin, "."); res.code != 0 {
+		t.Fatalf("svmc build: %s", res.stderr)
+	}
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "SVMC_NPROCS=2", "SVMC_TRACE="+tr)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(out)
+	if line, err := rd.ReadString('\n'); err != nil || line != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("%q %v", line, err)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	rest, _ := io.ReadAll(rd)
+	err = cmd.Wait()
+	if err != nil || string(rest) != "graceful shutdown\n" || stderr.Len() != 0 {
+		t.Fatalf("exit %v, stdout %q, stderr %q", err, rest, stderr.String())
+	}
+	if status, msg := traceEnd(t, tr); status != 0 {
+		t.Errorf("trace-end status %d %q, want 0", status, msg)
 	}
 }
