@@ -573,7 +573,10 @@ func unsafeShared(t types.Type) string {
 		return ""
 	}
 	switch named.Obj().Pkg().Path() + "." + named.Obj().Name() {
-	case "bytes.Buffer", "strings.Builder", "math/rand.Rand", "math/rand/v2.Rand", "bufio.Writer", "bufio.Reader":
+	case "bytes.Buffer", "strings.Builder", "math/rand.Rand", "math/rand/v2.Rand", "bufio.Writer", "bufio.Reader",
+		"bufio.Scanner", "bytes.Reader", "strings.Reader", "hash.Hash", "hash.Hash32", "hash.Hash64", "hash/maphash.Hash",
+		"encoding/json.Encoder", "encoding/json.Decoder", "encoding/csv.Reader", "encoding/csv.Writer",
+		"text/tabwriter.Writer", "compress/gzip.Writer", "compress/gzip.Reader", "container/list.List":
 		return named.Obj().Pkg().Name() + "." + named.Obj().Name()
 	}
 	return ""
