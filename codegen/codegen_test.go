@@ -18,6 +18,7 @@ var inputs = []string{
 	"../examples/example31", "../examples/jacobi",
 	"../golden/testdata/distributions", "../golden/testdata/regions",
 	"../golden/testdata/subprograms", "../golden/testdata/loops",
+	"../golden/corpus/goroutines", // go statements, rewritten onto more lines
 }
 
 // TestPositionsKept checks the //line bookkeeping from the user's side:

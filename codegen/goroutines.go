@@ -38,7 +38,9 @@ func (g *gen) guardGoroutines() {
 			at := g.off(lit.Body.Lbrace) + 1
 			g.e.add(g.off(st.Pos()), g.off(st.Pos()), "{ svm_l := "+rt+".GoLane(); ", opening)
 			g.e.lines(at, "defer "+rt+".GoRecover(svm_l, "+pos+"); svm_l.GoEnter("+pos+")", opening, g.line(st.Pos()))
-			g.e.add(g.off(st.End()), g.off(st.End()), " }", following)
+			// gofmt puts the closing brace on a line of its own: the text
+			// after the statement is placed back where it was.
+			g.e.add(g.off(st.End()), g.off(st.End()), " }\n"+g.e.resume(g.off(st.End()), true), following)
 			g.usesRT = true
 			return true
 		}

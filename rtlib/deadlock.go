@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -111,6 +112,14 @@ func (r *run) watchdog(d time.Duration) {
 	prev := make([]uint64, r.n)
 	cur := make([]uint64, r.n)
 	stable := 0
+	// The program's own goroutines can deadlock with a processor running
+	// (Go's detector, "all goroutines are asleep", never fires while this
+	// ticker is pending): after goQuietLooks looks (10 d, 5 s by default)
+	// at which no processor's state changed, the goroutines are looked at
+	// (goDeadlock). Long, as a timer a goroutine waits for is not seen.
+	last := make([]uint64, r.n)
+	quiet, warned := 0, false
+	const goQuietLooks = 20
 	for {
 		select {
 		case <-r.allDone:
@@ -119,14 +128,30 @@ func (r *run) watchdog(d time.Duration) {
 			return
 		case <-t.C:
 		}
-		blocked := true
+		blocked, changed := true, false
 		for i, p := range r.procs {
 			s := p.wstate.Load()
 			if waitKind(s&0xff) == wRunning || p.waiter.Pending() {
 				blocked = false
-				break
 			}
-			cur[i] = s
+			changed = changed || s != last[i]
+			last[i], cur[i] = s, s
+		}
+		if changed || blocked || r.spread() {
+			quiet = 0
+		} else if quiet++; quiet >= goQuietLooks {
+			quiet = 0
+			switch msg, sure := r.goDeadlock(); {
+			case msg == "":
+			case sure:
+				r.fail(&Error{Proc: -1, Msg: msg})
+				return
+			case !warned:
+				// A goroutine receives or selects: a timer (time.After)
+				// may wake it, which cannot be seen from here.
+				warned = true
+				fmt.Fprintf(r.stderr, "svmc: %s\n  (one of them may wait for a timer, time.After in a select, which svmc cannot see: if none does, this is a deadlock; svmc goes on waiting)\n", strings.Replace(msg, goAsleep, "every goroutine of the program has waited a while on a channel or a lock", 1))
+			}
 		}
 		switch {
 		case !blocked:
@@ -147,6 +172,104 @@ func (r *run) watchdog(d time.Duration) {
 			return
 		}
 	}
+}
+
+// goAsleep heads the report of a deadlock of the program's goroutines.
+const goAsleep = "deadlock: all goroutines are asleep (each waits on a channel or a lock that no other will release)"
+
+// waiterGoid is the goroutine that called Run (Main's), which waits for
+// the run.
+var waiterGoid atomic.Int64
+
+// asleepStates are the states of runtime.Stack in which a goroutine waits
+// for another goroutine: on a channel, a lock, a WaitGroup, a Cond.
+var asleepStates = map[string]bool{
+	"chan receive": true, "chan send": true, "chan receive (nil chan)": true, "chan send (nil chan)": true,
+	"select": true, "select (no cases)": true, "semacquire": true, "sync.Cond.Wait": true,
+	"sync.WaitGroup.Wait": true, "sync.Mutex.Lock": true, "sync.RWMutex.Lock": true, "sync.RWMutex.RLock": true,
+}
+
+// goDeadlock looks at every goroutine: when each of the program's (the
+// processors' and those its code started) waits on a channel or a lock,
+// none runs, sleeps, does I/O or is in a system call, and the program
+// handles no signal (one could wake it), the run is deadlocked as Go would
+// say "all goroutines are asleep": msg names each processor's and each
+// other goroutine's line. sure: no goroutine of the program receives from
+// a channel or selects, which a timer could end. "" otherwise.
+func (r *run) goDeadlock() (msg string, sure bool) {
+	if programTakesAny() {
+		return "", false
+	}
+	sure = true
+	gs := allGoroutines()
+	procOf := map[int64]int{}
+	for i, p := range r.procs {
+		procOf[p.goid.Load()] = i
+	}
+	self := goid()
+	type group struct {
+		state, where string
+		ids          []int64
+	}
+	var others []*group
+	for _, g := range gs {
+		if g.id == self || g.id == waiterGoid.Load() {
+			continue // this watchdog; Run's caller waiting for the run
+		}
+		_, isProc := procOf[g.id]
+		if !isProc && g.where == "" {
+			continue // the runtime's own helpers (trace writers, signal watches)
+		}
+		if !asleepStates[g.state] {
+			return "", false
+		}
+		if g.state == "chan receive" || g.state == "select" {
+			if i, ok := procOf[g.id]; !ok || waitKind(r.procs[i].wstate.Load()&0xff) == wRunning {
+				sure = false // a user's receive, maybe from a timer (a processor's own waits are the runtime's)
+			}
+		}
+		if isProc {
+			continue
+		}
+		k := slices.IndexFunc(others, func(o *group) bool { return o.state == g.state && o.where == g.where })
+		if k < 0 {
+			others = append(others, &group{state: g.state, where: g.where})
+			k = len(others) - 1
+		}
+		others[k].ids = append(others[k].ids, g.id)
+	}
+	var b strings.Builder
+	b.WriteString(goAsleep)
+	for i, p := range r.procs {
+		s := p.wstate.Load()
+		if k := waitKind(s & 0xff); k != wRunning {
+			site := p.wsite.Load()
+			at := Site{Sub: int(int32(uint32(site >> 32))), Dir: int(int32(uint32(site)))}
+			fmt.Fprintf(&b, "\n  processor %d: %s", i, r.waitText(k, at, int(p.wpeer.Load())))
+			continue
+		}
+		for _, g := range gs {
+			if g.id == p.goid.Load() {
+				fmt.Fprintf(&b, "\n  processor %d: blocked (%s)", i, g.state)
+				if g.where != "" {
+					b.WriteString(" in " + g.where)
+				}
+			}
+		}
+	}
+	const most = 8
+	for i, o := range others {
+		if i == most {
+			fmt.Fprintf(&b, "\n  and goroutines at %d places more", len(others)-most)
+			break
+		}
+		if len(o.ids) == 1 {
+			fmt.Fprintf(&b, "\n  goroutine %d: blocked (%s) in %s", o.ids[0], o.state, o.where)
+		} else {
+			fmt.Fprintf(&b, "\n  %d goroutines (%d, ...): blocked (%s) in %s", len(o.ids), o.ids[0], o.state, o.where)
+		}
+	}
+	return b.String(), sure
 }
 
 // deadlockError describes every processor's wait.

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -112,6 +113,61 @@ var bodies = map[string]func(p *rt.Proc){
 				}
 			})
 	},
+}
+
+func init() {
+	// The program's own goroutines deadlock while processor 0 runs its
+	// code: wg.Wait for senders nobody receives from.
+	bodies["godeadlock"] = func(p *rt.Proc) {
+		var wg sync.WaitGroup
+		ch := make(chan int)
+		for i := range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ch <- i
+			}()
+		}
+		wg.Wait()
+	}
+	// Longer than the deadlock watchdog's look at the goroutines: a sleep,
+	// a computing goroutine waited for, a receive from a timer.
+	bodies["gowait"] = func(p *rt.Proc) {
+		time.Sleep(600 * time.Millisecond)
+		done := make(chan bool)
+		go func() {
+			for end := time.Now().Add(600 * time.Millisecond); time.Now().Before(end); {
+			}
+			done <- true
+		}()
+		<-done
+		<-time.After(700 * time.Millisecond)
+	}
+}
+
+// TestGoroutineDeadlock: Go's own detector ("all goroutines are asleep")
+// never fires while the runtime's watchdog ticks, so a deadlock of the
+// program's goroutines hung the run. The watchdog looks at the goroutines
+// once no processor's state changed for 20 looks (10 × SVMC_DEADLOCK_MS)
+// and ends the run, naming processor 0's line and the senders'. A sleep,
+// a computation and a receive from a timer are not stopped (the receive
+// gets a warning at most: a timer cannot be seen).
+func TestGoroutineDeadlock(t *testing.T) {
+	stderr, code := runProg(t, "godeadlock", "SVMC_NPROCS=2", "SVMC_DEADLOCK_MS=50")
+	for _, want := range []string{
+		"svmc: deadlock: all goroutines are asleep (each waits on a channel or a lock that no other will release)\n",
+		"  processor 0: blocked (sync.WaitGroup.Wait) in github.com/svmc/svmc/rtlib_test.init.",
+		"  processor 1: idle, waiting for work from processor 0\n",
+		"  3 goroutines (",
+		"): blocked (chan send) in github.com/svmc/svmc/rtlib_test.init.",
+	} {
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
+		}
+	}
+	if stderr, code := runProg(t, "gowait", "SVMC_NPROCS=2", "SVMC_DEADLOCK_MS=20"); code != 0 || strings.Contains(stderr, "svmc: deadlock") {
+		t.Errorf("sleeping, computing, a timer: exit %d, stderr %q", code, stderr)
+	}
 }
 
 // TestMain runs one of the bodies through rt.Main when asked by a test

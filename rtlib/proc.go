@@ -26,8 +26,8 @@ type Proc struct {
 	told     seenKey    // the last construct detachedConstruct spoke of
 	serial   []*Iter    // serialPDO's Iters, one per nesting level
 	nSerial  int
-	goid     int64  // the goroutine's id, to find its stack when the time limit stops the run
-	measPos  string // position of the MeasureFinish call being made (MeasureFinishAt)
+	goid     atomic.Int64 // the goroutine's id, to find its stack (the time limit, a deadlock of goroutines)
+	measPos  string       // position of the MeasureFinish call being made (MeasureFinishAt)
 
 	buf      trace.Buf
 	bufLimit int

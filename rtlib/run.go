@@ -473,6 +473,7 @@ func printErr(msg string) {
 // processors that did not stop are written up to the last one they
 // completed. The underlying writer is not closed. Run never calls os.Exit.
 func Run(prog *Program, par Params, body func(p *Proc)) error {
+	waiterGoid.Store(goid())
 	if prog == nil {
 		prog = &Program{}
 	}
@@ -886,7 +887,7 @@ func endStatus(err error) (int, string) {
 func (r *run) procMain(p *Proc, body func(p *Proc)) {
 	g := getg()
 	gProcs.store(g, p)
-	p.goid = goid()
+	p.goid.Store(goid())
 	normal := false
 	defer func() {
 		if v := recover(); v != nil {

@@ -182,3 +182,11 @@ func SignalReset(sig ...os.Signal) {
 	}
 	resyncLocked()
 }
+
+// programTakesAny reports whether the program has asked for any signal:
+// then a signal may yet wake a goroutine that waits for it.
+func programTakesAny() bool {
+	progSignals.mu.Lock()
+	defer progSignals.mu.Unlock()
+	return len(progSignals.regs) > 0
+}

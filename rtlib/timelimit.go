@@ -48,7 +48,7 @@ func (r *run) timeLimitError(limit time.Duration) error {
 			continue
 		}
 		e.States[i] = "running"
-		if st, ok := stacks[p.goid]; ok {
+		if st, ok := stacks[p.goid.Load()]; ok {
 			e.States[i] = st
 		}
 	}
@@ -67,11 +67,18 @@ func goid() int64 {
 	return 0
 }
 
-// goroutineStacks describes every goroutine by its state and innermost
-// frame of the program (outside the Go runtime and rtlib): "blocked (chan
-// receive) in main.worker at /src/main.go:20" or "running main.main at
-// ...". Only called when a run is stopped for its time limit.
-func goroutineStacks() map[int64]string {
+// goroutine is one goroutine of runtime.Stack's dump: its id, its state
+// ("chan receive", "running") and its innermost frame of the program
+// (outside the Go runtime and rtlib), "main.worker at /src/main.go:20", ""
+// when it has none (one of the runtime's own).
+type goroutine struct {
+	id           int64
+	state, where string
+}
+
+// allGoroutines lists every goroutine (a dump of all stacks: only when a
+// run is stopped or looked at for a deadlock).
+func allGoroutines() []goroutine {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -81,7 +88,7 @@ func goroutineStacks() map[int64]string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	out := map[int64]string{}
+	var out []goroutine
 	for _, g := range strings.Split(string(buf), "\n\n") {
 		lines := strings.Split(g, "\n")
 		head, ok := strings.CutPrefix(lines[0], "goroutine ")
@@ -92,26 +99,46 @@ func goroutineStacks() map[int64]string {
 		id, _ := strconv.ParseInt(idText, 10, 64)
 		state, _, _ = strings.Cut(state, "]")
 		state, _, _ = strings.Cut(state, ",") // "chan receive, 2 minutes"
+		gr := goroutine{id: id, state: state}
 		for i := 1; i+1 < len(lines); i += 2 {
 			fn := lines[i]
+			if strings.HasPrefix(fn, "created by ") {
+				break // where it was started, not a frame
+			}
 			if j := strings.LastIndexByte(fn, '('); j > 0 {
 				fn = fn[:j]
 			}
 			if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "sync.") || strings.HasPrefix(fn, "internal/") ||
-				strings.HasPrefix(fn, "time.") || strings.HasPrefix(fn, rtPkg) || strings.HasPrefix(fn, "reflect.") {
+				strings.HasPrefix(fn, "time.") || strings.HasPrefix(fn, rtPkg) || strings.HasPrefix(fn, strings.TrimSuffix(rtPkg, ".")+"/") ||
+				strings.HasPrefix(fn, "reflect.") || strings.HasPrefix(fn, "os/signal.") || strings.HasPrefix(fn, "testing.") {
 				continue
 			}
 			loc := strings.TrimSpace(lines[i+1])
 			if j := strings.LastIndex(loc, " +0x"); j > 0 {
 				loc = loc[:j]
 			}
-			what := "running"
-			if state != "running" && state != "runnable" {
-				what = "blocked (" + state + ")"
-			}
-			out[id] = fmt.Sprintf("%s in %s at %s", what, fn, loc)
+			gr.where = fn + " at " + loc
 			break
 		}
+		out = append(out, gr)
+	}
+	return out
+}
+
+// goroutineStacks describes every goroutine with a frame of the program
+// by its state and that frame: "blocked (chan receive) in main.worker at
+// /src/main.go:20" or "running in main.main at ...".
+func goroutineStacks() map[int64]string {
+	out := map[int64]string{}
+	for _, g := range allGoroutines() {
+		if g.where == "" {
+			continue
+		}
+		what := "running"
+		if g.state != "running" && g.state != "runnable" {
+			what = "blocked (" + g.state + ")"
+		}
+		out[g.id] = what + " in " + g.where
 	}
 	return out
 }
