@@ -163,9 +163,10 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
-// libraries are the directories of the packages of main's module that
-// main imports (pkgs: listImports, main and its test variants first) and
-// whose files hold a //svm: directive, sorted by import path.
+// libraries are the directories of the packages of main's module, or of
+// another module of its workspace (a main module too), that main imports
+// (pkgs: listImports, main and its test variants first) and whose files
+// hold a //svm: directive, sorted by import path.
 func libraries(pkgs []*packages.Package) []string {
 	var root *packages.Package
 	for _, p := range pkgs {
@@ -179,7 +180,7 @@ func libraries(pkgs []*packages.Package) []string {
 	}
 	found := map[string]string{} // import path -> dir
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.PkgPath == root.PkgPath || p.Module == nil || p.Module.Path != root.Module.Path ||
+		if p.PkgPath == root.PkgPath || p.Module == nil || (p.Module.Path != root.Module.Path && !p.Module.Main) ||
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}

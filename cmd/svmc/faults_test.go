@@ -653,6 +653,47 @@ func main() {
 	}
 }
 
+// TestWorkspaceLibrary: in a go.work workspace, a package of another
+// module of the workspace that holds directives is compiled with the
+// program, as a package of the main module is (its modules are all main
+// modules); before, its pdo ran as plain Go without a word.
+func TestWorkspaceLibrary(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"app/go.mod": "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n",
+		"app/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/lib\"\n)\n\nfunc main() { fmt.Println(lib.SumSq(100)) }\n",
+		"lib/go.mod": "module example.com/lib\n\ngo 1.22\n",
+		"lib/lib.go": `package lib
+
+// SumSq sums the squares below n.
+func SumSq(n int) int {
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range n {
+		s += i * i
+	}
+	return s
+}
+`,
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+	}
+	init := exec.Command("go", "work", "init", "./app", "./lib")
+	init.Dir = root
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("go work init: %v\n%s", err, out)
+	}
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "328350\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+	if res := runSvmc(t, root, "report", tr); !strings.Contains(res.stdout, "../lib/lib.go:6") {
+		t.Errorf("the library's pdo is not in the report:\n%s", res.stdout)
+	}
+}
+
 // TestHostileFixtures runs the campaign's hostile inputs kept in
 // testdata/hostile (see its README): each ends with a message that says
 // what is wrong and where, without a Go stack (runSvmc checks) and without
