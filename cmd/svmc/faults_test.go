@@ -660,9 +660,9 @@ func main() {
 func TestWorkspaceLibrary(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"app/go.mod": "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n",
+		"app/go.mod":  "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n",
 		"app/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/lib\"\n)\n\nfunc main() { fmt.Println(lib.SumSq(100)) }\n",
-		"lib/go.mod": "module example.com/lib\n\ngo 1.22\n",
+		"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
 		"lib/lib.go": `package lib
 
 // SumSq sums the squares below n.
