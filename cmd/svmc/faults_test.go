@@ -629,15 +629,7 @@ func main() {
 }
 `,
 	}
-	for name, text := range files {
-		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
-		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
-	}
-	init := exec.Command("go", "work", "init", "./app", "./lib")
-	init.Dir = root
-	if out, err := init.CombinedOutput(); err != nil {
-		t.Fatalf("go work init: %v\n%s", err, out)
-	}
+	writeWorkspace(t, root, files, "./app", "./lib")
 	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "."); res.code != 0 || res.stdout != "285 2\n" {
 		t.Errorf("workspace: exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
 	}
@@ -650,6 +642,21 @@ func main() {
 	}
 	if _, err := os.Stat(filepath.Join(gen, "svminfo.json")); err != nil {
 		t.Error(err)
+	}
+}
+
+// writeWorkspace writes files under root (paths relative to it) and a
+// go.work there that uses the modules in dirs.
+func writeWorkspace(t *testing.T, root string, files map[string]string, dirs ...string) {
+	t.Helper()
+	for name, text := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+	}
+	init := exec.Command("go", append([]string{"work", "init"}, dirs...)...)
+	init.Dir = root
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("go work init: %v\n%s", err, out)
 	}
 }
 
@@ -676,15 +683,7 @@ func SumSq(n int) int {
 }
 `,
 	}
-	for name, text := range files {
-		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
-		os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
-	}
-	init := exec.Command("go", "work", "init", "./app", "./lib")
-	init.Dir = root
-	if out, err := init.CombinedOutput(); err != nil {
-		t.Fatalf("go work init: %v\n%s", err, out)
-	}
+	writeWorkspace(t, root, files, "./app", "./lib")
 	tr := filepath.Join(t.TempDir(), "t.sddf")
 	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "328350\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
