@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 )
 
@@ -177,10 +176,6 @@ func (r *run) watchdog(d time.Duration) {
 // goAsleep heads the report of a deadlock of the program's goroutines.
 const goAsleep = "deadlock: all goroutines are asleep (each waits on a channel or a lock that no other will release)"
 
-// waiterGoid is the goroutine that called Run (Main's), which waits for
-// the run.
-var waiterGoid atomic.Int64
-
 // asleepStates are the states of runtime.Stack in which a goroutine waits
 // for another goroutine: on a channel, a lock, a WaitGroup, a Cond.
 var asleepStates = map[string]bool{
@@ -213,7 +208,7 @@ func (r *run) goDeadlock() (msg string, sure bool) {
 	}
 	var others []*group
 	for _, g := range gs {
-		if g.id == self || g.id == waiterGoid.Load() {
+		if g.id == self || g.id == r.waiterGoid {
 			continue // this watchdog; Run's caller waiting for the run
 		}
 		_, isProc := procOf[g.id]

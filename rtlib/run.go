@@ -190,6 +190,7 @@ type run struct {
 	stderr     io.Writer
 	stopWait   time.Duration
 	spin       int           // loads spun by a waiter before yielding
+	waiterGoid int64         // the goroutine that called Run, which waits for it (goDeadlock)
 	minYields  int           // least rounds of runtime.Gosched before blocking
 	activeWait time.Duration // Params.ActiveWait
 	adaptive   bool          // barrier waits adapt their yielding (see await)
@@ -473,7 +474,6 @@ func printErr(msg string) {
 // processors that did not stop are written up to the last one they
 // completed. The underlying writer is not closed. Run never calls os.Exit.
 func Run(prog *Program, par Params, body func(p *Proc)) error {
-	waiterGoid.Store(goid())
 	if prog == nil {
 		prog = &Program{}
 	}
@@ -497,6 +497,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		eagerPages: par.eagerPages,
 		rank:       rankOf(par.ranks),
 		perRank:    max(par.perRank, 1),
+		waiterGoid: goid(),
 	}
 	if r.ranks != nil && r.n != r.ranks.Size()*r.perRank {
 		return &Error{Proc: -1, Msg: fmt.Sprintf("%d processors in a job of %d ranks of %d processors each", r.n, r.ranks.Size(), r.perRank)}
