@@ -348,39 +348,32 @@ func (p *Package) racesInPDO(c *Construct) {
 				}
 			}
 			if fn := p.calledFunc(x); fn != nil && !isGuarded(x.Pos()) {
-				g, chain, elem, ok := p.globalWriteSSA(fn, true)
-				if !ok {
-					g, chain, elem = p.writesGlobal(fn, map[*types.Func]bool{}, 3, true), nil, false
-				}
+				g, chain, elem := p.globalWrite(fn, true)
+				guarded := false
 				if g == "" && p.cfg.Ranks {
 					// Serialised, but what a rank writes stays on that rank.
-					if g, chain, _, ok = p.globalWriteSSA(fn, false); !ok {
-						g, chain = p.writesGlobal(fn, map[*types.Func]bool{}, 3, false), nil
-					}
-					if g != "" {
-						through := ""
-						if len(chain) > 1 {
-							through = " (through " + strings.Join(chain, " → ") + ")"
-						}
-						p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s in a critical section, under a lock or atomically: built for ranks, what each rank's calls write stays on that rank unless %s is //svm:shared (declare it where the loop is), or combine it with a reduction", fn.Name(), line, g, through, g)
-						return true
-					}
+					g, chain, _ = p.globalWrite(fn, false)
+					guarded = true
 				}
-				if g != "" {
-					through := ""
-					if len(chain) > 1 {
-						through = " (through " + strings.Join(chain, " → ") + ")"
-					}
-					ranks := ""
-					if p.cfg.Ranks {
-						ranks = "; built for ranks, what each rank's calls write stays on that rank unless " + g + " is //svm:shared (declare it where the loop is)"
-					}
-					if elem {
-						// hits[i] = …: calls that index differently do not race.
-						p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes elements of the package-level variable %s%s: calls from different iterations that write the same element race (make it a parameter or a result, or call it in a critical section)%s", fn.Name(), line, g, through, ranks)
-					} else {
-						p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section%s", fn.Name(), line, g, through, ranks)
-					}
+				if g == "" {
+					return true
+				}
+				through := ""
+				if len(chain) > 1 {
+					through = " (through " + strings.Join(chain, " → ") + ")"
+				}
+				ranks := ""
+				if p.cfg.Ranks {
+					ranks = "; built for ranks, what each rank's calls write stays on that rank unless " + g + " is //svm:shared (declare it where the loop is)"
+				}
+				switch {
+				case guarded:
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s in a critical section, under a lock or atomically: built for ranks, what each rank's calls write stays on that rank unless %s is //svm:shared (declare it where the loop is), or combine it with a reduction", fn.Name(), line, g, through, g)
+				case elem:
+					// hits[i] = …: calls that index differently do not race.
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes elements of the package-level variable %s%s: calls from different iterations that write the same element race (make it a parameter or a result, or call it in a critical section)%s", fn.Name(), line, g, through, ranks)
+				default:
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes the package-level variable %s%s: every processor's calls write it at once (a race); make it a parameter or a result, or call it in a critical section%s", fn.Name(), line, g, through, ranks)
 				}
 			}
 		case *ast.StarExpr:
@@ -599,6 +592,17 @@ func (p *Package) calledFunc(call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	return fn
+}
+
+// globalWrite names a package-level variable fn writes, itself or through
+// what it calls, with the chain of calls (globalWriteSSA, or writesGlobal
+// where the package has no SSA form); skipGuarded as theirs.
+func (p *Package) globalWrite(fn *types.Func, skipGuarded bool) (g string, chain []string, elem bool) {
+	g, chain, elem, ok := p.globalWriteSSA(fn, skipGuarded)
+	if !ok {
+		return p.writesGlobal(fn, map[*types.Func]bool{}, 3, skipGuarded), nil, false
+	}
+	return g, chain, elem
 }
 
 // writesGlobal names a package-level variable fn assigns, itself or

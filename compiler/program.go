@@ -163,24 +163,17 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
-// libraries are the directories of the packages of main's module, or of
-// another module of its workspace (a main module too), that main imports
-// (pkgs: listImports, main and its test variants first) and whose files
-// hold a //svm: directive, sorted by import path.
+// libraries are the directories of the packages of a main module (main's,
+// or another of its workspace) that main imports (pkgs: listImports, main
+// alone at the top) and whose files hold a //svm: directive, sorted by
+// import path.
 func libraries(pkgs []*packages.Package) []string {
-	var root *packages.Package
-	for _, p := range pkgs {
-		if p.Module != nil && !strings.HasSuffix(p.PkgPath, ".test") && !strings.HasSuffix(p.PkgPath, "_test") {
-			root = p
-			break
-		}
-	}
-	if root == nil {
+	if len(pkgs) != 1 {
 		return nil
 	}
 	found := map[string]string{} // import path -> dir
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.PkgPath == root.PkgPath || p.Module == nil || (p.Module.Path != root.Module.Path && !p.Module.Main) ||
+		if p == pkgs[0] || p.Module == nil || !p.Module.Main ||
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}
