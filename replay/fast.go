@@ -53,7 +53,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	if opt.Procs > 0 {
 		procs = min(procs, opt.Procs)
 	}
-	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[sdKey]*clockBars{},
+	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[barKey]*clockBars{}, teams: teams{procs: procs},
 		holds: clockHolds{pi: Prog{opt.Prog}, opt: &opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}}
 	for q := range c.last {
 		c.last[q] = math.Inf(-1)
@@ -174,16 +174,18 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 type clockCheck struct {
 	procs    int
 	last     []float64 // per stream, the latest clock
-	bars     map[sdKey]*clockBars
-	lastKey  sdKey // the site of the last barrier record, and its bars
+	bars     map[barKey]*clockBars
+	lastKey  barKey // the site of the last barrier record, and its bars
 	lastBars *clockBars
 	holds    clockHolds
+	teams    teams
 }
 
-// clockBars is one barrier site: per processor its entries and exits, and
-// the instances not every processor has left yet, with the latest entry
-// and the earliest exit of each.
+// clockBars is one barrier site of one team: per processor its entries
+// and exits, and the instances not every member has left yet, with the
+// latest entry and the earliest exit of each.
 type clockBars struct {
+	size     int // the team's members
 	in, out  []int
 	base     int
 	maxStart []float64
@@ -207,28 +209,36 @@ func (c *clockCheck) take(q int, e *Event) bool {
 		// an edge too, and tools follow the pages' last writers across
 		// processors.
 		return false
+	case trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagAPSInfo:
+		if q < c.procs {
+			c.teams.observe(q, e)
+		}
 	case trace.TagWaitBarrierStart, trace.TagWaitBarrierStop, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStop:
 		if q >= c.procs {
 			return false // a lane takes part in no barrier
 		}
 		// A split barrier's instance is a processor's latest check-in,
 		// whatever the site (as the consistent order counts them).
-		k := sdKey{e.Sub, e.Dir}
+		team, size := c.teams.team(q)
+		k := barKey{e.Sub, e.Dir, team}
 		entry := e.Tag == trace.TagWaitBarrierStart || e.Tag == trace.TagBarrierCheckin
 		if e.Tag == trace.TagBarrierCheckin || e.Tag == trace.TagWaitBCheckoutStop {
-			k = sdKey{-1, -1}
+			k.sub, k.dir = -1, -1
 		}
 		bs := c.lastBars
 		if bs == nil || c.lastKey != k {
 			// A loop's entries and exits come in runs of one site: the map
 			// lookup only when the site changes.
 			if bs = c.bars[k]; bs == nil {
-				bs = &clockBars{in: make([]int, c.procs), out: make([]int, c.procs)}
+				if size == 0 {
+					size = c.procs
+				}
+				bs = &clockBars{size: size, in: make([]int, c.procs), out: make([]int, c.procs)}
 				c.bars[k] = bs
 			}
 			c.lastKey, c.lastBars = k, bs
 		}
-		return bs.take(q, entry, e.Clock, c.procs)
+		return bs.take(q, entry, e.Clock)
 	case trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock,
 		trace.TagWaitCritSecStop, trace.TagExitCritSec:
 		if q >= c.procs {
@@ -339,7 +349,8 @@ func (h *clockHolds) ordered() bool {
 	return true
 }
 
-func (bs *clockBars) take(q int, entry bool, clock float64, procs int) bool {
+func (bs *clockBars) take(q int, entry bool, clock float64) bool {
+	procs := bs.size
 	if entry {
 		k := bs.in[q] - bs.base
 		bs.in[q]++
@@ -394,7 +405,9 @@ func (c *clockCheck) complete() bool {
 			return false
 		}
 		for q := range bs.in {
-			if bs.in[q] != bs.base || bs.out[q] != bs.base {
+			// A team's site: its members entered and left every instance
+			// (base counts them), the others none.
+			if bs.in[q] != bs.out[q] || (bs.in[q] != bs.base && (bs.in[q] != 0 || bs.size == len(bs.in))) {
 				return false
 			}
 		}

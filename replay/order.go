@@ -323,6 +323,7 @@ type waitList struct {
 type barInst struct {
 	waitList
 	entries, exits int
+	want           int // the arrivals that complete it (0: every processor)
 	maxL, maxT     float64
 }
 
@@ -334,6 +335,7 @@ type barSite struct {
 	count []int // entries emitted per processor
 	base  int
 	insts []*barInst
+	want  int // its team's size (0: every processor)
 }
 
 const maxOpenInstances = 1 << 12
@@ -355,7 +357,7 @@ func (bs *barSite) inst(k int) *barInst {
 		bs.insts = append(bs.insts, nil)
 	}
 	if bs.insts[i] == nil {
-		bs.insts[i] = &barInst{maxL: math.Inf(-1), maxT: math.Inf(-1)}
+		bs.insts[i] = &barInst{want: bs.want, maxL: math.Inf(-1), maxT: math.Inf(-1)}
 	}
 	return bs.insts[i]
 }
@@ -439,8 +441,8 @@ type orderer struct {
 	buffered  int
 	eof       bool
 	heap      []int32
-	bars      map[sdKey]*barSite
-	checks    barSite
+	bars      map[barKey]*barSite // and split barriers' check-ins at {-1, -1, team}
+	teams     teams                 // the team each processor's barriers wait for
 	locks     map[syncID]*lockState // and critical sections
 	chans     map[string]*lockState
 	stats     OrderStats
@@ -465,7 +467,7 @@ func newOrderer(opt OrderOptions) *orderer {
 		opt:       opt,
 		pi:        Prog{opt.Prog},
 		dec:       newDecoder(),
-		bars:      make(map[sdKey]*barSite),
+		bars:      make(map[barKey]*barSite),
 		locks:     make(map[syncID]*lockState),
 		chans:     make(map[string]*lockState),
 		maxL:      math.Inf(-1),
@@ -494,10 +496,20 @@ func (o *orderer) grow(n int) {
 	if n > o.nlive {
 		o.nlive = n
 	}
+	o.teams.procs = o.nlive
 }
 
-// expected is the number of arrivals that complete a barrier instance.
+// expected is the number of arrivals that complete a barrier instance of
+// every processor (a split barrier's).
 func (o *orderer) expected() int { return o.nlive }
+
+// need is the number of arrivals that complete b: its team's.
+func (o *orderer) need(b *barInst) int {
+	if b.want > 0 {
+		return b.want
+	}
+	return o.expected()
+}
 
 // input feeds records into the queues.
 type input interface {
@@ -792,7 +804,7 @@ func (o *orderer) check(q int) (ok bool, predL, predT float64, wl *waitList) {
 		if b == nil {
 			return true, predL, predT, nil
 		}
-		if b.entries < o.expected() {
+		if b.entries < o.need(b) {
 			return false, 0, 0, &b.waitList
 		}
 		return true, b.maxL, b.maxT, nil
@@ -821,24 +833,32 @@ func (o *orderer) check(q int) (ok bool, predL, predT float64, wl *waitList) {
 	return true, predL, predT, nil
 }
 
-func (o *orderer) barSite(sub, dir int32) *barSite {
-	k := sdKey{sub, dir}
+// barSite is the barrier site of processor q's barrier at sub, dir: that
+// of q's team there.
+func (o *orderer) barSite(q int, sub, dir int32) *barSite {
+	team, size := o.teams.team(q)
+	k := barKey{sub, dir, team}
 	bs := o.bars[k]
 	if bs == nil {
-		bs = &barSite{}
+		bs = &barSite{want: size}
 		o.bars[k] = bs
 	}
 	return bs
 }
+
+// checkSite holds the split barriers of processor q's team: an instance
+// is a processor's latest check-in, whatever the site.
+func (o *orderer) checkSite(q int) *barSite { return o.barSite(q, -1, -1) }
 
 // barOf is the barrier instance an exit (wait-barrier-stop) or check-out
 // (wait-bcheckout-stop) of q leaves: that of q's latest entry at the same
 // site, or of q's latest check-in. nil if there is none.
 func (o *orderer) barOf(q int, e *Event) *barInst {
 	if e.Tag == trace.TagWaitBCheckoutStop {
-		return o.checks.current(q)
+		return o.checkSite(q).current(q)
 	}
-	bs := o.bars[sdKey{e.Sub, e.Dir}]
+	team, _ := o.teams.team(q)
+	bs := o.bars[barKey{e.Sub, e.Dir, team}]
 	if bs == nil {
 		return nil
 	}
@@ -1060,25 +1080,27 @@ func (o *orderer) apply(q int, it *item, L float64) {
 	e := &it.e
 	t := e.Clock
 	switch e.Tag {
+	case trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagAPSInfo:
+		o.teams.observe(q, e)
 	case trace.TagWaitBarrierStart, trace.TagBarrierCheckin:
-		bs := &o.checks
+		bs := o.checkSite(q)
 		if e.Tag == trace.TagWaitBarrierStart {
-			bs = o.barSite(e.Sub, e.Dir)
+			bs = o.barSite(q, e.Sub, e.Dir)
 		}
 		if b := bs.enter(q); b != nil {
 			b.entries++
 			b.maxL, b.maxT = max(b.maxL, L), max(b.maxT, t)
-			if b.entries >= o.expected() {
+			if b.entries >= o.need(b) {
 				o.wake(&b.waitList)
 			}
 		}
 	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
 		if b := o.barOf(q, e); b != nil {
-			bs := &o.checks
+			bs := o.checkSite(q)
 			if e.Tag == trace.TagWaitBarrierStop {
-				bs = o.barSite(e.Sub, e.Dir)
+				bs = o.barSite(q, e.Sub, e.Dir)
 			}
-			bs.exit(b, o.expected())
+			bs.exit(b, o.need(b))
 		}
 	case trace.TagWaitLockStart:
 		s.lockReq = s.lockReq[:0]

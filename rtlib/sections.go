@@ -281,11 +281,7 @@ func (p *Proc) runSection(c *aps, sub int, s *Section, caught **bodyPanic) {
 			}
 			p.end()
 		}
-		if p.on(trace.TagAPSInfo) {
-			p.begin(trace.TagAPSInfo, p.id)
-			p.buf.Ints(c.pids)
-			p.end()
-		}
+		p.apsInfo(c)
 		p.mode = exclusive
 		us := p.st.User()
 		*caught = p.callSection(s.Body)
@@ -293,10 +289,26 @@ func (p *Proc) runSection(c *aps, sub int, s *Section, caught **bodyPanic) {
 		if len(c.members) > 1 {
 			c.dispatch(taskLeave)
 		}
-	} else if k := p.serveAPS(c); k != taskLeave {
-		p.constructMismatch(c, at, "section")
+	} else {
+		p.apsInfo(c)
+		if k := p.serveAPS(c); k != taskLeave {
+			p.constructMismatch(c, at, "section")
+		}
 	}
 	p.popRegion(at, trace.RegionSection)
 	p.mode = mode
 	p.leave(prev, prevIndex)
+}
+
+// apsInfo writes the aps-info of a section's team on each of its members'
+// streams, not the leader's only: a barrier inside the section (a nested
+// psection's end, a pdo's) waits for that team alone, and the tools that
+// match barrier instances learn each processor's team from its own
+// stream (replay's teams).
+func (p *Proc) apsInfo(c *aps) {
+	if p.on(trace.TagAPSInfo) {
+		p.begin(trace.TagAPSInfo, p.id)
+		p.buf.Ints(c.pids)
+		p.end()
+	}
 }
