@@ -98,7 +98,10 @@ func (p *Package) findAliases(body *ast.BlockStmt) map[types.Object]alias {
 		if len(rhs) != 1 || rhs[0] == nil || taken[o] {
 			continue
 		}
-		if a, ok := p.aliasOf(rhs[0]); ok {
+		// The storage of a variable the body assigns again is not fixed:
+		// a, b = b, a swaps two buffers, and a is b's storage of the
+		// moment, not b's.
+		if a, ok := p.aliasOf(rhs[0]); ok && len(defs[a.root]) <= 1 {
 			a.via = p.Text(rhs[0])
 			direct[o] = a
 		}
