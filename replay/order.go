@@ -441,7 +441,7 @@ type orderer struct {
 	buffered  int
 	eof       bool
 	heap      []int32
-	bars      map[barKey]*barSite // and split barriers' check-ins at {-1, -1, team}
+	bars      map[barKey]*barSite   // and split barriers' check-ins at {-1, -1, team}
 	teams     teams                 // the team each processor's barriers wait for
 	locks     map[syncID]*lockState // and critical sections
 	chans     map[string]*lockState
