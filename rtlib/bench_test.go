@@ -264,6 +264,20 @@ func BenchmarkScheduleOnHome(b *testing.B) {
 	})
 }
 
+// BenchmarkPDOOnHomeNewTemplate: the PDO of BenchmarkPDOOnHome in a
+// function whose directives declare and distribute its template at every
+// call, as ordinary Go puts them: the same owners keep the schedule, so
+// the call costs the directives and the PDO, not a new plan
+// (BenchmarkScheduleOnHome).
+func BenchmarkPDOOnHomeNewTemplate(b *testing.B) {
+	benchRun(b, 2, 0, func(p *Proc) {
+		for range b.N {
+			s, space := onHomeSetup(p)
+			p.PDO(1, 4, s, space, func(q *Proc, it *Iter) {})
+		}
+	})
+}
+
 func onHomeSetup(p *Proc) (Schedule, []Range) {
 	P := p.Processors(nil, 1, 1, "P", Extent{Lo: 0, Hi: 1}, Extent{Lo: 0, Hi: 1})
 	T := p.Template(nil, 1, 2, "T", Extent{Lo: 0, Hi: 99}, Extent{Lo: 0, Hi: 99})

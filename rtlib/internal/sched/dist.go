@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -202,6 +203,29 @@ type Distribution struct {
 	Dims    []DimMap
 	Strides []int     // column-major strides of the arrangement
 	Rec     *Recorded // ownership decided by a dynamic schedule (Dims are then `*`)
+}
+
+// Same reports whether d and o give every element the same owner: the
+// same maps onto arrangements of the same shape and processors (a
+// template whose directives run again, in a function called again and
+// again, is distributed anew to the same owners). A recorded
+// distribution is only itself.
+func (d *Distribution) Same(o *Distribution) bool {
+	if d == o {
+		return true
+	}
+	if d == nil || o == nil || d.Rec != nil || o.Rec != nil || len(d.Dims) != len(o.Dims) ||
+		!slices.Equal(d.Strides, o.Strides) || !slices.Equal(d.Onto.Sizes, o.Onto.Sizes) || !slices.Equal(d.Onto.Pids, o.Onto.Pids) {
+		return false
+	}
+	for i, m := range d.Dims {
+		n := o.Dims[i]
+		if m.Kind != n.Kind || m.Lo != n.Lo || m.N != n.N || m.Adim != n.Adim || m.P != n.P || m.Plo != n.Plo || m.Bs != n.Bs ||
+			!slices.Equal(m.Starts, n.Starts) || !slices.Equal(m.Owner, n.Owner) {
+			return false
+		}
+	}
+	return true
 }
 
 // NewDistribution checks formats for the extents dims onto g and builds the
