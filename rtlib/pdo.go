@@ -514,7 +514,7 @@ func (e *planEntry) key(s Schedule, space []Range) {
 }
 
 func (e *planEntry) matches(s Schedule, space []Range) bool {
-	if e.kind != s.kind || e.onto != s.onto || (e.t == nil) != (s.t == nil) || len(e.subs) != len(s.subs) ||
+	if e.kind != s.kind || !sameArrangement(e.onto, s.onto) || (e.t == nil) != (s.t == nil) || len(e.subs) != len(s.subs) ||
 		len(e.formats) != len(s.formats) || len(e.space) != len(space) {
 		return false
 	}
@@ -538,11 +538,21 @@ func (e *planEntry) matches(s Schedule, space []Range) bool {
 	if !slices.Equal(e.space, space) {
 		return false
 	}
+	// pdo-info names the arrangement of the template's distribution, or
+	// the loop's.
 	if s.t != nil && (e.t != s.t || e.dist != s.t.dist) {
-		// pdo-info names the arrangement of the template's distribution.
 		e.t, e.dist, e.info.arr = s.t, s.t.dist, s.t.dist.Onto
 	}
+	if e.onto != s.onto {
+		e.onto, e.info.arr = s.onto, &s.onto.g
+	}
 	return true
+}
+
+// sameArrangement reports whether a and b have the same shape and
+// processors (a processors directive run again makes another).
+func sameArrangement(a, b *Procs) bool {
+	return a == b || a != nil && b != nil && slices.Equal(a.sizes, b.sizes) && slices.Equal(a.pids, b.pids)
 }
 
 func (e *planEntry) install(a *aps, space []Range) {

@@ -65,3 +65,39 @@ func TestPlanSameOwners(t *testing.T) {
 		t.Errorf("block rows %v are cyclic(4)'s", calls[3].iters[0])
 	}
 }
+
+// Loop-level scheduling onto an arrangement declared again at every call
+// keeps its schedule too.
+func TestPlanSameArrangement(t *testing.T) {
+	var entries []*planEntry
+	var rows [3][]int
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
+		for k := range 3 {
+			P := p.Processors(nil, 1, 1, "P", Extent{Lo: 0, Hi: 1})
+			if k == 2 {
+				P = p.Processors(nil, 1, 1, "P", Extent{Lo: 0, Hi: 2}) // three elements: other shares
+			}
+			p.PDO(1, 4, LoopLevel(P, Cyclic(2)), []Range{{Lo: 0, Hi: 11, Step: 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					if q.id == 0 {
+						rows[k] = append(rows[k], it.Index(0))
+					}
+				}
+			})
+			e := p.aps.plans[Site{Sub: 1, Dir: 4}]
+			if e == nil || e.info.arr != &P.g {
+				t.Errorf("call %d: no plan kept, or its pdo-info names another arrangement", k)
+			}
+			entries = append(entries, e)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries[1] != entries[0] || entries[2] == entries[0] {
+		t.Errorf("plans %p %p %p: want the first kept once, then a new one", entries[0], entries[1], entries[2])
+	}
+	if !slices.Equal(rows[0], rows[1]) || slices.Equal(rows[0], rows[2]) {
+		t.Errorf("processor 0's iterations %v", rows)
+	}
+}
