@@ -116,8 +116,8 @@ func (p *Proc) Processors(prev *Procs, sub, dir int, name string, dims ...Extent
 	}
 	a := newProcs(int(p.r.nextProcs.Add(1)), name, append([]Extent(nil), dims...), func(l int) int { return l % n })
 	if a.size > n {
-		p.r.info(at, fmt.Sprintf("processor arrangement %s has %d elements for %d processors; mapped in column-major order, wrapping",
-			a, a.size, n))
+		p.r.info(at, "processor arrangement %s has %d elements for %d processors; mapped in column-major order, wrapping",
+			a, a.size, n)
 	}
 	p.procArrangementRec(a, at)
 	return a

@@ -1024,7 +1024,7 @@ type seenKey struct {
 	why uint8
 }
 
-func (r *run) info(at Site, msg string) {
+func (r *run) info(at Site, format string, args ...any) {
 	if !r.infoOn("mapping") {
 		return
 	}
@@ -1037,6 +1037,7 @@ func (r *run) info(at Site, msg string) {
 	if seen {
 		return
 	}
+	msg := fmt.Sprintf(format, args...) // once per site, not at every call
 	if pos := r.pos(at); pos != "" {
 		msg = pos + ": " + msg
 	}

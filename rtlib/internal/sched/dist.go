@@ -63,12 +63,18 @@ type DimMap struct {
 // dimension adim of g (adim -1 for `*`) and builds its map. what names the
 // dimension in messages.
 func NewDimMap(f Format, e Extent, g *Grid, adim int, what string) (DimMap, error) {
+	return newDimMap(f, e, g, adim, func() string { return what })
+}
+
+// newDimMap is NewDimMap with the dimension's name made only for an error
+// (a distribution made at every call of a function formatted it each time).
+func newDimMap(f Format, e Extent, g *Grid, adim int, what func() string) (DimMap, error) {
 	m := DimMap{Kind: f.kind, Lo: e.Lo, N: e.Size(), Adim: adim}
 	if f.kind == KindStar {
 		return m, nil
 	}
 	if f.kind == 0 {
-		return m, fmt.Errorf("%s: invalid distribution format", what)
+		return m, fmt.Errorf("%s: invalid distribution format", what())
 	}
 	pe := g.Dims[adim]
 	m.P, m.Plo = pe.Size(), pe.Lo
@@ -77,31 +83,31 @@ func NewDimMap(f Format, e Extent, g *Grid, adim int, what string) (DimMap, erro
 		m.Bs = max(1, (m.N+m.P-1)/m.P)
 	case KindCyclic:
 		if f.k < 1 {
-			return m, fmt.Errorf("%s: cyclic(%d): the block length must be positive", what, f.k)
+			return m, fmt.Errorf("%s: cyclic(%d): the block length must be positive", what(), f.k)
 		}
 		m.Bs = f.k
 	case KindGenBlock:
 		if len(f.vals) != m.P {
-			return m, fmt.Errorf("%s: general_block has %d sizes for %d processors of dimension %d of %s", what, len(f.vals), m.P, adim+1, g)
+			return m, fmt.Errorf("%s: general_block has %d sizes for %d processors of dimension %d of %s", what(), len(f.vals), m.P, adim+1, g)
 		}
 		m.Starts = make([]int, m.P+1)
 		for c, s := range f.vals {
 			if s < 0 {
-				return m, fmt.Errorf("%s: general_block size %d is negative", what, s)
+				return m, fmt.Errorf("%s: general_block size %d is negative", what(), s)
 			}
 			m.Starts[c+1] = m.Starts[c] + s
 		}
 		if m.Starts[m.P] != m.N {
-			return m, fmt.Errorf("%s: general_block sizes sum to %d, the extent %s has %d indices", what, m.Starts[m.P], e, m.N)
+			return m, fmt.Errorf("%s: general_block sizes sum to %d, the extent %s has %d indices", what(), m.Starts[m.P], e, m.N)
 		}
 	case KindIndirect:
 		if len(f.vals) != m.N {
-			return m, fmt.Errorf("%s: indirect has %d owners for the %d indices of %s", what, len(f.vals), m.N, e)
+			return m, fmt.Errorf("%s: indirect has %d owners for the %d indices of %s", what(), len(f.vals), m.N, e)
 		}
 		m.Owner = make([]int, m.N)
 		for i, v := range f.vals {
 			if v < pe.Lo || v > pe.Hi {
-				return m, fmt.Errorf("%s: indirect owner %d of index %d is outside %s of dimension %d of %s", what, v, e.Lo+i, pe, adim+1, g)
+				return m, fmt.Errorf("%s: indirect owner %d of index %d is outside %s of dimension %d of %s", what(), v, e.Lo+i, pe, adim+1, g)
 			}
 			m.Owner[i] = v - pe.Lo
 		}
@@ -239,7 +245,7 @@ func NewDistribution(g *Grid, formats []Format, dims []Extent, what func(d int) 
 			adim = k
 			k++
 		}
-		m, err := NewDimMap(f, dims[i], g, adim, what(i))
+		m, err := newDimMap(f, dims[i], g, adim, func() string { return what(i) })
 		if err != nil {
 			return nil, err
 		}
