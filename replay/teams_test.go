@@ -23,10 +23,14 @@ import (
 // {2}'s barrier is a barrier of its own: p2's entry at 30 is no
 // predecessor of p0's exit at 12.
 func nestedTeams() *tracetest.Synth {
+	return teamsTrace([3][2]float64{{10, 12}, {20, 21}, {30, 31}}, [3]float64{40, 45, 59})
+}
+
+// teamsTrace is nestedTeams' program with the given clocks of each
+// processor's inner barrier (entry, exit) and outer barrier entry.
+func teamsTrace(inner [3][2]float64, outer [3]float64) *tracetest.Synth {
 	const m = tracetest.SubMain
 	s := tracetest.New(3)
-	inner := [3][2]float64{{10, 12}, {20, 21}, {30, 31}}
-	outer := [3]float64{40, 45, 59}
 	teams := [3][]int{{0, 1}, {0, 1}, {2}}
 	for p := range 3 {
 		s.Start(p, 1, m, 0, trace.RegionProgram)
@@ -74,25 +78,7 @@ func TestOrderSectionTeams(t *testing.T) {
 // Where the clocks follow the teams' barriers, the fast path takes the
 // trace and gives what the consistent order gives.
 func TestClockOrderSectionTeams(t *testing.T) {
-	s := tracetest.New(3)
-	const m = tracetest.SubMain
-	teams := [3][]int{{0, 1}, {0, 1}, {2}}
-	inner := [3][2]float64{{10, 22}, {20, 22}, {30, 31}} // p0 waits for p1
-	for p := range 3 {
-		s.Start(p, 1, m, 0, trace.RegionProgram)
-		s.Start(p, 2, m, tracetest.DirPSec, trace.RegionPSection)
-		s.Start(p, 3, m, tracetest.DirSec, trace.RegionSection)
-		s.APSInfo(p, 3.5, teams[p]...)
-		s.Start(p, 4, m, tracetest.DirPSec, trace.RegionPSection)
-		s.Sync(p, inner[p][0], trace.TagWaitBarrierStart, m, tracetest.DirPSec)
-		s.Sync(p, inner[p][1], trace.TagWaitBarrierStop, m, tracetest.DirPSec)
-		s.Stop(p, inner[p][1]+1, m, tracetest.DirPSec, trace.RegionPSection)
-		s.Stop(p, inner[p][1]+2, m, tracetest.DirSec, trace.RegionSection)
-		s.Sync(p, 40+float64(p), trace.TagWaitBarrierStart, m, tracetest.DirPSec)
-		s.Sync(p, 60, trace.TagWaitBarrierStop, m, tracetest.DirPSec)
-		s.Stop(p, 61, m, tracetest.DirPSec, trace.RegionPSection)
-		s.Stop(p, 62, m, 0, trace.RegionProgram)
-	}
+	s := teamsTrace([3][2]float64{{10, 22}, {20, 22}, {30, 31}}, [3]float64{40, 41, 42}) // p0 waits for p1
 	data := s.MustEncode(t, trace.Binary, tracetest.Prog())
 	got, st, ok := clockOrder(t, data)
 	if !ok {
