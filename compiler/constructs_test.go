@@ -106,6 +106,24 @@ func TestResults(t *testing.T) {
 
 func reflectType(v any) reflect.Type { return reflect.TypeOf(v) }
 
+// TestBadClauseKeepsFunction: a typo in one pdo's clause does not hide the
+// warnings of another pdo of the same function (testdata/badclause).
+func TestBadClauseKeepsFunction(t *testing.T) {
+	p, err := Compile(Config{Dir: "testdata/badclause", Pattern: "."})
+	if err == nil || p == nil {
+		t.Fatalf("Compile = %v, %v; want the clause's error", p, err)
+	}
+	var got []string
+	for _, d := range p.Diags {
+		got = append(got, fmt.Sprintf("%d %s", d.Pos.Line, d.Msg))
+	}
+	for _, want := range []string{`^12 loop-carried dependence`, `^13 total is shared and assigned`, `^15 pdo: unknown clause "stratgy"; did you mean "strategy"\?$`} {
+		if !slices.ContainsFunc(got, regexp.MustCompile(want).MatchString) {
+			t.Errorf("no diagnostic %s among\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+}
+
 // TestGoErrorsWithDirectiveSyntax: Go errors stop everything that needs
 // types, but the directives' syntax is still checked in the same run.
 func TestGoErrorsWithDirectiveSyntax(t *testing.T) {

@@ -10,7 +10,8 @@ import (
 // ParsePass parses every //svm: line comment of every file; all errors of
 // all files are reported together. A directive with errors is dropped, and
 // the function it stands in is left out of the later checks, which run on
-// the other functions (the pass is Confined).
+// the other functions (the pass is Confined) — except a pdo whose clauses
+// have errors, which leaves its loop a plain one and the function checked.
 var ParsePass = confined(newPass("parse", "parse every //svm: comment of every file", (*Package).parseDirectives))
 
 func confined(ps *Pass) *Pass { ps.Confined = true; return ps }
@@ -35,6 +36,12 @@ func (p *Package) parseDirectives() []*Dir {
 						d.At = f.Tok.Pos(e.Pos.Offset)
 					}
 					p.Diags = append(p.Diags, d)
+				}
+				if d != nil && len(errs) > 0 && d.Kind == directives.PDO {
+					// A pdo with a bad clause leaves a plain loop: the
+					// function's other constructs are still checked, so
+					// their errors and warnings come in the same run.
+					continue
 				}
 				if d == nil || len(errs) > 0 {
 					f.Dropped = append(f.Dropped, c.Slash)
