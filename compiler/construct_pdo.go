@@ -488,6 +488,10 @@ func (p *Package) checkReductions(c *Construct, info *PDO) {
 				p.errorf(pos, "reduction(%s: %s): %s is not a variable declared before the pdo", r.Op, v.Name, v.Name)
 				continue
 			}
+			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
+				p.errorf(pos, "reduction(%s: %s): %s has type %s, a struct, which does not reduce as a whole; %s", r.Op, v.Name, v.Name, p.typeString(obj.Type()), structAdvice(v.Name, st))
+				continue
+			}
 			if why := reductionType(r.Op, obj.Type()); why != "" {
 				p.errorf(pos, "reduction(%s: %s): %s has type %s; %s", r.Op, v.Name, v.Name, p.typeString(obj.Type()), why)
 				continue
@@ -567,6 +571,23 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 		}
 	}
 	return ""
+}
+
+// structAdvice says how to reduce struct variable name: each field that
+// reduces in a variable of its own (nameField).
+func structAdvice(name string, st *types.Struct) string {
+	var names []string
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if b, ok := f.Type().Underlying().(*types.Basic); ok && b.Info()&(types.IsNumeric|types.IsBoolean|types.IsString) != 0 && f.Name() != "_" {
+			names = append(names, name+strings.ToUpper(f.Name()[:1])+f.Name()[1:])
+		}
+	}
+	if len(names) == 0 {
+		return "update it in a //svm:critical section instead"
+	}
+	return fmt.Sprintf("reduce its fields in variables of their own declared before the loop (%s, each in the reduction clause of its operator) and set the struct from them after the loop, or update it in a //svm:critical section",
+		strings.Join(names, ", "))
 }
 
 // ElemOf is the element type of a slice or array type, nil for other

@@ -17,7 +17,7 @@ func types(n int) {
 		count int
 		t     celsius
 	)
-	//svm:pdo loops(i) reduction(+: name, p) reduction(&: f) reduction(max: c) reduction(+: ok) reduction(&&: count) // want 34:`^reduction\(\+: name\): name has type string; \+ needs a number$` 40:`^reduction\(\+: p\): p has type point; \+ needs a number$` 56:`^reduction\(&: f\): f has type float64; & needs an integer$` 74:`^reduction\(max: c\): c has type complex128; max needs an ordered type: an integer, a floating-point number or a string$` 90:`^reduction\(\+: ok\): ok has type bool; \+ needs a number \(a bool reduces with && or \|\|\)$` 108:`^reduction\(&&: count\): count has type int; && needs a bool$`
+	//svm:pdo loops(i) reduction(+: name, p) reduction(&: f) reduction(max: c) reduction(+: ok) reduction(&&: count) // want 34:`^reduction\(\+: name\): name has type string; \+ needs a number$` 40:`^reduction\(\+: p\): p has type point, a struct, which does not reduce as a whole; reduce its fields in variables of their own declared before the loop \(pX, pY, each in the reduction clause of its operator\) and set the struct from them after the loop, or update it in a //svm:critical section$` 56:`^reduction\(&: f\): f has type float64; & needs an integer$` 74:`^reduction\(max: c\): c has type complex128; max needs an ordered type: an integer, a floating-point number or a string$` 90:`^reduction\(\+: ok\): ok has type bool; \+ needs a number \(a bool reduces with && or \|\|\)$` 108:`^reduction\(&&: count\): count has type int; && needs a bool$`
 	for i := 0; i < n; i++ {
 		name += "x"
 		p.x += i
