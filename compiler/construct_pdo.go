@@ -418,11 +418,11 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		if u.Info()&types.IsString != 0 {
-			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array (a string's runes are not an index space: range over []rune(%s) or []byte(%s))", name.Name, p.typeString(t), x, x)
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (a string's runes are not an index space: range over []rune(%s) or []byte(%s))", name.Name, p.typeString(t), x, x)
 			return nil
 		}
 		if u.Info()&types.IsInteger == 0 {
-			p.errorf(s.X.Pos(), "pdo loop %s ranges over a %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
+			p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
 			return nil
 		}
 		if types.Identical(t, types.Typ[types.Int]) || types.Identical(t, types.Typ[types.UntypedInt]) {

@@ -110,7 +110,7 @@ func ranges(m map[string]int, s string, ch chan int) {
 		_ = k
 	}
 	//svm:pdo loops(i)
-	for i := range s { // want 17:`^pdo loop i ranges over a string; a pdo ranges over an integer, a slice or an array \(a string's runes are not an index space: range over \[\]rune\(s\) or \[\]byte\(s\)\)$`
+	for i := range s { // want 17:`^pdo loop i ranges over string; a pdo ranges over an integer, a slice or an array \(a string's runes are not an index space: range over \[\]rune\(s\) or \[\]byte\(s\)\)$`
 		_ = i
 	}
 	//svm:pdo loops(v)
