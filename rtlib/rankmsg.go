@@ -84,7 +84,10 @@ func (p *Proc) routeTo(to int) int {
 		return routeDrop
 	case p.everywhere() && here:
 		return routeLocal
-	case to == 0 && p.id != 0:
+	case to == 0 && p.id != 0 && !p.inTask:
+		// Processor 0 runs the region on every rank. From a pdo's
+		// iteration or a section it is in the same construct, on its
+		// own rank only: a copy on this rank would never take it.
 		return routeFan
 	case here:
 		return routeLocal

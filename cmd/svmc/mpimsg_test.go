@@ -151,6 +151,61 @@ func TestMPIMessages(t *testing.T) {
 	}
 }
 
+// TestMPIMessagesInIterations: messages between a pdo's iterations on
+// different ranks. A message to processor 0 from an
+// iteration went to processor 0's copies on every rank as from a
+// replicated region, where the copy on the sender's rank never takes it:
+// the first exchange was reported a deadlock ("processor 1: in Send,
+// waiting for processor 0 to receive") once those copies filled the
+// buffer of standard sends (msg_buffer).
+func TestMPIMessagesInIterations(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	n := rtlib.NumProcessors()
+	sums := make([]int, n)
+	//svm:shared sums
+	//svm:pdo loops(me)
+	for me := 0; me < n; me++ {
+		b := make([]int, 1<<14) // 128 KiB: the lost copies filled msg_buffer
+		b[0] = me
+		for range 50 {
+			switch {
+			case me == 0 && n > 1:
+				b[0]++
+				rtlib.Send(1, 7, b)
+				rtlib.Recv(1, 7, b)
+			case me == 1:
+				rtlib.Recv(0, 7, b)
+				b[0] *= 2
+				rtlib.Send(0, 7, b)
+			}
+			sums[me] += b[0]
+		}
+	}
+	fmt.Println(sums[:min(n, 2)])
+}
+`})
+	for _, n := range []string{"2", "3"} {
+		in := runSvmc(t, dir, "run", "-n", n, ".")
+		// Round k carries 2^(k+1) - 2 both ways: each sum is 2^52 - 104.
+		if in.code != 0 || in.stdout != "[4503599627370392 4503599627370392]\n" {
+			t.Fatalf("-n %s in one process: exit %d, %q\n%s", n, in.code, in.stdout, in.stderr)
+		}
+		res := runSvmc(t, dir, "run", "--mpi", "-n", n, ".")
+		if res.code != 0 || res.stdout != in.stdout {
+			t.Errorf("--mpi -n %s: exit %d, %q; in one process %q\n%s", n, res.code, res.stdout, in.stdout, res.stderr)
+		}
+	}
+}
+
 // TestMPIMessageErrors: what cannot run between ranks stops the job with
 // its position and why: a pdo inside a replicated region, processor 0
 // receiving from any source without blocking, a message of pointers.
