@@ -24,8 +24,17 @@ func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
 		if !ok {
 			return true
 		}
+		at := ast.Expr(nil) // the written expression
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
+		if ok {
+			at = ast.Unparen(sel.X)
+		} else if id, isID := ast.Unparen(call.Fun).(*ast.Ident); isID {
+			// count(x) with count := st.Count: a call of st.Count.
+			if v, isVar := p.Info.Uses[id].(*types.Var); isVar {
+				sel, at = p.methodValueOf(v), id
+			}
+		}
+		if sel == nil {
 			return true
 		}
 		s := p.Info.Selections[sel]
@@ -37,11 +46,77 @@ func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
 			return true
 		}
 		if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); ptr && p.mayChangeReceiver(fn, map[*types.Func]bool{}) {
-			m[ast.Unparen(sel.X)] = fn
+			m[at] = fn
 		}
 		return true
 	})
 	return m
+}
+
+// methodCallText names the method a call at receiver expression e calls:
+// st.Count, or count (st.Count) through a method value.
+func (p *Package) methodCallText(e ast.Expr, m *types.Func) string {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := p.Info.Uses[id].(*types.Var); ok {
+			if sel := p.methodValueOf(v); sel != nil {
+				return id.Name + " (" + p.Text(sel) + ")"
+			}
+		}
+	}
+	return p.Text(e) + "." + m.Name()
+}
+
+// methodValueOf is the method value v holds when v is a variable of the
+// package assigned exactly once, from a method value (count := st.Count),
+// nil otherwise.
+func (p *Package) methodValueOf(v *types.Var) *ast.SelectorExpr {
+	if _, fn := v.Type().Underlying().(*types.Signature); !fn || v.IsField() || v.Pkg() != p.Types {
+		return nil
+	}
+	var found *ast.SelectorExpr
+	defs := 0
+	def := func(lhs, rhs ast.Expr) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok || (p.Info.Defs[id] != v && p.Info.Uses[id] != v) {
+			return
+		}
+		defs++
+		if sel, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok && rhs != nil {
+			if s := p.Info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				found = sel
+			}
+		}
+	}
+	for _, f := range p.Files {
+		if f.Syntax.Pos() > v.Pos() || v.Pos() >= f.Syntax.End() {
+			continue // a local variable's file; a package variable's too
+		}
+		ast.Inspect(f.Syntax, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range x.Lhs {
+					var r ast.Expr
+					if len(x.Rhs) == len(x.Lhs) {
+						r = x.Rhs[i]
+					}
+					def(l, r)
+				}
+			case *ast.ValueSpec:
+				for i, name := range x.Names {
+					var r ast.Expr
+					if len(x.Values) == len(x.Names) {
+						r = x.Values[i]
+					}
+					def(name, r)
+				}
+			}
+			return true
+		})
+	}
+	if defs != 1 {
+		return nil
+	}
+	return found
 }
 
 // harmlessPkgs are packages whose pointer methods change nothing of the

@@ -35,7 +35,7 @@ func (p *Package) rankPrivate(c *Construct) {
 	p.rankChannels(info.Body, nest, line)
 	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object, m *types.Func) bool {
 		if m != nil {
-			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s.%s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, p.Text(e), m.Name(), methodAdvice(m))
+			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, p.methodCallText(e, m), methodAdvice(m))
 			return true
 		}
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
@@ -460,6 +460,13 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 		o := p.Info.Uses[id]
 		if al, ok := als[o]; ok && outside(al.root) {
 			o = al.root // row := grid[i] writes grid's storage
+		}
+		if v, ok := o.(*types.Var); ok && calls[e] != nil {
+			if sel := p.methodValueOf(v); sel != nil {
+				if r := rootIdent(sel.X); r != nil {
+					o = p.Info.Uses[r] // count(x) with count := st.Count writes st
+				}
+			}
 		}
 		if o != nil && outside(o) && !keep[o] && !warned[o] {
 			if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {

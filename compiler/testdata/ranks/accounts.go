@@ -39,6 +39,22 @@ func bookkeeping(accts []*account, n int) int {
 	return int(hits.Load()) + seen
 }
 
+// viaValues calls the methods through method values: post changes ledger
+// as ledger.deposit would; read only reads, and note is no method.
+func viaValues(n int) int {
+	ledger := &account{}
+	post, read := ledger.deposit, ledger.balance
+	note := func(int) {}
+	total := 0
+	//svm:pdo loops(i) reduction(+: total)
+	for i := 0; i < n; i++ {
+		post(i) // want ledger: method advice
+		total += read()
+		note(i)
+	}
+	return total
+}
+
 var word = regexp.MustCompile(`[a-z]+`)
 
 var pool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
