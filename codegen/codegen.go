@@ -193,6 +193,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 		g.sub(s)
 	}
 	g.exits(subs)
+	g.mapOrder(subs)
 	g.guardGoroutines()
 	for _, s := range subs {
 		g.funcLits(s) // after guardGoroutines: see funcLits

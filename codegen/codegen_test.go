@@ -157,3 +157,35 @@ func TestHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestMapOrder: a build for ranks ranges over maps with ordered keys, and
+// calls maps.Keys on them, through rtlib's ordered iterators, outside pdo
+// bodies (whose iterations run on one rank each); a map with struct keys
+// keeps Go's order; a build for one process is left as written.
+func TestMapOrder(t *testing.T) {
+	for _, ranks := range []bool{true, false} {
+		p, err := compiler.Compile(compiler.Config{Dir: "testdata/maporder", Pattern: ".", Ranks: ranks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Generate(p, "svm", []string{"svmc", "compile", "."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(out.Files["main.go"])
+		want := []string{
+			"for k, v := range svm_rt.OrderedMap(m) {",
+			"for k := range pairs {",
+			"slices.Collect(svm_rt.OrderedKeys(maps.Keys, m))",
+			"for _, v := range m {",
+		}
+		if !ranks {
+			want = []string{"for k, v := range m {", "for k := range pairs {", "slices.Collect(maps.Keys(m))", "for _, v := range m {"}
+		}
+		for _, w := range want {
+			if !strings.Contains(src, w) {
+				t.Errorf("ranks %v: no %q in\n%s", ranks, w, src)
+			}
+		}
+	}
+}

@@ -393,3 +393,7 @@ func (p *Package) FileOf(pos token.Pos) *File {
 
 // SubOf returns the subprogram of a function object declared in the package.
 func (p *Package) SubOf(fn *types.Func) *Sub { return p.funcs[fn] }
+
+// ForRanks reports whether the package is built to run as the ranks of an
+// MPI job (Config.Ranks).
+func (p *Package) ForRanks() bool { return p.cfg.Ranks }

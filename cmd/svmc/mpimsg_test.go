@@ -206,6 +206,81 @@ func main() {
 	}
 }
 
+// TestMPIMapOrder: exclusive code that builds a slice from a map, and a
+// pdo over it: each rank ranged over the map in an order of its own, so
+// the elements a rank computed belonged to another order (100 of 200
+// mismatched on two ranks). A build for ranks visits such maps in key
+// order; the loop's break, labelled continue, return, defer and delete
+// keep their meaning.
+func TestMPIMapOrder(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+func find(m map[string]int, want int) string {
+	for k, v := range m {
+		if v == want {
+			return k
+		}
+	}
+	return ""
+}
+
+func main() {
+	m := map[string]int{}
+	for i := range 200 {
+		m[fmt.Sprintf("k%03d", i)] = i
+	}
+	var keys []string
+	for k := range m {
+		if len(keys) == 150 {
+			break
+		}
+		keys = append(keys, k)
+	}
+	skipped := 0
+outer:
+	for k, v := range m {
+		defer func() { skipped += 0 }()
+		for range 2 {
+			if v%3 == 0 {
+				skipped++
+				continue outer
+			}
+		}
+		if v > 190 {
+			delete(m, k)
+		}
+	}
+	vals := slices.Collect(maps.Values(m))
+	got := make([]int, len(keys))
+	//svm:shared got
+	//svm:pdo
+	for i := range keys {
+		got[i] = m[keys[i]] * 2
+	}
+	bad := 0
+	for i, k := range keys {
+		if got[i] != 2*m[k] {
+			bad++
+		}
+	}
+	fmt.Println("mismatches:", bad, "skipped:", skipped, "left:", len(vals), find(m, 7))
+}
+`})
+	for _, n := range []string{"2", "3"} {
+		res := runSvmc(t, dir, "run", "--mpi", "-n", n, ".")
+		if want := "mismatches: 0 skipped: 67 left: 194 k007\n"; res.code != 0 || res.stdout != want {
+			t.Errorf("--mpi -n %s: exit %d, %q, want %q\n%s", n, res.code, res.stdout, want, res.stderr)
+		}
+	}
+}
+
 // TestMPIMessageErrors: what cannot run between ranks stops the job with
 // its position and why: a pdo inside a replicated region, processor 0
 // receiving from any source without blocking, a message of pointers.
