@@ -64,6 +64,9 @@ func (p *Package) checkRaces() bool {
 		}
 	}
 	p.rankDependentCalls()
+	if p.cfg.Ranks {
+		p.rankRandom()
+	}
 	p.syncNesting()
 	p.suppress()
 	return true

@@ -187,3 +187,72 @@ func TestOrphanedGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestRankRandom: built for ranks, a draw from math/rand's or
+// math/rand/v2's generator in code every rank runs (main, what it calls,
+// an init function, a package-level initialiser) is warned of once per
+// function; a draw in a pdo body or in a function only a pdo body calls,
+// or from a generator of the program's own, is not; in one process
+// nothing is.
+func TestRankRandom(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/random\n\ngo 1.24\n",
+		"main.go": `package main
+
+import (
+	"math/rand"
+	v2 "math/rand/v2"
+)
+
+var seed = v2.Uint64()
+
+func init() { _ = rand.Intn(3) }
+
+func fill(xs []float64) {
+	for i := range xs {
+		xs[i] = v2.Float64()
+		xs[i] += v2.Float64()
+	}
+}
+
+func jitter() float64 { return rand.Float64() }
+
+func main() {
+	xs := make([]float64, 8)
+	fill(xs)
+	rng := v2.New(v2.NewPCG(1, 2))
+	ys := make([]float64, 8)
+	//svm:shared ys
+	//svm:pdo
+	for i := range ys {
+		ys[i] = xs[i] + jitter() + v2.Float64() + rng.Float64()
+	}
+	_ = seed
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ranks := range []bool{true, false} {
+		p, err := Compile(Config{Dir: dir, Pattern: ".", Ranks: ranks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range p.Diags {
+			if strings.Contains(d.Msg, "draws a random number in code every rank runs") {
+				got = append(got, fmt.Sprintf("%d %s", d.Pos.Line, strings.Fields(d.Msg)[0]))
+			}
+		}
+		want := []string{"8 v2.Uint64", "10 rand.Intn", "14 v2.Float64"}
+		if !ranks {
+			want = nil
+		}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("ranks %v: warnings at %v, want %v", ranks, got, want)
+		}
+	}
+}
