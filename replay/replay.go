@@ -67,6 +67,10 @@ type Interval struct {
 	Unclosed bool
 	// Index is the handler's: an index into a list of its own, say.
 	Index int
+	// Team: a barrier or split-barrier wait inside a section, the
+	// processors of the section's team it waits for (nil: every
+	// processor; aps-info, teams.go).
+	Team []int
 }
 
 // Handler receives a replay. The *Interval is the replay's: it is valid
@@ -127,6 +131,7 @@ type Replayer struct {
 	prog  Prog
 	h     Handler
 	procs []*procState
+	teams teams // the section teams the processors are in (Interval.Team)
 }
 
 type procState struct {
@@ -210,21 +215,23 @@ func (r *Replayer) Add(e *Event) {
 	sub, dir := int(e.Sub), int(e.Dir)
 	switch e.Tag {
 	case trace.TagTraceRegionStart:
+		r.teams.observe(int(e.Proc), e)
 		r.open(ps, e, Interval{Kind: KindRegion, Code: int(e.A), Sub: sub, Dir: dir})
 	case trace.TagTraceRegionStop:
+		r.teams.observe(int(e.Proc), e)
 		r.closeOrInstant(ps, e, KindRegion, WaitNone, int(e.A))
 	case trace.TagWaitBarrierStart:
 		k := WaitBarrier
 		if r.implicit(ps, sub, dir) {
 			k = WaitImplicit
 		}
-		r.open(ps, e, Interval{Kind: KindWait, Wait: k, Sub: sub, Dir: dir})
+		r.open(ps, e, Interval{Kind: KindWait, Wait: k, Sub: sub, Dir: dir, Team: r.teams.members(int(e.Proc))})
 	case trace.TagWaitBarrierStop:
 		if !r.close(ps, e, KindWait, WaitBarrier, 0) && !r.close(ps, e, KindWait, WaitImplicit, 0) {
 			r.instant(ps, e)
 		}
 	case trace.TagWaitBCheckoutStart:
-		r.open(ps, e, Interval{Kind: KindWait, Wait: WaitCheckout, Sub: sub, Dir: dir})
+		r.open(ps, e, Interval{Kind: KindWait, Wait: WaitCheckout, Sub: sub, Dir: dir, Team: r.teams.members(int(e.Proc))})
 	case trace.TagWaitBCheckoutStop:
 		r.closeOrInstant(ps, e, KindWait, WaitCheckout, 0)
 	case trace.TagWaitLockStart:
@@ -261,6 +268,9 @@ func (r *Replayer) Add(e *Event) {
 		r.open(ps, e, Interval{Kind: KindMsg, Code: int(e.M.Kind), Sub: sub, Dir: dir})
 	case trace.TagMsgCallStop:
 		r.closeOrInstant(ps, e, KindMsg, WaitNone, int(e.M.Kind))
+	case trace.TagAPSInfo:
+		r.teams.observe(int(e.Proc), e)
+		r.instant(ps, e)
 	default:
 		r.instant(ps, e)
 	}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/svmc/svmc/trace"
@@ -28,6 +29,7 @@ type teamFrame struct {
 	depth int // the processor's open regions, the section's included
 	key   string
 	size  int
+	pids  []int
 }
 
 // teams follows, per processor, the types of its open regions and the
@@ -62,7 +64,7 @@ func (t *teams) observe(q int, e *Event) {
 		if q >= len(t.types) || len(t.types[q]) == 0 || t.types[q][len(t.types[q])-1] != trace.RegionSection || len(e.Arr) == 0 {
 			return
 		}
-		f := teamFrame{depth: len(t.types[q]), key: t.key(e.Arr), size: len(e.Arr)}
+		f := teamFrame{depth: len(t.types[q]), key: t.key(e.Arr), size: len(e.Arr), pids: slices.Clone(e.Arr)}
 		if fr := t.frames[q]; len(fr) > 0 && fr[len(fr)-1].depth == f.depth {
 			fr[len(fr)-1] = f
 			return
@@ -107,4 +109,15 @@ func (t *teams) team(q int) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// members is the team processor q's barriers wait for now, nil when it is
+// every processor (the replay's slice: do not change it).
+func (t *teams) members(q int) []int {
+	if q < len(t.frames) {
+		if fr := t.frames[q]; len(fr) > 0 && fr[len(fr)-1].key != "" {
+			return fr[len(fr)-1].pids
+		}
+	}
+	return nil
 }

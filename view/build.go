@@ -171,7 +171,7 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 	b.order = append(b.order, procSeq{iv.Proc, iv.Seq0})
 	b.tl.Intervals = append(b.tl.Intervals, Interval{
 		Proc: iv.Proc, Kind: intervalKind(iv), Site: site, Depth: iv.Depth,
-		Start: iv.Start, Clock0: iv.Clock0, Seq0: iv.Seq0, Peer: peer,
+		Start: iv.Start, Clock0: iv.Clock0, Seq0: iv.Seq0, Peer: peer, Team: iv.Team,
 	})
 }
 

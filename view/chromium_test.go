@@ -641,11 +641,38 @@ func TestChromiumStates(t *testing.T) {
 	skew.Sync(1, 10, trace.TagWaitBarrierStop, 1, tracetest.DirBar) // before P0 arrived at 12
 	skew.Stop(1, 20, 1, 0, trace.RegionProgram)
 	skewed := buildBytes(t, skew.MustEncode(t, trace.Binary, tracetest.Prog()), view.Options{})
+	// A psection in each section of a psection: processors 0 and 1 are
+	// one section's team, 2 the other's; each team's barrier at the
+	// inner psection's end waits for its own members only.
+	nest := tracetest.New(3)
+	for p, team := range [][]int{{0, 1}, {0, 1}, {2}} {
+		const m = tracetest.SubMain
+		in := 10 + 5*float64(p)
+		nest.Start(p, 1, m, 0, trace.RegionProgram)
+		nest.Start(p, 2, m, tracetest.DirPSec, trace.RegionPSection)
+		nest.Start(p, 3, m, tracetest.DirSec, trace.RegionSection)
+		nest.APSInfo(p, 4, team...)
+		nest.Sync(p, in, trace.TagWaitBarrierStart, m, tracetest.DirBar)
+		nest.Sync(p, 22, trace.TagWaitBarrierStop, m, tracetest.DirBar)
+		nest.Stop(p, 30, m, tracetest.DirSec, trace.RegionSection)
+		nest.Stop(p, 40, m, tracetest.DirPSec, trace.RegionPSection)
+		nest.Stop(p, 50, m, 0, trace.RegionProgram)
+	}
+	teams := buildBytes(t, nest.MustEncode(t, trace.Binary, tracetest.Prog()), view.Options{})
+	var teamKs []int // after each opening of a team's barrier wait
+	for k, st := range teams.Steps {
+		if st.Interval >= 0 && st.Open && teams.Intervals[st.Interval].Team != nil {
+			teamKs = append(teamKs, k+1)
+		}
+	}
+	if len(teamKs) != 3 {
+		t.Fatalf("%d barrier waits with a team, want 3", len(teamKs))
+	}
 	for _, c := range []struct {
 		name string
 		tl   *view.Timeline
 		ks   []int
-	}{{"halo", halo, []int{0, 17, 30, 61, len(halo.Steps)}}, {"skewed", skewed, []int{3, 5}}} {
+	}{{"halo", halo, []int{0, 17, 30, 61, len(halo.Steps)}}, {"skewed", skewed, []int{3, 5}}, {"teams", teams, teamKs}} {
 		tl := c.tl
 		if want := 2*len(tl.Intervals) + len(tl.Instants); len(tl.Steps) != want {
 			t.Fatalf("%s: %d steps, want %d (every opening, closing and instant once)", c.name, len(tl.Steps), want)
@@ -710,7 +737,7 @@ func TestChromiumStates(t *testing.T) {
 						wantState = "wait"
 						lock := iv.Kind == view.KindLockWait || iv.Kind == view.KindCriticalWait
 						for q := range tl.Procs {
-							if q == p {
+							if q == p || iv.Team != nil && !slices.Contains(iv.Team, q) {
 								continue
 							}
 							there := false

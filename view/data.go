@@ -128,6 +128,15 @@ func appendData(buf *bytes.Buffer, tl *Timeline) error {
 		if iv.Kind.IsMsg() && iv.Peer >= 0 {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(iv.Peer), 10)
+		} else if len(iv.Team) > 0 {
+			b = append(b, ",["...) // a barrier's team: its partners
+			for j, q := range iv.Team {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(q), 10)
+			}
+			b = append(b, ']')
 		}
 		b = append(b, ']')
 		if i%64 == 63 {

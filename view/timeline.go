@@ -250,6 +250,9 @@ type Interval struct {
 	// Peer is a message-passing call's destination, source or root (its
 	// "peer"; -1 any or none, and for every other kind).
 	Peer int
+	// Team: a barrier wait inside a section, the processors it waits for
+	// (nil: every processor; replay.Interval.Team).
+	Team []int
 }
 
 // Instant is a record drawn as a point in time (template-info, pdo-info,

@@ -950,8 +950,9 @@
     var i = s[s.length - 1], v = IV[i], st = K[v[1]].style, whom = [], q;
     if (st === 'wait') {
       var held = K[v[1]].name === 'lock wait' || K[v[1]].name === 'critical wait';
+      var team = !held && Array.isArray(v[7]) ? v[7] : null; // a barrier of a section's team
       for (q = 0; q < lanes.length; q++) {
-        if (q === p) continue;
+        if (q === p || (team && team.indexOf(q) < 0)) continue;
         var hit = stacks[q].some(function (j) {
           return IV[j][2] === v[2] && (held ? K[IV[j][1]].style === 'held' : K[IV[j][1]].style === 'wait');
         });
