@@ -22,28 +22,35 @@ var printers = map[string]string{"Print": "Fprint", "Printf": "Fprintf", "Printl
 // runtime (rtlib.Run). With dry set it only says whether it would rewrite
 // the call (a function literal that prints finds its processor first).
 func (g *gen) output(call *ast.CallExpr, dry bool) bool {
-	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-		if fn, ok := g.p.Info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && printers[fn.Name()] != "" {
-			if dry {
-				return true
-			}
-			if len(call.Args) == 1 {
-				if _, ok := g.p.Info.TypeOf(call.Args[0]).(*types.Tuple); ok {
-					// fmt.Println(f()) with f of several results: the
-					// processor's method of fmt's signature takes them.
-					g.e.raw(g.off(sel.Pos()), g.off(sel.End()), procVar+"."+fn.Name())
-					g.drop(g.p.Info.Uses[sel.X.(*ast.Ident)].(*types.PkgName), sel)
-					return true
-				}
-			}
-			g.e.raw(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), printers[fn.Name()])
-			arg := procVar + ".Stdout()"
-			if len(call.Args) > 0 {
-				arg += ", "
-			}
-			g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
+	// fmt.Println(x), or Println(x) after import . "fmt" (under --mpi
+	// every rank printed that one: the routed output is rank 0's).
+	name, _ := call.Fun.(*ast.Ident)
+	sel, isSel := call.Fun.(*ast.SelectorExpr)
+	if isSel {
+		name = sel.Sel
+	}
+	if fn, ok := g.p.Info.Uses[name].(*types.Func); name != nil && ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && printers[fn.Name()] != "" {
+		if dry {
 			return true
 		}
+		if len(call.Args) == 1 {
+			if _, ok := g.p.Info.TypeOf(call.Args[0]).(*types.Tuple); ok {
+				// fmt.Println(f()) with f of several results: the
+				// processor's method of fmt's signature takes them.
+				g.e.raw(g.off(call.Fun.Pos()), g.off(call.Fun.End()), procVar+"."+fn.Name())
+				if isSel {
+					g.drop(g.p.Info.Uses[sel.X.(*ast.Ident)].(*types.PkgName), sel)
+				}
+				return true
+			}
+		}
+		g.e.raw(g.off(name.Pos()), g.off(name.End()), printers[fn.Name()])
+		arg := procVar + ".Stdout()"
+		if len(call.Args) > 0 {
+			arg += ", "
+		}
+		g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
+		return true
 	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		// os.Stdout.Write(b) and os.Stdout.WriteString(s) write past fmt.

@@ -73,4 +73,5 @@ func main() {
 	fmt.Fprintln(w, "buffered")
 	w.Flush()
 	fmt.Fprintln(os.Stderr, "to stderr")
+	dotted()
 }
