@@ -31,6 +31,12 @@ var exitFuncs = map[string]string{
 	"os/signal.Reset":         "SignalReset",
 }
 
+// rankFileFuncs are os's functions that write files, with rtlib's versions
+// a build for ranks calls: processor 0's copy of the exclusive code on the
+// other ranks writes nothing, so that a file is written once, by rank 0,
+// as its output is printed once (rtlib/rankfiles.go).
+var rankFileFuncs = map[string]string{"os.Create": "RankCreate", "os.OpenFile": "RankOpenFile", "os.WriteFile": "RankWriteFile"}
+
 // exits rewrites every use of os.Exit and of log's Fatal functions in the
 // file (in the subprograms, init functions and package-level function
 // literals alike) into the runtime's, so that a program that exits early
@@ -88,7 +94,11 @@ func (g *gen) exits(subs []*compiler.Sub) {
 			if !ok {
 				return true
 			}
-			if to := exitFuncs[fn.FullName()]; to != "" {
+			to := exitFuncs[fn.FullName()]
+			if to == "" && g.p.ForRanks() {
+				to = rankFileFuncs[fn.FullName()]
+			}
+			if to != "" {
 				g.e.raw(g.off(x.Pos()), g.off(x.End()), rt+"."+to)
 				g.drop(pkg, x)
 				g.usesRT = true

@@ -65,7 +65,7 @@ func (p *Package) checkRaces() bool {
 	}
 	p.rankDependentCalls()
 	if p.cfg.Ranks {
-		p.rankRandom()
+		p.rankEverywhere()
 	}
 	p.syncNesting()
 	p.suppress()

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -277,6 +279,71 @@ outer:
 		res := runSvmc(t, dir, "run", "--mpi", "-n", n, ".")
 		if want := "mismatches: 0 skipped: 67 left: 194 k007\n"; res.code != 0 || res.stdout != want {
 			t.Errorf("--mpi -n %s: exit %d, %q, want %q\n%s", n, res.code, res.stdout, want, res.stderr)
+		}
+	}
+}
+
+// TestMPIFiles: files written by exclusive code are written once, by rank
+// 0, as its output is printed once: a log opened for appending got a line
+// per rank, a report written with os.WriteFile was written by each.
+// Files the iterations of a pdo write are written on their ranks, all of
+// them.
+func TestMPIFiles(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	out := os.Args[1]
+	f, err := os.OpenFile(filepath.Join(out, "run.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Fprintln(f, "started")
+	f.Close()
+	if err := os.MkdirAll(filepath.Join(out, "parts"), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	w, err := os.Create(filepath.Join(out, "report"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer w.Close()
+	fmt.Fprintln(w, "report")
+	//svm:pdo loops(i)
+	for i := 0; i < 6; i++ {
+		name := filepath.Join(out, "parts", fmt.Sprint(i))
+		if err := os.WriteFile(name, []byte(strings.Repeat("#", i)), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(out, "parts"))
+	fmt.Println(len(entries), err)
+}
+`})
+	for _, n := range []string{"2", "3"} {
+		out := t.TempDir()
+		res := runSvmc(t, dir, "run", "--mpi", "-n", n, ".", "--", out)
+		if res.code != 0 || res.stdout != "6 <nil>\n" {
+			t.Errorf("--mpi -n %s: exit %d, %q\n%s", n, res.code, res.stdout, res.stderr)
+			continue
+		}
+		for name, want := range map[string]string{"run.log": "started\n", "report": "report\n"} {
+			if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(b) != want {
+				t.Errorf("--mpi -n %s: %s %q, %v; want %q", n, name, b, err, want)
+			}
+		}
+		for i := range 6 {
+			if b, err := os.ReadFile(filepath.Join(out, "parts", strconv.Itoa(i))); err != nil || len(b) != i {
+				t.Errorf("--mpi -n %s: part %d: %q, %v", n, i, b, err)
+			}
 		}
 	}
 }
