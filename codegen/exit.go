@@ -49,15 +49,7 @@ func (g *gen) exits(subs []*compiler.Sub) {
 		skip = append(skip, headers(s)...)
 	}
 	info := g.p.Info
-	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
-		if n == nil {
-			return false
-		}
-		for _, h := range skip {
-			if h[0] <= n.Pos() && n.End() <= h[1] {
-				return false
-			}
-		}
+	g.inspectOutside(skip, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.CallExpr:
 			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
@@ -106,6 +98,22 @@ func (g *gen) exits(subs []*compiler.Sub) {
 			return false
 		}
 		return true
+	})
+}
+
+// inspectOutside walks the file's syntax as ast.Inspect does, leaving out
+// the nodes within the spans of skip.
+func (g *gen) inspectOutside(skip [][2]token.Pos, f func(ast.Node) bool) {
+	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		for _, h := range skip {
+			if h[0] <= n.Pos() && n.End() <= h[1] {
+				return false
+			}
+		}
+		return f(n)
 	})
 }
 

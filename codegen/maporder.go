@@ -44,15 +44,7 @@ func (g *gen) mapOrder(subs []*compiler.Sub) {
 		}
 	}
 	info := g.p.Info
-	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
-		if n == nil {
-			return false
-		}
-		for _, h := range skip {
-			if h[0] <= n.Pos() && n.End() <= h[1] {
-				return false
-			}
-		}
+	g.inspectOutside(skip, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.RangeStmt:
 			if (x.Key != nil || x.Value != nil) && orderedKeys(info.TypeOf(x.X)) && plainReceiver(x.X) { // for range m: no order to keep

@@ -24,6 +24,56 @@ type alias struct {
 	via    string
 }
 
+// definitions calls def for each assignment in root of a variable by
+// name (a declaration, =, :=, op=, ++, a range clause) with the value it
+// is given, nil where svmc cannot follow it (op=, ++, a range, a call of
+// several results).
+func (p *Package) definitions(root ast.Node, def func(o types.Object, rhs ast.Expr)) {
+	one := func(lhs ast.Expr, rhs ast.Expr) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return
+		}
+		o := p.Info.Defs[id]
+		if o == nil {
+			o = p.Info.Uses[id]
+		}
+		if o != nil {
+			def(o, rhs)
+		}
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				var r ast.Expr
+				if len(x.Rhs) == len(x.Lhs) && (x.Tok == token.DEFINE || x.Tok == token.ASSIGN) {
+					r = x.Rhs[i]
+				}
+				one(l, r)
+			}
+		case *ast.ValueSpec:
+			for i, name := range x.Names {
+				var r ast.Expr
+				if len(x.Values) == len(x.Names) {
+					r = x.Values[i]
+				}
+				one(name, r)
+			}
+		case *ast.IncDecStmt:
+			one(x.X, nil)
+		case *ast.RangeStmt:
+			if x.Key != nil {
+				one(x.Key, nil)
+			}
+			if x.Value != nil {
+				one(x.Value, nil)
+			}
+		}
+		return true
+	})
+}
+
 // aliases lists the variables of body assigned exactly once (a
 // declaration with a value, or one assignment) from the storage of another
 // variable, their address never taken. Chains (c := b; b := a) are
@@ -46,48 +96,10 @@ func (p *Package) aliases(body *ast.BlockStmt) map[types.Object]alias {
 func (p *Package) findAliases(body *ast.BlockStmt) map[types.Object]alias {
 	defs := map[types.Object][]ast.Expr{}
 	taken := map[types.Object]bool{}
-	def := func(lhs ast.Expr, rhs ast.Expr) {
-		id, ok := ast.Unparen(lhs).(*ast.Ident)
-		if !ok {
-			return
-		}
-		o := p.Info.Defs[id]
-		if o == nil {
-			o = p.Info.Uses[id]
-		}
-		if o != nil {
-			defs[o] = append(defs[o], rhs)
-		}
-	}
+	p.definitions(body, func(o types.Object, rhs ast.Expr) { defs[o] = append(defs[o], rhs) })
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range x.Lhs {
-				var r ast.Expr
-				if len(x.Rhs) == len(x.Lhs) && (x.Tok == token.DEFINE || x.Tok == token.ASSIGN) {
-					r = x.Rhs[i]
-				}
-				def(l, r) // nil: a value svmc cannot follow
-			}
-		case *ast.ValueSpec:
-			for i, name := range x.Names {
-				var r ast.Expr
-				if len(x.Values) == len(x.Names) {
-					r = x.Values[i]
-				}
-				def(name, r)
-			}
-		case *ast.IncDecStmt:
-			def(x.X, nil)
-		case *ast.RangeStmt:
-			if x.Key != nil {
-				def(x.Key, nil)
-			}
-			if x.Value != nil {
-				def(x.Value, nil)
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND {
+		if x, ok := n.(*ast.UnaryExpr); ok && x.Op == token.AND {
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
 				taken[p.Info.Uses[id]] = true
 			}
 		}

@@ -578,16 +578,27 @@ func unsafeShared(t types.Type) string {
 	return ""
 }
 
+// calleeIdent is the name a call calls by: f in f(x), pkg.f(x), x.m()
+// and f[T](x); nil for a call of an expression's value.
+func calleeIdent(call *ast.CallExpr) *ast.Ident {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	case *ast.IndexExpr:
+		return calleeIdent(&ast.CallExpr{Fun: f.X})
+	case *ast.IndexListExpr:
+		return calleeIdent(&ast.CallExpr{Fun: f.X})
+	}
+	return nil
+}
+
 // calledFunc is the function of the package a call calls by name, nil
 // for others (methods, function values, other packages).
 func (p *Package) calledFunc(call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
+	id := calleeIdent(call)
+	if id == nil {
 		return nil
 	}
 	fn, ok := p.Info.Uses[id].(*types.Func)

@@ -84,18 +84,7 @@ func (p *Package) everyRankCalls(visit func(root ast.Node, call *ast.CallExpr, f
 			if !ok {
 				return true
 			}
-			var id *ast.Ident
-			switch f := ast.Unparen(call.Fun).(type) {
-			case *ast.Ident:
-				id = f
-			case *ast.SelectorExpr:
-				id = f.Sel
-			case *ast.IndexExpr: // rand.N[time.Duration](...)
-				if sel, ok := f.X.(*ast.SelectorExpr); ok {
-					id = sel.Sel
-				}
-			}
-			fn, ok := p.Info.Uses[id].(*types.Func)
+			fn, ok := p.Info.Uses[calleeIdent(call)].(*types.Func)
 			if !ok {
 				return true
 			}

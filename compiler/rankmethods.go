@@ -75,42 +75,20 @@ func (p *Package) methodValueOf(v *types.Var) *ast.SelectorExpr {
 	}
 	var found *ast.SelectorExpr
 	defs := 0
-	def := func(lhs, rhs ast.Expr) {
-		id, ok := ast.Unparen(lhs).(*ast.Ident)
-		if !ok || (p.Info.Defs[id] != v && p.Info.Uses[id] != v) {
-			return
-		}
-		defs++
-		if sel, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok && rhs != nil {
-			if s := p.Info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-				found = sel
-			}
-		}
-	}
 	for _, f := range p.Files {
 		if f.Syntax.Pos() > v.Pos() || v.Pos() >= f.Syntax.End() {
 			continue // a local variable's file; a package variable's too
 		}
-		ast.Inspect(f.Syntax, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range x.Lhs {
-					var r ast.Expr
-					if len(x.Rhs) == len(x.Lhs) {
-						r = x.Rhs[i]
-					}
-					def(l, r)
-				}
-			case *ast.ValueSpec:
-				for i, name := range x.Names {
-					var r ast.Expr
-					if len(x.Values) == len(x.Names) {
-						r = x.Values[i]
-					}
-					def(name, r)
+		p.definitions(f.Syntax, func(o types.Object, rhs ast.Expr) {
+			if o != v {
+				return
+			}
+			defs++
+			if sel, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok && rhs != nil {
+				if s := p.Info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+					found = sel
 				}
 			}
-			return true
 		})
 	}
 	if defs != 1 {

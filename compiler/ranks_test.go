@@ -101,10 +101,7 @@ func TestRankPrivate(t *testing.T) {
 // a pdo's send on a channel made outside it (each rank's own: a collector
 // summed one rank's part); in one process they are not.
 func TestRankNested(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod": "module example.com/nested\n\ngo 1.24\n",
-		"main.go": `package main
+	got := rankDiags(t, `package main
 
 func main() {
 	a := make([]int, 8)
@@ -127,32 +124,42 @@ func main() {
 		local <- i
 	}
 }
-`,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+`, func(d Diagnostic) string {
+		if strings.Contains(d.Msg, "inside the replicated region at line 5 cannot run under --mpi") ||
+			strings.Contains(d.Msg, "is a channel of one rank under --mpi") {
+			return fmt.Sprint(d.Pos.Line, " ", strings.Fields(d.Msg)[0:2])
+		}
+		return ""
+	})
+	if want := "[7 [a barrier] 10 [a pdo] 19 [ch is]]"; fmt.Sprint(got[true]) != want || len(got[false]) != 0 {
+		t.Errorf("built for ranks %v, want %s; in one process %v, want none", got[true], want, got[false])
+	}
+}
+
+// rankDiags compiles a program of one file (main.go) built for ranks and
+// built for one process, and lists what keep makes of its diagnostics
+// (those it gives "" left out), by build.
+func rankDiags(t *testing.T, src string, keep func(Diagnostic) string) map[bool][]string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module example.com/ranks\n\ngo 1.24\n", "main.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	out := map[bool][]string{}
 	for _, ranks := range []bool{true, false} {
 		p, err := Compile(Config{Dir: dir, Pattern: ".", Ranks: ranks})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
 		for _, d := range p.Diags {
-			if strings.Contains(d.Msg, "inside the replicated region at line 5 cannot run under --mpi") ||
-				strings.Contains(d.Msg, "is a channel of one rank under --mpi") {
-				got = append(got, fmt.Sprint(d.Pos.Line, " ", strings.Fields(d.Msg)[0:2]))
+			if k := keep(d); k != "" {
+				out[ranks] = append(out[ranks], k)
 			}
 		}
-		want := []string{"7 [a barrier]", "10 [a pdo]", "19 [ch is]"}
-		if !ranks {
-			want = nil
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("ranks %v: %v, want %v", ranks, got, want)
-		}
 	}
+	return out
 }
 
 // TestOrphanedGuards: a function the body of a pdo calls that writes
@@ -196,10 +203,7 @@ func TestOrphanedGuards(t *testing.T) {
 // os.Remove there are (all ranks but the first fail), os.MkdirAll and
 // os.Remove in a pdo body are not; in one process nothing is.
 func TestRankEverywhere(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod": "module example.com/random\n\ngo 1.24\n",
-		"main.go": `package main
+	got := rankDiags(t, `package main
 
 import (
 	"math/rand"
@@ -238,29 +242,13 @@ func main() {
 	}
 	_ = seed
 }
-`,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
+`, func(d Diagnostic) string {
+		if strings.Contains(d.Msg, "draws a random number in code every rank runs") || strings.Contains(d.Msg, "in code every rank runs under --mpi: every rank does it") {
+			return fmt.Sprintf("%d %s", d.Pos.Line, strings.Fields(d.Msg)[0])
 		}
-	}
-	for _, ranks := range []bool{true, false} {
-		p, err := Compile(Config{Dir: dir, Pattern: ".", Ranks: ranks})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, d := range p.Diags {
-			if strings.Contains(d.Msg, "draws a random number in code every rank runs") || strings.Contains(d.Msg, "in code every rank runs under --mpi: every rank does it") {
-				got = append(got, fmt.Sprintf("%d %s", d.Pos.Line, strings.Fields(d.Msg)[0]))
-			}
-		}
-		want := []string{"9 v2.Uint64", "11 rand.Intn", "15 v2.Float64", "22 os.Remove", "25 os.Mkdir"}
-		if !ranks {
-			want = nil
-		}
-		if strings.Join(got, ", ") != strings.Join(want, ", ") {
-			t.Errorf("ranks %v: warnings at %v, want %v", ranks, got, want)
-		}
+		return ""
+	})
+	if want := "9 v2.Uint64, 11 rand.Intn, 15 v2.Float64, 22 os.Remove, 25 os.Mkdir"; strings.Join(got[true], ", ") != want || len(got[false]) != 0 {
+		t.Errorf("built for ranks %v, want %s; in one process %v, want none", got[true], want, got[false])
 	}
 }
