@@ -219,14 +219,66 @@ func main() {
 }
 `
 
+// mpiPingPongPDO is the ping-pong between the iterations 0 and 1 of a pdo
+// on two ranks: no copy of processor 0 takes part (as in mpiPingPong,
+// where processor 0's copy on rank 1 takes what processor 1 sends), and no
+// third rank shares the cores (as in mpiPingPong12).
+const mpiPingPongPDO = `package main
+
+import (
+	"fmt"
+	"time"
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	sizes := []int{8, 1 << 20}
+	oneWay := make([]float64, len(sizes))
+	//svm:shared oneWay
+	for s, size := range sizes {
+		reps := 20000
+		if size > 1024 {
+			reps = 200
+		}
+		//svm:pdo loops(me)
+		for me := 0; me < 2; me++ {
+			buf := make([]byte, size)
+			best := time.Hour
+			for round := range 6 {
+				t0 := time.Now()
+				for range reps {
+					if me == 0 {
+						rtlib.Send(1, 1, buf)
+						rtlib.Recv(1, 1, buf)
+					} else {
+						rtlib.Recv(0, 1, buf)
+						rtlib.Send(0, 1, buf)
+					}
+				}
+				if t := time.Since(t0); round > 0 {
+					best = min(best, t)
+				}
+			}
+			if me == 0 {
+				oneWay[s] = best.Seconds() / float64(2*reps)
+			}
+		}
+	}
+	for s, size := range sizes {
+		fmt.Printf("%d %.4f %.1f\n", size, oneWay[s]*1e6, float64(size)/oneWay[s]/1e6)
+	}
+}
+`
+
 // BenchmarkPingPongAPI is a message's one-way time (8 bytes) and bandwidth
 // (1 MiB) between processors 0 and 1 as two ranks through svmc's Send and
 // Recv (svmc build --mpi, stage 0), against the same ping-pong in C built
 // with mpicc, in one run (issue 16: latency at most 1.3× C's, bandwidth
 // at least 0.9×); the svmc-12 figures are mpiPingPong12's, between
 // processors 1 and 2 of three ranks, where no copy of processor 0 takes
-// the messages too. BenchmarkPingPong in rtlib/internal/mpi measures the
-// binding alone.
+// the messages too, and the svmc-pdo figures mpiPingPongPDO's, between
+// the iterations of a pdo. BenchmarkPingPong in rtlib/internal/mpi
+// measures the binding alone.
 //
 //	go test ./cmd/svmc -run '^$' -bench PingPongAPI -count 3
 func BenchmarkPingPongAPI(b *testing.B) {
@@ -234,8 +286,8 @@ func BenchmarkPingPongAPI(b *testing.B) {
 		b.Skipf("MPI is not installed: %v", err)
 	}
 	goExe, cExe := filepath.Join(b.TempDir(), "pingpong"), filepath.Join(b.TempDir(), "pingpong-c")
-	go12 := filepath.Join(b.TempDir(), "pingpong12")
-	for exe, src := range map[string]string{goExe: mpiPingPong, go12: mpiPingPong12} {
+	go12, goPDO := filepath.Join(b.TempDir(), "pingpong12"), filepath.Join(b.TempDir(), "pingpong-pdo")
+	for exe, src := range map[string]string{goExe: mpiPingPong, go12: mpiPingPong12, goPDO: mpiPingPongPDO} {
 		cmd := exec.Command(svmcBin, "build", "--mpi", "-o", exe, ".")
 		cmd.Dir = writeModule(b, map[string]string{"main.go": src})
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -246,9 +298,9 @@ func BenchmarkPingPongAPI(b *testing.B) {
 	if out, err := exec.Command("mpicc", "-O2", "-o", cExe, filepath.Join(root, "rtlib/internal/mpi/testdata/pingpong.c")).CombinedOutput(); err != nil {
 		b.Fatalf("mpicc pingpong.c: %v\n%s", err, out)
 	}
-	var lat, bw [3]float64 // svmc, C, svmc-12: best over the iterations
+	var lat, bw [4]float64 // svmc, C, svmc-12, svmc-pdo: best over the iterations
 	for b.Loop() {
-		for i, exe := range []string{goExe, cExe, go12} {
+		for i, exe := range []string{goExe, cExe, go12, goPDO} {
 			ranks := 2
 			if exe == go12 {
 				ranks = 3
@@ -276,6 +328,8 @@ func BenchmarkPingPongAPI(b *testing.B) {
 	b.ReportMetric(bw[0]/bw[1], "bandwidth-ratio")
 	b.ReportMetric(lat[2], "svmc-12-latency-µs")
 	b.ReportMetric(bw[2], "svmc-12-MB/s")
+	b.ReportMetric(lat[3], "svmc-pdo-latency-µs")
+	b.ReportMetric(bw[3], "svmc-pdo-MB/s")
 }
 
 // mpiUpdates times a pdo of n iterations, each updating one of eight
