@@ -53,7 +53,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	if opt.Procs > 0 {
 		procs = min(procs, opt.Procs)
 	}
-	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[barKey]*clockBars{}, teams: teams{procs: procs},
+	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[barKey]*clockBars{}, teams: teams{procs: procs, state: make([]procTeams, procs)}, sections: Prog{opt.Prog}.HasSections(),
 		holds: clockHolds{pi: Prog{opt.Prog}, opt: &opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}}
 	for q := range c.last {
 		c.last[q] = math.Inf(-1)
@@ -179,6 +179,7 @@ type clockCheck struct {
 	lastBars *clockBars
 	holds    clockHolds
 	teams    teams
+	sections bool // the program has sections: follow the teams (a program without pays nothing for them)
 }
 
 // clockBars is one barrier site of one team: per processor its entries
@@ -209,9 +210,17 @@ func (c *clockCheck) take(q int, e *Event) bool {
 		// an edge too, and tools follow the pages' last writers across
 		// processors.
 		return false
-	case trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagAPSInfo:
-		if q < c.procs {
-			c.teams.observe(q, e)
+	case trace.TagTraceRegionStart:
+		if c.sections && q < c.procs {
+			c.teams.regionStart(q, e.A)
+		}
+	case trace.TagTraceRegionStop:
+		if c.sections && q < c.procs {
+			c.teams.regionStop(q)
+		}
+	case trace.TagAPSInfo:
+		if c.sections && q < c.procs {
+			c.teams.apsInfo(q, e.Arr)
 		}
 	case trace.TagWaitBarrierStart, trace.TagWaitBarrierStop, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStop:
 		if q >= c.procs {

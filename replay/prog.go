@@ -44,6 +44,23 @@ func (pi Prog) Directive(sub, dir int) *progdb.Directive {
 	return nil
 }
 
+// HasSections reports whether the program may have sections, whose
+// barriers wait for teams (teams.go): true when its information has a
+// section directive, or when there is no information.
+func (pi Prog) HasSections() bool {
+	if pi.P == nil {
+		return true
+	}
+	for _, s := range pi.P.Subprograms {
+		for _, d := range s.Directives {
+			if d.Site == progdb.SiteSection {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // IsAtomic reports whether lock records of this site come from an atomic
 // update, which holds its lock for no time and writes no release-lock.
 func (pi Prog) IsAtomic(sub, dir int) bool {

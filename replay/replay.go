@@ -132,7 +132,14 @@ type Replayer struct {
 	h     Handler
 	procs []*procState
 	teams teams // the section teams the processors are in (Interval.Team)
+	// withTeams: Interval.Team is filled (TrackTeams); the report needs
+	// no teams and reads every region record without following them.
+	withTeams bool
 }
+
+// TrackTeams makes the barrier waits the replay opens carry their team
+// (Interval.Team): the processors a barrier inside a section waits for.
+func (r *Replayer) TrackTeams() { r.withTeams = true }
 
 type procState struct {
 	stack        []*Interval // the open intervals, outermost first
@@ -215,10 +222,14 @@ func (r *Replayer) Add(e *Event) {
 	sub, dir := int(e.Sub), int(e.Dir)
 	switch e.Tag {
 	case trace.TagTraceRegionStart:
-		r.teams.observe(int(e.Proc), e)
+		if r.withTeams {
+			r.teams.regionStart(int(e.Proc), e.A)
+		}
 		r.open(ps, e, Interval{Kind: KindRegion, Code: int(e.A), Sub: sub, Dir: dir})
 	case trace.TagTraceRegionStop:
-		r.teams.observe(int(e.Proc), e)
+		if r.withTeams {
+			r.teams.regionStop(int(e.Proc))
+		}
 		r.closeOrInstant(ps, e, KindRegion, WaitNone, int(e.A))
 	case trace.TagWaitBarrierStart:
 		k := WaitBarrier
@@ -269,7 +280,9 @@ func (r *Replayer) Add(e *Event) {
 	case trace.TagMsgCallStop:
 		r.closeOrInstant(ps, e, KindMsg, WaitNone, int(e.M.Kind))
 	case trace.TagAPSInfo:
-		r.teams.observe(int(e.Proc), e)
+		if r.withTeams {
+			r.teams.apsInfo(int(e.Proc), e.Arr)
+		}
 		r.instant(ps, e)
 	default:
 		r.instant(ps, e)

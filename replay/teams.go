@@ -32,45 +32,73 @@ type teamFrame struct {
 	pids  []int
 }
 
-// teams follows, per processor, the types of its open regions and the
-// teams of the sections among them.
+// teams follows, per processor, how many regions it has open, the type
+// of the one it opened last (a section's aps-info comes right after the
+// section's region start) and the teams of the sections among them. The
+// report reads every region record through it: two counters, no slice
+// grown per record.
 type teams struct {
-	procs  int // the run's processors (the team of "")
-	types  [][]int32
-	frames [][]teamFrame
+	procs int // the run's processors (the team of "")
+	state []procTeams
+}
+
+type procTeams struct {
+	depth  int   // open regions
+	last   int32 // the type of the region opened last, -1 once one closed
+	frames []teamFrame
 }
 
 // observe updates the state of processor q with its next record e.
 func (t *teams) observe(q int, e *Event) {
 	switch e.Tag {
 	case trace.TagTraceRegionStart:
-		for len(t.types) <= q {
-			t.types, t.frames = append(t.types, nil), append(t.frames, nil)
-		}
-		t.types[q] = append(t.types[q], e.A)
+		t.regionStart(q, e.A)
 	case trace.TagTraceRegionStop:
-		if q >= len(t.types) || len(t.types[q]) == 0 {
-			return
-		}
-		t.types[q] = t.types[q][:len(t.types[q])-1]
-		fr := t.frames[q]
-		for len(fr) > 0 && fr[len(fr)-1].depth > len(t.types[q]) {
-			fr = fr[:len(fr)-1]
-		}
-		t.frames[q] = fr
+		t.regionStop(q)
 	case trace.TagAPSInfo:
-		// A section's only: a pdo's aps-info (its leader's) names the team
-		// the pdo runs on, which its members learnt from their section.
-		if q >= len(t.types) || len(t.types[q]) == 0 || t.types[q][len(t.types[q])-1] != trace.RegionSection || len(e.Arr) == 0 {
-			return
-		}
-		f := teamFrame{depth: len(t.types[q]), key: t.key(e.Arr), size: len(e.Arr), pids: slices.Clone(e.Arr)}
-		if fr := t.frames[q]; len(fr) > 0 && fr[len(fr)-1].depth == f.depth {
-			fr[len(fr)-1] = f
-			return
-		}
-		t.frames[q] = append(t.frames[q], f)
+		t.apsInfo(q, e.Arr)
 	}
+}
+
+// at is processor q's state.
+func (t *teams) at(q int) *procTeams {
+	if q >= len(t.state) {
+		t.state = append(t.state, make([]procTeams, q+1-len(t.state))...)
+	}
+	return &t.state[q]
+}
+
+func (t *teams) regionStart(q int, typ int32) {
+	st := t.at(q)
+	st.depth++
+	st.last = typ
+}
+
+func (t *teams) regionStop(q int) {
+	st := t.at(q)
+	if st.depth == 0 {
+		return
+	}
+	st.depth--
+	st.last = -1
+	for len(st.frames) > 0 && st.frames[len(st.frames)-1].depth > st.depth {
+		st.frames = st.frames[:len(st.frames)-1]
+	}
+}
+
+// apsInfo takes a section's aps-info only: a pdo's (its leader's) names
+// the team the pdo runs on, which its members learnt from their section.
+func (t *teams) apsInfo(q int, pids []int) {
+	st := t.at(q)
+	if st.depth == 0 || st.last != trace.RegionSection || len(pids) == 0 {
+		return
+	}
+	f := teamFrame{depth: st.depth, key: t.key(pids), size: len(pids), pids: slices.Clone(pids)}
+	if n := len(st.frames); n > 0 && st.frames[n-1].depth == f.depth {
+		st.frames[n-1] = f
+		return
+	}
+	st.frames = append(st.frames, f)
 }
 
 // key names a team by its pids; "" when it is every processor of the
@@ -102,8 +130,8 @@ func (t *teams) key(pids []int) string {
 // team is the team processor q's barriers wait for now, and its size
 // (0: all the run's processors).
 func (t *teams) team(q int) (string, int) {
-	if q < len(t.frames) {
-		if fr := t.frames[q]; len(fr) > 0 {
+	if q < len(t.state) {
+		if fr := t.state[q].frames; len(fr) > 0 {
 			f := fr[len(fr)-1]
 			return f.key, f.size
 		}
@@ -114,8 +142,8 @@ func (t *teams) team(q int) (string, int) {
 // members is the team processor q's barriers wait for now, nil when it is
 // every processor (the replay's slice: do not change it).
 func (t *teams) members(q int) []int {
-	if q < len(t.frames) {
-		if fr := t.frames[q]; len(fr) > 0 && fr[len(fr)-1].key != "" {
+	if q < len(t.state) {
+		if fr := t.state[q].frames; len(fr) > 0 && fr[len(fr)-1].key != "" {
 			return fr[len(fr)-1].pids
 		}
 	}

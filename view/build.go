@@ -63,6 +63,7 @@ func Build(ra io.ReaderAt, size int64, name string, opt Options) (*Timeline, err
 	}
 	b := newBuilder(name, opt.Prog)
 	rp := replay.New(opt.Prog, b)
+	rp.TrackTeams() // the state animation names a barrier's partners
 	stats, err := replay.OrderFile(ra, size, name, replay.OrderOptions{Prog: opt.Prog, Procs: procs, Records: true}, func(e *replay.Event) error {
 		if e.Proc < 0 || e.Proc >= maxProcs {
 			return fmt.Errorf("%s: record %q #%d: node id %d is not a processor number (0..%d)", name, e.Rec.Desc.Name, b.tl.Records+1, e.Proc, maxProcs-1)
