@@ -31,11 +31,30 @@ func main() { fmt.Println(Sum(100)) }
 const testedTests = `package main
 
 import (
+	"flag"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/rtlib"
 )
+
+// The two parallel tests meet before and after their sums when both run,
+// so that they run side by side whatever the scheduling (one of them
+// holds processor 0; the other's pdo runs serially): each tells the other
+// and waits for the other's word, a while at most.
+var toFirst, toSmall = make(chan bool, 2), make(chan bool, 2)
+
+func meet(tell, hear chan bool) {
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" {
+		return // a chosen test runs alone
+	}
+	tell <- true
+	select {
+	case <-hear:
+	case <-time.After(5 * time.Second):
+	}
+}
 
 func ExampleSum() {
 	fmt.Println(Sum(3))
@@ -51,13 +70,16 @@ func TestSum(t *testing.T) {
 
 func TestAParallelFirst(t *testing.T) {
 	t.Parallel() // paused until the sequential tests are done: it must not keep them waiting
+	meet(toSmall, toFirst)
 	if Sum(10) != 285 {
 		t.Error("Sum(10)")
 	}
+	meet(toSmall, toFirst)
 }
 
 func TestSumSmall(t *testing.T) {
 	t.Parallel()
+	meet(toFirst, toSmall)
 	for n := range 5 {
 		want := 0
 		for i := range n {
@@ -67,6 +89,7 @@ func TestSumSmall(t *testing.T) {
 			t.Errorf("Sum(%d) = %d, want %d", n, got, want)
 		}
 	}
+	meet(toFirst, toSmall)
 }
 
 func TestSumTable(t *testing.T) {
@@ -118,7 +141,7 @@ func TestSvmcTest(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": testedProg, "main_test.go": testedTests})
 	for _, n := range []string{"1", "4"} {
 		tr := filepath.Join(t.TempDir(), "t.sddf")
-		res := runSvmc(t, dir, "test", "-n", n, "--trace", tr, ".", "--", "-v", "-count", "1")
+		res := runSvmc(t, dir, "test", "-n", n, "--trace", tr, ".", "--", "-v", "-count", "1", "-parallel", "2")
 		if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum ") || !strings.Contains(res.stdout, "processors: "+n) ||
 			!strings.Contains(res.stdout, "--- PASS: ExampleSum") {
 			t.Fatalf("-n %s: exit %d\n%s%s", n, res.code, res.stdout, res.stderr)
