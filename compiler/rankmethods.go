@@ -11,14 +11,22 @@ import (
 // is called on as an assignment would, unless the method is known to
 // change nothing another rank reads.
 
-// methodWrites are the receivers in body of calls of methods with a
-// pointer receiver that may change it (acct.Withdraw(n), hits.Add(1),
-// mu.Lock()), with the method: each such call writes its receiver's
-// storage as an assignment would. A method of the package that changes
-// nothing through its receiver is left out, as are a few of the standard
-// library's that only read.
-func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
-	m := map[ast.Expr]*types.Func{}
+// methodCall is a call of a method that may change its receiver.
+type methodCall struct {
+	fn   *types.Func
+	recv ast.Expr // what it is called on: st of st.Count(x), also of count(x) with count := st.Count
+	text string   // the call as the messages name it: st.Count, or count (st.Count)
+}
+
+// methodWrites are the calls in body of methods with a pointer receiver
+// that may change it (acct.Withdraw(n), hits.Add(1), mu.Lock(), and
+// count(x) with count := st.Count), by the expression written at the call
+// (the receiver, or the variable holding the method value): each such
+// call writes its receiver's storage as an assignment would. A method of
+// the package that changes nothing through its receiver is left out, as
+// are a few of the standard library's that only read.
+func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*methodCall {
+	m := map[ast.Expr]*methodCall{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -46,24 +54,15 @@ func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*types.Func {
 			return true
 		}
 		if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); ptr && p.mayChangeReceiver(fn, map[*types.Func]bool{}) {
-			m[at] = fn
+			mc := &methodCall{fn: fn, recv: ast.Unparen(sel.X), text: p.Text(sel)}
+			if at != mc.recv {
+				mc.text = p.Text(at) + " (" + p.Text(sel) + ")"
+			}
+			m[at] = mc
 		}
 		return true
 	})
 	return m
-}
-
-// methodCallText names the method a call at receiver expression e calls:
-// st.Count, or count (st.Count) through a method value.
-func (p *Package) methodCallText(e ast.Expr, m *types.Func) string {
-	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-		if v, ok := p.Info.Uses[id].(*types.Var); ok {
-			if sel := p.methodValueOf(v); sel != nil {
-				return id.Name + " (" + p.Text(sel) + ")"
-			}
-		}
-	}
-	return p.Text(e) + "." + m.Name()
 }
 
 // methodValueOf is the method value v holds when v is a variable of the
@@ -149,8 +148,8 @@ func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) b
 			return true
 		}
 	}
-	for e, m := range p.methodWrites(decl.Body) {
-		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(m, seen) {
+	for _, mc := range p.methodWrites(decl.Body) {
+		if id := rootIdent(mc.recv); id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(mc.fn, seen) {
 			return true
 		}
 	}

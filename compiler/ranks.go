@@ -33,9 +33,9 @@ func (p *Package) rankPrivate(c *Construct) {
 		keep[r.Obj] = true
 	}
 	p.rankChannels(info.Body, nest, line)
-	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object, m *types.Func) bool {
-		if m != nil {
-			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, p.methodCallText(e, m), methodAdvice(m))
+	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object, mc *methodCall) bool {
+		if mc != nil {
+			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, mc.text, methodAdvice(mc.fn))
 			return true
 		}
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
@@ -429,7 +429,7 @@ func (p *Package) placeFrom(pos, from token.Pos) string {
 //
 // The receiver of a call of a method that may change it (methodWrites) is
 // written too: warn gets the method, nil for an assignment.
-func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object, m *types.Func) bool) {
+func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object, mc *methodCall) bool) {
 	for _, v := range c.Sub.Shared {
 		// Storage whose elements hold pointers never travels between
 		// ranks (rtlib's hasPointers): shared or not, it is a rank's own.
@@ -454,19 +454,15 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 			return true
 		}
 		id := rootIdent(e)
+		if mc := calls[e]; mc != nil {
+			id = rootIdent(mc.recv) // count(x) with count := st.Count writes st
+		}
 		if id == nil {
 			return true
 		}
 		o := p.Info.Uses[id]
 		if al, ok := als[o]; ok && outside(al.root) {
 			o = al.root // row := grid[i] writes grid's storage
-		}
-		if v, ok := o.(*types.Var); ok && calls[e] != nil {
-			if sel := p.methodValueOf(v); sel != nil {
-				if r := rootIdent(sel.X); r != nil {
-					o = p.Info.Uses[r] // count(x) with count := st.Count writes st
-				}
-			}
 		}
 		if o != nil && outside(o) && !keep[o] && !warned[o] {
 			if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
@@ -520,7 +516,7 @@ func (p *Package) rankReplicated(c *Construct) {
 	p.rankNested(c, body)
 	ids := p.processorIDVars(c)
 	line := p.Fset.Position(c.Pos()).Line
-	p.outsideWrites(c, body, body, map[types.Object]bool{}, func(e ast.Expr, o types.Object, m *types.Func) bool {
+	p.outsideWrites(c, body, body, map[types.Object]bool{}, func(e ast.Expr, o types.Object, mc *methodCall) bool {
 		path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, e.Pos(), e.Pos())
 		if p.onProcessorZero(path, ids) {
 			return false
@@ -532,11 +528,11 @@ func (p *Package) rankReplicated(c *Construct) {
 		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && hasPointers(t) {
 			way = "; " + p.pointerAdvice(t)
 		}
-		if _, whole := ast.Unparen(e).(*ast.Ident); whole && m == nil {
+		if _, whole := ast.Unparen(e).(*ast.Ident); whole && mc == nil {
 			way = "" // the variable itself is replaced (x = append(x, …)): no storage to share
 		}
-		if m != nil {
-			way = "; " + methodAdvice(m)
+		if mc != nil {
+			way = "; " + methodAdvice(mc.fn)
 		}
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the replicated region at line %d runs each processor on its own rank, so what processors other than 0 write into it stays on their rank and the code after the region does not see it; write it on processor 0 (if rtlib.ProcessorID() == 0 { … }: processor 0 runs on every rank) or gather it there%s", o.Name(), line, way)
 		return true
