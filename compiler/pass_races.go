@@ -55,7 +55,10 @@ func (p *Package) checkRaces() bool {
 				p.racesInPDO(c)
 				if p.cfg.Ranks {
 					p.rankPrivate(c)
+					p.rankRecover(c)
 				}
+			case c.Kind() == directives.PSection && p.cfg.Ranks:
+				p.rankRecover(c)
 			case c.Kind() == directives.Barrier:
 				p.rankDependent(c, "barrier")
 			case c.Kind() == directives.Replicated && p.cfg.Ranks:

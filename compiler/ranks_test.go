@@ -252,3 +252,91 @@ func main() {
 		t.Errorf("built for ranks %v, want %s; in one process %v, want none", got[true], want, got[false])
 	}
 }
+
+// TestRankRecover: a pdo or psection whose function defers a recover is
+// warned of when built for ranks (a panic there ends the job), whether the
+// deferred function is a literal or a function of the package; a deferred
+// call that does not recover, or recovers only in a function literal of
+// its own, is not.
+func TestRankRecover(t *testing.T) {
+	got := rankDiags(t, `package main
+
+import (
+	"errors"
+	"sync"
+)
+
+func parse(i int) int {
+	if i == 7 {
+		panic(errors.New("bad"))
+	}
+	return i
+}
+
+func sum(n int) (s int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = r.(error)
+		}
+	}()
+	//svm:pdo reduction(+: s)
+	for i := range n {
+		s += parse(i)
+	}
+	return s, nil
+}
+
+func handle(err *error) {
+	if r := recover(); r != nil {
+		*err = errors.New("recovered")
+	}
+}
+
+func both() (err error) {
+	defer handle(&err)
+	//svm:psection
+	{
+		//svm:section
+		_ = parse(1)
+		//svm:section
+		_ = parse(7)
+	}
+	return nil
+}
+
+func plain(n int) (s int) {
+	var mu sync.Mutex
+	mu.Lock()
+	defer mu.Unlock()
+	defer func() { go func() { _ = recover() }() }()
+	//svm:pdo reduction(+: s)
+	for i := range n {
+		s += i
+	}
+	return s
+}
+
+func main() {
+	_, _ = sum(10)
+	_ = both()
+	f := func() (s int) {
+		defer func() { _ = recover() }()
+		//svm:pdo reduction(+: s)
+		for i := range 4 {
+			s += parse(i)
+		}
+		return s
+	}
+	_ = f()
+	_ = plain(3)
+}
+`, func(d Diagnostic) string {
+		if strings.Contains(d.Msg, "ends the whole job") {
+			return fmt.Sprintf("%d %s", d.Pos.Line, d.Msg[strings.Index(d.Msg, "deferred at"):strings.Index(d.Msg, " takes")])
+		}
+		return ""
+	})
+	if want := "21 deferred at line 16, 36 deferred at line 35, 63 deferred at line 62"; strings.Join(got[true], ", ") != want || len(got[false]) != 0 {
+		t.Errorf("built for ranks %v, want %s; in one process %v, want none", got[true], want, got[false])
+	}
+}
