@@ -105,6 +105,10 @@ type Package struct {
 	// aliasesOf are the aliases of each function body with pdos, found
 	// once (aliases.go).
 	aliasesOf map[*ast.BlockStmt]map[types.Object]alias
+	// mutexSpans are the statements run holding a sync mutex (mutexes.go),
+	// found on demand.
+	mutexSpans  []span
+	mutexesDone bool
 }
 
 // File is one Go file of the package.

@@ -71,7 +71,7 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 					return true
 				}
 				for i, e := range lhs {
-					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] && !synchronised(s, id.Pos()) {
+					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] && !synchronised(s, id.Pos()) && !p.mutexHeld(id.Pos()) {
 						if st, ok := n.(*ast.AssignStmt); ok && len(st.Rhs) == len(st.Lhs) && p.isAppend(st.Rhs[i]) {
 							p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor appends to it, and appends race on its length and backing array (make it before the loop and write %s[i], or append to per-processor slices and join them after the loop)", id.Name, line, id.Name)
 							continue

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -129,7 +130,7 @@ func (p *Package) guardedAt(pos token.Pos) bool {
 			p.allGuards = append(p.allGuards, guards(p, s)...)
 		}
 	}
-	return pos.IsValid() && slices.ContainsFunc(p.allGuards, func(g guard) bool { return g.from <= pos && pos < g.to })
+	return pos.IsValid() && slices.ContainsFunc(p.allGuards, func(g guard) bool { return g.from <= pos && pos < g.to }) || p.mutexHeld(pos)
 }
 
 // syncNesting warns about a barrier inside a critical section or lock (a
@@ -327,7 +328,7 @@ func (p *Package) racesInPDO(c *Construct) {
 	// not conflicts.
 	gs := guards(p, c.Sub)
 	isGuarded := func(pos token.Pos) bool {
-		return slices.ContainsFunc(gs, func(g guard) bool { return g.from <= pos && pos < g.to })
+		return slices.ContainsFunc(gs, func(g guard) bool { return g.from <= pos && pos < g.to }) || p.mutexHeld(pos)
 	}
 	var accs []access
 	ast.Inspect(info.Body, func(n ast.Node) bool {
@@ -352,6 +353,16 @@ func (p *Package) racesInPDO(c *Construct) {
 						p.warnf(x.Pos(), "%s.%s: %s is a %s shared by the processors of the pdo at line %d, and a %s is not safe for concurrent use; give each iteration or processor its own, or call it in a critical section", id.Name, sel.Sel.Name, id.Name, t, line, t)
 					}
 				}
+			}
+			if what, v, at, closure, ok := p.sharedCallWrite(x, outside); ok && !red[v] {
+				where := p.Fset.Position(at)
+				if closure {
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, is a function literal that assigns %s (line %d), a variable of the code around the loop: every processor's calls write it at once (a race); declare reduction(op: %s) and update it in the body, hold a sync.Mutex or a //svm:critical section around the assignment, or return the value", what, line, v.Name(), where.Line, v.Name())
+				} else {
+					call, recv, _ := strings.Cut(what, "\x00")
+					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes through its pointer receiver (%s:%d), and every processor calls it on the same %s: the writes race; call it in a //svm:critical section, hold a sync.Mutex in the method, or give each iteration or processor its own %s", call, line, filepath.Base(where.Filename), where.Line, recv, recv)
+				}
+				return true
 			}
 			if fn := p.calledFunc(x); fn != nil && !isGuarded(x.Pos()) {
 				g, chain, elem := p.globalWrite(fn, true)

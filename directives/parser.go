@@ -176,6 +176,15 @@ func (p *parser) unknown(what string, candidates []string) {
 	hint := suggest(p.lit, candidates)
 	if h, ok := openMP[what+" "+strings.ToLower(p.lit)]; ok {
 		hint = "; " + h
+	} else if w := strings.ToLower(p.lit); what == "clause" && slices.Contains(strategyWords, w) {
+		// //svm:pdo dynamic(2): a schedule without its clause.
+		hint = fmt.Sprintf("; a schedule is the strategy clause's: strategy(%s(k)) or strategy(%s)", w, w)
+		switch w {
+		case "block", "affinity":
+			hint = fmt.Sprintf("; a schedule is the strategy clause's: strategy(%s)", w)
+		case "on_home":
+			hint = "; a schedule is the strategy clause's: strategy(on_home(T(i)))"
+		}
 	}
 	p.errorAt(p.tokOff, "unknown %s %q%s", what, p.lit, hint)
 	panic(bailout{})
@@ -184,6 +193,7 @@ func (p *parser) unknown(what string, candidates []string) {
 // openMP says how svmc writes what an OpenMP programmer reaches for.
 var openMP = map[string]string{
 	"clause schedule":     "svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))",
+	"clause static":       "OpenMP's static schedule is strategy(block), static with a chunk k strategy(cyclic(k))",
 	"clause private":      "variables declared inside the loop body are private to each iteration; declare them there",
 	"clause firstprivate": "variables declared inside the loop body are private to each iteration; declare them there, initialised from the outer one",
 	"clause lastprivate":  "svmc has no lastprivate: compute the last iteration's value after the loop, or keep it in a shared variable",

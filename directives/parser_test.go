@@ -278,6 +278,9 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo loops(i) strategie(block)", `f.go:12:21: pdo: unknown clause "strategie"; did you mean "strategy"?`},
 		// OpenMP's words get svmc's way of saying them.
 		{"//svm:pdo loops(i) schedule(dynamic, 4)", `f.go:12:21: pdo: unknown clause "schedule"; svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))`},
+		{"//svm:pdo dynamic(2)", `f.go:12:12: pdo: unknown clause "dynamic"; a schedule is the strategy clause's: strategy(dynamic(k)) or strategy(dynamic)`},
+		{"//svm:pdo loops(i) Block", `f.go:12:21: pdo: unknown clause "Block"; a schedule is the strategy clause's: strategy(block)`},
+		{"//svm:pdo loops(i) static", `f.go:12:21: pdo: unknown clause "static"; OpenMP's static schedule is strategy(block), static with a chunk k strategy(cyclic(k))`},
 		{"//svm:pdo loops(i) private(t)", `f.go:12:21: pdo: unknown clause "private"; variables declared inside the loop body are private to each iteration; declare them there`},
 		{"//svm:pdo loops(i) collapse(2)", `f.go:12:21: pdo: unknown clause "collapse"; loops(i, j) names every loop of the nest the pdo distributes`},
 		{"//svm:single", `f.go:12:8: unknown directive "single"; OpenMP's single is //svm:exclusive (the leader runs the block)`},

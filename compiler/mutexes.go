@@ -1,0 +1,94 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// Go programs serialise writes with a sync.Mutex as often as with a
+// critical directive: mu.Lock(); hits++; mu.Unlock() in a pdo's body is
+// no race. mutexHeld tells the race checks which statements hold one.
+
+// lockMethods are the methods whose call holds a lock until the matching
+// Unlock (RLock is not among them: writes under a read lock race).
+var lockMethods = map[string]bool{
+	"(*sync.Mutex).Lock":   true,
+	"(*sync.RWMutex).Lock": true,
+	"(sync.Locker).Lock":   true,
+}
+
+// span is a range of source positions, from inclusive, to exclusive.
+type span struct{ from, to token.Pos }
+
+// mutexHeld reports whether pos lies in statements run holding a mutex:
+// after x.Lock() up to the x.Unlock() of the same statement list, or to
+// the list's end where there is none there (defer x.Unlock(), or an
+// Unlock in a branch).
+func (p *Package) mutexHeld(pos token.Pos) bool {
+	if !p.mutexesDone {
+		p.mutexesDone = true
+		for _, f := range p.Files {
+			p.mutexSpans = append(p.mutexSpans, p.heldSpans(f.Syntax)...)
+		}
+	}
+	return pos.IsValid() && slices.ContainsFunc(p.mutexSpans, func(s span) bool { return s.from <= pos && pos < s.to })
+}
+
+// heldSpans are the spans of n's statement lists run holding a mutex.
+func (p *Package) heldSpans(n ast.Node) []span {
+	var out []span
+	ast.Inspect(n, func(n ast.Node) bool {
+		var list []ast.Stmt
+		var end token.Pos
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list, end = b.List, b.Rbrace
+		case *ast.CaseClause:
+			list, end = b.Body, b.End()
+		case *ast.CommClause:
+			list, end = b.Body, b.End()
+		default:
+			return true
+		}
+		for i, st := range list {
+			x := p.lockCall(st, lockMethods)
+			if x == "" {
+				continue
+			}
+			s := span{st.End(), end}
+			for _, later := range list[i+1:] {
+				if p.lockCall(later, map[string]bool{"(*sync.Mutex).Unlock": true, "(*sync.RWMutex).Unlock": true, "(sync.Locker).Unlock": true}) == x {
+					s.to = later.Pos()
+					break
+				}
+			}
+			out = append(out, s)
+		}
+		return true
+	})
+	return out
+}
+
+// lockCall is the text of x in a statement x.M() whose method is one of
+// methods (by full name), or "".
+func (p *Package) lockCall(st ast.Stmt, methods map[string]bool) string {
+	es, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return ""
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := p.Info.Uses[sel.Sel].(*types.Func)
+	if !ok || !methods[fn.FullName()] {
+		return ""
+	}
+	return p.Text(sel.X)
+}

@@ -1,0 +1,172 @@
+package compiler
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Calls in a pdo's body that write shared storage without naming it
+// there: a closure of the function around the loop that assigns a
+// variable it captured (bump := func() { hits++ }), and a method of the
+// package called on a variable every processor shares that writes through
+// its pointer receiver (c.inc(), or inc() with inc := c.inc). Every
+// processor's calls write the same storage at once. Writes the callee
+// makes holding a mutex, or in a critical section, are serialised.
+
+// sharedCallWrite is what a call in a pdo's body writes of the storage
+// every processor shares: the call's text (for a method, then a NUL and
+// the receiver's), the variable, the write's position, and whether the
+// callee is a closure (else a method); ok is
+// false for a call that writes none. outside tells the variables declared
+// outside the loop nest.
+func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object) bool) (what string, v types.Object, at token.Pos, closure, ok bool) {
+	fun := ast.Unparen(call.Fun)
+	via := ""
+	if id, isID := fun.(*ast.Ident); isID {
+		o, isVar := p.Info.Uses[id].(*types.Var)
+		if !isVar || !outside(o) {
+			return
+		}
+		if lit := p.onlyFuncLit(o); lit != nil {
+			if w, wat := p.capturedWrite(lit); w != nil {
+				return id.Name, w, wat, true, true
+			}
+			return
+		}
+		if sel := p.methodValueOf(o); sel != nil {
+			fun = sel // inc := c.inc: the call is c.inc()
+			via = id.Name + " (" + p.Text(sel) + ")"
+		}
+	}
+	sel, isSel := fun.(*ast.SelectorExpr)
+	if !isSel {
+		return
+	}
+	s := p.Info.Selections[sel]
+	if s == nil || s.Kind() == types.FieldVal {
+		return
+	}
+	fn, isFn := s.Obj().(*types.Func)
+	if !isFn || fn.Pkg() != p.Types {
+		return
+	}
+	if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); !ptr {
+		return
+	}
+	// The receiver is one variable for every iteration: c, c.stats, *c;
+	// not xs[i] (each iteration may have its own element).
+	root := sel.X
+	for {
+		switch x := ast.Unparen(root).(type) {
+		case *ast.SelectorExpr:
+			root = x.X
+			continue
+		case *ast.StarExpr:
+			root = x.X
+			continue
+		}
+		break
+	}
+	id, isID := ast.Unparen(root).(*ast.Ident)
+	if !isID || !outside(p.Info.Uses[id]) {
+		return
+	}
+	if wat := p.receiverWrite(fn, map[*types.Func]bool{}); wat.IsValid() {
+		if via == "" {
+			via = p.Text(sel)
+		}
+		return via + "\x00" + p.Text(sel.X), p.Info.Uses[id], wat, false, true
+	}
+	return
+}
+
+// onlyFuncLit is the function literal v is given where it is declared,
+// when nothing assigns it again; nil otherwise.
+func (p *Package) onlyFuncLit(v *types.Var) *ast.FuncLit {
+	var lit *ast.FuncLit
+	n := 0
+	for _, f := range p.Files {
+		if f.Syntax.Pos() > v.Pos() || v.Pos() >= f.Syntax.End() {
+			continue
+		}
+		p.definitions(f.Syntax, func(o types.Object, rhs ast.Expr) {
+			if o == v {
+				n++
+				lit, _ = ast.Unparen(rhs).(*ast.FuncLit)
+			}
+		})
+	}
+	if n != 1 {
+		return nil
+	}
+	return lit
+}
+
+// capturedWrite is a variable declared outside lit that lit's body
+// assigns as a whole (x = …, x++, x += …) not holding a mutex or in a
+// critical section, with the assignment's position.
+func (p *Package) capturedWrite(lit *ast.FuncLit) (types.Object, token.Pos) {
+	for e := range writtenExprs(lit.Body) {
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		v, ok := p.Info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || lit.Pos() <= v.Pos() && v.Pos() < lit.End() || p.guardedAt(id.Pos()) {
+			continue
+		}
+		if _, isAddr := addressTaken(lit.Body, id); isAddr {
+			continue // &x: passed on, not written here
+		}
+		return v, id.Pos()
+	}
+	return nil, token.NoPos
+}
+
+// addressTaken reports whether id appears in body as the operand of &.
+func addressTaken(body *ast.BlockStmt, id *ast.Ident) (ast.Node, bool) {
+	var at ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND && ast.Unparen(u.X) == id {
+			at = u
+		}
+		return at == nil
+	})
+	return at, at != nil
+}
+
+// receiverWrite is the position of a write fn (a method of the package)
+// makes through its pointer receiver, itself or through methods it calls
+// on it, not holding a mutex or in a critical section; NoPos for none.
+func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) token.Pos {
+	fn = fn.Origin()
+	if seen[fn] {
+		return token.NoPos
+	}
+	seen[fn] = true
+	decl := p.funcDecl(fn)
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+		return token.NoPos
+	}
+	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
+	for e := range writtenExprs(decl.Body) {
+		if _, whole := e.(*ast.Ident); whole {
+			continue // r = other: the method's own copy of the pointer
+		}
+		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && !p.guardedAt(e.Pos()) {
+			return e.Pos()
+		}
+	}
+	for _, mc := range p.methodWrites(decl.Body) {
+		if mc.fn.Pkg() != p.Types || p.guardedAt(mc.recv.Pos()) {
+			continue
+		}
+		if id := rootIdent(mc.recv); id != nil && p.Info.Uses[id] == recv {
+			if at := p.receiverWrite(mc.fn, seen); at.IsValid() {
+				return at
+			}
+		}
+	}
+	return token.NoPos
+}
