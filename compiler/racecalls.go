@@ -139,6 +139,9 @@ func addressTaken(body *ast.BlockStmt, id *ast.Ident) (ast.Node, bool) {
 // receiverWrite is the position of a write fn (a method of the package)
 // makes through its pointer receiver, itself or through methods it calls
 // on it, not holding a mutex or in a critical section; NoPos for none.
+// An element of a slice or array (g.cells[i] = v) is left out: which one
+// depends on the arguments, and iterations that pass their own index
+// write apart (a map's element is not: a map is written as a whole).
 func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) token.Pos {
 	fn = fn.Origin()
 	if seen[fn] {
@@ -154,7 +157,7 @@ func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) token
 		if _, whole := e.(*ast.Ident); whole {
 			continue // r = other: the method's own copy of the pointer
 		}
-		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && !p.guardedAt(e.Pos()) {
+		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && !p.guardedAt(e.Pos()) && !p.indexedElement(e) {
 			return e.Pos()
 		}
 	}
@@ -169,4 +172,22 @@ func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) token
 		}
 	}
 	return token.NoPos
+}
+
+// indexedElement reports whether the written expression e is, or lies in,
+// an element of a slice or an array.
+func (p *Package) indexedElement(e ast.Expr) bool {
+	for ; e != nil; e = writeStep(e) {
+		if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+			switch t := p.Info.TypeOf(ix.X).Underlying().(type) {
+			case *types.Slice, *types.Array:
+				return true
+			case *types.Pointer:
+				if _, ok := t.Elem().Underlying().(*types.Array); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

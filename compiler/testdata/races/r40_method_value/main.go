@@ -1,9 +1,12 @@
-// want race=yes line=25
+// want race=yes line=28
 // a method value of a shared struct, called by every iteration; the
 // method writes through a method it calls
 package main
 
-type hist struct{ bins [8]int }
+type hist struct {
+	bins  map[int]int
+	total int
+}
 
 func (h *hist) put(k int) { h.bins[k%8]++ }
 
@@ -16,7 +19,7 @@ func (h *hist) record(x int) {
 type run struct{ h *hist }
 
 func main() {
-	r := run{h: &hist{}}
+	r := run{h: &hist{bins: map[int]int{}}}
 	rec := r.h.record
 	//svm:pdo loops(i)
 	for i := 0; i < 64; i++ {
