@@ -75,7 +75,7 @@ func (p *Package) checkCoherence(c *Construct) {
 		obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
 		switch {
 		case !ok:
-			p.errorf(posOf(p, v.Pos), "coherence: %s is not a variable in scope", v.Name)
+			p.errorf(posOf(p, v.Pos), "%s", p.notInScope(c.Pos(), "coherence", v.Name))
 			obj = nil
 		case !storageType(obj.Type()):
 			p.errorf(posOf(p, v.Pos), "coherence: %s has type %s, not a slice or array: the strategy applies to the pages of a shared slice or array",
@@ -210,7 +210,7 @@ func (p *Package) checkShared(c *Construct) {
 	for _, v := range c.Dir.Shared.Vars {
 		obj, ok := p.lookup(c.Pos(), v.Name).(*types.Var)
 		if !ok {
-			p.errorf(posOf(p, v.Pos), "shared: %s is not a variable in scope", v.Name)
+			p.errorf(posOf(p, v.Pos), "%s", p.notInScope(c.Pos(), "shared", v.Name))
 			continue
 		}
 		switch u := obj.Type().Underlying().(type) {

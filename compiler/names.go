@@ -67,6 +67,18 @@ func (p *Package) lookup(pos token.Pos, name string) types.Object {
 	return obj
 }
 
+// notInScope says why name is no variable at pos for a directive (what,
+// e.g. "shared"): a variable of that name declared later in the same
+// block, or in a block around it, is named with its line.
+func (p *Package) notInScope(pos token.Pos, what, name string) string {
+	for scope := p.Types.Scope().Innermost(pos); scope != nil && scope != p.Types.Scope(); scope = scope.Parent() {
+		if obj, ok := scope.Lookup(name).(*types.Var); ok && obj.Pos() > pos {
+			return fmt.Sprintf("%s: %s is declared at line %d, after the directive: a directive names variables declared before it; move //svm:%s %s below that line", what, name, p.Fset.Position(obj.Pos()).Line, what, name)
+		}
+	}
+	return fmt.Sprintf("%s: %s is not a variable in scope", what, name)
+}
+
 // plural is "1 dimension", "2 dimensions".
 func plural(n int, noun string) string {
 	if n == 1 {

@@ -15,5 +15,7 @@ func main() {
 	//svm:shared a, grid, rows
 	//svm:shared total // want 15:`^shared: total has type float64, not a slice or array: the shared virtual memory layer keeps the storage of slices and arrays in pages`
 	//svm:shared m, p // want 15:`^shared: m has type map\[int\]int, not a slice or array` 18:`^shared: p has type \*point, not a slice or array`
-	_, _, _, _, _, _ = a, grid, rows, total, m, p
+	//svm:shared late // want 15:`^shared: late is declared at line 19, after the directive: a directive names variables declared before it; move //svm:shared late below that line$`
+	late := make([]int, 4)
+	_, _, _, _, _, _, _ = a, grid, rows, total, m, p, late
 }
