@@ -103,6 +103,9 @@ func pointerElem(t types.Type) types.Type {
 // hasPointers reports whether values of type t hold pointers (as rtlib's
 // hasPointers does at run time).
 func hasPointers(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		return mayHoldPointers(tp)
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		return u.Info()&types.IsString != 0 || u.Kind() == types.UnsafePointer
@@ -117,6 +120,32 @@ func hasPointers(t types.Type) bool {
 		return false
 	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
 		return true
+	}
+	return false
+}
+
+// mayHoldPointers reports whether some type of a type parameter's type
+// set holds pointers: a constraint with methods or without a union of
+// types (any, comparable, Stringer) allows any type; T Number's ~int |
+// ~float64 none.
+func mayHoldPointers(tp *types.TypeParam) bool {
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() > 0 || iface.NumEmbeddeds() == 0 {
+		return true
+	}
+	for i := range iface.NumEmbeddeds() {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := range e.Len() {
+				if hasPointers(e.Term(j).Type()) {
+					return true
+				}
+			}
+		default:
+			if hasPointers(e) {
+				return true
+			}
+		}
 	}
 	return false
 }

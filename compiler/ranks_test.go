@@ -340,3 +340,45 @@ func main() {
 		t.Errorf("built for ranks %v, want %s; in one process %v, want none", got[true], want, got[false])
 	}
 }
+
+// TestRankTypeParamElements: elements of a type parameter whose type set
+// holds no pointers (T Number) travel between ranks as bytes, and the
+// warning says to share them; T any may hold pointers, and it says so.
+func TestRankTypeParamElements(t *testing.T) {
+	got := rankDiags(t, `package main
+
+type Number interface{ ~int | ~float64 }
+
+func fill[T Number](xs []T, v T) {
+	//svm:pdo
+	for i := range xs {
+		xs[i] = v
+	}
+}
+
+func put[T any](xs []T, v T) {
+	//svm:pdo
+	for i := range xs {
+		xs[i] = v
+	}
+}
+
+func main() {
+	a := make([]float64, 8)
+	fill(a, 2)
+	b := make([]string, 8)
+	put(b, "x")
+}
+`, func(d Diagnostic) string {
+		switch {
+		case strings.Contains(d.Msg, "hold pointers (T)"):
+			return fmt.Sprintf("%d pointers", d.Pos.Line)
+		case strings.Contains(d.Msg, "is private to each rank"):
+			return fmt.Sprintf("%d private", d.Pos.Line)
+		}
+		return ""
+	})
+	if want := "8 private, 15 pointers"; strings.Join(got[true], ", ") != want {
+		t.Errorf("built for ranks %v, want %s", got[true], want)
+	}
+}
