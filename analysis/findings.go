@@ -185,6 +185,9 @@ func rankedFindings(m *Model) []Finding {
 				what = "for the atomic update"
 				advice = "the processors update one variable, one update at a time: count in a variable of each iteration or processor and combine once (a reduction clause on the pdo, reduction(+: x)), or update less often"
 			}
+		case WaitMutex:
+			kind, what = FindLock, "to lock the sync mutex"
+			advice = "the processors take turns at this mutex: compute outside Lock … Unlock and hold it only to combine the result, combine with a reduction clause on the pdo instead (reduction(+: total)), or give each processor or key its own mutex"
 		case WaitCritical:
 			kind, what = FindCritical, "to enter the critical section"
 			advice = "make the critical section shorter, give independent critical sections different names, or use a reduction or an atomic update"

@@ -252,6 +252,7 @@ const (
 	WaitLock     = "lock"
 	WaitCritical = "critical"
 	WaitCheckout = "split barrier"
+	WaitMutex    = "mutex" // a sync.Mutex or RWMutex of the program's own
 )
 
 // WaitStat is the waiting at one synchronisation site.
@@ -1412,7 +1413,11 @@ func (b *builder) model() *Model {
 	// Waits.
 	gcByKey := b.gcInWaits(m)
 	for _, w := range b.waits {
-		ws := &WaitStat{Site: b.pi.site(int(w.key.sub), int(w.key.dir)), Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key]}
+		site := b.pi.site(int(w.key.sub), int(w.key.dir))
+		if w.key.kind == replay.WaitMutex {
+			site = b.pi.mutexSite(int(w.key.sub), int(w.key.dir))
+		}
+		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key]}
 		ws.PerProc = w.perProc
 		ws.Counts = w.counts
 		for len(ws.PerProc) < N {

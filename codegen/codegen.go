@@ -200,6 +200,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	}
 	g.measureCalls()
 	g.messageCalls()
+	g.mutexCalls()
 	g.dropGenerate()
 	g.accesses() // it leaves out accesses inside replaced code
 	for _, s := range subs {

@@ -60,3 +60,26 @@ func (g *gen) messageCalls() {
 		g.e.add(g.off(c.Call.Lparen)+1, g.off(c.Call.Lparen)+1, num, following)
 	}
 }
+
+// mutexCalls rewrites the statements that lock the program's sync mutexes
+// (compiler's MutexesPass) into the runtime's, which record a wait for a
+// mutex another goroutine holds: mu.Lock() becomes rtlib.LockAt(5, &(mu)),
+// p.mu.RLock() with p.mu a *sync.RWMutex rtlib.RLockAt(6, p.mu).
+func (g *gen) mutexCalls() {
+	sites, _ := compiler.ResultOf[[]*compiler.MutexSite](g.p, compiler.MutexesPass)
+	for _, m := range sites {
+		if m.File != g.f {
+			continue
+		}
+		fn := "LockAt"
+		if m.Read {
+			fn = "RLockAt"
+		}
+		open, close := fmt.Sprintf("%s.%s(%d, &(", rt, fn, m.Num), "))"
+		if m.Ptr {
+			open, close = fmt.Sprintf("%s.%s(%d, ", rt, fn, m.Num), ")"
+		}
+		g.e.add(g.off(m.Recv.Pos()), g.off(m.Recv.Pos()), open, exprOpen)
+		g.e.raw(g.off(m.Recv.End()), g.off(m.Stmt.End()), close)
+	}
+}

@@ -230,8 +230,8 @@ type Config struct {
 	// package's subprograms, message call sites and shared accesses, and FilePrefix is put before
 	// its file names in the program information, so that the packages
 	// of one program number and name theirs apart (CompileProgram).
-	SubBase, CallBase, AccessBase int
-	FilePrefix                    string
+	SubBase, CallBase, AccessBase, MutexBase int
+	FilePrefix                               string
 	// InstrumentAll instruments the subprograms the Go compiler would
 	// inline too (InlinePass leaves them as written otherwise).
 	InstrumentAll bool
@@ -350,7 +350,7 @@ func ResultOf[T any](p *Package, pass *Pass) (T, bool) {
 }
 
 // Passes are the compiler's passes in an order that respects Requires.
-var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, RacesPass, CallsPass, AccessesPass, InlinePass, ProgDBPass}
+var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, RacesPass, CallsPass, MutexesPass, AccessesPass, InlinePass, ProgDBPass}
 
 func (p *Package) errorf(pos token.Pos, format string, args ...any) {
 	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), At: pos})

@@ -12,7 +12,7 @@ import (
 
 // ProgDBPass records the numbering and what the tools need to know about each
 // directive in the program information file (package progdb).
-var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass, AccessesPass, InlinePass)
+var ProgDBPass = newPass("progdb", "build the program information file", (*Package).buildProgDB, RegionsPass, ClassifyPass, CallsPass, MutexesPass, AccessesPass, InlinePass)
 
 // buildProgDB sets and returns Package.Prog.
 func (p *Package) buildProgDB() *progdb.Program {
@@ -62,6 +62,9 @@ func (p *Package) buildProgDB() *progdb.Program {
 			pc.Sub = c.Sub.Num
 		}
 		prog.Calls = append(prog.Calls, pc)
+	}
+	for _, m := range mutexesOf(p) {
+		prog.MutexSites = append(prog.MutexSites, &progdb.Call{Num: m.Num, Func: m.Func, Sub: m.Sub.Num, Pos: p.ppos(m.Stmt.Pos())})
 	}
 	accs, _ := ResultOf[[]*Access](p, AccessesPass)
 	for _, a := range accs {

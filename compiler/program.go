@@ -82,14 +82,14 @@ func CompileProgram(cfg Config) (*Program, error) {
 		return &Program{Main: main}, l.err
 	}
 	pr := &Program{Main: main}
-	subs, calls, accs := len(main.Subs), len(callsOf(main)), len(accessesOf(main))
+	subs, calls, accs, mutexes := len(main.Subs), len(callsOf(main)), len(accessesOf(main)), len(mutexesOf(main))
 	for i, dir := range l.dirs {
 		rel, err := filepath.Rel(main.Dir, dir)
 		if err != nil {
 			rel = dir
 		}
 		lc := libConfig(cfg, dir)
-		lc.SubBase, lc.CallBase, lc.AccessBase, lc.FilePrefix = subs, calls, accs, filepath.ToSlash(rel)+"/"
+		lc.SubBase, lc.CallBase, lc.AccessBase, lc.MutexBase, lc.FilePrefix = subs, calls, accs, mutexes, filepath.ToSlash(rel)+"/"
 		ld := <-l.loads[i]
 		lib, err := compileLoaded(lc, ld.p, ld.err)
 		if lib != nil {
@@ -106,6 +106,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		subs += len(lib.Subs)
 		calls += len(callsOf(lib))
 		accs += len(accessesOf(lib))
+		mutexes += len(mutexesOf(lib))
 	}
 	if len(diags.Errors()) > 0 {
 		return pr, diags
@@ -127,6 +128,11 @@ func callsOf(p *Package) []*MsgCall {
 	return c
 }
 
+func mutexesOf(p *Package) []*MutexSite {
+	m, _ := ResultOf[[]*MutexSite](p, MutexesPass)
+	return m
+}
+
 func accessesOf(p *Package) []*Access {
 	a, _ := ResultOf[[]*Access](p, AccessesPass)
 	return a
@@ -142,6 +148,7 @@ func (pr *Program) merge() {
 		prog.Files = append(prog.Files, lib.Prog.Files...)
 		prog.Subprograms = append(prog.Subprograms, lib.Prog.Subprograms...)
 		prog.Calls = append(prog.Calls, lib.Prog.Calls...)
+		prog.MutexSites = append(prog.MutexSites, lib.Prog.MutexSites...)
 		prog.Accesses = append(prog.Accesses, lib.Prog.Accesses...)
 		prog.Segments = append(prog.Segments, lib.Prog.Segments...)
 	}

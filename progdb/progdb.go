@@ -38,6 +38,11 @@ type Program struct {
 	// Request.Wait), numbered from 1 in file and source order; records
 	// name them by number ("call site").
 	Calls []*Call `json:"calls,omitempty"`
+	// MutexSites are the statements that lock a sync.Mutex or RWMutex of
+	// the program's own (Func "Mutex.Lock", "RWMutex.Lock" or
+	// "RWMutex.RLock"), numbered from 1 in file and source order; the
+	// wait-mutex records name them by number ("mutex site").
+	MutexSites []*Call `json:"mutex_sites,omitempty"`
 	// Accesses are the element accesses of shared variables that carry
 	// the SVM layer's check (a[i], a[i][j]), numbered from 1 in file and
 	// source order; page-fault records name them by number ("instruction
@@ -99,6 +104,14 @@ func (p *Program) Call(n int) *Call {
 		return nil
 	}
 	return p.Calls[n-1]
+}
+
+// MutexSite returns mutex site n, or nil.
+func (p *Program) MutexSite(n int) *Call {
+	if p == nil || n < 1 || n > len(p.MutexSites) {
+		return nil
+	}
+	return p.MutexSites[n-1]
 }
 
 // Pos is a source position; File is relative to the package directory.

@@ -193,6 +193,8 @@ func newLayout(desc *trace.Descriptor) *layout {
 		l.f = scalarIndex(desc, "startup time microseconds", trace.Double, trace.Float)
 	case trace.TagWaitLockStart:
 		l.arr = arrayIndex(desc, "locking address")
+	case trace.TagWaitMutexStart, trace.TagWaitMutexStop:
+		l.a = scalarIndex(desc, "mutex site", trace.Int)
 	case trace.TagPDOIterationSpace:
 		l.arr = arrayIndex(desc, "iteration space")
 	case trace.TagAPSInfo:

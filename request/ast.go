@@ -311,7 +311,7 @@ var Words = func() [numWords]WordInfo {
 		WordSVMOverhead:  {Name: "SVMOverhead", Group: GroupSVM, Tags: tags(trace.TagSVMOverhead)},
 		WordAllSVM:       {Name: "*.SVMInfo", Group: GroupSVM, All: true, Vars: true},
 		WordBarrier:      {Name: "BARRIER", Group: GroupSync, Tags: tags(trace.TagWaitBarrierStart, trace.TagWaitBarrierStop, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStart, trace.TagWaitBCheckoutStop)},
-		WordLock:         {Name: "LOCK", Group: GroupSync, Tags: tags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock)},
+		WordLock:         {Name: "LOCK", Group: GroupSync, Tags: tags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock, trace.TagWaitMutexStart, trace.TagWaitMutexStop)},
 		WordWaitCritical: {Name: "WaitCritical", Group: GroupSync, Tags: tags(trace.TagWaitCritSecStart, trace.TagWaitCritSecStop, trace.TagExitCritSec)},
 		WordMsgInfo:      {Name: "MsgInfo", Group: GroupSync, Tags: tags(trace.TagMsgCallStart, trace.TagMsgCallStop, trace.TagMsgRequestDone)},
 		WordAllSync:      {Name: "*.SyncInfo", Group: GroupSync, All: true},

@@ -24,7 +24,10 @@ var stageAdds = [MaxStage + 1][]string{
 	2: {"pdo-info", "pdo-iteration-space", "pdo-work", "section-info", "aps-info", "template-info", "template-dist",
 		"undef-template", "destroy-template", "proc-arrangement", "variable-mapping"},
 	3: {"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
-		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
+		"wait-lock-start", "wait-lock-stop", "release-lock",
+		// svmc's waits for the program's sync mutexes
+		"wait-mutex-start", "wait-mutex-stop",
+		"wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
 		// svmc's message passing
 		"msg-call-start", "msg-call-stop", "msg-request-done"},
 	4: {"read-page-fault-sum", "write-page-fault-sum",
@@ -84,7 +87,7 @@ func TestWordRecords(t *testing.T) {
 	svm := []string{"read-page-fault-sum", "write-page-fault-sum", "read-page-fault-serviced", "write-page-fault-serviced",
 		"invalidate-copy", "reduce-access-permission", "page-travel", "o-page-dist", "c-page-dist", "page-out", "svm-overhead-start"}
 	sync := []string{"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
-		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
+		"wait-lock-start", "wait-lock-stop", "release-lock", "wait-mutex-start", "wait-mutex-stop", "wait-crit-sec-start", "wait-crit-sec-stop", "exit-crit-sec",
 		"msg-call-start", "msg-call-stop", "msg-request-done"}
 	lang := []string{"trace-region-start", "trace-region-stop", "trace-throttled", "throttled-calls", "pdo-info", "pdo-iteration-space", "pdo-work",
 		"section-info", "aps-info", "coherence-switch", "prefetch", "measure-start", "measure-finish"}
@@ -104,9 +107,9 @@ func TestWordRecords(t *testing.T) {
 		{"SVMOverhead", []string{"svm-overhead-start"}},
 		{"*.SVMInfo", svm},
 		{"BARRIER", sync[:5]},
-		{"LOCK", sync[5:8]},
-		{"WaitCritical", sync[8:11]},
-		{"MsgInfo", sync[11:]},
+		{"LOCK", sync[5:10]},
+		{"WaitCritical", sync[10:13]},
+		{"MsgInfo", sync[13:]},
 		{"*.SyncInfo", sync},
 		{"REGION", lang[:4]},
 		{"PDOInfo", lang[4:7]},
@@ -143,7 +146,7 @@ func TestWordRecords(t *testing.T) {
 var (
 	regionRecs = MaskOfTags(trace.TagTraceRegionStart, trace.TagTraceRegionStop, trace.TagTraceThrottled, trace.TagThrottledCalls)
 	pdoRecs    = MaskOfTags(trace.TagPDOInfo, trace.TagPDOIterationSpace, trace.TagPDOWork)
-	lockRecs   = MaskOfTags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock)
+	lockRecs   = MaskOfTags(trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock, trace.TagWaitMutexStart, trace.TagWaitMutexStop)
 	overhead   = MaskOf(trace.TagTraceOverhead)
 )
 

@@ -134,6 +134,15 @@ const (
 	// to k·K + K − 1, K its "processors per rank". MergeRanks reads it.
 	TagRankInfo Tag = 2014
 
+	// TagWaitMutexStart and TagWaitMutexStop bracket a processor's wait
+	// for a sync.Mutex or sync.RWMutex of the program's own (svmc's, not
+	// the seed's: Go code locks its own mutexes as often as it names a
+	// lock directive): the call site in the program information's mutex
+	// sites, and the mutex's address. Written only when the mutex was
+	// held by another goroutine, at stage 3 as the waits for locks.
+	TagWaitMutexStart Tag = 2015
+	TagWaitMutexStop  Tag = 2016
+
 	// MaxLanes bounds the goroutine lanes of a run: their node ids are N
 	// to N + MaxLanes − 1.
 	MaxLanes = 1024
@@ -405,6 +414,10 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, Field{Int, "processor", 0}, Field{Int, "goroutine number", 0}, Field{Char, "started at", 1})},
 	{TagGoroutineEnd, "goroutine-end", "the goroutine of a lane returns",
 		one(nodeID, clock)},
+	{TagWaitMutexStart, "wait-mutex-start", "start waiting for a sync.Mutex the program locks",
+		one(nodeID, clock, Field{Int, "mutex site", 0}, Field{Int, "mutex address", 0})},
+	{TagWaitMutexStop, "wait-mutex-stop", "stop waiting for a sync.Mutex: it is locked",
+		one(nodeID, clock, Field{Int, "mutex site", 0})},
 	{TagRankInfo, "rank-info", "a rank's clock against rank 0's, for merging the ranks' traces, its exchanges of shared storage and its messages to other ranks",
 		one(nodeID, clock, Field{Int, "rank", 0}, Field{Int, "ranks", 0}, Field{Int, "processors per rank", 0}, Field{Double, "shift microseconds", 0},
 			Field{Double, "error microseconds", 0}, Field{Int, "exchanges", 0}, Field{Double, "bytes sent", 0},
@@ -500,7 +513,8 @@ func Stage(tag Tag) int {
 	case tag >= TagMeasureStart && tag <= TagThrottledCalls, tag == TagGCPause,
 		tag == TagGoroutineStart, tag == TagGoroutineEnd, tag == TagRankInfo:
 		return 1
-	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone:
+	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone,
+		tag == TagWaitMutexStart, tag == TagWaitMutexStop:
 		return 3
 	case tag == TagReadPageFaultSum, tag == TagWritePageFaultSum, tag == TagSegmentVariable:
 		return 4

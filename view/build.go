@@ -135,7 +135,7 @@ func intervalKind(iv *replay.Interval) Kind {
 		return KindImplicitBarrier
 	case replay.WaitCheckout:
 		return KindCheckout
-	case replay.WaitLock:
+	case replay.WaitLock, replay.WaitMutex:
 		return KindLockWait
 	case replay.WaitCritical:
 		return KindCriticalWait
@@ -162,6 +162,10 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		}
 		b.laneOwner[iv.Proc] = iv.Code
 	default:
+		if iv.Wait == replay.WaitMutex {
+			site = b.sites.mutex(iv.Sub, iv.Dir)
+			break
+		}
 		site = b.sites.get(iv.Sub, iv.Dir, -1)
 	}
 	peer := -1

@@ -161,6 +161,32 @@ func (s *sites) call(sub, n, k int) int {
 	return len(s.list) - 1
 }
 
+// mutex returns the index of the site of mutex site n of subprogram sub
+// (a lock statement of a sync mutex of the program's own): its line.
+func (s *sites) mutex(sub, n int) int {
+	key := siteKey{sub, -n - 1, -3}
+	if i, ok := s.index[key]; ok {
+		return i
+	}
+	st := Site{Sub: sub, Func: "sub " + itoa(sub), Kind: "mutex", Region: -1}
+	if s.prog != nil {
+		if sp := s.prog.Sub(sub); sp != nil {
+			st.Func = sp.Name
+		}
+		if m := s.prog.MutexSite(n); m != nil {
+			st.Kind, st.File, st.Line = m.Func, m.Pos.File, m.Pos.Line
+			st.Text = "sync " + m.Func + " at " + m.Pos.String()
+		}
+	}
+	st.Name = st.Kind
+	if st.File != "" {
+		st.Name += " " + st.Where()
+	}
+	s.index[key] = len(s.list)
+	s.list = append(s.list, st)
+	return len(s.list) - 1
+}
+
 // access returns the index of the site of shared access n (the
 // "instruction address" of a page fault): its line, named by the variable.
 func (s *sites) access(n int) int {

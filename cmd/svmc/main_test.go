@@ -853,3 +853,50 @@ func atoiT(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// TestReportMutexWait: two processors that take turns at the program's
+// own sync.Mutex (each iteration holds it for 1 ms) wait for it about as
+// long as they hold it; the report lists the wait at the Lock's line and
+// makes it a finding.
+func TestReportMutexWait(t *testing.T) {
+	var rep struct {
+		Model struct {
+			Waits []struct {
+				Wait   string  `json:"wait"`
+				Kind   string  `json:"kind"`
+				Line   int     `json:"line"`
+				Total  float64 `json:"total_us"`
+				Counts []int64 `json:"per_proc_count"`
+			} `json:"waits"`
+		} `json:"model"`
+		Findings []struct {
+			Kind  string `json:"kind"`
+			Title string `json:"title"`
+			Site  struct {
+				Line int `json:"line"`
+			} `json:"site"`
+		} `json:"findings"`
+	}
+	reportJSON(t, "./cmd/svmc/testdata/mutexwait", 2, &rep)
+	found := false
+	for _, w := range rep.Model.Waits {
+		if w.Wait != "mutex" {
+			continue
+		}
+		found = true
+		// 40 iterations of 1 ms on 2 processors: about 20 ms of waiting
+		// in all (a descheduled holder only makes it longer).
+		if w.Kind != "Mutex.Lock" || w.Line != 18 || w.Total < 10e3 {
+			t.Errorf("mutex wait %+v, want Mutex.Lock at line 18 for about 20 ms", w)
+		}
+	}
+	if !found {
+		t.Fatalf("no mutex wait in %+v", rep.Model.Waits)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind == "lock" && f.Site.Line == 18 && strings.Contains(f.Title, "to lock the sync mutex") {
+			return
+		}
+	}
+	t.Errorf("no lock finding at line 18 in %+v", rep.Findings)
+}

@@ -1,0 +1,102 @@
+package rtlib
+
+import (
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/svmc/svmc/trace"
+)
+
+// TestLockAtRecordsWaits: LockAt and RLockAt lock as Lock and RLock do;
+// a processor that finds the mutex held by another records its wait with
+// the site (wait-mutex-start, wait-mutex-stop), one that finds it free
+// records nothing, and below stage 3 nothing is recorded.
+func TestLockAtRecordsWaits(t *testing.T) {
+	for _, stage := range []int{2, 3} {
+		var mu sync.Mutex
+		var rw sync.RWMutex
+		held, back, held2 := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		n := 0
+		recs := traced(t, 2, stage, trace.Binary, func(p *Proc) {
+			p.Replicated(1, 1, func(p *Proc) {
+				if p.id == 0 {
+					LockAt(1, &mu) // free: no records
+					close(held)
+					time.Sleep(3 * time.Millisecond)
+					n++
+					mu.Unlock()
+					<-back
+					rw.Lock()
+					close(held2)
+					time.Sleep(3 * time.Millisecond)
+					rw.Unlock()
+					return
+				}
+				<-held
+				LockAt(2, &mu) // processor 0 holds it
+				n++
+				mu.Unlock()
+				close(back)
+				<-held2
+				RLockAt(3, &rw) // a writer holds it
+				rw.RUnlock()
+			})
+		})
+		if n != 2 {
+			t.Errorf("stage %d: %d increments under the mutex, want 2", stage, n)
+		}
+		var got []string
+		for _, r := range recs {
+			if r.Desc.Tag == trace.TagWaitMutexStart || r.Desc.Tag == trace.TagWaitMutexStop {
+				s := r.Desc.Name + " node " + string(rune('0'+r.Node())) + " site " + string(rune('0'+r.Int("mutex site")))
+				if r.Desc.Tag == trace.TagWaitMutexStart && r.Int("mutex address") == 0 {
+					s += " no address"
+				}
+				got = append(got, s)
+			}
+		}
+		var want []string
+		if stage >= 3 {
+			want = []string{"wait-mutex-start node 1 site 2", "wait-mutex-stop node 1 site 2", "wait-mutex-start node 1 site 3", "wait-mutex-stop node 1 site 3"}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("stage %d: mutex records %q, want %q", stage, got, want)
+		}
+	}
+}
+
+// TestLockAtOffProcessor: a goroutine that is no processor locks as
+// usual (nothing to record it on).
+func TestLockAtOffProcessor(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	done := make(chan struct{})
+	go func() {
+		LockAt(1, &mu)
+		mu.Unlock()
+		close(done)
+	}()
+	time.Sleep(time.Millisecond)
+	mu.Unlock()
+	<-done
+}
+
+// BenchmarkLockAt is an uncontended lock and unlock through LockAt,
+// against the same with sync.Mutex's own Lock.
+func BenchmarkLockAt(b *testing.B) {
+	var mu sync.Mutex
+	b.Run("lockat", func(b *testing.B) {
+		for b.Loop() {
+			LockAt(1, &mu)
+			mu.Unlock()
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		for b.Loop() {
+			mu.Lock()
+			mu.Unlock()
+		}
+	})
+}
