@@ -83,7 +83,10 @@ func (g *gen) pdo(c *compiler.Construct) {
 		}
 	}
 	b.WriteString(head.String())
-	_, unchecked0 := g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace)+1, strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
+	// The user's body keeps its braces: a block inside the loop that
+	// declares the loop variables, where Go puts it, so that the body may
+	// declare them again (i := i * 2).
+	_, unchecked0 := g.e.replace(g.off(outer.Pos()), g.off(info.Body.Lbrace), strings.TrimSuffix(b.String(), "\n"), opening, g.line(c.Pos()))
 
 	var end strings.Builder
 	end.WriteString(closeHead)
@@ -107,7 +110,7 @@ func (g *gen) pdo(c *compiler.Construct) {
 		fmt.Fprintf(&end, "%s.ReduceValue(%s, &%s, %s, %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, valueOp[r.Op])
 	}
 	end.WriteString("})")
-	closeAt, _ := g.e.replace(g.off(info.Body.Rbrace), g.off(outer.End()), end.String(), closing, g.line(outer.End()))
+	closeAt, _ := g.e.replace(g.off(info.Body.Rbrace)+1, g.off(outer.End()), end.String(), closing, g.line(outer.End()))
 	if unchecked != nil {
 		unchecked.from, unchecked.to = unchecked0, closeAt
 	}

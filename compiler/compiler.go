@@ -109,6 +109,9 @@ type Package struct {
 	// found on demand.
 	mutexSpans  []span
 	mutexesDone bool
+	// synthetic are the expressions substLocals made, with no source
+	// text of their own.
+	synthetic map[ast.Node]bool
 }
 
 // File is one Go file of the package.
@@ -379,8 +382,19 @@ func (p *Package) sortDiags() {
 	})
 }
 
-// Text is the source text of a node.
+// Text is the source text of a node, or its printed form for an
+// expression the checks made (substLocals).
 func (p *Package) Text(n ast.Node) string {
+	if e, ok := n.(ast.Expr); ok && len(p.synthetic) > 0 {
+		made := false
+		ast.Inspect(e, func(m ast.Node) bool {
+			made = made || p.synthetic[m]
+			return !made
+		})
+		if made {
+			return types.ExprString(e)
+		}
+	}
 	f := p.FileOf(n.Pos())
 	return string(f.Src[f.Tok.Offset(n.Pos()):f.Tok.Offset(n.End())])
 }

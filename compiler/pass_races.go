@@ -310,6 +310,7 @@ func (p *Package) racesInPDO(c *Construct) {
 		red[r.Obj] = true
 	}
 	writes := writtenExprs(info.Body)
+	locals := p.localDefs(info.Body)
 	var als map[types.Object]alias
 	if c.Sub != nil && c.Sub.Decl != nil {
 		als = p.aliases(c.Sub.Decl.Body)
@@ -436,6 +437,9 @@ func (p *Package) racesInPDO(c *Construct) {
 			id, ok := root.(*ast.Ident)
 			if !ok {
 				return true
+			}
+			for k, e := range idx {
+				idx[k] = p.substLocals(e, locals, 0)
 			}
 			o, al, aliased := resolve(id)
 			if !outside(o) || red[o] {
@@ -699,7 +703,12 @@ func (p *Package) manyToOne(idx []ast.Expr, dist map[types.Object]string, outsid
 	for _, e := range idx {
 		e = ast.Unparen(e)
 		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.REM || b.Op == token.QUO || b.Op == token.SHR || b.Op == token.AND) {
-			if _, _, _, ok := p.affine(b.X, dist); ok {
+			if _, c, d, ok := p.affine(b.X, dist); ok {
+				// (10*j)/10 is j again: a division exact for every
+				// iteration sends each to an element of its own.
+				if _, _, k, isConst := p.affine(b.Y, nil); b.Op == token.QUO && isConst && k != 0 && c != 0 && c%k == 0 && d%k == 0 {
+					continue
+				}
 				return fmt.Sprintf("maps several iterations to one element (%s)", p.Text(e))
 			}
 		}

@@ -85,8 +85,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:28
-					hits[i]++
+//line ../main.go:27:25
+					{
+						hits[i]++
+					}
 //line ../main.go:29
 				}
 			}
@@ -99,8 +101,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:32
-					hits[i]++
+//line ../main.go:31:25
+					{
+						hits[i]++
+					}
 //line ../main.go:33
 				}
 			}
@@ -117,8 +121,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:36
-					hits[i]++
+//line ../main.go:35:25
+					{
+						hits[i]++
+					}
 //line ../main.go:37
 				}
 			}
@@ -136,8 +142,10 @@ func main() {
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
 					_ = j
-//line ../main.go:42
-					svm_red16_0++
+//line ../main.go:41:26
+					{
+						svm_red16_0++
+					}
 //line ../main.go:44
 				}
 			}
@@ -159,8 +167,10 @@ func main() {
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
 					_ = j
-//line ../main.go:49
-					svm_red18_0++
+//line ../main.go:48:26
+					{
+						svm_red18_0++
+					}
 //line ../main.go:51
 				}
 			}

@@ -29,9 +29,11 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:15
-					for j := 0; j < i; j++ {
-						a[i] += j
+//line ../main.go:14:25
+					{
+						for j := 0; j < i; j++ {
+							a[i] += j
+						}
 					}
 //line ../main.go:18
 				}
@@ -47,8 +49,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:22
-					svm_red2_0 += a[i]
+//line ../main.go:21:25
+					{
+						svm_red2_0 += a[i]
+					}
 //line ../main.go:23
 				}
 			}
@@ -63,8 +67,10 @@ func main() {
 				i := int(svm_it.Index(0))
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
-//line ../main.go:27
-					a[i*10+j] -= j
+//line ../main.go:26:27
+					{
+						a[i*10+j] -= j
+					}
 //line ../main.go:29
 				}
 			}

@@ -72,9 +72,10 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 				i := int(svm_it.Index(0))
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/example31/main.go:34
-					a[i][j] = float64(i*m + j)
-
+//line ../../../../examples/example31/main.go:33:26
+					{
+						a[i][j] = float64(i*m + j)
+					}
 				}
 			}
 		} else {
@@ -83,8 +84,10 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 				i := int(svm_it.Index(0))
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/example31/main.go:34
-					(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
+//line ../../../../examples/example31/main.go:33:26
+					{
+						(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
+					}
 //line ../../../../examples/example31/main.go:36
 				}
 			}
@@ -111,9 +114,10 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 				i := int(svm_it.Index(0))
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/example31/main.go:44
-					svm_red10_0 += a[i][j]
-
+//line ../../../../examples/example31/main.go:43:26
+					{
+						svm_red10_0 += a[i][j]
+					}
 				}
 			}
 		} else {
@@ -122,8 +126,10 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 				i := int(svm_it.Index(0))
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/example31/main.go:44
-					svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
+//line ../../../../examples/example31/main.go:43:26
+					{
+						svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
+					}
 //line ../../../../examples/example31/main.go:46
 				}
 			}
@@ -142,9 +148,11 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			i := int(svm_it.Index(0))
 			for svm_k := 0; svm_k < svm_n; svm_k++ {
 				j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/example31/main.go:52
-				if i == j {
-					svm_red11_0++
+//line ../../../../examples/example31/main.go:51:27
+				{
+					if i == j {
+						svm_red11_0++
+					}
 				}
 //line ../../../../examples/example31/main.go:56
 			}

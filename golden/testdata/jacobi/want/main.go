@@ -77,9 +77,10 @@ func main() {
 						i := int(svm_it.Index(0))
 						for svm_k := 0; svm_k < svm_n; svm_k++ {
 							j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/jacobi/main.go:38
-							b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
-
+//line ../../../../examples/jacobi/main.go:37:32
+							{
+								b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
+							}
 						}
 					}
 				} else {
@@ -88,8 +89,10 @@ func main() {
 						i := int(svm_it.Index(0))
 						for svm_k := 0; svm_k < svm_n; svm_k++ {
 							j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/jacobi/main.go:38
-							(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
+//line ../../../../examples/jacobi/main.go:37:32
+							{
+								(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
+							}
 //line ../../../../examples/jacobi/main.go:40
 						}
 					}
@@ -107,10 +110,11 @@ func main() {
 						i := int(svm_it.Index(0))
 						for svm_k := 0; svm_k < svm_n; svm_k++ {
 							j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/jacobi/main.go:45
-							svm_red6_0 = max(svm_red6_0, math.Abs(b[i][j]-a[i][j]))
-							a[i][j] = b[i][j]
-
+//line ../../../../examples/jacobi/main.go:44:32
+							{
+								svm_red6_0 = max(svm_red6_0, math.Abs(b[i][j]-a[i][j]))
+								a[i][j] = b[i][j]
+							}
 						}
 					}
 				} else {
@@ -119,9 +123,11 @@ func main() {
 						i := int(svm_it.Index(0))
 						for svm_k := 0; svm_k < svm_n; svm_k++ {
 							j := int(svm_first + svm_k*svm_step)
-//line ../../../../examples/jacobi/main.go:45
-							svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
-							(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
+//line ../../../../examples/jacobi/main.go:44:32
+							{
+								svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))
+								(*svm_rt.W(svm_p, 10, &a[i][j])) = (*svm_rt.R(svm_p, 11, &b[i][j]))
+							}
 //line ../../../../examples/jacobi/main.go:48
 						}
 					}

@@ -28,8 +28,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:13
-					svm_red1_0 += i
+//line ../main.go:12:26
+					{
+						svm_red1_0 += i
+					}
 //line ../main.go:14
 				}
 			}
@@ -45,8 +47,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:18
-					svm_red2_0 += i
+//line ../main.go:17:29
+					{
+						svm_red2_0 += i
+					}
 //line ../main.go:19
 				}
 			}
@@ -62,8 +66,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:23
-					svm_red3_0 += i
+//line ../main.go:22:29
+					{
+						svm_red3_0 += i
+					}
 //line ../main.go:24
 				}
 			}
@@ -87,16 +93,18 @@ func main() {
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
 					v := svm_range4_0[i]
-//line ../main.go:29
-					if i == 2 {
-						continue
+//line ../main.go:28:23
+					{
+						if i == 2 {
+							continue
+						}
+						svm_red4_0 *= v
+						svm_red4_1 = min(svm_red4_1, v)
+						svm_red4_2 = max(svm_red4_2, v)
+						svm_red4_3 &= v | 1
+						svm_red4_4 |= v
+						svm_red4_5 ^= v
 					}
-					svm_red4_0 *= v
-					svm_red4_1 = min(svm_red4_1, v)
-					svm_red4_2 = max(svm_red4_2, v)
-					svm_red4_3 &= v | 1
-					svm_red4_4 |= v
-					svm_red4_5 ^= v
 //line ../main.go:38
 				}
 			}
@@ -122,9 +130,11 @@ func main() {
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
 					_ = i
-//line ../main.go:43
-					for j := 0; j < 2; j++ {
-						_ = j // i stays unused in the pdo body
+//line ../main.go:42:25
+					{
+						for j := 0; j < 2; j++ {
+							_ = j // i stays unused in the pdo body
+						}
 					}
 //line ../main.go:46
 				}
@@ -139,8 +149,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					k := int(svm_first + svm_k*svm_step)
-//line ../main.go:49
-					svm_red7_0 += k
+//line ../main.go:48:19
+					{
+						svm_red7_0 += k
+					}
 //line ../main.go:50
 				}
 			}

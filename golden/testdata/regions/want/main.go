@@ -73,16 +73,17 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
+//line ../main.go:31:25
+						{
+							//svm:trace_region body
 //line ../main.go:32
-						//svm:trace_region body
-//line ../main.go:32
-						svm_p.RegionStart(2, 6, 7)
+							svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
-						squares[i] = i * i
+							squares[i] = i * i
 //line ../main.go:32
-						svm_p.RegionStop(2, 6, 7)
+							svm_p.RegionStop(2, 6, 7)
 //line ../main.go:34
-
+						}
 					}
 				}
 			} else {
@@ -90,14 +91,17 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
+//line ../main.go:31:25
+						{
+							//svm:trace_region body
 //line ../main.go:32
-						//svm:trace_region body
-//line ../main.go:32
-						svm_p.RegionStart(2, 6, 7)
+							svm_p.RegionStart(2, 6, 7)
 //line ../main.go:33
-						(*svm_rt.W(svm_p, 2, &squares[i])) = i * i
+							(*svm_rt.W(svm_p, 2, &squares[i])) = i * i
 //line ../main.go:32
-						svm_p.RegionStop(2, 6, 7)
+							svm_p.RegionStop(2, 6, 7)
+//line ../main.go:34
+						}
 //line ../main.go:34
 					}
 				}

@@ -42,8 +42,10 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 			svm_first, svm_n, svm_step := svm_it.Run()
 			for svm_k := 0; svm_k < svm_n; svm_k++ {
 				i := int(svm_first + svm_k*svm_step)
-//line ../main.go:18
-				svm_red1_0 += v[i] * w[i]
+//line ../main.go:17:19
+				{
+					svm_red1_0 += v[i] * w[i]
+				}
 //line ../main.go:19
 			}
 		}

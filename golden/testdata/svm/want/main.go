@@ -53,9 +53,10 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:24
-						a[i] = float64(i % 7)
-
+//line ../main.go:23:30
+						{
+							a[i] = float64(i % 7)
+						}
 					}
 				}
 			} else {
@@ -63,8 +64,10 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:24
-						(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
+//line ../main.go:23:30
+						{
+							(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
+						}
 //line ../main.go:25
 					}
 				}
@@ -81,9 +84,10 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:29
-						svm_red6_0 += a[i]
-
+//line ../main.go:28:30
+						{
+							svm_red6_0 += a[i]
+						}
 					}
 				}
 			} else {
@@ -91,8 +95,10 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:29
-						svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
+//line ../main.go:28:30
+						{
+							svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
+						}
 //line ../main.go:30
 					}
 				}
@@ -110,11 +116,12 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:34
-						if i > 0 && i%1024 == 0 {
-							svm_red7_0 += a[i-1]
+//line ../main.go:33:30
+						{
+							if i > 0 && i%1024 == 0 {
+								svm_red7_0 += a[i-1]
+							}
 						}
-
 					}
 				}
 			} else {
@@ -122,9 +129,11 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:34
-						if i > 0 && i%1024 == 0 {
-							svm_red7_0 += (*svm_rt.R(svm_p, 3, &a[i-1]))
+//line ../main.go:33:30
+						{
+							if i > 0 && i%1024 == 0 {
+								svm_red7_0 += (*svm_rt.R(svm_p, 3, &a[i-1]))
+							}
 						}
 //line ../main.go:37
 					}
@@ -145,9 +154,10 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:41
-						c[i] = int64(i)
-
+//line ../main.go:40:30
+						{
+							c[i] = int64(i)
+						}
 					}
 				}
 			} else {
@@ -155,8 +165,10 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:41
-						(*svm_rt.W(svm_p, 4, &c[i])) = int64(i)
+//line ../main.go:40:30
+						{
+							(*svm_rt.W(svm_p, 4, &c[i])) = int64(i)
+						}
 //line ../main.go:42
 					}
 				}
@@ -171,11 +183,12 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:45
-						for j := 0; j < 64; j++ {
-							grid[i][j] = float64(i + j)
+//line ../main.go:44:26
+						{
+							for j := 0; j < 64; j++ {
+								grid[i][j] = float64(i + j)
+							}
 						}
-
 					}
 				}
 			} else {
@@ -183,9 +196,11 @@ func main() {
 					svm_first, svm_n, svm_step := svm_it.Run()
 					for svm_k := 0; svm_k < svm_n; svm_k++ {
 						i := int(svm_first + svm_k*svm_step)
-//line ../main.go:45
-						for j := 0; j < 64; j++ {
-							(*svm_rt.W(svm_p, 5, &grid[i][j])) = float64(i + j)
+//line ../main.go:44:26
+						{
+							for j := 0; j < 64; j++ {
+								(*svm_rt.W(svm_p, 5, &grid[i][j])) = float64(i + j)
+							}
 						}
 //line ../main.go:48
 					}

@@ -48,8 +48,10 @@ func main() {
 							svm_first, svm_n, svm_step := svm_it.Run()
 							for svm_k := 0; svm_k < svm_n; svm_k++ {
 								i := int(svm_first + svm_k*svm_step)
-//line ../main.go:25
-								hits[i]++
+//line ../main.go:24:27
+								{
+									hits[i]++
+								}
 //line ../main.go:26
 							}
 						}
@@ -77,35 +79,38 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
+//line ../main.go:33:25
+					{
+						//svm:critical tally
 //line ../main.go:34
-					//svm:critical tally
-//line ../main.go:34
-					svm_p.CriticalEnter(1, 7, "tally")
+						svm_p.CriticalEnter(1, 7, "tally")
 //line ../main.go:35
-					named++
+						named++
 //line ../main.go:34
-					svm_p.CriticalExit(1, 7, "tally")
+						svm_p.CriticalExit(1, 7, "tally")
 //line ../main.go:36
-					//svm:critical
+						//svm:critical
 //line ../main.go:36
-					svm_p.CriticalEnter(1, 8, "")
+						svm_p.CriticalEnter(1, 8, "")
 //line ../main.go:37
-					unnamed += 2
+						unnamed += 2
 //line ../main.go:38
-					svm_p.CriticalExit(1, 8, "")
+						svm_p.CriticalExit(1, 8, "")
 //line ../main.go:38
-					//svm:end critical
-					//svm:lock(locked, hits[i])
+						//svm:end critical
+						//svm:lock(locked, hits[i])
 //line ../main.go:39
-					svm_lock10 := svm_p.Lock(1, 10, svm_rt.VarOf(&locked), svm_rt.VarOf(&hits[i]))
+						svm_lock10 := svm_p.Lock(1, 10, svm_rt.VarOf(&locked), svm_rt.VarOf(&hits[i]))
 //line ../main.go:40
-					locked += hits[i]
+						locked += hits[i]
 //line ../main.go:39
-					svm_p.Unlock(1, 10, svm_lock10)
+						svm_p.Unlock(1, 10, svm_lock10)
 //line ../main.go:41
-					//svm:atomic
+						//svm:atomic
 //line ../main.go:42
-					svm_rt.AtomicAdd(svm_p, 1, 11, &atomic, 0.5)
+						svm_rt.AtomicAdd(svm_p, 1, 11, &atomic, 0.5)
+//line ../main.go:43
+					}
 //line ../main.go:43
 				}
 			}

@@ -36,8 +36,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:18
-					a[i] = i
+//line ../main.go:17:25
+					{
+						a[i] = i
+					}
 //line ../main.go:19
 				}
 			}
@@ -55,8 +57,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:23
-					a[i] += 1
+//line ../main.go:22:25
+					{
+						a[i] += 1
+					}
 //line ../main.go:24
 				}
 			}
@@ -82,8 +86,10 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				for svm_k := 0; svm_k < svm_n; svm_k++ {
 					i := int(svm_first + svm_k*svm_step)
-//line ../main.go:30
-					a[i] *= 2
+//line ../main.go:29:25
+					{
+						a[i] *= 2
+					}
 //line ../main.go:31
 				}
 			}
@@ -103,8 +109,10 @@ func main() {
 						svm_first, svm_n, svm_step := svm_it.Run()
 						for svm_k := 0; svm_k < svm_n; svm_k++ {
 							i := int(svm_first + svm_k*svm_step)
-//line ../main.go:37
-							svm_red10_0 += a[i]
+//line ../main.go:36:26
+							{
+								svm_red10_0 += a[i]
+							}
 //line ../main.go:38
 						}
 					}
