@@ -138,45 +138,30 @@ func siteName(st *Site, code int) string {
 // call returns the index of the site of message-passing call site n (in
 // subprogram sub) of call kind k.
 func (s *sites) call(sub, n, k int) int {
-	key := siteKey{sub, -n - 1, k}
-	if i, ok := s.index[key]; ok {
-		return i
-	}
-	st := Site{Sub: sub, Func: "sub " + itoa(sub), Kind: trace.CallKindName(k), Region: -1}
-	if s.prog != nil {
-		if sp := s.prog.Sub(sub); sp != nil {
-			st.Func = sp.Name
-		}
-		if c := s.prog.Call(n); c != nil {
-			st.Kind, st.File, st.Line = c.Func, c.Pos.File, c.Pos.Line
-			st.Text = "rtlib." + c.Func + " at " + c.Pos.String()
-		}
-	}
-	st.Name = st.Kind
-	if st.File != "" {
-		st.Name += " " + st.Where()
-	}
-	s.index[key] = len(s.list)
-	s.list = append(s.list, st)
-	return len(s.list) - 1
+	return s.statement(siteKey{sub, -n - 1, k}, sub, trace.CallKindName(k), "rtlib.", s.prog.Call(n))
 }
 
 // mutex returns the index of the site of mutex site n of subprogram sub
 // (a lock statement of a sync mutex of the program's own): its line.
 func (s *sites) mutex(sub, n int) int {
-	key := siteKey{sub, -n - 1, -3}
+	return s.statement(siteKey{sub, -n - 1, -3}, sub, "mutex", "sync ", s.prog.MutexSite(n))
+}
+
+// statement returns the index of the site of a numbered statement of
+// subprogram sub (a message call, a mutex lock): kind is what it is
+// without program information, c its entry there (nil when unknown), pkg
+// what its text puts before c.Func.
+func (s *sites) statement(key siteKey, sub int, kind, pkg string, c *progdb.Call) int {
 	if i, ok := s.index[key]; ok {
 		return i
 	}
-	st := Site{Sub: sub, Func: "sub " + itoa(sub), Kind: "mutex", Region: -1}
-	if s.prog != nil {
-		if sp := s.prog.Sub(sub); sp != nil {
-			st.Func = sp.Name
-		}
-		if m := s.prog.MutexSite(n); m != nil {
-			st.Kind, st.File, st.Line = m.Func, m.Pos.File, m.Pos.Line
-			st.Text = "sync " + m.Func + " at " + m.Pos.String()
-		}
+	st := Site{Sub: sub, Func: "sub " + itoa(sub), Kind: kind, Region: -1}
+	if sp := s.prog.Sub(sub); sp != nil {
+		st.Func = sp.Name
+	}
+	if c != nil {
+		st.Kind, st.File, st.Line = c.Func, c.Pos.File, c.Pos.Line
+		st.Text = pkg + c.Func + " at " + c.Pos.String()
 	}
 	st.Name = st.Kind
 	if st.File != "" {
