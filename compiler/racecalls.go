@@ -81,34 +81,80 @@ func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object)
 	return
 }
 
-// onlyFuncLit is the function literal v is given where it is declared,
-// when nothing assigns it again; nil otherwise.
+// onlyFuncLit is the function literal v is given, when it is given one
+// and nothing else (var f func(int) int; f = func… for a recursive
+// literal counts); nil otherwise.
 func (p *Package) onlyFuncLit(v *types.Var) *ast.FuncLit {
 	var lit *ast.FuncLit
-	n := 0
+	other := false
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && (p.Info.Defs[id] == v || p.Info.Uses[id] == v)
+	}
+	give := func(rhs ast.Expr) {
+		if l, ok := ast.Unparen(rhs).(*ast.FuncLit); ok && lit == nil {
+			lit = l
+		} else {
+			other = true
+		}
+	}
 	for _, f := range p.Files {
 		if f.Syntax.Pos() > v.Pos() || v.Pos() >= f.Syntax.End() {
 			continue
 		}
-		p.definitions(f.Syntax, func(o types.Object, rhs ast.Expr) {
-			if o == v {
-				n++
-				lit, _ = ast.Unparen(rhs).(*ast.FuncLit)
+		ast.Inspect(f.Syntax, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range x.Lhs {
+					if !is(l) {
+						continue
+					}
+					if (x.Tok == token.ASSIGN || x.Tok == token.DEFINE) && len(x.Rhs) == len(x.Lhs) {
+						give(x.Rhs[i])
+					} else {
+						other = true
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range x.Names {
+					if is(name) && len(x.Values) > 0 {
+						if len(x.Values) == len(x.Names) {
+							give(x.Values[i])
+						} else {
+							other = true
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				if x.Key != nil && is(x.Key) || x.Value != nil && is(x.Value) {
+					other = true
+				}
+			case *ast.UnaryExpr:
+				if x.Op == token.AND && is(x.X) {
+					other = true // &f: it may be given anything
+				}
 			}
+			return true
 		})
 	}
-	if n != 1 {
+	if other {
 		return nil
 	}
 	return lit
 }
 
 // capturedWrite is a variable declared outside lit that lit's body
-// assigns as a whole (x = …, x++, x += …) not holding a mutex or in a
-// critical section, with the assignment's position.
+// assigns as a whole (x = …, x++, x += …) or, a map, by element (memo[k]
+// = v: a map is written as a whole), not holding a mutex or in a critical
+// section, with the assignment's position.
 func (p *Package) capturedWrite(lit *ast.FuncLit) (types.Object, token.Pos) {
 	for e := range writtenExprs(lit.Body) {
 		id, ok := e.(*ast.Ident)
+		if ix, isIndex := e.(*ast.IndexExpr); isIndex {
+			if _, isMap := p.Info.TypeOf(ix.X).Underlying().(*types.Map); isMap {
+				id, ok = ast.Unparen(ix.X).(*ast.Ident)
+			}
+		}
 		if !ok {
 			continue
 		}
