@@ -259,7 +259,7 @@ func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions
 	}
 	m.Order = &st
 	if st.Forced > 0 {
-		m.Warnings = append(m.Warnings, fmt.Sprintf("%d synchronisation constraints could not be met in the consistent order (incomplete barrier instances or lock records)", st.Forced))
+		m.Warnings = append(m.Warnings, forcedWarning(m, st.Forced))
 	}
 	return m, nil
 }
@@ -314,4 +314,33 @@ func (p *pipe) close() {
 	}
 	close(p.full)
 	<-p.done
+}
+
+// forcedWarning says that forced constraints of the consistent order
+// could not be met; in a trace cut short (no trace-end) each processor's
+// records end where its last buffer was handed over, so the barrier
+// instances after the earliest of those ends are incomplete: it says so
+// with the ends.
+func forcedWarning(m *Model, forced int64) string {
+	msg := fmt.Sprintf("%d synchronisation constraints could not be met in the consistent order (incomplete barrier instances or lock records)", forced)
+	if m.Ended.Recorded || len(m.PerProc) < 2 {
+		return msg
+	}
+	first, last := -1, -1
+	for p, pt := range m.PerProc {
+		if pt.Records == 0 {
+			continue
+		}
+		if first < 0 || pt.Last < m.PerProc[first].Last {
+			first = p
+		}
+		if last < 0 || pt.Last > m.PerProc[last].Last {
+			last = p
+		}
+	}
+	if first < 0 || first == last {
+		return msg
+	}
+	return fmt.Sprintf("%d synchronisation constraints could not be met in the consistent order: the trace was cut short (no trace-end), and the processors' records end at different times (processor %d's at %s, processor %d's at %s, where each handed over its last buffer), so the instances after the earliest end are incomplete",
+		forced, first, Dur(m.PerProc[first].Last-m.Start), last, Dur(m.PerProc[last].Last-m.Start))
 }

@@ -611,3 +611,38 @@ func TestDispatchOverhead(t *testing.T) {
 	}
 	near(t, "severity", fs[0].Severity, 0.7)
 }
+
+// TestCutShortBarriers: a trace cut short without trace-end whose
+// processors' records end at different times (processor 1 handed over its
+// last buffer before two more barriers of processor 0) has barrier
+// instances the consistent order cannot complete: the warning says why,
+// with each processor's end.
+func TestCutShortBarriers(t *testing.T) {
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
+	}
+	for k := range 5 {
+		for p := range 2 {
+			if p == 1 && k >= 3 {
+				continue // processor 1's last buffer ends here
+			}
+			at := float64(10 + 10*k)
+			s.Sync(p, at, trace.TagWaitBarrierStart, tracetest.SubMain, tracetest.DirBar)
+			s.Sync(p, at+1, trace.TagWaitBarrierStop, tracetest.SubMain, tracetest.DirBar)
+		}
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, tracetest.Prog()), Options{})
+	if m.Ended.Recorded || m.Order == nil || m.Order.Forced == 0 {
+		t.Fatalf("end %+v, order %+v: want a trace cut short with forced constraints", m.Ended, m.Order)
+	}
+	found := false
+	for _, w := range m.Warnings {
+		if strings.Contains(w, "the trace was cut short (no trace-end)") && strings.Contains(w, "processor 1's at 31.0 µs, processor 0's at 51.0 µs") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("warnings %q: want the cut-short explanation with both ends", m.Warnings)
+	}
+}

@@ -163,6 +163,8 @@ type ProcTime struct {
 	Proc int `json:"proc"`
 	Characteristics
 	Records int64 `json:"records"`
+	// Last is the clock of the processor's last record (µs); 0 for none.
+	Last float64 `json:"last_us,omitempty"`
 }
 
 // RegionStat is one trace region (subprogram, directive, type) over all
@@ -1312,7 +1314,7 @@ func (b *builder) model() *Model {
 			pt.Outside = T
 		} else {
 			n := b.nodes[p]
-			pt.Records = n.records
+			pt.Records, pt.Last = n.records, n.last
 			pt.Productive = n.buckets[bRun]
 			pt.Serial = n.buckets[bSerial]
 			// Implicit-barrier waiting is imbalance as far as unequal
