@@ -225,6 +225,9 @@ func rankedFindings(m *Model) []Finding {
 			title += fmt.Sprintf("; held %s in all", Dur(w.Hold))
 		}
 		r := pi.enclosingRegion(w.Sub, w.Dir)
+		if w.Wait == WaitMutex { // Dir is no directive: the region around the Lock
+			r = pi.regionAt(w.Sub, progdb.Pos{File: w.File, Line: w.Line, Col: w.Col})
+		}
 		region, code := -1, 0
 		if r != nil {
 			region, code = r.Num, r.Code

@@ -139,13 +139,25 @@ func (pi progInfo) enclosingRegion(sub, dir int) *progdb.Region {
 			return r // the directive opens a region of its own (pdo, ...)
 		}
 	}
-	d := s.Directive(dir)
+	if d := s.Directive(dir); d != nil {
+		return pi.regionAt(sub, d.Pos)
+	}
+	return pi.regionAt(sub, progdb.Pos{})
+}
+
+// regionAt is the innermost region of sub whose source range holds pos;
+// region 0, the subprogram, for a zero pos.
+func (pi progInfo) regionAt(sub int, pos progdb.Pos) *progdb.Region {
+	s := pi.sub(sub)
+	if s == nil {
+		return nil
+	}
 	var best *progdb.Region
 	for _, r := range s.Regions {
-		if d != nil && !(posLE(r.Pos, d.Pos) && posLE(d.Pos, r.End)) {
+		if pos.Line > 0 && !(posLE(r.Pos, pos) && posLE(pos, r.End)) {
 			continue
 		}
-		if d == nil && r.Num != 0 {
+		if pos.Line == 0 && r.Num != 0 {
 			continue
 		}
 		if best == nil || posLE(best.Pos, r.Pos) {

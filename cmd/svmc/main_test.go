@@ -869,6 +869,7 @@ func TestReportMutexWait(t *testing.T) {
 				Counts []int64 `json:"per_proc_count"`
 			} `json:"waits"`
 		} `json:"model"`
+		Next     string `json:"next_request"`
 		Findings []struct {
 			Kind  string `json:"kind"`
 			Title string `json:"title"`
@@ -892,6 +893,9 @@ func TestReportMutexWait(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no mutex wait in %+v", rep.Model.Waits)
+	}
+	if !strings.Contains(rep.Next, "REQUEST LOCAL ledger.record.REG_NO(0): (REGION), (LOCK)") {
+		t.Errorf("the next request does not ask for the mutex's waits in ledger.record:\n%s", rep.Next)
 	}
 	for _, f := range rep.Findings {
 		if f.Kind == "lock" && f.Site.Line == 18 && strings.Contains(f.Title, "to lock the sync mutex") {

@@ -1,0 +1,52 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/svmc/svmc/progdb"
+	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
+)
+
+// TestMutexWaits: processor 1 waits 30 µs at the program's sync.Mutex
+// locked at main.go:42, inside the pdo of lines 40-45: the model lists the
+// wait at that line as a mutex wait of kind Mutex.Lock, the run's waiting
+// time holds it, and the lock finding asks the next run for that pdo's
+// region.
+func TestMutexWaits(t *testing.T) {
+	prog := tracetest.Prog()
+	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubMain, Pos: progdb.Pos{File: "main.go", Line: 42, Col: 3}}}
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	}
+	s.Rec(1, 10, trace.TagWaitMutexStart, 1, 0xc000123450)
+	s.Rec(1, 40, trace.TagWaitMutexStop, 1)
+	for p := range 2 {
+		s.Stop(p, 50, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		s.Stop(p, 60, tracetest.SubMain, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
+	var w *WaitStat
+	for _, x := range m.Waits {
+		if x.Wait == WaitMutex {
+			w = x
+		}
+	}
+	if w == nil || w.Kind != "Mutex.Lock" || w.Line != 42 || w.Total != 30 || w.Count != 1 || w.PerProc[1] != 30 {
+		t.Fatalf("mutex wait %+v, want 30 µs of processor 1 at main.go:42", w)
+	}
+	if m.PerProc[1].Sync < 30 {
+		t.Errorf("processor 1's waiting %v µs, want the mutex's 30 µs in it", m.PerProc[1].Sync)
+	}
+	for _, f := range Findings(m) {
+		if f.Kind == FindLock && f.Site.Line == 42 {
+			if f.Region != 5 {
+				t.Errorf("the lock finding asks for region %d, want the pdo's, 5", f.Region)
+			}
+			return
+		}
+	}
+	t.Errorf("no lock finding at main.go:42 in %+v", Findings(m))
+}
