@@ -3,6 +3,7 @@ package rtlib
 import (
 	"reflect"
 
+	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -47,19 +48,28 @@ func RLockAt(site int, m RMutex) {
 }
 
 // mutexWait calls lock, which blocks, between the records of the wait
-// when the calling goroutine is a traced processor or lane.
+// when the calling goroutine is a traced processor or lane, and counts the
+// wait as synchronisation in a processor's statistics (a lock directive's
+// group, seed 000).
 func mutexWait(site int, m any, lock func()) {
 	p := gProcs.load(getg())
-	if p == nil || !p.on(trace.TagWaitMutexStart) {
+	if p == nil {
 		lock()
 		return
 	}
-	p.begin(trace.TagWaitMutexStart, p.id)
-	p.buf.Int(site)
-	p.buf.Int(int(reflect.ValueOf(m).Pointer()))
-	p.end()
+	tr := p.on(trace.TagWaitMutexStart)
+	if tr {
+		p.begin(trace.TagWaitMutexStart, p.id)
+		p.buf.Int(site)
+		p.buf.Int(int(reflect.ValueOf(m).Pointer()))
+		p.end()
+	}
+	sv := p.st.Switch(stats.Sync)
+	ws := p.st.Wait()
 	lock()
-	if p.on(trace.TagWaitMutexStop) {
+	p.st.Restore(ws)
+	p.st.Restore(sv)
+	if tr && p.on(trace.TagWaitMutexStop) {
 		p.begin(trace.TagWaitMutexStop, p.id)
 		p.buf.Int(site)
 		p.end()

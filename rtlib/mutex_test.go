@@ -1,7 +1,9 @@
 package rtlib
 
 import (
+	"bytes"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -99,4 +101,33 @@ func BenchmarkLockAt(b *testing.B) {
 			mu.Unlock()
 		}
 	})
+}
+
+// TestLockAtStatistics: a processor's wait for a mutex another holds is
+// synchronisation in the runtime's statistics (the user program's calls
+// of the synchronisation group), as a lock directive's is.
+func TestLockAtStatistics(t *testing.T) {
+	var msg bytes.Buffer
+	var mu sync.Mutex
+	held := make(chan struct{})
+	err := Run(testProg(), Params{NProcs: 2, Stats: true, Stderr: &msg}, func(p *Proc) {
+		p.Replicated(1, 1, func(p *Proc) {
+			if p.id == 0 {
+				mu.Lock()
+				close(held)
+				time.Sleep(3 * time.Millisecond)
+				mu.Unlock()
+				return
+			}
+			<-held
+			LockAt(1, &mu)
+			mu.Unlock()
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := msg.String(); !strings.Contains(text, "IM[UserGrp    ][SyncGrp    ] CallCount") {
+		t.Errorf("no calls of the synchronisation group by the user program in\n%s", text)
+	}
 }
