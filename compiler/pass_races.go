@@ -716,6 +716,21 @@ func (p *Package) manyToOne(idx []ast.Expr, dist map[types.Object]string, outsid
 				return fmt.Sprintf("maps several iterations to one element (%s)", p.Text(e))
 			}
 		}
+		// h[a[i]], h[a[i]+1]: an element read from data, shifted by a
+		// constant, repeats as the data's values do.
+		for {
+			b, ok := e.(*ast.BinaryExpr)
+			if !ok || b.Op != token.ADD && b.Op != token.SUB {
+				break
+			}
+			if _, _, _, isConst := p.affine(b.Y, nil); isConst {
+				e = ast.Unparen(b.X)
+			} else if _, _, _, isConst := p.affine(b.X, nil); isConst && b.Op == token.ADD {
+				e = ast.Unparen(b.Y)
+			} else {
+				break
+			}
+		}
 		if ix, ok := e.(*ast.IndexExpr); ok {
 			if root, _ := indexChain(ix); root != nil {
 				if id, ok := root.(*ast.Ident); ok && outside(p.Info.Uses[id]) {
