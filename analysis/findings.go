@@ -188,6 +188,11 @@ func rankedFindings(m *Model) []Finding {
 		case WaitMutex:
 			kind, what = FindLock, "to lock the sync mutex"
 			advice = "the processors take turns at this mutex: compute outside Lock … Unlock and hold it only to combine the result, combine with a reduction clause on the pdo instead (reduction(+: total)), or give each processor or key its own mutex"
+			if w.Unfinished > 0 {
+				// The run deadlocked with processors still waiting here: a
+				// Lock whose Unlock some path skipped.
+				advice = "a path through the code that locks it returns, continues or breaks without Unlock, or panics while holding it: write defer mu.Unlock() right after mu.Lock() (in a function of its own inside a loop), or unlock on every path"
+			}
 		case WaitCritical:
 			kind, what = FindCritical, "to enter the critical section"
 			advice = "make the critical section shorter, give independent critical sections different names, or use a reduction or an atomic update"
@@ -223,6 +228,9 @@ func rankedFindings(m *Model) []Finding {
 		}
 		if w.Hold > 0 {
 			title += fmt.Sprintf("; held %s in all", Dur(w.Hold))
+		}
+		if w.Wait == WaitMutex && w.Unfinished > 0 {
+			title += fmt.Sprintf("; %d of the waits lasted until the run deadlocked: the mutex was never unlocked", w.Unfinished)
 		}
 		r := pi.enclosingRegion(w.Sub, w.Dir)
 		if w.Wait == WaitMutex { // Dir is no directive: the region around the Lock

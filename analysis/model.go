@@ -270,6 +270,9 @@ type WaitStat struct {
 	// GC is the part of the waits during which Go's garbage collector had
 	// stopped the world (gc-pause records, svmc run --gotrace).
 	GC float64 `json:"gc_us,omitempty"`
+	// Unfinished counts the waits still going on when a deadlocked run
+	// ended (counted to its end).
+	Unfinished int64 `json:"unfinished,omitempty"`
 }
 
 // GCStats are the stop-the-world pauses of Go's garbage collector during
@@ -393,11 +396,12 @@ type waitIv struct {
 type gcPause struct{ start, dur float64 }
 
 type waitAgg struct {
-	key     waitKey
-	perProc []float64
-	counts  []int64
-	max     float64
-	hold    float64
+	key        waitKey
+	perProc    []float64
+	counts     []int64
+	max        float64
+	hold       float64
+	unfinished int64 // waits still going on when a deadlocked run ended
 }
 
 // Time buckets of a processor.
@@ -710,6 +714,7 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 			until := *iv
 			until.Clock1 = b.endClock
 			b.waitStop(n, &until)
+			b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).unfinished++
 		}
 	case replay.KindHold:
 		if !iv.Unclosed {
@@ -1419,7 +1424,7 @@ func (b *builder) model() *Model {
 		if w.key.kind == replay.WaitMutex {
 			site = b.pi.mutexSite(int(w.key.sub), int(w.key.dir))
 		}
-		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key]}
+		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key], Unfinished: w.unfinished}
 		ws.PerProc = w.perProc
 		ws.Counts = w.counts
 		for len(ws.PerProc) < N {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/svmc/svmc/progdb"
@@ -49,4 +50,37 @@ func TestMutexWaits(t *testing.T) {
 		}
 	}
 	t.Errorf("no lock finding at main.go:42 in %+v", Findings(m))
+}
+
+// TestMutexNeverUnlocked: a run that deadlocked with both processors
+// waiting for the mutex locked at main.go:42 (an iteration kept it): the
+// waits last to the run's end, and the finding says the mutex was never
+// unlocked and how to make every path unlock it.
+func TestMutexNeverUnlocked(t *testing.T) {
+	prog := tracetest.Prog()
+	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubMain, Pos: progdb.Pos{File: "main.go", Line: 42, Col: 3}}}
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		s.Rec(p, float64(10+p), trace.TagWaitMutexStart, 1, 0xc000123450)
+	}
+	s.TraceEnd(1000, trace.EndDeadlock, "deadlock: all goroutines are asleep", []int{0, 1}, 0)
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
+	var w *WaitStat
+	for _, x := range m.Waits {
+		if x.Wait == WaitMutex {
+			w = x
+		}
+	}
+	if w == nil || w.Unfinished != 2 || w.Total != 990+989 {
+		t.Fatalf("mutex waits %+v, want 2 unfinished, 1979 µs", w)
+	}
+	for _, f := range Findings(m) {
+		if f.Kind == FindLock && strings.Contains(f.Title, "2 of the waits lasted until the run deadlocked: the mutex was never unlocked") &&
+			strings.Contains(f.Advice, "defer mu.Unlock()") {
+			return
+		}
+	}
+	t.Errorf("no finding that the mutex was never unlocked in %+v", Findings(m))
 }
