@@ -46,6 +46,7 @@ func (p *Package) numberMutexes() []*MutexSite {
 			if sub == nil {
 				continue
 			}
+			p.lockLeaks(fd.Body)
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				// (defer mu.Lock() and go mu.Lock() are no ExprStmt.)
 				st, ok := n.(*ast.ExprStmt)
