@@ -78,17 +78,26 @@ func (p *Package) lockCall(st ast.Stmt, methods map[string]bool) string {
 	if !ok {
 		return ""
 	}
-	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return ""
+	call, _ := ast.Unparen(es.X).(*ast.CallExpr)
+	if recv, full := p.nullaryMethod(call); recv != nil && methods[full] {
+		return p.Text(recv)
+	}
+	return ""
+}
+
+// nullaryMethod is the receiver and the full name ("(*sync.Mutex).Lock")
+// of a call x.M() of a method without arguments; nil for another call.
+func (p *Package) nullaryMethod(call *ast.CallExpr) (ast.Expr, string) {
+	if call == nil || len(call.Args) != 0 {
+		return nil, ""
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return ""
+		return nil, ""
 	}
 	fn, ok := p.Info.Uses[sel.Sel].(*types.Func)
-	if !ok || !methods[fn.FullName()] {
-		return ""
+	if !ok {
+		return nil, ""
 	}
-	return p.Text(sel.X)
+	return sel.X, fn.FullName()
 }

@@ -91,15 +91,8 @@ func (h *held) isUnlock(st ast.Stmt) bool {
 	case *ast.DeferStmt:
 		call = s.Call
 	}
-	if call == nil || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || h.p.Text(sel.X) != h.recv {
-		return false
-	}
-	fn, ok := h.p.Info.Uses[sel.Sel].(interface{ FullName() string })
-	return ok && fn.FullName() == h.unlock
+	recv, full := h.p.nullaryMethod(call)
+	return recv != nil && full == h.unlock && h.p.Text(recv) == h.recv
 }
 
 // walk reports whether every path through list releases the mutex (or

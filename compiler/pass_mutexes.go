@@ -66,31 +66,21 @@ func (p *Package) numberMutexes() []*MutexSite {
 
 // mutexSite is the lock statement st, or nil.
 func (p *Package) mutexSite(st *ast.ExprStmt) *MutexSite {
-	call, ok := ast.Unparen(st.X).(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
+	call, _ := ast.Unparen(st.X).(*ast.CallExpr)
+	recv, full := p.nullaryMethod(call)
+	name := mutexMethods[full]
+	if recv == nil || name == "" || !plainOperand(recv) {
 		return nil
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	fn, ok := p.Info.Uses[sel.Sel].(*types.Func)
-	if !ok {
-		return nil
-	}
-	name := mutexMethods[fn.FullName()]
-	if name == "" || !plainOperand(sel.X) {
-		return nil
-	}
-	t := p.Info.TypeOf(sel.X)
+	t := p.Info.TypeOf(recv)
 	if t == nil {
 		return nil
 	}
 	_, ptr := t.Underlying().(*types.Pointer)
-	if !ptr && !p.addressable(sel.X) {
+	if !ptr && !p.addressable(recv) {
 		return nil
 	}
-	return &MutexSite{Func: name, Stmt: st, Recv: sel.X, Read: fn.Name() == "RLock", Ptr: ptr}
+	return &MutexSite{Func: name, Stmt: st, Recv: recv, Read: name == "RWMutex.RLock", Ptr: ptr}
 }
 
 // plainOperand reports whether e names storage without calling anything:

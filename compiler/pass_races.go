@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -355,18 +354,8 @@ func (p *Package) racesInPDO(c *Construct) {
 					}
 				}
 			}
-			if what, v, at, closure, ok := p.sharedCallWrite(x, outside); ok && !red[v] {
-				where := p.Fset.Position(at)
-				_, isMap := v.Type().Underlying().(*types.Map)
-				switch {
-				case closure && isMap:
-					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, is a function literal that writes the map %s (line %d) of the code around the loop: every processor's calls write it at once, and Go maps must not be written concurrently (the runtime may crash); hold a sync.Mutex or a //svm:critical section around the write, or give each processor its own map and merge them after the loop", what, line, v.Name(), where.Line)
-				case closure:
-					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, is a function literal that assigns %s (line %d), a variable of the code around the loop: every processor's calls write it at once (a race); declare reduction(op: %s) and update it in the body, hold a sync.Mutex or a //svm:critical section around the assignment, or return the value", what, line, v.Name(), where.Line, v.Name())
-				default:
-					call, recv, _ := strings.Cut(what, "\x00")
-					p.warnf(x.Pos(), "%s, called in the body of the pdo at line %d, writes through its pointer receiver (%s:%d), and every processor calls it on the same %s: the writes race; call it in a //svm:critical section, hold a sync.Mutex in the method, or give each iteration or processor its own %s", call, line, filepath.Base(where.Filename), where.Line, recv, recv)
-				}
+			if w := p.sharedCallWrite(x, outside); w != nil && !red[w.v] {
+				p.warnCallWrite(w, x.Pos(), line)
 				return true
 			}
 			if fn := p.calledFunc(x); fn != nil && !isGuarded(x.Pos()) {

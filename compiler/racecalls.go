@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 )
 
 // Calls in a pdo's body that write shared storage without naming it
@@ -14,25 +15,32 @@ import (
 // processor's calls write the same storage at once. Writes the callee
 // makes holding a mutex, or in a critical section, are serialised.
 
-// sharedCallWrite is what a call in a pdo's body writes of the storage
-// every processor shares: the call's text (for a method, then a NUL and
-// the receiver's), the variable, the write's position, and whether the
-// callee is a closure (else a method); ok is
-// false for a call that writes none. outside tells the variables declared
-// outside the loop nest.
-func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object) bool) (what string, v types.Object, at token.Pos, closure, ok bool) {
+// callWrite is what a call in a pdo's body writes of the storage every
+// processor shares.
+type callWrite struct {
+	call    string       // the call's text: bump, st.add, rec (r.h.record)
+	recv    string       // a method's receiver: st, r.h
+	v       types.Object // the variable written (a closure's) or holding the receiver
+	at      token.Pos    // the write
+	closure bool         // the callee is a function literal (else a method)
+}
+
+// sharedCallWrite is what call writes of the storage every processor
+// shares, nil for nothing; outside tells the variables declared outside
+// the loop nest.
+func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object) bool) *callWrite {
 	fun := ast.Unparen(call.Fun)
 	via := ""
 	if id, isID := fun.(*ast.Ident); isID {
 		o, isVar := p.Info.Uses[id].(*types.Var)
 		if !isVar || !outside(o) {
-			return
+			return nil
 		}
 		if lit := p.onlyFuncLit(o); lit != nil {
 			if w, wat := p.capturedWrite(lit); w != nil {
-				return id.Name, w, wat, true, true
+				return &callWrite{call: id.Name, v: w, at: wat, closure: true}
 			}
-			return
+			return nil
 		}
 		if sel := p.methodValueOf(o); sel != nil {
 			fun = sel // inc := c.inc: the call is c.inc()
@@ -41,18 +49,18 @@ func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object)
 	}
 	sel, isSel := fun.(*ast.SelectorExpr)
 	if !isSel {
-		return
+		return nil
 	}
 	s := p.Info.Selections[sel]
 	if s == nil || s.Kind() == types.FieldVal {
-		return
+		return nil
 	}
 	fn, isFn := s.Obj().(*types.Func)
 	if !isFn || fn.Pkg() != p.Types {
-		return
+		return nil
 	}
 	if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); !ptr {
-		return
+		return nil
 	}
 	// The receiver is one variable for every iteration: c, c.stats, *c;
 	// not xs[i] (each iteration may have its own element).
@@ -70,15 +78,30 @@ func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object)
 	}
 	id, isID := ast.Unparen(root).(*ast.Ident)
 	if !isID || !outside(p.Info.Uses[id]) {
-		return
+		return nil
 	}
 	if wat := p.receiverWrite(fn, map[*types.Func]bool{}); wat.IsValid() {
 		if via == "" {
 			via = p.Text(sel)
 		}
-		return via + "\x00" + p.Text(sel.X), p.Info.Uses[id], wat, false, true
+		return &callWrite{call: via, recv: p.Text(sel.X), v: p.Info.Uses[id], at: wat}
 	}
-	return
+	return nil
+}
+
+// warnCallWrite warns at the call at pos, in the body of the pdo at line,
+// of what it writes (sharedCallWrite).
+func (p *Package) warnCallWrite(w *callWrite, pos token.Pos, line int) {
+	where := p.Fset.Position(w.at)
+	_, isMap := w.v.Type().Underlying().(*types.Map)
+	switch {
+	case w.closure && isMap:
+		p.warnf(pos, "%s, called in the body of the pdo at line %d, is a function literal that writes the map %s (line %d) of the code around the loop: every processor's calls write it at once, and Go maps must not be written concurrently (the runtime may crash); hold a sync.Mutex or a //svm:critical section around the write, or give each processor its own map and merge them after the loop", w.call, line, w.v.Name(), where.Line)
+	case w.closure:
+		p.warnf(pos, "%s, called in the body of the pdo at line %d, is a function literal that assigns %s (line %d), a variable of the code around the loop: every processor's calls write it at once (a race); declare reduction(op: %s) and update it in the body, hold a sync.Mutex or a //svm:critical section around the assignment, or return the value", w.call, line, w.v.Name(), where.Line, w.v.Name())
+	default:
+		p.warnf(pos, "%s, called in the body of the pdo at line %d, writes through its pointer receiver (%s:%d), and every processor calls it on the same %s: the writes race; call it in a //svm:critical section, hold a sync.Mutex in the method, or give each iteration or processor its own %s", w.call, line, filepath.Base(where.Filename), where.Line, w.recv, w.recv)
+	}
 }
 
 // onlyFuncLit is the function literal v is given, when it is given one
