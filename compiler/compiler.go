@@ -112,6 +112,8 @@ type Package struct {
 	// synthetic are the expressions substLocals made, with no source
 	// text of their own.
 	synthetic map[ast.Node]bool
+	// fieldVars stand for the storage field paths reach (fieldPathStorage).
+	fieldVars map[fieldKey]types.Object
 }
 
 // File is one Go file of the package.

@@ -427,24 +427,33 @@ func (p *Package) racesInPDO(c *Construct) {
 			return true
 		case *ast.IndexExpr:
 			root, idx := indexChain(x)
+			var o types.Object
+			var al alias
+			var aliased bool
+			name := p.Text(root)
 			id, ok := root.(*ast.Ident)
-			if !ok {
+			if ok {
+				o, al, aliased = resolve(id)
+			} else if base := p.fieldPathBase(root); base != nil && outside(p.Info.Uses[base]) && !red[p.Info.Uses[base]] {
+				// g.cells[i]: the slice a field of one struct holds, the
+				// same for every iteration.
+				o = p.fieldPathStorage(p.Info.Uses[base], name)
+			} else {
 				return true
 			}
 			for k, e := range idx {
 				idx[k] = p.substLocals(e, locals, 0)
 			}
-			o, al, aliased := resolve(id)
 			if !outside(o) || red[o] {
 				return true // (a reduction's elements are each processor's own copy)
 			}
 			if _, ok := p.Info.TypeOf(ast.Unparen(x.X)).Underlying().(*types.Map); ok && len(idx) == 1 {
 				if writes[x] && !isGuarded(x.Pos()) {
-					p.warnf(x.Pos(), "%s is a map shared by the processors of the pdo at line %d and written here: Go maps must not be written concurrently (the runtime may crash); give each processor its own map and merge them after the loop, or write in a critical section", id.Name, line)
+					p.warnf(x.Pos(), "%s is a map shared by the processors of the pdo at line %d and written here: Go maps must not be written concurrently (the runtime may crash); give each processor its own map and merge them after the loop, or write in a critical section", name, line)
 				}
 				return true
 			}
-			acc := access{root: o, name: id.Name, idx: idx, write: writes[x], at: x}
+			acc := access{root: o, name: name, idx: idx, write: writes[x], at: x}
 			if aliased {
 				acc.idx = append(append([]ast.Expr{}, al.idx...), idx...)
 				acc.through, acc.offset, acc.via = p.Info.Uses[id], al.offset, id.Name+" is "+al.via
