@@ -15,13 +15,7 @@ import (
 // time holds it, and the lock finding asks the next run for that pdo's
 // region.
 func TestMutexWaits(t *testing.T) {
-	prog := tracetest.Prog()
-	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubMain, Pos: progdb.Pos{File: "main.go", Line: 42, Col: 3}}}
-	s := tracetest.New(2)
-	for p := range 2 {
-		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
-		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
-	}
+	prog, s := inMutexPDO()
 	s.Rec(1, 10, trace.TagWaitMutexStart, 1, 0xc000123450)
 	s.Rec(1, 40, trace.TagWaitMutexStop, 1)
 	for p := range 2 {
@@ -29,12 +23,7 @@ func TestMutexWaits(t *testing.T) {
 		s.Stop(p, 60, tracetest.SubMain, 0, trace.RegionProgram)
 	}
 	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
-	var w *WaitStat
-	for _, x := range m.Waits {
-		if x.Wait == WaitMutex {
-			w = x
-		}
-	}
+	w := mutexWaitOf(m)
 	if w == nil || w.Kind != "Mutex.Lock" || w.Line != 42 || w.Total != 30 || w.Count != 1 || w.PerProc[1] != 30 {
 		t.Fatalf("mutex wait %+v, want 30 µs of processor 1 at main.go:42", w)
 	}
@@ -57,22 +46,13 @@ func TestMutexWaits(t *testing.T) {
 // waits last to the run's end, and the finding says the mutex was never
 // unlocked and how to make every path unlock it.
 func TestMutexNeverUnlocked(t *testing.T) {
-	prog := tracetest.Prog()
-	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubMain, Pos: progdb.Pos{File: "main.go", Line: 42, Col: 3}}}
-	s := tracetest.New(2)
+	prog, s := inMutexPDO()
 	for p := range 2 {
-		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
-		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 		s.Rec(p, float64(10+p), trace.TagWaitMutexStart, 1, 0xc000123450)
 	}
 	s.TraceEnd(1000, trace.EndDeadlock, "deadlock: all goroutines are asleep", []int{0, 1}, 0)
 	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
-	var w *WaitStat
-	for _, x := range m.Waits {
-		if x.Wait == WaitMutex {
-			w = x
-		}
-	}
+	w := mutexWaitOf(m)
 	if w == nil || w.Unfinished != 2 || w.Total != 990+989 {
 		t.Fatalf("mutex waits %+v, want 2 unfinished, 1979 µs", w)
 	}
@@ -83,4 +63,28 @@ func TestMutexNeverUnlocked(t *testing.T) {
 		}
 	}
 	t.Errorf("no finding that the mutex was never unlocked in %+v", Findings(m))
+}
+
+// inMutexPDO is the synthetic program with mutex site 1 at main.go:42,
+// inside its pdo (lines 40-45), and a run of two processors that entered
+// that pdo.
+func inMutexPDO() (*progdb.Program, *tracetest.Synth) {
+	prog := tracetest.Prog()
+	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubMain, Pos: progdb.Pos{File: "main.go", Line: 42, Col: 3}}}
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	}
+	return prog, s
+}
+
+// mutexWaitOf is the model's mutex wait, nil if none.
+func mutexWaitOf(m *Model) *WaitStat {
+	for _, w := range m.Waits {
+		if w.Wait == WaitMutex {
+			return w
+		}
+	}
+	return nil
 }
