@@ -8,9 +8,9 @@ import (
 // A mutex a path leaves locked is the classic way Go code deadlocks: in a
 // pdo the next iteration's Lock waits for ever, and the processors with
 // it. lockLeaks warns where a function that unlocks a mutex it locked
-// leaves it locked on some path: a return, break, continue or goto
-// between the Lock and its Unlock, or an Unlock made only in some
-// branches. A function that never unlocks what it locks (a helper whose
+// leaves it locked on some path: a return, break or continue between the
+// Lock and its Unlock, or an Unlock made only in some branches (a goto is
+// not followed: it may jump to the Unlock). A function that never unlocks what it locks (a helper whose
 // caller unlocks) is left alone.
 
 // unlockOf are the methods that release what lockMethods and RLock take.
@@ -108,8 +108,13 @@ func (h *held) walk(list []ast.Stmt, loops int) bool {
 			h.leak(s.Pos(), "this return")
 			return true
 		case *ast.BranchStmt:
-			if s.Tok == token.GOTO || loops == 0 && s.Tok != token.FALLTHROUGH {
+			// (A goto may jump to the Unlock: not followed.)
+			if loops == 0 && (s.Tok == token.BREAK || s.Tok == token.CONTINUE) {
 				h.leak(s.Pos(), "this "+s.Tok.String())
+				return true
+			}
+		case *ast.LabeledStmt:
+			if h.walk([]ast.Stmt{s.Stmt}, loops) {
 				return true
 			}
 		case *ast.BlockStmt:

@@ -79,5 +79,12 @@ func main() {
 	}
 	c.lockForCaller()
 	c.mu.Unlock()
+	mu.Lock()
+	if total < 0 {
+		goto done
+	}
+	total++
+done:
+	mu.Unlock()
 	println(total)
 }
