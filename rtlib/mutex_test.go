@@ -131,3 +131,23 @@ func TestLockAtStatistics(t *testing.T) {
 		t.Errorf("no calls of the synchronisation group by the user program in\n%s", text)
 	}
 }
+
+// TestStackFrameNames: a goroutine blocked in an instrumented function is
+// named by the function the user wrote (add, not its twin svm_add).
+func TestStackFrameNames(t *testing.T) {
+	dump := `goroutine 7 [sync.Mutex.Lock]:
+sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)
+	/usr/lib/go/src/runtime/sema.go:95 +0x25
+sync.(*Mutex).Lock(...)
+	/usr/lib/go/src/sync/mutex.go:149
+github.com/svmc/svmc/rtlib.LockAt(...)
+	/tmp/rtlib/mutex.go:38
+main.(*ledger).svm_add(0xc000012345, 0x0?, 0x5)
+	/tmp/x/main.go:14 +0x45
+main.main.func1.1(0xc000123456, 0xc000234567)
+	/tmp/x/main.go:26 +0x78`
+	gs := parseStacks(dump)
+	if len(gs) != 1 || gs[0].id != 7 || gs[0].state != "sync.Mutex.Lock" || gs[0].where != "main.(*ledger).add at /tmp/x/main.go:14" {
+		t.Errorf("parsed %+v, want goroutine 7 blocked in main.(*ledger).add at /tmp/x/main.go:14", gs)
+	}
+}

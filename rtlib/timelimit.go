@@ -88,8 +88,14 @@ func allGoroutines() []goroutine {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+	return parseStacks(string(buf))
+}
+
+// parseStacks reads a dump of all stacks (runtime.Stack's text): each
+// goroutine's number, state, and its first frame of the program's own.
+func parseStacks(dump string) []goroutine {
 	var out []goroutine
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range strings.Split(dump, "\n\n") {
 		lines := strings.Split(g, "\n")
 		head, ok := strings.CutPrefix(lines[0], "goroutine ")
 		if !ok {
@@ -117,7 +123,9 @@ func allGoroutines() []goroutine {
 			if j := strings.LastIndex(loc, " +0x"); j > 0 {
 				loc = loc[:j]
 			}
-			gr.where = fn + " at " + loc
+			// The instrumented twin of a function is svm_F (svmc's
+			// reserved prefix): the user wrote F.
+			gr.where = strings.ReplaceAll(fn, ".svm_", ".") + " at " + loc
 			break
 		}
 		out = append(out, gr)
