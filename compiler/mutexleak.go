@@ -3,6 +3,7 @@ package compiler
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 )
 
 // A mutex a path leaves locked is the classic way Go code deadlocks: in a
@@ -44,11 +45,15 @@ func (p *Package) lockLeaks(body *ast.BlockStmt) {
 				continue
 			}
 			h := held{p: p, recv: p.Text(site.Recv), unlock: unlockOf[site.Func], line: p.Fset.Position(st.Pos()).Line}
-			if !h.unlocksSomewhere(body) {
-				continue
+			if !h.unlocksSomewhere(body) || h.deferredBefore(body, st.Pos()) {
+				continue // a helper that locks for its caller; or unlocked at return
 			}
+			// A path that leaves early is a leak when the others unlock
+			// where they go on: a lock handed to the caller (a return
+			// holding it, the others returning too) is not one.
+			h.mainUnlock = slices.ContainsFunc(list[i+1:], h.isUnlock)
 			if !h.walk(list[i+1:], 0) && !h.told {
-				if at := h.someUnlock(list[i+1:]); at.IsValid() {
+				if at := h.fallthroughUnlock(list[i+1:]); at.IsValid() {
 					p.warnf(at, "%s, locked at line %d, is unlocked here on some paths only: a path that skips this Unlock leaves it locked, and the next %s.%s() waits for ever (a deadlock of the processors in a pdo); unlock on every path, or write defer %s.%s() right after the Lock (in a function of its own inside a loop)",
 						h.recv, h.line, h.recv, lockName(site), h.recv, unlockName(h.unlock))
 				}
@@ -74,11 +79,12 @@ func unlockName(full string) string {
 
 // held follows the statements after a Lock while the mutex is held.
 type held struct {
-	p      *Package
-	recv   string // the receiver's text: mu, s.mu
-	unlock string // the full name of the method that releases it
-	line   int    // the Lock's
-	told   bool   // a leak was reported
+	p          *Package
+	recv       string // the receiver's text: mu, s.mu
+	unlock     string // the full name of the method that releases it
+	line       int    // the Lock's
+	mainUnlock bool   // the Lock's own block unlocks it later
+	told       bool   // a leak was reported
 }
 
 // isUnlock reports whether st is recv's unlock, as a statement or
@@ -91,8 +97,31 @@ func (h *held) isUnlock(st ast.Stmt) bool {
 	case *ast.DeferStmt:
 		call = s.Call
 	}
+	if d, ok := st.(*ast.DeferStmt); ok {
+		if lit, ok := ast.Unparen(d.Call.Fun).(*ast.FuncLit); ok {
+			// defer func() { mu.Unlock(); … }()
+			return slices.ContainsFunc(lit.Body.List, h.isUnlock)
+		}
+	}
 	recv, full := h.p.nullaryMethod(call)
 	return recv != nil && full == h.unlock && h.p.Text(recv) == h.recv
+}
+
+// deferredBefore reports whether body defers the mutex's release before
+// pos (Lock; defer Unlock; … Unlock; Wait; Lock; return): a return there
+// releases it.
+func (h *held) deferredBefore(body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || found || n == nil || n.Pos() >= pos {
+			return false
+		}
+		if d, ok := n.(*ast.DeferStmt); ok && h.isUnlock(d) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // walk reports whether every path through list releases the mutex (or
@@ -158,9 +187,10 @@ func (h *held) walk(list []ast.Stmt, loops int) bool {
 	return false
 }
 
-// leak reports a statement that leaves with the mutex held, once.
+// leak reports a statement that leaves with the mutex held, once, when
+// the paths that go on unlock it.
 func (h *held) leak(pos token.Pos, what string) {
-	if h.told {
+	if h.told || !h.mainUnlock {
 		return
 	}
 	h.told = true
@@ -170,6 +200,40 @@ func (h *held) leak(pos token.Pos, what string) {
 // unlocksSomewhere reports whether body releases the mutex anywhere.
 func (h *held) unlocksSomewhere(body *ast.BlockStmt) bool {
 	return h.someUnlock(body.List).IsValid()
+}
+
+// fallthroughUnlock is the position of a release of the mutex in a block
+// nested in list that goes on after it (if c { mu.Unlock() }), not one
+// that leaves (if c { mu.Unlock(); return }), or NoPos.
+func (h *held) fallthroughUnlock(list []ast.Stmt) token.Pos {
+	var at token.Pos
+	for _, st := range list {
+		ast.Inspect(st, func(n ast.Node) bool {
+			var body []ast.Stmt
+			switch b := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BlockStmt:
+				body = b.List
+			case *ast.CaseClause:
+				body = b.Body
+			case *ast.CommClause:
+				body = b.Body
+			}
+			if at.IsValid() || len(body) == 0 {
+				return !at.IsValid()
+			}
+			switch body[len(body)-1].(type) {
+			case *ast.ReturnStmt, *ast.BranchStmt:
+				return true
+			}
+			if k := slices.IndexFunc(body, h.isUnlock); k >= 0 {
+				at = body[k].Pos()
+			}
+			return !at.IsValid()
+		})
+	}
+	return at
 }
 
 // someUnlock is the position of the first release of the mutex in list,
