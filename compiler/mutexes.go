@@ -40,16 +40,8 @@ func (p *Package) mutexHeld(pos token.Pos) bool {
 func (p *Package) heldSpans(n ast.Node) []span {
 	var out []span
 	ast.Inspect(n, func(n ast.Node) bool {
-		var list []ast.Stmt
-		var end token.Pos
-		switch b := n.(type) {
-		case *ast.BlockStmt:
-			list, end = b.List, b.Rbrace
-		case *ast.CaseClause:
-			list, end = b.Body, b.End()
-		case *ast.CommClause:
-			list, end = b.Body, b.End()
-		default:
+		list, end, ok := stmtList(n)
+		if !ok {
 			return true
 		}
 		for i, st := range list {
@@ -69,6 +61,20 @@ func (p *Package) heldSpans(n ast.Node) []span {
 		return true
 	})
 	return out
+}
+
+// stmtList is the statement list n holds (a block's, a case's or a
+// select case's) and where it ends; ok is false for other nodes.
+func stmtList(n ast.Node) (list []ast.Stmt, end token.Pos, ok bool) {
+	switch b := n.(type) {
+	case *ast.BlockStmt:
+		return b.List, b.Rbrace, true
+	case *ast.CaseClause:
+		return b.Body, b.End(), true
+	case *ast.CommClause:
+		return b.Body, b.End(), true
+	}
+	return nil, token.NoPos, false
 }
 
 // lockCall is the text of x in a statement x.M() whose method is one of

@@ -24,15 +24,8 @@ var unlockOf = map[string]string{
 // lockLeaks checks the lock statements of body (a function's).
 func (p *Package) lockLeaks(body *ast.BlockStmt) {
 	ast.Inspect(body, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch b := n.(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		default:
+		list, _, ok := stmtList(n)
+		if !ok {
 			return true
 		}
 		for i, st := range list {
@@ -209,17 +202,10 @@ func (h *held) fallthroughUnlock(list []ast.Stmt) token.Pos {
 	var at token.Pos
 	for _, st := range list {
 		ast.Inspect(st, func(n ast.Node) bool {
-			var body []ast.Stmt
-			switch b := n.(type) {
-			case *ast.FuncLit:
+			if _, lit := n.(*ast.FuncLit); lit {
 				return false
-			case *ast.BlockStmt:
-				body = b.List
-			case *ast.CaseClause:
-				body = b.Body
-			case *ast.CommClause:
-				body = b.Body
 			}
+			body, _, _ := stmtList(n)
 			if at.IsValid() || len(body) == 0 {
 				return !at.IsValid()
 			}
