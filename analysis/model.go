@@ -1422,7 +1422,7 @@ func (b *builder) model() *Model {
 	for _, w := range b.waits {
 		site := b.pi.site(int(w.key.sub), int(w.key.dir))
 		if w.key.kind == replay.WaitMutex {
-			site = b.pi.mutexSite(int(w.key.sub), int(w.key.dir))
+			site = b.pi.mutexSite(int(w.key.dir))
 		}
 		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key], Unfinished: w.unfinished}
 		ws.PerProc = w.perProc

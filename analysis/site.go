@@ -78,16 +78,19 @@ func (pi progInfo) site(sub, dir int) Site {
 	return st
 }
 
-// mutexSite describes the lock statement of mutex site n (of subprogram
-// sub): its method as the kind ("Mutex.Lock"), its position; Dir stays 0,
-// the statement being no directive.
-func (pi progInfo) mutexSite(sub, n int) Site {
-	st := pi.site(sub, 0)
-	st.Kind = "mutex"
-	if m := pi.p.MutexSite(n); m != nil {
-		st.Kind, st.Text = m.Func, m.Func
-		st.File, st.Line, st.Col = m.Pos.File, m.Pos.Line, m.Pos.Col
+// mutexSite describes the lock statement of mutex site n: its
+// subprogram, its method as the kind ("Mutex.Lock"), its position; Dir
+// stays 0, the statement being no directive.
+func (pi progInfo) mutexSite(n int) Site {
+	m := pi.p.MutexSite(n)
+	if m == nil {
+		st := pi.site(0, 0)
+		st.Kind = "mutex"
+		return st
 	}
+	st := pi.site(m.Sub, 0)
+	st.Kind, st.Text = m.Func, m.Func
+	st.File, st.Line, st.Col = m.Pos.File, m.Pos.Line, m.Pos.Col
 	return st
 }
 

@@ -194,7 +194,8 @@ func newLayout(desc *trace.Descriptor) *layout {
 	case trace.TagWaitLockStart:
 		l.arr = arrayIndex(desc, "locking address")
 	case trace.TagWaitMutexStart, trace.TagWaitMutexStop:
-		l.a = scalarIndex(desc, "mutex site", trace.Int)
+		l.dir = scalarIndex(desc, "mutex site", trace.Int) // Sub stays 0: the site is the program's
+
 	case trace.TagPDOIterationSpace:
 		l.arr = arrayIndex(desc, "iteration space")
 	case trace.TagAPSInfo:

@@ -28,8 +28,8 @@ const (
 	WaitLock              // a lock (or an atomic update's)
 	WaitCritical          // a critical section
 	// WaitMutex is a wait for a sync mutex of the program's own: the
-	// interval's Sub is the subprogram of the lock statement, its Dir the
-	// statement's number among the program information's mutex sites.
+	// interval's Dir is the lock statement's number among the program
+	// information's mutex sites (which give its subprogram), its Sub 0.
 	WaitMutex
 )
 
@@ -271,18 +271,10 @@ func (r *Replayer) Add(e *Event) {
 		if !r.close(ps, e, KindHold, WaitCritical, 0) {
 			r.instant(ps, e)
 		}
-	case trace.TagWaitMutexStart, trace.TagWaitMutexStop:
-		// The records name the site alone: the event takes the site's
-		// subprogram and number as its own, for close to match them.
-		e.Sub, e.Dir = 0, e.A
-		if ms := r.prog.P.MutexSite(int(e.A)); ms != nil {
-			e.Sub = int32(ms.Sub)
-		}
-		if e.Tag == trace.TagWaitMutexStart {
-			r.open(ps, e, Interval{Kind: KindWait, Wait: WaitMutex, Sub: int(e.Sub), Dir: int(e.Dir)})
-		} else {
-			r.closeOrInstant(ps, e, KindWait, WaitMutex, 0)
-		}
+	case trace.TagWaitMutexStart:
+		r.open(ps, e, Interval{Kind: KindWait, Wait: WaitMutex, Sub: sub, Dir: dir})
+	case trace.TagWaitMutexStop:
+		r.closeOrInstant(ps, e, KindWait, WaitMutex, 0)
 	case trace.TagMeasureStart:
 		r.open(ps, e, Interval{Kind: KindMeasure, Level: int(e.A), Name: e.Name})
 	case trace.TagMeasureFinish:

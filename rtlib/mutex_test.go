@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,19 +71,26 @@ func TestLockAtRecordsWaits(t *testing.T) {
 }
 
 // TestLockAtOffProcessor: a goroutine that is no processor locks as
-// usual (nothing to record it on).
+// usual (nothing to record it on): it waits while the mutex is held and
+// holds it when LockAt returns.
 func TestLockAtOffProcessor(t *testing.T) {
 	var mu sync.Mutex
+	var released atomic.Bool
 	mu.Lock()
-	done := make(chan struct{})
+	done := make(chan bool)
 	go func() {
 		LockAt(1, &mu)
+		early := !released.Load()
+		held := !mu.TryLock()
 		mu.Unlock()
-		close(done)
+		done <- !early && held
 	}()
 	time.Sleep(time.Millisecond)
+	released.Store(true)
 	mu.Unlock()
-	<-done
+	if !<-done {
+		t.Error("LockAt off a processor returned before the mutex was released, or without holding it")
+	}
 }
 
 // BenchmarkLockAt is an uncontended lock and unlock through LockAt,

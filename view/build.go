@@ -163,7 +163,7 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 		b.laneOwner[iv.Proc] = iv.Code
 	default:
 		if iv.Wait == replay.WaitMutex {
-			site = b.sites.mutex(iv.Sub, iv.Dir)
+			site = b.sites.mutex(iv.Dir)
 			break
 		}
 		site = b.sites.get(iv.Sub, iv.Dir, -1)

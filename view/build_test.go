@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
 	"github.com/svmc/svmc/trace/tracetest"
 	"github.com/svmc/svmc/view"
@@ -418,4 +419,33 @@ func TestBuildMessages(t *testing.T) {
 			t.Errorf("receive site %+v", s)
 		}
 	}
+}
+
+// TestMutexWait: a processor's wait for the program's own sync.Mutex is
+// drawn as a lock wait whose site is the Lock statement, in the function
+// the program information gives it.
+func TestMutexWait(t *testing.T) {
+	prog := tracetest.Prog()
+	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubWork, Pos: progdb.Pos{File: "main.go", Line: 64, Col: 2}}}
+	s := tracetest.New(1)
+	s.Start(0, 0, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Rec(0, 10, trace.TagWaitMutexStart, 1, 0xc000010000)
+	s.Rec(0, 25, trace.TagWaitMutexStop, 1)
+	s.Stop(0, 30, tracetest.SubMain, 0, trace.RegionProgram)
+	data, err := s.Encode(trace.Binary, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := buildBytes(t, data, view.Options{})
+	for _, iv := range tl.Intervals {
+		if iv.Kind != view.KindLockWait {
+			continue
+		}
+		st := tl.Sites[iv.Site]
+		if st.Name != "Mutex.Lock main.go:64" || st.Func != "Work" || iv.End-iv.Start != 15 || iv.Unclosed {
+			t.Errorf("mutex wait %+v at site %+v, want 15 µs at Mutex.Lock main.go:64 in Work", iv, st)
+		}
+		return
+	}
+	t.Errorf("no lock wait in %+v", tl.Intervals)
 }

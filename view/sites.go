@@ -141,10 +141,14 @@ func (s *sites) call(sub, n, k int) int {
 	return s.statement(siteKey{sub, -n - 1, k}, sub, trace.CallKindName(k), "rtlib.", s.prog.Call(n))
 }
 
-// mutex returns the index of the site of mutex site n of subprogram sub
-// (a lock statement of a sync mutex of the program's own): its line.
-func (s *sites) mutex(sub, n int) int {
-	return s.statement(siteKey{sub, -n - 1, -3}, sub, "mutex", "sync ", s.prog.MutexSite(n))
+// mutex returns the index of the site of mutex site n (a lock statement
+// of a sync mutex of the program's own): its subprogram and line.
+func (s *sites) mutex(n int) int {
+	m, sub := s.prog.MutexSite(n), 0
+	if m != nil {
+		sub = m.Sub
+	}
+	return s.statement(siteKey{sub, -n - 1, -3}, sub, "mutex", "sync ", m)
 }
 
 // statement returns the index of the site of a numbered statement of
