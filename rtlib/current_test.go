@@ -3,6 +3,7 @@ package rtlib
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -88,8 +89,17 @@ func TestExit(t *testing.T) {
 					runtime.Gosched()
 				}
 			}
-			Exit(c.code)
-			t.Error("Exit returned")
+			// Processor 1's iteration exits; processor 0 waits at the
+			// loop's end until the exit stops it.
+			p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					if q.ID() == 1 {
+						Exit(c.code)
+						t.Error("Exit returned")
+					}
+				}
+			})
+			t.Error("the pdo ended")
 		})
 		var xe *ExitError
 		if !errors.As(err, &xe) || xe.Code != c.code {
@@ -99,6 +109,16 @@ func TestExit(t *testing.T) {
 		end := recs[len(recs)-1]
 		if end.Desc.Name != "trace-end" || end.Int("status") != c.status || !strings.Contains(end.String("message"), "os.Exit(") {
 			t.Errorf("%+v: last record %v", c, trace.DumpLine(end))
+		}
+		// The message says which processor stopped the program (a
+		// goroutine the test's processor started has no lane at stage 1).
+		// (The position is the first frame outside rtlib: none here.)
+		want := fmt.Sprintf("processor 1 called os.Exit(%d)", c.code)
+		if c.goroutine {
+			want = fmt.Sprintf("the program called os.Exit(%d)", c.code)
+		}
+		if !strings.HasPrefix(xe.Error(), want) {
+			t.Errorf("%+v: the run's error is %q, want %q", c, xe.Error(), want)
 		}
 	}
 }

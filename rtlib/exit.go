@@ -17,13 +17,20 @@ import (
 type ExitError struct {
 	Code int
 	At   string // where the program called it, "file:line"
+	// Who called it: "processor K", "a goroutine of processor K" (one the
+	// processor's code started), or "" (another goroutine).
+	Who string
 }
 
 func (e *ExitError) Error() string {
-	if e.At == "" {
-		return fmt.Sprintf("the program called os.Exit(%d)", e.Code)
+	who := e.Who
+	if who == "" {
+		who = "the program"
 	}
-	return fmt.Sprintf("the program called os.Exit(%d) at %s", e.Code, e.At)
+	if e.At == "" {
+		return fmt.Sprintf("%s called os.Exit(%d)", who, e.Code)
+	}
+	return fmt.Sprintf("%s called os.Exit(%d) at %s", who, e.Code, e.At)
 }
 
 // EndStatus is the trace-end status: a normal end for os.Exit(0).
@@ -45,11 +52,27 @@ func Exit(code int) {
 	if r == nil || r.standalone || r.done.Load() {
 		os.Exit(code)
 	}
-	r.fail(&ExitError{Code: code, At: userFrame()})
-	if p := gProcs.load(getg()); p != nil && !p.detached && p.r == r {
+	p := gProcs.load(getg())
+	r.fail(&ExitError{Code: code, At: userFrame(), Who: exitCaller(p, r)})
+	if p != nil && !p.detached && p.r == r {
 		runtime.Goexit() // the processor stops here; Run finishes the trace
 	}
 	select {} // another goroutine: Main exits the process when the run is wound up
+}
+
+// exitCaller names the goroutine p of run r that calls Exit for the
+// message that ends the run: with several processors, which one stopped
+// the program is half of where.
+func exitCaller(p *Proc, r *run) string {
+	switch {
+	case p == nil || p.r != r:
+		return ""
+	case p.lane:
+		return fmt.Sprintf("a goroutine of processor %d", p.owner)
+	case p.detached:
+		return ""
+	}
+	return fmt.Sprintf("processor %d", p.id)
 }
 
 // Fatal is log.Fatal through Exit: svmc rewrites the program's calls of
