@@ -553,7 +553,7 @@ func requestTarget(pi progInfo, f Finding) string {
 		sub = s.Name
 	case f.Site.Main:
 		sub = "@MAIN"
-	case f.Site.Func != "" && !strings.HasPrefix(f.Site.Func, "sub "):
+	case f.Site.Sub != 0 && f.Site.Func != "" && !strings.HasPrefix(f.Site.Func, "sub "):
 		sub = f.Site.Func
 	default:
 		return ""

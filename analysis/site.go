@@ -30,6 +30,9 @@ func (s Site) Where() string {
 	if s.File != "" {
 		return s.File + ":" + strconv.Itoa(s.Line)
 	}
+	if s.Sub == 0 && s.Dir == 0 {
+		return "-" // a test binary's main, not the program's code
+	}
 	if s.Dir == 0 {
 		return fmt.Sprintf("sub %d", s.Sub)
 	}
@@ -59,7 +62,7 @@ func (pi progInfo) directive(sub, dir int) *progdb.Directive {
 
 // site describes directive dir of subprogram sub.
 func (pi progInfo) site(sub, dir int) Site {
-	st := Site{Sub: sub, Dir: dir, Func: "sub " + strconv.Itoa(sub)}
+	st := Site{Sub: sub, Dir: dir, Func: pi.p.SubName(sub)}
 	s := pi.sub(sub)
 	if s == nil {
 		return st

@@ -147,13 +147,16 @@ import (
 )
 
 // TestMain runs the tests on the processors of a run: each test on
-// processor 0, the others serving its parallel constructs.
+// processor 0, the others serving its parallel constructs. The run's
+// program region is the test binary's (number 0): func main does not run.
 func TestMain(m *testing.M) {
 	code := 0
-	%s.Main(&%s, func(*%s.Proc) { code = m.Run() })
+	prog := %s
+	prog.Main = 0
+	%s.Main(&prog, func(*%s.Proc) { code = m.Run() })
 	os.Exit(code)
 }
-`, generatedBy, p.Types.Name(), rt, compiler.RuntimePath, rt, progVar, rt)
+`, generatedBy, p.Types.Name(), rt, compiler.RuntimePath, progVar, rt, rt)
 	formatted, err := format.Source([]byte(src))
 	if err != nil {
 		return []byte(src)

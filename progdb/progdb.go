@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/svmc/svmc/internal/limits"
 )
@@ -394,6 +395,20 @@ func (p *Program) Sub(num int) *Subprogram {
 		}
 	}
 	return nil
+}
+
+// SubName is the name reports give subprogram num: its Go name, or for
+// number 0 (the program region of a binary whose main svmc did not number:
+// the main go test generates) the test binary's name, "pkg.test"; "sub N"
+// without program information.
+func (p *Program) SubName(num int) string {
+	if s := p.Sub(num); s != nil {
+		return s.Name
+	}
+	if num == 0 && p != nil && p.Name != "" {
+		return p.Name + ".test"
+	}
+	return "sub " + strconv.Itoa(num)
 }
 
 // Directive returns directive num of the subprogram, or nil.

@@ -106,3 +106,18 @@ func TestScheduleString(t *testing.T) {
 		}
 	}
 }
+
+// TestSubName: reports name subprogram 0, the program region of a test
+// binary, after the binary; an unknown number stays numeric.
+func TestSubName(t *testing.T) {
+	p := &Program{Name: "vec", Subprograms: []*Subprogram{{Num: 1, Name: "Dot"}}}
+	for num, want := range map[int]string{0: "vec.test", 1: "Dot", 7: "sub 7"} {
+		if got := p.SubName(num); got != want {
+			t.Errorf("SubName(%d) = %q, want %q", num, got, want)
+		}
+	}
+	var none *Program
+	if got := none.SubName(0); got != "sub 0" {
+		t.Errorf("without program information SubName(0) = %q", got)
+	}
+}

@@ -64,7 +64,7 @@ func (s *sites) get(sub, dir, code int) int {
 }
 
 func (s *sites) describe(sub, dir, code int) Site {
-	st := Site{Sub: sub, Dir: dir, Func: "sub " + itoa(sub), Region: -1}
+	st := Site{Sub: sub, Dir: dir, Func: s.prog.SubName(sub), Region: -1}
 	var sp *progdb.Subprogram
 	if s.prog != nil {
 		sp = s.prog.Sub(sub)
@@ -159,10 +159,7 @@ func (s *sites) statement(key siteKey, sub int, kind, pkg string, c *progdb.Call
 	if i, ok := s.index[key]; ok {
 		return i
 	}
-	st := Site{Sub: sub, Func: "sub " + itoa(sub), Kind: kind, Region: -1}
-	if sp := s.prog.Sub(sub); sp != nil {
-		st.Func = sp.Name
-	}
+	st := Site{Sub: sub, Func: s.prog.SubName(sub), Kind: kind, Region: -1}
 	if c != nil {
 		st.Kind, st.File, st.Line = c.Func, c.Pos.File, c.Pos.Line
 		st.Text = pkg + c.Func + " at " + c.Pos.String()

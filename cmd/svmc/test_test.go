@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -157,6 +158,12 @@ func TestSvmcTest(t *testing.T) {
 		}
 		if want := map[string]int{"1": 1, "4": 4}[n]; loopWorkers(t, tr) != want {
 			t.Errorf("-n %s: the tests' loops ran on %d processors, want %d", n, loopWorkers(t, tr), want)
+		}
+		// The program region is the test binary's (go test's main, which
+		// svmc does not number), named as go test names the binary.
+		rep := runSvmc(t, dir, "report", tr)
+		if rep.code != 0 || !regexp.MustCompile(`(?m)^  main\.test +program +main\.test +- `).MatchString(rep.stdout) || strings.Contains(rep.stdout, "sub 0") {
+			t.Errorf("-n %s: report of the test binary's trace: exit %d\n%s%s", n, rep.code, rep.stdout, rep.stderr)
 		}
 	}
 	per := t.TempDir()
