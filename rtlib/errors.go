@@ -107,7 +107,7 @@ func (p *Proc) detachedConstruct(at Site, what, does string) {
 	if pos != "" {
 		pos += ": "
 	}
-	why := "it was reached from a goroutine that is not one of the program's processors (one the program started, or code running before main)"
+	why := "it was reached from a goroutine that is not one of the program's processors (one the program started, one a library started for it, such as an HTTP handler's, or code running before main)"
 	switch {
 	case p.beside:
 		why = "its test runs beside another test that holds processor 0 (t.Parallel), so it has no processors to share the work with"
