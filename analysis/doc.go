@@ -166,6 +166,14 @@
 //	                     status_name (normal, error, panic, deadlock,
 //	                     interrupt, terminate, not recorded), message,
 //	                     not_stopped[], lost_records (-1 unknown)
+//	model.waits[]        per wait site: wait (barrier, lock, mutex, ...), count,
+//	                     total_us, max_us, per_proc_us[], per_proc_count[];
+//	                     goroutine_waits: of count, the waits of goroutines the
+//	                     processors started (in their processor's column);
+//	                     unfinished: waits still going on when a deadlocked or
+//	                     stopped run ended (counted to its end)
+//	model.stuck_mutexes  different sync mutexes that unfinished waits were for
+//	                     (two or more: a likely lock-order inversion)
 //	findings[].unranked  true for the abnormal-end finding (severity n/a)
 //
 // # A large trace

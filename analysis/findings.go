@@ -188,7 +188,12 @@ func rankedFindings(m *Model) []Finding {
 		case WaitMutex:
 			kind, what = FindLock, "to lock the sync mutex"
 			advice = "the processors take turns at this mutex: compute outside Lock … Unlock and hold it only to combine the result, combine with a reduction clause on the pdo instead (reduction(+: total)), or give each processor or key its own mutex"
-			if w.Unfinished > 0 {
+			switch {
+			case w.Unfinished > 0 && m.StuckMutexes > 1:
+				// Waits for different mutexes outlived the run: each
+				// waiter likely holds what another waits for.
+				advice = fmt.Sprintf("the run ended with waits for %d different mutexes, each likely held by another waiter (a lock-order inversion: one goroutine locks a then b while another locks b then a): lock them in one order everywhere (by an id or index of the data they guard), or hold one at a time", m.StuckMutexes)
+			case w.Unfinished > 0:
 				// The run deadlocked with processors still waiting here: a
 				// Lock whose Unlock some path skipped.
 				advice = "a path through the code that locks it returns, continues or breaks without Unlock, or panics while holding it: write defer mu.Unlock() right after mu.Lock() (in a function of its own inside a loop), or unlock on every path"
@@ -222,14 +227,24 @@ func rankedFindings(m *Model) []Finding {
 		if w.Label != "" {
 			what += " " + w.Label
 		}
-		title := fmt.Sprintf("processors wait %s %s (%s, %s), %d times, longest %s", Dur(w.Total), what, w.Func, w.Where(), w.Count, Dur(w.Max))
+		who := "processors"
+		switch {
+		case w.Goroutines == w.Count:
+			who = "goroutines of " + procList(withCounts(w.Counts))
+		case w.Goroutines > 0:
+			who = "processors and their goroutines"
+		}
+		title := fmt.Sprintf("%s wait %s %s (%s, %s), %d times, longest %s", who, Dur(w.Total), what, w.Func, w.Where(), w.Count, Dur(w.Max))
 		if kind == FindBarrier || kind == FindCheckout || kind == FindUnequal {
 			title += fmt.Sprintf("; processor %d waits least (arrives last)", last)
 		}
 		if w.Hold > 0 {
 			title += fmt.Sprintf("; held %s in all", Dur(w.Hold))
 		}
-		if w.Wait == WaitMutex && w.Unfinished > 0 {
+		switch {
+		case w.Wait == WaitMutex && w.Unfinished > 0 && m.StuckMutexes > 1:
+			title += fmt.Sprintf("; %d of the waits lasted until the run ended, for different mutexes", w.Unfinished)
+		case w.Wait == WaitMutex && w.Unfinished > 0:
 			title += fmt.Sprintf("; %d of the waits lasted until the run deadlocked: the mutex was never unlocked", w.Unfinished)
 		}
 		r := pi.enclosingRegion(w.Sub, w.Dir)
@@ -240,7 +255,10 @@ func rankedFindings(m *Model) []Finding {
 		if r != nil {
 			region, code = r.Num, r.Code
 		}
-		add(Finding{Kind: kind, Lost: w.Total, Site: w.Site, Region: region, Code: code, Title: title, Advice: advice})
+		// Goroutines wait side by side, more of them than processors:
+		// their waits, summed, can exceed the run's processor time.
+		lost := min(w.Total, float64(m.Procs)*m.Duration)
+		add(Finding{Kind: kind, Lost: lost, Site: w.Site, Region: region, Code: code, Title: title, Advice: advice})
 	}
 	for _, s := range m.Serial {
 		lost := s.Time * float64(m.Procs-1)
@@ -589,4 +607,15 @@ func plural(n int64, word string) string {
 		return "1 " + word
 	}
 	return strconv.FormatInt(n, 10) + " " + word + "s"
+}
+
+// withCounts are the processors with a nonzero count.
+func withCounts(counts []int64) []int {
+	var ps []int
+	for p, c := range counts {
+		if c > 0 {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }

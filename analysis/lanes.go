@@ -105,10 +105,32 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 	if l.owner < 0 {
 		return // records before the lane's goroutine-start: a damaged trace
 	}
+	end := iv.Clock1
+	if e == nil && b.endBlocked && b.endClock > end {
+		// Still open when the run deadlocked or was stopped: the
+		// goroutine lived (blocked) until the end.
+		end = b.endClock
+	}
 	switch iv.Kind {
+	case replay.KindWait:
+		// A goroutine's wait (a sync mutex it locks) is its processor's,
+		// as its time is: the waiting table counts it there.
+		if iv.Unclosed && (e != nil || !b.endBlocked) {
+			return
+		}
+		b.addWait(l.owner, iv, end)
+		w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
+		w.goroutines++
+		if iv.Unclosed {
+			b.unfinishedWait(iv)
+		}
+	case replay.KindHold:
+		if !iv.Unclosed {
+			b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).hold += iv.Clock1 - iv.Clock0
+		}
 	case replay.KindGoroutine:
 		g := b.goStat(l.owner)
-		life := max(0, iv.Clock1-iv.Clock0)
+		life := max(0, end-iv.Clock0)
 		g.Life += life
 		g.Longest = max(g.Longest, life)
 		if e == nil {
@@ -127,7 +149,7 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 		w.Life += life
 		l.gor = false
 		if l.life >= 0 {
-			b.goLives[l.life][1] = iv.Clock1
+			b.goLives[l.life][1] = end
 		}
 	case replay.KindRegion:
 		j := len(l.stack) - 1
@@ -136,7 +158,7 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 		}
 		fr := l.stack[j]
 		l.stack = l.stack[:j]
-		incl := max(0, iv.Clock1-fr.t0)
+		incl := max(0, end-fr.t0)
 		a := b.regions[fr.key]
 		if a == nil {
 			a = &regAgg{key: fr.key}

@@ -20,6 +20,10 @@ type Model struct {
 	Stage   int    `json:"stage"`             // tracing stage (-1 unknown)
 	CPUs    int    `json:"cpus,omitempty"`    // the run's GOMAXPROCS (trace attribute "cpus"; 0 unknown)
 	Records int64  `json:"records"`
+	// StuckMutexes: at the end of a run that deadlocked or was stopped,
+	// the number of different sync mutexes that waits still went on for
+	// (two or more: likely a lock-order inversion).
+	StuckMutexes int `json:"stuck_mutexes,omitempty"`
 	// Narrowed: a stage-0 trace with records, which only LOCAL requests
 	// can give: it covers the requested regions only.
 	Narrowed bool `json:"narrowed,omitempty"`
@@ -273,6 +277,9 @@ type WaitStat struct {
 	// Unfinished counts the waits still going on when a deadlocked run
 	// ended (counted to its end).
 	Unfinished int64 `json:"unfinished,omitempty"`
+	// Goroutines counts the waits of goroutines the processors started
+	// (on their lanes; counted in their processor's column), of Count.
+	Goroutines int64 `json:"goroutine_waits,omitempty"`
 }
 
 // GCStats are the stop-the-world pauses of Go's garbage collector during
@@ -402,6 +409,7 @@ type waitAgg struct {
 	max        float64
 	hold       float64
 	unfinished int64 // waits still going on when a deadlocked run ended
+	goroutines int64 // waits on lanes
 }
 
 // Time buckets of a processor.
@@ -513,10 +521,15 @@ type builder struct {
 	stats          map[int]*StatInterval
 	end            *RunEnd
 	endClock       float64 // of trace-end
-	msgs           msgBuilder
-	svm            *svmBuilder // page records (locality.go); nil without
-	varChecks      []VarCheck
-	cost           CostModel
+	// endBlocked: the run deadlocked or was stopped (chargeBlockedEnd),
+	// so what is open at the end lasted until trace-end.
+	endBlocked bool
+	// stuckMutexes are the mutexes waits still went on for at a blocked end.
+	stuckMutexes map[int32]bool
+	msgs         msgBuilder
+	svm          *svmBuilder // page records (locality.go); nil without
+	varChecks    []VarCheck
+	cost         CostModel
 	// Goroutine lanes (lanes.go), by node id.
 	lanes    map[int]*laneState
 	goStats  map[int]*GoroutineStat
@@ -714,7 +727,7 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 			until := *iv
 			until.Clock1 = b.endClock
 			b.waitStop(n, &until)
-			b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).unfinished++
+			b.unfinishedWait(iv)
 		}
 	case replay.KindHold:
 		if !iv.Unclosed {
@@ -994,6 +1007,9 @@ func (b *builder) regionStop(n *nodeState, iv *replay.Interval) {
 	}
 	fr := &n.stack[j]
 	t := iv.Clock1
+	if iv.Unclosed && n.blockedEnd && b.endClock > t {
+		t = b.endClock // open on a processor blocked until the run ended
+	}
 	incl := max(0, t-iv.Clock0)
 	a := b.region(fr.key)
 	a.perProc = growRP(a.perProc, n.id)
@@ -1211,18 +1227,7 @@ func (b *builder) region(k regKey) *regAgg {
 // waitStop counts a finished wait at its site; the wait at a loop's
 // implicit barrier is the member's wait in that instance.
 func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
-	d := max(0, iv.Clock1-iv.Clock0)
-	w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
-	for len(w.perProc) <= n.id {
-		w.perProc = append(w.perProc, 0)
-		w.counts = append(w.counts, 0)
-	}
-	w.perProc[n.id] += d
-	w.counts[n.id]++
-	if b.keepWaits && d > 0 {
-		b.waitIvs = append(b.waitIvs, waitIv{w.key, iv.Clock0, iv.Clock1})
-	}
-	w.max = max(w.max, d)
+	d := b.addWait(n.id, iv, iv.Clock1)
 	if iv.Wait == replay.WaitImplicit {
 		if fr := topPDO(n); fr != nil && int(fr.key.sub) == iv.Sub && int(fr.key.dir) == iv.Dir {
 			l := fr.pdo.loop
@@ -1235,6 +1240,36 @@ func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 			n.implOther += d
 		}
 	}
+}
+
+// unfinishedWait counts wait iv, still going on when the run ended
+// blocked, at its site, and its mutex among the ones waited for.
+func (b *builder) unfinishedWait(iv *replay.Interval) {
+	b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).unfinished++
+	if iv.Wait == replay.WaitMutex {
+		if b.stuckMutexes == nil {
+			b.stuckMutexes = map[int32]bool{}
+		}
+		b.stuckMutexes[iv.Mutex] = true
+	}
+}
+
+// addWait adds wait iv, ending at clock end, to processor proc's column
+// of its site's row and returns its length.
+func (b *builder) addWait(proc int, iv *replay.Interval, end float64) float64 {
+	d := max(0, end-iv.Clock0)
+	w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
+	for len(w.perProc) <= proc {
+		w.perProc = append(w.perProc, 0)
+		w.counts = append(w.counts, 0)
+	}
+	w.perProc[proc] += d
+	w.counts[proc]++
+	if b.keepWaits && d > 0 {
+		b.waitIvs = append(b.waitIvs, waitIv{w.key, iv.Clock0, end})
+	}
+	w.max = max(w.max, d)
+	return d
 }
 
 // chargeBlockedEnd counts the time a processor spent blocked between its
@@ -1251,6 +1286,7 @@ func (b *builder) chargeBlockedEnd() {
 	if !deadlock && b.end.Status != trace.EndInterrupt && b.end.Status != trace.EndTerminate {
 		return
 	}
+	b.endBlocked = true
 	for _, n := range b.nodes {
 		if !n.seen || b.endClock <= n.last {
 			continue
@@ -1276,6 +1312,7 @@ func (b *builder) model() *Model {
 	N := b.procs()
 	m := &Model{Procs: N, Stage: b.stage, CPUs: b.cpus, Records: b.records, prog: b.pi.p}
 	m.Goroutines = b.goroutines()
+	m.StuckMutexes = len(b.stuckMutexes)
 	if b.pi.p != nil {
 		m.Program = b.pi.p.Package
 	}
@@ -1424,7 +1461,7 @@ func (b *builder) model() *Model {
 		if w.key.kind == replay.WaitMutex {
 			site = b.pi.mutexSite(int(w.key.dir))
 		}
-		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key], Unfinished: w.unfinished}
+		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key], Unfinished: w.unfinished, Goroutines: w.goroutines}
 		ws.PerProc = w.perProc
 		ws.Counts = w.counts
 		for len(ws.PerProc) < N {

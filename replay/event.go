@@ -22,7 +22,7 @@ type Event struct {
 	// A is the region type (trace-region-*), iterations (pdo-work),
 	// overhead type (trace-overhead), level (measure-*) or the processor
 	// of a goroutine lane (goroutine-start; Cols its goroutine number, Name
-	// its go statement).
+	// its go statement), or the mutex address (wait-mutex-*).
 	A int32
 	// F is busy µs (pdo-work), duration (trace-overhead), startup
 	// (pdo-info) or elapsed µs (measure-finish; -1 when the record has
@@ -195,6 +195,7 @@ func newLayout(desc *trace.Descriptor) *layout {
 		l.arr = arrayIndex(desc, "locking address")
 	case trace.TagWaitMutexStart, trace.TagWaitMutexStop:
 		l.dir = scalarIndex(desc, "mutex site", trace.Int) // Sub stays 0: the site is the program's
+		l.a = scalarIndex(desc, "mutex address", trace.Int)
 
 	case trace.TagPDOIterationSpace:
 		l.arr = arrayIndex(desc, "iteration space")

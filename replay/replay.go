@@ -56,6 +56,9 @@ type Interval struct {
 	Dir   int
 	Level int    // KindMeasure: enclosure level, 1 outermost
 	Name  string // KindMeasure: its name
+	// Mutex: a WaitMutex wait's mutex (its address's low 32 bits), which
+	// tells the mutexes locked at one site apart.
+	Mutex int32
 	// Depth is the number of the processor's intervals that were open when
 	// it opened: 0 outermost.
 	Depth int
@@ -272,7 +275,7 @@ func (r *Replayer) Add(e *Event) {
 			r.instant(ps, e)
 		}
 	case trace.TagWaitMutexStart:
-		r.open(ps, e, Interval{Kind: KindWait, Wait: WaitMutex, Sub: sub, Dir: dir})
+		r.open(ps, e, Interval{Kind: KindWait, Wait: WaitMutex, Sub: sub, Dir: dir, Mutex: e.A})
 	case trace.TagWaitMutexStop:
 		r.closeOrInstant(ps, e, KindWait, WaitMutex, 0)
 	case trace.TagMeasureStart:

@@ -158,4 +158,21 @@ main.main.func1.1(0xc000123456, 0xc000234567)
 	if len(gs) != 1 || gs[0].id != 7 || gs[0].state != "sync.Mutex.Lock" || gs[0].where != "main.(*ledger).add at /tmp/x/main.go:14" {
 		t.Errorf("parsed %+v, want goroutine 7 blocked in main.(*ledger).add at /tmp/x/main.go:14", gs)
 	}
+	// Function literals are named by the function they are written in:
+	// main's body and pdo bodies are svmc's literals.
+	for fn, want := range map[string]string{
+		"main.main.func1":             "main.main",
+		"main.main.func1.2":           "main.main",
+		"main.(*T).svm_Run.func3":     "main.(*T).Run",
+		"main.Map[...].func1":         "main.Map[...]",
+		"main.main.gowrap1":           "main.main",
+		"main.work.deferwrap2":        "main.work",
+		"main.init.0":                 "main.init.0",
+		"example.com/x/fun.function1": "example.com/x/fun.function1",
+		"main.func1x":                 "main.func1x",
+	} {
+		if got := userFunc(fn); got != want {
+			t.Errorf("userFunc(%q) = %q, want %q", fn, got, want)
+		}
+	}
 }

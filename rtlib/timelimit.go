@@ -123,14 +123,61 @@ func parseStacks(dump string) []goroutine {
 			if j := strings.LastIndex(loc, " +0x"); j > 0 {
 				loc = loc[:j]
 			}
-			// The instrumented twin of a function is svm_F (svmc's
-			// reserved prefix): the user wrote F.
-			gr.where = strings.ReplaceAll(fn, ".svm_", ".") + " at " + loc
+			gr.where = userFunc(fn) + " at " + loc
 			break
 		}
 		out = append(out, gr)
 	}
 	return out
+}
+
+// userFunc is the function the user wrote around frame function fn. The
+// instrumented twin of a function is svm_F (svmc's reserved prefix): the
+// user wrote F. A function literal's frame (F.func1, F.func1.2, and the
+// go and defer wrappers F.gowrap1, F.deferwrap1) is named by the function
+// it is written in: svmc's own literals (main's body, pdo bodies) shift
+// Go's numbering of the user's ones, so F.func2 would name the wrong
+// literal while F and the frame's line name the right code.
+func userFunc(fn string) string {
+	fn = strings.ReplaceAll(fn, ".svm_", ".")
+	for {
+		rest, last := cutLast(fn)
+		if isNumber(last) { // F.func1.2: the second literal in F.func1
+			if _, prev := cutLast(rest); literalName(prev) {
+				fn = rest
+				continue
+			}
+		}
+		if !literalName(last) {
+			return fn
+		}
+		fn = rest
+	}
+}
+
+// cutLast splits a function name at its last dot (a dot in brackets, of a
+// type argument, does not count: it is not the last character before one).
+func cutLast(fn string) (rest, last string) {
+	i := strings.LastIndexByte(fn, '.')
+	if i < 0 || strings.ContainsAny(fn[i:], "]") {
+		return fn, ""
+	}
+	return fn[:i], fn[i+1:]
+}
+
+// literalName reports whether seg names a function literal or a go or
+// defer wrapper the Go compiler made: func1, gowrap2, deferwrap1.
+func literalName(seg string) bool {
+	for _, p := range []string{"func", "gowrap", "deferwrap"} {
+		if n, ok := strings.CutPrefix(seg, p); ok && isNumber(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // goroutineStacks describes every goroutine with a frame of the program
