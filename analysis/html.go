@@ -93,7 +93,7 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <p>N × T = {{dur $c.Total}}, efficiency <b>{{pct $c.Efficiency}}</b></p>
 <table>
 <tr><th></th><th class="n">time</th><th class="n">share</th><th></th></tr>
-<tr><td>productive</td><td class="n">{{dur $c.Productive}}</td><td class="n">{{pct (ratio $c.Productive $c.Total)}}</td><td>useful work</td></tr>
+<tr><td>productive</td><td class="n">{{dur $c.Productive}}</td><td class="n">{{pct (ratio $c.Productive $c.Total)}}</td><td>useful work{{if $c.Goroutines}}, {{dur $c.Goroutines}} of it goroutines of processor 0 on the cores of processors idle outside constructs{{end}}</td></tr>
 <tr><td>lost</td><td class="n">{{dur $c.Lost}}</td><td class="n">{{pct (ratio $c.Lost $c.Total)}}</td><td></td></tr>
 <tr><td>&nbsp;&nbsp;imbalance</td><td class="n">{{dur $c.Imbalance}}</td><td class="n">{{pct (ratio $c.Imbalance $c.Total)}}</td><td>implicit-barrier waiting that unequal busy times explain</td></tr>
 <tr><td>&nbsp;&nbsp;waiting</td><td class="n">{{dur $c.Sync}}</td><td class="n">{{pct (ratio $c.Sync $c.Total)}}</td><td>barriers, locks, critical sections, split barriers</td></tr>

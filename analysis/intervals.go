@@ -54,3 +54,61 @@ func within(t0, t1 float64, union [][2]float64) float64 {
 	}
 	return sum
 }
+
+// step is a piecewise-constant count from time t on.
+type step struct {
+	t float64
+	n int
+}
+
+// countSteps is, over time, how many of the intervals up are open minus
+// how many of down are (down lies within up: a goroutine's waits within
+// its life), as steps in time order.
+func countSteps(up, down [][2]float64) []step {
+	type edge struct {
+		t float64
+		d int
+	}
+	var es []edge
+	for _, iv := range up {
+		es = append(es, edge{iv[0], 1}, edge{iv[1], -1})
+	}
+	for _, iv := range down {
+		es = append(es, edge{iv[0], -1}, edge{iv[1], 1})
+	}
+	slices.SortFunc(es, func(x, y edge) int { return cmp.Compare(x.t, y.t) })
+	var out []step
+	n := 0
+	for i, e := range es {
+		n += e.d
+		if i+1 < len(es) && es[i+1].t == e.t {
+			continue // one step per instant
+		}
+		out = append(out, step{e.t, n})
+	}
+	return out
+}
+
+// coverage is the integral over pieces of min(count, limit) for the
+// count that steps gives.
+func coverage(pieces [][2]float64, steps []step, limit int) float64 {
+	sum := 0.0
+	for _, p := range pieces {
+		// the last step at or before p[0]
+		i, found := slices.BinarySearchFunc(steps, p[0], func(s step, t float64) int { return cmp.Compare(s.t, t) })
+		if !found {
+			i--
+		}
+		for t := p[0]; t < p[1]; i++ {
+			next := p[1]
+			if i+1 < len(steps) && steps[i+1].t < next {
+				next = steps[i+1].t
+			}
+			if i >= 0 && next > t {
+				sum += float64(min(max(steps[i].n, 0), limit)) * (next - t)
+			}
+			t = next
+		}
+	}
+	return sum
+}

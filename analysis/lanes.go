@@ -119,6 +119,9 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 			return
 		}
 		b.addWait(l.owner, iv, end)
+		if l.life >= 0 { // a goroutine of the leader: it does not run meanwhile
+			b.goWaits = append(b.goWaits, [2]float64{iv.Clock0, end})
+		}
 		w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
 		w.goroutines++
 		if iv.Unclosed {

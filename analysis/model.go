@@ -146,6 +146,10 @@ type Characteristics struct {
 	Sync     float64 `json:"sync_us"`
 	Overhead float64 `json:"overhead_us"` // TraceOverhead + PDOStartup + Dispatch + Join + Outside
 	Serial   float64 `json:"serial_us"`   // non-leaders idle while the leader runs exclusive code
+	// Goroutines is the part of Productive that is the leader's
+	// goroutines' work in time the processor idled outside constructs
+	// (SerialStat.Covered, shared among the idle processors).
+	Goroutines float64 `json:"goroutines_us,omitempty"`
 	// Messages is the time in message-passing calls, all of it lost as
 	// Lib-DVM counts it (seed 000 §11.1.2); MessageStats.Waits says how
 	// much of it is waiting for a late partner.
@@ -332,6 +336,11 @@ type SerialStat struct {
 	// started were alive on their lanes: the other processors' cores may
 	// have run them.
 	Goroutines float64 `json:"goroutines_us,omitempty"`
+	// Covered is the other processors' idle time during it that running
+	// goroutines of the leader could fill: while k ran (alive, not
+	// waiting for a mutex), min(k, N−1) processors. It is not lost: the
+	// processors' Goroutines.
+	Covered float64 `json:"covered_us,omitempty"`
 }
 
 // ---- builder ----
@@ -536,6 +545,7 @@ type builder struct {
 	goWhere  map[goKey]*GoStmt
 	laneIDs  map[[2]int]bool            // processor, lane
 	goLives  [][2]float64               // the leader's goroutines' lives (end +Inf until goroutine-end)
+	goWaits  [][2]float64               // their mutex waits
 	serialGo map[serialKey][][2]float64 // the leader's serial time since its first goroutine, as pieces
 	// callers counts the outermost traced calls of each subprogram on
 	// each processor by the region they were made in (untracedInCallers).
@@ -1242,6 +1252,26 @@ func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 	}
 }
 
+// goCoverage is, per stretch of the leader's serial code, the other
+// processors' time that its running goroutines could fill (see
+// SerialStat.Covered), and the other processors' serial time.
+func (b *builder) goCoverage(N int) (covered map[serialKey]float64, othersSerial float64) {
+	if N < 2 || len(b.goLives) == 0 || len(b.serialGo) == 0 {
+		return nil, 0
+	}
+	steps := countSteps(b.goLives, b.goWaits)
+	covered = map[serialKey]float64{}
+	for k, ps := range b.serialGo {
+		covered[k] = coverage(ps, steps, N-1)
+	}
+	for _, n := range b.nodes {
+		if n.seen && n.id != b.leader && n.id < N {
+			othersSerial += n.buckets[bSerial]
+		}
+	}
+	return covered, othersSerial
+}
+
 // unfinishedWait counts wait iv, still going on when the run ended
 // blocked, at its site, and its mutex among the ones waited for.
 func (b *builder) unfinishedWait(iv *replay.Interval) {
@@ -1346,6 +1376,16 @@ func (b *builder) model() *Model {
 		}
 	}
 
+	// The idle processors' serial time that the leader's goroutines
+	// could run in: per stretch of serial code, while k of them ran (alive
+	// and not waiting for a mutex), min(k, N−1) idle processors' cores had
+	// work. That time is theirs as work of the leader's goroutines.
+	covered, othersSerial := b.goCoverage(N)
+	var covTotal float64
+	for _, c := range covered {
+		covTotal += c
+	}
+
 	// Characteristics per processor.
 	m.PerProc = make([]ProcTime, N)
 	for p := 0; p < N; p++ {
@@ -1370,6 +1410,12 @@ func (b *builder) model() *Model {
 			pt.Dispatch = n.dispatch
 			pt.Join = n.join
 			pt.Outside = (n.first - m.Start) + (m.End - n.last)
+			if p != b.leader && covTotal > 0 && othersSerial > 0 {
+				g := min(pt.Serial, covTotal*pt.Serial/othersSerial)
+				pt.Serial -= g
+				pt.Productive += g
+				pt.Goroutines = g
+			}
 		}
 		pt.Overhead = pt.TraceOverhead + pt.PDOStartup + pt.Dispatch + pt.Join + pt.Outside
 		pt.Lost = pt.Imbalance + pt.Sync + pt.Messages + pt.Overhead + pt.Serial
@@ -1377,6 +1423,7 @@ func (b *builder) model() *Model {
 		c := &m.Time
 		c.Total += pt.Total
 		c.Productive += pt.Productive
+		c.Goroutines += pt.Goroutines
 		c.Imbalance += pt.Imbalance
 		c.Sync += pt.Sync
 		c.Messages += pt.Messages
@@ -1485,9 +1532,15 @@ func (b *builder) model() *Model {
 		serialSum += t
 	}
 	lives := unionOf(b.goLives)
+	// The idle time is attributed in proportion to what goroutines left
+	// of it: (N−1) × t minus the time they covered.
+	var idleSum float64
+	for k, t := range b.serial {
+		idleSum += max(0, t*float64(N-1)-covered[k])
+	}
 	for k, t := range b.serial {
 		st, num := b.pi.regionSite(int(k.reg.sub), int(k.reg.dir), int(k.reg.typ))
-		s := &SerialStat{Site: st, Code: int(k.reg.typ), Region: num, Time: t, Goroutines: overlap(b.serialGo[k], lives)}
+		s := &SerialStat{Site: st, Code: int(k.reg.typ), Region: num, Time: t, Goroutines: overlap(b.serialGo[k], lives), Covered: covered[k]}
 		if k.after.dir > 0 {
 			a := b.pi.site(int(k.after.sub), int(k.after.dir))
 			s.After = &a
@@ -1496,7 +1549,11 @@ func (b *builder) model() *Model {
 			bf := b.pi.site(int(k.before.sub), int(k.before.dir))
 			s.Before = &bf
 		}
-		if serialSum > 0 {
+		switch {
+		case covTotal > 0 && idleSum > 0:
+			s.Lost = c.Serial * max(0, t*float64(N-1)-covered[k]) / idleSum
+		case covTotal > 0: // goroutines covered all of it
+		case serialSum > 0:
 			s.Lost = c.Serial * t / serialSum
 		}
 		m.Serial = append(m.Serial, s)

@@ -210,7 +210,11 @@ func WriteText(w io.Writer, r *Report) error {
 	c := m.Time
 	fmt.Fprintf(w, "\nTime of all processors (N × T = %s): efficiency %s\n", Dur(c.Total), pct(c.Efficiency))
 	t := newTable("", ">time", ">share", "")
-	t.add("productive", Dur(c.Productive), pct(ratio(c.Productive, c.Total)), "useful work")
+	useful := "useful work"
+	if c.Goroutines > 0 {
+		useful += ", " + Dur(c.Goroutines) + " of it goroutines of processor 0 on the cores of processors idle outside constructs"
+	}
+	t.add("productive", Dur(c.Productive), pct(ratio(c.Productive, c.Total)), useful)
 	t.add("lost", Dur(c.Lost), pct(ratio(c.Lost, c.Total)), "")
 	t.add("  imbalance", Dur(c.Imbalance), pct(ratio(c.Imbalance, c.Total)), "implicit-barrier waiting that unequal busy times explain")
 	t.add("  waiting", Dur(c.Sync), pct(ratio(c.Sync, c.Total)), "barriers, locks, critical sections, split barriers")

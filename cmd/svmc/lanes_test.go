@@ -344,3 +344,69 @@ func TestGoroutineMutexWaits(t *testing.T) {
 	}
 	t.Errorf("no lock-order finding in %+v", r.Findings)
 }
+
+// TestGoroutinesFillIdleTime: main starts four goroutines that compute
+// and waits for them. On two processors the goroutines run on both cores:
+// the report counts processor 1's time outside constructs as their work,
+// not as idle time, and finds no serial code to parallelise.
+func TestGoroutinesFillIdleTime(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func work(seed int) float64 {
+	s := 0.0
+	for i := 0; i < 3_000_000; i++ {
+		s += float64((i*seed)%7) * 0.5
+	}
+	return s
+}
+
+func main() {
+	res := make([]float64, 4)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[g] = work(g + 1)
+		}()
+	}
+	wg.Wait()
+	fmt.Println(len(res))
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 {
+		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
+	}
+	res := runSvmc(t, dir, "report", "--format", "json", tr)
+	var rep struct {
+		Model struct {
+			Time struct {
+				Efficiency float64 `json:"efficiency"`
+				Goroutines float64 `json:"goroutines_us"`
+				Serial     float64 `json:"serial_us"`
+			} `json:"time"`
+		} `json:"model"`
+		Findings []struct {
+			Kind     string  `json:"kind"`
+			Severity float64 `json:"severity"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, res.stderr)
+	}
+	tm := rep.Model.Time
+	if tm.Goroutines <= 0 || tm.Serial > tm.Goroutines/4 || tm.Efficiency < 0.7 {
+		t.Errorf("time %+v: want processor 1's time as the goroutines' work, efficiency near 1", tm)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind == "serial" && f.Severity > 0.1 {
+			t.Errorf("serial finding of severity %.2f though goroutines used the idle core", f.Severity)
+		}
+	}
+}

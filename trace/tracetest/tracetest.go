@@ -23,6 +23,9 @@ const progAttr = "svmc program info"
 // Synth collects records per processor.
 type Synth struct {
 	Bufs []trace.Buf
+	// Procs is the "processors" attribute when the buffers beyond it are
+	// goroutine lanes (0: every buffer is a processor's).
+	Procs int
 }
 
 // New returns a Synth for n processors.
@@ -228,7 +231,11 @@ func (s *Synth) TraceEnd(t float64, status int, msg string, notStopped []int, lo
 // program information), then each processor's buffer as one run,
 // processor 0 first.
 func (s *Synth) Encode(f trace.Format, prog *progdb.Program) ([]byte, error) {
-	attrs := []trace.Attr{{Key: "processors", Value: strconv.Itoa(len(s.Bufs))}, {Key: "stage", Value: "3"}}
+	procs := len(s.Bufs)
+	if s.Procs > 0 {
+		procs = s.Procs
+	}
+	attrs := []trace.Attr{{Key: "processors", Value: strconv.Itoa(procs)}, {Key: "stage", Value: "3"}}
 	if prog != nil {
 		js, err := progdb.Marshal(prog)
 		if err != nil {

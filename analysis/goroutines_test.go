@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
+)
+
+// TestCoverage: the count of running goroutines (lives minus their waits)
+// integrated over pieces of serial time, up to a limit of processors.
+func TestCoverage(t *testing.T) {
+	steps := countSteps([][2]float64{{0, 10}, {2, 6}, {4, 8}}, [][2]float64{{3, 5}})
+	for _, c := range []struct {
+		pieces [][2]float64
+		limit  int
+		want   float64
+	}{
+		{[][2]float64{{1, 9}}, 1, 8},
+		{[][2]float64{{1, 9}}, 2, 13}, // 1+2+1+2+2+2+2+1
+		{[][2]float64{{1, 9}}, 3, 14},
+		{[][2]float64{{-5, -1}}, 2, 0},
+		{[][2]float64{{9, 12}}, 2, 1},
+		{[][2]float64{{-1, 1}, {9, 12}}, 1, 2},
+	} {
+		if got := coverage(c.pieces, steps, c.limit); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("coverage(%v, limit %d) = %v, want %v", c.pieces, c.limit, got, c.want)
+		}
+	}
+}
+
+// TestGoroutinesFillIdleProcessors: processor 0 runs serial code for
+// 1000 µs while its two goroutines (lanes 2 and 3) compute, the second
+// waiting 300 µs for a mutex: the idle processor 1's time is their work as
+// far as a goroutine ran (the 998 µs they lived), no serial finding is left,
+// and the mutex wait is the goroutines'. Without goroutines the same
+// serial code is processor 1's idle time.
+func TestGoroutinesFillIdleProcessors(t *testing.T) {
+	prog, s := inMutexPDO()
+	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	plain := s.MustEncode(t, trace.Binary, prog)
+
+	prog, s = inMutexPDO()
+	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}, trace.Buf{}), 2
+	for k, lane := range []int{2, 3} {
+		b := &s.Bufs[lane]
+		b.Begin(trace.TagGoroutineStart, lane, 3)
+		b.Int(0)
+		b.Int(k + 1)
+		b.Chars("main.go:30:3")
+		b.End()
+	}
+	s.Rec(3, 100, trace.TagWaitMutexStart, 1, 0xc000123450)
+	s.Rec(3, 400, trace.TagWaitMutexStop, 1)
+	s.Rec(2, 1001, trace.TagGoroutineEnd)
+	s.Rec(3, 1001, trace.TagGoroutineEnd)
+	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	// The lanes' buffers are written first, as the runtime does when the
+	// goroutines end before the processors' last flush (a stream is then
+	// read in clock order).
+	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[3], s.Bufs[0], s.Bufs[1]}
+	withGo := s.MustEncode(t, trace.Binary, prog)
+
+	m0 := analyzeBytes(t, plain, Options{Procs: 2})
+	if m0.PerProc[1].Serial < 999 || m0.Time.Goroutines != 0 || !hasFinding(m0, FindSerial, "") {
+		t.Errorf("without goroutines: processor 1 %+v, want 1000 µs idle and a serial finding", m0.PerProc[1].Characteristics)
+	}
+	m := analyzeBytes(t, withGo, Options{Procs: 2})
+	p1 := m.PerProc[1]
+	// The goroutines lived from 3 to 1001 µs of the stretch from 2 to 1002.
+	if math.Abs(p1.Goroutines-998) > 1e-6 || p1.Serial > 3+1e-6 || p1.Productive < 998 || m.Time.Goroutines != p1.Goroutines {
+		t.Errorf("with goroutines: processor 1 %+v, want 998 of its 1000 µs idle time as the goroutines' work", p1.Characteristics)
+	}
+	if hasFinding(m, FindSerial, "") {
+		t.Errorf("a serial finding though goroutines filled the idle processor: %+v", Findings(m))
+	}
+	if len(m.Serial) == 0 || m.Serial[0].Time != 1000 || math.Abs(m.Serial[0].Covered-998) > 1e-6 {
+		t.Errorf("serial stats %+v, want the stretch covered", m.Serial)
+	}
+	w := mutexWaitOf(m)
+	if w == nil || w.Total != 300 || w.Goroutines != 1 || w.PerProc[0] != 300 || !hasFinding(m, FindLock, "goroutines of processor 0 wait 300.0 µs") {
+		t.Errorf("the goroutine's mutex wait %+v (findings %+v), want 300 µs of processor 0's goroutines", w, Findings(m))
+	}
+}
+
+// hasFinding reports whether m has a finding of kind whose title holds text.
+func hasFinding(m *Model, kind, text string) bool {
+	for _, f := range Findings(m) {
+		if f.Kind == kind && strings.Contains(f.Title, text) {
+			return true
+		}
+	}
+	return false
+}
