@@ -53,12 +53,22 @@ type laneFrame struct {
 	child float64
 }
 
+// laneOf is the lane state of stream proc, nil for a processor's. Lanes
+// are numbered from N on: below it no map is looked at (it is asked for
+// every record).
+func (b *builder) laneOf(proc int) *laneState {
+	if proc < b.nprocs || b.lanes == nil {
+		return nil
+	}
+	return b.lanes[proc]
+}
+
 // lane returns the lane state of e's stream, or nil when it is a processor's.
 func (b *builder) lane(proc int, tag trace.Tag) *laneState {
-	if l, ok := b.lanes[proc]; ok {
+	if l := b.laneOf(proc); l != nil {
 		return l
 	}
-	if tag != trace.TagGoroutineStart {
+	if proc < b.nprocs || tag != trace.TagGoroutineStart {
 		return nil
 	}
 	if b.lanes == nil {

@@ -716,7 +716,7 @@ func (b *builder) Open(iv *replay.Interval, e *replay.Event) {
 }
 
 func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
-	if l := b.lanes[iv.Proc]; l != nil {
+	if l := b.laneOf(iv.Proc); l != nil {
 		b.laneClose(l, iv, e)
 		return
 	}
@@ -755,7 +755,7 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		b.runRecord(e)
 		return
 	}
-	if l := b.lanes[int(e.Proc)]; l != nil {
+	if l := b.laneOf(int(e.Proc)); l != nil {
 		// A goroutine's lane: the calls it made after throttling count
 		// as its processor's, as its regions do; its other events not.
 		if e.Tag == trace.TagThrottledCalls && l.owner >= 0 {
