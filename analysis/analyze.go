@@ -129,7 +129,7 @@ func analyzeReaderAt(ra io.ReaderAt, size int64, name string, opt Options, clock
 			err = errNeedsOrder
 		}
 		return st, err
-	}, false)
+	}, false, true)
 	if !errors.Is(err, errNeedsOrder) {
 		return analyzeTruncated(ra, size, name, opt, m, err)
 	}
@@ -197,14 +197,17 @@ func (u *untilTruncation) Next() (*trace.Record, error) {
 // analyze runs order (the records in file order or in a causally
 // consistent one) into a builder.
 func analyze(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error)) (*Model, error) {
-	return analyzeWith(attrs, opt, order, true)
+	return analyzeWith(attrs, opt, order, true, false)
 }
 
 // analyzeWith is analyze with the model built by a goroutine of its own a
 // batch of events behind order (piped: the merge, the decoders and the
 // model each take about a third of a report's work) or in order's
 // goroutine (the clock-order path, whose decoding is its only other work).
-func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error), piped bool) (*Model, error) {
+// lanesFirst: order brings every goroutine lane's records before the
+// processors' (replay.ClockOrderFile), so the model keeps the leader's
+// serial time as pieces only once it has seen a goroutine.
+func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions, func(*replay.Event) error) (replay.OrderStats, error), piped, lanesFirst bool) (*Model, error) {
 	prog := opt.Prog
 	if err := replay.CheckInfo(prog, attrs, "the trace"); err != nil {
 		return nil, err
@@ -225,6 +228,7 @@ func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions
 	}
 	b := newBuilder(prog, procs, attrInt(attrs, "stage", -1))
 	b.keepWaits = attrInt(attrs, "svmc gc pauses", 0) == 1
+	b.lanesFirst = lanesFirst
 	b.cpus = max(0, attrInt(attrs, "cpus", 0))
 	b.cost = opt.Cost
 	if b.cost == (CostModel{}) {

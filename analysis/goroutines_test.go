@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -63,17 +64,32 @@ func TestGoroutinesFillIdleProcessors(t *testing.T) {
 	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
 	s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
-	// The lanes' buffers are written first, as the runtime does when the
-	// goroutines end before the processors' last flush (a stream is then
-	// read in clock order).
-	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[3], s.Bufs[0], s.Bufs[1]}
+	// Read from a file the lanes come first; read as a stream (an ASCII
+	// trace, a pipe) they come after the processors' buffers, or before
+	// them when the goroutines ended before the processors' last flush:
+	// analyzeBytes checks that the two ways agree, for both orders.
 	withGo := s.MustEncode(t, trace.Binary, prog)
+	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[3], s.Bufs[0], s.Bufs[1]}
+	lanesFirst := s.MustEncode(t, trace.Binary, prog)
+	for name, data := range map[string][]byte{"lanes last": withGo, "lanes first": lanesFirst} {
+		rd, err := trace.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Analyze(rd, Options{Procs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := m.PerProc[1].Goroutines; math.Abs(g-998) > 1e-6 {
+			t.Errorf("read as a stream, %s: processor 1's time as goroutines' work %v µs, want 998", name, g)
+		}
+	}
 
 	m0 := analyzeBytes(t, plain, Options{Procs: 2})
 	if m0.PerProc[1].Serial < 999 || m0.Time.Goroutines != 0 || !hasFinding(m0, FindSerial, "") {
 		t.Errorf("without goroutines: processor 1 %+v, want 1000 µs idle and a serial finding", m0.PerProc[1].Characteristics)
 	}
-	m := analyzeBytes(t, withGo, Options{Procs: 2})
+	m := analyzeBytes(t, lanesFirst, Options{Procs: 2})
 	p1 := m.PerProc[1]
 	// The goroutines lived from 3 to 1001 µs of the stretch from 2 to 1002.
 	if math.Abs(p1.Goroutines-998) > 1e-6 || p1.Serial > 3+1e-6 || p1.Productive < 998 || m.Time.Goroutines != p1.Goroutines {

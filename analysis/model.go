@@ -443,7 +443,7 @@ type frame struct {
 	// construct it or a subprogram it called ran (lastPar; dir 0 since the
 	// frame began): see serialFrame.
 	serialT float64
-	serialP [][2]float64 // its pieces once the leader has started goroutines (lanes.go)
+	serialP [][2]float64 // its pieces, set against the goroutines' lives (lanes.go)
 	lastPar sdKey
 }
 
@@ -511,17 +511,20 @@ type builder struct {
 	// keepWaits: the trace will end with gc-pause records, so the waits'
 	// intervals are kept to set against them.
 	keepWaits bool
-	cpus      int // the run's GOMAXPROCS (0 unknown)
-	waitIvs   []waitIv
-	gcPauses  []gcPause
-	ranks     []RankStat
-	serial    map[serialKey]float64
-	hasPar    map[int32]bool // subprograms with a pdo or psection directive
-	records   int64
-	leader    int
-	nonMono   int64
-	unmatch   int64
-	unclosed  int64
+	// lanesFirst: the order brings the lanes before the processors
+	// (analyzeWith).
+	lanesFirst bool
+	cpus       int // the run's GOMAXPROCS (0 unknown)
+	waitIvs    []waitIv
+	gcPauses   []gcPause
+	ranks      []RankStat
+	serial     map[serialKey]float64
+	hasPar     map[int32]bool // subprograms with a pdo or psection directive
+	records    int64
+	leader     int
+	nonMono    int64
+	unmatch    int64
+	unclosed   int64
 
 	throttled      map[int32][]ThrottleProc // per subprogram, per processor
 	measures       map[measKey]*measAgg
@@ -546,7 +549,7 @@ type builder struct {
 	laneIDs  map[[2]int]bool            // processor, lane
 	goLives  [][2]float64               // the leader's goroutines' lives (end +Inf until goroutine-end)
 	goWaits  [][2]float64               // their mutex waits
-	serialGo map[serialKey][][2]float64 // the leader's serial time since its first goroutine, as pieces
+	serialGo map[serialKey][][2]float64 // the leader's serial time as pieces
 	// callers counts the outermost traced calls of each subprogram on
 	// each processor by the region they were made in (untracedInCallers).
 	callers    map[callerKey]*int
@@ -686,7 +689,12 @@ func (b *builder) Before(e *replay.Event) {
 		if bk == bRun && n.id == b.leader && b.topMode(n) == 0 && len(n.stack) > 0 {
 			fr := &n.stack[b.serialFrame(n)]
 			fr.serialT += d
-			if len(b.goLives) > 0 {
+			// Kept before any goroutine was seen unless the lanes came
+			// first: a stream read in order may bring the lanes' records
+			// after the processors' (an ASCII trace), and their lives are
+			// set against these pieces once the trace has been read. One
+			// piece per stretch of serial code.
+			if len(b.goLives) > 0 || !b.lanesFirst {
 				fr.serialP = addPiece(fr.serialP, t-d, t)
 			}
 		}
