@@ -136,6 +136,12 @@ func (a *analyser) event(e *replay.Event) {
 		}
 	case trace.TagWaitBarrierStop, trace.TagWaitBCheckoutStop:
 		ps.waiting = nil
+	case trace.TagGoroutineStart:
+		ps.lane, ps.owner, ps.started = true, int(e.A), e.Name
+	case trace.TagWaitMutexStart:
+		ps.mutex = &mutexWait{site: int(e.Dir), addr: e.A, t0: e.Time}
+	case trace.TagWaitMutexStop:
+		ps.mutex = nil
 	case trace.TagWaitLockStop, trace.TagWaitCritSecStop:
 		key := a.lockKey(e)
 		if w := ps.waiting; w != nil && w.key != "" {
@@ -448,6 +454,9 @@ func (a *analyser) finish() {
 		}
 	case stopped && !cut:
 		a.blocked(explained)
+		if end.Status == trace.EndDeadlock {
+			a.mutexDeadlock()
+		}
 	}
 	tDeadlock := time.Since(t1)
 	t2 := time.Now()

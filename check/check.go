@@ -8,8 +8,10 @@
 // recv checksum, wrong send size, wrong data type. Collectives: incomplete
 // gop, unfinished gop, wrong recv size, wrong data type, diff reductions,
 // wrong root process, different order. Hang-ups and deadlocks: real
-// deadlock (a cycle of processors waiting for each other), real hang-up
-// (waiting for a processor that ended or waits elsewhere for ever),
+// deadlock (a cycle of processors waiting for each other; waits left for
+// different sync mutexes of the program when the run deadlocked), real
+// hang-up (waiting for a processor that ended or waits elsewhere for ever;
+// for one sync mutex no one unlocks),
 // potential deadlock (a cycle that only buffering of standard sends broke
 // in this run; a lock-order cycle that did not close this time).
 //
@@ -191,6 +193,20 @@ type procState struct {
 	ended   bool
 	heard   map[int]float64 // per sender: the latest start of a send of it received here
 	wild    []wildcard      // recent wildcard receives (races)
+	mutex   *mutexWait      // an open wait for a sync mutex of the program
+	// A goroutine lane (goroutine-start): the processor that started the
+	// goroutine and where.
+	lane    bool
+	owner   int
+	started string
+}
+
+// mutexWait is a wait for a sync mutex the program locks (wait-mutex-start):
+// its mutex site and the mutex's address (low 32 bits).
+type mutexWait struct {
+	site int
+	addr int32
+	t0   float64
 }
 
 // wildcard is a completed receive from AnySource.

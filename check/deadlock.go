@@ -513,3 +513,69 @@ func (a *analyser) lockCycles() {
 				e.proc, k[0], k[1], where, back.proc, k[1], k[0], a.dirWhere(back.dir[0], back.dir[1]))})
 	}
 }
+
+// mutexDeadlock diagnoses a deadlocked run whose processors or goroutines
+// still waited for sync mutexes of the program: for different mutexes,
+// each waiter likely holds one another waits for (locked in different
+// orders: a real deadlock); all for one, no one unlocks it (a real
+// hang-up: the holder returned, broke off or panicked without Unlock).
+func (a *analyser) mutexDeadlock() {
+	var waiters []int
+	mutexes := map[int32]bool{}
+	for q, ps := range a.procs {
+		if ps.mutex != nil {
+			waiters = append(waiters, q)
+			mutexes[ps.mutex.addr] = true
+		}
+	}
+	if len(waiters) == 0 {
+		return
+	}
+	var procs []int
+	var calls []string
+	for _, q := range waiters {
+		ps := a.procs[q]
+		p := q
+		if ps.lane {
+			p = ps.owner
+		}
+		if !slices.Contains(procs, p) {
+			procs = append(procs, p)
+		}
+		calls = append(calls, fmt.Sprintf("%s: %s (mutex %#x)", a.waiter(q), a.mutexWhere(ps.mutex.site), uint32(ps.mutex.addr)))
+	}
+	first := a.procs[waiters[0]].mutex.site
+	var f string
+	var l int
+	if m := a.prog.MutexSite(first); m != nil {
+		f, l = m.Pos.File, m.Pos.Line
+	}
+	if len(mutexes) > 1 {
+		a.report(&Diagnosis{Class: RealDeadlock, Processors: procs, File: f, Line: l,
+			Message: fmt.Sprintf("%d waits for %d different sync mutexes lasted until the run deadlocked: each waiter likely holds a mutex another waits for, the mutexes locked in different orders (one goroutine locks a then b, another b then a); lock them in one order everywhere (by an id or index of the data they guard), or hold one at a time",
+				len(waiters), len(mutexes)),
+			Calls: calls})
+		return
+	}
+	a.report(&Diagnosis{Class: RealHangup, Processors: procs, File: f, Line: l,
+		Message: fmt.Sprintf("%d waits for one sync mutex (%s) lasted until the run deadlocked: no one unlocks it (a path that locked it returned, continued, broke off or panicked without Unlock: write defer mu.Unlock() right after mu.Lock())",
+			len(waiters), a.mutexWhere(first)),
+		Calls: calls})
+}
+
+// waiter names stream q: a processor, or a goroutine one started.
+func (a *analyser) waiter(q int) string {
+	ps := a.procs[q]
+	if !ps.lane {
+		return fmt.Sprintf("processor %d", q)
+	}
+	return fmt.Sprintf("the goroutine of processor %d started at %s", ps.owner, ps.started)
+}
+
+// mutexWhere is a mutex site's lock method and position.
+func (a *analyser) mutexWhere(site int) string {
+	if m := a.prog.MutexSite(site); m != nil {
+		return m.Func + " at " + m.Pos.String()
+	}
+	return fmt.Sprintf("mutex site %d", site)
+}
