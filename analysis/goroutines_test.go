@@ -33,9 +33,10 @@ func TestCoverage(t *testing.T) {
 }
 
 // TestGoroutinesFillIdleProcessors: processor 0 runs serial code for
-// 1000 µs while its two goroutines (lanes 2 and 3) compute, the second
-// waiting 300 µs for a mutex: the idle processor 1's time is their work as
-// far as a goroutine ran (the 998 µs they lived), no serial finding is left,
+// 1000 µs while its two goroutines (lanes 2 and 3) compute in an
+// instrumented function, the second waiting 300 µs for a mutex: the idle
+// processor 1's time is their work as far as a goroutine ran (the 998 µs
+// they were in their regions), no serial finding is left,
 // and the mutex wait is the goroutines'. Without goroutines the same
 // serial code is processor 1's idle time.
 func TestGoroutinesFillIdleProcessors(t *testing.T) {
@@ -56,10 +57,15 @@ func TestGoroutinesFillIdleProcessors(t *testing.T) {
 		b.Chars("main.go:30:3")
 		b.End()
 	}
+	for _, lane := range []int{2, 3} {
+		s.Start(lane, 3, tracetest.SubWork, 0, trace.RegionSubroutine)
+	}
 	s.Rec(3, 100, trace.TagWaitMutexStart, 1, 0xc000123450)
 	s.Rec(3, 400, trace.TagWaitMutexStop, 1)
-	s.Rec(2, 1001, trace.TagGoroutineEnd)
-	s.Rec(3, 1001, trace.TagGoroutineEnd)
+	for _, lane := range []int{2, 3} {
+		s.Stop(lane, 1001, tracetest.SubWork, 0, trace.RegionSubroutine)
+		s.Rec(lane, 1001, trace.TagGoroutineEnd)
+	}
 	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
@@ -91,7 +97,7 @@ func TestGoroutinesFillIdleProcessors(t *testing.T) {
 	}
 	m := analyzeBytes(t, lanesFirst, Options{Procs: 2})
 	p1 := m.PerProc[1]
-	// The goroutines lived from 3 to 1001 µs of the stretch from 2 to 1002.
+	// The goroutines ran from 3 to 1001 µs of the stretch from 2 to 1002.
 	if math.Abs(p1.Goroutines-998) > 1e-6 || p1.Serial > 3+1e-6 || p1.Productive < 998 || m.Time.Goroutines != p1.Goroutines {
 		t.Errorf("with goroutines: processor 1 %+v, want 998 of its 1000 µs idle time as the goroutines' work", p1.Characteristics)
 	}
@@ -115,4 +121,31 @@ func hasFinding(m *Model, kind, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestBlockedGoroutinesLeaveIdleTime: goroutines alive during the
+// leader's serial code but in no region (workers blocked on a channel,
+// waiting for jobs) do not fill the idle processor: its time stays serial
+// idle time and the serial finding stays.
+func TestBlockedGoroutinesLeaveIdleTime(t *testing.T) {
+	prog, s := inMutexPDO()
+	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}), 2
+	b := &s.Bufs[2]
+	b.Begin(trace.TagGoroutineStart, 2, 3)
+	b.Int(0)
+	b.Int(1)
+	b.Chars("main.go:30:3")
+	b.End()
+	s.Start(2, 900, tracetest.SubWork, 0, trace.RegionSubroutine) // one job at the end
+	s.Stop(2, 1000, tracetest.SubWork, 0, trace.RegionSubroutine)
+	s.Rec(2, 1001, trace.TagGoroutineEnd)
+	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[0], s.Bufs[1]}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{Procs: 2})
+	if g := m.PerProc[1].Goroutines; math.Abs(g-100) > 1e-6 || !hasFinding(m, FindSerial, "its goroutines were alive on their lanes for 998.0 µs of it") {
+		t.Errorf("processor 1's time as goroutines' work %v µs, want the 100 µs of the job; findings %+v", g, Findings(m))
+	}
 }

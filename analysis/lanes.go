@@ -129,7 +129,7 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 			return
 		}
 		b.addWait(l.owner, iv, end)
-		if l.life >= 0 { // a goroutine of the leader: it does not run meanwhile
+		if l.life >= 0 && len(l.stack) > 0 { // a busy goroutine of the leader stops meanwhile
 			b.goWaits = append(b.goWaits, [2]float64{iv.Clock0, end})
 		}
 		w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
@@ -188,6 +188,9 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 			l.stack[j-1].child += incl
 		} else {
 			b.goStat(l.owner).Regions += incl
+			if l.life >= 0 { // the leader's goroutine runs instrumented code
+				b.goBusy = append(b.goBusy, [2]float64{fr.t0, end})
+			}
 		}
 	}
 }

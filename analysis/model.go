@@ -337,9 +337,9 @@ type SerialStat struct {
 	// have run them.
 	Goroutines float64 `json:"goroutines_us,omitempty"`
 	// Covered is the other processors' idle time during it that running
-	// goroutines of the leader could fill: while k ran (alive, not
-	// waiting for a mutex), min(k, N−1) processors. It is not lost: the
-	// processors' Goroutines.
+	// goroutines of the leader could fill: while k ran (in their regions,
+	// not waiting for a mutex), min(k, N−1) processors. It is not lost:
+	// the processors' Goroutines.
 	Covered float64 `json:"covered_us,omitempty"`
 }
 
@@ -548,7 +548,8 @@ type builder struct {
 	goWhere  map[goKey]*GoStmt
 	laneIDs  map[[2]int]bool            // processor, lane
 	goLives  [][2]float64               // the leader's goroutines' lives (end +Inf until goroutine-end)
-	goWaits  [][2]float64               // their mutex waits
+	goBusy   [][2]float64               // their time in instrumented code (outermost lane regions)
+	goWaits  [][2]float64               // their mutex waits within it
 	serialGo map[serialKey][][2]float64 // the leader's serial time as pieces
 	// callers counts the outermost traced calls of each subprogram on
 	// each processor by the region they were made in (untracedInCallers).
@@ -1264,10 +1265,10 @@ func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 // processors' time that its running goroutines could fill (see
 // SerialStat.Covered), and the other processors' serial time.
 func (b *builder) goCoverage(N int) (covered map[serialKey]float64, othersSerial float64) {
-	if N < 2 || len(b.goLives) == 0 || len(b.serialGo) == 0 {
+	if N < 2 || len(b.goBusy) == 0 || len(b.serialGo) == 0 {
 		return nil, 0
 	}
-	steps := countSteps(b.goLives, b.goWaits)
+	steps := countSteps(b.goBusy, b.goWaits)
 	covered = map[serialKey]float64{}
 	for k, ps := range b.serialGo {
 		covered[k] = coverage(ps, steps, N-1)
@@ -1385,9 +1386,11 @@ func (b *builder) model() *Model {
 	}
 
 	// The idle processors' serial time that the leader's goroutines
-	// could run in: per stretch of serial code, while k of them ran (alive
-	// and not waiting for a mutex), min(k, N−1) idle processors' cores had
-	// work. That time is theirs as work of the leader's goroutines.
+	// could run in: per stretch of serial code, while k of them ran (in
+	// instrumented code, their regions, and not waiting for a mutex; a
+	// goroutine blocked elsewhere, on a channel or in a WaitGroup, leaves
+	// no record), min(k, N−1) idle processors' cores had work. That time
+	// is theirs as work of the leader's goroutines.
 	covered, othersSerial := b.goCoverage(N)
 	var covTotal float64
 	for _, c := range covered {
