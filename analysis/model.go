@@ -338,8 +338,9 @@ type SerialStat struct {
 	Goroutines float64 `json:"goroutines_us,omitempty"`
 	// Covered is the other processors' idle time during it that running
 	// goroutines of the leader could fill: while k ran (in their regions,
-	// not waiting for a mutex), min(k, N−1) processors. It is not lost:
-	// the processors' Goroutines.
+	// not waiting for a mutex), min(k−1, N−1) processors (one is taken to
+	// run on the leader's core, which may be waiting for it). It is not
+	// lost: the processors' Goroutines.
 	Covered float64 `json:"covered_us,omitempty"`
 }
 
@@ -1269,6 +1270,15 @@ func (b *builder) goCoverage(N int) (covered map[serialKey]float64, othersSerial
 		return nil, 0
 	}
 	steps := countSteps(b.goBusy, b.goWaits)
+	// The leader's own time counts as its work already, though it may
+	// only wait for its goroutines (wg.Wait, a channel): one running
+	// goroutine is taken to be on the leader's core, the others on the
+	// idle processors'. A program whose main computes beside one
+	// goroutine is so under-credited; one that waits for a single busy
+	// goroutine is not called efficient.
+	for i := range steps {
+		steps[i].n--
+	}
 	covered = map[serialKey]float64{}
 	for k, ps := range b.serialGo {
 		covered[k] = coverage(ps, steps, N-1)
@@ -1389,8 +1399,9 @@ func (b *builder) model() *Model {
 	// could run in: per stretch of serial code, while k of them ran (in
 	// instrumented code, their regions, and not waiting for a mutex; a
 	// goroutine blocked elsewhere, on a channel or in a WaitGroup, leaves
-	// no record), min(k, N−1) idle processors' cores had work. That time
-	// is theirs as work of the leader's goroutines.
+	// no record), min(k−1, N−1) idle processors' cores had work (one
+	// goroutine is on the leader's core: goCoverage). That time is theirs
+	// as work of the leader's goroutines.
 	covered, othersSerial := b.goCoverage(N)
 	var covTotal float64
 	for _, c := range covered {
