@@ -17,9 +17,11 @@ import (
 )
 
 // runProgram runs the instrumented program exe and waits for it. The
-// program stops itself on SIGINT and SIGTERM and writes its trace: Ctrl-C
-// reaches it through the process group, so svmc only swallows SIGINT; a
-// SIGTERM sent to svmc is passed on. Where the system allows (Linux), the
+// program stops itself on SIGINT and SIGTERM and writes its trace: a
+// terminal's Ctrl-C reaches it through the process group, so there svmc
+// swallows SIGINT (passing it on would interrupt the program twice);
+// outside a terminal's foreground group (a script, an editor's stop
+// button, kill -INT) svmc passes SIGINT on, as it does SIGTERM. Where the system allows (Linux), the
 // program gets SIGTERM when svmc itself dies, even by SIGKILL, so that it
 // writes its trace instead of running on as an orphan. tracePath names the
 // trace in messages ("" if unknown).
@@ -45,7 +47,7 @@ wait:
 	for {
 		select {
 		case sig := <-sigc:
-			if sig == syscall.SIGTERM && prog.Process != nil {
+			if prog.Process != nil && (sig == syscall.SIGTERM || !terminalGroup()) {
 				prog.Process.Signal(sig)
 			}
 		case err = <-done:

@@ -6,3 +6,7 @@ import "syscall"
 
 // childAttr: only Linux has a parent-death signal.
 func childAttr() *syscall.SysProcAttr { return nil }
+
+// terminalGroup: elsewhere svmc assumes a terminal's Ctrl-C, which
+// reaches the program through the process group.
+func terminalGroup() bool { return true }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // traceEnd returns the status and message of a trace's trace-end, which
@@ -454,5 +455,36 @@ func main() {
 	}
 	if status, msg := traceEnd(t, tr); status != 0 {
 		t.Errorf("trace-end status %d %q, want 0", status, msg)
+	}
+
+	// SIGINT sent to svmc run alone (a script, an editor's stop button,
+	// kill -INT; no terminal's Ctrl-C reaching the program too) is passed
+	// on: the program ran on for ever before.
+	tr2 := filepath.Join(t.TempDir(), "t2.sddf")
+	run := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr2, ".")
+	run.Dir = dir
+	var runErr strings.Builder
+	run.Stderr = &runErr
+	out2, err := run.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd2 := bufio.NewReader(out2)
+	if line, err := rd2.ReadString('\n'); err != nil || line != "ready\n" {
+		run.Process.Kill()
+		t.Fatalf("svmc run: %q %v\n%s", line, err, runErr.String())
+	}
+	run.Process.Signal(os.Interrupt)
+	timer := time.AfterFunc(60*time.Second, func() { run.Process.Kill() })
+	defer timer.Stop()
+	rest2, _ := io.ReadAll(rd2)
+	if err := run.Wait(); err != nil || string(rest2) != "graceful shutdown\n" {
+		t.Fatalf("svmc run interrupted: exit %v, stdout %q, stderr %q", err, rest2, runErr.String())
+	}
+	if status, msg := traceEnd(t, tr2); status != 0 {
+		t.Errorf("svmc run interrupted: trace-end status %d %q, want 0", status, msg)
 	}
 }
