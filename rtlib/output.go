@@ -121,8 +121,34 @@ type (
 	currentStderr struct{}
 )
 
-func (currentStdout) Write(b []byte) (int, error) { return os.Stdout.Write(b) }
-func (currentStderr) Write(b []byte) (int, error) { return os.Stderr.Write(b) }
+func (currentStdout) Write(b []byte) (int, error) { return stdioWrite(os.Stdout, procStdout, 1, b) }
+func (currentStderr) Write(b []byte) (int, error) { return stdioWrite(os.Stderr, procStderr, 2, b) }
+
+// procStdout and procStderr are the process's standard output and error
+// as the program started.
+var procStdout, procStderr = os.Stdout, os.Stderr
+
+// stdioWrite writes b to f, the program's os.Stdout or os.Stderr. While f
+// is the process's own (fd 1 or 2, orig), it writes through a descriptor
+// of its own (stdio_unix.go): a write to a closed pipe there returns EPIPE
+// where os.Stdout's would kill the process by SIGPIPE before the trace is
+// written (Go raises it for descriptors 1 and 2; svmc run … | head closes
+// the pipe). The run then ends as plain Go would end it, by SIGPIPE, but
+// with its trace complete (brokenPipe).
+func stdioWrite(f, orig *os.File, fd int, b []byte) (int, error) {
+	if f != orig {
+		return f.Write(b) // the program (or testing, for an example) replaced it
+	}
+	dup := stdioDup(fd)
+	if dup == nil {
+		return f.Write(b)
+	}
+	n, err := dup.Write(b)
+	if err != nil && isEPIPE(err) {
+		brokenPipe(f, b)
+	}
+	return n, err
+}
 
 // openOutputs sets up the user output of every processor (package
 // output routes it).

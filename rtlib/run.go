@@ -364,6 +364,8 @@ func sigName(s os.Signal) string {
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGPIPE:
+		return "SIGPIPE: the output pipe was closed"
 	}
 	return s.String()
 }
@@ -436,7 +438,10 @@ func Main(prog *Program, body func(p *Proc)) {
 		if par.TraceName != "" {
 			msg += ": trace written to " + par.TraceName
 		}
-		fmt.Fprintln(os.Stderr, safetext.Escape(msg))
+		// A closed output pipe (| head) ends a Go program silently.
+		if ie.Signal != syscall.SIGPIPE {
+			fmt.Fprintln(os.Stderr, safetext.Escape(msg))
+		}
 		os.Exit(ie.ExitCode())
 	}
 	if err != nil {

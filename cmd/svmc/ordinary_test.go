@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/svmc/svmc/trace"
 )
 
 // traceEnd returns the status and message of a trace's trace-end, which
@@ -486,5 +489,71 @@ func main() {
 	}
 	if status, msg := traceEnd(t, tr2); status != 0 {
 		t.Errorf("svmc run interrupted: trace-end status %d %q, want 0", status, msg)
+	}
+}
+
+// TestClosedOutputPipe: a program whose standard output is a pipe that its
+// reader closes (svmc run … | head) ends as plain Go ends it, with status
+// 141 (128 + SIGPIPE) and nothing on stderr, but with its trace complete:
+// it died by SIGPIPE with the trace unwritten before. Both a loop of pdos
+// and serial code that only prints stop at their next write.
+func TestClosedOutputPipe(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		for k := 0; ; k++ {
+			fmt.Println("y", k)
+		}
+	}
+	for k := 0; k < 1000000; k++ {
+		s := 0
+		//svm:pdo reduction(+: s)
+		for i := range 100 {
+			s += i * k
+		}
+		fmt.Println(k, s)
+	}
+}
+`})
+	bin := filepath.Join(t.TempDir(), "prog")
+	if res := runSvmc(t, dir, "build", "-o", bin, "."); res.code != 0 {
+		t.Fatalf("svmc build: %s", res.stderr)
+	}
+	for _, args := range [][]string{nil, {"serial"}} {
+		tr := filepath.Join(t.TempDir(), "t.sddf")
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "SVMC_NPROCS=2", "SVMC_TRACE="+tr)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		rd := bufio.NewReader(out)
+		for range 2 {
+			if _, err := rd.ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out.Close() // the reader goes, as head does
+		timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+		err = cmd.Wait()
+		timer.Stop()
+		var xe *exec.ExitError
+		if !errors.As(err, &xe) || xe.ExitCode() != 141 || stderr.Len() != 0 {
+			t.Fatalf("%v: exit %v, stderr %q; want status 141 and nothing on stderr", args, err, stderr.String())
+		}
+		if status, msg := traceEnd(t, tr); status != trace.EndInterrupt || !strings.Contains(msg, "SIGPIPE") {
+			t.Errorf("%v: trace-end status %d %q, want interrupt (4) by SIGPIPE", args, status, msg)
+		}
 	}
 }

@@ -1,0 +1,53 @@
+//go:build unix
+
+package rtlib
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+)
+
+// stdioDups are descriptors of the process's standard output and error of
+// their own (dup, close-on-exec): os.File's EPIPE check, which raises
+// SIGPIPE, applies to descriptors 1 and 2 only.
+var stdioDups = sync.OnceValue(func() [3]*os.File {
+	var fs [3]*os.File
+	for _, fd := range []int{1, 2} {
+		syscall.ForkLock.RLock()
+		d, err := syscall.Dup(fd)
+		if err == nil {
+			syscall.CloseOnExec(d)
+		}
+		syscall.ForkLock.RUnlock()
+		if err == nil {
+			fs[fd] = os.NewFile(uintptr(d), os.Stdout.Name())
+		}
+	}
+	return fs
+})
+
+func stdioDup(fd int) *os.File { return stdioDups()[fd] }
+
+func isEPIPE(err error) bool { return errors.Is(err, syscall.EPIPE) }
+
+// brokenPipe ends the run because the program's standard output or error
+// (f, which b was written to) is a pipe whose reader has gone: a plain Go
+// program dies there by SIGPIPE. The run stops as for SIGPIPE (its trace
+// completed, exit status 128+13) and the writing processor stops here, as
+// at os.Exit. Outside a run the write is repeated on f, which kills the
+// process as Go does.
+func brokenPipe(f *os.File, b []byte) {
+	r := activeRun.Load()
+	if r == nil || r.standalone || r.done.Load() {
+		f.Write(b)
+		return
+	}
+	r.fail(&InterruptError{Signal: syscall.SIGPIPE})
+	if p := gProcs.load(getg()); p != nil && !p.detached && p.r == r {
+		runtime.Goexit() // the processor stops here; Run finishes the trace
+	}
+	select {} // another goroutine: Main exits the process when the run is wound up
+}
