@@ -26,7 +26,10 @@ import (
 //	})
 func (g *gen) pdo(c *compiler.Construct) {
 	info := c.PDO
-	outer := info.Loops[0].Stmt
+	var outer ast.Node = info.Loops[0].Stmt
+	if l := info.Loops[0].Labeled; l != nil {
+		outer = l // its label goes too: it names the loop of svm_it.Next
+	}
 	s, d := c.Sub.Num, c.Num
 	var pre, b strings.Builder
 	var ranges []string
@@ -63,6 +66,10 @@ func (g *gen) pdo(c *compiler.Construct) {
 		head.WriteString(g.runHead(c, nil))
 		closeHead = "}\n}\n"
 	} else {
+		if info.Label != "" {
+			// continue Label from the body ends one iteration.
+			fmt.Fprintf(&head, "%s:\n", info.Label)
+		}
 		fmt.Fprintf(&head, "for %s.Next() {\n", iterVar)
 		head.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
 		for k, l := range info.Loops {
@@ -74,7 +81,7 @@ func (g *gen) pdo(c *compiler.Construct) {
 	// made once per task instead of once per access. Built for ranks, the
 	// checked copy checks the rows of hoisted accesses once per run.
 	var unchecked *copySpec
-	if g.splitChecked(info.Body) {
+	if info.Label == "" && g.splitChecked(info.Body) { // one copy: one label
 		unchecked = g.e.uncheckedCopy()
 		fmt.Fprintf(&b, "if !%s.Checking() {\n%s%s\n%s} else {\n", procVar, head.String(), unchecked.token, closeHead)
 		if runs {

@@ -17,6 +17,9 @@ import (
 type PDO struct {
 	Loops []*Loop        // outermost first
 	Body  *ast.BlockStmt // body of the innermost loop
+	// Label is the innermost loop's label ("" for none): continue Label
+	// ends one iteration of the nest, as a plain continue in its body.
+	Label string
 	Reds  []*Red
 	Vars  progdb.VarClasses
 	// Subs classifies each on_home subscript (nil without on_home).
@@ -35,6 +38,9 @@ type Loop struct {
 	Step  string
 	Range string     // range over a slice or array: the ranged expression
 	Value *types.Var // its value variable, or nil
+	// Labeled is the labelled statement around Stmt, nil if none (only
+	// the innermost loop of a nest may carry one).
+	Labeled *ast.LabeledStmt
 }
 
 // Red is one reduction variable.
@@ -81,9 +87,12 @@ func (p *Package) checkPDO(c *Construct) {
 		if k > 0 {
 			outer = d.Loops[k-1].Name
 		}
-		l := p.loop(c, st, name, outer)
+		l := p.loop(c, st, name, outer, k == len(d.Loops)-1)
 		if l == nil {
 			return
+		}
+		if l.Labeled != nil {
+			info.Label = l.Labeled.Label.Name
 		}
 		info.Loops = append(info.Loops, l)
 		if k+1 < len(d.Loops) {
@@ -215,30 +224,51 @@ func implicitLoopVar(st ast.Stmt) string {
 const hiddenIndex = "svm_i"
 
 // loop analyses one loop of the nest; outer is the loop variable of the
-// enclosing loop of the nest ("" for the outermost).
-func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name, outer string) *Loop {
+// enclosing loop of the nest ("" for the outermost), innermost whether it
+// is the last. The innermost loop may carry a label, the target of a
+// continue from a loop inside its body (continue outer): that continue
+// ends one iteration, as in the serial loop. An outer loop's label would
+// end several iterations of the nest at once.
+func (p *Package) loop(c *Construct, st ast.Stmt, name directives.Name, outer string, innermost bool) *Loop {
 	line := p.Fset.Position(c.Pos()).Line
-	if ls, ok := st.(*ast.LabeledStmt); ok {
-		p.errorf(ls.Pos(), "pdo (line %d): the loop over %s may not carry a label; remove it (a plain continue continues the pdo loop)", line, name.Name)
-		return nil
+	ls, labeled := st.(*ast.LabeledStmt)
+	if labeled {
+		if !innermost {
+			p.errorf(ls.Pos(), "pdo loops(%s) (line %d): the loop over %s may not carry a label: continue %s would end several iterations of the nest at once; make %s a serial loop of the body, or label the innermost loop",
+				loopNames(c.Dir.PDO.Loops), line, name.Name, ls.Label.Name, name.Name)
+			return nil
+		}
+		st = ls.Stmt
 	}
+	var l *Loop
 	switch s := st.(type) {
 	case *ast.ForStmt:
-		return p.forLoop(c, s, name)
+		l = p.forLoop(c, s, name)
 	case *ast.RangeStmt:
-		return p.rangeLoop(c, s, name)
+		l = p.rangeLoop(c, s, name)
+	default:
+		p.notALoop(c, st, name, outer, line)
+		return nil
 	}
+	if l != nil && labeled {
+		l.Labeled = ls
+	}
+	return l
+}
+
+// notALoop reports that statement st, where the pdo at line expects the
+// loop over name (inside the loop over outer, if any), is none.
+func (p *Package) notALoop(c *Construct, st ast.Stmt, name directives.Name, outer string, line int) {
 	if outer != "" {
 		p.errorf(st.Pos(), "pdo loops(%s) (line %d): the body of loop %s must be only the for loop over %s (a perfect nest), found %s",
 			loopNames(c.Dir.PDO.Loops), line, outer, name.Name, stmtKind(st))
-		return nil
+		return
 	}
 	if name.Name == "" {
 		p.errorf(st.Pos(), "pdo (line %d) must be followed by a for loop, found %s", line, stmtKind(st))
-		return nil
+		return
 	}
 	p.errorf(st.Pos(), "pdo (line %d) must be followed by a for loop over %s, found %s", line, name.Name, stmtKind(st))
-	return nil
 }
 
 // stmtKind names the kind of a statement for messages.

@@ -238,7 +238,14 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 				}
 			case *ast.BranchStmt:
 				if s.Label != nil {
-					if !labels[s.Label.Name] {
+					// continue to the pdo's own (innermost) loop ends one
+					// iteration, as in the loop as written.
+					own := what == "pdo" && c.PDO != nil && s.Label.Name == c.PDO.Label
+					switch {
+					case own && s.Tok == token.BREAK:
+						p.errorf(s.Pos(), "break %s inside the body of the pdo at line %d leaves it: a pdo runs all its iterations; continue %s ends one", s.Label.Name, line, s.Label.Name)
+					case own && s.Tok == token.CONTINUE:
+					case !labels[s.Label.Name]:
 						p.errorf(s.Pos(), "%s %s inside the body of the %s at line %d jumps out of it: %s", s.Tok, s.Label.Name, what, line, hint)
 					}
 					return true

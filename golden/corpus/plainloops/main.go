@@ -1,6 +1,7 @@
 // Command plainloops has pdos written without loops(...): each is the loop
 // that follows, as Go writes it, with an index, without one
-// (for _, v := range s) or with no variable at all (for range n).
+// (for _, v := range s) or with no variable at all (for range n), and one
+// whose loop carries a label.
 package main
 
 import (
@@ -72,4 +73,25 @@ func main() {
 		down += i
 	}
 	fmt.Println("down", down)
+
+	// A labelled pdo loop: continue from the inner loop ends one iteration.
+	prime := make([]bool, 60)
+	//svm:shared prime
+	//svm:pdo strategy(cyclic)
+next:
+	for i := 2; i < len(prime); i++ {
+		for d := 2; d*d <= i; d++ {
+			if i%d == 0 {
+				continue next
+			}
+		}
+		prime[i] = true
+	}
+	var ps []int
+	for i, p := range prime {
+		if p {
+			ps = append(ps, i)
+		}
+	}
+	fmt.Println("primes", ps)
 }

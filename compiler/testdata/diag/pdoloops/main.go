@@ -133,11 +133,42 @@ func assigned(n int) {
 	}
 }
 
-func labeled(n int) {
+// The pdo's (innermost) loop may carry a label for a continue from a loop
+// of its body; break to it leaves the pdo, and an outer loop of a nest may
+// carry none.
+func labeled(n int, a []int) {
 	//svm:pdo loops(i)
-L: // want 1:`^pdo \(line 137\): the loop over i may not carry a label; remove it \(a plain continue continues the pdo loop\)$`
+L:
 	for i := 0; i < n; i++ {
-		continue L
+		for d := 2; d < i; d++ {
+			if i%d == 0 {
+				continue L
+			}
+		}
+		a[i] = i
+	}
+	//svm:pdo loops(i)
+B:
+	for i := 0; i < n; i++ {
+		for {
+			break B // want 4:`^break B inside the body of the pdo at line 150 leaves it: a pdo runs all its iterations; continue B ends one$`
+		}
+	}
+	//svm:pdo loops(i, j)
+O: // want 1:`^pdo loops\(i,j\) \(line 157\): the loop over i may not carry a label: continue O would end several iterations of the nest at once; make i a serial loop of the body, or label the innermost loop$`
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			continue O
+		}
+	}
+	//svm:pdo loops(i, j)
+	for i := 0; i < n; i++ {
+	J:
+		for j := 0; j < n; j++ {
+			for range 2 {
+				continue J
+			}
+		}
 	}
 }
 
@@ -152,7 +183,7 @@ func main() {}
 func notForImplicit(n int) {
 	s := 0
 	//svm:pdo
-	s = n // want 2:`^pdo \(line 154\) must be followed by a for loop, found an assignment$`
+	s = n // want 2:`^pdo \(line 185\) must be followed by a for loop, found an assignment$`
 	_ = s
 }
 
