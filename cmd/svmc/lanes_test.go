@@ -255,19 +255,20 @@ func main() {
 func TestGoroutineMutexWaits(t *testing.T) {
 	t.Setenv("SVMC_DEADLOCK_MS", "100")
 	dir := writeModule(t, map[string]string{"main.go": goMutexProg})
+	type wait struct {
+		Wait       string    `json:"wait"`
+		Line       int       `json:"line"`
+		Total      float64   `json:"total_us"`
+		PerProc    []float64 `json:"per_proc_us"`
+		Count      int64     `json:"count"`
+		Goroutines int64     `json:"goroutine_waits"`
+		Unfinished int64     `json:"unfinished"`
+	}
 	type report struct {
 		Model struct {
-			Duration float64 `json:"duration_us"`
-			Waits    []struct {
-				Wait       string    `json:"wait"`
-				Line       int       `json:"line"`
-				Total      float64   `json:"total_us"`
-				PerProc    []float64 `json:"per_proc_us"`
-				Count      int64     `json:"count"`
-				Goroutines int64     `json:"goroutine_waits"`
-				Unfinished int64     `json:"unfinished"`
-			} `json:"waits"`
-			StuckMutexes int `json:"stuck_mutexes"`
+			Duration     float64 `json:"duration_us"`
+			Waits        []wait  `json:"waits"`
+			StuckMutexes int     `json:"stuck_mutexes"`
 			Goroutines   []struct {
 				Life float64 `json:"life_us"`
 			} `json:"goroutines"`
@@ -315,15 +316,7 @@ func TestGoroutineMutexWaits(t *testing.T) {
 	if res.code != 2 || !strings.Contains(res.stderr, "blocked (sync.Mutex.Lock) in main.transfer at main.go:36") {
 		t.Fatalf("inverted run: exit %d\n%s", res.code, res.stderr)
 	}
-	var w0 *struct {
-		Wait       string    `json:"wait"`
-		Line       int       `json:"line"`
-		Total      float64   `json:"total_us"`
-		PerProc    []float64 `json:"per_proc_us"`
-		Count      int64     `json:"count"`
-		Goroutines int64     `json:"goroutine_waits"`
-		Unfinished int64     `json:"unfinished"`
-	}
+	var w0 *wait
 	for i := range r.Model.Waits {
 		if r.Model.Waits[i].Wait == "mutex" {
 			w0 = &r.Model.Waits[i]

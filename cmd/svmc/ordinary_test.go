@@ -436,23 +436,10 @@ func main() {
 	tr := filepath.Join(t.TempDir(), "t.sddf")
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "SVMC_NPROCS=2", "SVMC_TRACE="+tr)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	rd := bufio.NewReader(out)
-	if line, err := rd.ReadString('\n'); err != nil || line != "ready\n" {
-		cmd.Process.Kill()
-		t.Fatalf("%q %v", line, err)
-	}
+	rd, _, stderr := startReady(t, cmd, "ready\n")
 	cmd.Process.Signal(os.Interrupt)
 	rest, _ := io.ReadAll(rd)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if err != nil || string(rest) != "graceful shutdown\n" || stderr.Len() != 0 {
 		t.Fatalf("exit %v, stdout %q, stderr %q", err, rest, stderr.String())
 	}
@@ -466,20 +453,7 @@ func main() {
 	tr2 := filepath.Join(t.TempDir(), "t2.sddf")
 	run := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr2, ".")
 	run.Dir = dir
-	var runErr strings.Builder
-	run.Stderr = &runErr
-	out2, err := run.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run.Start(); err != nil {
-		t.Fatal(err)
-	}
-	rd2 := bufio.NewReader(out2)
-	if line, err := rd2.ReadString('\n'); err != nil || line != "ready\n" {
-		run.Process.Kill()
-		t.Fatalf("svmc run: %q %v\n%s", line, err, runErr.String())
-	}
+	rd2, _, runErr := startReady(t, run, "ready\n")
 	run.Process.Signal(os.Interrupt)
 	timer := time.AfterFunc(60*time.Second, func() { run.Process.Kill() })
 	defer timer.Stop()
@@ -529,24 +503,13 @@ func main() {
 		tr := filepath.Join(t.TempDir(), "t.sddf")
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "SVMC_NPROCS=2", "SVMC_TRACE="+tr)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
+		rd, out, stderr := startReady(t, cmd, "")
+		if _, err := rd.ReadString('\n'); err != nil {
 			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		rd := bufio.NewReader(out)
-		for range 2 {
-			if _, err := rd.ReadString('\n'); err != nil {
-				t.Fatal(err)
-			}
 		}
 		out.Close() // the reader goes, as head does
 		timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-		err = cmd.Wait()
+		err := cmd.Wait()
 		timer.Stop()
 		var xe *exec.ExitError
 		if !errors.As(err, &xe) || xe.ExitCode() != 141 || stderr.Len() != 0 {
@@ -556,4 +519,27 @@ func main() {
 			t.Errorf("%v: trace-end status %d %q, want interrupt (4) by SIGPIPE", args, status, msg)
 		}
 	}
+}
+
+// startReady starts cmd with its standard output on a pipe and its
+// standard error collected, and returns once it printed its first line,
+// which must be want unless want is "".
+func startReady(t *testing.T, cmd *exec.Cmd, want string) (*bufio.Reader, io.ReadCloser, *strings.Builder) {
+	t.Helper()
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(out)
+	line, err := rd.ReadString('\n')
+	if err != nil || want != "" && line != want {
+		cmd.Process.Kill()
+		t.Fatalf("%s: first line %q %v\n%s", cmd.Path, line, err, stderr.String())
+	}
+	return rd, out, stderr
 }
