@@ -51,12 +51,7 @@ func TestGoroutinesFillIdleProcessors(t *testing.T) {
 	prog, s = inMutexPDO()
 	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}, trace.Buf{}), 2
 	for k, lane := range []int{2, 3} {
-		b := &s.Bufs[lane]
-		b.Begin(trace.TagGoroutineStart, lane, 3)
-		b.Int(0)
-		b.Int(k + 1)
-		b.Chars("main.go:30:3")
-		b.End()
+		s.GoroutineStart(lane, 3, 0, k+1, "main.go:30:3")
 	}
 	for _, lane := range []int{2, 3} {
 		s.Start(lane, 3, tracetest.SubWork, 0, trace.RegionSubroutine)
@@ -139,12 +134,7 @@ func hasFinding(m *Model, kind, text string) bool {
 func TestBlockedGoroutinesLeaveIdleTime(t *testing.T) {
 	prog, s := inMutexPDO()
 	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}), 2
-	b := &s.Bufs[2]
-	b.Begin(trace.TagGoroutineStart, 2, 3)
-	b.Int(0)
-	b.Int(1)
-	b.Chars("main.go:30:3")
-	b.End()
+	s.GoroutineStart(2, 3, 0, 1, "main.go:30:3")
 	s.Start(2, 900, tracetest.SubWork, 0, trace.RegionSubroutine) // one job at the end
 	s.Stop(2, 1000, tracetest.SubWork, 0, trace.RegionSubroutine)
 	s.Rec(2, 1001, trace.TagGoroutineEnd)

@@ -21,16 +21,10 @@ func TestLanesAreNoProcessors(t *testing.T) {
 		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
 		s.Stop(p, 20, tracetest.SubMain, 0, trace.RegionProgram)
 	}
-	b := &s.Bufs[2]
-	b.Begin(trace.TagGoroutineStart, 2, 1)
-	b.Int(0)
-	b.Int(1)
-	b.Chars("main.go:9")
-	b.End()
+	s.GoroutineStart(2, 1, 0, 1, "main.go:9")
 	s.Start(2, 2, tracetest.SubWork, 0, trace.RegionSubroutine)
 	s.Stop(2, 5, tracetest.SubWork, 0, trace.RegionSubroutine)
-	b.Begin(trace.TagGoroutineEnd, 2, 6)
-	b.End()
+	s.Rec(2, 6, trace.TagGoroutineEnd)
 	var out bytes.Buffer
 	w, err := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: "processors", Value: "2"}})
 	if err != nil {
@@ -81,12 +75,7 @@ func TestMutexDeadlock(t *testing.T) {
 			s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
 		}
 		for k, lane := range []int{2, 3} {
-			b := &s.Bufs[lane]
-			b.Begin(trace.TagGoroutineStart, lane, 1)
-			b.Int(0)
-			b.Int(k + 1)
-			b.Chars(fmt.Sprintf("main.go:%d:2", 29+k))
-			b.End()
+			s.GoroutineStart(lane, 1, 0, k+1, fmt.Sprintf("main.go:%d:2", 29+k))
 			s.Rec(lane, 5, trace.TagWaitMutexStart, 1, c.addrs[k])
 		}
 		s.TraceEnd(1000, trace.EndDeadlock, "deadlock: all goroutines are asleep", []int{0}, 0)

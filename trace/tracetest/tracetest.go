@@ -41,6 +41,17 @@ func (s *Synth) Rec(node int, t float64, tag trace.Tag, ints ...int) {
 	b.End()
 }
 
+// GoroutineStart opens goroutine lane lane (a node id from N on) for the
+// num-th goroutine of processor owner, started by the go statement at.
+func (s *Synth) GoroutineStart(lane int, t float64, owner, num int, at string) {
+	b := &s.Bufs[lane]
+	b.Begin(trace.TagGoroutineStart, lane, t)
+	b.Int(owner)
+	b.Int(num)
+	b.Chars(at)
+	b.End()
+}
+
 // Start writes trace-region-start.
 func (s *Synth) Start(node int, t float64, sub, dir, typ int) {
 	s.Rec(node, t, trace.TagTraceRegionStart, sub, dir, typ)
