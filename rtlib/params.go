@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -220,10 +221,13 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 		// processor's buffer was written (see run.writer).
 		par.Trace = f
 		par.TraceName = path
+		// The names as the run began: the program may change its
+		// directory (os.Chdir) before the trace is renamed.
+		final, temp := absPath(path), absPath(partial)
 		closers = append(closers, func() error {
 			err := f.Close()
 			if err == nil && partial != "" {
-				err = os.Rename(partial, path)
+				err = os.Rename(temp, final)
 			}
 			if err != nil {
 				return fmt.Errorf("%s=%s: %v", s.SourceName("trace"), path, err)
@@ -232,6 +236,18 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 		})
 	}
 	return par, closeAll, nil
+}
+
+// absPath is path made absolute against the directory the run began in
+// (path itself when that fails, or for "").
+func absPath(path string) string {
+	if path == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // createTrace creates the trace file. A regular file is written under

@@ -671,7 +671,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		}
 		r.ranks.Listen(r.arrive, r.rankFail)
 	}
-	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, par.StatFile, par.StatBufLength
+	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, absPath(par.StatFile), par.StatBufLength
 	if par.Stats || par.TimeExpendPrint > 0 {
 		// Every processor starts in the user program (package stats).
 		r.stats = stats.NewRun(r.n, r.startNano, nanotime)

@@ -543,3 +543,41 @@ func startReady(t *testing.T, cmd *exec.Cmd, want string) (*bufio.Reader, io.Rea
 	}
 	return rd, out, stderr
 }
+
+// TestChdirKeepsTrace: a program that changes its directory still leaves
+// its trace under the relative name it was given, in the directory it
+// started in (the rename of the partial trace failed, and the trace was
+// lost, with exit status 2).
+func TestChdirKeepsTrace(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	away, err := os.MkdirTemp("", "away")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(away)
+	if err := os.Chdir(away); err != nil {
+		panic(err)
+	}
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range 100 {
+		s += i
+	}
+	fmt.Println(s)
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", "t.sddf", ".")
+	if res.code != 0 || strings.TrimSpace(res.stdout) != "4950" {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if status, msg := traceEnd(t, filepath.Join(dir, "t.sddf")); status != trace.EndNormal {
+		t.Errorf("trace-end status %d %q", status, msg)
+	}
+}
