@@ -94,6 +94,8 @@ type builder struct {
 	unmatch   int
 	unclosed  int
 	window    *windowCut // LOD.Window's part of the run, nil for the whole
+	// endT and endC are the time and clock of trace-end (NaN without it).
+	endT, endC float64
 }
 
 func newBuilder(name string, prog *progdb.Program) *builder {
@@ -102,7 +104,7 @@ func newBuilder(name string, prog *progdb.Program) *builder {
 		tl.Program = prog.Package
 		tl.Files = prog.Files
 	}
-	return &builder{tl: tl, sites: newSites(prog), start: math.Inf(1), end: math.Inf(-1)}
+	return &builder{tl: tl, sites: newSites(prog), start: math.Inf(1), end: math.Inf(-1), endT: math.NaN(), endC: math.NaN()}
 }
 
 // Before takes the time of every record of a processor.
@@ -195,10 +197,25 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 		b.order = append(b.order, procSeq{iv.Proc, iv.Seq1})
 		return
 	}
+	if e == nil && b.endedBlocked() && b.endC > out.Clock1 {
+		// The run deadlocked or was stopped with this still open: it
+		// lasted until the end (still drawn as unclosed).
+		out.End, out.Clock1 = max(out.End, b.endT), b.endC
+	}
 	b.order = append(b.order, procSeq{iv.Proc, iv.Seq1})
 	if iv.Unclosed {
 		b.unclosed++
 	}
+}
+
+// endedBlocked reports whether trace-end says the run deadlocked or was
+// stopped by a signal: what was open then went on to the end.
+func (b *builder) endedBlocked() bool {
+	switch b.tl.Ended.Status {
+	case trace.EndDeadlock, trace.EndInterrupt, trace.EndTerminate:
+		return !math.IsNaN(b.endC)
+	}
+	return false
 }
 
 func (b *builder) Instant(e *replay.Event, seq int) {
@@ -208,6 +225,7 @@ func (b *builder) Instant(e *replay.Event, seq int) {
 		return // the runtime's statistics, written after the run: no event of a processor
 	case trace.TagTraceEnd:
 		b.tl.Ended = analysis.RunEndOf(r)
+		b.endT, b.endC = e.Time, e.Clock
 		return
 	case trace.TagGCPause:
 		b.tl.GC = append(b.tl.GC, GCPause{Start: e.Clock, Dur: r.Double("duration microseconds"), N: r.Int("gc number")})

@@ -449,3 +449,34 @@ func TestMutexWait(t *testing.T) {
 	}
 	t.Errorf("no lock wait in %+v", tl.Intervals)
 }
+
+// TestDeadlockedWaitsLastToTheEnd: in a run that deadlocked, a mutex wait
+// still open at the processor's last record (10 µs) is drawn to the run's
+// end (1000 µs), unclosed; in a run that ended normally it stops at the
+// processor's last record.
+func TestDeadlockedWaitsLastToTheEnd(t *testing.T) {
+	prog := tracetest.Prog()
+	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubWork, Pos: progdb.Pos{File: "main.go", Line: 64, Col: 2}}}
+	for _, c := range []struct {
+		status int
+		end    float64
+	}{{trace.EndDeadlock, 1000}, {trace.EndNormal, 10}} {
+		s := tracetest.New(1)
+		s.Start(0, 0, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Rec(0, 10, trace.TagWaitMutexStart, 1, 0xc000010000)
+		s.TraceEnd(1000, c.status, "deadlock", []int{0}, 0)
+		tl := buildBytes(t, s.MustEncode(t, trace.Binary, prog), view.Options{})
+		found := false
+		for _, iv := range tl.Intervals {
+			if iv.Kind == view.KindLockWait {
+				found = true
+				if iv.End != c.end || !iv.Unclosed {
+					t.Errorf("status %d: mutex wait %+v, want to %v µs, unclosed", c.status, iv, c.end)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("status %d: no lock wait in %+v", c.status, tl.Intervals)
+		}
+	}
+}
