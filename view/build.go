@@ -294,6 +294,9 @@ func (b *builder) finish(procs int, stats replay.OrderStats) *Timeline {
 	if tl.Records == 0 {
 		b.start, b.end = 0, 0
 	}
+	if b.endedBlocked() {
+		b.end = max(b.end, b.endT) // the run went on, blocked, until then
+	}
 	tl.Start, tl.End = b.start, b.end
 	slices.SortStableFunc(tl.Intervals, func(x, y Interval) int {
 		return cmp.Or(cmp.Compare(x.Proc, y.Proc), cmp.Compare(x.Seq0, y.Seq0))

@@ -478,5 +478,8 @@ func TestDeadlockedWaitsLastToTheEnd(t *testing.T) {
 		if !found {
 			t.Errorf("status %d: no lock wait in %+v", c.status, tl.Intervals)
 		}
+		if tl.End != c.end {
+			t.Errorf("status %d: the timeline ends at %v µs, want %v", c.status, tl.End, c.end)
+		}
 	}
 }
