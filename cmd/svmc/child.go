@@ -27,33 +27,7 @@ import (
 // trace in messages ("" if unknown).
 func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 	prog.SysProcAttr = childAttr()
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigc)
-	done := make(chan error, 1)
-	go func() {
-		// The parent-death signal follows the thread that started the
-		// child: keep that thread until the child has ended.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := prog.Start(); err != nil {
-			done <- err
-			return
-		}
-		done <- prog.Wait()
-	}()
-	var err error
-wait:
-	for {
-		select {
-		case sig := <-sigc:
-			if prog.Process != nil && (sig == syscall.SIGTERM || !terminalGroup()) {
-				prog.Process.Signal(sig)
-			}
-		case err = <-done:
-			break wait
-		}
-	}
+	err := runForwarding(prog)
 	var xe *exec.ExitError
 	if !errors.As(err, &xe) {
 		return err
@@ -72,6 +46,40 @@ wait:
 		return exitError{128 + int(sig)}
 	}
 	return exitError{xe.ExitCode()}
+}
+
+// runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT
+// where no terminal's Ctrl-C reaches cmd itself through the process group
+// (terminalGroup). It starts cmd on a thread of its own, kept until cmd
+// ends: the parent-death signal of childAttr follows that thread.
+func runForwarding(cmd *exec.Cmd) error {
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigc)
+	started := make(chan *os.Process, 1)
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- nil
+			done <- err
+			return
+		}
+		started <- cmd.Process
+		done <- cmd.Wait()
+	}()
+	proc := <-started
+	for {
+		select {
+		case sig := <-sigc:
+			if proc != nil && (sig == syscall.SIGTERM || !terminalGroup()) {
+				proc.Signal(sig)
+			}
+		case err := <-done:
+			return err
+		}
+	}
 }
 
 func signalName(s syscall.Signal) string {
