@@ -156,7 +156,7 @@ func TestSerialAdviceWithGoroutines(t *testing.T) {
 	m := &Model{Procs: 2, Duration: 1000, Serial: []*SerialStat{{Site: Site{Func: "main", File: "main.go", Line: 10}, Time: 1000, Lost: 1000, Goroutines: 990}}}
 	for _, f := range Findings(m) {
 		if f.Kind == FindSerial {
-			if !strings.Contains(f.Advice, "at most one at a time ran instrumented code") {
+			if !strings.Contains(f.Advice, "at most one of them ran instrumented code") {
 				t.Errorf("advice %q", f.Advice)
 			}
 			return
