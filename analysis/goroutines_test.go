@@ -127,25 +127,29 @@ func hasFinding(m *Model, kind, text string) bool {
 	return false
 }
 
-// TestBlockedGoroutinesLeaveIdleTime: goroutines alive during the
-// leader's serial code but in no region (workers blocked on a channel,
-// waiting for jobs) do not fill the idle processor: its time stays serial
-// idle time and the serial finding stays.
+// TestBlockedGoroutinesLeaveIdleTime: two goroutines alive during the
+// leader's serial code but in no region but one job (workers blocked on a
+// channel, waiting for jobs) do not fill the idle processor: its time
+// stays serial idle time and the serial finding stays.
 func TestBlockedGoroutinesLeaveIdleTime(t *testing.T) {
 	prog, s := inMutexPDO()
-	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}), 2
-	s.GoroutineStart(2, 3, 0, 1, "main.go:30:3")
-	s.Start(2, 900, tracetest.SubWork, 0, trace.RegionSubroutine) // one job at the end
+	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}, trace.Buf{}), 2
+	for k, lane := range []int{2, 3} { // two workers, alive side by side
+		s.GoroutineStart(lane, 3, 0, k+1, "main.go:30:3")
+	}
+	s.Start(2, 900, tracetest.SubWork, 0, trace.RegionSubroutine) // one job, at the end
 	s.Stop(2, 1000, tracetest.SubWork, 0, trace.RegionSubroutine)
-	s.Rec(2, 1001, trace.TagGoroutineEnd)
+	for _, lane := range []int{2, 3} {
+		s.Rec(lane, 1001, trace.TagGoroutineEnd)
+	}
 	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
 	s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
-	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[0], s.Bufs[1]}
+	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[3], s.Bufs[0], s.Bufs[1]}
 	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{Procs: 2})
 	if g := m.PerProc[1].Goroutines; g != 0 || !hasFinding(m, FindSerial, "its goroutines were alive on their lanes for 998.0 µs of it") {
-		t.Errorf("processor 1's time as goroutines' work %v µs, want none (one job, on processor 0's core); findings %+v", g, Findings(m))
+		t.Errorf("processor 1's time as goroutines' work %v µs, want none (two workers alive, one job at a time, taken to be on processor 0's core); findings %+v", g, Findings(m))
 	}
 }
 
