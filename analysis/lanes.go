@@ -116,7 +116,7 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 		return // records before the lane's goroutine-start: a damaged trace
 	}
 	end := iv.Clock1
-	if e == nil && b.endBlocked && b.endClock > end {
+	if e == nil && b.endBlocked() && b.endClock > end {
 		// Still open when the run deadlocked or was stopped: the
 		// goroutine lived (blocked) until the end.
 		end = b.endClock
@@ -125,7 +125,7 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 	case replay.KindWait:
 		// A goroutine's wait (a sync mutex it locks) is its processor's,
 		// as its time is: the waiting table counts it there.
-		if iv.Unclosed && (e != nil || !b.endBlocked) {
+		if iv.Unclosed && (e != nil || !b.endBlocked()) {
 			return
 		}
 		b.addWait(l.owner, iv, end)
@@ -138,9 +138,7 @@ func (b *builder) laneClose(l *laneState, iv *replay.Interval, e *replay.Event) 
 			b.unfinishedWait(iv)
 		}
 	case replay.KindHold:
-		if !iv.Unclosed {
-			b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).hold += iv.Clock1 - iv.Clock0
-		}
+		b.holdStop(iv)
 	case replay.KindGoroutine:
 		g := b.goStat(l.owner)
 		life := max(0, end-iv.Clock0)

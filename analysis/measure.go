@@ -125,6 +125,20 @@ type RunEnd struct {
 	LostRecords int `json:"lost_records"`
 }
 
+// Blocked reports whether the run was ended while its processors waited:
+// a deadlock, or a signal or time limit. What was open then lasted until
+// trace-end (the report and the view count and draw it so).
+func (e *RunEnd) Blocked() bool {
+	if !e.Recorded {
+		return false
+	}
+	switch e.Status {
+	case trace.EndDeadlock, trace.EndInterrupt, trace.EndTerminate:
+		return true
+	}
+	return false
+}
+
 // Abnormal reports whether the run did not end normally.
 func (e *RunEnd) Abnormal() bool { return e.Recorded && e.Status != trace.EndNormal }
 

@@ -534,9 +534,6 @@ type builder struct {
 	stats          map[int]*StatInterval
 	end            *RunEnd
 	endClock       float64 // of trace-end
-	// endBlocked: the run deadlocked or was stopped (chargeBlockedEnd),
-	// so what is open at the end lasted until trace-end.
-	endBlocked bool
 	// stuckMutexes are the mutexes waits still went on for at a blocked end.
 	stuckMutexes map[int32]bool
 	msgs         msgBuilder
@@ -750,9 +747,7 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 			b.unfinishedWait(iv)
 		}
 	case replay.KindHold:
-		if !iv.Unclosed {
-			b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).hold += iv.Clock1 - iv.Clock0
-		}
+		b.holdStop(iv)
 	case replay.KindMeasure:
 		b.measureFinish(n, iv, e)
 	case replay.KindMsg:
@@ -1291,6 +1286,18 @@ func (b *builder) goCoverage(N int) (covered map[serialKey]float64, othersSerial
 	return covered, othersSerial
 }
 
+// endBlocked reports whether the run deadlocked or was stopped, so that
+// what is open at the end lasted until trace-end (RunEnd.Blocked).
+func (b *builder) endBlocked() bool { return b.end != nil && b.end.Blocked() }
+
+// holdStop counts a closed hold of a lock or critical section (of a
+// processor or a goroutine) at its site.
+func (b *builder) holdStop(iv *replay.Interval) {
+	if !iv.Unclosed {
+		b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait}).hold += iv.Clock1 - iv.Clock0
+	}
+}
+
 // unfinishedWait counts wait iv, still going on when the run ended
 // blocked, at its site, and its mutex among the ones waited for.
 func (b *builder) unfinishedWait(iv *replay.Interval) {
@@ -1328,14 +1335,10 @@ func (b *builder) addWait(proc int, iv *replay.Interval, end float64) float64 {
 // (the processors in a wait). Without it a run that hung for seconds
 // showed the efficiency of the part before the hang.
 func (b *builder) chargeBlockedEnd() {
-	if b.end == nil || !b.end.Recorded {
+	if b.end == nil || !b.end.Blocked() {
 		return
 	}
 	deadlock := b.end.Status == trace.EndDeadlock
-	if !deadlock && b.end.Status != trace.EndInterrupt && b.end.Status != trace.EndTerminate {
-		return
-	}
-	b.endBlocked = true
 	for _, n := range b.nodes {
 		if !n.seen || b.endClock <= n.last {
 			continue

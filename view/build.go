@@ -211,11 +211,7 @@ func (b *builder) Close(iv *replay.Interval, e *replay.Event) {
 // endedBlocked reports whether trace-end says the run deadlocked or was
 // stopped by a signal: what was open then went on to the end.
 func (b *builder) endedBlocked() bool {
-	switch b.tl.Ended.Status {
-	case trace.EndDeadlock, trace.EndInterrupt, trace.EndTerminate:
-		return !math.IsNaN(b.endC)
-	}
-	return false
+	return b.tl.Ended.Blocked() && !math.IsNaN(b.endC)
 }
 
 func (b *builder) Instant(e *replay.Event, seq int) {
