@@ -494,8 +494,13 @@ type builder struct {
 	nprocs   int // from the attribute or option, 0 unknown
 	stage    int
 	nodes    []*nodeState
-	regions  map[regKey]*regAgg
-	regMemo  [64]struct { // the last aggregates by a hash of their key: a map lookup per region end cost 8% of the report
+	// startClock is the earliest clock of a processor's record so far
+	// (started: there was one): where a processor that began late was idle
+	// from.
+	started    bool
+	startClock float64
+	regions    map[regKey]*regAgg
+	regMemo    [64]struct { // the last aggregates by a hash of their key: a map lookup per region end cost 8% of the report
 		k regKey
 		a *regAgg
 	}
@@ -660,6 +665,19 @@ func (b *builder) Before(e *replay.Event) {
 	n.records++
 	if !n.seen {
 		n.seen, n.first, n.last = true, t, t
+		if b.started && b.startClock < t && n.id != b.leader && e.Tag == trace.TagTraceRegionStart && e.A == trace.RegionProgram {
+			// The processor's goroutine began after the run had (the Go
+			// scheduler ran it late: a GC cycle, a busy machine). It was
+			// idle from the start as it would have been started, so the
+			// time until its next record is its idle time there: serial
+			// while the leader runs exclusive code, late to a pdo the
+			// others began (lateJoin), not time outside the run.
+			n.first, n.last = b.startClock, b.startClock
+			return
+		}
+	}
+	if !b.started || t < b.startClock {
+		b.started, b.startClock = true, t
 	}
 	if n.pending != nil && e.Tag != trace.TagPDOWork {
 		b.finishPDO(n, n.pending)

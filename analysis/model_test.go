@@ -573,6 +573,44 @@ func TestLateEntry(t *testing.T) {
 	}
 }
 
+// TestLateStartedProcessor: a processor whose goroutine the Go scheduler
+// ran late (its program region starts 350 µs after the leader's) was idle
+// from the run's start: serial while the leader ran serial code, late to
+// the loop the leader began, not time outside the run. (x191: 700 µs of a
+// 3.7 ms run were "before a processor's records", no finding named them.)
+func TestLateStartedProcessor(t *testing.T) {
+	s := tracetest.New(2)
+	s.Start(0, 0, 2, 0, trace.RegionProgram)
+	// The leader runs serial code from 0 to 200, then the loop.
+	s.Start(0, 200, 1, 2, trace.RegionPDO)
+	s.PDOWork(0, 500, 1, 2, 100, 300)
+	s.Sync(0, 500, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(0, 702, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(0, 703, 1, 2, trace.RegionPDO)
+	s.Stop(0, 800, 2, 0, trace.RegionProgram)
+	s.Start(1, 350, 2, 0, trace.RegionProgram)
+	s.Start(1, 352, 1, 2, trace.RegionPDO)
+	s.PDOWork(1, 700, 1, 2, 100, 348)
+	s.Sync(1, 700, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(1, 702, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(1, 703, 1, 2, trace.RegionPDO)
+	s.Stop(1, 800, 2, 0, trace.RegionProgram)
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
+	p1 := m.PerProc[1]
+	near(t, "processor 1 outside its records", p1.Outside, 0)
+	near(t, "processor 1 serial", p1.Serial, 200+(800-703))
+	near(t, "processor 1 late to the pdo", p1.Join, 352-200)
+	fs := Findings(m)
+	var late, serial bool
+	for _, f := range fs {
+		late = late || f.Kind == FindLate && strings.Contains(f.Title, "processor 1 entered loop tri")
+		serial = serial || f.Kind == FindSerial && strings.Contains(f.Title, "processor 1 idles")
+	}
+	if !late || !serial {
+		t.Errorf("findings without the late start or the serial code before it: %+v", fs)
+	}
+}
+
 // TestImbalanceAdvice: processors that ran as many iterations of a static
 // loop in unequal times are told the two causes that fit (costlier
 // iterations, or less of a CPU); unequal counts keep the strategy's advice.
