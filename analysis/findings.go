@@ -276,10 +276,12 @@ func rankedFindings(m *Model) []Finding {
 		}
 		advice := "run the loops of this code as pdo, independent parts as psection, or code every processor may run as replicated"
 		if s.Goroutines > s.Time/2 {
-			// Its code likely waited for its goroutines; the idle time
-			// left is when at most one of them was busy (else they
-			// would have covered it).
-			advice = "the time lost here is time when processor 0's goroutines were alive but at most one of them ran instrumented code (processor 0's own code may only wait for them): split the work of the one that runs alone (a pdo in it, or more goroutines sharing it), or let processor 0 work beside them; the goroutines' regions show which"
+			// Its code may have waited for its goroutines, and then the
+			// idle time left is when at most one of them was busy (else
+			// they would have covered it); or it computed while they
+			// were blocked (a channel receive leaves no record): the
+			// trace cannot tell, so the advice says both.
+			advice = "processor 0's goroutines were alive here but at most one of them ran at a time (a goroutine blocked on a channel counts as running: the trace has no record of it): if processor 0's code waits for them, split the work of the one that runs alone (a pdo in it, or more goroutines sharing it) or let processor 0 work beside them, the goroutines' regions show which; if processor 0's code computes, " + advice
 		}
 		add(Finding{Kind: FindSerial, Lost: lost, Site: s.Site, Region: s.Region, Code: s.Code,
 			Title:  title,
