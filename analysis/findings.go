@@ -143,10 +143,19 @@ func rankedFindings(m *Model) []Finding {
 			if l.Late > 1 {
 				entries = fmt.Sprintf("%d late entries", l.Late)
 			}
-			add(Finding{Kind: FindLate, Lost: l.Join, Site: l.Site, Region: l.Region, Code: 4,
-				Title: fmt.Sprintf("%s entered %s (%s, %s) %s on average after its first member, %s in all (%s): idle, not running serial code, while the loop began",
-					procList(late), name, l.Func, l.Where(), Dur(l.Join/float64(l.Late)), Dur(l.Join), entries),
-				Advice: lateAdvice(m)})
+			title := fmt.Sprintf("%s entered %s (%s, %s) %s on average after its first member, %s in all (%s): idle, not running serial code, while the loop began",
+				procList(late), name, l.Func, l.Where(), Dur(l.Join/float64(l.Late)), Dur(l.Join), entries)
+			if l.JoinWait > 0 {
+				// The members that began on time then wait for the late
+				// one at the loop's end: lost time of the same cause.
+				them := "them"
+				if len(late) == 1 {
+					them = "it"
+				}
+				title += fmt.Sprintf("; the others then waited %s for %s at its end", Dur(l.JoinWait), them)
+			}
+			add(Finding{Kind: FindLate, Lost: l.Join + l.JoinWait, Site: l.Site, Region: l.Region, Code: 4,
+				Title: title, Advice: lateAdvice(m)})
 		}
 		if l.Startup > 0 {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,

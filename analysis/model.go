@@ -235,6 +235,10 @@ type LoopStat struct {
 	// (Characteristics.Join); Late counts those entries.
 	Join float64 `json:"join_us"`
 	Late int64   `json:"late_entries"`
+	// JoinWait is the implicit-barrier waiting of the other members that
+	// those late entries caused (beyond what unequal busy times explain):
+	// a member waits at the end for one that began late.
+	JoinWait float64 `json:"join_wait_us"`
 }
 
 // LoopRange is one loop of the iteration space (last instance).
@@ -380,6 +384,7 @@ type loopAgg struct {
 	chunks     int64
 	join       float64
 	late       int64
+	joinWait   float64
 	fromWork   bool
 	fromRegion bool
 }
@@ -394,10 +399,11 @@ type loopInst struct {
 	parts    []part
 }
 
-// part is one member's busy time and implicit-barrier wait in an instance.
+// part is one member's busy time, implicit-barrier wait and lateness
+// (its entry after the instance's first member's) in an instance.
 type part struct {
-	node       int32
-	busy, wait float64
+	node             int32
+	busy, wait, late float64
 }
 
 type waitKey struct {
@@ -1191,7 +1197,7 @@ func (b *builder) addPart(n *nodeState, p *pdoExec) {
 	if p.arrival < 0 {
 		wait = -1 // no barrier records (stage < 3): the wait is unknown
 	}
-	in.parts = append(in.parts, part{int32(n.id), busy, wait})
+	in.parts = append(in.parts, part{int32(n.id), busy, wait, max(0, p.start-in.first)})
 	in.sumBusy += busy
 	in.maxBusy = max(in.maxBusy, busy)
 	in.maxTime = max(in.maxTime, time)
@@ -1209,10 +1215,19 @@ func (b *builder) finishInstance(l *loopAgg, k int, in *loopInst) {
 	// barrier, up to its difference to the busiest member: one that starts
 	// late (descheduled, slow to wake) has less busy time but does not wait
 	// for the others.
+	maxLate := 0.0
+	for _, pt := range in.parts {
+		maxLate = max(maxLate, pt.late)
+	}
 	for _, pt := range in.parts {
 		lost := max(0, in.maxBusy-pt.busy)
 		if pt.wait >= 0 {
 			lost = min(lost, pt.wait)
+			// The rest of its wait, up to how much later than it the
+			// latest member began, waited for that member's late start.
+			if maxLate > pt.late {
+				l.joinWait += min(pt.wait-lost, maxLate-pt.late)
+			}
 		}
 		l.lost += lost
 		b.node(int(pt.node)).imb += lost
@@ -1507,7 +1522,7 @@ func (b *builder) model() *Model {
 		st, num := b.pi.regionSite(int(l.key.sub), int(l.key.dir), trace.RegionPDO)
 		ls := &LoopStat{Site: st, Region: num, Strategy: b.pi.strategy(st.Sub, st.Dir), Space: l.space,
 			Instances: l.instances, Iterations: l.iterations, Lost: l.lost, APSTime: l.apsTime,
-			Time: l.time, Startup: l.startup, Dispatch: l.dispatch, Chunks: l.chunks, Join: l.join, Late: l.late}
+			Time: l.time, Startup: l.startup, Dispatch: l.dispatch, Chunks: l.chunks, Join: l.join, Late: l.late, JoinWait: l.joinWait}
 		ls.PerProc = l.perProc
 		for len(ls.PerProc) < N {
 			ls.PerProc = append(ls.PerProc, LoopProc{Iterations: -1})

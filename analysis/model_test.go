@@ -563,7 +563,16 @@ func TestLateEntry(t *testing.T) {
 	if len(fs) == 0 || fs[0].Kind != FindLate || !strings.Contains(fs[0].Title, "processor 1 entered loop tri") {
 		t.Fatalf("findings: %+v", fs)
 	}
-	near(t, "late finding lost", fs[0].Lost, 300+50)
+	// Its lost time holds the leader's waits at the loops' ends for
+	// processor 1 beyond the busy times' difference: 2 µs of the first
+	// instance (processor 1 arrived at its barrier at 401, the leader at
+	// 500, released at 502), 60 of the second (the leader arrived at 700,
+	// processor 1, entered 100 µs after it, at 750, both released at 760).
+	near(t, "late finding lost", fs[0].Lost, 300+50+2+60)
+	near(t, "loop's waits for the late", l.JoinWait, 2+60)
+	if !strings.Contains(fs[0].Title, "the others then waited 62.0 µs for it at its end") {
+		t.Errorf("late finding without the others' waits: %s", fs[0].Title)
+	}
 	if !strings.Contains(fs[0].Advice, "--wait-policy active") {
 		t.Errorf("advice without the trace's CPUs: %s", fs[0].Advice)
 	}
