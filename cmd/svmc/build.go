@@ -156,9 +156,31 @@ func build(pattern, work string, stderr io.Writer, goFlags ...string) (string, e
 	var goOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &goOut, &goOut
 	if err := cmd.Run(); err != nil {
+		if plain, perr := plainBuild(p.Dir); perr != nil {
+			// The user's error, as go build's exit status says it.
+			fmt.Fprintf(stderr, "svmc: the program does not build without svmc either (go build in %s), so the instrumented program cannot build:\n%s\n", p.Dir, plain)
+			return "", exitError{1}
+		}
 		return "", explainBuildFailure(goOut.Bytes(), p, work)
 	}
 	return exe, nil
+}
+
+// plainBuild builds the package in dir as the user would, without svmc
+// (with svmc's --tags): when the instrumented program failed to build,
+// whether the program builds at all tells the user's fault (a C library
+// its cgo preamble does not link, a missing module) from svmc's, which
+// type-checking before codegen cannot do for everything the go command
+// checks. It returns go build's output.
+func plainBuild(dir string) (string, error) {
+	args := []string{"build", "-o", os.DevNull}
+	if buildTags != "" {
+		args = append(args, "-tags="+buildTags)
+	}
+	cmd := exec.Command("go", append(args, ".")...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return string(bytes.TrimSpace(out)), err
 }
 
 // builtProg is the program information of the last program build made

@@ -304,6 +304,42 @@ func main() {
 	}
 }
 
+// TestProgramThatDoesNotLink: a program that type-checks but does not
+// link (x196's cgo preamble without -lm; here a go:linkname to nothing) is
+// the user's error, said with go build's own words on the plain program,
+// not "svmc internal error" about generated code nor a failed build of it
+// whose work directory is kept.
+func TestProgramThatDoesNotLink(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	_ "unsafe"
+)
+
+//go:linkname nosuch example.com/nowhere.nosuch
+func nosuch() int
+
+func main() {
+	n := 0
+	//svm:pdo loops(i) reduction(+: n)
+	for i := 0; i < 10; i++ {
+		n += i
+	}
+	fmt.Println(n + nosuch())
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "2", ".")
+	if res.code != 1 {
+		t.Errorf("exit %d, want 1 (go build's)", res.code)
+	}
+	if !strings.Contains(res.stderr, "the program does not build without svmc either") ||
+		!strings.Contains(res.stderr, "main.main: relocation target example.com/nowhere.nosuch not defined") ||
+		strings.Contains(res.stderr, "internal error") || strings.Contains(res.stderr, "kept in") {
+		t.Errorf("stderr:\n%s", res.stderr)
+	}
+}
+
 func TestPanicNamesProcessorAndLine(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": `package main
 
