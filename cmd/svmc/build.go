@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	goversion "go/version"
 	"io"
 	"io/fs"
 	"os"
@@ -282,11 +283,19 @@ func moduleOf(pattern, work string) (goSetup, error) {
 				setup.env = []string{"GOWORK=" + path}
 				return setup, nil
 			}
-			modPath, err := runtimeModfile(goMod, work)
+			modPath, lang, err := runtimeModfile(goMod, work)
 			if err != nil {
 				return goSetup{}, err
 			}
 			setup.flags = []string{"-modfile=" + modPath, "-mod=mod"}
+			if lang != "" {
+				// Requiring the runtime raises the copy's go line to the
+				// runtime's, and with it the language of the module's
+				// packages: go 1.21's loops have one variable, later ones
+				// one per iteration (x198: &j taken in a loop printed
+				// other values). The module's own version is kept.
+				setup.flags = append(setup.flags, "-gcflags="+modfile.ModulePath(data)+"/...=-lang="+lang)
+			}
 			setup.env = []string{"GOWORK=off"}
 			return setup, nil
 		}
@@ -403,39 +412,51 @@ func runtimeWorkspace(ws, work string) (string, error) {
 
 // runtimeModfile writes a copy of the user's go.mod (and go.sum) that
 // requires svmc and replaces it by the runtime source embedded in this svmc.
-func runtimeModfile(goMod, work string) (string, error) {
+//
+// lang is the module's language version (go1.21) when it is older than
+// the runtime's, whose go line the copy's is raised to: the build keeps
+// the module's with -lang.
+func runtimeModfile(goMod, work string) (path, lang string, err error) {
 	rtDir, err := extractRuntime()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	data, err := os.ReadFile(goMod)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	mf, err := modfile.Parse(goMod, data, nil)
 	if err != nil {
-		return "", err
+		return "", "", err
+	}
+	if mf.Go != nil {
+		if v := goversion.Lang("go" + mf.Go.Version); v != "" && goversion.Compare(v, runtimeGo) < 0 {
+			lang = v
+		}
 	}
 	if err := mf.AddRequire(svmc.Module, "v0.0.0"); err != nil {
-		return "", err
+		return "", "", err
 	}
 	if err := mf.AddReplace(svmc.Module, "", rtDir, ""); err != nil {
-		return "", err
+		return "", "", err
 	}
 	out, err := mf.Format()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	path := filepath.Join(work, "go.mod")
+	path = filepath.Join(work, "go.mod")
 	if err := os.WriteFile(path, out, 0o644); err != nil {
-		return "", err
+		return "", "", err
 	}
 	sum, err := os.ReadFile(strings.TrimSuffix(goMod, ".mod") + ".sum")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
+		return "", "", err
 	}
-	return path, os.WriteFile(filepath.Join(work, "go.sum"), sum, 0o644)
+	return path, lang, os.WriteFile(filepath.Join(work, "go.sum"), sum, 0o644)
 }
+
+// runtimeGo is the language version of the embedded runtime's module.
+const runtimeGo = "go1.24"
 
 // extractRuntime writes the embedded runtime source into the user cache,
 // once per content, and returns the module directory. The directory is
@@ -443,7 +464,7 @@ func runtimeModfile(goMod, work string) (string, error) {
 // can change it: code another local user planted there would run inside
 // the user's program. A directory that fails the check is extracted again.
 func extractRuntime() (string, error) {
-	files := map[string][]byte{"go.mod": []byte("module " + svmc.Module + "\n\ngo 1.24\n")}
+	files := map[string][]byte{"go.mod": []byte("module " + svmc.Module + "\n\ngo " + strings.TrimPrefix(runtimeGo, "go") + "\n")}
 	h := sha256.New()
 	err := fs.WalkDir(svmc.RuntimeSource, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(path, "_test.go") {

@@ -304,6 +304,61 @@ func main() {
 	}
 }
 
+// TestOldModuleKeepsItsLoopVariables: a module of go 1.21 keeps one
+// variable per loop in the instrumented build, as its plain build does, in
+// every package of the module, those svmc rewrote and those it did not
+// (x198: the runtime's go.mod raised the build's language version to the
+// runtime's, and &j taken in ordinary loops printed "0 2" for "3 3"). The
+// pdo's index is the iteration's own under any version.
+func TestOldModuleKeepsItsLoopVariables(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/user/util"
+)
+
+func main() {
+	sq := make([]int, 4)
+	//svm:pdo loops(i)
+	for i := 0; i < 4; i++ {
+		sq[i] = i * i
+	}
+	var ptrs []*int
+	for j := 0; j < 3; j++ {
+		ptrs = append(ptrs, &j)
+	}
+	fmt.Println(sq, *ptrs[0], *ptrs[2], *extra()[0], *util.Ptrs()[1])
+}
+`, "extra.go": `//go:build linux || darwin || windows
+
+package main
+
+func extra() (s []*int) {
+	for k := 0; k < 2; k++ {
+		s = append(s, &k)
+	}
+	return
+}
+`, "util/util.go": `package util
+
+func Ptrs() (s []*int) {
+	for k := 0; k < 2; k++ {
+		s = append(s, &k)
+	}
+	return
+}
+`})
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/user\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSvmc(t, dir, "run", "-n", "2", ".")
+	if res.code != 0 || res.stdout != "[0 1 4 9] 3 3 2 2\n" {
+		t.Errorf("exit %d, stdout %q (want the go 1.21 loops' \"[0 1 4 9] 3 3 2 2\")\n%s", res.code, res.stdout, res.stderr)
+	}
+}
+
 // TestProgramThatDoesNotLink: a program that type-checks but does not
 // link (x196's cgo preamble without -lm; here a go:linkname to nothing) is
 // the user's error, said with go build's own words on the plain program,
