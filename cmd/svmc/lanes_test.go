@@ -338,10 +338,13 @@ func TestGoroutineMutexWaits(t *testing.T) {
 	t.Errorf("no lock-order finding in %+v", r.Findings)
 }
 
-// TestGoroutinesFillIdleTime: main starts four goroutines that compute
+// TestGoroutinesFillIdleTime: main starts eight goroutines that compute
 // and waits for them. On two processors the goroutines run on both cores:
 // the report counts processor 1's time outside constructs as their work,
-// not as idle time, and finds no serial code to parallelise.
+// not as idle time, and finds no serial code to parallelise. (Without the
+// goroutines' work processor 1 would idle the whole run: efficiency 0.5, a
+// serial finding of severity 0.5. A loaded machine runs fewer goroutines
+// at once and starts processor 1 late, behind them: that much is idle.)
 func TestGoroutinesFillIdleTime(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": `package main
 
@@ -352,16 +355,16 @@ import (
 
 func work(seed int) float64 {
 	s := 0.0
-	for i := 0; i < 6_000_000; i++ {
+	for i := 0; i < 3_000_000; i++ {
 		s += float64((i*seed)%7) * 0.5
 	}
 	return s
 }
 
 func main() {
-	res := make([]float64, 4)
+	res := make([]float64, 8)
 	var wg sync.WaitGroup
-	for g := range 4 {
+	for g := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -394,13 +397,11 @@ func main() {
 		t.Fatalf("report: %v\n%s", err, res.stderr)
 	}
 	tm := rep.Model.Time
-	// (A loaded machine delays the goroutines' start and main's wake-up
-	// after them: that much stays idle time.)
-	if tm.Goroutines <= 0 || tm.Serial > tm.Goroutines/2 || tm.Efficiency < 0.65 {
+	if tm.Goroutines <= 0 || tm.Serial > tm.Goroutines || tm.Efficiency < 0.65 {
 		t.Errorf("time %+v: want processor 1's time as the goroutines' work, efficiency near 1", tm)
 	}
 	for _, f := range rep.Findings {
-		if f.Kind == "serial" && f.Severity > 0.2 {
+		if f.Kind == "serial" && f.Severity > 0.3 {
 			t.Errorf("serial finding of severity %.2f though goroutines used the idle core", f.Severity)
 		}
 	}
