@@ -635,6 +635,10 @@ func parseSection(p *parser, d *Directive) {
 // ---- synchronisation, modes, tracing, SVM support
 
 func parseCritical(p *parser, d *Directive) {
+	if p.tok == tLparen {
+		// OpenMP's critical(name).
+		p.fail("expected a name or end of directive: a critical section's name follows the keyword without parentheses (//svm:critical acc, where OpenMP writes critical(acc))")
+	}
 	if p.tok == tName {
 		d.Name = p.namePtr("name")
 	}
