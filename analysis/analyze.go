@@ -258,6 +258,9 @@ func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions
 		m.Narrowed = true
 		m.Warnings = append(m.Warnings, "the trace is narrowed (stage 0 with LOCAL requests): it holds the requested regions only, so T, the shares and the findings are of those regions, and nothing is concluded about the rest of the program")
 	}
+	if w := untracedWarning(m); w != "" {
+		m.Warnings = append(m.Warnings, w)
+	}
 	if opt.FileOrder {
 		return m, nil
 	}

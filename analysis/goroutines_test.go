@@ -170,3 +170,37 @@ func TestSerialAdviceWithGoroutines(t *testing.T) {
 	}
 	t.Errorf("no serial finding in %+v", Findings(m))
 }
+
+// TestUntracedGoroutines: the goroutines that ran without a lane (the
+// runtime's goroutines-untraced record, after the run) are counted with
+// their processor's and a warning says the goroutine figures are short
+// (x201: 3000 goroutines at once, 1976 of them untraced, and the report
+// called the time they worked on processor 1's core serial idle time
+// without a word).
+func TestUntracedGoroutines(t *testing.T) {
+	prog, s := inMutexPDO()
+	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}), 2
+	s.GoroutineStart(2, 3, 0, 1, "main.go:30:3")
+	s.Rec(2, 500, trace.TagGoroutineEnd)
+	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Rec(0, 1003, trace.TagGoroutinesUntraced, 0, 7)
+	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[0], s.Bufs[1]}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{Procs: 2})
+	if len(m.Goroutines) != 1 || m.Goroutines[0].Goroutines != 1 || m.Goroutines[0].Untraced != 7 {
+		t.Fatalf("goroutines %+v, want processor 0's one traced and 7 untraced", m.Goroutines)
+	}
+	warned := false
+	for _, w := range m.Warnings {
+		warned = warned || strings.Contains(w, "7 goroutines (7 of processor 0) ran untraced")
+	}
+	var txt bytes.Buffer
+	if err := WriteText(&txt, NewReport("t", m, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if !warned || !strings.Contains(txt.String(), "main.go:30:3 (1), 7 more untraced") {
+		t.Errorf("warnings %q; report:\n%s", m.Warnings, txt.String())
+	}
+}

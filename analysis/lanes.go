@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
@@ -30,6 +33,10 @@ type GoroutineStat struct {
 	Where []GoStmt `json:"where"`
 	// Unfinished counts goroutines still running when the trace ends.
 	Unfinished int `json:"unfinished,omitempty"`
+	// Untraced counts the goroutines that ran without a lane: more than
+	// trace.MaxLanes were alive at once (goroutines-untraced). Their work
+	// is in none of the figures.
+	Untraced int `json:"untraced,omitempty"`
 }
 
 // GoStmt is a go statement and the goroutines it started.
@@ -207,6 +214,15 @@ type goKey struct {
 // goroutines is Model.Goroutines: per processor, in processor order.
 func (b *builder) goroutines() []GoroutineStat {
 	var out []GoroutineStat
+	for p, n := range b.untracedGo {
+		if b.goStats[p] == nil {
+			if b.goStats == nil {
+				b.goStats = map[int]*GoroutineStat{}
+			}
+			b.goStats[p] = &GoroutineStat{Proc: p}
+		}
+		b.goStats[p].Untraced += n
+	}
 	for _, g := range b.goStats {
 		for k := range b.laneIDs {
 			if k[0] == g.Proc {
@@ -225,4 +241,21 @@ func (b *builder) goroutines() []GoroutineStat {
 	}
 	slices.SortFunc(out, func(x, y GoroutineStat) int { return cmp.Compare(x.Proc, y.Proc) })
 	return out
+}
+
+// untracedWarning says how many goroutines ran without a lane ("" when
+// none did): the runtime traces at most trace.MaxLanes alive at once.
+func untracedWarning(m *Model) string {
+	var parts []string
+	total := 0
+	for _, g := range m.Goroutines {
+		if g.Untraced > 0 {
+			parts = append(parts, fmt.Sprintf("%d of processor %d", g.Untraced, g.Proc))
+			total += g.Untraced
+		}
+	}
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s goroutines (%s) ran untraced: more than %d were alive at once, and those beyond got no lane; their work is in no figure, so time they ran on the cores of idle processors counts as idle (serial) time, and their regions' calls are not counted", strconv.Itoa(total), strings.Join(parts, ", "), trace.MaxLanes)
 }

@@ -289,6 +289,11 @@ func (b *builder) runRecord(e *replay.Event) {
 			b.stats[si.ID] = si
 		}
 		si.Groups = append(si.Groups, sg.g)
+	case trace.TagGoroutinesUntraced:
+		if b.untracedGo == nil {
+			b.untracedGo = map[int]int{}
+		}
+		b.untracedGo[intField(e.Rec, "processor", 0)] += intField(e.Rec, "goroutines", 0)
 	case trace.TagGCPause:
 		b.gcPauses = append(b.gcPauses, gcPause{start: e.Clock, dur: floatField(e.Rec, "duration microseconds")})
 	case trace.TagRankInfo:

@@ -529,6 +529,7 @@ type builder struct {
 	cpus       int // the run's GOMAXPROCS (0 unknown)
 	waitIvs    []waitIv
 	gcPauses   []gcPause
+	untracedGo map[int]int // goroutines-untraced: per processor
 	ranks      []RankStat
 	serial     map[serialKey]float64
 	hasPar     map[int32]bool // subprograms with a pdo or psection directive

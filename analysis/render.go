@@ -570,6 +570,9 @@ func writeGoroutines(w io.Writer, m *Model) {
 		if g.Unfinished > 0 {
 			at = append(at, strconv.Itoa(g.Unfinished)+" still running at the end")
 		}
+		if g.Untraced > 0 {
+			at = append(at, strconv.Itoa(g.Untraced)+" more untraced")
+		}
 		t.add(strconv.Itoa(g.Proc), strconv.Itoa(g.Goroutines), strconv.Itoa(g.Lanes), Dur(g.Life), Dur(g.Longest), Dur(g.Regions), strings.Join(at, ", "))
 	}
 	t.write(w, "  ")

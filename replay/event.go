@@ -242,7 +242,7 @@ func containsClock(s string) bool {
 // rank-info): they belong to no processor's time.
 func AfterRun(tag trace.Tag) bool {
 	return tag == trace.TagStatInterval || tag == trace.TagStatGroup || tag == trace.TagTraceEnd || tag == trace.TagGCPause ||
-		tag == trace.TagRankInfo
+		tag == trace.TagRankInfo || tag == trace.TagGoroutinesUntraced
 }
 
 // decode fills e from r; keep keeps r in e.Rec. The writer of a record is

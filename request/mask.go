@@ -16,8 +16,8 @@ import (
 //	bits 21-23  #1201-#1203  run-time support
 //	bits 24-35  #1301-#1312  regions and global scheduling
 //	bits 36-38  #1401-#1403  overhead
-//	bits 39-54  #2001-#2016  records svmc adds (TagPDOWork is #2001)
-//	bits 55-63  #2101-#2109  message passing
+//	bits 39-55  #2001-#2017  records svmc adds (TagPDOWork is #2001)
+//	bits 56-63  #2101-#2108  message passing
 //
 // A tag outside these ranges has no bit (MaskOf returns 0). Masks are never
 // stored outside a run, so the layout may change when tags are added.
@@ -33,7 +33,7 @@ func MaskOf(tag trace.Tag) Mask {
 }
 
 // firstTag and lastTag bound the tags that have a bit.
-const firstTag, lastTag = 1001, 2109
+const firstTag, lastTag = 1001, 2108
 
 // bitTable[tag-firstTag] is the bit of tag.
 var bitTable = func() (t [lastTag - firstTag + 1]Mask) {
@@ -57,10 +57,10 @@ func maskOf(tag trace.Tag) Mask {
 		b = tag - 1301 + 24
 	case tag >= 1401 && tag <= 1403:
 		b = tag - 1401 + 36
-	case tag >= 2001 && tag <= 2016:
+	case tag >= 2001 && tag <= 2017:
 		b = tag - 2001 + 39
-	case tag >= 2101 && tag <= 2109:
-		b = tag - 2101 + 55
+	case tag >= 2101 && tag <= 2108:
+		b = tag - 2101 + 56
 	default:
 		return 0
 	}

@@ -20,7 +20,7 @@ var stageAdds = [MaxStage + 1][]string{
 		// svmc's measured intervals, statistics, end of trace and throttling
 		"measure-start", "measure-finish", "stat-interval", "stat-group", "trace-end", "trace-throttled", "throttled-calls", "gc-pause",
 		// svmc's goroutine lanes, and a rank's clock and exchanges
-		"goroutine-start", "goroutine-end", "rank-info"},
+		"goroutine-start", "goroutine-end", "goroutines-untraced", "rank-info"},
 	2: {"pdo-info", "pdo-iteration-space", "pdo-work", "section-info", "aps-info", "template-info", "template-dist",
 		"undef-template", "destroy-template", "proc-arrangement", "variable-mapping"},
 	3: {"wait-barrier-start", "wait-barrier-stop", "barrier-checkin", "wait-bcheckout-start", "wait-bcheckout-stop",
@@ -271,13 +271,13 @@ func TestMaskBits(t *testing.T) {
 	if all.Len() != len(trace.Catalog) || StageMask(MaxStage) != all&^MaskOf(trace.TagVarCheck) || StageMask(99) != StageMask(MaxStage) || StageMask(-1) != 0 {
 		t.Errorf("catalogue mask %v, stage 6 %v", all, StageMask(MaxStage))
 	}
-	for _, tag := range []trace.Tag{0, 1000, 1011, 1100, 1112, 1204, 1300, 1313, 1404, 2000, 2017, 2100, 2110, -5} {
+	for _, tag := range []trace.Tag{0, 1000, 1011, 1100, 1112, 1204, 1300, 1313, 1404, 2000, 2018, 2100, 2109, -5} {
 		if MaskOf(tag) != 0 {
 			t.Errorf("MaskOf(%d) = %#x, want 0", tag, uint64(MaskOf(tag)))
 		}
 	}
-	if MaskOf(2109) != 1<<63 || MaskOf(2016) != 1<<54 || MaskOf(trace.TagPDOWork) != 1<<39 {
-		t.Errorf("svmc's tags: %#x %#x", uint64(MaskOf(2109)), uint64(MaskOf(trace.TagPDOWork)))
+	if MaskOf(2108) != 1<<63 || MaskOf(2017) != 1<<55 || MaskOf(trace.TagPDOWork) != 1<<39 || MaskOf(2109) != 0 {
+		t.Errorf("svmc's tags: %#x %#x", uint64(MaskOf(2108)), uint64(MaskOf(trace.TagPDOWork)))
 	}
 	m := MaskOfTags(trace.TagPrefetch, trace.TagPDOWork)
 	if !m.Has(trace.TagPrefetch) || m.Has(trace.TagPDOInfo) || m.String() != "prefetch,pdo-work" ||

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -42,6 +43,9 @@ type laneSet struct {
 	seq    int             // goroutines given a lane
 	closed bool            // the run is ending: no new lanes
 	full   bool            // maxLanes was reached (said)
+	// untraced counts per processor the goroutines that got no lane
+	// (goroutines-untraced after the run).
+	untraced map[int]int
 }
 
 // hurried reports whether a second signal asked the run to end at once.
@@ -111,6 +115,10 @@ func (r *run) newLane(parent *Proc) *Proc {
 				fmt.Fprintf(r.stderr, "svmc: more than %d goroutines of the processors at once: the others run untraced\n", maxLanes)
 			}
 			ls.full = true
+			if ls.untraced == nil {
+				ls.untraced = map[int]int{}
+			}
+			ls.untraced[owner]++
 			return nil
 		}
 		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
@@ -216,4 +224,27 @@ func (r *run) sealLanes() [][]byte {
 		}
 	}
 	return bufs
+}
+
+// untracedRecs writes a goroutines-untraced record per processor whose
+// goroutines ran without a lane, for the record after the run.
+func (r *run) untracedRecs(b *trace.Buf, clock float64) {
+	ls := &r.lanes
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	owners := make([]int, 0, len(ls.untraced))
+	for p := range ls.untraced {
+		owners = append(owners, p)
+	}
+	slices.Sort(owners)
+	node := 0 // the tail's records are the first processor's
+	if r.ranks != nil {
+		node = r.rank * r.perRank
+	}
+	for _, p := range owners {
+		b.Begin(trace.TagGoroutinesUntraced, node, clock)
+		b.Int(p)
+		b.Int(ls.untraced[p])
+		b.End()
+	}
 }

@@ -84,3 +84,45 @@ func TestLanes(t *testing.T) {
 		t.Errorf("a run without a trace gave a lane")
 	}
 }
+
+// TestUntracedGoroutines: goroutines started while every lane is in use
+// run without one, and the run says after its records how many, per
+// processor (goroutines-untraced), so that the report can say its
+// goroutine figures are short.
+func TestUntracedGoroutines(t *testing.T) {
+	const extra = 5
+	release := make(chan struct{})
+	recs := traced(t, 2, 1, trace.Binary, func(p *Proc) {
+		var started, done sync.WaitGroup
+		for g := 0; g < maxLanes+extra; g++ {
+			started.Add(1)
+			done.Add(1)
+			l := GoLane()
+			go func() {
+				defer GoRecover(l, "main.go:7:3")
+				l.GoEnter("main.go:7:3")
+				defer done.Done()
+				started.Done()
+				<-release // every lane stays in use until all have started
+			}()
+		}
+		started.Wait()
+		close(release)
+		done.Wait()
+	})
+	starts, untraced := 0, 0
+	for _, r := range recs {
+		switch r.Desc.Tag {
+		case trace.TagGoroutineStart:
+			starts++
+		case trace.TagGoroutinesUntraced:
+			if r.Int("processor") != 0 {
+				t.Errorf("goroutines-untraced for processor %d, want 0", r.Int("processor"))
+			}
+			untraced += r.Int("goroutines")
+		}
+	}
+	if starts != maxLanes || untraced != extra {
+		t.Errorf("%d goroutine-start and %d untraced goroutines, want %d and %d", starts, untraced, maxLanes, extra)
+	}
+}

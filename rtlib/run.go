@@ -832,6 +832,7 @@ func (r *run) finish(end int64) {
 		if r.gcPauses {
 			r.gcPauseRecs(&tail)
 		}
+		r.untracedRecs(&tail, clock)
 		r.mu.Lock()
 		status, msg := endStatus(r.failErr)
 		r.mu.Unlock()

@@ -143,6 +143,13 @@ const (
 	TagWaitMutexStart Tag = 2015
 	TagWaitMutexStop  Tag = 2016
 
+	// TagGoroutinesUntraced is written with the records after the run,
+	// once per processor whose code started goroutines while MaxLanes
+	// lanes were in use: "goroutines", how many of them ran without a
+	// lane. Their work is in no record, so the goroutines' share of the
+	// processors' idle time is counted short.
+	TagGoroutinesUntraced Tag = 2017
+
 	// MaxLanes bounds the goroutine lanes of a run: their node ids are N
 	// to N + MaxLanes − 1.
 	MaxLanes = 1024
@@ -414,6 +421,8 @@ var Catalog = []*Descriptor{
 		one(nodeID, clock, Field{Int, "processor", 0}, Field{Int, "goroutine number", 0}, Field{Char, "started at", 1})},
 	{TagGoroutineEnd, "goroutine-end", "the goroutine of a lane returns",
 		one(nodeID, clock)},
+	{TagGoroutinesUntraced, "goroutines-untraced", "goroutines a processor started that ran without a lane: more than MaxLanes at once",
+		one(nodeID, clock, Field{Int, "processor", 0}, Field{Int, "goroutines", 0})},
 	{TagWaitMutexStart, "wait-mutex-start", "start waiting for a sync.Mutex the program locks",
 		one(nodeID, clock, Field{Int, "mutex site", 0}, Field{Int, "mutex address", 0})},
 	{TagWaitMutexStop, "wait-mutex-stop", "stop waiting for a sync.Mutex: it is locked",
@@ -511,7 +520,7 @@ func Stage(tag Tag) int {
 	case tag >= 1303 && tag <= 1312, tag == TagPDOWork:
 		return 2
 	case tag >= TagMeasureStart && tag <= TagThrottledCalls, tag == TagGCPause,
-		tag == TagGoroutineStart, tag == TagGoroutineEnd, tag == TagRankInfo:
+		tag == TagGoroutineStart, tag == TagGoroutineEnd, tag == TagRankInfo, tag == TagGoroutinesUntraced:
 		return 1
 	case tag >= 1101 && tag <= 1111, tag >= TagMsgCallStart && tag <= TagMsgRequestDone,
 		tag == TagWaitMutexStart, tag == TagWaitMutexStop:
