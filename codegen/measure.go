@@ -72,8 +72,11 @@ func (g *gen) mutexCalls() {
 			continue
 		}
 		fn := "LockAt"
-		if m.Read {
+		switch {
+		case m.Read:
 			fn = "RLockAt"
+		case m.Locker:
+			fn = "LockerAt"
 		}
 		open, close := fmt.Sprintf("%s.%s(%d, &(", rt, fn, m.Num), "))"
 		if m.Ptr {

@@ -9,9 +9,10 @@ import (
 // sync.RWMutex of the program's own in its subprograms (mu.Lock(),
 // s.mu.RLock(), locks[k].Lock()), in file and source order from 1, so
 // that the runtime records a wait for one by its number and the program
-// information gives its position (rtlib/mutex.go). A lock through
-// sync.Locker, a deferred or a go statement's lock, and one whose
-// receiver is computed by a call are left as they are.
+// information gives its position (rtlib/mutex.go). A lock through a
+// sync.Locker is numbered too (the runtime measures it when the value in
+// it is one of those mutexes); a deferred or a go statement's lock, and
+// one whose receiver is computed by a call are left as they are.
 var MutexesPass = newPass("mutexes", "number the statements that lock the program's sync mutexes", (*Package).numberMutexes, SubprogramsPass)
 
 // MutexSite is one numbered lock statement.
@@ -23,8 +24,8 @@ type MutexSite struct {
 	Stmt *ast.ExprStmt
 	Recv ast.Expr // the expression the method is called on
 	// Read: RLock; Ptr: Recv is a pointer already (else codegen takes
-	// its address).
-	Read, Ptr bool
+	// its address); Locker: Recv is a sync.Locker (LockerAt).
+	Read, Ptr, Locker bool
 }
 
 // mutexMethods are the lock methods LockAt and RLockAt stand in for.
@@ -32,6 +33,7 @@ var mutexMethods = map[string]string{
 	"(*sync.Mutex).Lock":    "Mutex.Lock",
 	"(*sync.RWMutex).Lock":  "RWMutex.Lock",
 	"(*sync.RWMutex).RLock": "RWMutex.RLock",
+	"(sync.Locker).Lock":    "Locker.Lock",
 }
 
 func (p *Package) numberMutexes() []*MutexSite {
@@ -75,6 +77,9 @@ func (p *Package) mutexSite(st *ast.ExprStmt) *MutexSite {
 	t := p.Info.TypeOf(recv)
 	if t == nil {
 		return nil
+	}
+	if name == "Locker.Lock" {
+		return &MutexSite{Func: name, Stmt: st, Recv: recv, Ptr: true, Locker: true}
 	}
 	_, ptr := t.Underlying().(*types.Pointer)
 	if !ptr && !p.addressable(recv) {

@@ -40,8 +40,8 @@ type Program struct {
 	// name them by number ("call site").
 	Calls []*Call `json:"calls,omitempty"`
 	// MutexSites are the statements that lock a sync.Mutex or RWMutex of
-	// the program's own (Func "Mutex.Lock", "RWMutex.Lock" or
-	// "RWMutex.RLock"), numbered from 1 in file and source order; the
+	// the program's own (Func "Mutex.Lock", "RWMutex.Lock",
+	// "RWMutex.RLock" or "Locker.Lock", through a sync.Locker), numbered from 1 in file and source order; the
 	// wait-mutex records name them by number ("mutex site").
 	MutexSites []*Call `json:"mutex_sites,omitempty"`
 	// Accesses are the element accesses of shared variables that carry

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"reflect"
+	"sync"
 
 	"github.com/svmc/svmc/rtlib/internal/stats"
 	"github.com/svmc/svmc/trace"
@@ -37,6 +38,18 @@ func LockAt(site int, m Mutex) {
 	if !m.TryLock() {
 		mutexWait(site, m, m.Lock)
 	}
+}
+
+// LockerAt locks l as l.Lock() does: a sync.Locker whose value is a mutex
+// LockAt takes (*sync.Mutex, *sync.RWMutex, a pointer to a struct that
+// embeds one) has its wait recorded as LockAt records it; any other Locker
+// (an RWMutex's RLocker, the program's own type) is locked as it is.
+func LockerAt(site int, l sync.Locker) {
+	if m, ok := l.(Mutex); ok {
+		LockAt(site, m)
+		return
+	}
+	l.Lock()
 }
 
 // RLockAt read-locks m as m.RLock() does, recording the wait at mutex

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -67,6 +68,49 @@ func TestLockAtRecordsWaits(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("stage %d: mutex records %q, want %q", stage, got, want)
 		}
+	}
+}
+
+// TestLockerAt: a lock through a sync.Locker records the wait when the
+// Locker holds a *sync.Mutex another processor holds (x199's
+// var l sync.Locker = &mu: its waits were in no record), and locks any
+// other Locker (an RWMutex's RLocker) as it is.
+func TestLockerAt(t *testing.T) {
+	var mu sync.Mutex
+	var rw sync.RWMutex
+	held := make(chan struct{})
+	n := 0
+	recs := traced(t, 2, 3, trace.Binary, func(p *Proc) {
+		p.Replicated(1, 1, func(p *Proc) {
+			var l sync.Locker = &mu
+			if p.id == 0 {
+				LockerAt(1, l)
+				close(held)
+				time.Sleep(3 * time.Millisecond)
+				n++
+				l.Unlock()
+				return
+			}
+			<-held
+			LockerAt(2, l) // processor 0 holds it
+			n++
+			l.Unlock()
+			r := rw.RLocker()
+			LockerAt(3, r) // no TryLock: locked as it is
+			r.Unlock()
+		})
+	})
+	if n != 2 {
+		t.Errorf("%d increments under the mutex, want 2", n)
+	}
+	var got []string
+	for _, r := range recs {
+		if r.Desc.Tag == trace.TagWaitMutexStart || r.Desc.Tag == trace.TagWaitMutexStop {
+			got = append(got, fmt.Sprintf("%s node %d site %d", r.Desc.Name, r.Node(), r.Int("mutex site")))
+		}
+	}
+	if want := []string{"wait-mutex-start node 1 site 2", "wait-mutex-stop node 1 site 2"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("mutex records %q, want %q", got, want)
 	}
 }
 
