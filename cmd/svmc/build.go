@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -148,7 +149,16 @@ func build(pattern, work string, stderr io.Writer, goFlags ...string) (string, e
 		return "", err
 	}
 	builtProg = p.Prog
-	exe := filepath.Join(work, "prog")
+	// Named as go run names it, after the package's last path element:
+	// the program's usage messages print os.Args[0].
+	name := path.Base(p.ImportPath)
+	if name == "." || name == "/" || name == "" {
+		name = "prog"
+	}
+	if err := os.MkdirAll(filepath.Join(work, "bin"), 0o755); err != nil {
+		return "", err
+	}
+	exe := filepath.Join(work, "bin", name)
 	args := append(append([]string{"build", "-o", exe, "-overlay", ovPath}, goFlags...), setup.flags...)
 	args = append(args, ".")
 	cmd := exec.Command("go", args...)
