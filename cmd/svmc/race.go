@@ -25,6 +25,11 @@ type raceFilter struct {
 	prog  *progdb.Program
 	mu    sync.Mutex
 	races []raceReport
+	// said holds the lines printed: the detector reports a pair of
+	// source lines once per pair of machine instructions (a map write is
+	// a read and a write inside the runtime), which say the same in
+	// svmc's terms.
+	said map[string]bool
 }
 
 // raceAccess is one side of a data race report.
@@ -75,10 +80,18 @@ func (f *raceFilter) run(r io.Reader) {
 			in, created = false, -1
 			if len(cur) >= 2 {
 				rep := raceReport{cur[0], cur[1]}
+				msg := f.explain(rep)
 				f.mu.Lock()
 				f.races = append(f.races, rep)
+				again := f.said[msg]
+				if f.said == nil {
+					f.said = map[string]bool{}
+				}
+				f.said[msg] = true
 				f.mu.Unlock()
-				fmt.Fprintln(f.out, "svmc: "+f.explain(rep))
+				if !again {
+					fmt.Fprintln(f.out, "svmc: "+msg)
+				}
 			}
 		case in && created >= 0 && strings.TrimSpace(line) == "":
 			created = -1 // a creation stack ends with a blank line
@@ -199,5 +212,6 @@ func (f *raceFilter) summary() string {
 		ls = append(ls, l)
 	}
 	sort.Strings(ls)
-	return fmt.Sprintf("svmc: the race detector found %d data race%s, at %s (its own reports: GORACE=log_path=FILE)", len(f.races), map[bool]string{true: "", false: "s"}[len(f.races) == 1], strings.Join(ls, ", "))
+	n := len(f.said)
+	return fmt.Sprintf("svmc: the race detector found %d data race%s (%d of its reports), at %s (its own reports: GORACE=log_path=FILE)", n, map[bool]string{true: "", false: "s"}[n == 1], len(f.races), strings.Join(ls, ", "))
 }
