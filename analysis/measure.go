@@ -172,6 +172,29 @@ func EndStatusName(status int) string {
 // Summary is one line on how the run ended, "" when it ended normally and
 // nothing was lost. The zero RunEnd (of a Model built by hand) says
 // nothing either.
+// oneLine puts the runtime's message of a run's end on one line: the
+// items of a list (lines indented by two spaces, as "  processor 0:
+// running in main.step at main.go:11" after a time limit or a deadlock)
+// after "; ", any other line (a panic's "\tat main.go:22") after a blank.
+func oneLine(msg string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(msg, "\n") {
+		text := strings.Join(strings.Fields(line), " ")
+		if text == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+				b.WriteString("; ")
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		b.WriteString(text)
+	}
+	return b.String()
+}
+
 func (e *RunEnd) Summary() string {
 	if !e.Recorded && e.Status == 0 {
 		return ""
@@ -185,7 +208,7 @@ func (e *RunEnd) Summary() string {
 	var s string
 	if e.Abnormal() {
 		s = "the run ended abnormally (" + e.StatusName + ")"
-		if msg := strings.Join(strings.Fields(e.Message), " "); msg != "" {
+		if msg := oneLine(e.Message); msg != "" {
 			s += ": " + msg
 		}
 	} else {

@@ -336,6 +336,13 @@ func TestAbnormalEnd(t *testing.T) {
 	if got := m.Ended.Summary(); got != note {
 		t.Errorf("summary %q\nwant    %q", got, note)
 	}
+	// A list in the message (a time limit's, a deadlock's: each
+	// processor on a line of its own) keeps its items apart.
+	limit := &RunEnd{Recorded: true, Status: trace.EndTerminate, StatusName: "terminate",
+		Message: "time limit 3s reached: the run was stopped\n  processor 0: running in main.step at main.go:11\n  processor 1: running"}
+	if got, want := limit.Summary(), "the run ended abnormally (terminate): time limit 3s reached: the run was stopped; processor 0: running in main.step at main.go:11; processor 1: running"; got != want {
+		t.Errorf("summary %q\nwant    %q", got, want)
+	}
 	fs, base := Findings(m), Findings(normal)
 	if len(fs) != len(base)+1 || fs[0].Kind != FindEnd || !fs[0].Unranked || fs[0].Severity != 0 || fs[0].Title != note ||
 		!strings.HasPrefix(fs[0].Advice, "fix the failure") {
