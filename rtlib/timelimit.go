@@ -47,7 +47,9 @@ func (r *run) timeLimitError(limit time.Duration) error {
 			e.States[i] = r.waitText(k, at, int(p.wpeer.Load()))
 			continue
 		}
-		e.States[i] = "running"
+		// No frame of the program's: in svmc's runtime, most often
+		// waiting for the leader's next construct.
+		e.States[i] = "in svmc's runtime, outside the program's code (most likely waiting for the next construct)"
 		if st, ok := stacks[p.goid.Load()]; ok {
 			e.States[i] = st
 		}
