@@ -112,6 +112,9 @@ type Package struct {
 	// synthetic are the expressions substLocals made, with no source
 	// text of their own.
 	synthetic map[ast.Node]bool
+	// pureFuncs are the package's functions of one return statement of
+	// their parameters (pureFunc), found on demand.
+	pureFuncs map[*types.Func]*pureFn
 	// fieldVars stand for the storage field paths reach (fieldPathStorage).
 	fieldVars map[fieldKey]types.Object
 }
