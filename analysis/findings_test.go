@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,6 +198,30 @@ func TestDur(t *testing.T) {
 	for us, want := range map[float64]string{0: "0.0 µs", 12.34: "12.3 µs", 1500: "1.50 ms", 2.5e6: "2.500 s"} {
 		if got := Dur(us); got != want {
 			t.Errorf("Dur(%v) = %q, want %q", us, got, want)
+		}
+	}
+}
+
+// TestLateSenderOfSeveral: a receive from any source that waited for two
+// senders names both (x217's master waited for processors 1 and 2, and the
+// finding said "messages that processor 2 sends later").
+func TestLateSenderOfSeveral(t *testing.T) {
+	m := &Model{Procs: 3, Duration: 1000, Messages: &MessageStats{Waits: []*MsgWait{
+		{Kind: LateSender, Func: "Recv", Where: "main.go:59:11", PeerFunc: "Send", PeerWhere: "main.go:77:5",
+			Count: 19, Time: 600, PerProc: []float64{600, 0, 0}, Culprit: 2, Culprits: []int{1, 2}},
+		{Kind: LateSender, Func: "Recv", Where: "main.go:73:11", Call: 2, PeerFunc: "Send", PeerWhere: "main.go:62:6",
+			Count: 20, Time: 100, PerProc: []float64{0, 50, 50}, Culprit: 0, Culprits: []int{0}},
+	}}}
+	var titles []string
+	for _, f := range Findings(m) {
+		titles = append(titles, f.Title)
+	}
+	for _, want := range []string{
+		"processor 0 waits 600.0 µs in Recv (main.go:59:11) for messages that processors 1-2 send later (processor 2 most often) from Send (main.go:77:5), 19 messages",
+		"processors 1-2 wait 100.0 µs in Recv (main.go:73:11) for messages that processor 0 sends later from Send (main.go:62:6), 20 messages",
+	} {
+		if !slices.Contains(titles, want) {
+			t.Errorf("findings %q lack %q", titles, want)
 		}
 	}
 }

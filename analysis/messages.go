@@ -92,8 +92,10 @@ type MsgWait struct {
 	// Culprit is the processor most often waited for (the late sender,
 	// the last to arrive, the root), -1 unknown.
 	Culprit int `json:"culprit"`
-	culprit map[int]int
-	kindOf  int // the waiting call's kind, for its name without program information
+	// Culprits are every processor waited for, ascending.
+	Culprits []int `json:"culprits,omitempty"`
+	culprit  map[int]int
+	kindOf   int // the waiting call's kind, for its name without program information
 }
 
 // msgCall is one call of a processor, kept while it is open, while it is
@@ -367,7 +369,9 @@ func (mb *msgBuilder) build(pi progInfo, N int) *MessageStats {
 			if n > best || n == best && p < w.Culprit {
 				w.Culprit, best = p, n
 			}
+			w.Culprits = append(w.Culprits, p)
 		}
+		slices.Sort(w.Culprits)
 		ms.Waits = append(ms.Waits, w)
 	}
 	slices.SortFunc(ms.Waits, func(a, b *MsgWait) int {
@@ -401,12 +405,14 @@ func messageFindings(m *Model, pi progInfo) []Finding {
 		procs := procsWaiting(w.PerProc)
 		switch w.Kind {
 		case LateSender:
-			title = fmt.Sprintf("%s wait%s %s in %s (%s) for messages that processor %d sends later from %s (%s), %s",
-				procs, verbS(procs), Dur(w.Time), w.Func, w.Where, w.Culprit, w.PeerFunc, w.PeerWhere, plural(w.Count, "message"))
+			who, most := culprits(w, "sends", "send")
+			title = fmt.Sprintf("%s wait%s %s in %s (%s) for messages that %s later%s from %s (%s), %s",
+				procs, verbS(procs), Dur(w.Time), w.Func, w.Where, who, most, w.PeerFunc, w.PeerWhere, plural(w.Count, "message"))
 			advice = "the receive starts before its message is sent: post it early as Irecv and Wait only when the data is needed, send earlier, or give the sender less work before the send"
 		case LateReceiver:
-			title = fmt.Sprintf("%s wait%s %s in %s (%s) until processor %d posts its receive (%s, %s), %s",
-				procs, verbS(procs), Dur(w.Time), w.Func, w.Where, w.Culprit, w.PeerFunc, w.PeerWhere, plural(w.Count, "message"))
+			who, most := culprits(w, "posts its receive", "post their receives")
+			title = fmt.Sprintf("%s wait%s %s in %s (%s) until %s%s (%s, %s), %s",
+				procs, verbS(procs), Dur(w.Time), w.Func, w.Where, who, most, w.PeerFunc, w.PeerWhere, plural(w.Count, "message"))
 			advice = "the send waits for its receive: post the receive earlier (Irecv), send with Isend, or let standard sends buffer (a larger msg_buffer)"
 		case WaitNxN:
 			title = fmt.Sprintf("%s wait%s %s in %s (%s) for the last processor to arrive (processor %d most often), %s",
@@ -455,6 +461,7 @@ func mergedWaits(ws []*MsgWait) []*MsgWait {
 		if m == nil {
 			c := *w
 			c.PerProc = slices.Clone(w.PerProc)
+			c.Culprits = slices.Clone(w.Culprits)
 			byKey[k] = &c
 			out = append(out, &c)
 			peers[k] = 1
@@ -463,6 +470,12 @@ func mergedWaits(ws []*MsgWait) []*MsgWait {
 		m.Count += w.Count
 		m.Time += w.Time
 		m.Max = max(m.Max, w.Max)
+		for _, p := range w.Culprits {
+			if !slices.Contains(m.Culprits, p) {
+				m.Culprits = append(m.Culprits, p)
+			}
+		}
+		slices.Sort(m.Culprits)
 		for p, x := range w.PerProc {
 			if p < len(m.PerProc) {
 				m.PerProc[p] += x
@@ -518,6 +531,17 @@ func procsWaiting(per []float64) string {
 		return fmt.Sprintf("processor %d", ps[0])
 	}
 	return "processors " + rangesText(ps)
+}
+
+// culprits names the processors a wait state waited for with the verb
+// for one or several, "processor 2 sends" or "processors 1-2 send" (a
+// master's receive from any worker waits for each), and then the one
+// most often waited for, " (processor 2 most often)", when several.
+func culprits(w *MsgWait, one, several string) (who, most string) {
+	if len(w.Culprits) <= 1 {
+		return fmt.Sprintf("processor %d %s", w.Culprit, one), ""
+	}
+	return fmt.Sprintf("processors %s %s", rangesText(w.Culprits), several), fmt.Sprintf(" (processor %d most often)", w.Culprit)
 }
 
 func verbS(subject string) string {
