@@ -217,7 +217,10 @@ func TestStatGroupsOfConstructs(t *testing.T) {
 		p.MeasureFinish("solve")
 		p.Replicated(1, 4, func(q *Proc) {
 			if q.ID() == 1 {
-				spin(3 * time.Millisecond)
+				// 20 ms, of which the check wants 2.5: processor 0 may
+				// itself reach the barrier late on a loaded machine
+				// (3 ms measured 101 µs once, in CI beside other tests).
+				spin(20 * time.Millisecond)
 			}
 			q.Barrier(1, 5)
 		})
@@ -243,7 +246,7 @@ func TestStatGroupsOfConstructs(t *testing.T) {
 	}
 	var tv, ps float64
 	if _, err := fmt.Sscanf(text[strings.Index(text, "time variation"):], "time variation %f us, potential dissynchronisation %f us", &tv, &ps); err != nil || tv < 2500 || ps < 2500 {
-		t.Errorf("time variation %v µs, potential dissynchronisation %v µs (%v); want at least the 3 ms one processor came late", tv, ps, err)
+		t.Errorf("time variation %v µs, potential dissynchronisation %v µs (%v); want at least 2.5 ms of the 20 ms one processor came late", tv, ps, err)
 	}
 	if !strings.Contains(out.String(), "s = 5050") {
 		t.Errorf("output %q", out.String())
