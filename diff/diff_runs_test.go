@@ -1,12 +1,14 @@
 package diff
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // The exact Mann-Whitney U test against values from its tables: complete
@@ -82,5 +84,49 @@ func TestCompareFlowsNoProgram(t *testing.T) {
 	d := CompareFlows(a, b, nil)
 	if d.First == nil || d.First.Step != 2 || !strings.Contains(d.First.A, "3 elements") || !strings.Contains(d.First.B, "4 elements") {
 		t.Errorf("first divergence %+v", d.First)
+	}
+}
+
+// A pdo called in the body of another runs on one processor per call,
+// where the outer loop's schedule sends it: its calls on two processors
+// are no instance of a team, and compare with the serial run's calls
+// (x206: "pdo (main.go:7) instance 1: ran 60 iterations in A, ran 120
+// iterations in B" for a dot product in a matrix product's rows). The
+// outer loop's instances still compare.
+func TestNestedPDOIsNoTeamInstance(t *testing.T) {
+	flow := func(procs int, outer []int) *Flow {
+		s := tracetest.New(procs)
+		for p := range procs {
+			s.Start(p, 0, 1, 0, trace.RegionProgram)
+			s.Start(p, 1, 1, 1, trace.RegionPDO)
+			for k := 0; k < 2/procs; k++ { // each processor's rows
+				s.Start(p, 2, 2, 1, trace.RegionPDO)
+				s.PDOWork(p, 3, 2, 1, 60, 1)
+				s.Stop(p, 4, 2, 1, trace.RegionPDO)
+			}
+			s.PDOWork(p, 5, 1, 1, outer[p], 4)
+			s.Stop(p, 6, 1, 1, trace.RegionPDO)
+			s.Stop(p, 7, 1, 0, trace.RegionProgram)
+		}
+		data, err := s.Encode(trace.Binary, tracetest.Prog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := trace.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadFlow(rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	a, b := flow(1, []int{2}), flow(2, []int{1, 1})
+	if d := CompareFlows(a, b, nil); d.Loop != nil {
+		t.Errorf("loop divergence %+v: the inner pdo's calls compared as instances", d.Loop)
+	}
+	if c := flow(2, []int{1, 2}); CompareFlows(a, c, nil).Loop == nil {
+		t.Errorf("the outer loop's 2 against 3 iterations not found")
 	}
 }

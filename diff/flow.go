@@ -22,7 +22,11 @@ type Flow struct {
 	Steps [][]Step
 	// Iterations are, per pdo (sub, dir), the iterations of each instance
 	// summed over the processors (from pdo-work; Work is false when the
-	// trace has none).
+	// trace has none). A pdo run inside another's body, in a section or
+	// on a goroutine's lane runs on part of the processors (often one),
+	// once per call, where the outer construct's schedule sends the call:
+	// it is no instance of the whole team, and is left out (x206's dot
+	// in a matrix product's rows gave "60 iterations in A, 120 in B").
 	Iterations map[[2]int32][]int64
 	Work       bool
 	Loops      bool // the run entered a parallel loop
@@ -71,6 +75,8 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 		open     []int32 // region types of the open regions
 		pdo, par int     // open parallel loops, open parallel constructs
 		inst     map[[2]int32]int
+		lane     bool // a goroutine's lane (goroutine-start)
+		sect     int  // open sections
 	}
 	var ps []*pstate
 	proc := func(p int) *pstate {
@@ -101,6 +107,9 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 			if forks(e.A) {
 				s.par++
 			}
+			if e.A == trace.RegionSection {
+				s.sect++
+			}
 		case trace.TagTraceRegionStop:
 			if n := len(s.open); n > 0 {
 				t := s.open[n-1]
@@ -108,12 +117,20 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 				if t == trace.RegionPDO {
 					s.pdo--
 				}
+				if t == trace.RegionSection {
+					s.sect--
+				}
 				if forks(t) {
 					s.par--
 				}
 			}
+		case trace.TagGoroutineStart:
+			s.lane = true
 		case trace.TagPDOWork:
 			f.Work = true
+			if s.pdo > 1 || s.sect > 0 || s.lane {
+				return nil // part of the team, per call: no team instance
+			}
 			site := [2]int32{e.Sub, e.Dir}
 			k := s.inst[site]
 			s.inst[site] = k + 1
