@@ -508,6 +508,18 @@ func TestGCInWaits(t *testing.T) {
 	}
 }
 
+// loopPart writes processor p's part of an instance of loop (1, 2): it
+// enters at enter, ends its iters iterations (busy µs) and reaches the
+// implicit barrier at done, leaves the barrier at release and the loop
+// 1 µs later.
+func loopPart(s *tracetest.Synth, p int, enter, done, release float64, iters int, busy float64) {
+	s.Start(p, enter, 1, 2, trace.RegionPDO)
+	s.PDOWork(p, done, 1, 2, iters, busy)
+	s.Sync(p, done, trace.TagWaitBarrierStart, 1, 2)
+	s.Sync(p, release, trace.TagWaitBarrierStop, 1, 2)
+	s.Stop(p, release+1, 1, 2, trace.RegionPDO)
+}
+
 // TestLateEntry: processor 1, idle while the leader runs serial code, enters
 // a pdo 300 µs after the leader began it (a processor woken late, as on
 // a virtual machine whose idle CPU sleeps): those 300 µs are "late to a
@@ -520,17 +532,9 @@ func TestLateEntry(t *testing.T) {
 		s.Start(p, 0, 2, 0, trace.RegionProgram)
 	}
 	// The leader runs serial code from 0 to 100, then the loop.
-	s.Start(0, 100, 1, 2, trace.RegionPDO)
-	s.PDOWork(0, 500, 1, 2, 100, 400)
-	s.Sync(0, 500, trace.TagWaitBarrierStart, 1, 2)
-	s.Sync(0, 502, trace.TagWaitBarrierStop, 1, 2)
-	s.Stop(0, 503, 1, 2, trace.RegionPDO)
+	loopPart(s, 0, 100, 500, 502, 100, 400)
 	// Processor 1 arrives when the leader has done all of it.
-	s.Start(1, 400, 1, 2, trace.RegionPDO)
-	s.PDOWork(1, 401, 1, 2, 0, 1)
-	s.Sync(1, 401, trace.TagWaitBarrierStart, 1, 2)
-	s.Sync(1, 502, trace.TagWaitBarrierStop, 1, 2)
-	s.Stop(1, 503, 1, 2, trace.RegionPDO)
+	loopPart(s, 1, 400, 401, 502, 0, 1)
 	// A second instance begins at 600 while processor 1 is in a call
 	// (590-650) of its own: late from its last record, 650, on.
 	s.Start(0, 600, 1, 2, trace.RegionPDO)
@@ -591,18 +595,10 @@ func TestLateStartedProcessor(t *testing.T) {
 	s := tracetest.New(2)
 	s.Start(0, 0, 2, 0, trace.RegionProgram)
 	// The leader runs serial code from 0 to 200, then the loop.
-	s.Start(0, 200, 1, 2, trace.RegionPDO)
-	s.PDOWork(0, 500, 1, 2, 100, 300)
-	s.Sync(0, 500, trace.TagWaitBarrierStart, 1, 2)
-	s.Sync(0, 702, trace.TagWaitBarrierStop, 1, 2)
-	s.Stop(0, 703, 1, 2, trace.RegionPDO)
+	loopPart(s, 0, 200, 500, 702, 100, 300)
 	s.Stop(0, 800, 2, 0, trace.RegionProgram)
 	s.Start(1, 350, 2, 0, trace.RegionProgram)
-	s.Start(1, 352, 1, 2, trace.RegionPDO)
-	s.PDOWork(1, 700, 1, 2, 100, 348)
-	s.Sync(1, 700, trace.TagWaitBarrierStart, 1, 2)
-	s.Sync(1, 702, trace.TagWaitBarrierStop, 1, 2)
-	s.Stop(1, 703, 1, 2, trace.RegionPDO)
+	loopPart(s, 1, 352, 700, 702, 100, 348)
 	s.Stop(1, 800, 2, 0, trace.RegionProgram)
 	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, testProg()), Options{})
 	p1 := m.PerProc[1]
