@@ -196,6 +196,7 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 		g.sub(s)
 	}
 	g.exits(subs)
+	g.testStops(subs)
 	g.mapOrder(subs)
 	g.guardGoroutines()
 	for _, s := range subs {

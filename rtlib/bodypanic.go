@@ -130,6 +130,14 @@ func (p *Proc) rethrow(c *bodyPanic) {
 	if c == nil {
 		return
 	}
+	if s, ok := c.value.(testStop); ok {
+		switch {
+		case p.id == 0:
+			s.stop() // the test's goroutine (teststop.go)
+		case p.mode == replicated:
+			return // processor 0 stops the test
+		}
+	}
 	p.rethrown = c
 	panic(c.value)
 }

@@ -408,3 +408,91 @@ func TestSvmcTestCache(t *testing.T) {
 		}
 	}
 }
+
+// TestFatalInPDO: t.Fatal, Fatalf and Skipf called in a pdo's iterations
+// end the test as in the plain program, on any processor, and the next
+// tests run (x220: a Fatalf on the test's goroutine left the pdo with
+// processor 1 waiting at its barrier, a deadlock after 5 s; on processor 1
+// it would have ended that processor's goroutine).
+func TestFatalInPDO(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"calc.go": `package calc
+
+// Squares fills out with the squares of 0..len(out)-1.
+func Squares(out []int) {
+	//svm:pdo loops(i)
+	for i := range out {
+		out[i] = i * i
+	}
+}
+`,
+		"calc_test.go": `package calc
+
+import "testing"
+
+func check(t *testing.T, xs []int, bad int) {
+	//svm:pdo loops(i)
+	for i := range xs {
+		if i == bad {
+			t.Fatalf("xs[%d] = %d is bad", i, xs[i])
+		}
+	}
+}
+
+func TestOnProcessor0(t *testing.T) {
+	xs := make([]int, 16)
+	Squares(xs)
+	check(t, xs, 3)
+	t.Log("not reached")
+}
+
+func TestOnProcessor1(t *testing.T) {
+	xs := make([]int, 16)
+	Squares(xs)
+	check(t, xs, 12)
+	t.Log("not reached")
+}
+
+func TestSkipped(t *testing.T) {
+	//svm:pdo loops(i)
+	for i := 0; i < 8; i++ {
+		if i == 5 {
+			t.Skipf("skip at %d", i)
+		}
+	}
+	t.Fatal("not reached")
+}
+
+func TestAfterwards(t *testing.T) {
+	xs := make([]int, 100)
+	Squares(xs)
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := range xs {
+		s += xs[i]
+	}
+	if s != 328350 {
+		t.Fatal(s)
+	}
+}
+`})
+	res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-v")
+	out := res.stdout + res.stderr
+	if res.code != 1 {
+		t.Errorf("exit %d, want 1 (failed tests)", res.code)
+	}
+	flat := regexp.MustCompile(`(?m)^\s+`).ReplaceAllString(out, "") // go test indents a test's lines
+	for _, want := range []string{
+		"calc_test.go:9: xs[3] = 9 is bad\n--- FAIL: TestOnProcessor0",
+		"calc_test.go:9: xs[12] = 144 is bad\n--- FAIL: TestOnProcessor1",
+		"calc_test.go:32: skip at 5\n--- SKIP: TestSkipped",
+		"--- PASS: TestAfterwards",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not reached") || strings.Contains(out, "deadlock") {
+		t.Errorf("output:\n%s", out)
+	}
+}
