@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/svmc/svmc/compiler"
+	"github.com/svmc/svmc/directives"
 )
 
 // testStopFuncs are the methods of testing's T, B and F that end a test,
@@ -17,7 +18,7 @@ var testStopFuncs = map[string]string{
 }
 
 // testStops rewrites t.Fatal(x) and its kin called in the body of a pdo
-// into svm_rt.TestFatal(t, x), on a receiver without calls (a variable or
+// or of a section into svm_rt.TestFatal(t, x), on a receiver without calls (a variable or
 // a field), as exits rewrites log.Fatal. A function literal of the body
 // is left: it may run anywhere, later.
 func (g *gen) testStops(subs []*compiler.Sub) {
@@ -25,10 +26,16 @@ func (g *gen) testStops(subs []*compiler.Sub) {
 	done := map[*ast.CallExpr]bool{} // a nested pdo's body is in its outer one's
 	for _, s := range subs {
 		for _, c := range s.Constructs {
-			if c.PDO == nil || c.PDO.Body == nil {
+			var body ast.Node
+			switch {
+			case c.PDO != nil && c.PDO.Body != nil:
+				body = c.PDO.Body
+			case c.Kind() == directives.Section && c.Owner != nil && c.Stmt != nil:
+				body = c.Stmt // a section ends as a pdo's share does
+			default:
 				continue
 			}
-			ast.Inspect(c.PDO.Body, func(n ast.Node) bool {
+			ast.Inspect(body, func(n ast.Node) bool {
 				switch x := n.(type) {
 				case *ast.FuncLit:
 					return false

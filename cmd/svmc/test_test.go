@@ -410,8 +410,8 @@ func TestSvmcTestCache(t *testing.T) {
 }
 
 // TestFatalInPDO: t.Fatal, Fatalf and Skipf called in a pdo's iterations
-// end the test as in the plain program, on any processor, and the next
-// tests run (x220: a Fatalf on the test's goroutine left the pdo with
+// or in a section end the test as in the plain program, on any processor,
+// and the next tests run (x220: a Fatalf on the test's goroutine left the pdo with
 // processor 1 waiting at its barrier, a deadlock after 5 s; on processor 1
 // it would have ended that processor's goroutine).
 func TestFatalInPDO(t *testing.T) {
@@ -463,6 +463,25 @@ func TestSkipped(t *testing.T) {
 	t.Fatal("not reached")
 }
 
+func TestInSection(t *testing.T) {
+	var a, b int
+	//svm:psection
+	{
+		//svm:section
+		{
+			a = 1
+		}
+		//svm:section
+		{
+			b = 2
+			if b == 2 {
+				t.Fatalf("section b failed: %d", b)
+			}
+		}
+	}
+	t.Log("not reached", a)
+}
+
 func TestAfterwards(t *testing.T) {
 	xs := make([]int, 100)
 	Squares(xs)
@@ -486,6 +505,7 @@ func TestAfterwards(t *testing.T) {
 		"calc_test.go:9: xs[3] = 9 is bad\n--- FAIL: TestOnProcessor0",
 		"calc_test.go:9: xs[12] = 144 is bad\n--- FAIL: TestOnProcessor1",
 		"calc_test.go:32: skip at 5\n--- SKIP: TestSkipped",
+		"calc_test.go:50: section b failed: 2\n--- FAIL: TestInSection",
 		"--- PASS: TestAfterwards",
 	} {
 		if !strings.Contains(flat, want) {
