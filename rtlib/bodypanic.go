@@ -1,8 +1,11 @@
 package rtlib
 
 import (
+	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 )
 
 // A panic in a pdo's iteration behaves as in the serial program: it leaves
@@ -33,8 +36,10 @@ type bodyPanic struct {
 // any, after closing the regions the unwound frames had opened.
 func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPanic) {
 	d := p.depths()
-	defer p.catch(&caught, d, it)
+	returned := false
+	defer p.catch(&caught, d, it, &returned)
 	body(p, it)
+	returned = true
 	p.dropStale(d)
 	return nil
 }
@@ -42,8 +47,10 @@ func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPan
 // callSection runs a section's body on its leader p, as callBody.
 func (p *Proc) callSection(body func(p *Proc)) (caught *bodyPanic) {
 	d := p.depths()
-	defer p.catch(&caught, d, nil)
+	returned := false
+	defer p.catch(&caught, d, nil, &returned)
 	body(p)
+	returned = true
 	p.dropStale(d)
 	return nil
 }
@@ -68,9 +75,12 @@ func (p *Proc) depths() depths {
 // critical sections and locks it left held (the other processors would
 // wait for them forever) and closes the regions it left open; it is the
 // iteration that panicked (nil for a section).
-func (p *Proc) catch(caught **bodyPanic, d depths, it *Iter) {
+func (p *Proc) catch(caught **bodyPanic, d depths, it *Iter, returned *bool) {
 	v := recover()
 	if v == nil {
+		if !*returned {
+			p.goexitInBody()
+		}
 		return
 	}
 	c := &bodyPanic{value: v, proc: p.id, at: userFrame()}
@@ -161,4 +171,39 @@ func (c *bodyPanic) raised(v any) (same bool) {
 		}
 	}()
 	return v == c.value
+}
+
+// goexitInBody ends the run when a body leaves by runtime.Goexit, which
+// nothing can stop: the construct cannot end without this processor (its
+// barrier would wait for it until the deadlock watchdog spoke). The usual
+// cause is t.Fatal in a function the body calls (svmc compiles the calls
+// written in the body itself: teststop.go).
+func (p *Proc) goexitInBody() {
+	if p.r.exiting() || p.r.aborting.Load() {
+		return // os.Exit, or the run ending with an error: the runtime's own Goexit
+	}
+	at := goexitCaller()
+	if at != "" {
+		at = " at " + at
+	}
+	p.r.fail(&Error{Proc: p.id, Msg: "an iteration or section left its construct by runtime.Goexit" + at +
+		" (t.Fatal, t.FailNow or t.Skip in a function the body calls?): the construct cannot end without this processor; " +
+		"call them in the body itself, where svmc compiles them to end the test after the construct, or return an error to it"})
+}
+
+// goexitCaller is the innermost frame of the program's own code in the
+// stack that called runtime.Goexit (not the runtime's, testing's or svmc's).
+func goexitCaller() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "testing.") && !strings.HasPrefix(fn, rtPkg) {
+			return fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
 }

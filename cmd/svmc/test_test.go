@@ -516,3 +516,34 @@ func TestAfterwards(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestFatalInCalledFunction: t.Fatalf in a helper the pdo's body calls is
+// not compiled (svmc sees only the body), and its runtime.Goexit cannot be
+// stopped: the run ends at once with the line and what to do, not with a
+// deadlock reported after the watchdog's 5 s.
+func TestFatalInCalledFunction(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"calc_test.go": `package calc
+
+import "testing"
+
+func mustBe(t *testing.T, got, want int) {
+	if got != want {
+		t.Fatalf("got %d, want %d", got, want)
+	}
+}
+
+func TestHelper(t *testing.T) {
+	//svm:pdo loops(i)
+	for i := 0; i < 16; i++ {
+		mustBe(t, i, i+len("x")*map[bool]int{true: 1}[i == 3])
+	}
+}
+`})
+	res := runSvmc(t, dir, "test", "-n", "2", ".")
+	out := res.stdout + res.stderr
+	if res.code == 0 || !strings.Contains(out, "calc_test.go:7: got 3, want 4") ||
+		!strings.Contains(out, "left its construct by runtime.Goexit at calc_test.go:7") || strings.Contains(out, "deadlock") {
+		t.Errorf("exit %d, output:\n%s", res.code, out)
+	}
+}
