@@ -1,11 +1,9 @@
 package rtlib
 
 import (
-	"fmt"
 	"reflect"
 	"runtime"
 	"slices"
-	"strings"
 )
 
 // A panic in a pdo's iteration behaves as in the serial program: it leaves
@@ -182,28 +180,10 @@ func (p *Proc) goexitInBody() {
 	if p.r.exiting() || p.r.aborting.Load() {
 		return // os.Exit, or the run ending with an error: the runtime's own Goexit
 	}
-	at := goexitCaller()
-	if at != "" {
-		at = " at " + at
-	}
-	p.r.fail(&Error{Proc: p.id, Msg: "an iteration or section left its construct by runtime.Goexit" + at +
+	// Where the program's code called it: testing's FailNow is passed over.
+	pcs := make([]uintptr, 64)
+	at := firstUserFrame(pcs[:runtime.Callers(2, pcs)], "testing.")
+	p.r.fail(&Error{Pos: at, Proc: p.id, Msg: "an iteration or section left its construct by runtime.Goexit" +
 		" (t.Fatal, t.FailNow or t.Skip in a function the body calls?): the construct cannot end without this processor; " +
 		"call them in the body itself, where svmc compiles them to end the test after the construct, or return an error to it"})
-}
-
-// goexitCaller is the innermost frame of the program's own code in the
-// stack that called runtime.Goexit (not the runtime's, testing's or svmc's).
-func goexitCaller() string {
-	pcs := make([]uintptr, 64)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
-	for {
-		f, more := frames.Next()
-		fn := f.Function
-		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "testing.") && !strings.HasPrefix(fn, rtPkg) {
-			return fmt.Sprintf("%s:%d", f.File, f.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -61,13 +62,16 @@ func userFrame() string {
 	return firstUserFrame(pcs[:n])
 }
 
-// firstUserFrame is userFrame over call-stack PCs captured earlier.
-func firstUserFrame(pcs []uintptr) string {
+// firstUserFrame is userFrame over call-stack PCs captured earlier; the
+// frames of the packages named in also (a prefix of their functions'
+// names, "testing.") are passed over too.
+func firstUserFrame(pcs []uintptr, also ...string) string {
 	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		fn := f.Function
-		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") && !strings.HasPrefix(fn, rtPkg) {
+		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") && !strings.HasPrefix(fn, rtPkg) &&
+			!slices.ContainsFunc(also, func(p string) bool { return strings.HasPrefix(fn, p) }) {
 			return fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
 		if !more {

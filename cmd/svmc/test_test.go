@@ -543,7 +543,7 @@ func TestHelper(t *testing.T) {
 	res := runSvmc(t, dir, "test", "-n", "2", ".")
 	out := res.stdout + res.stderr
 	if res.code == 0 || !strings.Contains(out, "calc_test.go:7: got 3, want 4") ||
-		!strings.Contains(out, "left its construct by runtime.Goexit at calc_test.go:7") || strings.Contains(out, "deadlock") {
+		!strings.Contains(out, "calc_test.go:7: processor 0: an iteration or section left its construct by runtime.Goexit") || strings.Contains(out, "deadlock") {
 		t.Errorf("exit %d, output:\n%s", res.code, out)
 	}
 }
