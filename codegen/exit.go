@@ -65,11 +65,7 @@ func (g *gen) exits(subs []*compiler.Sub) {
 				return true
 			}
 			if to := exitFuncs[fn.FullName()]; to != "" {
-				arg := rt + "." + to + "(" + g.p.Text(sel.X)
-				if len(x.Args) > 0 {
-					arg += ", "
-				}
-				g.e.raw(g.off(x.Fun.Pos()), g.off(x.Lparen)+1, arg)
+				g.receiverFirst(x, sel, to)
 				g.usesRT = true
 				return false
 			}
@@ -115,6 +111,17 @@ func (g *gen) inspectOutside(skip [][2]token.Pos, f func(ast.Node) bool) {
 		}
 		return f(n)
 	})
+}
+
+// receiverFirst rewrites the method call x (x.Fun is sel) into a call of
+// the runtime's function to with the receiver first: l.Fatal(v) becomes
+// svm_rt.LoggerFatal(l, v). The receiver must be a plainReceiver.
+func (g *gen) receiverFirst(x *ast.CallExpr, sel *ast.SelectorExpr, to string) {
+	arg := rt + "." + to + "(" + g.p.Text(sel.X)
+	if len(x.Args) > 0 {
+		arg += ", "
+	}
+	g.e.raw(g.off(x.Fun.Pos()), g.off(x.Lparen)+1, arg)
 }
 
 // plainReceiver reports whether e is a variable or a field of one: an

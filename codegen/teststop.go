@@ -53,11 +53,7 @@ func (g *gen) testStops(subs []*compiler.Sub) {
 						return true
 					}
 					done[x] = true
-					arg := rt + "." + testStopFuncs[fn.Name()] + "(" + g.p.Text(sel.X)
-					if len(x.Args) > 0 {
-						arg += ", "
-					}
-					g.e.raw(g.off(x.Fun.Pos()), g.off(x.Lparen)+1, arg)
+					g.receiverFirst(x, sel, testStopFuncs[fn.Name()])
 				}
 				return true
 			})
