@@ -375,11 +375,6 @@ func main() {
 	fmt.Println(len(res))
 }
 `})
-	tr := filepath.Join(t.TempDir(), "t.sddf")
-	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 {
-		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
-	}
-	res := runSvmc(t, dir, "report", "--format", "json", tr)
 	var rep struct {
 		Model struct {
 			Time struct {
@@ -393,9 +388,7 @@ func main() {
 			Severity float64 `json:"severity"`
 		} `json:"findings"`
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
-		t.Fatalf("report: %v\n%s", err, res.stderr)
-	}
+	reportJSON(t, dir, ".", 2, &rep)
 	tm := rep.Model.Time
 	if tm.Goroutines <= 0 || tm.Serial > tm.Goroutines || tm.Efficiency < 0.65 {
 		t.Errorf("time %+v: want processor 1's time as the goroutines' work, efficiency near 1", tm)

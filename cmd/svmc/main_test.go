@@ -527,11 +527,12 @@ func TestReportExample31(t *testing.T) {
 	}
 }
 
-// reportJSON runs a program with a trace and returns its report as JSON.
-func reportJSON(t *testing.T, pkg string, n int, out any, args ...string) {
+// reportJSON runs package pkg of the module in dir on n processors with a
+// trace and decodes its report's JSON into out.
+func reportJSON(t *testing.T, dir, pkg string, n int, out any, args ...string) {
 	t.Helper()
 	tr := filepath.Join(t.TempDir(), "t.sddf")
-	if res := runSvmc(t, "../..", append([]string{"run", "-n", fmt.Sprint(n), "--trace", tr, pkg, "--"}, args...)...); res.code != 0 {
+	if res := runSvmc(t, dir, append([]string{"run", "-n", fmt.Sprint(n), "--trace", tr, pkg, "--"}, args...)...); res.code != 0 {
 		t.Fatalf("run %s: exit %d\n%s", pkg, res.code, res.stderr)
 	}
 	res := runSvmc(t, ".", "report", "--format", "json", tr)
@@ -557,7 +558,7 @@ func TestReportFindsBlockImbalance(t *testing.T) {
 			} `json:"site"`
 		} `json:"findings"`
 	}
-	reportJSON(t, "./examples/triangle", 4, &rep, "-n", "1500")
+	reportJSON(t, "../..", "./examples/triangle", 4, &rep, "-n", "1500")
 	if len(rep.Findings) == 0 {
 		t.Fatal("no findings")
 	}
@@ -596,7 +597,7 @@ func TestReportLateProcessor(t *testing.T) {
 			} `json:"waits"`
 		} `json:"model"`
 	}
-	reportJSON(t, "./cmd/svmc/testdata/late", 4, &rep)
+	reportJSON(t, "../..", "./cmd/svmc/testdata/late", 4, &rep)
 	const delay = 500e3 // µs
 	found := false
 	for _, w := range rep.Model.Waits {
@@ -969,7 +970,7 @@ func TestReportMutexWait(t *testing.T) {
 			} `json:"site"`
 		} `json:"findings"`
 	}
-	reportJSON(t, "./cmd/svmc/testdata/mutexwait", 2, &rep)
+	reportJSON(t, "../..", "./cmd/svmc/testdata/mutexwait", 2, &rep)
 	found := false
 	for _, w := range rep.Model.Waits {
 		if w.Wait != "mutex" {
