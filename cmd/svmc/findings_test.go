@@ -205,3 +205,47 @@ func tune(t *testing.T, prog, dir string, flags ...string) (result, [][]string) 
 	}
 	return res, regexp.MustCompile(`svmc tune: round (\d) \(([^)]*)\): (\d+) records, [^;]*; top: (\S+) `).FindAllStringSubmatch(res.stderr, -1)
 }
+
+// TestLateSendersOfAnyReceive: a master receiving results from any worker
+// waits for both workers' messages, and the late-sender finding names both
+// (x217: it named only the one most often waited for).
+func TestLateSendersOfAnyReceive(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	total := 0
+	//svm:replicated
+	{
+		me, n := rtlib.ProcessorID(), rtlib.NumProcessors()
+		if me == 0 {
+			buf := make([]int, 1)
+			for k := 0; k < 2*(n-1); k++ {
+				rtlib.Recv(rtlib.AnySource, 1, buf)
+				total += buf[0]
+			}
+		} else {
+			for k := 0; k < 2; k++ {
+				time.Sleep(2 * time.Millisecond) // the work before each result
+				rtlib.Send(0, 1, []int{me})
+			}
+		}
+	}
+	fmt.Println(total)
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, dir, "run", "-n", "3", "--trace", tr, "."); res.code != 0 || res.stdout != "6\n" {
+		t.Fatalf("run: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	res := runSvmc(t, dir, "report", "--findings", tr)
+	if !strings.Contains(res.stdout, "for messages that processors 1-2 send later (processor ") {
+		t.Errorf("report:\n%s", res.stdout)
+	}
+}
