@@ -56,9 +56,17 @@ func load(cfg Config) (*Package, error) {
 		Fset:       fset,
 		Tests:      cfg.Tests,
 	}
-	pkgs, err := packages.Load(lc, pattern)
-	if err != nil {
-		return nil, fmt.Errorf("loading %s: %v", pattern, err)
+	var pkgs []*packages.Package
+	if !cfg.Tests {
+		if lp, ok := loadFromImports(lc, pattern); ok {
+			pkgs = []*packages.Package{lp}
+		}
+	}
+	if pkgs == nil {
+		var err error
+		if pkgs, err = packages.Load(lc, pattern); err != nil {
+			return nil, fmt.Errorf("loading %s: %v", pattern, err)
+		}
 	}
 	var xtests []string
 	if cfg.Tests {
