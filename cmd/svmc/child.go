@@ -120,8 +120,9 @@ func newWorkDir(prefix string, keep bool) (string, error) {
 // buildInWork builds the package at pattern in a new work directory (see
 // build) and returns the executable and the function that removes the
 // directory when the caller is done (it keeps it with keep, and after a
-// build failure that names it).
-func buildInWork(prefix, pattern string, keep bool, stderr io.Writer, goFlags ...string) (exe string, done func(), err error) {
+// build failure that names it). Without debug the executable has no DWARF,
+// as go run builds it.
+func buildInWork(prefix, pattern string, keep, debug bool, stderr io.Writer, goFlags ...string) (exe string, done func(), err error) {
 	work, err := newWorkDir(prefix, keep)
 	if err != nil {
 		return "", func() {}, err
@@ -129,7 +130,7 @@ func buildInWork(prefix, pattern string, keep bool, stderr io.Writer, goFlags ..
 	if keep {
 		fmt.Fprintf(stderr, "svmc: work directory %s\n", work)
 	}
-	exe, err = build(pattern, work, stderr, goFlags...)
+	exe, err = build(pattern, work, debug, stderr, goFlags...)
 	if keep {
 		return exe, func() {}, err
 	}

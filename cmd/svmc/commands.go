@@ -156,7 +156,7 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 				}
 				goFlags, buildRanks = mpiGoFlags, true
 			}
-			exe, done, err := buildInWork("svmc-build-", pattern, false, cmd.ErrOrStderr(), goFlags...)
+			exe, done, err := buildInWork("svmc-build-", pattern, false, true, cmd.ErrOrStderr(), goFlags...)
 			defer done()
 			if err != nil {
 				return err
@@ -263,7 +263,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 				goFlags = append(goFlags, mpiGoFlags...)
 				buildRanks = true
 			}
-			exe, done, err := buildInWork("svmc-run-", pattern, keep, cmd.ErrOrStderr(), goFlags...)
+			exe, done, err := buildInWork("svmc-run-", pattern, keep, false, cmd.ErrOrStderr(), goFlags...)
 			defer done()
 			if err != nil {
 				return err

@@ -15,18 +15,20 @@ import (
 // instrumented code against the embedded runtime). Each iteration edits the
 // source, so that no build cache hides the work. Compare the two side by
 // side (benchstat -col /mode); binary-MB reports the executable's size.
+// The modes gorun and svmcrun are the edit-and-run cycle: go run . against
+// svmc run -n 1 . (both build without DWARF, and run the short program).
 func BenchmarkCompileBuild(b *testing.B) {
 	dir := b.TempDir()
 	writeBigProgram(b, dir, 240)
-	for _, mode := range []string{"plain", "svmc"} {
+	for _, mode := range []string{"plain", "svmc", "gorun", "svmcrun"} {
 		b.Run("mode="+mode, func(b *testing.B) {
 			exe := filepath.Join(dir, mode+".bin")
-			var cmd []string
-			if mode == "plain" {
-				cmd = []string{"go", "build", "-o", exe, "."}
-			} else {
-				cmd = []string{svmcBin, "build", "-o", exe, "."}
-			}
+			cmd := map[string][]string{
+				"plain":   {"go", "build", "-o", exe, "."},
+				"svmc":    {svmcBin, "build", "-o", exe, "."},
+				"gorun":   {"go", "run", "."},
+				"svmcrun": {svmcBin, "run", "-n", "1", "."},
+			}[mode]
 			for i := 0; b.Loop(); i++ {
 				b.StopTimer()
 				f, err := os.OpenFile(filepath.Join(dir, "main.go"), os.O_APPEND|os.O_WRONLY, 0)

@@ -50,7 +50,7 @@ a line per round: its request, records, trace size and top finding.`,
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
-			exe, done, err := buildInWork("svmc-run-", pattern, false, cmd.ErrOrStderr())
+			exe, done, err := buildInWork("svmc-run-", pattern, false, false, cmd.ErrOrStderr())
 			defer done()
 			if err != nil {
 				return err
