@@ -141,12 +141,30 @@ func (p *Proc) die(err error) {
 		os.Exit(2)
 	}
 	r.fail(err)
-	runtime.Goexit()
+	p.stopHere()
 }
 
 // checkAbort is a safe point: a processor of a failing run stops here.
 func (p *Proc) checkAbort() {
 	if !p.detached && p.r.aborting.Load() {
-		runtime.Goexit()
+		p.stopHere()
 	}
+}
+
+// stopHere ends the calling processor's part in a run that is winding up
+// (a failure, os.Exit, a signal): Run completes the trace and Main ends the
+// process. A test's goroutine acting as processor 0 (svmc test) does not
+// end: the testing package takes runtime.Goexit on a test's goroutine for
+// a test that returned early and panics, which ended the process before
+// the trace was complete ("test executed panic(nil) or runtime.Goexit"
+// after kill -INT). It counts processor 0 as stopped and waits for Main.
+func (p *Proc) stopHere() {
+	if p.id == 0 && !p.detached && testRun.Load() && holder.Load() == getg() {
+		if p.r.exiting() {
+			p.closeRegionsAbove(0) // as procMain does at os.Exit
+		}
+		p.ended()
+		select {}
+	}
+	runtime.Goexit()
 }

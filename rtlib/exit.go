@@ -5,7 +5,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"runtime"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -55,7 +54,7 @@ func Exit(code int) {
 	p := gProcs.load(getg())
 	r.fail(&ExitError{Code: code, At: userFrame(), Who: exitCaller(p, r)})
 	if p != nil && !p.detached && p.r == r {
-		runtime.Goexit() // the processor stops here; Run finishes the trace
+		p.stopHere() // the processor stops here; Run finishes the trace
 	}
 	select {} // another goroutine: Main exits the process when the run is wound up
 }

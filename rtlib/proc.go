@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/svmc/svmc/request"
@@ -69,8 +70,9 @@ type Proc struct {
 	wsite   atomic.Uint64
 	wpeer   atomic.Int32
 
-	waiter team.Waiter // await sleeps here (its flag on a cache line of its own)
-	exited chan struct{}
+	waiter  team.Waiter // await sleeps here (its flag on a cache line of its own)
+	exited  chan struct{}
+	endOnce sync.Once // ended
 }
 
 // ID returns the processor number, 0..NProcs()-1. A goroutine a processor

@@ -410,6 +410,9 @@ func Main(prog *Program, body func(p *Proc)) {
 	if cerr := closeAll(); err == nil && cerr != nil {
 		err = cerr
 	}
+	if testPanicking.Load() {
+		select {} // svmc test: the panicking test ends the process (completeOnPanic)
+	}
 	var xe *ExitError
 	if net != nil {
 		// A rank that ends in error ends the job: mpirun stops the others
@@ -907,13 +910,8 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 			// regions still open end here, as they would on return.
 			p.closeRegionsAbove(0)
 		}
-		p.st.Stop()
-		p.throttledCallsRecs()
 		gProcs.store(g, nil)
-		close(p.exited)
-		if r.live.Add(-1) == 0 {
-			close(r.allDone)
-		}
+		p.ended()
 	}()
 	p.pushRegion(Site{Sub: r.prog.Main}, trace.RegionProgram)
 	if p.id == 0 {
@@ -926,6 +924,21 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 	p.closeRegionsAbove(0)
 	p.unfinishedMeasures()
 	normal = true
+}
+
+// ended counts the processor as stopped, once: by its goroutine's end, or
+// by the test's goroutine that acts as processor 0 in svmc test and stops
+// in a failing run (stopHere, testPanicked) while processor 0's own
+// goroutine still waits in testing.M.Run.
+func (p *Proc) ended() {
+	p.endOnce.Do(func() {
+		p.st.Stop()
+		p.throttledCallsRecs()
+		close(p.exited)
+		if p.r.live.Add(-1) == 0 {
+			close(p.r.allDone)
+		}
+	})
 }
 
 // unfinishedMeasures says, once per interval and place, which measured

@@ -5,7 +5,6 @@ package rtlib
 import (
 	"errors"
 	"os"
-	"runtime"
 	"sync"
 	"syscall"
 )
@@ -47,7 +46,7 @@ func brokenPipe(f *os.File, b []byte) {
 	}
 	r.fail(&InterruptError{Signal: syscall.SIGPIPE})
 	if p := gProcs.load(getg()); p != nil && !p.detached && p.r == r {
-		runtime.Goexit() // the processor stops here; Run finishes the trace
+		p.stopHere() // the processor stops here; Run finishes the trace
 	}
 	select {} // another goroutine: Main exits the process when the run is wound up
 }

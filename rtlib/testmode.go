@@ -3,6 +3,7 @@ package rtlib
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Processor 0 in svmc test. The generated TestMain runs the tests inside a
@@ -87,7 +88,35 @@ func OnLeader(body func(p *Proc)) {
 		gProcs.store(g, prev)
 		giveBack(g) // unless t.Parallel gave it away and it was not taken back
 	}()
+	defer completeOnPanic(r, g)
 	body(r.procs[0])
+}
+
+// testPanicking is set when a test that acts as processor 0 panicked: the
+// testing package reports the panic and ends the process, after the run
+// has completed the trace (Main waits for that end).
+var testPanicking atomic.Bool
+
+// completeOnPanic, deferred by a test's goroutine g that acts as processor
+// 0, completes the run's trace when the test panics, then panics on: the
+// testing package reports a test's panic and ends the process with it,
+// which left the trace under its partial name.
+func completeOnPanic(r *run, g uintptr) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if holder.Load() == g && !r.done.Load() {
+		p := r.procs[0]
+		testPanicking.Store(true)
+		r.fail(p.panicError(v))
+		p.ended()
+		deadline := time.Now().Add(2*r.stopWait + time.Second)
+		for !r.done.Load() && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	panic(v)
 }
 
 // SubRun is t.Run(name, f) for a test that acts as processor 0: the
@@ -113,6 +142,7 @@ func SubRun[R interface {
 			gProcs.store(c, prev)
 			giveBack(c)
 		}()
+		defer completeOnPanic(r, c)
 		f(sub)
 	})
 }

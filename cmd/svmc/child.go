@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/svmc/svmc/trace"
@@ -27,7 +28,7 @@ import (
 // trace in messages ("" if unknown).
 func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 	prog.SysProcAttr = childAttr()
-	err := runForwarding(prog)
+	err := runForwarding(prog, false)
 	var xe *exec.ExitError
 	if !errors.As(err, &xe) {
 		return err
@@ -51,8 +52,10 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 // runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT
 // where no terminal's Ctrl-C reaches cmd itself through the process group
 // (terminalGroup). It starts cmd on a thread of its own, kept until cmd
-// ends: the parent-death signal of childAttr follows that thread.
-func runForwarding(cmd *exec.Cmd) error {
+// ends: the parent-death signal of childAttr follows that thread. With
+// children (go test, whose test binary is what must stop), the signals go
+// to cmd's children where it has some (signalChildren).
+func runForwarding(cmd *exec.Cmd, children bool) error {
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigc)
@@ -73,14 +76,21 @@ func runForwarding(cmd *exec.Cmd) error {
 	for {
 		select {
 		case sig := <-sigc:
+			signalled.Store(true)
 			if proc != nil && (sig == syscall.SIGTERM || !terminalGroup()) {
-				proc.Signal(sig)
+				if !children || !signalChildren(proc, sig.(syscall.Signal)) {
+					proc.Signal(sig)
+				}
 			}
 		case err := <-done:
 			return err
 		}
 	}
 }
+
+// signalled is set once svmc got SIGINT or SIGTERM while it ran a
+// child: svmc test --trace-per-test starts no further go test.
+var signalled atomic.Bool
 
 func signalName(s syscall.Signal) string {
 	switch s {

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -24,4 +28,38 @@ func terminalGroup() bool {
 		}
 	}
 	return false
+}
+
+// signalChildren sends sig to the processes whose parent is p (go test's
+// test binaries) and reports whether there was one. svmc test passes a
+// signal to them, not to go test: go test does not pass SIGINT on and, once
+// interrupted itself, prints none of the output its test binary leaves
+// (the message that names the completed trace).
+func signalChildren(p *os.Process, sig syscall.Signal) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	found := false
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold blanks and parentheses.
+		k := bytes.LastIndexByte(b, ')')
+		if k < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[k+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(p.Pid) {
+			syscall.Kill(pid, sig)
+			found = true
+		}
+	}
+	return found
 }

@@ -2,7 +2,10 @@
 
 package main
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // childAttr: only Linux has a parent-death signal.
 func childAttr() *syscall.SysProcAttr { return nil }
@@ -10,3 +13,7 @@ func childAttr() *syscall.SysProcAttr { return nil }
 // terminalGroup: elsewhere svmc assumes a terminal's Ctrl-C, which
 // reaches the program through the process group.
 func terminalGroup() bool { return true }
+
+// signalChildren: elsewhere svmc does not look for go test's test
+// binaries; it signals go test itself.
+func signalChildren(p *os.Process, sig syscall.Signal) bool { return false }

@@ -155,7 +155,7 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 		return c
 	}
 	if perTest == "" {
-		return goStatus(goTest(env, goArgs...).Run())
+		return goStatus(runForwarding(goTest(env, goArgs...), true))
 	}
 	// A trace per test: one go test run per test, each writing
 	// DIR/<test>.sddf.
@@ -177,8 +177,11 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 		if !strings.HasPrefix(name, "Test") {
 			continue // "ok <pkg>" and benchmarks, examples
 		}
+		if signalled.Load() {
+			break
+		}
 		e := append(slices.Clone(env), "SVMC_FLAG_TRACE="+filepath.Join(dir, name+".sddf"))
-		if err := goStatus(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...).Run()); err != nil && failed == nil {
+		if err := goStatus(runForwarding(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...), true)); err != nil && failed == nil {
 			failed = err
 		}
 	}

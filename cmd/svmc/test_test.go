@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -545,5 +549,144 @@ func TestHelper(t *testing.T) {
 	if res.code == 0 || !strings.Contains(out, "calc_test.go:7: got 3, want 4") ||
 		!strings.Contains(out, "calc_test.go:7: processor 0: an iteration or section left its construct by runtime.Goexit") || strings.Contains(out, "deadlock") {
 		t.Errorf("exit %d, output:\n%s", res.code, out)
+	}
+}
+
+// TestTestThatEndsTheRun: a test that panics in a pdo, or calls os.Exit,
+// ends the test binary as under go test (the testing package's report of
+// the panic; the exit status), and its trace is complete and says what
+// ended the run and where. The panic left only t.sddf.<pid>.partial (the
+// testing package ends the process after reporting it); os.Exit stopped
+// processor 0's goroutine with runtime.Goexit, which the testing package
+// reports as "test executed panic(nil) or runtime.Goexit".
+func TestTestThatEndsTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, after, stderr, end string
+	}{
+		{"panic", "s += 100 / v[i]", "", "panic: runtime error: integer divide by zero", "processor 1 panicked: runtime error: integer divide by zero at calc.go:8"},
+		{"exit", "s += v[i]", "if s == 7 {\n\t\tos.Exit(3)\n\t}", "exit status 3", "processor 0 called os.Exit(3) at calc.go:11"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeModule(t, map[string]string{
+				"calc.go": `package calc
+
+import "os"
+
+func Sum(v []int) (s int) {
+	//svm:pdo loops(i) reduction(+: s)
+	for i := range v {
+		` + tc.body + `
+	}
+	` + tc.after + `
+	_ = os.Args
+	return s
+}
+`,
+				"calc_test.go": `package calc
+
+import "testing"
+
+func TestSum(t *testing.T) {
+	if s := Sum([]int{1, 2, 0, 4}); s != 7 {
+		t.Fatal(s)
+	}
+}
+`})
+			res := runSvmc(t, dir, "test", "-n", "2", "--trace", "t.sddf", ".")
+			if res.code != 1 || !strings.Contains(res.stdout+res.stderr, tc.stderr) || strings.Contains(res.stdout+res.stderr, "runtime.Goexit") {
+				t.Errorf("exit %d (want go test's 1), output without %q:\n%s%s", res.code, tc.stderr, res.stdout, res.stderr)
+			}
+			rep := runSvmc(t, dir, "report", "t.sddf")
+			if rep.code != 0 || !strings.Contains(rep.stdout, tc.end) {
+				t.Errorf("report: exit %d, without %q\n%s%s", rep.code, tc.end, rep.stdout, rep.stderr)
+			}
+		})
+	}
+}
+
+// TestInterruptedTests: kill -INT of svmc test (a script's, an editor's
+// stop) stops the tests: svmc passes the signal to go test's process
+// group, the test binary completes its trace and ends, and svmc returns.
+// go test does not pass SIGINT on to its test binary, which ran on after
+// svmc had gone (an orphan, and the work directory left behind).
+func TestInterruptedTests(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"slow.go": `package slow
+
+import (
+	"os"
+	"strconv"
+	"time"
+)
+
+func Work(n int) (s int) {
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		time.Sleep(time.Millisecond)
+		s += i
+	}
+	return s
+}
+
+func Started(dir string) {
+	os.WriteFile(dir+"/pid", []byte(strconv.Itoa(os.Getpid())), 0o644)
+}
+`,
+		"slow_test.go": `package slow
+
+import (
+	"os"
+	"testing"
+)
+
+func TestForever(t *testing.T) {
+	Started(os.Getenv("MARK_DIR"))
+	for {
+		if Work(20) != 190 {
+			t.Fatal("sum")
+		}
+	}
+}
+`})
+	cmd := exec.Command(svmcBin, "test", "-n", "2", "--trace", "t.sddf", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MARK_DIR="+dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(dir, "pid")
+	var pid int
+	for deadline := time.Now().Add(2 * time.Minute); pid == 0; {
+		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
+			pid, _ = strconv.Atoi(string(b))
+		} else if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the test did not start:\n%s", out.String())
+		} else {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("svmc test did not end a minute after SIGINT:\n%s", out.String())
+	}
+	if syscall.Kill(pid, 0) == nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the test binary (pid %d) runs on after svmc test ended", pid)
+	}
+	if !strings.Contains(out.String(), "svmc: interrupted (SIGINT): trace written to") {
+		t.Errorf("exit %v, output:\n%s", cmd.ProcessState, out.String())
+	}
+	rep := runSvmc(t, dir, "report", "t.sddf")
+	if rep.code != 0 || !strings.Contains(rep.stdout, "the run ended abnormally (interrupt): interrupted (SIGINT)") {
+		t.Errorf("report: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 }
