@@ -11,8 +11,9 @@ import (
 // TestMutexSites: the lock statements of the program's sync mutexes are
 // numbered in source order, each with its method and whether its receiver
 // is a pointer already; a lock through sync.Locker is one (the runtime
-// looks at its value), one of a mutex a call returns and a deferred one
-// are not. The program information lists them.
+// looks at its value) and so is one of a mutex a call returns (its
+// receiver is the runtime call's argument, evaluated once); a deferred one
+// is not. The program information lists them.
 func TestMutexSites(t *testing.T) {
 	dir := t.TempDir()
 	src := `package main
@@ -66,7 +67,7 @@ func main() {
 	for _, m := range mutexesOf(p) {
 		got = append(got, fmt.Sprintf("%d %s %s %v", m.Num, p.Text(m.Recv), m.Func, m.Ptr))
 	}
-	want := "1 mu Mutex.Lock false, 2 b Mutex.Lock true, 3 b.mu Mutex.Lock true, 4 b.rw RWMutex.RLock false, 5 stripes[1] Mutex.Lock false, 6 l Locker.Lock true, 7 mu Mutex.Lock false"
+	want := "1 mu Mutex.Lock false, 2 b Mutex.Lock true, 3 b.mu Mutex.Lock true, 4 b.rw RWMutex.RLock false, 5 stripes[1] Mutex.Lock false, 6 l Locker.Lock true, 7 get(b) Mutex.Lock true, 8 mu Mutex.Lock false"
 	if strings.Join(got, ", ") != want {
 		t.Errorf("sites %q\nwant %q", strings.Join(got, ", "), want)
 	}
@@ -74,7 +75,7 @@ func main() {
 	for _, c := range p.Prog.MutexSites {
 		lines = append(lines, fmt.Sprintf("%d:%d %s", c.Num, c.Pos.Line, c.Func))
 	}
-	if want := "1:18 Mutex.Lock, 2:20 Mutex.Lock, 3:22 Mutex.Lock, 4:24 RWMutex.RLock, 5:26 Mutex.Lock, 6:28 Locker.Lock, 7:34 Mutex.Lock"; strings.Join(lines, ", ") != want {
+	if want := "1:18 Mutex.Lock, 2:20 Mutex.Lock, 3:22 Mutex.Lock, 4:24 RWMutex.RLock, 5:26 Mutex.Lock, 6:28 Locker.Lock, 7:30 Mutex.Lock, 8:34 Mutex.Lock"; strings.Join(lines, ", ") != want {
 		t.Errorf("program information %q, want %q", strings.Join(lines, ", "), want)
 	}
 }

@@ -11,8 +11,10 @@ import (
 // that the runtime records a wait for one by its number and the program
 // information gives its position (rtlib/mutex.go). A lock through a
 // sync.Locker is numbered too (the runtime measures it when the value in
-// it is one of those mutexes); a deferred or a go statement's lock, and
-// one whose receiver is computed by a call are left as they are.
+// it is one of those mutexes), and so is a lock of a mutex a call returns
+// (getMu().Lock(): the runtime's call takes the receiver, evaluated once, as
+// the method call does); a deferred or a go statement's lock is left as it
+// is.
 var MutexesPass = newPass("mutexes", "number the statements that lock the program's sync mutexes", (*Package).numberMutexes, SubprogramsPass)
 
 // MutexSite is one numbered lock statement.
@@ -71,7 +73,7 @@ func (p *Package) mutexSite(st *ast.ExprStmt) *MutexSite {
 	call, _ := ast.Unparen(st.X).(*ast.CallExpr)
 	recv, full := p.nullaryMethod(call)
 	name := mutexMethods[full]
-	if recv == nil || name == "" || !plainOperand(recv) {
+	if recv == nil || name == "" {
 		return nil
 	}
 	t := p.Info.TypeOf(recv)
@@ -86,26 +88,6 @@ func (p *Package) mutexSite(st *ast.ExprStmt) *MutexSite {
 		return nil
 	}
 	return &MutexSite{Func: name, Stmt: st, Recv: recv, Read: name == "RWMutex.RLock", Ptr: ptr}
-}
-
-// plainOperand reports whether e names storage without calling anything:
-// identifiers, fields, dereferences and indexes by such operands or
-// constants (evaluating it twice, for TryLock and then Lock, is the same
-// as once).
-func plainOperand(e ast.Expr) bool {
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return true
-	case *ast.BasicLit:
-		return true
-	case *ast.SelectorExpr:
-		return plainOperand(x.X)
-	case *ast.StarExpr:
-		return plainOperand(x.X)
-	case *ast.IndexExpr:
-		return plainOperand(x.X) && plainOperand(x.Index)
-	}
-	return false
 }
 
 // addressable reports whether &e is valid: a variable, a field of an
