@@ -243,7 +243,14 @@ func rankedFindings(m *Model) []Finding {
 		case w.Goroutines > 0:
 			who = "processors and their goroutines"
 		}
-		title := fmt.Sprintf("%s wait %s %s (%s, %s), %d times, longest %s", who, Dur(w.Total), what, w.Func, w.Where(), w.Count, Dur(w.Max))
+		times := "times"
+		if w.Wait == WaitCritical || w.Wait == WaitLock {
+			// Every entry writes its wait, contended or not (seed 002's
+			// wait records): a count of waits would read as that many
+			// contended entries.
+			times = "entries"
+		}
+		title := fmt.Sprintf("%s wait %s %s (%s, %s), %d %s, longest %s", who, Dur(w.Total), what, w.Func, w.Where(), w.Count, times, Dur(w.Max))
 		if kind == FindBarrier || kind == FindCheckout || kind == FindUnequal {
 			title += fmt.Sprintf("; processor %d waits least (arrives last)", last)
 		}

@@ -547,6 +547,10 @@ func TestQueueImbalanceFolded(t *testing.T) {
 	if len(fs) == 0 || fs[0].Kind != FindCritical || !strings.Contains(fs[0].Title, "the queue also makes loop tri unbalanced (40.0 µs of waiting at its end)") {
 		t.Fatalf("findings %+v", fs)
 	}
+	// Both entries write a wait; one of them waited.
+	if !strings.Contains(fs[0].Title, "to enter the critical section q (G, main.go:22), 2 entries, longest 40.0 µs") {
+		t.Errorf("title %q", fs[0].Title)
+	}
 	for _, f := range fs {
 		if f.Kind == FindImbalance {
 			t.Errorf("an imbalance finding beside its cause: %+v", f)
