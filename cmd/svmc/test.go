@@ -58,6 +58,13 @@ per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
 			if len(pkgArgs) == 0 {
 				pkgArgs = []string{"."}
 			}
+			if i := slices.IndexFunc(goArgs, isCoverFlag); i >= 0 {
+				// go's cover tool reads the files named in the package's
+				// directory, not the build overlay that holds svmc's: it
+				// failed on the tables file, and would have measured the
+				// plain files.
+				return fmt.Errorf("test: go test's %s cannot measure svmc's build (go's cover tool reads the package's own files, not the instrumented ones svmc builds instead): measure coverage with go test %s on the plain package, whose statements are the same", goArgs[i], goArgs[i])
+			}
 			if (perTest != "" || writesFiles(cmd)) && !slices.ContainsFunc(goArgs, isCountFlag) {
 				// go test would print a cached result and write no file.
 				goArgs = append([]string{"-count=1"}, goArgs...)
@@ -122,6 +129,16 @@ func writesFiles(cmd *cobra.Command) bool {
 func isCountFlag(a string) bool {
 	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
 	return a == "count" || strings.HasPrefix(a, "count=")
+}
+
+// isCoverFlag reports whether a go test argument asks for coverage.
+func isCoverFlag(a string) bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+	switch name {
+	case "cover", "covermode", "coverpkg", "coverprofile":
+		return true
+	}
+	return false
 }
 
 // testPackage runs svmc test on the package in directory pattern.

@@ -690,3 +690,23 @@ func TestForever(t *testing.T) {
 		t.Errorf("report: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 }
+
+// TestCoverIsRefused: go test's coverage flags say why svmc test cannot
+// take them (go's cover tool reads the package's files, not svmc's build
+// overlay: go test failed with "cover: open …/svm_tables.go: no such file
+// or directory").
+func TestCoverIsRefused(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"sum.go":      "package sum\n\nfunc Sum(v []int) (s int) {\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := range v {\n\t\ts += v[i]\n\t}\n\treturn s\n}\n",
+		"sum_test.go": "package sum\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal()\n\t}\n}\n",
+	})
+	for _, flag := range []string{"-cover", "-coverprofile=c.out", "--covermode=atomic"} {
+		res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-v", flag)
+		if res.code != 2 || !strings.Contains(res.stderr, "svmc: test: go test's "+flag+" cannot measure svmc's build") || strings.Contains(res.stderr, "svm_tables.go") {
+			t.Errorf("%s: exit %d\n%s%s", flag, res.code, res.stdout, res.stderr)
+		}
+	}
+	if res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-run", "TestSum"); res.code != 0 {
+		t.Errorf("without coverage: exit %d\n%s", res.code, res.stderr)
+	}
+}
