@@ -116,7 +116,7 @@ func (p *Proc) detachedConstruct(at Site, what, does string) {
 	case p.beside:
 		why = "its test runs beside another test that holds processor 0 (t.Parallel), so it has no processors to share the work with"
 	case testRun.Load():
-		why = "it was reached from a goroutine that is not one of the program's processors (a subtest started with t.Run, which runs on a goroutine of its own, a goroutine the code started, or code running before the tests)"
+		why = "it was reached from a goroutine that is not one of the program's processors (b.RunParallel's goroutines, a subtest started with t.Run, which runs on a goroutine of its own, a goroutine the code started, or code running before the tests)"
 	}
 	fmt.Fprintf(r.stderr, "svmc: %s%s %s: %s\n", pos, what, does, why)
 }
