@@ -423,6 +423,12 @@ func (p *Package) racesInPDO(c *Construct) {
 						p.warnf(x.Pos(), "write conflict: every processor writes %s.%s in the pdo at line %d, whatever its iterations: the writes race (write a field of per-iteration data, or use a reduction or a critical section)", id.Name, x.Sel.Name, line)
 					}
 				}
+			} else if base := p.fieldPathBase(x); base != nil {
+				// g.stats.max = v: a field of a field, the same storage in
+				// every iteration (x234 kept a maximum this way).
+				if o := p.Info.Uses[base]; outside(o) && !red[o] && !writes[base] {
+					p.warnf(x.Pos(), "write conflict: every processor writes %s in the pdo at line %d, whatever its iterations: the writes race (write a field of per-iteration data, or use a reduction or a critical section)", p.Text(x), line)
+				}
 			}
 			return true
 		case *ast.IndexExpr:
