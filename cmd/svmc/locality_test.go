@@ -363,3 +363,62 @@ func TestDistributionMismatch(t *testing.T) {
 		t.Errorf("both loops block: distribution mismatch findings %+v, want none", fs)
 	}
 }
+
+// TestFalseSharingIsNoMismatch: a block-scheduled stencil whose blocks end
+// in the middle of a page (x235) shares those pages between its writers in
+// every instance. That is false sharing, said once; it is no distribution
+// that moves between instances (the first writer of each instance fetched
+// the page from the last writer of the one before, and the report also
+// told the block loop to use "a static schedule").
+func TestFalseSharingIsNoMismatch(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func step(n int, t, next []float64) {
+	//svm:shared t, next
+	//svm:pdo loops(i)
+	for i := 1; i < n-1; i++ {
+		for j := 1; j < n-1; j++ {
+			next[i*n+j] = (t[(i-1)*n+j] + t[(i+1)*n+j] + t[i*n+j-1] + t[i*n+j+1]) / 4
+		}
+	}
+	//svm:pdo loops(i)
+	for i := 1; i < n-1; i++ {
+		copy(t[i*n+1:i*n+n-1], next[i*n+1:i*n+n-1])
+	}
+}
+
+func main() {
+	n := 100
+	t, next := make([]float64, n*n), make([]float64, n*n)
+	for j := range n {
+		t[j] = 100
+	}
+	for range 40 {
+		step(n, t, next)
+	}
+	fmt.Printf("%.3f\n", t[2*n+50])
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	if res := runSvmc(t, dir, "run", "-n", "4", "--stage", "6", "--trace", tr, "."); res.code != 0 {
+		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
+	}
+	var rep struct {
+		Findings []struct{ Kind, Title string }
+	}
+	if err := json.Unmarshal([]byte(runSvmc(t, dir, "report", "--format", "json", tr).stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, f := range rep.Findings {
+		kinds[f.Kind]++
+		if f.Kind == "distribution mismatch" {
+			t.Errorf("finding %s", f.Title)
+		}
+	}
+	if kinds["false sharing"] == 0 {
+		t.Errorf("no false sharing finding: %v", kinds)
+	}
+}
