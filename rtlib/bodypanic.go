@@ -34,6 +34,7 @@ type bodyPanic struct {
 // any, after closing the regions the unwound frames had opened.
 func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPanic) {
 	d := p.depths()
+	p.inBody++
 	returned := false
 	defer p.catch(&caught, d, it, &returned)
 	body(p, it)
@@ -45,6 +46,7 @@ func (p *Proc) callBody(body func(p *Proc, it *Iter), it *Iter) (caught *bodyPan
 // callSection runs a section's body on its leader p, as callBody.
 func (p *Proc) callSection(body func(p *Proc)) (caught *bodyPanic) {
 	d := p.depths()
+	p.inBody++
 	returned := false
 	defer p.catch(&caught, d, nil, &returned)
 	body(p)
@@ -74,6 +76,7 @@ func (p *Proc) depths() depths {
 // wait for them forever) and closes the regions it left open; it is the
 // iteration that panicked (nil for a section).
 func (p *Proc) catch(caught **bodyPanic, d depths, it *Iter, returned *bool) {
+	p.inBody--
 	v := recover()
 	if v == nil {
 		if !*returned {

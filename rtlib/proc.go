@@ -73,6 +73,10 @@ type Proc struct {
 	waiter  team.Waiter // await sleeps here (its flag on a cache line of its own)
 	exited  chan struct{}
 	endOnce sync.Once // ended
+	// inBody counts the construct bodies running on the processor
+	// (callBody, callSection): a test's t.Fatal in one, or in a function
+	// it calls, ends the body's share rather than the goroutine (teststop.go).
+	inBody int
 }
 
 // ID returns the processor number, 0..NProcs()-1. A goroutine a processor

@@ -72,9 +72,11 @@ func TestSkipNow(tb TB) { stopTest(tb, true) }
 // stopTest ends the calling iteration's share: a processor of a team
 // panics with testStop for the construct to take (catch); a goroutine that
 // is none runs the loop serially, as the plain program, and stops the
-// test at once.
+// test at once, as does a processor outside any construct's body (svmc
+// compiles every t.Fatal of the program into these: one in a helper that
+// a body calls ended the whole run).
 func stopTest(tb TB, skip bool) {
-	if p := gProcs.load(getg()); p == nil || p.detached {
+	if p := gProcs.load(getg()); p == nil || p.detached || p.inBody == 0 {
 		testStop{tb, skip}.stop()
 		return
 	}

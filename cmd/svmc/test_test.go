@@ -521,10 +521,11 @@ func TestAfterwards(t *testing.T) {
 	}
 }
 
-// TestFatalInCalledFunction: t.Fatalf in a helper the pdo's body calls is
-// not compiled (svmc sees only the body), and its runtime.Goexit cannot be
-// stopped: the run ends at once with the line and what to do, not with a
-// deadlock reported after the watchdog's 5 s.
+// TestFatalInCalledFunction: t.Fatalf in a helper the pdo's body calls, or
+// in a function literal of the body, ends the test as one written in the
+// body does (the helper's t.Fatalf ended the whole run, "an iteration or
+// section left its construct by runtime.Goexit"); the tests after it run.
+// Outside any pdo the helper stops the test at once, as the method does.
 func TestFatalInCalledFunction(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"calc_test.go": `package calc
@@ -542,12 +543,44 @@ func TestHelper(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		mustBe(t, i, i+len("x")*map[bool]int{true: 1}[i == 3])
 	}
+	t.Log("not reached")
+}
+
+func TestLiteral(t *testing.T) {
+	//svm:pdo loops(i)
+	for i := 0; i < 16; i++ {
+		func() {
+			if i == 12 {
+				t.Skipf("skip at %d", i)
+			}
+		}()
+	}
+	t.Log("not reached")
+}
+
+func TestOutside(t *testing.T) {
+	mustBe(t, 1, 2)
+	t.Log("not reached")
+}
+
+func TestAfter(t *testing.T) {
+	mustBe(t, 2, 2)
 }
 `})
-	res := runSvmc(t, dir, "test", "-n", "2", ".")
+	res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-v")
 	out := res.stdout + res.stderr
-	if res.code == 0 || !strings.Contains(out, "calc_test.go:7: got 3, want 4") ||
-		!strings.Contains(out, "calc_test.go:7: processor 0: an iteration or section left its construct by runtime.Goexit") || strings.Contains(out, "deadlock") {
+	flat := regexp.MustCompile(`(?m)^\s+`).ReplaceAllString(out, "")
+	for _, want := range []string{
+		"calc_test.go:7: got 3, want 4\n--- FAIL: TestHelper",
+		"calc_test.go:24: skip at 12\n--- SKIP: TestLiteral",
+		"calc_test.go:7: got 1, want 2\n--- FAIL: TestOutside",
+		"--- PASS: TestAfter",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if res.code != 1 || strings.Contains(out, "not reached") || strings.Contains(out, "Goexit") || strings.Contains(out, "deadlock") {
 		t.Errorf("exit %d, output:\n%s", res.code, out)
 	}
 }
