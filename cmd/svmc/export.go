@@ -110,7 +110,7 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "", "output format: chrome or otf2")
+	cmd.Flags().StringVar(&format, "format", "", "output format: chrome, otf2 or pprof")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output: a JSON file (chrome) or a directory (otf2)")
 	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
 	return cmd
