@@ -92,6 +92,9 @@ kill -INT or -TERM of svmc test stops the running test binary, which completes i
 			}
 			var failed error
 			for _, d := range dirs {
+				if signalled.Load() {
+					break // interrupted: no further package
+				}
 				if !d.tests {
 					fmt.Fprintf(cmd.OutOrStdout(), "?   \t%s\t[no test files]\n", d.path)
 					continue

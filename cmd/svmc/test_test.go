@@ -638,13 +638,14 @@ func TestSum(t *testing.T) {
 }
 
 // TestInterruptedTests: kill -INT of svmc test (a script's, an editor's
-// stop) stops the tests: svmc passes the signal to go test's process
-// group, the test binary completes its trace and ends, and svmc returns.
-// go test does not pass SIGINT on to its test binary, which ran on after
-// svmc had gone (an orphan, and the work directory left behind).
+// stop) stops the tests: svmc passes the signal to go test's test binary,
+// which completes its trace and ends, no further test (--trace-per-test)
+// or package (./...) starts, and svmc returns. go test does not pass
+// SIGINT on to its test binary, which ran on after svmc had gone (an
+// orphan, and the work directory left behind).
 func TestInterruptedTests(t *testing.T) {
 	dir := writeModule(t, map[string]string{
-		"slow.go": `package slow
+		"a/slow.go": `package slow
 
 import (
 	"os"
@@ -665,7 +666,7 @@ func Started(dir string) {
 	os.WriteFile(dir+"/pid", []byte(strconv.Itoa(os.Getpid())), 0o644)
 }
 `,
-		"slow_test.go": `package slow
+		"a/slow_test.go": `package slow
 
 import (
 	"os"
@@ -680,8 +681,19 @@ func TestForever(t *testing.T) {
 		}
 	}
 }
+`,
+		"b/later_test.go": `package later
+
+import (
+	"os"
+	"testing"
+)
+
+func TestLater(t *testing.T) {
+	os.WriteFile(os.Getenv("MARK_DIR")+"/later", nil, 0o644)
+}
 `})
-	cmd := exec.Command(svmcBin, "test", "-n", "2", "--trace", "t.sddf", ".")
+	cmd := exec.Command(svmcBin, "test", "-n", "2", "--trace-per-test", "traces", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MARK_DIR="+dir)
 	var out bytes.Buffer
@@ -718,7 +730,10 @@ func TestForever(t *testing.T) {
 	if !strings.Contains(out.String(), "svmc: interrupted (SIGINT): trace written to") {
 		t.Errorf("exit %v, output:\n%s", cmd.ProcessState, out.String())
 	}
-	rep := runSvmc(t, dir, "report", "t.sddf")
+	if _, err := os.Stat(filepath.Join(dir, "later")); err == nil {
+		t.Errorf("the package after the interrupted one was tested")
+	}
+	rep := runSvmc(t, dir, "report", filepath.Join("traces", "example.com", "user", "a", "TestForever.sddf"))
 	if rep.code != 0 || !strings.Contains(rep.stdout, "the run ended abnormally (interrupt): interrupted (SIGINT)") {
 		t.Errorf("report: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
