@@ -693,45 +693,48 @@ func TestLater(t *testing.T) {
 	os.WriteFile(os.Getenv("MARK_DIR")+"/later", nil, 0o644)
 }
 `})
-	cmd := exec.Command(svmcBin, "test", "-n", "2", "--trace-per-test", "traces", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MARK_DIR="+dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pidFile := filepath.Join(dir, "pid")
-	var pid int
-	for deadline := time.Now().Add(2 * time.Minute); pid == 0; {
-		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
-			pid, _ = strconv.Atoi(string(b))
-		} else if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the test did not start:\n%s", out.String())
-		} else {
-			time.Sleep(20 * time.Millisecond)
+	for _, args := range [][]string{{"--trace-per-test", "traces", "./..."}, {"./...", "--", "-count=1"}} {
+		os.Remove(filepath.Join(dir, "pid"))
+		cmd := exec.Command(svmcBin, append([]string{"test", "-n", "2"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "MARK_DIR="+dir)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-	}
-	cmd.Process.Signal(os.Interrupt)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("svmc test did not end a minute after SIGINT:\n%s", out.String())
-	}
-	if syscall.Kill(pid, 0) == nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Errorf("the test binary (pid %d) runs on after svmc test ended", pid)
-	}
-	if !strings.Contains(out.String(), "svmc: interrupted (SIGINT): trace written to") {
-		t.Errorf("exit %v, output:\n%s", cmd.ProcessState, out.String())
-	}
-	if _, err := os.Stat(filepath.Join(dir, "later")); err == nil {
-		t.Errorf("the package after the interrupted one was tested")
+		pidFile := filepath.Join(dir, "pid")
+		var pid int
+		for deadline := time.Now().Add(2 * time.Minute); pid == 0; {
+			if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
+				pid, _ = strconv.Atoi(string(b))
+			} else if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("%v: the test did not start:\n%s", args, out.String())
+			} else {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%v: svmc test did not end a minute after SIGINT:\n%s", args, out.String())
+		}
+		if syscall.Kill(pid, 0) == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("%v: the test binary (pid %d) runs on after svmc test ended", args, pid)
+		}
+		if !strings.Contains(out.String(), "svmc: interrupted (SIGINT)") {
+			t.Errorf("%v: exit %v, output:\n%s", args, cmd.ProcessState, out.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "later")); err == nil {
+			t.Errorf("%v: the package after the interrupted one was tested", args)
+		}
 	}
 	rep := runSvmc(t, dir, "report", filepath.Join("traces", "example.com", "user", "a", "TestForever.sddf"))
 	if rep.code != 0 || !strings.Contains(rep.stdout, "the run ended abnormally (interrupt): interrupted (SIGINT)") {
