@@ -28,6 +28,14 @@ func (p *Package) attach() []*Construct {
 				continue
 			}
 			list, idx, owner, in := p.stmtListAt(s.Decl.Body, d.Comment.Slash)
+			if ls, ok := in.(*ast.LabeledStmt); ok && ls.Colon < d.Comment.Slash && d.Comment.Slash < ls.Stmt.Pos() {
+				// outer:
+				//	//svm:pdo loops(i)
+				//	for i := ... — the label's statement is the loop the
+				// directive stands above, as in the form with the
+				// directive above the label.
+				list, idx, owner, in = p.stmtListAt(s.Decl.Body, ls.Pos()-1)
+			}
 			if in != nil {
 				p.errorf(d.Comment.Slash, "%s directive inside %s (line %d): a directive stands between statements, on a line of its own",
 					d.Kind, stmtKind(in), p.Fset.Position(in.Pos()).Line)

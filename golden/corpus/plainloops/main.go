@@ -94,4 +94,19 @@ next:
 		}
 	}
 	fmt.Println("primes", ps)
+
+	// The directive may stand below the label too, above its loop.
+	composite := make([]bool, 60)
+	//svm:shared composite
+mark:
+	//svm:pdo strategy(cyclic)
+	for i := 4; i < len(composite); i++ {
+		for d := 2; d*d <= i; d++ {
+			if i%d == 0 {
+				composite[i] = true
+				continue mark
+			}
+		}
+	}
+	fmt.Println("composites", strings.Count(fmt.Sprint(composite), "true"))
 }

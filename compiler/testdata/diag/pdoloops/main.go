@@ -172,6 +172,20 @@ O: // want 1:`^pdo loops\(i,j\) \(line 157\): the loop over i may not carry a la
 	}
 }
 
+// The directive may also stand below the label, above its loop.
+func labeledBelow(n int, a []int) {
+next:
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		for d := 2; d < i; d++ {
+			if i%d == 0 {
+				continue next
+			}
+		}
+		a[i] = i
+	}
+}
+
 func floatLoop() {
 	//svm:pdo loops(x)
 	for x := 0.0; x < 1; x += 0.5 { // want 6:`^pdo loop variable x must have an integer type$`
@@ -183,7 +197,7 @@ func main() {}
 func notForImplicit(n int) {
 	s := 0
 	//svm:pdo
-	s = n // want 2:`^pdo \(line 185\) must be followed by a for loop, found an assignment$`
+	s = n // want 2:`^pdo \(line 199\) must be followed by a for loop, found an assignment$`
 	_ = s
 }
 
