@@ -12,7 +12,7 @@ import (
 // the runtime writes them: per processor 1 MiB buffers written out as runs,
 // each loop instance a region start, pdo-work, a barrier's start and stop
 // and a region stop on every processor.
-func benchTrace(b *testing.B, procs, n int) ([]byte, int) {
+func benchTrace(b testing.TB, procs, n int) ([]byte, int) {
 	var out bytes.Buffer
 	w, err := trace.NewWriter(&out, trace.Binary, []trace.Attr{{Key: "processors", Value: "4"}})
 	if err != nil {
@@ -165,5 +165,26 @@ func BenchmarkDecode(b *testing.B) {
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 		})
+	}
+}
+
+// TestStopWaitsForDecoders: a merge that ends early (an error, or the
+// consistent order's first try) stops the decoders, and stop returns only
+// once none runs: they read the trace where it is mapped, and the caller
+// unmaps it next (x235's svmc view faulted once on an unmapped page in a
+// decoder's batch).
+func TestStopWaitsForDecoders(t *testing.T) {
+	data, _ := benchTrace(t, 4, 100000)
+	for range 20 {
+		ni, err := newNodeInput(Bytes(data), int64(len(data)), "early", data)
+		if err != nil || ni == nil {
+			t.Fatal("no index", err)
+		}
+		p := startParallel(ni, len(ni.readers), false)
+		<-p.feeds[0] // the merge took one batch and ended
+		p.stop()
+		if n := p.running.Load(); n != 0 {
+			t.Fatalf("%d decoders still reading the trace after stop", n)
+		}
 	}
 }

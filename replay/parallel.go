@@ -1,6 +1,11 @@
 package replay
 
-import "github.com/svmc/svmc/trace"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/svmc/svmc/trace"
+)
 
 // Parallel decoding of the processors' streams of an indexed binary trace:
 // each stream is read and decoded into Events by a goroutine of its own, in
@@ -49,6 +54,10 @@ type parallel struct {
 	free  []chan *batch // per stream, batches the merge is done with
 	cur   []*batch
 	done  chan struct{}
+	alive sync.WaitGroup // the decoders
+	// running counts the decoders that have not returned (stop leaves
+	// none).
+	running atomic.Int32
 }
 
 // startParallel starts a decoder per stream of the first procs.
@@ -58,16 +67,26 @@ func startParallel(ni *nodeInput, procs int, keep bool) *parallel {
 	for q := range procs {
 		p.feeds[q] = make(chan *batch, 2)
 		p.free[q] = make(chan *batch, 4)
+		p.alive.Add(1)
+		p.running.Add(1)
 		go p.decode(q, keep)
 	}
 	return p
 }
 
-// stop ends the decoders (the merge ended, maybe early).
-func (p *parallel) stop() { close(p.done) }
+// stop ends the decoders (the merge ended, maybe early) and waits until
+// they have: they read the trace where it is mapped, and the caller unmaps
+// it next (a merge that ended early left a decoder in the middle of a
+// batch, which faulted on the unmapped file: x235's svmc view, once).
+func (p *parallel) stop() {
+	close(p.done)
+	p.alive.Wait()
+}
 
 // decode reads stream q into batches until it ends or fails.
 func (p *parallel) decode(q int, keep bool) {
+	defer p.alive.Done()
+	defer p.running.Add(-1)
 	rd, dec := p.ni.readers[q], p.ni.decs[q]
 	for {
 		var b *batch
@@ -78,6 +97,13 @@ func (p *parallel) decode(q int, keep bool) {
 			b = &batch{items: make([]item, 0, batchItems), pos: make([]recPos, 0, batchItems), free: p.free[q]}
 		}
 		for len(b.items) < batchItems {
+			if len(b.items)%256 == 255 {
+				select {
+				case <-p.done: // the merge ended: stop waits for this decoder
+					return
+				default:
+				}
+			}
 			b.items = b.items[:len(b.items)+1] // decode sets all of Event
 			it := &b.items[len(b.items)-1]
 			it.msg, it.kind, it.b = "", 0, nil
