@@ -26,6 +26,7 @@ type Side struct {
 	Procs      int     `json:"procs"`
 	Duration   float64 `json:"duration_us"`
 	Efficiency float64 `json:"efficiency"`
+	Stage      int     `json:"stage"` // the tracing stage (-1 unknown)
 }
 
 // Result is the comparison of run A with run B.
@@ -122,8 +123,8 @@ const ScalingFloor = 0.5
 // information (nil when a trace has none).
 func Compare(pathA, pathB string, a, b *analysis.Model, pa, pb *progdb.Program) *Result {
 	r := &Result{
-		A: Side{Path: pathA, Procs: a.Procs, Duration: a.Duration, Efficiency: a.Time.Efficiency},
-		B: Side{Path: pathB, Procs: b.Procs, Duration: b.Duration, Efficiency: b.Time.Efficiency},
+		A: Side{Path: pathA, Procs: a.Procs, Duration: a.Duration, Efficiency: a.Time.Efficiency, Stage: a.Stage},
+		B: Side{Path: pathB, Procs: b.Procs, Duration: b.Duration, Efficiency: b.Time.Efficiency, Stage: b.Stage},
 	}
 	r.SameProgram, r.Program = sameProgram(pa, pb)
 	r.Speedup = ratio(a.Duration, b.Duration)
@@ -342,12 +343,26 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
+// stagesDiffer says why runs traced at different stages compare badly
+// ("" when the stages are the same or unknown): a higher stage records
+// more, and its tracing takes time of its own (x235: stage 3 on 2
+// processors against stage 6 on 4 read as a speedup of 0.28).
+func stagesDiffer(a, b Side) string {
+	if a.Stage < 0 || b.Stage < 0 || a.Stage == b.Stage {
+		return ""
+	}
+	return fmt.Sprintf("A was traced at stage %d and B at stage %d: the higher stage records more (stages 4-6 each page fault and access of the shared data) and its tracing takes time of its own, so the times compare the tracing too; compare runs traced at one stage", a.Stage, b.Stage)
+}
+
 // WriteText writes r as text.
 func (r *Result) WriteText(w io.Writer) {
 	side := func(s Side) string {
 		procs := fmt.Sprintf("%d processors", s.Procs)
 		if s.Procs == 1 {
 			procs = "1 processor"
+		}
+		if s.Stage >= 0 {
+			procs += fmt.Sprintf(", stage %d", s.Stage)
 		}
 		return fmt.Sprintf("%s: %s, T = %s, efficiency %.1f%%", s.Path, procs, analysis.Dur(s.Duration), 100*s.Efficiency)
 	}
@@ -356,6 +371,9 @@ func (r *Result) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  same program: %s\n", r.Program)
 	} else {
 		fmt.Fprintf(w, "  WARNING: %s\n", r.Program)
+	}
+	if msg := stagesDiffer(r.A, r.B); msg != "" {
+		fmt.Fprintf(w, "  WARNING: %s\n", msg)
 	}
 	scaling := r.Scaling != 0
 	fmt.Fprintf(w, "  B takes %s of A's time: speedup %.2f", pct(ratio(r.B.Duration, r.A.Duration)), r.Speedup)
@@ -495,7 +513,7 @@ type ScalingRow struct {
 func Scale(paths []string, ms []*analysis.Model, progs []*progdb.Program) *Scaling {
 	sc := &Scaling{Same: true}
 	for i, m := range ms {
-		sc.Runs = append(sc.Runs, Side{Path: paths[i], Procs: m.Procs, Duration: m.Duration, Efficiency: m.Time.Efficiency})
+		sc.Runs = append(sc.Runs, Side{Path: paths[i], Procs: m.Procs, Duration: m.Duration, Efficiency: m.Time.Efficiency, Stage: m.Stage})
 		if i > 0 {
 			if same, why := sameProgram(progs[0], progs[i]); !same {
 				sc.Same, sc.Program = false, why

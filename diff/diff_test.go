@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -131,5 +132,29 @@ func TestDifferentPrograms(t *testing.T) {
 	r := Compare("a", "b", run(t, 2, 0), run(t, 2, 0), prog(), other)
 	if r.SameProgram || r.Program == "" {
 		t.Errorf("same %v: %q", r.SameProgram, r.Program)
+	}
+}
+
+// TestStagesDiffer: runs traced at different stages are compared with a
+// warning that the higher stage's tracing is in its times (x235: stage 3
+// on 2 processors against stage 6 on 4 read as a speedup of 0.28 with no
+// word of it); runs of one stage get none.
+func TestStagesDiffer(t *testing.T) {
+	a, b := run(t, 2, 20), run(t, 2, 20)
+	b.Stage = 6
+	var out bytes.Buffer
+	r := Compare("a.sddf", "b.sddf", a, b, prog(), prog())
+	r.WriteText(&out)
+	if !strings.Contains(out.String(), "B: b.sddf: 2 processors, stage 6,") ||
+		!strings.Contains(out.String(), "WARNING: A was traced at stage 3 and B at stage 6: the higher stage records more") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if r.A.Stage != 3 || r.B.Stage != 6 {
+		t.Errorf("stages %d and %d in the result", r.A.Stage, r.B.Stage)
+	}
+	out.Reset()
+	Compare("a.sddf", "b.sddf", a, run(t, 2, 20), prog(), prog()).WriteText(&out)
+	if strings.Contains(out.String(), "WARNING") {
+		t.Errorf("runs of one stage:\n%s", out.String())
 	}
 }
