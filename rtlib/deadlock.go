@@ -264,12 +264,40 @@ func (r *run) goDeadlock() (msg string, sure bool) {
 			fmt.Fprintf(&b, "\n  %d goroutines (%d, ...): blocked (%s) in %s", len(o.ids), o.ids[0], o.state, o.where)
 		}
 	}
+	b.WriteString(r.unreceivedLines())
 	return b.String(), sure
 }
 
-// deadlockError describes every processor's wait.
+// deadlockError describes every processor's wait, and the messages that
+// were sent and never received: a receive that waits for one message while
+// another, sent to it with another tag or from another processor, waits in
+// its mailbox is the common cause (x242: a worker sent tag 8, the master
+// waited for tag 7).
 func (r *run) deadlockError(states []uint64) error {
-	return &Error{Proc: -1, Msg: "deadlock: no processor can proceed" + r.waitLines(states, 0, r.n)}
+	return &Error{Proc: -1, Msg: "deadlock: no processor can proceed" + r.waitLines(states, 0, r.n) + r.unreceivedLines()}
+}
+
+// unreceivedLines lists, a line each, the messages of the run that no
+// receive took (the first few).
+func (r *run) unreceivedLines() string {
+	if r.net == nil {
+		return ""
+	}
+	left, _ := r.net.Pending()
+	var b strings.Builder
+	const most = 4
+	for i, m := range left {
+		if i == most {
+			fmt.Fprintf(&b, "\n  and %d messages more", len(left)-most)
+			break
+		}
+		at := ""
+		if pos := r.callPos(m.Site); pos != "" {
+			at = " at " + pos
+		}
+		fmt.Fprintf(&b, "\n  not received: the message processor %d sent to processor %d with tag %d%s (%d elements), which matches none of its receives", m.Src, m.Dst, m.Tag, at, m.Count)
+	}
+	return b.String()
 }
 
 // waitLines describes the waits of processors lo to hi − 1, a line each.

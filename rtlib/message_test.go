@@ -282,6 +282,14 @@ func TestMessageErrors(t *testing.T) {
 		{"deadlock", func(p *Proc) { RecvAt(2, 1-ProcessorID(), 5, make([]int, 1)) },
 			[]string{"deadlock", "processor 0: in Recv, waiting for a message from processor 1 (main.go:41:7)",
 				"processor 1: in Recv, waiting for a message from processor 0 (main.go:41:7)"}},
+		{"wrong tag", func(p *Proc) { // the sent message is named beside the wait
+			if ProcessorID() == 1 {
+				SendAt(1, 0, 8, []int{1, 2})
+			} else {
+				RecvAt(2, 1, 7, make([]int, 2))
+			}
+		}, []string{"deadlock", "processor 0: in Recv, waiting for a message from processor 1 (main.go:41:7)",
+			"not received: the message processor 1 sent to processor 0 with tag 8 at main.go:40:3 (2 elements), which matches none of its receives"}},
 		{"unbuffered", func(p *Proc) { // fine with buffering, a deadlock without
 			SendAt(1, 1-ProcessorID(), 0, []int{1})
 			RecvAt(2, 1-ProcessorID(), 0, make([]int, 1))
