@@ -491,3 +491,46 @@ func TestCollectiveInExclusiveMode(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUnreceivedWarning: a run that ends normally with messages no
+// receive took says so, a line per send site with its senders and tag
+// (x243: a worker's progress messages the master never read ended the run
+// without a word); --info-off messages silences it, and a run whose
+// messages were all received says nothing.
+func TestUnreceivedWarning(t *testing.T) {
+	body := func(extra bool) func(p *Proc) {
+		return func(p *Proc) {
+			p.Replicated(1, 1, func(p *Proc) {
+				buf := make([]int, 2)
+				if ProcessorID() == 0 {
+					for src := 1; src < NumProcessors(); src++ {
+						RecvAt(2, src, 7, buf)
+					}
+					return
+				}
+				SendAt(1, 0, 7, buf)
+				if extra {
+					SendAt(1, 0, 9, buf[:1])
+				}
+			})
+		}
+	}
+	for _, tc := range []struct {
+		extra bool
+		off   []string
+		want  string
+	}{
+		{true, nil, "svmc: main.go:40:3: 2 message(s) sent here by processors 1, 2 to processor 0 with tag 9 were never received"},
+		{true, []string{"messages"}, ""},
+		{false, nil, ""},
+	} {
+		var stderr bytes.Buffer
+		if err := Run(msgProg(), Params{NProcs: 3, Stderr: &stderr, InfoOff: tc.off}, body(tc.extra)); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimSpace(stderr.String())
+		if tc.want == "" && got != "" || tc.want != "" && !strings.HasPrefix(got, tc.want) {
+			t.Errorf("extra %v, off %v: stderr %q, want %q", tc.extra, tc.off, got, tc.want)
+		}
+	}
+}

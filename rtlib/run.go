@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,7 +127,7 @@ type Params struct {
 	PageBudget int
 	SVMModel   string
 	// InfoOff are the classes of informational messages not printed
-	// (params.InfoClasses: mapping, goroutines, requests, measure, user).
+	// (params.InfoClasses: mapping, goroutines, requests, measure, messages, user).
 	InfoOff []string
 	// NoSynchrTime turns off Lib-DVM's IsSynchrTime: the statistics do not
 	// count the real dissynchronisation of message passing (no clock is
@@ -721,7 +722,52 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	if r.failErr != nil {
 		return r.failErr
 	}
+	r.warnUnreceived()
 	return r.writeErr
+}
+
+// warnUnreceived says, a line per send site, which messages no receive
+// took before the program ended normally (x243: a worker's progress
+// messages the master never read, which svmc check alone reported). Between
+// ranks a rank's mailboxes hold only part of the picture: svmc check of
+// the merged trace says it there.
+func (r *run) warnUnreceived() {
+	if r.net == nil || r.spread() || !r.infoOn("messages") {
+		return
+	}
+	left, _ := r.net.Pending()
+	type key struct{ site, tag, dst int }
+	var order []key
+	count := map[key][]int{} // the senders
+	for _, m := range left {
+		k := key{m.Site, m.Tag, m.Dst}
+		if count[k] == nil {
+			order = append(order, k)
+		}
+		count[k] = append(count[k], m.Src)
+	}
+	for _, k := range order {
+		at := r.callPos(k.site)
+		if at == "" {
+			at = "(a send svmc did not number)"
+		}
+		from := count[k]
+		slices.Sort(from)
+		from = slices.Compact(from)
+		senders := "processor " + strconv.Itoa(from[0])
+		if len(from) > 1 {
+			var b strings.Builder
+			for i, q := range from {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(strconv.Itoa(q))
+			}
+			senders = "processors " + b.String()
+		}
+		fmt.Fprintf(r.stderr, "svmc: %s: %d message(s) sent here by %s to processor %d with tag %d were never received: no receive took them before the program ended (svmc check of a trace lists them)\n",
+			at, len(count[k]), senders, k.dst, k.tag)
+	}
 }
 
 // onSignals handles Main's signals until done is closed, that is until the

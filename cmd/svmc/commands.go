@@ -99,7 +99,7 @@ var runFlags = []struct {
 	{"gotrace", "GOTRACE", "write the Go execution trace of the run to this file (runtime/trace), svmc's regions as user regions of a task per processor: go tool trace FILE shows them beside the collector and the scheduler"},
 	{"cpuprofile", "CPUPROFILE", "write a CPU profile of the run to this file; its samples carry the labels svmc_processor and svmc_region (go tool pprof -tagfocus svmc_region=NAME)"},
 	{"stat-grp-name", "STAT_GRP_NAME", "the group --time-expend-print 4 and 5 show (Lib-DVM's StatGrpName: MapPLGrp, SyncGrp, ... or its number)"},
-	{"info-off", "INFO_OFF", "classes of informational messages not to print: mapping, goroutines, requests, measure, user (comma-separated; Lib-DVM §8.3)"},
+	{"info-off", "INFO_OFF", "classes of informational messages not to print: mapping, goroutines, requests, measure, messages, user (comma-separated; Lib-DVM §8.3)"},
 	{"page-size", "PAGE_SIZE", "page size of the shared virtual memory layer (a power of two; 4096)"},
 	{"svm-model", "SVM_MODEL", "consistency model of the shared virtual memory layer: rc (default) or sc"},
 	{"page-budget", "PAGE_BUDGET", "copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out"},

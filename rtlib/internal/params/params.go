@@ -40,7 +40,7 @@
 //	cpuprofile       SVMC_CPUPROFILE        ""         a CPU profile of the run, samples labelled svmc_processor and svmc_region
 //	gotrace          SVMC_GOTRACE           ""         the Go execution trace of the run, svmc's regions as user regions
 //	info_off         SVMC_INFO_OFF          ""         classes of informational messages not to print (Lib-DVM §8.3):
-//	                                                   mapping, goroutines, requests, measure, user (comma-separated)
+//	                                                   mapping, goroutines, requests, measure, messages, user (comma-separated)
 //	page_size        SVMC_PAGE_SIZE         4096       page size of the shared virtual memory layer (a power of two)
 //	svm_model        SVMC_SVM_MODEL         rc         its consistency model: rc (release) or sc (sequential)
 //	page_budget      SVMC_PAGE_BUDGET       0          copies of other processors' pages a processor keeps (0: no limit); beyond it the oldest is paged out
@@ -121,9 +121,9 @@ type Values struct {
 // (Lib-DVM §8.3: each switched on and off by itself): processor
 // arrangements mapped onto fewer processors, constructs reached from
 // goroutines that are not processors, warnings of the trace request file,
-// measured intervals left open, and the program's own (rtlib.RtlPrintf and
-// its kin).
-var InfoClasses = []string{"mapping", "goroutines", "requests", "measure", "user"}
+// measured intervals left open, messages no receive took, and the
+// program's own (rtlib.RtlPrintf and its kin).
+var InfoClasses = []string{"mapping", "goroutines", "requests", "measure", "messages", "user"}
 
 // Info is where the runtime's informational messages go: one stream, or
 // several at once as Lib-DVM's +i takes them (seed 000 §8.2: "o", "e",
