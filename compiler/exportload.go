@@ -71,16 +71,7 @@ func loadFromImports(lc *packages.Config, pattern string) (lp *packages.Package,
 	for _, err := range errs {
 		addError(lp, fset, err)
 	}
-	lp.TypesInfo = &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		FileVersions: map[*ast.File]string{},
-	}
+	lp.TypesInfo = newTypesInfo()
 	read := map[string]*types.Package{} // by package path, shared by the imports
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
@@ -152,4 +143,19 @@ func goarch(env []string) string {
 		return build.Default.GOARCH
 	}
 	return runtime.GOARCH
+}
+
+// newTypesInfo is a types.Info that records everything the passes read,
+// as go/packages' NeedTypesInfo does.
+func newTypesInfo() *types.Info {
+	return &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		FileVersions: map[*ast.File]string{},
+	}
 }

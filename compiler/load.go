@@ -209,16 +209,7 @@ func typecheckCgo(fset *token.FileSet, lp *packages.Package) error {
 		}
 		files = append(files, f)
 	}
-	info := &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		FileVersions: map[*ast.File]string{},
-	}
+	info := newTypesInfo()
 	conf := types.Config{
 		FakeImportC: true,
 		GoVersion:   lp.TypesInfo.FileVersions[lp.Syntax[0]],
