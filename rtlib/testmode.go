@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,6 +78,7 @@ func OnLeader(body func(p *Proc)) {
 	if !lendMu.TryLock() {
 		p := Current()
 		p.beside = true
+		defer completeOnPanic(r, g)
 		body(p)
 		return
 	}
@@ -97,8 +99,9 @@ func OnLeader(body func(p *Proc)) {
 // has completed the trace (Main waits for that end).
 var testPanicking atomic.Bool
 
-// completeOnPanic, deferred by a test's goroutine g that acts as processor
-// 0, completes the run's trace when the test panics, then panics on: the
+// completeOnPanic, deferred by a test's goroutine g (acting as processor 0,
+// or beside the one that does), completes the run's trace when the test
+// panics, then panics on: the
 // testing package reports a test's panic and ends the process with it,
 // which left the trace under its partial name.
 func completeOnPanic(r *run, g uintptr) {
@@ -106,11 +109,17 @@ func completeOnPanic(r *run, g uintptr) {
 	if v == nil {
 		return
 	}
-	if holder.Load() == g && !r.done.Load() {
-		p := r.procs[0]
+	if !r.done.Load() {
 		testPanicking.Store(true)
-		r.fail(p.panicError(v))
-		p.ended()
+		if p := r.procs[0]; holder.Load() == g {
+			r.fail(p.panicError(v))
+			p.ended()
+		} else {
+			// A test beside the one that holds processor 0 (t.Parallel):
+			// that one stops at its next construct, or the run's bounded
+			// wait ends.
+			r.fail(&Error{Pos: userFrame(), Proc: -1, Msg: fmt.Sprintf("a test running beside the one on processor 0 (t.Parallel) panicked: %v", v)})
+		}
 		deadline := time.Now().Add(2*r.stopWait + time.Second)
 		for !r.done.Load() && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
