@@ -36,3 +36,33 @@ func TestGoErrorContinuation(t *testing.T) {
 		t.Errorf("diagnostic %s", d)
 	}
 }
+
+// TestImportErrorSaysWhy: an import the go command could not load is
+// reported with the go command's reason, not the type checker's "could
+// not import X (invalid package name: \"\")", and a module that vendors
+// its dependencies is told that svmc reads them from the module cache
+// (x247: an offline machine whose program builds from vendor/).
+func TestImportErrorSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":                      "module example.com/vend\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n",
+		"main.go":                     "package main\n\nimport \"example.com/dep\"\n\nfunc main() { dep.F() }\n",
+		"vendor/modules.txt":          "# example.com/dep v1.0.0\n## explicit; go 1.24\nexample.com/dep\n",
+		"vendor/example.com/dep/d.go": "package dep\n\nfunc F() {}\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"GOPROXY=off", "GOFLAGS=", "GOMODCACHE=" + t.TempDir(), "GOWORK=off"}
+	p, err := Compile(Config{Dir: dir, Pattern: ".", BuildFlags: []string{"-mod=mod"}, Env: env})
+	if err == nil || p == nil || len(p.Diags) != 1 {
+		t.Fatalf("err %v, diagnostics %v", err, p)
+	}
+	msg := p.Diags[0].Msg
+	if !strings.HasPrefix(msg, "could not import example.com/dep: ") || strings.Contains(msg, "invalid package name") ||
+		!strings.Contains(msg, "not from its vendor directory: go mod download fills the cache once") {
+		t.Errorf("diagnostic %s", p.Diags[0])
+	}
+}

@@ -89,6 +89,7 @@ func load(cfg Config) (*Package, error) {
 	// programs that compile as plain Go.
 	var diags Diagnostics
 	for _, e := range goErrors(lp.Errors) {
+		e.Msg = importError(lp, e.Msg)
 		d := goError(e)
 		if k := len(diags) - 1; k >= 0 && strings.HasPrefix(d.Msg, "\t") {
 			// A continuation ("\tother declaration of main") stays
@@ -160,6 +161,31 @@ func goErrors(errs []packages.Error) []packages.Error {
 		return own
 	}
 	return errs
+}
+
+// importError replaces the type checker's "could not import X (invalid
+// package name: \"\")" by what the go command said of X ("module lookup
+// disabled by GOPROXY=off", a missing go.sum entry): the checker only saw
+// that X did not load. A module that vendors its dependencies is told
+// that svmc reads them from the module cache (x247: an offline machine
+// whose program builds from vendor/ with go build).
+func importError(lp *packages.Package, msg string) string {
+	rest, ok := strings.CutPrefix(msg, "could not import ")
+	if !ok {
+		return msg
+	}
+	path, _, _ := strings.Cut(rest, " ")
+	ip := lp.Imports[path]
+	if ip == nil || len(ip.Errors) == 0 {
+		return msg
+	}
+	msg = "could not import " + path + ": " + ip.Errors[0].Msg
+	if lp.Module != nil && lp.Module.Dir != "" {
+		if _, err := os.Stat(filepath.Join(lp.Module.Dir, "vendor", "modules.txt")); err == nil {
+			msg += " (svmc builds the program with the module's dependencies from the module cache, as -mod=mod does, not from its vendor directory: go mod download fills the cache once, with access to a module proxy)"
+		}
+	}
+	return msg
 }
 
 // goError turns a go/packages error into a diagnostic with its position.
