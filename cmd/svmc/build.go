@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/mod/modfile"
@@ -516,6 +517,7 @@ func extractRuntime() (string, error) {
 		return "", err
 	}
 	dir := filepath.Join(base, "runtime-"+hex.EncodeToString(h.Sum(nil))[:16])
+	defer pruneRuntimes(base, dir, time.Now())
 	if _, err := os.Lstat(dir); err == nil {
 		if verifyRuntime(dir, files) == nil {
 			return dir, nil
@@ -553,6 +555,32 @@ func extractRuntime() (string, error) {
 // in the user cache, or without one (neither HOME nor XDG_CACHE_HOME)
 // svmc-UID in the temporary directory, created private. Either must be a
 // directory of the user's that nobody else can write.
+// runtimeUnused is how long a runtime directory no svmc used is kept.
+const runtimeUnused = 30 * 24 * time.Hour
+
+// pruneRuntimes marks the runtime directory keep as used now and removes
+// the ones of other svmc versions that no svmc used for runtimeUnused
+// (every version leaves one: 46 after a month of rebuilding svmc here),
+// and temporary ones left by an extraction that died. A directory in use
+// by another svmc was marked when that svmc started.
+func pruneRuntimes(base, keep string, now time.Time) {
+	os.Chtimes(keep, now, now)
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		path := filepath.Join(base, name)
+		if !e.IsDir() || path == keep || !(strings.HasPrefix(name, "runtime-") || strings.HasPrefix(name, "tmp-runtime-")) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > runtimeUnused {
+			os.RemoveAll(path)
+		}
+	}
+}
+
 func runtimeBase() (string, error) {
 	cache, err := os.UserCacheDir()
 	var base string

@@ -2,8 +2,11 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/compiler"
 )
@@ -43,5 +46,37 @@ func TestExplainBuildFailure(t *testing.T) {
 	err = explainBuildFailure([]byte(env), p, "/tmp/w")
 	if msg := err.Error(); strings.Contains(msg, "internal error") || !strings.Contains(msg, "missing go.sum entry") || !strings.Contains(msg, "building the instrumented program failed") {
 		t.Errorf("environment failure reported as:\n%s", msg)
+	}
+}
+
+// TestPruneRuntimes: the runtime directory in use is marked used now, and
+// the ones of other svmc versions (and temporary ones) unused for 30 days
+// are removed; recent ones and other files stay.
+func TestPruneRuntimes(t *testing.T) {
+	base := t.TempDir()
+	now := time.Now()
+	old := now.Add(-40 * 24 * time.Hour)
+	for name, at := range map[string]time.Time{
+		"runtime-keep": old, "runtime-old": old, "tmp-runtime-dead": old,
+		"runtime-recent": now.Add(-2 * 24 * time.Hour), "trace_engine": old,
+	} {
+		dir := filepath.Join(base, name)
+		if err := os.MkdirAll(filepath.Join(dir, "rtlib"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "rtlib", "x.go"), []byte("package rtlib\n"), 0o644)
+		if err := os.Chtimes(dir, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pruneRuntimes(base, filepath.Join(base, "runtime-keep"), now)
+	for name, want := range map[string]bool{"runtime-keep": true, "runtime-old": false, "tmp-runtime-dead": false, "runtime-recent": true, "trace_engine": true} {
+		_, err := os.Stat(filepath.Join(base, name))
+		if (err == nil) != want {
+			t.Errorf("%s kept: %v, want %v", name, err == nil, want)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(base, "runtime-keep")); err != nil || now.Sub(fi.ModTime()) > time.Minute {
+		t.Errorf("the runtime in use was not marked used now: %v", err)
 	}
 }
