@@ -196,7 +196,6 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 		g.sub(s)
 	}
 	g.exits(subs)
-	g.testStops(subs)
 	g.mapOrder(subs)
 	g.guardGoroutines()
 	for _, s := range subs {

@@ -40,9 +40,11 @@ var rankFileFuncs = map[string]string{"os.Create": "RankCreate", "os.OpenFile": 
 // exits rewrites every use of os.Exit and of log's Fatal functions in the
 // file (in the subprograms, init functions and package-level function
 // literals alike) into the runtime's, so that a program that exits early
-// still leaves a complete trace. A Fatal method is rewritten where it is
-// called on a receiver without calls (a variable or a field): l.Fatal(x)
-// becomes svm_rt.LoggerFatal(l, x).
+// still leaves a complete trace, and testing's methods that stop a test
+// into the runtime's stand-ins (teststop.go). A method is rewritten where
+// it is called on a receiver without calls (a variable or a field):
+// l.Fatal(x) becomes svm_rt.LoggerFatal(l, x), t.Fatal(x)
+// svm_rt.TestFatal(t, x).
 func (g *gen) exits(subs []*compiler.Sub) {
 	var skip [][2]token.Pos
 	for _, s := range subs {
@@ -64,7 +66,11 @@ func (g *gen) exits(subs []*compiler.Sub) {
 			if !ok {
 				return true
 			}
-			if to := exitFuncs[fn.FullName()]; to != "" {
+			to := exitFuncs[fn.FullName()]
+			if to == "" && fn.Pkg() != nil && fn.Pkg().Path() == "testing" {
+				to = testStopFuncs[fn.Name()] // teststop.go
+			}
+			if to != "" {
 				g.receiverFirst(x, sel, to)
 				g.usesRT = true
 				return false

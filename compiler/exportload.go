@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -139,10 +138,7 @@ func goarch(env []string) string {
 			return v
 		}
 	}
-	if build.Default.GOARCH != "" {
-		return build.Default.GOARCH
-	}
-	return runtime.GOARCH
+	return build.Default.GOARCH // $GOARCH, else the toolchain's
 }
 
 // newTypesInfo is a types.Info that records everything the passes read,

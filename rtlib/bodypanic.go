@@ -176,9 +176,10 @@ func (c *bodyPanic) raised(v any) (same bool) {
 
 // goexitInBody ends the run when a body leaves by runtime.Goexit, which
 // nothing can stop: the construct cannot end without this processor (its
-// barrier would wait for it until the deadlock watchdog spoke). The usual
-// cause is t.Fatal in a function the body calls (svmc compiles the calls
-// written in the body itself: teststop.go).
+// barrier would wait for it until the deadlock watchdog spoke). svmc
+// compiles testing's t.Fatal and its kin on a variable or a field into
+// stand-ins that end the test properly (teststop.go); what is left is a
+// direct runtime.Goexit, or those methods called on a value a call returns.
 func (p *Proc) goexitInBody() {
 	if p.r.exiting() || p.r.aborting.Load() {
 		return // os.Exit, or the run ending with an error: the runtime's own Goexit
@@ -187,6 +188,6 @@ func (p *Proc) goexitInBody() {
 	pcs := make([]uintptr, 64)
 	at := firstUserFrame(pcs[:runtime.Callers(2, pcs)], "testing.")
 	p.r.fail(&Error{Pos: at, Proc: p.id, Msg: "an iteration or section left its construct by runtime.Goexit" +
-		" (t.Fatal, t.FailNow or t.Skip in a function the body calls?): the construct cannot end without this processor; " +
-		"call them in the body itself, where svmc compiles them to end the test after the construct, or return an error to it"})
+		" (runtime.Goexit, or t.Fatal, t.FailNow or t.Skip on a value a call returns?): the construct cannot end without this processor; " +
+		"call them on a variable (t := tb(); t.Fatal(...)), which svmc compiles to end the test after the construct, or return an error"})
 }

@@ -754,16 +754,13 @@ func (r *run) warnUnreceived() {
 		from := count[k]
 		slices.Sort(from)
 		from = slices.Compact(from)
-		senders := "processor " + strconv.Itoa(from[0])
-		if len(from) > 1 {
-			var b strings.Builder
-			for i, q := range from {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(strconv.Itoa(q))
-			}
-			senders = "processors " + b.String()
+		names := make([]string, len(from))
+		for i, q := range from {
+			names[i] = strconv.Itoa(q)
+		}
+		senders := "processor " + names[0]
+		if len(names) > 1 {
+			senders = "processors " + strings.Join(names, ", ")
 		}
 		fmt.Fprintf(r.stderr, "svmc: %s: %d message(s) sent here by %s to processor %d with tag %d were never received: no receive took them before the program ended (svmc check of a trace lists them)\n",
 			at, len(count[k]), senders, k.dst, k.tag)

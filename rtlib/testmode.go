@@ -94,16 +94,15 @@ func OnLeader(body func(p *Proc)) {
 	body(r.procs[0])
 }
 
-// testPanicking is set when a test that acts as processor 0 panicked: the
+// testPanicking is set when a test of the run panicked: the
 // testing package reports the panic and ends the process, after the run
 // has completed the trace (Main waits for that end).
 var testPanicking atomic.Bool
 
 // completeOnPanic, deferred by a test's goroutine g (acting as processor 0,
 // or beside the one that does), completes the run's trace when the test
-// panics, then panics on: the
-// testing package reports a test's panic and ends the process with it,
-// which left the trace under its partial name.
+// panics, then panics on: the testing package reports a test's panic and
+// ends the process with it, which left the trace under its partial name.
 func completeOnPanic(r *run, g uintptr) {
 	v := recover()
 	if v == nil {

@@ -89,7 +89,8 @@ func runForwarding(cmd *exec.Cmd, children bool) error {
 }
 
 // signalled is set once svmc got SIGINT or SIGTERM while it ran a
-// child: svmc test --trace-per-test starts no further go test.
+// child: svmc test starts no further go test (of a test, --trace-per-test,
+// or a package, ./...).
 var signalled atomic.Bool
 
 func signalName(s syscall.Signal) string {

@@ -132,19 +132,22 @@ func writesFiles(cmd *cobra.Command) bool {
 }
 
 // isCountFlag reports whether a go test argument is its -count flag.
-func isCountFlag(a string) bool {
-	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-	return a == "count" || strings.HasPrefix(a, "count=")
-}
+func isCountFlag(a string) bool { return goFlagName(a) == "count" }
 
 // isCoverFlag reports whether a go test argument asks for coverage.
 func isCoverFlag(a string) bool {
-	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-	switch name {
+	switch goFlagName(a) {
 	case "cover", "covermode", "coverpkg", "coverprofile":
 		return true
 	}
 	return false
+}
+
+// goFlagName is the name of a go test flag argument: -count=1 and
+// --count are count.
+func goFlagName(a string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+	return name
 }
 
 // testPackage runs svmc test on the package in directory pattern.
