@@ -283,23 +283,18 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		r.rankFail(fmt.Errorf("a message between ranks names processors %d → %d of %d", src, dst, r.n))
 		return
 	}
-	m := &msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
-		Site: int(h[8]), Count: int(h[9]), RawType: string(rest[:nameLen]), Raw: rest[nameLen:], SentNs: nanotime()}
-	m.Bytes = len(m.Raw)
-	ack := func() {
-		if m.Sync {
-			a := getBuf(8 * rankHeader)
-			binary.LittleEndian.PutUint64(a, rankAck)
-			binary.LittleEndian.PutUint64(a[8:], uint64(src))
-			binary.LittleEndian.PutUint64(a[56:], m.Seq)
-			r.postsOut.Add(1)
-			r.ranks.Post(r.rankOfProc(src), a, nil, nil, nil)
-		}
+	name := r.lastType // the same as the last message's, mostly: no copy
+	if string(rest[:nameLen]) != name {
+		name = string(rest[:nameLen])
+		r.lastType = name
 	}
+	m := &msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
+		Site: int(h[8]), Count: int(h[9]), RawType: name, Raw: rest[nameLen:], SentNs: nanotime()}
+	m.Bytes = len(m.Raw)
 	if apart == 0 {
 		m.Taken = func() { // the receive copied the data out
 			putBuf(b)
-			ack()
+			r.ack(m)
 		}
 		r.net.Arrive(dst, m)
 		return
@@ -315,7 +310,10 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 			r.rankFail(err)
 			return
 		}
-		m.Raw, m.Taken = nil, ack
+		m.Raw, m.Taken = nil, nil
+		if m.Sync {
+			m.Taken = func() { r.ack(m) }
+		}
 		r.net.Finish(q, m)
 		return
 	}
@@ -327,9 +325,23 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 	m.Raw = data
 	m.Taken = func() {
 		putBuf(data)
-		ack()
+		r.ack(m)
 	}
 	r.net.Arrive(dst, m)
+}
+
+// ack tells the sender of m, a message from another rank, that a receive
+// took it, if it is a synchronous send.
+func (r *run) ack(m *msg.Msg) {
+	if !m.Sync {
+		return
+	}
+	a := getBuf(8 * rankHeader)
+	binary.LittleEndian.PutUint64(a, rankAck)
+	binary.LittleEndian.PutUint64(a[8:], uint64(m.Src))
+	binary.LittleEndian.PutUint64(a[56:], m.Seq)
+	r.postsOut.Add(1)
+	r.ranks.Post(r.rankOfProc(m.Src), a, nil, nil, nil)
 }
 
 // rankFail ends the run with an error of the messages between ranks.
@@ -458,12 +470,12 @@ func (p *Proc) rankBarrier(at Site, kind waitKind) {
 
 // remoteAwait waits until *w differs from old for what another rank
 // sends: p polls the transport itself for a millisecond, as MPI_Recv polls
-// inside the library, then sleeps (publishing its wait); the transport's
+// inside the library (AwaitProgress), then sleeps (publishing its wait); the transport's
 // background poller then delivers what comes, which wakes it.
 func (p *Proc) remoteAwait(w *atomic.Uint64, old uint64) {
 	net, start := p.r.ranks, nanotime()
 	for i := 1; w.Load() == old; i++ {
-		if net.Progress() || i%64 != 0 {
+		if net.AwaitProgress(w, old) || i%4 != 0 { // each polls up to some 3 µs
 			continue
 		}
 		if nanotime()-start > 1e6 {
@@ -473,7 +485,9 @@ func (p *Proc) remoteAwait(w *atomic.Uint64, old uint64) {
 			return
 		}
 		p.checkAbort()
-		runtime.Gosched()
+		if i%64 == 0 { // the runtime's other goroutines, were its Ps all busy
+			runtime.Gosched()
+		}
 		net.Yield()
 	}
 }
@@ -494,17 +508,18 @@ func getBuf(n int) []byte {
 		return make([]byte, n)
 	}
 	if v := bufPools[c].Get(); v != nil {
-		return (*v.(*[]byte))[:n]
+		return unsafe.Slice((*byte)(v.(unsafe.Pointer)), 1<<c)[:n]
 	}
 	return make([]byte, n, 1<<c)
 }
 
-// putBuf gives b back to its pool (b's holder no longer uses it).
+// putBuf gives b back to its pool (b's holder no longer uses it). The pool
+// holds the array's address, which an interface holds without an
+// allocation (a *[]byte was one per message).
 func putBuf(b []byte) {
 	c := bits.Len(uint(cap(b))) - 1
 	if cap(b) != 1<<c || c < 8 || c >= len(bufPools) {
 		return // not from a pool
 	}
-	b = b[:0]
-	bufPools[c].Put(&b)
+	bufPools[c].Put(unsafe.Pointer(unsafe.SliceData(b)))
 }

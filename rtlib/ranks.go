@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/svmc/svmc/trace"
@@ -78,6 +79,11 @@ type rankNet interface {
 	// it: posted messages leave, arrived ones are delivered. It reports
 	// whether anything happened.
 	Progress() bool
+	// AwaitProgress is Progress for a goroutine that waits until *w
+	// differs from old: finding nothing, it may go on polling inside the
+	// transport for a few microseconds (until a message comes, *w
+	// changes or another goroutine posts one).
+	AwaitProgress(w *atomic.Uint64, old uint64) bool
 	// Yield lets another process have this core if one waits for it (more
 	// ranks than cores: a rank polling for another's message must not hold
 	// the core that rank needs).

@@ -3,6 +3,7 @@
 package rtlib
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"reflect"
@@ -30,6 +31,7 @@ func init() { openRanks = openMPI }
 
 type mpiRanks struct {
 	comm     *mpi.Comm
+	ring     *mpi.Ring  // the receives of msgTag (under mu)
 	mu       sync.Mutex // held for every MPI call
 	serving  sync.Map   // rank 0: loop number → *serving
 	gathered []byte     // Allgather's buffer, kept from call to call
@@ -37,13 +39,17 @@ type mpiRanks struct {
 	// The program's messages between ranks (Post, Listen): posted sends
 	// wait in out (under outMu) until a holder of mu starts them; sends
 	// holds those in flight (under mu).
-	outMu  sync.Mutex
-	out    []outMsg
-	sends  []sending
-	listen func([]byte, func([]byte) error) // under mu
-	fail   func(error)
-	closed atomic.Bool   // the background poller stops
-	polled chan struct{} // closed when it did
+	outMu    sync.Mutex
+	out      []outMsg
+	posted   atomic.Uint64 // len(out), for a poller waiting in the transport
+	spare    []outMsg      // out's other array (under mu)
+	sends    []sending
+	listen   func([]byte, func([]byte) error) // under mu
+	from     int                              // the source of the message listen has (under mu)
+	recvData func([]byte) error               // recvApart
+	fail     func(error)
+	closed   atomic.Bool   // the background poller stops
+	polled   chan struct{} // closed when it did
 }
 
 // outMsg is a posted message: its destination rank, tag and bytes, and
@@ -62,10 +68,26 @@ type sending struct {
 
 // msgTag is the tag of the program's messages on the world communicator
 // (the runtime's own traffic is on System), msgDataTag that of their data
-// sent apart.
+// sent apart, msgBigTag that of a message longer than a ring slot, which
+// follows its marker.
 const (
 	msgTag     = 7
 	msgDataTag = 8
+	msgBigTag  = 9
+)
+
+// The messages on msgTag arrive in a ring of receives posted in advance
+// (mpi.Ring: one MPI_Test finds a message, where MPI_Iprobe and MPI_Recv
+// took two calls and matched it twice; with the sends tested in the call
+// that starts them and a waiting processor polling inside MPI, the
+// one-way time of a message between the iterations of a pdo on two ranks
+// fell from 1.4–1.5 to 0.9–1.1 µs). A slot holds a message's header and up to
+// apartMin bytes of data sent with it; a marker (markerLen bytes, shorter
+// than any message's header) announces a longer message on msgBigTag.
+const (
+	ringSlots = 8
+	ringSlot  = apartMin + 1<<10
+	markerLen = 8
 )
 
 func openMPI() (rankNet, error) {
@@ -73,7 +95,11 @@ func openMPI() (rankNet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting MPI: %v", err)
 	}
-	return &mpiRanks{comm: c}, nil
+	g, err := c.OpenRing(msgTag, ringSlots, ringSlot)
+	if err != nil {
+		return nil, fmt.Errorf("starting MPI: %v", err)
+	}
+	return &mpiRanks{comm: c, ring: g}, nil
 }
 
 // do makes the calls of f holding mu, once the messages posted before it
@@ -101,8 +127,30 @@ func (m *mpiRanks) Progress() bool {
 	return m.poll()
 }
 
+// awaitSpins is how many times AwaitProgress tests for a message inside
+// the library before it returns (some 3 µs).
+const awaitSpins = 64
+
+// AwaitProgress is Progress that, finding nothing, goes on testing for a
+// message inside MPI until one comes, *w differs from old, another
+// goroutine posts a message or awaitSpins tests found nothing.
+func (m *mpiRanks) AwaitProgress(w *atomic.Uint64, old uint64) bool {
+	if !m.mu.TryLock() {
+		return false
+	}
+	defer m.mu.Unlock()
+	if m.listen == nil {
+		return false
+	}
+	return m.pollFor(awaitSpins, w, old)
+}
+
 // poll is Progress's work; mu is held.
-func (m *mpiRanks) poll() bool {
+func (m *mpiRanks) poll() bool { return m.pollFor(1, nil, 0) }
+
+// pollFor is poll, with the test for an arrived message made as
+// AwaitProgress says when spins > 1.
+func (m *mpiRanks) pollFor(spins int, w *atomic.Uint64, old uint64) bool {
 	did, err := m.startOut()
 	if err != nil {
 		m.fail(err)
@@ -116,15 +164,20 @@ func (m *mpiRanks) poll() bool {
 		}
 		if !done {
 			keep = append(keep, s)
-		} else if s.o.sent != nil {
-			s.o.sent()
 		} else {
-			putBuf(s.o.b)
+			s.o.done()
 		}
 	}
 	clear(m.sends[len(keep):])
 	m.sends = keep
-	ok, st, err := m.comm.Iprobe(mpi.AnySource, msgTag)
+	var ok bool
+	var st mpi.Status
+	var in []byte
+	if spins > 1 && len(m.sends) == 0 && !did {
+		ok, st, in, err = m.ring.Await(spins, w, old, &m.posted)
+	} else {
+		ok, st, in, err = m.ring.Next()
+	}
 	if err != nil {
 		m.fail(err)
 		return true
@@ -132,15 +185,18 @@ func (m *mpiRanks) poll() bool {
 	if !ok {
 		return did
 	}
-	b := getBuf(st.Bytes) // the receiver's: it may queue it
-	if _, err := mpi.Recv(m.comm, b, st.Source, msgTag); err != nil {
-		m.fail(err)
-		return true
+	var b []byte // the receiver's: it may queue it
+	if len(in) == markerLen {
+		b = getBuf(int(binary.LittleEndian.Uint64(in)))
+		if _, err := mpi.Recv(m.comm, b, st.Source, msgBigTag); err != nil {
+			m.fail(err)
+			return true
+		}
+	} else {
+		b = append(getBuf(len(in))[:0], in...)
 	}
-	m.listen(b, func(into []byte) error {
-		_, err := mpi.Recv(m.comm, into, st.Source, msgDataTag)
-		return err
-	})
+	m.from = st.Source
+	m.listen(b, m.recvData)
 	// What listen posted (a lock's grant, an acknowledgement) leaves now:
 	// its Post could not poll, this goroutine holding mu.
 	if _, err := m.startOut(); err != nil {
@@ -149,25 +205,70 @@ func (m *mpiRanks) poll() bool {
 	return true
 }
 
-// startOut starts the posted sends; mu is held.
+// recvData receives the data sent apart of the message listen is given
+// (from rank m.from); mu is held. A method value made once: a closure
+// was an allocation per message.
+func (m *mpiRanks) recvApart(into []byte) error {
+	_, err := mpi.Recv(m.comm, into, m.from, msgDataTag)
+	return err
+}
+
+// startOut starts the posted sends; mu is held. A message longer than a
+// slot of the receiving rank's ring goes as a marker holding its length
+// and then the message itself, on msgBigTag.
 func (m *mpiRanks) startOut() (bool, error) {
 	m.outMu.Lock()
 	out := m.out
-	m.out = nil
+	m.out, m.spare = m.spare, nil
+	m.posted.Store(0)
 	m.outMu.Unlock()
+	defer func() { // the next call's, without an allocation per message
+		clear(out)
+		m.spare = out[:0]
+	}()
 	for _, o := range out {
-		r, err := mpi.Isend(m.comm, o.b, o.dest, o.tag)
-		if err != nil {
+		if o.tag == msgTag && len(o.b) > ringSlot {
+			mark := binary.LittleEndian.AppendUint64(getBuf(markerLen)[:0], uint64(len(o.b)))
+			if err := m.isend(outMsg{o.dest, msgTag, mark, nil}); err != nil {
+				return true, err
+			}
+			o.tag = msgBigTag
+		}
+		if err := m.isend(o); err != nil {
 			return true, err
 		}
-		m.sends = append(m.sends, sending{r, o})
 	}
 	return len(out) > 0, nil
 }
 
+// isend starts sending o, and keeps it in sends unless it left at once
+// (as a small message does).
+func (m *mpiRanks) isend(o outMsg) error {
+	r, err := mpi.IsendNow(m.comm, o.b, o.dest, o.tag)
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		o.done()
+	} else {
+		m.sends = append(m.sends, sending{r, o})
+	}
+	return nil
+}
+
+// done is what follows o's send: its sender's callback, else its buffer
+// back to the pool.
+func (o outMsg) done() {
+	if o.sent != nil {
+		o.sent()
+	} else {
+		putBuf(o.b)
+	}
+}
+
 func (m *mpiRanks) Listen(deliver func([]byte, func([]byte) error), fail func(error)) {
 	m.mu.Lock()
-	m.listen, m.fail = deliver, fail
+	m.listen, m.fail, m.recvData = deliver, fail, m.recvApart
 	m.mu.Unlock()
 	m.polled = make(chan struct{})
 	go func() {
@@ -189,11 +290,15 @@ func (m *mpiRanks) Listen(deliver func([]byte, func([]byte) error), fail func(er
 }
 
 func (m *mpiRanks) Post(dest int, b []byte, sent func(), data []byte, dataSent func()) {
+	if len(b) < 8*rankHeader {
+		panic(fmt.Sprintf("svmc internal error: a message of %d bytes between ranks is shorter than its header", len(b)))
+	}
 	m.outMu.Lock()
 	m.out = append(m.out, outMsg{dest, msgTag, b, sent})
 	if data != nil {
 		m.out = append(m.out, outMsg{dest, msgDataTag, data, dataSent})
 	}
+	m.posted.Store(uint64(len(m.out)))
 	m.outMu.Unlock()
 	m.Progress() // on its way now, unless another call holds MPI
 }
@@ -552,6 +657,7 @@ func (m *mpiRanks) Close() error {
 			}
 		}
 		m.listen = nil
+		m.ring.Close()
 		return m.comm.Finalize()
 	})
 }

@@ -268,12 +268,13 @@ type run struct {
 
 	// ranks: the processors are the ranks of an MPI job and this process
 	// is rank (ranks.go); twins are the shared storage before a pdo.
-	ranks   rankNet
-	rank    int
-	perRank int        // this rank runs processors rank·perRank to (rank+1)·perRank − 1
-	stdin   *stdinFeed // os.Stdin's feed between ranks (rankstdin.go)
-	outEach bool       // a processor's output has a file of its own (--stdout each)
-	twins   [][]byte   // kept from pdo to pdo, one per exchanged segment
+	ranks    rankNet
+	lastType string // arrive's last element type name (the transport calls it under its lock)
+	rank     int
+	perRank  int        // this rank runs processors rank·perRank to (rank+1)·perRank − 1
+	stdin    *stdinFeed // os.Stdin's feed between ranks (rankstdin.go)
+	outEach  bool       // a processor's output has a file of its own (--stdout each)
+	twins    [][]byte   // kept from pdo to pdo, one per exchanged segment
 	// exchanged are the segments (indices of the segment table) the ranks
 	// exchange, in the order every rank made them; exStores their
 	// storage at the current pdo.

@@ -501,3 +501,69 @@ func main() {
 		t.Errorf("the merged trace ends with %v", end)
 	}
 }
+
+// TestMPILongMessages: messages between ranks of every length around the
+// size of a slot of the receiving rank's ring of posted receives
+// (ranks_mpi.go): a program's message whose data travels with its header
+// just under the size from which it travels apart, one just over it, and
+// a critical section's publication of 240 KB of shared storage, which is
+// longer than a slot and goes as a marker and the message on a tag of its
+// own. The results are those of the run in one process.
+func TestMPILongMessages(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	acc := make([]float64, 30000)
+	//svm:shared acc
+	sums := make([]float64, 4)
+	//svm:shared sums
+	//svm:pdo loops(me)
+	for me := 0; me < 2; me++ {
+		for _, n := range []int{65536 - 200, 65536 + 8, 3} {
+			buf := make([]byte, n)
+			if me == 0 {
+				for i := range buf {
+					buf[i] = byte(i * 7)
+				}
+				rtlib.Send(1, 1, buf)
+			} else {
+				rtlib.Recv(0, 1, buf)
+				s := 0
+				for i, b := range buf {
+					s += int(b) * (i%5 + 1)
+				}
+				sums[1] += float64(s)
+			}
+		}
+		for k := 0; k < 3; k++ {
+			//svm:critical
+			for i := range acc {
+				acc[i] += float64(me + k + i%3)
+			}
+			//svm:end critical
+		}
+	}
+	t := 0.0
+	for _, v := range acc {
+		t += v
+	}
+	fmt.Println(sums[1], t)
+}
+`})
+	one := runSvmc(t, dir, "run", "-n", "2", ".")
+	if one.code != 0 || one.stdout == "" {
+		t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
+	}
+	for _, n := range []string{"2", "3"} {
+		if res := runSvmc(t, dir, "run", "--mpi", "-n", n, "."); res.code != 0 || res.stdout != one.stdout {
+			t.Errorf("--mpi -n %s: exit %d, printed %q, want %q\n%s", n, res.code, res.stdout, one.stdout, res.stderr)
+		}
+	}
+}

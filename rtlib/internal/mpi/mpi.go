@@ -13,9 +13,13 @@ package mpi
 #cgo nocallback svm_ssend
 #cgo noescape svm_recv
 #cgo nocallback svm_recv
+#cgo noescape svm_isend_now
+#cgo nocallback svm_isend_now
+#cgo nocallback svm_ring_next
 #include <stdlib.h>
 #include <mpi.h>
 #include <sched.h>
+#include <stdint.h>
 
 // The predefined handles are macros over library globals: cgo reaches them
 // through functions.
@@ -95,6 +99,96 @@ static svm_status svm_test(MPI_Request *r) {
 	int rc = MPI_Test(r, &flag, &st);
 	return svm_done(rc, &st, flag);
 }
+// An Isend tested at once: a small message usually leaves in the call
+// (flag 1, no request to keep); otherwise *r is the request in flight.
+static int svm_isend_now(MPI_Comm comm, void *buf, int n, int dest, int tag, MPI_Request *r, int *flag) {
+	int rc = MPI_Isend(buf, n, MPI_BYTE, dest, tag, comm, r);
+	*flag = 0;
+	if (rc == MPI_SUCCESS) {
+		MPI_Status st;
+		rc = MPI_Test(r, flag, &st);
+	}
+	return rc;
+}
+
+// A ring of receives posted in advance (Ring): slots of C memory, each
+// with an MPI_Irecv from any source. MPI matches arriving messages with
+// posted receives in the order they were posted, so the slots fill in
+// ring order; next is the oldest. held is the slot handed to Go by the
+// last svm_ring_next, posted again at the next call.
+typedef struct {
+	MPI_Comm comm;
+	int tag, k, size, next, held;
+	MPI_Request *reqs;
+	char *mem;
+} svm_ring;
+
+static int svm_ring_post(svm_ring *g, int i) {
+	return MPI_Irecv(g->mem + (size_t)i * g->size, g->size, MPI_BYTE, MPI_ANY_SOURCE, g->tag, g->comm, &g->reqs[i]);
+}
+static int svm_ring_open(MPI_Comm comm, int tag, int k, int size, svm_ring **out) {
+	svm_ring *g = calloc(1, sizeof *g);
+	if (g == NULL) {
+		return MPI_ERR_NO_MEM;
+	}
+	g->comm = comm; g->tag = tag; g->k = k; g->size = size; g->held = -1;
+	g->reqs = calloc(k, sizeof *g->reqs);
+	g->mem = malloc((size_t)k * size);
+	if (g->reqs == NULL || g->mem == NULL) {
+		free(g->reqs); free(g->mem); free(g);
+		return MPI_ERR_NO_MEM;
+	}
+	for (int i = 0; i < k; i++) {
+		g->reqs[i] = MPI_REQUEST_NULL;
+	}
+	*out = g; // closed by the caller if a post fails
+	for (int i = 0; i < k; i++) {
+		int rc = svm_ring_post(g, i);
+		if (rc != MPI_SUCCESS) {
+			return rc;
+		}
+	}
+	return MPI_SUCCESS;
+}
+typedef struct { int rc, src, count, flag; char *data; } svm_arrival;
+static svm_arrival svm_ring_next(svm_ring *g, int spins, const uint64_t *w, uint64_t old, const uint64_t *busy) {
+	svm_arrival a = {MPI_SUCCESS, 0, 0, 0, NULL};
+	if (g->held >= 0) {
+		a.rc = svm_ring_post(g, g->held);
+		g->held = -1;
+		if (a.rc != MPI_SUCCESS) {
+			return a;
+		}
+	}
+	MPI_Status st;
+	for (int i = 0; ; i++) { // with spins 1, w and busy are not read
+		a.rc = MPI_Test(&g->reqs[g->next], &a.flag, &st);
+		if (a.rc != MPI_SUCCESS) {
+			return a;
+		}
+		if (a.flag) {
+			break;
+		}
+		if (i+1 >= spins || __atomic_load_n(w, __ATOMIC_ACQUIRE) != old || __atomic_load_n(busy, __ATOMIC_ACQUIRE) != 0) {
+			return a;
+		}
+	}
+	a.src = st.MPI_SOURCE;
+	MPI_Get_count(&st, MPI_BYTE, &a.count);
+	a.data = g->mem + (size_t)g->next * g->size;
+	g->held = g->next;
+	g->next = (g->next + 1) % g->k;
+	return a;
+}
+static void svm_ring_close(svm_ring *g) {
+	for (int i = 0; i < g->k; i++) {
+		if (g->reqs[i] != MPI_REQUEST_NULL && i != g->held) {
+			MPI_Cancel(&g->reqs[i]);
+			MPI_Wait(&g->reqs[i], MPI_STATUS_IGNORE);
+		}
+	}
+	free(g->reqs); free(g->mem); free(g);
+}
 */
 import "C"
 
@@ -103,6 +197,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -382,6 +477,102 @@ func Irecv[T Number](c *Comm, buf []T, src, tag int) (*Request, error) {
 	return start(buf, "MPI_Irecv from rank", src, func(p unsafe.Pointer, n C.int, r *C.MPI_Request) C.int {
 		return C.MPI_Irecv(p, n, C.svm_byte(), C.int(src), C.int(tag), c.comm, r)
 	})
+}
+
+// IsendNow starts sending buf (MPI_Isend) and tests the send at once: a
+// small message usually leaves in the call, which then returns a nil
+// Request, with no buffer pinned or request to test later (one cgo call
+// where Isend and Test make two).
+func IsendNow[T Number](c *Comm, buf []T, dest, tag int) (*Request, error) {
+	p, n, err := bytesOf(buf)
+	if err != nil {
+		return nil, err
+	}
+	var pin runtime.Pinner
+	if p != nil {
+		pin.Pin(p)
+	}
+	var req C.MPI_Request // on the stack: svm_isend_now keeps no pointer
+	var flag C.int
+	if rc := C.svm_isend_now(c.comm, p, n, C.int(dest), C.int(tag), &req, &flag); rc != C.MPI_SUCCESS {
+		pin.Unpin()
+		return nil, mpiError("MPI_Isend to rank", dest, rc)
+	}
+	if flag != 0 {
+		pin.Unpin()
+		return nil, nil
+	}
+	r := &Request{req: new(C.MPI_Request), pin: pin, call: "MPI_Isend to rank", peer: dest}
+	*r.req = req
+	return r, nil
+}
+
+// Ring is a ring of receives posted in advance from any source with one
+// tag, into slots of C memory: a message that arrives goes straight into
+// a slot, and Next finds it with one MPI_Test, where MPI_Iprobe and
+// MPI_Recv take two calls and match the message twice. A message longer
+// than a slot is an error of Next (MPI_ERR_TRUNCATE): the sender keeps
+// to the size.
+type Ring struct {
+	g   *C.svm_ring
+	tag int
+}
+
+// OpenRing posts slots receives of size bytes each with tag.
+func (c *Comm) OpenRing(tag, slots, size int) (*Ring, error) {
+	if slots < 1 || size < 1 || slots*size > 1<<30 {
+		return nil, fmt.Errorf("mpi: a ring of %d slots of %d bytes", slots, size)
+	}
+	var g *C.svm_ring
+	if rc := C.svm_ring_open(c.comm, C.int(tag), C.int(slots), C.int(size), &g); rc != C.MPI_SUCCESS {
+		if g != nil {
+			C.svm_ring_close(g)
+		}
+		return nil, mpiError("MPI_Irecv from rank", AnySource, rc)
+	}
+	return &Ring{g: g, tag: tag}, nil
+}
+
+// Next reports the oldest message that has arrived, if any: its status,
+// and its bytes, which stay valid until the next call of Next or Close.
+func (r *Ring) Next() (bool, Status, []byte, error) {
+	a := C.svm_ring_next(r.g, 1, nil, 0, nil)
+	if a.rc != C.MPI_SUCCESS {
+		return false, Status{}, nil, mpiError("MPI_Irecv from rank", AnySource, a.rc)
+	}
+	if a.flag == 0 {
+		return false, Status{}, nil, nil
+	}
+	st := Status{Source: int(a.src), Tag: r.tag, Bytes: int(a.count)}
+	return true, st, unsafe.Slice((*byte)(unsafe.Pointer(a.data)), int(a.count)), nil
+}
+
+// Await is Next that tests for a message up to spins times inside one
+// call, returning early once *w differs from old or *busy from 0: a
+// goroutine waiting for a message polls without a cgo call's cost per
+// poll, and still sees at once what other goroutines signal.
+func (r *Ring) Await(spins int, w *atomic.Uint64, old uint64, busy *atomic.Uint64) (bool, Status, []byte, error) {
+	a := C.svm_ring_next(r.g, C.int(spins), word(w), C.uint64_t(old), word(busy))
+	if a.rc != C.MPI_SUCCESS {
+		return false, Status{}, nil, mpiError("MPI_Irecv from rank", AnySource, a.rc)
+	}
+	if a.flag == 0 {
+		return false, Status{}, nil, nil
+	}
+	st := Status{Source: int(a.src), Tag: r.tag, Bytes: int(a.count)}
+	return true, st, unsafe.Slice((*byte)(unsafe.Pointer(a.data)), int(a.count)), nil
+}
+
+// word is the address of w's value for C, which reads it atomically
+// (atomic.Uint64's value is its only field of non-zero size).
+func word(w *atomic.Uint64) *C.uint64_t { return (*C.uint64_t)(unsafe.Pointer(w)) }
+
+// Close cancels the receives still posted and frees the slots.
+func (r *Ring) Close() {
+	if r.g != nil {
+		C.svm_ring_close(r.g)
+		r.g = nil
+	}
 }
 
 // Wait blocks until the request completes (MPI_Wait) and unpins its

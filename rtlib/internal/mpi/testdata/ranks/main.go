@@ -223,6 +223,49 @@ func main() {
 		}
 	}
 
+	// A ring of posted receives: every other rank sends rank 0 more
+	// messages than the ring has slots, of sizes up to a slot, some
+	// sent before rank 0 opens the ring; rank 0 takes them all, each
+	// sender's in order.
+	const ringTag, slots, slot, per = 40, 3, 64, 10
+	if r == 0 {
+		check(c.Barrier()) // the others' first messages are sent
+		g, err := c.OpenRing(ringTag, slots, slot)
+		check(err)
+		seen := make([]int, n)
+		for got := 0; got < (n-1)*per; {
+			ok, st, b, err := g.Next()
+			check(err)
+			if !ok {
+				continue
+			}
+			got++
+			k := seen[st.Source]
+			seen[st.Source]++
+			want := bytes.Repeat([]byte{byte(st.Source*per + k)}, 1+(k*7)%slot)
+			if st.Tag != ringTag || !bytes.Equal(b, want) || st.Bytes != len(want) {
+				fail("ring: message %d from rank %d: %v %+v, want %v", k, st.Source, b, st, want)
+			}
+		}
+		g.Close()
+	} else {
+		var reqs []*mpi.Request
+		for k := range per {
+			if k == per/2 {
+				check(c.Barrier())
+			}
+			req, err := mpi.IsendNow(c, bytes.Repeat([]byte{byte(r*per + k)}, 1+(k*7)%slot), 0, ringTag)
+			check(err)
+			if req != nil {
+				reqs = append(reqs, req)
+			}
+		}
+		for _, req := range reqs {
+			_, err := req.Wait()
+			check(err)
+		}
+	}
+
 	t0 := mpi.Wtime()
 	check(c.Barrier())
 	if mpi.Wtime() < t0 {
