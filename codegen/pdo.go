@@ -57,9 +57,10 @@ func (g *gen) pdo(c *compiler.Construct) {
 	}
 	// The iterations are walked a run at a time (those that differ only
 	// in the innermost index: a loop of the user's form, 30% faster than
-	// one call a iteration on a stencil), except where the body has labels
-	// (a labelled continue must keep its target).
-	runs := len(info.Loops) > 0 && !hasLabels(info.Body)
+	// one call a iteration on a stencil). Only the innermost loop may
+	// carry a label (pass_pdo), which goes on the loop of a run: continue
+	// to it ends one iteration.
+	runs := len(info.Loops) > 0
 	var head strings.Builder
 	closeHead := "}\n"
 	if runs {
@@ -181,6 +182,11 @@ func (g *gen) runHead(c *compiler.Construct, hoisted []*compiler.Access) string 
 		}
 		b.WriteString("}\n")
 	}
+	if ls := info.Loops[last].Labeled; ls != nil {
+		// continue Label from the body ends one iteration. The label keeps
+		// its line (an error about it points there).
+		fmt.Fprintf(&b, "%s%s:\n", g.e.at(g.line(ls.Pos())), ls.Label.Name)
+	}
 	b.WriteString("for svm_k := 0; svm_k < svm_n; svm_k++ {\n")
 	l := info.Loops[last]
 	fmt.Fprintf(&b, "%s := %s(svm_first + svm_k*svm_step)\n", l.Name, g.typeName(l.Obj.Type()))
@@ -201,22 +207,6 @@ func (g *gen) rangeValue(b *strings.Builder, c *compiler.Construct, k int, l *co
 	if !used(g.p.Info, c.PDO.Body, l.Value) {
 		fmt.Fprintf(b, "_ = %s\n", l.Value.Name())
 	}
-}
-
-// hasLabels reports whether body holds a labelled statement or a branch
-// to a label.
-func hasLabels(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.LabeledStmt:
-			found = true
-		case *ast.BranchStmt:
-			found = found || x.Label != nil
-		}
-		return !found
-	})
-	return found
 }
 
 // accessesOf are the package's numbered accesses of shared storage.

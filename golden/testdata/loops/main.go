@@ -1,6 +1,6 @@
 // Every loop form a pdo accepts, every reduction operator, default
-// scheduling, unused loop variables, continue in a body and nprocs() in a
-// directive expression.
+// scheduling, unused loop variables, continue in a body and to a labelled
+// pdo loop from a loop of its body, and nprocs() in a directive expression.
 package main
 
 import "fmt"
@@ -48,5 +48,29 @@ func main() {
 	for k := range 7 {
 		count += k
 	}
-	fmt.Println(down, steps, back, prod, lo, hi, and, or, xor, count)
+	primes := 0
+	//svm:pdo loops(i) reduction(+: primes)
+next:
+	for i := 2; i < 50; i++ {
+		for d := 2; d*d <= i; d++ {
+			if i%d == 0 {
+				continue next
+			}
+		}
+		primes++
+	}
+	pairs := 0
+	//svm:pdo loops(i, j) reduction(+: pairs)
+	for i := 1; i < 8; i++ {
+	cols:
+		for j := 1; j < 8; j++ {
+			for _, x := range xs {
+				if x == i*j {
+					continue cols
+				}
+			}
+			pairs += i + j
+		}
+	}
+	fmt.Println(down, steps, back, prod, lo, hi, and, or, xor, count, primes, pairs)
 }
