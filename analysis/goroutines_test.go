@@ -204,3 +204,51 @@ func TestUntracedGoroutines(t *testing.T) {
 		t.Errorf("warnings %q; report:\n%s", m.Warnings, txt.String())
 	}
 }
+
+// TestPDOOnGoroutines: a pdo reached from goroutines of processor 0 (two
+// lanes, three runs in all, each all its iterations on its goroutine) is
+// counted apart from its run on the processors, in the model and in the
+// report, which says what to do; a pdo only goroutines ran still gets its
+// row.
+func TestPDOOnGoroutines(t *testing.T) {
+	prog, s := inMutexPDO()
+	s.PDOWork(0, 1.5, tracetest.SubMain, tracetest.DirPDO, 5, 0.5)
+	s.PDOWork(1, 1.5, tracetest.SubMain, tracetest.DirPDO, 5, 0.5)
+	s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}, trace.Buf{}), 2
+	for k, lane := range []int{2, 3} {
+		s.GoroutineStart(lane, 3, 0, k+1, "main.go:30:3")
+	}
+	runs := [][2]int{{2, 10}, {3, 20}, {2, 30}} // lane, start
+	for _, r := range runs {
+		at := float64(r[1])
+		s.Start(r[0], at, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		s.PDOWork(r[0], at+4, tracetest.SubMain, tracetest.DirPDO, 100, 4)
+		s.Stop(r[0], at+5, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+	}
+	for _, lane := range []int{2, 3} {
+		s.Rec(lane, 40, trace.TagGoroutineEnd)
+	}
+	s.Stop(0, 50, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Stop(1, 50, tracetest.SubMain, 0, trace.RegionProgram)
+	s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[3], s.Bufs[0], s.Bufs[1]} // as a file holds them
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{Procs: 2})
+	if len(m.Loops) != 1 {
+		t.Fatalf("%d loops, want 1", len(m.Loops))
+	}
+	l := m.Loops[0]
+	if g := l.OnGoroutines; g == nil || g.Runs != 3 || g.Iterations != 300 || g.Busy != 12 || len(g.Procs) != 1 || g.Procs[0] != 0 {
+		t.Errorf("on goroutines: %+v, want 3 runs, 300 iterations, 12 µs, of processor 0", g)
+	}
+	if l.Instances != 1 || l.PerProc[0].Iterations != 5 || l.PerProc[1].Iterations != 5 {
+		t.Errorf("the processors' part: %d instances, %+v; want 1 instance of 5 iterations each", l.Instances, l.PerProc)
+	}
+	var out strings.Builder
+	if err := WriteText(&out, NewReport("t", m, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "also ran 3 times on goroutines of processor 0, each time all its iterations on one goroutine: 300 iterations, 12.0 µs busy"; !strings.Contains(out.String(), want) {
+		t.Errorf("the report does not say %q:\n%s", want, out.String())
+	}
+}

@@ -200,10 +200,14 @@ type RegionProc struct {
 // LoopStat is one parallel loop (pdo) site.
 type LoopStat struct {
 	Site
-	Region    int         `json:"region"`   // progdb region number, -1 unknown
-	Strategy  string      `json:"strategy"` // from the program information ("?" if it has none)
-	Space     []LoopRange `json:"space,omitempty"`
-	Instances int64       `json:"instances"` // executions of the loop
+	// OnGoroutines is what the loop ran on goroutines the processors
+	// started, each time all its iterations on one of them (nil if
+	// never); the rest of LoopStat is its runs on the processors.
+	OnGoroutines *LoopOnGoroutines `json:"on_goroutines,omitempty"`
+	Region       int               `json:"region"`   // progdb region number, -1 unknown
+	Strategy     string            `json:"strategy"` // from the program information ("?" if it has none)
+	Space        []LoopRange       `json:"space,omitempty"`
+	Instances    int64             `json:"instances"` // executions of the loop
 	// Iterations of the whole iteration space, summed over instances
 	// (from pdo-iteration-space; 0 if not traced).
 	Iterations int64      `json:"iterations"`
@@ -368,6 +372,15 @@ type regAgg struct {
 	perProc []RegionProc
 }
 
+// LoopOnGoroutines is a pdo's runs on goroutines: a pdo reached from a
+// goroutine that is not a processor runs all its iterations on it.
+type LoopOnGoroutines struct {
+	Runs       int64   `json:"runs"`
+	Iterations int64   `json:"iterations"`
+	Busy       float64 `json:"busy_us"`
+	Procs      []int   `json:"procs"` // the processors that started the goroutines
+}
+
 type loopAgg struct {
 	key        sdKey
 	perProc    []LoopProc
@@ -387,6 +400,7 @@ type loopAgg struct {
 	joinWait   float64
 	fromWork   bool
 	fromRegion bool
+	onGo       LoopOnGoroutines
 }
 
 type loopInst struct {
@@ -788,8 +802,19 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 	if l := b.laneOf(int(e.Proc)); l != nil {
 		// A goroutine's lane: the calls it made after throttling count
 		// as its processor's, as its regions do; its other events not.
-		if e.Tag == trace.TagThrottledCalls && l.owner >= 0 {
+		switch {
+		case e.Tag == trace.TagThrottledCalls && l.owner >= 0:
 			b.throttle(b.node(l.owner), e)
+		case e.Tag == trace.TagPDOWork:
+			// A pdo reached from a goroutine runs all its iterations on
+			// it (rtlib: it is no processor).
+			g := &b.loop(sdKey{e.Sub, e.Dir}).onGo
+			g.Runs++
+			g.Iterations += int64(e.A)
+			g.Busy += e.F
+			if l.owner >= 0 && !slices.Contains(g.Procs, l.owner) {
+				g.Procs = append(g.Procs, l.owner)
+			}
 		}
 		return
 	}
@@ -1517,13 +1542,18 @@ func (b *builder) model() *Model {
 
 	// Loops.
 	for _, l := range b.loops {
-		if l.instances == 0 {
+		if l.instances == 0 && l.onGo.Runs == 0 {
 			continue // pdo-info of a loop that ran serially, without a region
 		}
 		st, num := b.pi.regionSite(int(l.key.sub), int(l.key.dir), trace.RegionPDO)
 		ls := &LoopStat{Site: st, Region: num, Strategy: b.pi.strategy(st.Sub, st.Dir), Space: l.space,
 			Instances: l.instances, Iterations: l.iterations, Lost: l.lost, APSTime: l.apsTime,
 			Time: l.time, Startup: l.startup, Dispatch: l.dispatch, Chunks: l.chunks, Join: l.join, Late: l.late, JoinWait: l.joinWait}
+		if l.onGo.Runs > 0 {
+			g := l.onGo
+			slices.Sort(g.Procs)
+			ls.OnGoroutines = &g
+		}
 		ls.PerProc = l.perProc
 		for len(ls.PerProc) < N {
 			ls.PerProc = append(ls.PerProc, LoopProc{Iterations: -1})

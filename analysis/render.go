@@ -297,6 +297,12 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 		}
 		t.write(w, "  ")
+		for _, l := range m.Loops {
+			if g := l.OnGoroutines; g != nil {
+				fmt.Fprintf(w, "  %s (%s, %s) also ran %s on goroutines of %s, each time all its iterations on one goroutine: %d iterations, %s busy (a pdo reached from a goroutine that is no processor runs on it alone; call it from the processors' code to divide it)\n",
+					loopLabel(l), l.Func, l.Where(), plural(g.Runs, "time"), procList(g.Procs), g.Iterations, Dur(g.Busy))
+			}
+		}
 	}
 
 	if len(m.Waits) > 0 {
