@@ -601,3 +601,42 @@ func TestReplicatedPDOInfoFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestTemplateDistAlternates: a template redistributed back and forth
+// (block, cyclic, block, ...: its owned boxes are reused from the last
+// distributions) writes each distribution's own boxes, also for two
+// indirect distributions from one owner slice changed in between, and in
+// a section, whose processors are fewer (its leader writes its own part
+// of the same distribution onto P).
+func TestTemplateDistAlternates(t *testing.T) {
+	recs := traced(t, 2, 2, trace.Binary, func(p *Proc) {
+		T := p.Template(nil, 1, 1, "T", ext(0, 9))
+		owner := []int{0, 0, 1, 1, 0, 0, 1, 1, 0, 0}
+		p.Distribute(1, 2, nil, []Format{Block()}, T)
+		p.Distribute(1, 3, nil, []Format{Cyclic(1)}, T)
+		p.Distribute(1, 2, nil, []Format{Block()}, T)
+		p.Distribute(1, 3, nil, []Format{Cyclic(1)}, T)
+		p.Distribute(1, 4, nil, []Format{Indirect(owner)}, T)
+		owner[0], owner[9] = 1, 1
+		p.Distribute(1, 4, nil, []Format{Indirect(owner)}, T)
+		P := p.Processors(nil, 1, 8, "P", ext(0, 1))
+		p.Distribute(1, 2, P, []Format{Block()}, T)
+		p.PSection(1, 5, []Section{{Dir: 6, Body: func(q *Proc) {}}, {Dir: 7, Body: func(q *Proc) {
+			q.Distribute(1, 2, P, []Format{Block()}, T)
+		}}})
+	})
+	var got [2][][]int
+	for _, r := range recs {
+		if r.Desc.Name == "template-dist" && r.Int("template id") == 1 {
+			_, v := r.IntArray("owned indices")
+			got[r.Node()] = append(got[r.Node()], append([]int{}, v...))
+		}
+	}
+	want := [2][][]int{
+		{{0, 4}, {0, 0, 2, 2, 4, 4, 6, 6, 8, 8}, {0, 4}, {0, 0, 2, 2, 4, 4, 6, 6, 8, 8}, {0, 1, 4, 5, 8, 9}, {1, 1, 4, 5, 8, 8}, {0, 4}},
+		{{5, 9}, {1, 1, 3, 3, 5, 5, 7, 7, 9, 9}, {5, 9}, {1, 1, 3, 3, 5, 5, 7, 7, 9, 9}, {2, 3, 6, 7}, {0, 0, 2, 3, 6, 7, 9, 9}, {5, 9}, {5, 9}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("template-dist per node:\n got %v\nwant %v", got, want)
+	}
+}
