@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"reflect"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -160,6 +161,8 @@ func bcast[T any](c *coll, ri, phase int, buf []T) {
 
 // Reduce combines the send buffers of every member element by element
 // with op, into recv of processor root (recv is not used elsewhere).
+// send and recv may be one slice (the result replaces the contribution),
+// though svmc check reports it, since MPI forbids overlapping buffers.
 func Reduce[T Number](root int, op Op, send, recv []T) { ReduceAt(0, root, op, send, recv) }
 
 // ReduceAt is Reduce at call site site.
@@ -230,6 +233,12 @@ func reduce[T Number](c *coll, ri, phase int, op Op, send, recv []T) {
 		}
 	}
 	parts[ri] = send
+	if ri != 0 && overlap(send, recv[:len(send)]) {
+		// In place (svmc check reports it, as MPI forbids it): the
+		// result, begun with member 0's part, would overwrite this one's
+		// before it is added.
+		parts[ri] = slices.Clone(send)
+	}
 	for _, r := range reqs {
 		if r == nil {
 			continue
@@ -243,6 +252,16 @@ func reduce[T Number](c *coll, ri, phase int, op Op, send, recv []T) {
 	for i := 1; i < n; i++ {
 		combine(op, acc, parts[i])
 	}
+}
+
+// overlap reports whether a and b share memory.
+func overlap[T any](a, b []T) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	size := unsafe.Sizeof(a[0])
+	alo, blo := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return alo < blo+uintptr(len(b))*size && blo < alo+uintptr(len(a))*size
 }
 
 // combine folds x into acc element by element. + and * work on every

@@ -534,3 +534,39 @@ func TestUnreceivedWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceInPlace: a reduction whose send and receive buffers are one
+// slice (which svmc check reports, as MPI forbids it) still gives the
+// sum at every root: the root's own contribution is read before the
+// result overwrites it (at a root other than member 0 it was lost).
+func TestReduceInPlace(t *testing.T) {
+	const n = 3
+	got := make([][]int, n)
+	all := make([][]int, n)
+	err := everyProc(t, n, Params{}, func(p *Proc) {
+		me := ProcessorID()
+		for root := range n {
+			buf := []int{me + 1, 10 * (me + 1)}
+			Reduce(root, Sum, buf, buf)
+			if me == root {
+				got[root] = buf
+			}
+		}
+		a := []int{me + 1}
+		Allreduce(Sum, a, a)
+		all[me] = a
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for root, v := range got {
+		if !slices.Equal(v, []int{6, 60}) {
+			t.Errorf("in-place Reduce at root %d: %v, want [6 60]", root, v)
+		}
+	}
+	for me, v := range all {
+		if !slices.Equal(v, []int{6}) {
+			t.Errorf("in-place Allreduce on processor %d: %v, want [6]", me, v)
+		}
+	}
+}
