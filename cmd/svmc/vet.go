@@ -61,7 +61,22 @@ The same analyzer runs in go vet and gopls:
 			if pkgs == 0 {
 				vargs = append(vargs, ".")
 			}
+			// A module that uses the runtime's API without requiring
+			// svmc (svmc run gives it the embedded runtime) gets it here
+			// too, as svmc run sets it up; outside a module go vet says
+			// what it says.
+			work, err := newWorkDir("svmc-vet-", false)
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(work)
+			var env []string
+			if setup, err := moduleSetup(".", work); err == nil {
+				vargs = append(append(vargs[:2:2], setup.flags...), vargs[2:]...)
+				env = setup.env
+			}
 			g := exec.Command("go", vargs...)
+			g.Env = append(os.Environ(), env...)
 			g.Stdout, g.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			err = g.Run()
 			var xe *exec.ExitError

@@ -63,6 +63,28 @@ func Fill(a []float64) {
 	}
 }
 
+// TestVetRuntimeAPI: a module that calls the runtime's API (rtlib.Send)
+// without requiring svmc, as svmc run lets it, is vetted the same way:
+// go vet alone said "no required module provides package".
+func TestVetRuntimeAPI(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "github.com/svmc/svmc/rtlib"
+
+func main() {
+	a := make([]int, 8)
+	//svm:pdo loops(i)
+	for i := 1; i < len(a); i++ {
+		a[i] = a[i-1] + rtlib.ProcessorID()
+	}
+}
+`})
+	res := runSvmc(t, dir, "vet", ".")
+	if res.code != 1 || !strings.Contains(res.stderr, "main.go:9:10: loop-carried dependence in the pdo at line 7: a[i-1] is read here") {
+		t.Errorf("svmc vet: exit %d\n%s", res.code, res.stderr)
+	}
+}
+
 // svmc build (and run) report the errors of every package of the program
 // in one run: a main package with an error of its own used to hide those
 // of the packages it imports until it was fixed.
