@@ -56,7 +56,7 @@ func WriteChrome(w io.Writer, tl *view.Timeline) error {
 		Args: map[string]any{"name": name}})
 	for p := 0; p < tl.Procs; p++ {
 		ew.write(chromeEvent{Name: "thread_name", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID, TID: p,
-			Args: map[string]any{"name": "processor " + strconv.Itoa(p)}})
+			Args: map[string]any{"name": tl.LaneTitle(p)}})
 		ew.write(chromeEvent{Name: "thread_sort_index", Ph: "M", TS: json.RawMessage("0"), PID: ChromePID, TID: p,
 			Args: map[string]any{"sort_index": p}})
 	}

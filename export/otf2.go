@@ -297,7 +297,7 @@ func writeGlobalDefs(ar *C.OTF2_Archive, tl *view.Timeline, m *otf2Model, check 
 	check("system tree node", C.OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, 0, st.ref(run), st.ref("run"),
 		C.OTF2_UNDEFINED_SYSTEM_TREE_NODE))
 	for p := 0; p < tl.Procs; p++ {
-		name := st.ref(fmt.Sprintf("processor %d", p))
+		name := st.ref(tl.LaneTitle(p))
 		check("location group definition", C.OTF2_GlobalDefWriter_WriteLocationGroup(gw, C.OTF2_LocationGroupRef(p), name,
 			C.OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, C.OTF2_UNDEFINED_LOCATION_GROUP))
 		check("location definition", C.OTF2_GlobalDefWriter_WriteLocation(gw, C.OTF2_LocationRef(p), name,

@@ -67,6 +67,12 @@ func WritePprof(w io.Writer, tl *view.Timeline) error {
 			s = &profile.Sample{Location: ls, Value: []int64{0, 0},
 				// A string label: pprof's encoding drops a numeric 0.
 				Label: map[string][]string{"kind": {iv.Kind.String()}, "processor": {strconv.Itoa(iv.Proc)}}}
+			if owner, lane := tl.LaneOwner(iv.Proc); lane > 0 {
+				// A goroutine's time is its processor's (as in svmc
+				// report): -tagfocus processor=^0$ takes it in too.
+				s.Label["processor"] = []string{strconv.Itoa(owner)}
+				s.Label["goroutine lane"] = []string{strconv.Itoa(lane)}
+			}
 			samples[k] = s
 			p.Sample = append(p.Sample, s)
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/svmc/svmc/analysis"
@@ -356,6 +357,36 @@ func (tl *Timeline) GoLanes() int {
 		}
 	}
 	return n
+}
+
+// LaneOwner is the processor lane p belongs to and, for a goroutine's lane
+// (laneNames' P0/g1), its number among that processor's lanes (0 for a
+// processor's own).
+func (tl *Timeline) LaneOwner(p int) (owner, lane int) {
+	if p >= len(tl.Lanes) {
+		return p, 0
+	}
+	name := tl.Lanes[p]
+	o, g, ok := strings.Cut(strings.TrimPrefix(name, "P"), "/g")
+	if !ok {
+		return p, 0
+	}
+	owner, err1 := strconv.Atoi(o)
+	lane, err2 := strconv.Atoi(g)
+	if err1 != nil || err2 != nil {
+		return p, 0
+	}
+	return owner, lane
+}
+
+// LaneTitle names lane p for other tools: "processor 1", or "processor 0
+// goroutine lane 2" for a goroutine's lane.
+func (tl *Timeline) LaneTitle(p int) string {
+	owner, lane := tl.LaneOwner(p)
+	if lane == 0 {
+		return "processor " + itoa(p)
+	}
+	return "processor " + itoa(owner) + " goroutine lane " + itoa(lane)
 }
 
 // laneNames names the lanes of goroutines (rtlib/lanes.go) after their

@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -86,8 +87,8 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 				if err := writeResult("-o", out, []string{path, info}, func(w io.Writer) error { return export.WritePprof(w, tl) }); err != nil {
 					return fmt.Errorf("export: %v", err)
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote the pprof profile %s: %d processors, %d intervals (go tool pprof -top %s)\n",
-					outName(out), tl.Procs, len(tl.Intervals), out)
+				fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote the pprof profile %s: %s, %d intervals (go tool pprof -top %s)\n",
+					outName(out), lanesText(tl), len(tl.Intervals), out)
 				return nil
 			}
 			// Streamed into the output (a temporary file renamed when
@@ -105,8 +106,8 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 			}); err != nil {
 				return fmt.Errorf("export: %v", err)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote %s: %d threads, %d slices, %d instant events\n",
-				outName(out), tl.Procs, len(tl.Intervals), len(tl.Instants))
+			fmt.Fprintf(cmd.ErrOrStderr(), "svmc export: wrote %s: %d threads (%s), %d slices, %d instant events\n",
+				outName(out), tl.Procs, lanesText(tl), len(tl.Intervals), len(tl.Instants))
 			return nil
 		},
 	}
@@ -114,4 +115,23 @@ or from --info FILE (svminfo.json, written by svmc compile).`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output: a JSON file (chrome) or a directory (otf2)")
 	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
 	return cmd
+}
+
+// lanesText counts tl's lanes: "2 processors", "2 processors and 5
+// goroutine lanes".
+func lanesText(tl *view.Timeline) string {
+	g := tl.GoLanes()
+	s := plural(tl.Procs-g, "processor")
+	if g > 0 {
+		s += " and " + plural(g, "goroutine lane")
+	}
+	return s
+}
+
+// plural is "1 processor", "2 processors".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
