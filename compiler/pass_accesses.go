@@ -86,9 +86,10 @@ func (p *Package) computeSharedStorage() map[types.Object]*SharedVar {
 	if len(shared) == 0 {
 		return nil
 	}
-	// Parameters given shared storage and the rows a range reads stand
-	// for their variable; each may lead to more of the other.
-	for p.reachParams(shared) || p.rangeAliases(shared) {
+	// Parameters given shared storage, the rows a range reads and the
+	// struct fields a shared variable was taken from stand for their
+	// variable; each may lead to more of the others.
+	for p.reachParams(shared) || p.rangeAliases(shared) || p.fieldAliases(shared) {
 	}
 	return shared
 }
@@ -104,7 +105,7 @@ func (p *Package) numberAccesses() []*Access {
 		if s.Decl.Body == nil {
 			continue
 		}
-		writes := writtenExprs(s.Decl.Body)
+		writes := p.elementWrites(s.Decl.Body)
 		var visit func(n ast.Node) bool
 		visit = func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -181,6 +182,87 @@ func (p *Package) reachParams(shared map[types.Object]*SharedVar) bool {
 	return changed
 }
 
+// fieldAliases adds to shared the struct fields whose storage a shared
+// variable was taken from (data := s.Pos, data := s.Arr[:]; shared
+// names variables, not fields): an access through the field, s.Pos[i] or
+// t.Pos[i] of any value of the type, in any function of the package, is
+// checked as one of the variable's, keyed on the address like a
+// parameter's (storage of another value costs one test and records
+// nothing). It reports whether it added any.
+func (p *Package) fieldAliases(shared map[types.Object]*SharedVar) bool {
+	changed := false
+	give := func(lhs, rhs ast.Expr) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return
+		}
+		o := p.Info.Defs[id]
+		if o == nil {
+			o = p.Info.Uses[id]
+		}
+		v := shared[o]
+		if v == nil || v.Obj != o {
+			return // only the variable the directive names
+		}
+		if f := p.storageField(rhs); f != nil && shared[f] == nil {
+			shared[f] = v
+			changed = true
+		}
+	}
+	p.inspectBodies(func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if len(x.Lhs) == len(x.Rhs) {
+				for i := range x.Lhs {
+					give(x.Lhs[i], x.Rhs[i])
+				}
+			}
+		case *ast.ValueSpec:
+			if len(x.Names) == len(x.Values) {
+				for i := range x.Names {
+					give(x.Names[i], x.Values[i])
+				}
+			}
+		}
+		return true
+	})
+	return changed
+}
+
+// storageField is the struct field (its generic origin) whose storage e
+// refers to: a field that holds storage (s.Pos), or a slicing of one or
+// of an array field (s.Pos[lo:hi], s.Arr[:]); nil otherwise.
+func (p *Package) storageField(e ast.Expr) types.Object {
+	sliced := false
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SliceExpr:
+			e, sliced = x.X, true
+		case *ast.SelectorExpr:
+			f := p.fieldOf(x)
+			if f == nil {
+				return nil
+			}
+			if _, isArray := f.Type().Underlying().(*types.Array); holdsStorage(f.Type()) || sliced && isArray {
+				return f
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
+// fieldOf is the field (its generic origin) a selector expression selects,
+// nil if it selects no field.
+func (p *Package) fieldOf(x *ast.SelectorExpr) *types.Var {
+	sel := p.Info.Selections[x]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return nil
+	}
+	return sel.Obj().(*types.Var).Origin()
+}
+
 // inspectBodies walks the body of every function of the package.
 func (p *Package) inspectBodies(visit func(ast.Node) bool) {
 	for _, s := range p.Subs {
@@ -214,6 +296,11 @@ func (p *Package) storageRoot(e ast.Expr, shared map[types.Object]*SharedVar) *S
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			return shared[p.Info.Uses[x]]
+		case *ast.SelectorExpr:
+			if f := p.fieldOf(x); f != nil {
+				return shared[f]
+			}
+			return nil
 		case *ast.SliceExpr:
 			e = x.X
 		case *ast.IndexExpr:
@@ -252,16 +339,51 @@ func (p *Package) sharedRoot(x *ast.IndexExpr, shared map[types.Object]*SharedVa
 		}
 		e = ix.X
 	}
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return nil
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return shared[p.Info.Uses[x]]
+	case *ast.SelectorExpr: // a field a shared variable was taken from
+		if f := p.fieldOf(x); f != nil {
+			return shared[f]
+		}
 	}
-	return shared[p.Info.Uses[id]]
+	return nil
 }
 
 // writtenExprs are the expressions of body that are written: assigned,
 // incremented, range keys and values, and operands of & (their address
 // may be written through).
+// elementWrites is writtenExprs with the elements a write goes into
+// through their fields: pos[i].X = v and pos[i].arr[k]++ write pos[i]
+// (a field of a value, or an element of an array value, is the element's
+// storage), where a[i].p.X = v through a pointer field only reads a[i].
+func (p *Package) elementWrites(body *ast.BlockStmt) map[ast.Expr]bool {
+	w := writtenExprs(body)
+	for e := range w {
+		for {
+			var inner ast.Expr
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				if sel := p.Info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal && !sel.Indirect() {
+					inner = x.X
+				}
+			case *ast.IndexExpr:
+				if t := p.Info.TypeOf(x.X); t != nil {
+					if _, ok := t.Underlying().(*types.Array); ok {
+						inner = x.X
+					}
+				}
+			}
+			if inner == nil {
+				break
+			}
+			e = ast.Unparen(inner)
+			w[e] = true
+		}
+	}
+	return w
+}
+
 func writtenExprs(body *ast.BlockStmt) map[ast.Expr]bool {
 	w := map[ast.Expr]bool{}
 	mark := func(e ast.Expr) {

@@ -507,6 +507,12 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 				if shared, other := p.fieldStorage(f, c.Pos()); len(shared) > 0 && len(other) == 0 {
 					return true
 				}
+				// A field a shared variable was taken from (data :=
+				// s.Pos; //svm:shared data): its accesses are that
+				// variable's (fieldAliases).
+				if p.sharedStorage()[f] != nil {
+					return true
+				}
 			}
 			if !keep[o] {
 				warned[o] = warn(e, o, calls[e])

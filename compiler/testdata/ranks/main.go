@@ -171,3 +171,23 @@ func (s *scene) compute() {
 		s.areas[i] = float64(i) // want s: array advice
 	}
 }
+
+// body shares its slice field through a variable taken from it: writes
+// through the field, in a method, are that variable's (no warning).
+type body struct{ pos []float64 }
+
+func (b *body) move() {
+	//svm:pdo loops(i)
+	for i := range b.pos {
+		b.pos[i] += 1
+	}
+}
+
+func newBody() *body {
+	b := &body{pos: make([]float64, 16)}
+	pos := b.pos
+	//svm:shared pos
+	_ = pos
+	b.move()
+	return b
+}
