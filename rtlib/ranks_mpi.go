@@ -300,7 +300,15 @@ func (m *mpiRanks) Post(dest int, b []byte, sent func(), data []byte, dataSent f
 	}
 	m.posted.Store(uint64(len(m.out)))
 	m.outMu.Unlock()
-	m.Progress() // on its way now, unless another call holds MPI
+	// On its way now, unless another goroutine holds MPI (it starts it):
+	// the sender only starts it, without testing for arrivals, which the
+	// next wait does (one MPI call less a message).
+	if m.mu.TryLock() {
+		if _, err := m.startOut(); err != nil && m.fail != nil {
+			m.fail(err)
+		}
+		m.mu.Unlock()
+	}
 }
 
 // Barrier is MPI_Ibarrier, waited for by polling: a rank that waits for

@@ -31,7 +31,8 @@ func (b *board) neighbours(x, y int) int {
 }
 
 func life(cur, next *board) {
-	// next.cells is cellsA or cellsB, shared in main.
+	// next.cells is cellsA or cellsB, shared in main: its writes are
+	// those of the variables taken from the field.
 	//svm:pdo loops(y)
 	for y := 0; y < cur.h; y++ {
 		for x := 0; x < cur.w; x++ {
@@ -41,7 +42,6 @@ func life(cur, next *board) {
 			if k == 3 || alive && k == 2 {
 				v = 1
 			}
-			//svm:ignore race: next.cells is shared in main
 			next.cells[y*cur.w+x] = v
 		}
 	}
