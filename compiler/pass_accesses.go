@@ -29,7 +29,7 @@ import (
 // function's processor; on one that is no processor the checks do
 // nothing). Left out: ranges over a shared variable (for _, v := range
 // a), which read without an index expression.
-var AccessesPass = newPass("accesses", "number the accesses of shared variables", (*Package).numberAccesses, StructurePass)
+var AccessesPass = newPass("accesses", "number the accesses of shared variables", (*Package).numberAccesses, StructurePass, CallsPass)
 
 // Access is one numbered access of a shared variable.
 type Access struct {
@@ -101,6 +101,7 @@ func (p *Package) numberAccesses() []*Access {
 	}
 	ranges := p.checkableRanges(shared)
 	var out []*Access
+	viaField := map[*Access]bool{}
 	for _, s := range p.Subs {
 		if s.Decl.Body == nil {
 			continue
@@ -118,7 +119,9 @@ func (p *Package) numberAccesses() []*Access {
 				if v == nil {
 					return true
 				}
-				out = append(out, &Access{Num: p.cfg.AccessBase + len(out) + 1, Var: v, Sub: s, File: s.File, Expr: x, Write: writes[x]})
+				a := &Access{Num: p.cfg.AccessBase + len(out) + 1, Var: v, Sub: s, File: s.File, Expr: x, Write: writes[x]}
+				out = append(out, a)
+				viaField[a] = p.fieldRooted(x)
 				// The indices of the chain may access shared variables too.
 				for e := ast.Expr(x); ; {
 					ix, ok := ast.Unparen(e).(*ast.IndexExpr)
@@ -134,10 +137,72 @@ func (p *Package) numberAccesses() []*Access {
 		}
 		ast.Inspect(s.Decl.Body, visit)
 	}
+	out = p.dropAccessorChecks(out, viaField)
 	if p.cfg.Ranks {
 		p.hoistRows(out)
 	}
 	return out
+}
+
+// fieldRooted reports whether the index chain x starts at a struct field
+// (s.Pos[i]), not at a variable.
+func (p *Package) fieldRooted(x *ast.IndexExpr) bool {
+	var e ast.Expr = x
+	for {
+		ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+		if !ok {
+			break
+		}
+		e = ix.X
+	}
+	_, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	return ok
+}
+
+// dropAccessorChecks leaves out the accesses through a field a shared
+// variable was taken from (fieldAliases) in a function they alone would
+// instrument: an accessor such as At(i, j) { return m.Data[i*m.C+j] },
+// which InlinePass leaves plain, so that the Go compiler inlines it (its
+// check would make every call of every value of the type a call of an
+// instrumented function: a matrix product through At ran 4× slower). The
+// others are numbered again in order.
+func (p *Package) dropAccessorChecks(accs []*Access, viaField map[*Access]bool) []*Access {
+	if p.cfg.InstrumentAll {
+		return accs
+	}
+	busy := map[*Sub]bool{}
+	calls, _ := ResultOf[[]*MsgCall](p, CallsPass)
+	for _, c := range calls {
+		busy[c.Sub] = true
+	}
+	only := map[*Sub]bool{} // subs with accesses through fields only
+	for _, a := range accs {
+		if !viaField[a] {
+			busy[a.Sub] = true
+		} else {
+			only[a.Sub] = true
+		}
+	}
+	e := &inlineEstimate{p: p, cost: map[*Sub]int{}, may: func(s *Sub) bool {
+		return !s.Main && !s.broken && !busy[s] && len(s.Constructs) == 0 && len(s.Shared) == 0 && !testFunc(s) && !pragmas(s.Decl)
+	}}
+	drop := map[*Sub]bool{}
+	for s := range only {
+		if !busy[s] && e.of(s) <= inlineBudget {
+			drop[s] = true
+		}
+	}
+	if len(drop) == 0 {
+		return accs
+	}
+	kept := accs[:0]
+	for _, a := range accs {
+		if !drop[a.Sub] {
+			a.Num = p.cfg.AccessBase + len(kept) + 1
+			kept = append(kept, a)
+		}
+	}
+	return kept
 }
 
 // reachParams adds to shared the parameters of the package's functions

@@ -22,8 +22,12 @@ func (s *Sim) step() {
 		s.Arr[i%4] = 2          // write 1
 		_ = s.Mass[i]           // not shared
 		s.Ptrs[i].P.X = 3       // read 1
+		_ = s.at(i)
 	}
 }
+
+// at is an accessor the Go compiler inlines: it stays plain, unchecked.
+func (s *Sim) at(i int) Vec { return s.Pos[i] }
 
 func use(v []Vec) float64 {
 	return v[0].X // read 1
