@@ -1,12 +1,6 @@
 package compiler
 
-import (
-	"os"
-	"regexp"
-	"strconv"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestFieldShare: a shared variable taken from a struct field (pos :=
 // s.Pos, arr := s.Arr[:]) makes the accesses through that field shared
@@ -17,28 +11,7 @@ import (
 // variable was taken from (Mass) has none, and neither has an accessor
 // the Go compiler inlines (at), which stays plain.
 func TestFieldShare(t *testing.T) {
-	src, err := os.ReadFile("testdata/fieldshare/main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[int][2]int{} // line: reads, writes
-	re := regexp.MustCompile(`(read|write) (\d+)`)
-	for i, line := range strings.Split(string(src), "\n") {
-		_, comment, ok := strings.Cut(line, "// ")
-		if !ok {
-			continue
-		}
-		for _, m := range re.FindAllStringSubmatch(comment, -1) {
-			n, _ := strconv.Atoi(m[2])
-			w := want[i+1]
-			if m[1] == "read" {
-				w[0] = n
-			} else {
-				w[1] = n
-			}
-			want[i+1] = w
-		}
-	}
+	want := lineCounts(t, "testdata/fieldshare/main.go", "read", "write") // line: reads, writes
 	p, err := Compile(Config{Dir: "testdata/fieldshare", Pattern: "."})
 	if p == nil || len(p.Diags.Errors()) > 0 {
 		t.Fatalf("does not compile: %v %v", err, p.Diags)

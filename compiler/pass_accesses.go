@@ -256,41 +256,21 @@ func (p *Package) reachParams(shared map[types.Object]*SharedVar) bool {
 // nothing). It reports whether it added any.
 func (p *Package) fieldAliases(shared map[types.Object]*SharedVar) bool {
 	changed := false
-	give := func(lhs, rhs ast.Expr) {
-		id, ok := ast.Unparen(lhs).(*ast.Ident)
-		if !ok {
-			return
+	for _, s := range p.Subs {
+		if s.Decl.Body == nil {
+			continue
 		}
-		o := p.Info.Defs[id]
-		if o == nil {
-			o = p.Info.Uses[id]
-		}
-		v := shared[o]
-		if v == nil || v.Obj != o {
-			return // only the variable the directive names
-		}
-		if f := p.storageField(rhs); f != nil && shared[f] == nil {
-			shared[f] = v
-			changed = true
-		}
+		p.definitions(s.Decl.Body, func(o types.Object, rhs ast.Expr) {
+			v := shared[o]
+			if rhs == nil || v == nil || v.Obj != o {
+				return // only the variable the directive names
+			}
+			if f := p.storageField(rhs); f != nil && shared[f] == nil {
+				shared[f] = v
+				changed = true
+			}
+		})
 	}
-	p.inspectBodies(func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			if len(x.Lhs) == len(x.Rhs) {
-				for i := range x.Lhs {
-					give(x.Lhs[i], x.Rhs[i])
-				}
-			}
-		case *ast.ValueSpec:
-			if len(x.Names) == len(x.Values) {
-				for i := range x.Names {
-					give(x.Names[i], x.Values[i])
-				}
-			}
-		}
-		return true
-	})
 	return changed
 }
 

@@ -8,6 +8,35 @@ import (
 	"testing"
 )
 
+// lineCounts reads the comments of the test program at path that count
+// two things on their line ("first N", "second M"): line → [N, M].
+func lineCounts(t *testing.T, path, first, second string) map[int][2]int {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][2]int{}
+	re := regexp.MustCompile(`(` + first + `|` + second + `) (\d+)`)
+	for i, line := range strings.Split(string(src), "\n") {
+		_, comment, ok := strings.Cut(line, "// ")
+		if !ok {
+			continue
+		}
+		for _, m := range re.FindAllStringSubmatch(comment, -1) {
+			n, _ := strconv.Atoi(m[2])
+			w := want[i+1]
+			if m[1] == first {
+				w[0] = n
+			} else {
+				w[1] = n
+			}
+			want[i+1] = w
+		}
+	}
+	return want
+}
+
 // TestHoistRows: built for ranks, an access X[e…][j+c] in an innermost
 // counting loop over j whose row does not change in the loop is checked
 // once before it, and so is one in a pdo's body whose j is the nest's
@@ -17,28 +46,7 @@ import (
 // storage), a labelled loop, an outer loop and a shadowed j keep their
 // checks. A build for one process hoists nothing.
 func TestHoistRows(t *testing.T) {
-	src, err := os.ReadFile("testdata/rowcheck/main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[int][2]int{} // line: hoisted, kept
-	re := regexp.MustCompile(`(hoisted|kept) (\d+)`)
-	for i, line := range strings.Split(string(src), "\n") {
-		_, comment, ok := strings.Cut(line, "// ")
-		if !ok {
-			continue
-		}
-		for _, m := range re.FindAllStringSubmatch(comment, -1) {
-			n, _ := strconv.Atoi(m[2])
-			w := want[i+1]
-			if m[1] == "hoisted" {
-				w[0] = n
-			} else {
-				w[1] = n
-			}
-			want[i+1] = w
-		}
-	}
+	want := lineCounts(t, "testdata/rowcheck/main.go", "hoisted", "kept") // line: hoisted, kept
 	for _, ranks := range []bool{true, false} {
 		p, err := Compile(Config{Dir: "testdata/rowcheck", Pattern: ".", Ranks: ranks})
 		if p == nil || len(p.Diags.Errors()) > 0 {

@@ -536,7 +536,11 @@ func (c *Comm) OpenRing(tag, slots, size int) (*Ring, error) {
 // Next reports the oldest message that has arrived, if any: its status,
 // and its bytes, which stay valid until the next call of Next or Close.
 func (r *Ring) Next() (bool, Status, []byte, error) {
-	a := C.svm_ring_next(r.g, 1, nil, 0, nil)
+	return r.arrival(C.svm_ring_next(r.g, 1, nil, 0, nil))
+}
+
+// arrival is what svm_ring_next found.
+func (r *Ring) arrival(a C.svm_arrival) (bool, Status, []byte, error) {
 	if a.rc != C.MPI_SUCCESS {
 		return false, Status{}, nil, mpiError("MPI_Irecv from rank", AnySource, a.rc)
 	}
@@ -552,15 +556,7 @@ func (r *Ring) Next() (bool, Status, []byte, error) {
 // goroutine waiting for a message polls without a cgo call's cost per
 // poll, and still sees at once what other goroutines signal.
 func (r *Ring) Await(spins int, w *atomic.Uint64, old uint64, busy *atomic.Uint64) (bool, Status, []byte, error) {
-	a := C.svm_ring_next(r.g, C.int(spins), word(w), C.uint64_t(old), word(busy))
-	if a.rc != C.MPI_SUCCESS {
-		return false, Status{}, nil, mpiError("MPI_Irecv from rank", AnySource, a.rc)
-	}
-	if a.flag == 0 {
-		return false, Status{}, nil, nil
-	}
-	st := Status{Source: int(a.src), Tag: r.tag, Bytes: int(a.count)}
-	return true, st, unsafe.Slice((*byte)(unsafe.Pointer(a.data)), int(a.count)), nil
+	return r.arrival(C.svm_ring_next(r.g, C.int(spins), word(w), C.uint64_t(old), word(busy)))
 }
 
 // word is the address of w's value for C, which reads it atomically
