@@ -81,7 +81,7 @@ const (
 // took two calls and matched it twice; with the sends tested in the call
 // that starts them and a waiting processor polling inside MPI, the
 // one-way time of a message between the iterations of a pdo on two ranks
-// fell from 1.4–1.5 to 0.9–1.1 µs). A slot holds a message's header and up to
+// fell from 1.4–1.5 to 0.9–1.3 µs). A slot holds a message's header and up to
 // apartMin bytes of data sent with it; a marker (markerLen bytes, shorter
 // than any message's header) announces a longer message on msgBigTag.
 const (
