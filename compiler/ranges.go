@@ -45,6 +45,11 @@ func (p *Package) rangedVar(e ast.Expr, shared map[types.Object]*SharedVar) *Sha
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			return shared[p.Info.Uses[x]]
+		case *ast.SelectorExpr: // a field a shared variable was taken from
+			if f := p.fieldOf(x); f != nil && p.pure(x.X) {
+				return shared[f]
+			}
+			return nil
 		case *ast.IndexExpr:
 			if !p.pure(x.Index) || !p.indexesSliceOrArray(x.X) {
 				return nil

@@ -29,6 +29,15 @@ func (s *Sim) step() {
 // at is an accessor the Go compiler inlines: it stays plain, unchecked.
 func (s *Sim) at(i int) Vec { return s.Pos[i] }
 
+// energy ranges over the field by value: one check before the loop.
+func (s *Sim) energy() float64 {
+	e := 0.0
+	for _, v := range s.Pos { // read 1
+		e += v.X * v.X
+	}
+	return e
+}
+
 func use(v []Vec) float64 {
 	return v[0].X // read 1
 }
@@ -44,5 +53,5 @@ func main() {
 	s.step()
 	t := Sim{}
 	t.Pos = make([]Vec, 1)
-	_ = use(t.Pos) + use(s.Pos)
+	_ = use(t.Pos) + use(s.Pos) + s.energy()
 }
