@@ -18,11 +18,14 @@ import (
 //
 //	svm_p.PDO(S, D, schedule, []svm_rt.Range{{Lo, Hi, Step}, ...}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 //		svm_red := svm_rt.Identity(sum, svm_rt.OpAdd)
-//		for svm_it.Next() {
-//			i := int(svm_it.Index(0))
-//			... user body, sum renamed svm_red ...
+//		for svm_it.NextRun() {
+//			svm_first, svm_n, svm_step := svm_it.Run()
+//			for svm_k := 0; svm_k < svm_n; svm_k++ {
+//				i := int(svm_first + svm_k*svm_step)
+//				... user body, sum renamed svm_red ...
+//			}
 //		}
-//		svm_it.Reduce(func() { sum += svm_red })
+//		svm_rt.ReduceInto(svm_it, &sum, svm_red, svm_rt.OpAdd)
 //	})
 func (g *gen) pdo(c *compiler.Construct) {
 	info := c.PDO
@@ -60,23 +63,9 @@ func (g *gen) pdo(c *compiler.Construct) {
 	// one call a iteration on a stencil). Only the innermost loop may
 	// carry a label (pass_pdo), which goes on the loop of a run: continue
 	// to it ends one iteration.
-	runs := len(info.Loops) > 0
 	var head strings.Builder
-	closeHead := "}\n"
-	if runs {
-		head.WriteString(g.runHead(c, nil))
-		closeHead = "}\n}\n"
-	} else {
-		if info.Label != "" {
-			// continue Label from the body ends one iteration.
-			fmt.Fprintf(&head, "%s:\n", info.Label)
-		}
-		fmt.Fprintf(&head, "for %s.Next() {\n", iterVar)
-		head.WriteString(g.loopVars(info, fmt.Sprintf("%s.Index(%%d)", iterVar), info.Body))
-		for k, l := range info.Loops {
-			g.rangeValue(&head, c, k, l)
-		}
-	}
+	head.WriteString(g.runHead(c, nil))
+	const closeHead = "}\n}\n"
 	// A body with access checks of shared variables runs as written when
 	// the SVM layer is off: the loop is generated twice, and the test is
 	// made once per task instead of once per access. Built for ranks, the
@@ -85,10 +74,8 @@ func (g *gen) pdo(c *compiler.Construct) {
 	if info.Label == "" && g.splitChecked(info.Body) { // one copy: one label
 		unchecked = g.e.uncheckedCopy()
 		fmt.Fprintf(&b, "if !%s.Checking() {\n%s%s\n%s} else {\n", procVar, head.String(), unchecked.token, closeHead)
-		if runs {
-			head.Reset()
-			head.WriteString(g.runHead(c, g.hoisted(c)))
-		}
+		head.Reset()
+		head.WriteString(g.runHead(c, g.hoisted(c)))
 	}
 	b.WriteString(head.String())
 	// The user's body keeps its braces: a block inside the loop that

@@ -27,8 +27,9 @@ import (
 // literal the processor of the goroutine that runs it (a literal may run
 // on a goroutine the program starts, which must not use the enclosing
 // function's processor; on one that is no processor the checks do
-// nothing). Left out: ranges over a shared variable (for _, v := range
-// a), which read without an index expression.
+// nothing). So are accesses through the struct field a shared variable
+// was taken from (fieldAliases), except in accessors the Go compiler
+// inlines (dropAccessorChecks).
 var AccessesPass = newPass("accesses", "number the accesses of shared variables", (*Package).numberAccesses, StructurePass, CallsPass)
 
 // Access is one numbered access of a shared variable.
@@ -101,7 +102,6 @@ func (p *Package) numberAccesses() []*Access {
 	}
 	ranges := p.checkableRanges(shared)
 	var out []*Access
-	viaField := map[*Access]bool{}
 	for _, s := range p.Subs {
 		if s.Decl.Body == nil {
 			continue
@@ -119,9 +119,7 @@ func (p *Package) numberAccesses() []*Access {
 				if v == nil {
 					return true
 				}
-				a := &Access{Num: p.cfg.AccessBase + len(out) + 1, Var: v, Sub: s, File: s.File, Expr: x, Write: writes[x]}
-				out = append(out, a)
-				viaField[a] = p.fieldRooted(x)
+				out = append(out, &Access{Num: p.cfg.AccessBase + len(out) + 1, Var: v, Sub: s, File: s.File, Expr: x, Write: writes[x]})
 				// The indices of the chain may access shared variables too.
 				for e := ast.Expr(x); ; {
 					ix, ok := ast.Unparen(e).(*ast.IndexExpr)
@@ -137,7 +135,7 @@ func (p *Package) numberAccesses() []*Access {
 		}
 		ast.Inspect(s.Decl.Body, visit)
 	}
-	out = p.dropAccessorChecks(out, viaField)
+	out = p.dropAccessorChecks(out)
 	if p.cfg.Ranks {
 		p.hoistRows(out)
 	}
@@ -166,7 +164,7 @@ func (p *Package) fieldRooted(x *ast.IndexExpr) bool {
 // check would make every call of every value of the type a call of an
 // instrumented function: a matrix product through At ran 4× slower). The
 // others are numbered again in order.
-func (p *Package) dropAccessorChecks(accs []*Access, viaField map[*Access]bool) []*Access {
+func (p *Package) dropAccessorChecks(accs []*Access) []*Access {
 	if p.cfg.InstrumentAll {
 		return accs
 	}
@@ -175,29 +173,15 @@ func (p *Package) dropAccessorChecks(accs []*Access, viaField map[*Access]bool) 
 	for _, c := range calls {
 		busy[c.Sub] = true
 	}
-	only := map[*Sub]bool{} // subs with accesses through fields only
 	for _, a := range accs {
-		if !viaField[a] {
+		if a.Expr == nil || !p.fieldRooted(a.Expr) {
 			busy[a.Sub] = true
-		} else {
-			only[a.Sub] = true
 		}
 	}
-	e := &inlineEstimate{p: p, cost: map[*Sub]int{}, may: func(s *Sub) bool {
-		return !s.Main && !s.broken && !busy[s] && len(s.Constructs) == 0 && len(s.Shared) == 0 && !testFunc(s) && !pragmas(s.Decl)
-	}}
-	drop := map[*Sub]bool{}
-	for s := range only {
-		if !busy[s] && e.of(s) <= inlineBudget {
-			drop[s] = true
-		}
-	}
-	if len(drop) == 0 {
-		return accs
-	}
+	e := p.plainEstimate(busy)
 	kept := accs[:0]
 	for _, a := range accs {
-		if !drop[a.Sub] {
+		if busy[a.Sub] || e.of(a.Sub) > inlineBudget {
 			a.Num = p.cfg.AccessBase + len(kept) + 1
 			kept = append(kept, a)
 		}
@@ -395,9 +379,6 @@ func (p *Package) sharedRoot(x *ast.IndexExpr, shared map[types.Object]*SharedVa
 	return nil
 }
 
-// writtenExprs are the expressions of body that are written: assigned,
-// incremented, range keys and values, and operands of & (their address
-// may be written through).
 // elementWrites is writtenExprs with the elements a write goes into
 // through their fields: pos[i].X = v and pos[i].arr[k]++ write pos[i]
 // (a field of a value, or an element of an array value, is the element's
@@ -429,6 +410,9 @@ func (p *Package) elementWrites(body *ast.BlockStmt) map[ast.Expr]bool {
 	return w
 }
 
+// writtenExprs are the expressions of body that are written: assigned,
+// incremented, range keys and values, and operands of & (their address
+// may be written through).
 func writtenExprs(body *ast.BlockStmt) map[ast.Expr]bool {
 	w := map[ast.Expr]bool{}
 	mark := func(e ast.Expr) {

@@ -48,9 +48,7 @@ func (p *Package) findPlain() []*Sub {
 	for _, a := range accs {
 		busy[a.Sub] = true
 	}
-	e := &inlineEstimate{p: p, cost: map[*Sub]int{}, may: func(s *Sub) bool {
-		return !s.Main && !s.broken && !busy[s] && len(s.Constructs) == 0 && len(s.Shared) == 0 && !testFunc(s) && !pragmas(s.Decl)
-	}}
+	e := p.plainEstimate(busy)
 	var plain []*Sub
 	for _, s := range p.Subs {
 		if e.of(s) <= inlineBudget {
@@ -59,6 +57,15 @@ func (p *Package) findPlain() []*Sub {
 		}
 	}
 	return plain
+}
+
+// plainEstimate estimates the inlining cost of subprograms that may stay
+// plain: not main, a test or broken, with no constructs, shared
+// variables or //go: directives, and nothing svmc rewrites (busy).
+func (p *Package) plainEstimate(busy map[*Sub]bool) *inlineEstimate {
+	return &inlineEstimate{p: p, cost: map[*Sub]int{}, may: func(s *Sub) bool {
+		return !s.Main && !s.broken && !busy[s] && len(s.Constructs) == 0 && len(s.Shared) == 0 && !testFunc(s) && !pragmas(s.Decl)
+	}}
 }
 
 // testFunc reports whether go test calls s by its name.

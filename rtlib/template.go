@@ -364,28 +364,21 @@ func (p *Proc) templateDistRecs(t *Template) {
 }
 
 // distRec is t's distribution's owned boxes for pids, from t.distRecs or
-// computed into the older of them.
+// computed and kept there as the most recent.
 func (t *Template) distRec(pids []int) *distRec {
-	if t.dist.Rec != nil { // recorded by a dynamic schedule: it may grow
-		r := &distRec{boxes: make([][]int, len(pids))}
-		for k, pid := range pids {
-			r.boxes[k] = t.dist.OwnedBoxes(pid, nil)
-		}
-		return r
-	}
+	keep := t.dist.Rec == nil // recorded by a dynamic schedule: it may grow
 	for i := range t.distRecs {
-		if r := &t.distRecs[i]; r.dist != nil && r.dist.Same(t.dist) && slices.Equal(r.pids, pids) {
-			if i > 0 { // the most recent first
-				t.distRecs[0], t.distRecs[1] = t.distRecs[1], t.distRecs[0]
-			}
+		if r := &t.distRecs[i]; keep && r.dist != nil && r.dist.Same(t.dist) && slices.Equal(r.pids, pids) {
+			t.distRecs[0], t.distRecs[i] = t.distRecs[i], t.distRecs[0] // the most recent first
 			return &t.distRecs[0]
 		}
 	}
-	t.distRecs[1] = t.distRecs[0]
-	r := &t.distRecs[0]
-	*r = distRec{dist: t.dist, pids: slices.Clone(pids), boxes: make([][]int, len(pids))}
+	r := &distRec{dist: t.dist, pids: slices.Clone(pids), boxes: make([][]int, len(pids))}
 	for k, pid := range pids {
 		r.boxes[k] = t.dist.OwnedBoxes(pid, nil)
+	}
+	if keep {
+		t.distRecs[1], t.distRecs[0] = t.distRecs[0], *r
 	}
 	return r
 }
