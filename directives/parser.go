@@ -640,7 +640,12 @@ func parseCritical(p *parser, d *Directive) {
 		p.fail("expected a name or end of directive: a critical section's name follows the keyword without parentheses (//svm:critical acc, where OpenMP writes critical(acc))")
 	}
 	if p.tok == tName {
+		word := p.lit
 		d.Name = p.namePtr("name")
+		if p.tok == tLparen {
+			// critical name(acc), critical label(acc): a clause svmc has not.
+			p.fail(fmt.Sprintf("expected end of directive: a critical section takes its name alone, with no clause (//svm:critical acc); %q was taken as the name", word))
+		}
 	}
 }
 

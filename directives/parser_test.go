@@ -236,6 +236,7 @@ func TestErrors(t *testing.T) {
 		{"//svm:shared a, b[1:], c", `f.go:12:18: shared: shared names variables, not fields or elements (b[1:]): take the slice into a variable (data := b[1:]) and share that; the storage is shared whatever name reaches it, so the code may go on using b[1:] (` + "`_ = data`" + ` keeps Go from calling data unused)`},
 		{"//svm:end replicated r", `f.go:12:23: end: expected end of directive, found "r"`},
 		{"//svm:critical a b", `f.go:12:19: critical: expected end of directive, found "b"`},
+		{"//svm:critical name(tally)", `f.go:12:21: critical: expected end of directive: a critical section takes its name alone, with no clause (//svm:critical acc); "name" was taken as the name, found "("`},
 		{"//svm:critical(acc)", `f.go:12:16: critical: expected a name or end of directive: a critical section's name follows the keyword without parentheses (//svm:critical acc, where OpenMP writes critical(acc)), found "("`},
 		// names and punctuation
 		{"//svm:processors (2)", `f.go:12:19: processors: expected arrangement name, found "("`},
