@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"os"
 	"reflect"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -488,8 +490,26 @@ func (p *Proc) remoteAwait(w *atomic.Uint64, old uint64) {
 		if i%64 == 0 { // the runtime's other goroutines, were its Ps all busy
 			runtime.Gosched()
 		}
-		net.Yield()
+		if p.r.crowded { // a rank waiting for this core
+			net.Yield()
+		}
 	}
+}
+
+// localRanks is the number of the job's ranks on this machine, as the
+// launcher says (OpenMPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's
+// MPI_LOCALNRANKS), or 0 when it says nothing. A waiting processor yields
+// its core between polls only when the ranks' processors may outnumber
+// the cores: on as many cores, a sched_yield between the polls of a
+// ping-pong was a tenth of a rank's time and one-way 2.1 µs (median of
+// eight runs) instead of 1.6.
+func localRanks() int {
+	for _, k := range []string{"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"} {
+		if n, err := strconv.Atoi(os.Getenv(k)); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // The buffers of messages between ranks come from pools by size class

@@ -174,3 +174,26 @@ func BenchmarkRankDiff(b *testing.B) {
 		}
 	})
 }
+
+// TestLocalRanks reads the number of a job's ranks on this machine from
+// the launchers' variables: a waiting processor yields its core between
+// polls only when they may outnumber the cores.
+func TestLocalRanks(t *testing.T) {
+	for _, c := range []struct {
+		ompi, mpich string
+		want        int
+	}{
+		{"", "", 0},
+		{"3", "", 3},
+		{"", "2", 2},
+		{"4", "2", 4},
+		{"x", "", 0},
+		{"0", "5", 5},
+	} {
+		t.Setenv("OMPI_COMM_WORLD_LOCAL_SIZE", c.ompi)
+		t.Setenv("MPI_LOCALNRANKS", c.mpich)
+		if got := localRanks(); got != c.want {
+			t.Errorf("OMPI_COMM_WORLD_LOCAL_SIZE=%q MPI_LOCALNRANKS=%q: localRanks() = %d, want %d", c.ompi, c.mpich, got, c.want)
+		}
+	}
+}

@@ -272,6 +272,7 @@ type run struct {
 	lastType string // arrive's last element type name (the transport calls it under its lock)
 	rank     int
 	perRank  int        // this rank runs processors rank·perRank to (rank+1)·perRank − 1
+	crowded  bool       // this machine's ranks' processors may outnumber its cores (localRanks)
 	stdin    *stdinFeed // os.Stdin's feed between ranks (rankstdin.go)
 	outEach  bool       // a processor's output has a file of its own (--stdout each)
 	twins    [][]byte   // kept from pdo to pdo, one per exchanged segment
@@ -571,6 +572,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	r.spin, r.minYields = team.SpinPolicy(r.n)
 	r.activeWait = par.ActiveWait
 	r.adaptive = r.n <= runtime.GOMAXPROCS(0)
+	if r.ranks != nil {
+		local := localRanks()
+		r.crowded = local <= 0 || local*r.perRank > runtime.NumCPU()
+	}
 	r.startPages()
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
