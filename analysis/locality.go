@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/replay"
 	"github.com/svmc/svmc/trace"
 )
@@ -543,9 +544,11 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 				r.Var, where, shared, plural(int64(r.Instances), "instance"), plural(int64(r.ExtraFaults), "extra page fault"), Dur(fetch))
 			advice := "give each processor whole pages: a block distribution of the loop, block sizes that are multiples of a page, or padding between the processors' parts"
 			if r.ElemSize > 0 && loc.PageSize > 0 && loc.PageSize%r.ElemSize == 0 {
-				per := loc.PageSize / r.ElemSize
-				advice = fmt.Sprintf("give each processor whole pages of %s (%d elements of %d bytes per %d-byte page): schedule the loop block-wise or cyclic(%d) instead of element by element, make block sizes multiples of %d, or pad between the processors' parts",
-					r.Var, per, r.ElemSize, loc.PageSize, per, per)
+				var sched *progdb.Schedule
+				if d := pi.directive(r.Site.Sub, r.Site.Dir); d != nil {
+					sched = d.Schedule
+				}
+				advice = wholePages(r.Var, loc.PageSize/r.ElemSize, r.ElemSize, loc.PageSize, sched)
 			}
 			advice += fmt.Sprintf("; under the invalidate protocol (svm_model sc or coherence(invalidate)), coherence(multiple_writers) :: %s merges the writers' changes at the barrier instead of passing the page back and forth", r.Var)
 			if len(r.Sites) > 0 {
@@ -576,6 +579,32 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 		}
 	}
 	return fs
+}
+
+// wholePages is the false sharing finding's advice for a loop of schedule
+// sched (nil: unknown) whose processors write var, per elements a page:
+// what to change in the schedule the loop has (a loop already block-wise
+// was told to schedule itself block-wise).
+func wholePages(v string, per, elemSize, pageSize int, sched *progdb.Schedule) string {
+	head := fmt.Sprintf("give each processor whole pages of %s (%d elements of %d bytes per %d-byte page)", v, per, elemSize, pageSize)
+	format := ""
+	if sched != nil && sched.Strategy == progdb.StrategyLoopLevel && len(sched.Formats) > 0 {
+		format = sched.Formats[0]
+	}
+	switch {
+	case sched == nil:
+	case sched.Strategy == progdb.StrategyDefault || format == "block":
+		return fmt.Sprintf("%s: the loop gives each processor one block, and the blocks end inside pages: make the iterations each processor gets a multiple of %d (the loop's bounds against the number of processors), or pad between the processors' parts", head, per)
+	case format == "cyclic":
+		return fmt.Sprintf("%s: cyclic deals the iterations out one at a time, so that every page has every processor's writes: deal whole pages, strategy(cyclic(%d)), or schedule the loop block-wise", head, per)
+	case strings.HasPrefix(format, "cyclic("):
+		return fmt.Sprintf("%s: %s deals the iterations out in pieces that end inside pages: make the piece a multiple of %d, strategy(cyclic(%d)), or schedule the loop block-wise", head, format, per, per)
+	case sched.Strategy == progdb.StrategyDynamic || sched.Strategy == progdb.StrategyGuided:
+		return fmt.Sprintf("%s: %s hands out chunks of iterations that end inside pages: chunks of a multiple of %d, strategy(%s(%d)), or a block schedule", head, sched, per, sched.Strategy, per)
+	case sched.Strategy == progdb.StrategyOnHome:
+		return fmt.Sprintf("%s: on_home(%s) gives the processors the parts of the template's distribution, which end inside pages: distribute it in blocks of a multiple of %d elements, or pad between the processors' parts", head, sched.Home, per)
+	}
+	return fmt.Sprintf("%s: schedule the loop block-wise or cyclic(%d) instead of element by element, make block sizes multiples of %d, or pad between the processors' parts", head, per, per)
 }
 
 // mismatchFindings are the loops whose processors must fetch pages from

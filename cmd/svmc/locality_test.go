@@ -49,6 +49,7 @@ func TestFalseSharingLocality(t *testing.T) {
 		line     int
 		writes   int
 		title    string
+		advice   string
 		slowdown float64 // of the loop on the cost model's machine
 	}
 	runOne := func(strategy, stage string, extra ...string) outcome {
@@ -82,9 +83,10 @@ func TestFalseSharingLocality(t *testing.T) {
 				}
 			}
 			Findings []struct {
-				Kind  string
-				Title string
-				Site  struct{ Line int }
+				Kind   string
+				Title  string
+				Advice string
+				Site   struct{ Line int }
 			}
 		}
 		if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
@@ -105,7 +107,7 @@ func TestFalseSharingLocality(t *testing.T) {
 		}
 		for _, f := range rep.Findings {
 			if f.Kind == "false sharing" {
-				r.found, r.line, r.title = true, f.Site.Line, f.Title
+				r.found, r.line, r.title, r.advice = true, f.Site.Line, f.Title, f.Advice
 			}
 		}
 		return r
@@ -119,6 +121,10 @@ func TestFalseSharingLocality(t *testing.T) {
 		}
 		if !before.found || before.line != 10 {
 			t.Errorf("stage %s, cyclic: false sharing found %v at line %d, want at line 10", stage, before.found, before.line)
+		}
+		// The advice is for the loop's own schedule: deal whole pages.
+		if !strings.Contains(before.advice, "cyclic deals the iterations out one at a time") || !strings.Contains(before.advice, "strategy(cyclic(512))") {
+			t.Errorf("stage %s, cyclic: advice %q, want whole pages dealt out, strategy(cyclic(512))", stage, before.advice)
 		}
 		if after.found {
 			t.Errorf("stage %s, block: a false-sharing finding: %s", stage, after.title)
