@@ -32,6 +32,7 @@ func init() { openRanks = openMPI }
 type mpiRanks struct {
 	comm     *mpi.Comm
 	ring     *mpi.Ring  // the receives of msgTag (under mu)
+	slots    *mpi.Slots // the small messages' send buffers (under mu)
 	mu       sync.Mutex // held for every MPI call
 	serving  sync.Map   // rank 0: loop number → *serving
 	gathered []byte     // Allgather's buffer, kept from call to call
@@ -90,6 +91,15 @@ const (
 	markerLen = 8
 )
 
+// Messages of up to sendSlot bytes are sent from sendSlots buffers of C
+// memory (mpi.Slots), so that their Go buffers need no pinning: a
+// ping-pong's send took 0.37 µs in IsendNow, 0.2 of it pinning the buffer
+// and cgo's pointer checks.
+const (
+	sendSlots = 16
+	sendSlot  = 4 << 10
+)
+
 func openMPI() (rankNet, error) {
 	c, err := mpi.InitSerialized()
 	if err != nil {
@@ -99,7 +109,12 @@ func openMPI() (rankNet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting MPI: %v", err)
 	}
-	return &mpiRanks{comm: c, ring: g}, nil
+	sl, err := mpi.OpenSlots(sendSlots, sendSlot)
+	if err != nil {
+		g.Close()
+		return nil, fmt.Errorf("starting MPI: %v", err)
+	}
+	return &mpiRanks{comm: c, ring: g, slots: sl}, nil
 }
 
 // do makes the calls of f holding mu, once the messages posted before it
@@ -244,7 +259,7 @@ func (m *mpiRanks) startOut() (bool, error) {
 // isend starts sending o, and keeps it in sends unless it left at once
 // (as a small message does).
 func (m *mpiRanks) isend(o outMsg) error {
-	r, err := mpi.IsendNow(m.comm, o.b, o.dest, o.tag)
+	r, err := m.slots.IsendNow(m.comm, o.b, o.dest, o.tag)
 	if err != nil {
 		return err
 	}
@@ -667,6 +682,7 @@ func (m *mpiRanks) Close() error {
 		}
 		m.listen = nil
 		m.ring.Close()
+		m.slots.Close()
 		return m.comm.Finalize()
 	})
 }

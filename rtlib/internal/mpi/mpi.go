@@ -100,15 +100,21 @@ static svm_status svm_test(MPI_Request *r) {
 	return svm_done(rc, &st, flag);
 }
 // An Isend tested at once: a small message usually leaves in the call
-// (flag 1, no request to keep); otherwise *r is the request in flight.
-static int svm_isend_now(MPI_Comm comm, void *buf, int n, int dest, int tag, MPI_Request *r, int *flag) {
-	int rc = MPI_Isend(buf, n, MPI_BYTE, dest, tag, comm, r);
-	*flag = 0;
-	if (rc == MPI_SUCCESS) {
+// (flag 1, no request to keep); otherwise req is the request in flight.
+// The result comes back by value: pointers to Go memory for it were two
+// more cgo pointer checks a message.
+typedef struct {
+	int rc, flag;
+	MPI_Request req;
+} svm_sent;
+static svm_sent svm_isend_now(MPI_Comm comm, void *buf, int n, int dest, int tag) {
+	svm_sent s = {MPI_SUCCESS, 0, MPI_REQUEST_NULL};
+	s.rc = MPI_Isend(buf, n, MPI_BYTE, dest, tag, comm, &s.req);
+	if (s.rc == MPI_SUCCESS) {
 		MPI_Status st;
-		rc = MPI_Test(r, flag, &st);
+		s.rc = MPI_Test(&s.req, &s.flag, &st);
 	}
-	return rc;
+	return s;
 }
 
 // A ring of receives posted in advance (Ring): slots of C memory, each
@@ -438,12 +444,16 @@ func Recv[T Number](c *Comm, buf []T, src, tag int) (Status, error) {
 // Request is a non-blocking send or receive in progress. Its buffer stays
 // pinned until Wait or Test completes it.
 type Request struct {
-	req  *C.MPI_Request // an allocation of its own: cgo checks all of it
-	pin  runtime.Pinner
-	call string
-	peer int
-	done bool
-	st   Status
+	req *C.MPI_Request // an allocation of its own: cgo checks all of it
+	pin runtime.Pinner
+	// slots and slot: a send from Slots, whose slot is free again once
+	// the request completes.
+	slots *Slots
+	slot  int
+	call  string
+	peer  int
+	done  bool
+	st    Status
 }
 
 func start[T Number](buf []T, call string, peer int, post func(p unsafe.Pointer, n C.int, r *C.MPI_Request) C.int) (*Request, error) {
@@ -492,19 +502,79 @@ func IsendNow[T Number](c *Comm, buf []T, dest, tag int) (*Request, error) {
 	if p != nil {
 		pin.Pin(p)
 	}
-	var req C.MPI_Request // on the stack: svm_isend_now keeps no pointer
-	var flag C.int
-	if rc := C.svm_isend_now(c.comm, p, n, C.int(dest), C.int(tag), &req, &flag); rc != C.MPI_SUCCESS {
+	s := C.svm_isend_now(c.comm, p, n, C.int(dest), C.int(tag))
+	if s.rc != C.MPI_SUCCESS {
 		pin.Unpin()
-		return nil, mpiError("MPI_Isend to rank", dest, rc)
+		return nil, mpiError("MPI_Isend to rank", dest, s.rc)
 	}
-	if flag != 0 {
+	if s.flag != 0 {
 		pin.Unpin()
 		return nil, nil
 	}
 	r := &Request{req: new(C.MPI_Request), pin: pin, call: "MPI_Isend to rank", peer: dest}
-	*r.req = req
+	*r.req = s.req
 	return r, nil
+}
+
+// Slots are send buffers in C memory for small messages: Slots.IsendNow
+// copies a message that fits into a free one and sends it from there, so
+// that MPI never holds the caller's memory and nothing is pinned (pinning
+// and unpinning a message's buffer, and cgo's checks of the pointers
+// handed to C, took as long as MPI's Isend and Test). Slots are not safe
+// for concurrent use: the caller makes its MPI calls one at a time.
+type Slots struct {
+	mem  unsafe.Pointer // k slots of size bytes, C memory
+	size int
+	free []int
+}
+
+// OpenSlots allocates k send slots of size bytes each.
+func OpenSlots(k, size int) (*Slots, error) {
+	if k < 1 || size < 1 || k*size > 1<<30 {
+		return nil, fmt.Errorf("mpi: %d send slots of %d bytes", k, size)
+	}
+	mem := C.malloc(C.size_t(k * size))
+	if mem == nil {
+		return nil, fmt.Errorf("mpi: no memory for %d send slots of %d bytes", k, size)
+	}
+	s := &Slots{mem: mem, size: size, free: make([]int, 0, k)}
+	for i := k - 1; i >= 0; i-- {
+		s.free = append(s.free, i)
+	}
+	return s, nil
+}
+
+// IsendNow is the package's IsendNow for a message of bytes, sent from a
+// free slot when it fits one (b may change as soon as the call returns),
+// else from b itself, pinned until the request completes.
+func (s *Slots) IsendNow(c *Comm, b []byte, dest, tag int) (*Request, error) {
+	n := len(b)
+	if n == 0 || n > s.size || len(s.free) == 0 {
+		return IsendNow(c, b, dest, tag)
+	}
+	i := s.free[len(s.free)-1]
+	s.free = s.free[:len(s.free)-1]
+	at := unsafe.Add(s.mem, i*s.size)
+	copy(unsafe.Slice((*byte)(at), n), b)
+	sent := C.svm_isend_now(c.comm, at, C.int(n), C.int(dest), C.int(tag))
+	if sent.rc != C.MPI_SUCCESS || sent.flag != 0 {
+		s.free = append(s.free, i)
+		if sent.rc != C.MPI_SUCCESS {
+			return nil, mpiError("MPI_Isend to rank", dest, sent.rc)
+		}
+		return nil, nil
+	}
+	r := &Request{req: new(C.MPI_Request), slots: s, slot: i, call: "MPI_Isend to rank", peer: dest}
+	*r.req = sent.req
+	return r, nil
+}
+
+// Close frees the slots; the sends from them must be complete.
+func (s *Slots) Close() {
+	if s.mem != nil {
+		C.free(s.mem)
+		s.mem, s.free = nil, nil
+	}
 }
 
 // Ring is a ring of receives posted in advance from any source with one
@@ -607,6 +677,10 @@ func (r *Request) finish(st C.svm_status) {
 	r.done = true
 	r.st = status(st)
 	r.pin.Unpin()
+	if r.slots != nil {
+		r.slots.free = append(r.slots.free, r.slot)
+		r.slots = nil
+	}
 }
 
 func status(st C.svm_status) Status {

@@ -266,6 +266,46 @@ func main() {
 		}
 	}
 
+	// Send slots: every other rank sends rank 0 messages of 1 to 48
+	// bytes from two slots of 32, overwriting each buffer that fits a
+	// slot as soon as IsendNow returns (it sent a copy) and keeping the
+	// longer ones, sent from the buffer itself, until their requests
+	// complete; rank 0 receives each sender's in order, intact.
+	const slotTag, slotN, slotSize, slotMsgs = 41, 2, 32, 48
+	if r == 0 {
+		buf := make([]byte, slotMsgs)
+		for src := 1; src < n; src++ {
+			for k := 1; k <= slotMsgs; k++ {
+				st, err := mpi.Recv(c, buf, src, slotTag)
+				check(err)
+				want := bytes.Repeat([]byte{byte(src + k)}, k)
+				if st.Bytes != k || !bytes.Equal(buf[:k], want) {
+					fail("slots: message %d from rank %d: %v (%d bytes), want %v", k, src, buf[:st.Bytes], st.Bytes, want)
+				}
+			}
+		}
+	} else {
+		sl, err := mpi.OpenSlots(slotN, slotSize)
+		check(err)
+		var reqs []*mpi.Request
+		for k := 1; k <= slotMsgs; k++ {
+			b := bytes.Repeat([]byte{byte(r + k)}, k)
+			req, err := sl.IsendNow(c, b, 0, slotTag)
+			check(err)
+			if req != nil {
+				reqs = append(reqs, req)
+			}
+			if k <= slotSize {
+				clear(b)
+			}
+		}
+		for _, req := range reqs {
+			_, err := req.Wait()
+			check(err)
+		}
+		sl.Close()
+	}
+
 	t0 := mpi.Wtime()
 	check(c.Barrier())
 	if mpi.Wtime() < t0 {
