@@ -290,14 +290,12 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		name = string(rest[:nameLen])
 		r.lastType = name
 	}
-	m := &msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
-		Site: int(h[8]), Count: int(h[9]), RawType: name, Raw: rest[nameLen:], SentNs: nanotime()}
+	m := msgPool.Get().(*msg.Msg)
+	*m = msg.Msg{Src: src, Tag: int(h[3]), Ctx: int(h[4]), Kind: int(h[5]), Sync: h[6] != 0, Seq: uint64(h[7]),
+		Site: int(h[8]), Count: int(h[9]), RawType: name, Raw: rest[nameLen:], SentNs: nanotime(), Taken: r.taken}
 	m.Bytes = len(m.Raw)
 	if apart == 0 {
-		m.Taken = func() { // the receive copied the data out
-			putBuf(b)
-			r.ack(m)
-		}
+		m.Hold = b // until the receive copied the data out
 		r.net.Arrive(dst, m)
 		return
 	}
@@ -312,10 +310,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 			r.rankFail(err)
 			return
 		}
-		m.Raw, m.Taken = nil, nil
-		if m.Sync {
-			m.Taken = func() { r.ack(m) }
-		}
+		m.Raw = nil
 		r.net.Finish(q, m)
 		return
 	}
@@ -324,12 +319,24 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		r.rankFail(err)
 		return
 	}
-	m.Raw = data
-	m.Taken = func() {
-		putBuf(data)
-		r.ack(m)
-	}
+	m.Raw, m.Hold = data, data
 	r.net.Arrive(dst, m)
+}
+
+// msgPool holds the messages from other ranks that receives took: arrive
+// allocated one, and a closure for its Taken, per message.
+var msgPool = sync.Pool{New: func() any { return new(msg.Msg) }}
+
+// msgTaken is a message from another rank's Taken (r.taken): a receive
+// took m, so its buffer goes back to the pool, its sender hears of it if
+// it waits (a synchronous send), and m is reused.
+func (r *run) msgTaken(m *msg.Msg) {
+	if m.Hold != nil {
+		putBuf(m.Hold)
+	}
+	r.ack(m)
+	*m = msg.Msg{}
+	msgPool.Put(m)
 }
 
 // ack tells the sender of m, a message from another rank, that a receive

@@ -269,7 +269,8 @@ type run struct {
 	// ranks: the processors are the ranks of an MPI job and this process
 	// is rank (ranks.go); twins are the shared storage before a pdo.
 	ranks    rankNet
-	lastType string // arrive's last element type name (the transport calls it under its lock)
+	lastType string         // arrive's last element type name (the transport calls it under its lock)
+	taken    func(*msg.Msg) // msgTaken, the Taken of the messages arrive delivers
 	rank     int
 	perRank  int        // this rank runs processors rank·perRank to (rank+1)·perRank − 1
 	crowded  bool       // this machine's ranks' processors may outnumber its cores (localRanks)
@@ -679,6 +680,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		if err := r.stdinStart(); err != nil {
 			return &Error{Proc: -1, Msg: fmt.Sprintf("standard input between ranks: %v", err)}
 		}
+		r.taken = r.msgTaken // made once: a method value per message was an allocation
 		r.ranks.Listen(r.arrive, r.rankFail)
 	}
 	r.maxLevel, r.statFile, r.statBuf = par.MaxIntervalLevel, absPath(par.StatFile), par.StatBufLength

@@ -115,11 +115,13 @@ func BenchmarkJacobiRanks(b *testing.B) {
 // mpiPingPong is testdata/pingpong.c's ping-pong through svmc's message
 // API: processors 0 and 1 in a replicated region, one per rank under
 // --mpi, the best of five rounds after a warm-up, printed as "SIZE
-// one-way-µs MB/s" per size.
+// one-way-µs MB/s" per size, then processor 0's allocations per round
+// trip of the 8-byte rounds (runtime.MemStats.Mallocs).
 const mpiPingPong = `package main
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/svmc/svmc/rtlib"
@@ -129,6 +131,7 @@ func main() {
 	//svm:replicated
 	{
 		me := rtlib.ProcessorID()
+		var allocs float64
 		for _, size := range []int{8, 1 << 20} {
 			reps := 20000
 			if size > 1024 {
@@ -136,6 +139,9 @@ func main() {
 			}
 			buf := make([]byte, size)
 			best := time.Hour
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			m0 := ms.Mallocs
 			for round := range 6 {
 				//svm:barrier
 				t0 := time.Now()
@@ -152,10 +158,17 @@ func main() {
 					best = min(best, t)
 				}
 			}
+			if size == 8 {
+				runtime.ReadMemStats(&ms)
+				allocs = float64(ms.Mallocs-m0) / float64(6*reps)
+			}
 			if me == 0 {
 				oneWay := best.Seconds() / float64(2*reps)
 				fmt.Printf("%d %.4f %.1f\n", size, oneWay*1e6, float64(size)/oneWay/1e6)
 			}
+		}
+		if me == 0 {
+			fmt.Printf("%.2f\n", allocs)
 		}
 	}
 }
@@ -299,6 +312,7 @@ func BenchmarkPingPongAPI(b *testing.B) {
 		b.Fatalf("mpicc pingpong.c: %v\n%s", err, out)
 	}
 	var lat, bw [4]float64 // svmc, C, svmc-12, svmc-pdo: best over the iterations
+	var allocs float64     // svmc's processor 0, per round trip
 	for b.Loop() {
 		for i, exe := range []string{goExe, cExe, go12, goPDO} {
 			ranks := 2
@@ -314,6 +328,13 @@ func BenchmarkPingPongAPI(b *testing.B) {
 			if _, err := fmt.Sscan(string(out), &s1, &l1, &bw1, &s2, &l2, &bw2); err != nil || s1 != 8 || s2 != 1<<20 {
 				b.Fatalf("%s printed %q", filepath.Base(exe), out)
 			}
+			if exe == goExe {
+				var a float64
+				if _, err := fmt.Sscan(string(out), &s1, &l1, &bw1, &s2, &l2, &bw2, &a); err != nil {
+					b.Fatalf("%s printed %q", filepath.Base(exe), out)
+				}
+				allocs = a
+			}
 			if lat[i] == 0 || l1 < lat[i] {
 				lat[i] = l1
 			}
@@ -328,6 +349,7 @@ func BenchmarkPingPongAPI(b *testing.B) {
 	b.ReportMetric(bw[0]/bw[1], "bandwidth-ratio")
 	b.ReportMetric(lat[2], "svmc-12-latency-µs")
 	b.ReportMetric(bw[2], "svmc-12-MB/s")
+	b.ReportMetric(allocs, "svmc-allocs/roundtrip")
 	b.ReportMetric(lat[3], "svmc-pdo-latency-µs")
 	b.ReportMetric(bw[3], "svmc-pdo-MB/s")
 }

@@ -75,10 +75,14 @@ type Msg struct {
 	sender             *Req  // completed when the message is taken (not Buffered)
 
 	// A message from another process (Arrive): its bytes and its element
-	// type's name instead of Data; Taken is called once a receive took it.
+	// type's name instead of Data, and Hold the buffer they lie in (the
+	// arriving side's, for Taken). Taken, if set, is called with the
+	// message once a receive took it; after that the network holds it no
+	// longer, and Taken may give it and Hold back to pools.
 	Raw     []byte
 	RawType string
-	Taken   func()
+	Hold    []byte
+	Taken   func(*Msg)
 }
 
 // Req is one pending operation: a posted receive or a send waiting for its
@@ -272,7 +276,7 @@ func (nt *Net) take(r *Req, m *Msg, dst int) {
 		complete(s)
 	}
 	if m.Taken != nil {
-		m.Taken()
+		m.Taken(m)
 	}
 }
 
@@ -297,7 +301,7 @@ func (nt *Net) Finish(r *Req, m *Msg) {
 	r.Status = statusOf(m)
 	complete(r)
 	if m.Taken != nil {
-		m.Taken()
+		m.Taken(m)
 	}
 }
 

@@ -190,7 +190,7 @@ func TestArrive(t *testing.T) {
 	nt := New(2, 1<<20)
 	raw := func(v ...int64) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)) }
 	taken := 0
-	nt.Arrive(1, &Msg{Src: 0, Tag: 3, Seq: 1, Count: 2, Raw: raw(5, 6), RawType: "int64", Taken: func() { taken++ }})
+	nt.Arrive(1, &Msg{Src: 0, Tag: 3, Seq: 1, Count: 2, Raw: raw(5, 6), RawType: "int64", Taken: func(*Msg) { taken++ }})
 	nt.Send(1, Msg{Src: 0, Tag: 3, Seq: 2, Data: bufOf([]int64{7}), Count: 1, Bytes: 8}, false, new(Req))
 	if taken != 0 {
 		t.Fatal("Taken ran before a receive took the message")
@@ -241,7 +241,7 @@ func TestClaim(t *testing.T) {
 		t.Fatal("claimed a receive that does not fit")
 	}
 	taken := false
-	m.Taken = func() { taken = true }
+	m.Taken = func(*Msg) { taken = true }
 	q := nt.Claim(1, m, func(*Req) bool { return true })
 	if q != r1 {
 		t.Fatalf("claimed %p, want the earliest posted %p", q, r1)
