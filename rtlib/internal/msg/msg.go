@@ -235,6 +235,24 @@ func (b *box) queue(m *Msg) {
 	b.probers = b.probers[:0]
 }
 
+// dequeue removes queued message i; b.mu is held. A receive mostly takes
+// the first: in a long queue the slice then starts one further on, where
+// moving the later messages up copied them all (processor 0's copy on
+// another rank, behind the messages of a ping-pong fanned out to it, took
+// each in time proportional to the queue: a tenth of the rank's time).
+func (b *box) dequeue(i int) {
+	q := b.unexp
+	if len(q) > 64 {
+		copy(q[1:i+1], q[:i])
+		q[0] = nil
+		b.unexp = q[1:]
+		return
+	}
+	copy(q[i:], q[i+1:])
+	q[len(q)-1] = nil // the queue no longer holds it
+	b.unexp = q[:len(q)-1]
+}
+
 func (nt *Net) reserve(src, bytes int) bool {
 	u := &nt.used[src].n
 	if u.Add(int64(bytes)) <= nt.bufCap {
@@ -252,7 +270,7 @@ func (nt *Net) Recv(dst int, r *Req) bool {
 	b.mu.Lock()
 	for i, m := range b.unexp {
 		if r.matches(m) {
-			b.unexp = append(b.unexp[:i], b.unexp[i+1:]...)
+			b.dequeue(i)
 			b.mu.Unlock()
 			nt.take(r, m, dst)
 			return true

@@ -255,3 +255,70 @@ func TestClaim(t *testing.T) {
 		t.Fatal("the second receive is not still posted, next in line")
 	}
 }
+
+// A long queue keeps its order whichever message a receive takes: 300
+// messages of tags 0-2 (past the length where taking the first reslices
+// the queue instead of moving the others up), every tag-2 one taken
+// first, then the rest from any tag, in sending order; nothing is left.
+func TestLongQueueOrder(t *testing.T) {
+	const n = 300
+	nt := New(2, 1<<20)
+	for k := range n {
+		send(nt, 0, 1, k%3, uint64(k+1), []int{k}, false)
+	}
+	b := make([]int, 1)
+	var got []int
+	for range n / 3 {
+		if _, ok := recv(nt, 1, 0, 2, b); !ok {
+			t.Fatal("a tag-2 message is missing")
+		}
+		got = append(got, b[0])
+	}
+	for range n - n/3 {
+		if _, ok := recv(nt, 1, AnySource, AnyTag, b); !ok {
+			t.Fatal("a message is missing")
+		}
+		got = append(got, b[0])
+	}
+	var want []int
+	for k := 2; k < n; k += 3 {
+		want = append(want, k)
+	}
+	for k := range n {
+		if k%3 != 2 {
+			want = append(want, k)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("received %v, want %v", got, want)
+	}
+	if _, ok := recv(nt, 1, AnySource, AnyTag, b); ok {
+		t.Fatal("a receive matched with no message left")
+	}
+	if bx := &nt.boxes[1]; len(bx.unexp) != 0 {
+		t.Fatalf("%d messages still queued", len(bx.unexp))
+	}
+}
+
+// BenchmarkRecvLongQueue is a receive of the first of 10 000 queued
+// messages (a processor that fell behind buffered sends), a new one
+// queued behind each: before dequeue resliced, each receive moved the
+// whole queue up.
+func BenchmarkRecvLongQueue(b *testing.B) {
+	nt := New(2, 1<<30)
+	for k := range 10000 {
+		send(nt, 0, 1, 0, uint64(k+1), []int{k}, false)
+	}
+	buf := make([]int, 1)
+	r := &Req{Src: 0, Tag: 0, Into: bufOf(buf)}
+	b.ReportAllocs()
+	k := 10000
+	for b.Loop() {
+		r.Reset()
+		if !nt.Recv(1, r) {
+			b.Fatal("no message")
+		}
+		k++
+		send(nt, 0, 1, 0, uint64(k), buf, false)
+	}
+}
