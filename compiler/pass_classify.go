@@ -57,6 +57,27 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 			info.Vars = progdb.VarClasses{Shared: keys(shared), Private: keys(private), Reduction: keys(reds)}
 			out[c] = info.Vars
 			line := p.Fset.Position(c.Pos()).Line
+			dist := map[types.Object]string{}
+			for _, l := range info.Loops {
+				dist[l.Obj] = l.Name
+			}
+			writes := writtenExprs(info.Body)
+			outside := func(o types.Object) bool { return sharedObj[o] }
+			// once: id is assigned in one iteration at most (if i == 0 {
+			// header = row }); used nowhere else in the body, it is no
+			// race, else other is that use.
+			once := func(id *ast.Ident) (in ast.Node, other *ast.Ident) {
+				if in = p.oneIteration(info.Body, id, dist, writes, outside); in == nil {
+					return nil, nil
+				}
+				ast.Inspect(info.Body, func(n ast.Node) bool {
+					if u, ok := n.(*ast.Ident); ok && other == nil && p.Info.Uses[u] == p.Info.Uses[id] && (u.Pos() < in.Pos() || in.End() < u.End()) {
+						other = u
+					}
+					return other == nil
+				})
+				return in, other
+			}
 			ast.Inspect(info.Body, func(n ast.Node) bool {
 				var lhs []ast.Expr
 				switch st := n.(type) {
@@ -72,6 +93,13 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 				}
 				for i, e := range lhs {
 					if id, ok := e.(*ast.Ident); ok && sharedObj[p.Info.Uses[id]] && !synchronised(s, id.Pos()) && !p.mutexHeld(id.Pos()) {
+						if in, other := once(id); in != nil {
+							if other != nil {
+								p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d by one iteration (the condition at line %d) and used at line %d by the others, which may run before or after it on other processors: the accesses race (set it before the loop, or keep it to that iteration)",
+									id.Name, line, p.Fset.Position(in.Pos()).Line, p.Fset.Position(other.Pos()).Line)
+							}
+							continue
+						}
 						if st, ok := n.(*ast.AssignStmt); ok && len(st.Rhs) == len(st.Lhs) && p.isAppend(st.Rhs[i]) {
 							p.warnf(id.Pos(), "%s is shared and assigned in the body of the pdo at line %d: every processor appends to it, and appends race on its length and backing array (make it before the loop and write %s[i], or append to per-processor slices and join them after the loop)", id.Name, line, id.Name)
 							continue

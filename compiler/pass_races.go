@@ -510,6 +510,25 @@ func (p *Package) racesInPDO(c *Construct) {
 				depends = true
 			}
 		}
+		if !depends {
+			// One iteration writes it (if me == 0 { out[0] = v }): no
+			// conflict, unless other iterations touch the element too.
+			if in := p.oneIteration(info.Body, a.at, dist, writes, outside); in != nil {
+				i := slices.IndexFunc(accs, func(o access) bool {
+					return o.root == a.root && (o.at.Pos() < in.Pos() || in.End() < o.at.End()) && !p.constApart(a.idx, o.idx)
+				})
+				if i < 0 {
+					continue
+				}
+				kind := "read"
+				if accs[i].write {
+					kind = "written"
+				}
+				p.warnf(a.at.Pos(), "write conflict: %s is written in one iteration of the pdo at line %d (the condition at line %d) and %s at line %d by the others, which may run before or after it on other processors: the accesses race (set it before the loop, or keep it to that iteration)",
+					p.accessText(a), line, p.Fset.Position(in.Pos()).Line, kind, p.Fset.Position(accs[i].at.Pos()).Line)
+				continue
+			}
+		}
 		if !depends && loopNames[0] == hiddenIndex {
 			p.warnf(a.at.Pos(), "write conflict: %s is written at an index that does not depend on the iteration of the pdo at line %d: every processor writes the same elements and the writes race (index by the loop's position, for i, x := range ..., make it a reduction, or move the write out of the loop)",
 				p.accessText(a), line)
@@ -563,6 +582,128 @@ func (p *Package) racesInPDO(c *Construct) {
 			}
 		}
 	}
+}
+
+// oneIteration returns the if or case of body that lets at run in one
+// iteration of the pdo at most: at lies in then-branches of ifs whose
+// conditions (or their && terms) make each distributed loop variable
+// equal to a constant or to a variable from outside the loop that the
+// body does not write, or in a case of a switch on one; nil otherwise.
+func (p *Package) oneIteration(body *ast.BlockStmt, at ast.Node, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) ast.Node {
+	written := map[types.Object]bool{}
+	for w := range writes {
+		if id, ok := ast.Unparen(w).(*ast.Ident); ok {
+			written[p.Info.Uses[id]] = true
+		}
+	}
+	// invariant: constants and variables from outside the loop that the
+	// body does not write, in arithmetic (n-1), no calls or indexing.
+	invariant := func(e ast.Expr) bool {
+		ok := true
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case nil, *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.UnaryExpr:
+			case *ast.Ident:
+				switch o := p.Info.Uses[x].(type) {
+				case *types.Const, *types.Nil:
+				case *types.Var:
+					ok = ok && outside(o) && !written[o]
+				default:
+					ok = false
+				}
+			default:
+				ok = false
+			}
+			return ok
+		})
+		return ok
+	}
+	// pin is the distributed loop variable e holds equal to an invariant.
+	pin := func(v, other ast.Expr) types.Object {
+		if id, ok := ast.Unparen(v).(*ast.Ident); ok && dist[p.Info.Uses[id]] != "" && invariant(other) {
+			return p.Info.Uses[id]
+		}
+		return nil
+	}
+	need := len(dist)
+	seen := map[types.Object]bool{}
+	take := func(o types.Object) {
+		if o != nil && !seen[o] {
+			seen[o] = true
+			need--
+		}
+	}
+	var terms func(e ast.Expr)
+	terms = func(e ast.Expr) {
+		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok {
+			switch b.Op {
+			case token.LAND:
+				terms(b.X)
+				terms(b.Y)
+			case token.EQL:
+				if o := pin(b.X, b.Y); o != nil {
+					take(o)
+				} else {
+					take(pin(b.Y, b.X))
+				}
+			}
+		}
+	}
+	path := enclosing(body, at)
+	for i := 1; i < len(path) && path[i] != body; i++ {
+		switch x := path[i].(type) {
+		case *ast.FuncLit:
+			return nil // it may run anywhere, any number of times
+		case *ast.IfStmt:
+			if path[i-1] == x.Body {
+				terms(x.Cond)
+			}
+		case *ast.CaseClause:
+			if i+2 < len(path) && len(x.List) > 0 {
+				if sw, ok := path[i+2].(*ast.SwitchStmt); ok && sw.Tag != nil && sw.Init == nil && !slices.ContainsFunc(x.List, func(e ast.Expr) bool { return !invariant(e) }) {
+					take(pin(sw.Tag, x.List[0]))
+				}
+			}
+		}
+		if need == 0 {
+			return path[i]
+		}
+	}
+	return nil
+}
+
+// constApart reports whether two accesses' indices are constants that
+// differ in some place (edge[0] and edge[1]): they touch other elements.
+func (p *Package) constApart(x, y []ast.Expr) bool {
+	for k := range min(len(x), len(y)) {
+		a, b := p.Info.Types[x[k]].Value, p.Info.Types[y[k]].Value
+		if a != nil && b != nil && a.Kind() == constant.Int && b.Kind() == constant.Int && !constant.Compare(a, token.EQL, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosing is the path from n up to root, n first (nil when root does
+// not hold n).
+func enclosing(root, n ast.Node) []ast.Node {
+	var stack, path []ast.Node
+	ast.Inspect(root, func(x ast.Node) bool {
+		switch {
+		case x == nil:
+			stack = stack[:len(stack)-1]
+			return false
+		case path != nil || x.Pos() > n.Pos() || x.End() < n.End():
+			return false
+		}
+		stack = append(stack, x)
+		if x == n {
+			path = slices.Clone(stack)
+			slices.Reverse(path)
+		}
+		return true
+	})
+	return path
 }
 
 // waitsAfter reports whether body calls a Wait method (a WaitGroup's, an
