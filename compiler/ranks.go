@@ -47,7 +47,7 @@ func (p *Package) rankPrivate(c *Construct) {
 				// seen = append(seen, i): no operator combines it.
 				what := "a " + kindOf(o.Type()) + " the iterations assign"
 				if kindOf(o.Type()) == "slice" {
-					what = "a slice the iterations replace (" + o.Name() + " = append(" + o.Name() + ", …))"
+					what = "a slice the iterations replace (" + o.Name() + " = …, an append or another slice)"
 				}
 				fix = what + " cannot be combined between ranks: have each iteration write its result into a //svm:shared slice made before the loop, indexed by the iteration, and collect from it after the loop"
 			}

@@ -46,7 +46,7 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "reduction(+: ") {
 				advice = "reduction"
 			}
-			if strings.Contains(d.Msg, "a slice the iterations replace (found = append(found, …)) cannot be combined between ranks") {
+			if strings.Contains(d.Msg, "a slice the iterations replace (found = …, an append or another slice) cannot be combined between ranks") {
 				advice = "collect"
 			}
 			if strings.Contains(d.Msg, "a string the iterations assign cannot be combined between ranks") {
