@@ -508,13 +508,19 @@ func main() {
 // just under the size from which it travels apart, one just over it, and
 // a critical section's publication of 240 KB of shared storage, which is
 // longer than a slot and goes as a marker and the message on a tag of its
-// own. The results are those of the run in one process.
+// own; then the two processors send each other 800 KB at once before
+// either receives (a blocking standard send of a message that long leaves
+// from the sender's slice under --mpi and waits until the other rank's
+// transport has taken it, which it does without a receive posted), the
+// second time while the receiver computes for 20 ms first. The results
+// are those of the run in one process.
 func TestMPILongMessages(t *testing.T) {
 	mpiReady(t)
 	dir := writeModule(t, map[string]string{"main.go": `package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/svmc/svmc/rtlib"
 )
@@ -549,12 +555,26 @@ func main() {
 			}
 			//svm:end critical
 		}
+		out, in := make([]float64, 100000), make([]float64, 100000)
+		for round := range 2 {
+			for i := range out {
+				out[i] = float64(me*3 + round + i%7)
+			}
+			rtlib.Send(1-me, 2, out)
+			if round == 1 && me == 1 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			rtlib.Recv(1-me, 2, in)
+			for i, v := range in {
+				sums[2+me] += v * float64(i%3+1)
+			}
+		}
 	}
 	t := 0.0
 	for _, v := range acc {
 		t += v
 	}
-	fmt.Println(sums[1], t)
+	fmt.Println(sums[1], t, sums[2], sums[3])
 }
 `})
 	one := runSvmc(t, dir, "run", "-n", "2", ".")
