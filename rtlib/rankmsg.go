@@ -148,7 +148,7 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 	if len(data) >= apartMin {
 		inline, apart = nil, len(data)
 	}
-	wait := apart > 0 && (sync || int64(len(data)) > r.msgBuf || m.Kind == trace.CallSend && !fan)
+	wait := apart > 0 && (sync || int64(len(data)) > r.msgBuf || m.Kind == trace.CallSend)
 	if apart > 0 && !wait {
 		data = append(getBuf(len(data))[:0], data...)
 	}
