@@ -513,7 +513,7 @@ func (p *Package) racesInPDO(c *Construct) {
 		if !depends {
 			// One iteration writes it (if me == 0 { out[0] = v }): no
 			// conflict, unless other iterations touch the element too.
-			if in := p.oneIteration(info.Body, a.at, dist, writes, outside); in != nil {
+			if in := p.oneIteration(c.Dir.File.Syntax, info.Body, a.at, dist, writes, outside); in != nil {
 				i := slices.IndexFunc(accs, func(o access) bool {
 					return o.root == a.root && (o.at.Pos() < in.Pos() || in.End() < o.at.End()) && !p.constApart(a.idx, o.idx)
 				})
@@ -589,7 +589,7 @@ func (p *Package) racesInPDO(c *Construct) {
 // conditions (or their && terms) make each distributed loop variable
 // equal to a constant or to a variable from outside the loop that the
 // body does not write, or in a case of a switch on one; nil otherwise.
-func (p *Package) oneIteration(body *ast.BlockStmt, at ast.Node, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) ast.Node {
+func (p *Package) oneIteration(file *ast.File, body *ast.BlockStmt, at ast.Node, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) ast.Node {
 	written := map[types.Object]bool{}
 	for w := range writes {
 		if id, ok := ast.Unparen(w).(*ast.Ident); ok {
@@ -649,7 +649,7 @@ func (p *Package) oneIteration(body *ast.BlockStmt, at ast.Node, dist map[types.
 			}
 		}
 	}
-	path := enclosing(body, at)
+	path, _ := astutil.PathEnclosingInterval(file, at.Pos(), at.End())
 	for i := 1; i < len(path) && path[i] != body; i++ {
 		switch x := path[i].(type) {
 		case *ast.FuncLit:
@@ -682,28 +682,6 @@ func (p *Package) constApart(x, y []ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-// enclosing is the path from n up to root, n first (nil when root does
-// not hold n).
-func enclosing(root, n ast.Node) []ast.Node {
-	var stack, path []ast.Node
-	ast.Inspect(root, func(x ast.Node) bool {
-		switch {
-		case x == nil:
-			stack = stack[:len(stack)-1]
-			return false
-		case path != nil || x.Pos() > n.Pos() || x.End() < n.End():
-			return false
-		}
-		stack = append(stack, x)
-		if x == n {
-			path = slices.Clone(stack)
-			slices.Reverse(path)
-		}
-		return true
-	})
-	return path
 }
 
 // waitsAfter reports whether body calls a Wait method (a WaitGroup's, an
