@@ -442,7 +442,8 @@ func Recv[T Number](c *Comm, buf []T, src, tag int) (Status, error) {
 }
 
 // Request is a non-blocking send or receive in progress. Its buffer stays
-// pinned until Wait or Test completes it.
+// pinned (a send from Slots: its slot taken) until Wait or Test completes
+// it.
 type Request struct {
 	req *C.MPI_Request // an allocation of its own: cgo checks all of it
 	pin runtime.Pinner
