@@ -282,7 +282,7 @@ func rankedFindings(m *Model) []Finding {
 		if lost <= 0 {
 			continue
 		}
-		where := fmt.Sprintf("%s %s (%s, %s)", regionTypeName(s.Code), regionName(s.Site, s.Code), s.Func, s.Where())
+		where := fmt.Sprintf("%s (%s, %s)", regionTitle(s.Site, s.Code), s.Func, s.Where())
 		if span := s.Span(); span != "" {
 			where += " " + span
 		}
@@ -435,10 +435,16 @@ func regionName(s Site, code int) string {
 	if s.Dir == 0 {
 		return s.Func
 	}
-	if s.Label != "" {
-		return s.Label
+	return s.Label // an unlabelled construct is named by its place ("at directive 2" counted every directive)
+}
+
+// regionTitle is a region's kind and name, "pdo sweep", "pdo" (no label),
+// "subroutine solve".
+func regionTitle(s Site, code int) string {
+	if n := regionName(s, code); n != "" {
+		return regionTypeName(code) + " " + n
 	}
-	return "at directive " + strconv.Itoa(s.Dir)
+	return regionTypeName(code)
 }
 
 // NextRequest writes a trace request file (seed 002 §5) for the next, finer

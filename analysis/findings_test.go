@@ -225,3 +225,23 @@ func TestLateSenderOfSeveral(t *testing.T) {
 		}
 	}
 }
+
+// TestRegionTitle: a finding names a construct by its kind and label, an
+// unlabelled one by its kind alone (its place follows), not "at directive
+// N" (a number that counts every directive of the function, shared and
+// template ones too).
+func TestRegionTitle(t *testing.T) {
+	for _, c := range []struct {
+		site Site
+		code int
+		want string
+	}{
+		{Site{Func: "Squares", Dir: 2}, trace.RegionPDO, "pdo"},
+		{Site{Func: "solve", Dir: 3, Label: "sweep"}, trace.RegionPDO, "pdo sweep"},
+		{Site{Func: "main"}, trace.RegionProgram, "program main"},
+	} {
+		if got := regionTitle(c.site, c.code); got != c.want {
+			t.Errorf("regionTitle(%+v, %d) = %q, want %q", c.site, c.code, got, c.want)
+		}
+	}
+}

@@ -534,7 +534,7 @@ func localityFindings(m *Model, pi progInfo) []Finding {
 		if r.Code == trace.RegionSubroutine || r.Code == trace.RegionProgram {
 			continue
 		}
-		where := fmt.Sprintf("%s %s (%s, %s)", regionTypeName(r.Code), regionName(r.Site, r.Code), r.Site.Func, r.Site.Where())
+		where := fmt.Sprintf("%s (%s, %s)", regionTitle(r.Site, r.Code), r.Site.Func, r.Site.Where())
 		if r.ExtraFaults > 0 {
 			shared := plural(int64(r.SharedPages), "page")
 			if !loc.Exact {
@@ -615,7 +615,7 @@ func wholePages(v string, per, elemSize, pageSize int, sched *progdb.Schedule) s
 func mismatchFindings(loc *Locality, fetch float64) (fs []Finding, mismatched map[[2]string]bool) {
 	mismatched = map[[2]string]bool{}
 	name := func(s Site, code int, strategy string) string {
-		n := fmt.Sprintf("%s %s (%s, %s", regionTypeName(code), regionName(s, code), s.Func, s.Where())
+		n := fmt.Sprintf("%s (%s, %s", regionTitle(s, code), s.Func, s.Where())
 		if strategy != "" && strategy != "?" {
 			n += ", " + strategy
 		}
@@ -714,7 +714,7 @@ func writeLocality(w io.Writer, m *Model) {
 			if !loc.Exact && r.SharedPages > 0 {
 				shared = ">=" + shared
 			}
-			t.add(regionTypeName(r.Code)+" "+regionName(r.Site, r.Code), r.Site.Where(), r.Var, strconv.Itoa(r.Instances),
+			t.add(regionTitle(r.Site, r.Code), r.Site.Where(), r.Var, strconv.Itoa(r.Instances),
 				perProc(r.Read), perProc(r.Write), perProc(r.Received), shared, Dur(r.Predicted))
 		}
 		t.write(w, "    ")
@@ -731,7 +731,7 @@ func writeLocality(w io.Writer, m *Model) {
 			if pr.Slowdown >= SufferFactor {
 				note = "suffers"
 			}
-			t.add(regionTypeName(pr.Code)+" "+regionName(pr.Site, pr.Code), pr.Site.Where(), Dur(pr.Measured), Dur(pr.Predicted),
+			t.add(regionTitle(pr.Site, pr.Code), pr.Site.Where(), Dur(pr.Measured), Dur(pr.Predicted),
 				strconv.FormatFloat(pr.Slowdown, 'f', 2, 64)+"x", note)
 		}
 		t.write(w, "    ")
