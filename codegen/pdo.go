@@ -190,7 +190,11 @@ func (g *gen) rangeValue(b *strings.Builder, c *compiler.Construct, k int, l *co
 	if l.Value == nil {
 		return
 	}
-	fmt.Fprintf(b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), c.Num, k, l.Name)
+	if l.Each != "" {
+		fmt.Fprintf(b, "%s := (%s)[%s]\n", l.Value.Name(), l.Each, l.Name)
+	} else {
+		fmt.Fprintf(b, "%s := svm_range%d_%d[%s]\n", l.Value.Name(), c.Num, k, l.Name)
+	}
 	if !used(g.p.Info, c.PDO.Body, l.Value) {
 		fmt.Fprintf(b, "_ = %s\n", l.Value.Name())
 	}

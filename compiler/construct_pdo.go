@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/svmc/svmc/directives"
@@ -38,6 +39,12 @@ type Loop struct {
 	Step  string
 	Range string     // range over a slice or array: the ranged expression
 	Value *types.Var // its value variable, or nil
+	// Each is the ranged expression of an inner loop over an array that
+	// the outer loop variables pick (for c := range grid[r] with grid a
+	// [4][5]int): its length is the type's, Hi a constant, and the value
+	// variable is read from it in the iteration (Range, evaluated before
+	// the loops, cannot name r).
+	Each string
 	// Labeled is the labelled statement around Stmt, nil if none (only
 	// the innermost loop of a nest may carry one).
 	Labeled *ast.LabeledStmt
@@ -110,9 +117,13 @@ func (p *Package) checkPDO(c *Construct) {
 	// outer loop variables.
 	for k, l := range info.Loops {
 		for _, outer := range info.Loops[:k] {
-			if usesObj(p.Info, boundsOf(l.Stmt), outer.Obj) {
-				p.errorf(l.Stmt.Pos(), "pdo loops(%s): the bounds of loop %s use %s; the iteration space of a pdo must be rectangular (make the inner loop a serial loop of the body)",
-					loopNames(d.Loops), l.Name, outer.Name)
+			if usesObj(p.Info, boundsOf(l.Stmt), outer.Obj) && !p.arrayRow(l) {
+				why := ""
+				if l.Range != "" {
+					why = ": a slice's rows may differ in length (an array's may not: an inner loop may range over the row of an array the outer loops pick)"
+				}
+				p.errorf(l.Stmt.Pos(), "pdo loops(%s): the bounds of loop %s use %s; the iteration space of a pdo must be rectangular (make the inner loop a serial loop of the body)%s",
+					loopNames(d.Loops), l.Name, outer.Name, why)
 			}
 		}
 	}
@@ -167,6 +178,22 @@ func onlyStmt(b *ast.BlockStmt) ast.Stmt {
 }
 
 // boundsOf returns the expressions that fix a loop's iteration space.
+// arrayRow makes l, an inner loop whose ranged expression names outer
+// loop variables, a loop over the constant length of its array type
+// (Each), and reports whether it could: a slice's rows may differ.
+func (p *Package) arrayRow(l *Loop) bool {
+	s, ok := l.Stmt.(*ast.RangeStmt)
+	if !ok || l.Range == "" {
+		return false
+	}
+	a, ok := p.Info.TypeOf(s.X).Underlying().(*types.Array)
+	if !ok {
+		return false
+	}
+	l.Hi, l.Each, l.Range = strconv.FormatInt(a.Len()-1, 10), l.Range, ""
+	return true
+}
+
 func boundsOf(st ast.Stmt) []ast.Node {
 	switch s := st.(type) {
 	case *ast.ForStmt:

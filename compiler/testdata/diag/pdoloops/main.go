@@ -98,7 +98,7 @@ func rectangular(n int, a [][]int) {
 	}
 	//svm:pdo loops(i, j)
 	for i := range a {
-		for j := range a[i] { // want 3:`the bounds of loop j use i`
+		for j := range a[i] { // want 3:`the bounds of loop j use i; .* \(make the inner loop a serial loop of the body\): a slice.s rows may differ in length`
 			a[i][j] = 1
 		}
 	}
@@ -245,4 +245,22 @@ func iterators(seq func(yield func(int) bool)) {
 	for v := range seq { // want 17:`^pdo loop v ranges over func\(yield func\(int\) bool\); a pdo ranges over an integer, a slice or an array \(an iterator yields its values one by one: collect them first, xs := slices.Collect\(seq\), and range over xs\)$`
 		_ = v
 	}
+}
+
+// rows: the rows of an array all have its type's length, so a pdo's inner
+// loop may range over the row its outer loop picks.
+func rows(g *[4][5]int, h [3][2]float64) float64 {
+	//svm:pdo loops(r, c)
+	for r := range g {
+		for c := range g[r] {
+			g[r][c] = r + c
+		}
+	}
+	//svm:pdo loops(r, c)
+	for r := range h {
+		for c, v := range h[r] {
+			h[r][c] = v * 2
+		}
+	}
+	return h[0][0]
 }
