@@ -204,6 +204,8 @@ func boundsOf(st ast.Stmt) []ast.Node {
 	return nil
 }
 
+// usesObj reports whether nodes use obj outside constant expressions
+// (len(m[i]) of an array m is its type's length, whatever i is).
 func usesObj(info *types.Info, nodes []ast.Node, obj types.Object) bool {
 	found := false
 	for _, n := range nodes {
@@ -211,6 +213,9 @@ func usesObj(info *types.Info, nodes []ast.Node, obj types.Object) bool {
 			continue
 		}
 		ast.Inspect(n, func(x ast.Node) bool {
+			if e, ok := x.(ast.Expr); ok && info.Types[e].Value != nil {
+				return false
+			}
 			if id, ok := x.(*ast.Ident); ok && info.Uses[id] == obj {
 				found = true
 			}
@@ -218,6 +223,28 @@ func usesObj(info *types.Info, nodes []ast.Node, obj types.Object) bool {
 		})
 	}
 	return found
+}
+
+// boundText is a loop bound's text, or its value when it is a constant
+// expression that names a variable of the pdo's nest: the bounds are
+// evaluated before the loops, where len(m[i]) - 1 of an array m could not
+// name i.
+func (p *Package) boundText(c *Construct, e ast.Expr) string {
+	if v := p.Info.Types[e].Value; v != nil && v.Kind() == constant.Int {
+		inner := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o, ok := p.Info.Uses[id].(*types.Var); ok && c.Stmt.Pos() <= o.Pos() && o.Pos() < c.Stmt.End() {
+					inner = true
+				}
+			}
+			return !inner
+		})
+		if inner {
+			return v.ExactString()
+		}
+	}
+	return p.Text(e)
 }
 
 // implicitLoopVar is the variable of the loop a pdo without loops(...)
@@ -377,12 +404,12 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 	if !types.Identical(obj.Type(), types.Typ[types.Int]) {
 		asInt = func(text string) string { return "int(" + text + ")" }
 	}
-	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: asInt(p.Text(init.Rhs[0]))}
+	l := &Loop{Name: id.Name, Obj: obj, Stmt: s, Body: s.Body, Lo: asInt(p.boundText(c, init.Rhs[0]))}
 	cond, ok := s.Cond.(*ast.BinaryExpr)
 	if !ok || !isIdentOf(p.Info, cond.X, obj) {
 		return bad("its condition must compare the loop variable with the bound")
 	}
-	bound := asInt("(" + p.Text(cond.Y) + ")")
+	bound := asInt("(" + p.boundText(c, cond.Y) + ")")
 	var up bool
 	switch cond.Op {
 	case token.LSS:
@@ -411,7 +438,7 @@ func (p *Package) forLoop(c *Construct, s *ast.ForStmt, name directives.Name) *L
 			return bad("its post statement must be " + name.Name + "++, " + name.Name + "--, " + name.Name + " += c or " + name.Name + " -= c")
 		}
 		stepExpr = post.Rhs[0]
-		l.Step = asInt("(" + p.Text(stepExpr) + ")")
+		l.Step = asInt("(" + p.boundText(c, stepExpr) + ")")
 		if post.Tok == token.SUB_ASSIGN {
 			l.Step = "-" + l.Step
 		}

@@ -52,9 +52,22 @@ func smooth(in [rows][cols]float64) [rows][cols]float64 {
 	return out
 }
 
+// shifted is b with each row moved one place right, walked backwards
+// from a bound, len(b[r]) - 1, that is the row type's constant length.
+func (b *board) shifted() (out board) {
+	//svm:pdo loops(r, c)
+	for r := 0; r < len(b); r++ {
+		for c := len(b[r]) - 1; c > 0; c-- {
+			out[r][c] = b[r][c-1]
+		}
+	}
+	return out
+}
+
 func main() {
 	var b board
 	b.fill()
+	b = b.shifted()
 	fmt.Println(b[0], b[rows-1])
 	fmt.Println(b.counts())
 	var f [rows][cols]float64

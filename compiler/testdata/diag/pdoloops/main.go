@@ -262,5 +262,12 @@ func rows(g *[4][5]int, h [3][2]float64) float64 {
 			h[r][c] = v * 2
 		}
 	}
+	// len(g[r]) of an array is a constant, whatever r is.
+	//svm:pdo loops(r, c)
+	for r := 0; r < len(g); r++ {
+		for c := len(g[r]) - 1; c >= 0; c-- {
+			g[r][c]--
+		}
+	}
 	return h[0][0]
 }
