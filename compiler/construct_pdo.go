@@ -177,7 +177,6 @@ func onlyStmt(b *ast.BlockStmt) ast.Stmt {
 	return nil
 }
 
-// boundsOf returns the expressions that fix a loop's iteration space.
 // arrayRow makes l, an inner loop whose ranged expression names outer
 // loop variables, a loop over the constant length of its array type
 // (Each), and reports whether it could: a slice's rows may differ.
@@ -194,6 +193,7 @@ func (p *Package) arrayRow(l *Loop) bool {
 	return true
 }
 
+// boundsOf returns the expressions that fix a loop's iteration space.
 func boundsOf(st ast.Stmt) []ast.Node {
 	switch s := st.(type) {
 	case *ast.ForStmt:
