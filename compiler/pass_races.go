@@ -597,13 +597,26 @@ func (p *Package) oneIteration(file *ast.File, body *ast.BlockStmt, at ast.Node,
 		}
 	}
 	// invariant: constants and variables from outside the loop that the
-	// body does not write, in arithmetic (n-1), no calls or indexing.
+	// body does not write, in arithmetic (n-1) and len or cap of them
+	// (len(xs)-1), no other calls or indexing.
 	invariant := func(e ast.Expr) bool {
 		ok := true
 		ast.Inspect(e, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case nil, *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.UnaryExpr:
+			case *ast.CallExpr:
+				id, isID := ast.Unparen(x.Fun).(*ast.Ident)
+				b, isBuiltin := p.Info.Uses[id].(*types.Builtin)
+				ok = ok && isID && isBuiltin && (b.Name() == "len" || b.Name() == "cap") && len(x.Args) == 1
+				if ok {
+					_, isID = ast.Unparen(x.Args[0]).(*ast.Ident)
+					ok = isID // len(xs), not len(f())
+				}
+				return ok
 			case *ast.Ident:
+				if _, isBuiltin := p.Info.Uses[x].(*types.Builtin); isBuiltin {
+					return true
+				}
 				switch o := p.Info.Uses[x].(type) {
 				case *types.Const, *types.Nil:
 				case *types.Var:
