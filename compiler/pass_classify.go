@@ -67,7 +67,7 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 			// header = row }); used nowhere else in the body, it is no
 			// race, else other is that use.
 			once := func(id *ast.Ident) (in ast.Node, other *ast.Ident) {
-				if in = p.oneIteration(c.Dir.File.Syntax, info.Body, id, dist, writes, outside); in == nil {
+				if in = p.oneIteration(c, id, dist, writes, outside); in == nil {
 					return nil, nil
 				}
 				ast.Inspect(info.Body, func(n ast.Node) bool {

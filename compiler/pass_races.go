@@ -513,7 +513,7 @@ func (p *Package) racesInPDO(c *Construct) {
 		if !depends {
 			// One iteration writes it (if me == 0 { out[0] = v }): no
 			// conflict, unless other iterations touch the element too.
-			if in := p.oneIteration(c.Dir.File.Syntax, info.Body, a.at, dist, writes, outside); in != nil {
+			if in := p.oneIteration(c, a.at, dist, writes, outside); in != nil {
 				i := slices.IndexFunc(accs, func(o access) bool {
 					return o.root == a.root && (o.at.Pos() < in.Pos() || in.End() < o.at.End()) && !p.constApart(a.idx, o.idx)
 				})
@@ -584,12 +584,14 @@ func (p *Package) racesInPDO(c *Construct) {
 	}
 }
 
-// oneIteration returns the if or case of body that lets at run in one
-// iteration of the pdo at most: at lies in then-branches of ifs whose
+// oneIteration returns the if or case of c's body that lets at run in
+// one iteration of the pdo at most: at lies in then-branches of ifs whose
 // conditions (or their && terms) make each distributed loop variable
 // equal to a constant or to a variable from outside the loop that the
-// body does not write, or in a case of a switch on one; nil otherwise.
-func (p *Package) oneIteration(file *ast.File, body *ast.BlockStmt, at ast.Node, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) ast.Node {
+// body does not write, or in a case of a switch on one, or in the other
+// branch of v == k where v's loop has two values; nil otherwise.
+func (p *Package) oneIteration(c *Construct, at ast.Node, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) ast.Node {
+	body := c.PDO.Body
 	written := map[types.Object]bool{}
 	for w := range writes {
 		if id, ok := ast.Unparen(w).(*ast.Ident); ok {
@@ -646,6 +648,27 @@ func (p *Package) oneIteration(file *ast.File, body *ast.BlockStmt, at ast.Node,
 			need--
 		}
 	}
+	// other is the distributed variable a condition v == k (or v != k)
+	// leaves one value to on its other branch: v's loop has two values,
+	// k a constant one of them (if me == 0 {…} else {…} over me in 0..1).
+	other := func(e ast.Expr, op token.Token) types.Object {
+		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if !ok || b.Op != op {
+			return nil
+		}
+		for _, xy := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			id, ok := ast.Unparen(xy[0]).(*ast.Ident)
+			k := p.Info.Types[xy[1]].Value
+			if !ok || dist[p.Info.Uses[id]] == "" || k == nil || k.Kind() != constant.Int {
+				continue
+			}
+			lo, hi, st, ok := p.loopBounds(c.PDO, p.Info.Uses[id])
+			if kv, exact := constant.Int64Val(k); ok && exact && lo+st == hi && (kv == int64(lo) || kv == int64(hi)) {
+				return p.Info.Uses[id]
+			}
+		}
+		return nil
+	}
 	var terms func(e ast.Expr)
 	terms = func(e ast.Expr) {
 		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok {
@@ -662,7 +685,7 @@ func (p *Package) oneIteration(file *ast.File, body *ast.BlockStmt, at ast.Node,
 			}
 		}
 	}
-	path, _ := astutil.PathEnclosingInterval(file, at.Pos(), at.End())
+	path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, at.Pos(), at.End())
 	for i := 1; i < len(path) && path[i] != body; i++ {
 		switch x := path[i].(type) {
 		case *ast.FuncLit:
@@ -670,6 +693,9 @@ func (p *Package) oneIteration(file *ast.File, body *ast.BlockStmt, at ast.Node,
 		case *ast.IfStmt:
 			if path[i-1] == x.Body {
 				terms(x.Cond)
+				take(other(x.Cond, token.NEQ))
+			} else if path[i-1] == x.Else {
+				take(other(x.Cond, token.EQL))
 			}
 		case *ast.CaseClause:
 			if i+2 < len(path) && len(x.List) > 0 {
