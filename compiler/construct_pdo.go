@@ -117,14 +117,18 @@ func (p *Package) checkPDO(c *Construct) {
 	// outer loop variables.
 	for k, l := range info.Loops {
 		for _, outer := range info.Loops[:k] {
-			if usesObj(p.Info, boundsOf(l.Stmt), outer.Obj) && !p.arrayRow(l) {
-				why := ""
-				if l.Range != "" {
-					why = ": a slice's rows may differ in length (an array's may not: an inner loop may range over the row of an array the outer loops pick)"
-				}
-				p.errorf(l.Stmt.Pos(), "pdo loops(%s): the bounds of loop %s use %s; the iteration space of a pdo must be rectangular (make the inner loop a serial loop of the body)%s",
-					loopNames(d.Loops), l.Name, outer.Name, why)
+			if !usesObj(p.Info, boundsOf(l.Stmt), outer.Obj) {
+				continue
 			}
+			if p.arrayRow(l) { // it now ranges over its array type's length
+				continue
+			}
+			why := ""
+			if l.Range != "" {
+				why = ": a slice's rows may differ in length (an array's may not: an inner loop may range over the row of an array the outer loops pick)"
+			}
+			p.errorf(l.Stmt.Pos(), "pdo loops(%s): the bounds of loop %s use %s; the iteration space of a pdo must be rectangular (make the inner loop a serial loop of the body)%s",
+				loopNames(d.Loops), l.Name, outer.Name, why)
 		}
 	}
 	info.Body = info.Loops[len(info.Loops)-1].Body

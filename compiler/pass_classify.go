@@ -57,17 +57,12 @@ func (p *Package) classify() map[*Construct]progdb.VarClasses {
 			info.Vars = progdb.VarClasses{Shared: keys(shared), Private: keys(private), Reduction: keys(reds)}
 			out[c] = info.Vars
 			line := p.Fset.Position(c.Pos()).Line
-			dist := map[types.Object]string{}
-			for _, l := range info.Loops {
-				dist[l.Obj] = l.Name
-			}
-			writes := writtenExprs(info.Body)
-			outside := func(o types.Object) bool { return sharedObj[o] }
+			one := p.pinsOf(c, loopVars(info), writtenExprs(info.Body), func(o types.Object) bool { return sharedObj[o] })
 			// once: id is assigned in one iteration at most (if i == 0 {
 			// header = row }); used nowhere else in the body, it is no
 			// race, else other is that use.
 			once := func(id *ast.Ident) (in ast.Node, other *ast.Ident) {
-				if in = p.oneIteration(c, id, dist, writes, outside); in == nil {
+				if in = one.oneIteration(id); in == nil {
 					return nil, nil
 				}
 				ast.Inspect(info.Body, func(n ast.Node) bool {

@@ -296,10 +296,7 @@ func (p *Package) racesInPDO(c *Construct) {
 	info := c.PDO
 	nest := info.Loops[0].Stmt
 	line := p.Fset.Position(c.Pos()).Line
-	dist := map[types.Object]string{}
-	for _, l := range info.Loops {
-		dist[l.Obj] = l.Name
-	}
+	dist := loopVars(info)
 	outside := func(o types.Object) bool {
 		v, ok := o.(*types.Var)
 		return ok && !v.IsField() && !(nest.Pos() <= v.Pos() && v.Pos() < nest.End())
@@ -500,6 +497,7 @@ func (p *Package) racesInPDO(c *Construct) {
 	for _, l := range info.Loops {
 		loopNames = append(loopNames, l.Name)
 	}
+	one := p.pinsOf(c, dist, writes, outside)
 	for _, a := range accs {
 		if !a.write || isGuarded(a.at.Pos()) {
 			continue
@@ -513,7 +511,7 @@ func (p *Package) racesInPDO(c *Construct) {
 		if !depends {
 			// One iteration writes it (if me == 0 { out[0] = v }): no
 			// conflict, unless other iterations touch the element too.
-			if in := p.oneIteration(c, a.at, dist, writes, outside); in != nil {
+			if in := one.oneIteration(a.at); in != nil {
 				i := slices.IndexFunc(accs, func(o access) bool {
 					return o.root == a.root && (o.at.Pos() < in.Pos() || in.End() < o.at.End()) && !p.constApart(a.idx, o.idx)
 				})
@@ -584,90 +582,109 @@ func (p *Package) racesInPDO(c *Construct) {
 	}
 }
 
-// oneIteration returns the if or case of c's body that lets at run in
-// one iteration of the pdo at most: at lies in then-branches of ifs whose
-// conditions (or their && terms) make each distributed loop variable
-// equal to a constant or to a variable from outside the loop that the
-// body does not write, or in a case of a switch on one, or in the other
-// branch of v == k where v's loop has two values; nil otherwise.
-func (p *Package) oneIteration(c *Construct, at ast.Node, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) ast.Node {
-	body := c.PDO.Body
+// loopVars maps a pdo's distributed loop variables to their names.
+func loopVars(info *PDO) map[types.Object]string {
+	dist := map[types.Object]string{}
+	for _, l := range info.Loops {
+		dist[l.Obj] = l.Name
+	}
+	return dist
+}
+
+// pins finds the accesses of a pdo's body that one iteration makes at
+// most (oneIteration); made once per pdo.
+type pins struct {
+	p       *Package
+	c       *Construct
+	dist    map[types.Object]string
+	written map[types.Object]bool // variables the body assigns
+	outside func(types.Object) bool
+}
+
+func (p *Package) pinsOf(c *Construct, dist map[types.Object]string, writes map[ast.Expr]bool, outside func(types.Object) bool) *pins {
 	written := map[types.Object]bool{}
 	for w := range writes {
 		if id, ok := ast.Unparen(w).(*ast.Ident); ok {
 			written[p.Info.Uses[id]] = true
 		}
 	}
-	// invariant: constants and variables from outside the loop that the
-	// body does not write, in arithmetic (n-1) and len or cap of them
-	// (len(xs)-1), no other calls or indexing.
-	invariant := func(e ast.Expr) bool {
-		ok := true
-		ast.Inspect(e, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case nil, *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.UnaryExpr:
-			case *ast.CallExpr:
-				id, isID := ast.Unparen(x.Fun).(*ast.Ident)
-				b, isBuiltin := p.Info.Uses[id].(*types.Builtin)
-				ok = ok && isID && isBuiltin && (b.Name() == "len" || b.Name() == "cap") && len(x.Args) == 1
-				if ok {
-					_, isID = ast.Unparen(x.Args[0]).(*ast.Ident)
-					ok = isID // len(xs), not len(f())
-				}
-				return ok
-			case *ast.Ident:
-				if _, isBuiltin := p.Info.Uses[x].(*types.Builtin); isBuiltin {
-					return true
-				}
-				switch o := p.Info.Uses[x].(type) {
-				case *types.Const, *types.Nil:
-				case *types.Var:
-					ok = ok && outside(o) && !written[o]
-				default:
-					ok = false
-				}
+	return &pins{p, c, dist, written, outside}
+}
+
+// invariant: constants and variables from outside the loop that the body
+// does not assign, in arithmetic (n-1) and len or cap of them (len(xs)-1),
+// no other calls or indexing.
+func (q *pins) invariant(e ast.Expr) bool {
+	uses := q.p.Info.Uses
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case nil, *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.UnaryExpr:
+		case *ast.CallExpr:
+			id, _ := ast.Unparen(x.Fun).(*ast.Ident)
+			b, _ := uses[id].(*types.Builtin)
+			ok = b != nil && (b.Name() == "len" || b.Name() == "cap") && len(x.Args) == 1
+			if ok {
+				_, ok = ast.Unparen(x.Args[0]).(*ast.Ident) // len(xs), not len(f())
+			}
+		case *ast.Ident:
+			switch o := uses[x].(type) {
+			case *types.Const, *types.Nil, *types.Builtin:
+			case *types.Var:
+				ok = q.outside(o) && !q.written[o]
 			default:
 				ok = false
 			}
-			return ok
-		})
+		default:
+			ok = false
+		}
 		return ok
+	})
+	return ok
+}
+
+// pin is the distributed loop variable v when it is held equal to an
+// invariant k.
+func (q *pins) pin(v, k ast.Expr) types.Object {
+	if id, ok := ast.Unparen(v).(*ast.Ident); ok && q.dist[q.p.Info.Uses[id]] != "" && q.invariant(k) {
+		return q.p.Info.Uses[id]
 	}
-	// pin is the distributed loop variable e holds equal to an invariant.
-	pin := func(v, other ast.Expr) types.Object {
-		if id, ok := ast.Unparen(v).(*ast.Ident); ok && dist[p.Info.Uses[id]] != "" && invariant(other) {
-			return p.Info.Uses[id]
-		}
+	return nil
+}
+
+// other is the distributed variable that a condition v == k (or v != k,
+// op) leaves one value on its other branch: v's loop has two values, k a
+// constant one of them (if me == 0 {…} else {…} over me in 0..1).
+func (q *pins) other(e ast.Expr, op token.Token) types.Object {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != op {
 		return nil
 	}
-	need := len(dist)
-	seen := map[types.Object]bool{}
-	take := func(o types.Object) {
-		if o != nil && !seen[o] {
-			seen[o] = true
-			need--
+	for _, vk := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		id, ok := ast.Unparen(vk[0]).(*ast.Ident)
+		k := q.p.Info.Types[vk[1]].Value
+		if !ok || q.dist[q.p.Info.Uses[id]] == "" || k == nil || k.Kind() != constant.Int {
+			continue
+		}
+		lo, hi, st, ok := q.p.loopBounds(q.c.PDO, q.p.Info.Uses[id])
+		if kv, exact := constant.Int64Val(k); ok && exact && lo+st == hi && (kv == int64(lo) || kv == int64(hi)) {
+			return q.p.Info.Uses[id]
 		}
 	}
-	// other is the distributed variable a condition v == k (or v != k)
-	// leaves one value to on its other branch: v's loop has two values,
-	// k a constant one of them (if me == 0 {…} else {…} over me in 0..1).
-	other := func(e ast.Expr, op token.Token) types.Object {
-		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-		if !ok || b.Op != op {
-			return nil
+	return nil
+}
+
+// oneIteration returns the if or case of the body that lets at run in
+// one iteration of the pdo at most: at lies in then-branches of ifs whose
+// conditions (or their && terms) hold each distributed loop variable
+// equal to an invariant, or in a case of a switch on one, or in the other
+// branch of v == k where v's loop has two values; nil otherwise.
+func (q *pins) oneIteration(at ast.Node) ast.Node {
+	held := map[types.Object]bool{}
+	hold := func(o types.Object) {
+		if o != nil {
+			held[o] = true
 		}
-		for _, xy := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			id, ok := ast.Unparen(xy[0]).(*ast.Ident)
-			k := p.Info.Types[xy[1]].Value
-			if !ok || dist[p.Info.Uses[id]] == "" || k == nil || k.Kind() != constant.Int {
-				continue
-			}
-			lo, hi, st, ok := p.loopBounds(c.PDO, p.Info.Uses[id])
-			if kv, exact := constant.Int64Val(k); ok && exact && lo+st == hi && (kv == int64(lo) || kv == int64(hi)) {
-				return p.Info.Uses[id]
-			}
-		}
-		return nil
 	}
 	var terms func(e ast.Expr)
 	terms = func(e ast.Expr) {
@@ -677,34 +694,29 @@ func (p *Package) oneIteration(c *Construct, at ast.Node, dist map[types.Object]
 				terms(b.X)
 				terms(b.Y)
 			case token.EQL:
-				if o := pin(b.X, b.Y); o != nil {
-					take(o)
-				} else {
-					take(pin(b.Y, b.X))
-				}
+				hold(q.pin(b.X, b.Y))
+				hold(q.pin(b.Y, b.X))
 			}
 		}
 	}
-	path, _ := astutil.PathEnclosingInterval(c.Dir.File.Syntax, at.Pos(), at.End())
-	for i := 1; i < len(path) && path[i] != body; i++ {
+	path, _ := astutil.PathEnclosingInterval(q.c.Dir.File.Syntax, at.Pos(), at.End())
+	for i := 1; i < len(path) && path[i] != q.c.PDO.Body; i++ {
 		switch x := path[i].(type) {
 		case *ast.FuncLit:
 			return nil // it may run anywhere, any number of times
 		case *ast.IfStmt:
 			if path[i-1] == x.Body {
 				terms(x.Cond)
-				take(other(x.Cond, token.NEQ))
+				hold(q.other(x.Cond, token.NEQ))
 			} else if path[i-1] == x.Else {
-				take(other(x.Cond, token.EQL))
+				hold(q.other(x.Cond, token.EQL))
 			}
 		case *ast.CaseClause:
-			if i+2 < len(path) && len(x.List) > 0 {
-				if sw, ok := path[i+2].(*ast.SwitchStmt); ok && sw.Tag != nil && sw.Init == nil && !slices.ContainsFunc(x.List, func(e ast.Expr) bool { return !invariant(e) }) {
-					take(pin(sw.Tag, x.List[0]))
-				}
+			if sw, ok := path[i+2].(*ast.SwitchStmt); ok && sw.Tag != nil && sw.Init == nil && len(x.List) > 0 && !slices.ContainsFunc(x.List, func(e ast.Expr) bool { return !q.invariant(e) }) {
+				hold(q.pin(sw.Tag, x.List[0]))
 			}
 		}
-		if need == 0 {
+		if len(held) == len(q.dist) {
 			return path[i]
 		}
 	}
