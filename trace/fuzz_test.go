@@ -153,3 +153,19 @@ func fuzzRead(data []byte) (*Reader, []*Record, error) {
 	}
 	return rd, recs, nil
 }
+
+// FuzzFits holds NextData's check of a record with arrays (fits) to the
+// full decoder's: the same bytes pass or fail both, for every descriptor
+// of the catalog.
+func FuzzFits(f *testing.F) {
+	f.Add(uint16(0), []byte{})
+	f.Add(uint16(7), []byte{1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0})
+	f.Add(uint16(40), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, k uint16, p []byte) {
+		d := Catalog[int(k)%len(Catalog)]
+		want := decodeData(d, p, nil, nil, nil) == nil
+		if got := fits(d, p); got != want {
+			t.Fatalf("%s: fits %v, decodeData %v on % x", d.Name, got, want, p)
+		}
+	})
+}

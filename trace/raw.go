@@ -139,17 +139,65 @@ func (r *Reader) nextDataSlow() (*Descriptor, []byte, bool, error) {
 		return nil, nil, false, r.corrupt(start+8, "", "data packet without a tag")
 	}
 	tag := Tag(le.Uint32(body[4:]))
-	d := r.byTag[tag]
+	d := r.lookup(tag)
 	if d == nil {
 		return nil, nil, false, r.corrupt(start+8, fmt.Sprintf("record #%d", r.nrec+1), "no descriptor for tag %d", tag)
 	}
-	if e := decodeData(d, body[8:], nil, nil, nil); e != nil {
-		return nil, nil, false, r.corrupt(start+12+int64(e.off), r.recWhere(d.Name), "%s", e.msg)
+	if !fits(d, body[8:]) {
+		if e := decodeData(d, body[8:], nil, nil, nil); e != nil {
+			return nil, nil, false, r.corrupt(start+12+int64(e.off), r.recWhere(d.Name), "%s", e.msg)
+		}
 	}
 	r.pos += 4 + int(n)
 	r.nrec++
 	r.lastOff = start
 	return d, body[8:], true, nil
+}
+
+// lookup is r.byTag[tag] through the fast path's table where it can: a
+// map lookup cost a tenth of reading the records with arrays.
+func (r *Reader) lookup(tag Tag) *Descriptor {
+	if uint(tag) < uint(len(r.raw)) {
+		return r.raw[tag].d
+	}
+	return r.byTag[tag]
+}
+
+// fits reports whether p holds exactly the fields of d: what decodeData
+// checks, without visiting the arrays' elements (decodeData says what is
+// wrong when it does not).
+func fits(d *Descriptor, p []byte) bool {
+	le := binary.LittleEndian
+	off := 0
+	for i := range d.Fields {
+		f := &d.Fields[i]
+		sz := elemSize(f.Type)
+		if f.Dims == 0 {
+			off += sz
+			continue
+		}
+		if len(p)-off < 4*f.Dims {
+			return false
+		}
+		n := 1
+		for range f.Dims {
+			s := int(int32(le.Uint32(p[off:])))
+			switch {
+			case s < 0:
+				return false
+			case s != 0 && n > (len(p)+1)/s:
+				n = len(p) + 1
+			default:
+				n *= s
+			}
+			off += 4
+		}
+		if n > MaxElems || n*sz > len(p)-off {
+			return false
+		}
+		off += n * sz
+	}
+	return off == len(p)
 }
 
 // addRaw remembers a descriptor for NextData's fast path.
