@@ -658,6 +658,13 @@ func (b *builder) add(e *replay.Event) {
 	b.rp.Add(e)
 }
 
+// addEvent is add as an order's callback.
+func (b *builder) addEvent(e *replay.Event) error {
+	b.records++
+	b.rp.Add(e)
+	return nil
+}
+
 func (b *builder) node(id int) *nodeState {
 	for len(b.nodes) <= id {
 		b.nodes = append(b.nodes, &nodeState{id: len(b.nodes)})

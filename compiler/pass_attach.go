@@ -78,7 +78,7 @@ func (p *Package) misplaced(f *File, d *Dir) {
 		hint = " (an arrangement that several functions use is a package variable of type *rtlib.Procs, named by a processors directive in a function)"
 	}
 	if inLit {
-		p.errorf(pos, "%s directive in a function literal outside any function: directives stand in the bodies of the package's functions and methods, which svmc numbers", d.Kind)
+		p.errorf(pos, "%s directive in a function literal outside any function: directives stand in the bodies of the package's functions and methods, which svmc numbers; declare the literal as a function (func name(...) {...}) or assign it inside one", d.Kind)
 		return
 	}
 	p.errorf(pos, "%s directive outside a function body: directives stand between the statements of a function%s", d.Kind, hint)

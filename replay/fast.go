@@ -53,20 +53,13 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	if opt.Procs > 0 {
 		procs = min(procs, opt.Procs)
 	}
-	c := clockCheck{procs: procs, last: make([]float64, len(ni.readers)), bars: map[barKey]*clockBars{}, teams: teams{procs: procs, state: make([]procTeams, procs)}, sections: Prog{opt.Prog}.HasSections(),
-		holds: clockHolds{pi: Prog{opt.Prog}, opt: &opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}}
-	for q := range c.last {
-		c.last[q] = math.Inf(-1)
-	}
+	c := newClockCheck(procs, len(ni.readers), Prog{opt.Prog}.HasSections(), &opt)
 	var seq int64
-	emit := func(q int, e *Event) (bool, error) {
+	emit := func(q int, e *Event) error {
 		e.Proc = int32(q)
-		if !c.take(q, e) {
-			return false, nil
-		}
 		e.Time, e.Seq = e.Clock, seq
 		seq++
-		return true, fn(e)
+		return fn(e)
 	}
 	// The lanes first: a tool sets the goroutines' lives against their
 	// processors' time (analysis's serial time), so it knows them before.
@@ -86,7 +79,10 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 				return st, false, ni.mapErr(q, rdq.BadRecordAt(pos.desc, pos.off, pos.num, msg))
 			}
 			first = false
-			if ok, err := emit(q, &e); !ok || err != nil {
+			if !c.streams[q].take(&e) {
+				return st, false, nil
+			}
+			if err := emit(q, &e); err != nil {
 				return st, false, err
 			}
 		}
@@ -99,7 +95,9 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	// unfinished loop or barrier until every processor has passed it.
 	// Taking a batch at a time let a processor whose first record came
 	// earlier run a batch ahead of a record it depended on.
-	p := startParallel(ni, procs, false)
+	p := newParallel(ni, procs, false)
+	p.checks = c.streams[:procs]
+	p.run()
 	defer p.stop()
 	next := make([]*batch, procs)
 	at := make([]int, procs) // the next item of each processor's batch
@@ -115,6 +113,9 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	}
 	for q := range procs {
 		next[q] = <-p.feeds[q]
+		if !c.fold(q, next[q]) {
+			return st, false, nil
+		}
 		setHead(q)
 	}
 	for {
@@ -143,7 +144,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 			if e.Clock > bound {
 				break
 			}
-			if ok, err := emit(q, e); !ok || err != nil {
+			if err := emit(q, e); err != nil {
 				return st, false, err
 			}
 		}
@@ -153,7 +154,11 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 			continue
 		}
 		if b.err != nil {
-			if b.err != io.EOF {
+			switch b.err {
+			case io.EOF:
+			case errUnordered:
+				return st, false, nil
+			default:
 				return st, false, ni.mapErr(q, b.err)
 			}
 			next[q] = nil
@@ -161,6 +166,9 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 		}
 		b.recycle()
 		next[q], at[q] = <-p.feeds[q], 0
+		if !c.fold(q, next[q]) {
+			return st, false, nil
+		}
 		setHead(q)
 	}
 	if !c.complete() {
@@ -170,16 +178,76 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 	return st, true, nil
 }
 
-// clockCheck is what ClockOrderFile checks of the records as they pass.
-type clockCheck struct {
-	procs    int
-	last     []float64 // per stream, the latest clock
-	bars     map[barKey]*clockBars
-	lastKey  barKey // the site of the last barrier record, and its bars
-	lastBars *clockBars
-	holds    clockHolds
-	teams    teams
+// The check runs in two parts. Each stream's decoder checks what the
+// stream's own order tells (streamCheck: its clock rises, it has no
+// message records, the holds of its locks, the barrier records it
+// collects); the merge then folds the barrier records of every stream
+// (clockCheck), a batch at a time. Run record by record by the merge, the
+// whole check took a tenth of the report's busiest goroutine.
+
+// errUnordered ends a stream's batches where its check failed.
+var errUnordered = errors.New("replay: the records are not in clock order")
+
+// streamCheck is what the decoder of one stream checks of its records.
+type streamCheck struct {
+	q, procs int
 	sections bool // the program has sections: follow the teams (a program without pays nothing for them)
+	last     float64
+	teams    teams
+	holds    clockHolds // the stream's holds (the merge joins them at the end)
+	sites    map[barKey]int32
+	// recent are the sites of the latest barrier records, the latest
+	// first: a loop's entries and exits come in runs of one site, and a
+	// time step's loops take turns, so that the map (whose key holds a
+	// string) is rarely asked.
+	recent [4]recentSite
+	// Since the last batch: the barrier sites numbered, in order, and the
+	// barrier records (the batch takes them to the merge).
+	newSites []clockSite
+	bars     []barRec
+}
+
+type recentSite struct {
+	key  barKey
+	site int32 // -1: none yet
+}
+
+// clockSite is a barrier site a stream numbered, with its team's size (0:
+// all the run's processors).
+type clockSite struct {
+	key  barKey
+	size int
+}
+
+// barRec is a barrier record: its site's number in its stream, entry or
+// exit, and its clock.
+type barRec struct {
+	site  int32
+	entry bool
+	clock float64
+}
+
+// clockCheck is the merge's part: the barrier instances of every stream.
+type clockCheck struct {
+	procs   int
+	streams []*streamCheck
+	bars    map[barKey]*clockBars
+	sites   [][]*clockBars // per stream, its sites by their numbers
+}
+
+func newClockCheck(procs, streams int, sections bool, opt *OrderOptions) *clockCheck {
+	c := &clockCheck{procs: procs, bars: map[barKey]*clockBars{}, sites: make([][]*clockBars, procs)}
+	for q := range streams {
+		c.streams = append(c.streams, &streamCheck{q: q, procs: procs, sections: sections, last: math.Inf(-1),
+			teams: teams{procs: procs}, sites: map[barKey]int32{},
+			holds: clockHolds{pi: Prog{opt.Prog}, opt: opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}})
+	}
+	for _, s := range c.streams {
+		for i := range s.recent {
+			s.recent[i].site = -1
+		}
+	}
+	return c
 }
 
 // clockBars is one barrier site of one team: per processor its entries
@@ -194,15 +262,17 @@ type clockBars struct {
 	left     []int // exits per instance
 }
 
-// take checks e of stream q; false: the trace needs the consistent order.
-func (c *clockCheck) take(q int, e *Event) bool {
+// take checks the next record e of the stream; false: the trace needs the
+// consistent order.
+func (s *streamCheck) take(e *Event) bool {
 	if AfterRun(e.Tag) {
 		return true // written after the run: no processor's time
 	}
-	if e.Clock < c.last[q] {
+	if e.Clock < s.last {
 		return false
 	}
-	c.last[q] = e.Clock
+	s.last = e.Clock
+	q := s.q
 	switch e.Tag {
 	case trace.TagMsgCallStart, trace.TagMsgCallStop, trace.TagMsgRequestDone,
 		trace.TagReadPageFaultServiced, trace.TagWritePageFaultServiced:
@@ -211,49 +281,91 @@ func (c *clockCheck) take(q int, e *Event) bool {
 		// processors.
 		return false
 	case trace.TagTraceRegionStart:
-		if c.sections && q < c.procs {
-			c.teams.regionStart(q, e.A)
+		if s.sections && q < s.procs {
+			s.teams.regionStart(q, e.A)
 		}
 	case trace.TagTraceRegionStop:
-		if c.sections && q < c.procs {
-			c.teams.regionStop(q)
+		if s.sections && q < s.procs {
+			s.teams.regionStop(q)
 		}
 	case trace.TagAPSInfo:
-		if c.sections && q < c.procs {
-			c.teams.apsInfo(q, e.Arr)
+		if s.sections && q < s.procs {
+			s.teams.apsInfo(q, e.Arr)
 		}
 	case trace.TagWaitBarrierStart, trace.TagWaitBarrierStop, trace.TagBarrierCheckin, trace.TagWaitBCheckoutStop:
-		if q >= c.procs {
+		if q >= s.procs {
 			return false // a lane takes part in no barrier
 		}
 		// A split barrier's instance is a processor's latest check-in,
 		// whatever the site (as the consistent order counts them).
-		team, size := c.teams.team(q)
+		team, size := s.teams.team(q)
 		k := barKey{e.Sub, e.Dir, team}
 		entry := e.Tag == trace.TagWaitBarrierStart || e.Tag == trace.TagBarrierCheckin
 		if e.Tag == trace.TagBarrierCheckin || e.Tag == trace.TagWaitBCheckoutStop {
 			k.sub, k.dir = -1, -1
 		}
-		bs := c.lastBars
-		if bs == nil || c.lastKey != k {
-			// A loop's entries and exits come in runs of one site: the map
-			// lookup only when the site changes.
-			if bs = c.bars[k]; bs == nil {
-				if size == 0 {
-					size = c.procs
-				}
-				bs = &clockBars{size: size, in: make([]int, c.procs), out: make([]int, c.procs)}
-				c.bars[k] = bs
-			}
-			c.lastKey, c.lastBars = k, bs
-		}
-		return bs.take(q, entry, e.Clock)
+		s.bars = append(s.bars, barRec{s.site(k, size), entry, e.Clock})
 	case trace.TagWaitLockStart, trace.TagWaitLockStop, trace.TagReleaseLock,
 		trace.TagWaitCritSecStop, trace.TagExitCritSec:
-		if q >= c.procs {
+		if q >= s.procs {
 			return false
 		}
-		c.holds.take(q, e)
+		s.holds.take(q, e)
+	}
+	return true
+}
+
+// site numbers barrier site k of the stream (size: its team's).
+func (s *streamCheck) site(k barKey, size int) int32 {
+	r := &s.recent
+	for i := range r {
+		if r[i].site >= 0 && r[i].key == k {
+			if i > 0 {
+				x := r[i]
+				copy(r[1:i+1], r[:i])
+				r[0] = x
+			}
+			return r[0].site
+		}
+	}
+	site, ok := s.sites[k]
+	if !ok {
+		site = int32(len(s.sites))
+		s.sites[k] = site
+		s.newSites = append(s.newSites, clockSite{k, size})
+	}
+	copy(r[1:], r[:len(r)-1])
+	r[0] = recentSite{k, site}
+	return site
+}
+
+// hand moves what the stream's check collected since the last batch into
+// b (swapping buffers: neither side copies).
+func (s *streamCheck) hand(b *batch) {
+	b.sites, s.newSites = s.newSites, b.sites[:0]
+	b.bars, s.bars = s.bars, b.bars[:0]
+}
+
+// fold takes the barrier records of stream q's batch b; false: an instance
+// was left before every member entered it.
+func (c *clockCheck) fold(q int, b *batch) bool {
+	for _, ns := range b.sites {
+		bs := c.bars[ns.key]
+		if bs == nil {
+			size := ns.size
+			if size == 0 {
+				size = c.procs
+			}
+			bs = &clockBars{size: size, in: make([]int, c.procs), out: make([]int, c.procs)}
+			c.bars[ns.key] = bs
+		}
+		c.sites[q] = append(c.sites[q], bs)
+	}
+	sites := c.sites[q]
+	for _, r := range b.bars {
+		if !sites[r.site].take(q, r.entry, r.clock) {
+			return false
+		}
 	}
 	return true
 }
@@ -406,7 +518,13 @@ func (bs *clockBars) take(q int, entry bool, clock float64) bool {
 // complete reports whether every barrier instance was entered and left by
 // every processor.
 func (c *clockCheck) complete() bool {
-	if !c.holds.ordered() {
+	all := clockHolds{holds: map[syncID][]hold{}}
+	for _, s := range c.streams {
+		for k, hs := range s.holds.holds {
+			all.holds[k] = append(all.holds[k], hs...)
+		}
+	}
+	if !all.ordered() {
 		return false
 	}
 	for _, bs := range c.bars {

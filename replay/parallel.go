@@ -31,6 +31,10 @@ type batch struct {
 	live      int
 	exhausted bool
 	free      chan *batch
+	// The clock order's check (fast.go): the barrier sites the stream
+	// numbered and its barrier records, up to the batch's end.
+	sites []clockSite
+	bars  []barRec
 }
 
 // recycle hands the batch back to its decoder (or drops it when the
@@ -58,20 +62,37 @@ type parallel struct {
 	// running counts the decoders that have not returned (stop leaves
 	// none).
 	running atomic.Int32
+	// checks, when set before run, are the streams' clock-order checks:
+	// each decoder checks its records and hands the barrier records on.
+	checks []*streamCheck
+	keep   bool
 }
 
 // startParallel starts a decoder per stream of the first procs.
 func startParallel(ni *nodeInput, procs int, keep bool) *parallel {
+	p := newParallel(ni, procs, keep)
+	p.run()
+	return p
+}
+
+// newParallel prepares decoders for the streams of the first procs; run
+// starts them.
+func newParallel(ni *nodeInput, procs int, keep bool) *parallel {
 	p := &parallel{ni: ni, feeds: make([]chan *batch, procs), free: make([]chan *batch, procs),
-		cur: make([]*batch, procs), done: make(chan struct{})}
+		cur: make([]*batch, procs), done: make(chan struct{}), keep: keep}
 	for q := range procs {
 		p.feeds[q] = make(chan *batch, 2)
 		p.free[q] = make(chan *batch, 4)
-		p.alive.Add(1)
-		p.running.Add(1)
-		go p.decode(q, keep)
 	}
 	return p
+}
+
+func (p *parallel) run() {
+	for q := range p.feeds {
+		p.alive.Add(1)
+		p.running.Add(1)
+		go p.decode(q, p.keep)
+	}
 }
 
 // stop ends the decoders (the merge ended, maybe early) and waits until
@@ -88,6 +109,10 @@ func (p *parallel) decode(q int, keep bool) {
 	defer p.alive.Done()
 	defer p.running.Add(-1)
 	rd, dec := p.ni.readers[q], p.ni.decs[q]
+	var check *streamCheck
+	if p.checks != nil {
+		check = p.checks[q]
+	}
 	for {
 		var b *batch
 		select {
@@ -106,14 +131,24 @@ func (p *parallel) decode(q int, keep bool) {
 			}
 			b.items = b.items[:len(b.items)+1] // decode sets all of Event
 			it := &b.items[len(b.items)-1]
-			it.msg, it.kind, it.b = "", 0, nil
 			pos, err := dec.readEvent(rd, &it.e, keep)
+			if err == nil && check != nil && !check.take(&it.e) {
+				err = errUnordered
+			}
 			if err != nil {
 				b.items = b.items[:len(b.items)-1]
 				b.err = err
 				break
 			}
-			b.pos = append(b.pos, pos)
+			if check == nil {
+				// The clock order reads the Events alone and finds no
+				// error in a record (its check is the decoder's).
+				it.msg, it.kind, it.b = "", 0, nil
+				b.pos = append(b.pos, pos)
+			}
+		}
+		if check != nil {
+			check.hand(b)
 		}
 		select {
 		case p.feeds[q] <- b:

@@ -44,6 +44,17 @@ type rawOffsets struct {
 	clock32, f32, g32       bool // float, not double
 	fixed                   int
 	roles                   []role
+	// A record with arrays: the scalars before its first array lie at
+	// fixed offsets; pre are those with a role, the walk starts after
+	// them (at field prefix, byte prefixBytes).
+	pre                 []preField
+	prefix, prefixBytes int
+}
+
+type preField struct {
+	off int
+	r   role
+	f32 bool
 }
 
 func rawLayout(desc *trace.Descriptor, l *layout) rawOffsets {
@@ -70,6 +81,16 @@ func rawLayout(desc *trace.Descriptor, l *layout) rawOffsets {
 		}
 	}
 	if ro.fixed < 0 || l.arr >= 0 || l.name >= 0 || l.msg != nil {
+		for i, fd := range desc.Fields {
+			if fd.Dims != 0 {
+				break
+			}
+			if ro.roles[i] != roleNone {
+				ro.pre = append(ro.pre, preField{ro.prefixBytes, ro.roles[i], fd.Type == trace.Float})
+			}
+			ro.prefix++
+			ro.prefixBytes += elemSize(fd.Type)
+		}
 		return ro
 	}
 	off := func(i int) int {
@@ -136,7 +157,7 @@ func (d *decoder) decodeRaw(desc *trace.Descriptor, f []byte, e *Event) (msg str
 	if l.node >= 0 && (e.Node < 0 || e.Node >= MaxProcs) {
 		return fmt.Sprintf("node %d is no processor number (0..%d)", e.Node, MaxProcs-1)
 	}
-	if math.IsNaN(e.Clock) || math.IsInf(e.Clock, 0) {
+	if notFinite(e.Clock) {
 		return fmt.Sprintf("clock %v is not a time", e.Clock)
 	}
 	e.Time = e.Clock
@@ -151,6 +172,10 @@ func (d *decoder) decodeRaw(desc *trace.Descriptor, f []byte, e *Event) (msg str
 }
 
 var le = binary.LittleEndian
+
+// notFinite is math.IsNaN(x) || math.IsInf(x, 0) in one comparison: x-x
+// is 0 for every finite x and NaN otherwise.
+func notFinite(x float64) bool { return x-x != 0 }
 
 func i32(f []byte, off int) int32 { return int32(le.Uint32(f[off:])) }
 
@@ -202,34 +227,41 @@ func (d *decoder) walkFields(desc *trace.Descriptor, ro *rawOffsets, f []byte, e
 			*p = -1
 		}
 	}
-	off := 0
-	for i, fd := range desc.Fields {
+	scalar := func(r role, off int, f32 bool) {
+		switch {
+		case r == roleNone:
+		case r == roleNode:
+			e.Node = i32(f, off)
+		case r == roleClock:
+			e.Clock = num(f, off, f32)
+		case r == roleSub:
+			e.Sub = i32(f, off)
+		case r == roleDir:
+			e.Dir = i32(f, off)
+		case r == roleA:
+			e.A = i32(f, off)
+		case r == roleF:
+			e.F = num(f, off, f32)
+		case r == roleG:
+			e.G = num(f, off, f32)
+		case r == roleCols:
+			e.Cols = int(i32(f, off))
+		case r >= roleMsg:
+			if p := msg[r-roleMsg]; p != nil {
+				*p = i32(f, off)
+			}
+		}
+	}
+	for _, pf := range ro.pre {
+		scalar(pf.r, pf.off, pf.f32)
+	}
+	off := ro.prefixBytes
+	for i := ro.prefix; i < len(desc.Fields); i++ {
+		fd := &desc.Fields[i]
 		sz := elemSize(fd.Type)
 		r := ro.roles[i]
 		if fd.Dims == 0 {
-			switch {
-			case r == roleNone:
-			case r == roleNode:
-				e.Node = i32(f, off)
-			case r == roleClock:
-				e.Clock = num(f, off, fd.Type == trace.Float)
-			case r == roleSub:
-				e.Sub = i32(f, off)
-			case r == roleDir:
-				e.Dir = i32(f, off)
-			case r == roleA:
-				e.A = i32(f, off)
-			case r == roleF:
-				e.F = num(f, off, fd.Type == trace.Float)
-			case r == roleG:
-				e.G = num(f, off, fd.Type == trace.Float)
-			case r == roleCols:
-				e.Cols = int(i32(f, off))
-			case r >= roleMsg:
-				if p := msg[r-roleMsg]; p != nil {
-					*p = i32(f, off)
-				}
-			}
+			scalar(r, off, fd.Type == trace.Float)
 			off += sz
 			continue
 		}

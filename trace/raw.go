@@ -60,7 +60,7 @@ func (r *Reader) NextData() (*Descriptor, []byte, error) {
 			b := r.buf[r.pos:r.end]
 			n := int(le.Uint32(b))
 			if n >= 8 && n <= MaxPacket && 4+n <= len(b) && le.Uint32(b[4:]) == PacketData {
-				if di := r.fast(Tag(le.Uint32(b[8:]))); di != nil && di.size == n-8 {
+				if di := r.fast(Tag(le.Uint32(b[8:]))); di != nil && (di.size == n-8 || di.size < 0 && fits(di.d, b[12:4+n])) {
 					start := r.offset()
 					r.pos += 4 + n
 					r.nrec++
@@ -86,11 +86,11 @@ type rawDesc struct {
 	size int // FixedSize
 }
 
-// fast returns the raw descriptor of tag, nil if it is unknown or has
-// arrays.
+// fast returns the raw descriptor of tag (size -1 when it has arrays),
+// nil if it is unknown.
 func (r *Reader) fast(tag Tag) *rawDesc {
 	if uint(tag) < uint(len(r.raw)) {
-		if di := &r.raw[tag]; di.d != nil && di.size >= 0 {
+		if di := &r.raw[tag]; di.d != nil {
 			return di
 		}
 	}
