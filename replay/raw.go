@@ -44,17 +44,6 @@ type rawOffsets struct {
 	clock32, f32, g32       bool // float, not double
 	fixed                   int
 	roles                   []role
-	// A record with arrays: the scalars before its first array lie at
-	// fixed offsets; pre are those with a role, the walk starts after
-	// them (at field prefix, byte prefixBytes).
-	pre                 []preField
-	prefix, prefixBytes int
-}
-
-type preField struct {
-	off int
-	r   role
-	f32 bool
 }
 
 func rawLayout(desc *trace.Descriptor, l *layout) rawOffsets {
@@ -81,16 +70,6 @@ func rawLayout(desc *trace.Descriptor, l *layout) rawOffsets {
 		}
 	}
 	if ro.fixed < 0 || l.arr >= 0 || l.name >= 0 || l.msg != nil {
-		for i, fd := range desc.Fields {
-			if fd.Dims != 0 {
-				break
-			}
-			if ro.roles[i] != roleNone {
-				ro.pre = append(ro.pre, preField{ro.prefixBytes, ro.roles[i], fd.Type == trace.Float})
-			}
-			ro.prefix++
-			ro.prefixBytes += elemSize(fd.Type)
-		}
 		return ro
 	}
 	off := func(i int) int {
@@ -227,41 +206,35 @@ func (d *decoder) walkFields(desc *trace.Descriptor, ro *rawOffsets, f []byte, e
 			*p = -1
 		}
 	}
-	scalar := func(r role, off int, f32 bool) {
-		switch {
-		case r == roleNone:
-		case r == roleNode:
-			e.Node = i32(f, off)
-		case r == roleClock:
-			e.Clock = num(f, off, f32)
-		case r == roleSub:
-			e.Sub = i32(f, off)
-		case r == roleDir:
-			e.Dir = i32(f, off)
-		case r == roleA:
-			e.A = i32(f, off)
-		case r == roleF:
-			e.F = num(f, off, f32)
-		case r == roleG:
-			e.G = num(f, off, f32)
-		case r == roleCols:
-			e.Cols = int(i32(f, off))
-		case r >= roleMsg:
-			if p := msg[r-roleMsg]; p != nil {
-				*p = i32(f, off)
-			}
-		}
-	}
-	for _, pf := range ro.pre {
-		scalar(pf.r, pf.off, pf.f32)
-	}
-	off := ro.prefixBytes
-	for i := ro.prefix; i < len(desc.Fields); i++ {
+	off := 0
+	for i := range desc.Fields {
 		fd := &desc.Fields[i]
 		sz := elemSize(fd.Type)
 		r := ro.roles[i]
 		if fd.Dims == 0 {
-			scalar(r, off, fd.Type == trace.Float)
+			switch {
+			case r == roleNone:
+			case r == roleNode:
+				e.Node = i32(f, off)
+			case r == roleClock:
+				e.Clock = num(f, off, fd.Type == trace.Float)
+			case r == roleSub:
+				e.Sub = i32(f, off)
+			case r == roleDir:
+				e.Dir = i32(f, off)
+			case r == roleA:
+				e.A = i32(f, off)
+			case r == roleF:
+				e.F = num(f, off, fd.Type == trace.Float)
+			case r == roleG:
+				e.G = num(f, off, fd.Type == trace.Float)
+			case r == roleCols:
+				e.Cols = int(i32(f, off))
+			case r >= roleMsg:
+				if p := msg[r-roleMsg]; p != nil {
+					*p = i32(f, off)
+				}
+			}
 			off += sz
 			continue
 		}

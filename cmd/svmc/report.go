@@ -71,19 +71,15 @@ from --info FILE (svminfo.json, written by svmc compile).
 				return err
 			}
 			opt := analysis.Options{Prog: prog, FileOrder: fileOrder, Cost: cost.model(cmd)}
-			// Progress on a terminal for large traces.
+			// Progress on a terminal for large traces. The trace is then
+			// read through a counting reader, not mapped (the copies cost
+			// the decoders, not the merge that sets the pace).
 			var read atomic.Int64
-			cr := &countingReaderAt{ra: f, n: &read}
-			if st, err := os.Stderr.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && fi.size > 32<<20 {
+			var cr io.ReaderAt = f
+			if showProgress(fi.size) {
+				cr = &countingReaderAt{ra: f, n: &read}
 				start, last := time.Now(), time.Now()
-				// A binary trace is read twice: the index scan, then each
-				// processor's records.
-				size := fi.size
-				if head := make([]byte, 5); !fileOrder {
-					if _, err := f.ReadAt(head, 0); err == nil && string(head) == "SDDFB" {
-						size *= 2
-					}
-				}
+				size := readSize(f, fi.size, fileOrder)
 				opt.Progress = func(records int64) {
 					if time.Since(last) < 250*time.Millisecond {
 						return
@@ -189,6 +185,21 @@ func reportProgram(f *os.File, size int64, path, info string) (*progdb.Program, 
 		return nil, fmt.Errorf("report: %v", err)
 	}
 	return p, nil
+}
+
+// readSize is how many bytes svmc report reads of a trace of size bytes,
+// for its progress: a binary trace without a run index (a run killed
+// before it closed its trace) is read twice, its index scan and then each
+// processor's records; any other once.
+func readSize(f io.ReaderAt, size int64, fileOrder bool) int64 {
+	if head := make([]byte, 5); !fileOrder {
+		if _, err := f.ReadAt(head, 0); err == nil && string(head) == "SDDFB" {
+			if runs, _ := trace.ReadRunIndex(f, size); runs == nil {
+				return 2 * size
+			}
+		}
+	}
+	return size
 }
 
 // countingReaderAt counts the bytes read, for the progress indicator.
