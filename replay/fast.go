@@ -256,7 +256,8 @@ func newClockCheck(procs, streams int, sections bool, opt *OrderOptions) *clockC
 type clockBars struct {
 	size     int // the team's members
 	in, out  []int
-	base     int
+	base     int // the instances dropped
+	done     int // the instances every member left, not dropped yet (the first in the slices)
 	maxStart []float64
 	minStop  []float64
 	left     []int // exits per instance
@@ -499,18 +500,25 @@ func (bs *clockBars) take(q int, entry bool, clock float64) bool {
 		return false
 	}
 	if bs.left[k]++; bs.left[k] == procs {
-		// Everyone left it: every entry came before every exit.
-		// Dropped by moving the rest down (the window holds an instance
-		// or two): slicing off the front made every append reallocate.
-		d := 0
+		// Everyone left it: every entry came before every exit. The
+		// instances every member left are dropped from the front once
+		// they are half the window, by moving the rest down (slicing off
+		// the front made every append reallocate; moving at every
+		// instance was quadratic in a window that holds a batch of one
+		// stream's records, hundreds of instances).
+		d := bs.done
 		for d < len(bs.left) && bs.left[d] == procs {
 			d++
 		}
-		n := copy(bs.maxStart, bs.maxStart[d:])
-		copy(bs.minStop, bs.minStop[d:])
-		copy(bs.left, bs.left[d:])
-		bs.maxStart, bs.minStop, bs.left = bs.maxStart[:n], bs.minStop[:n], bs.left[:n]
-		bs.base += d
+		bs.done = d
+		if d >= 64 && 2*d >= len(bs.left) {
+			n := copy(bs.maxStart, bs.maxStart[d:])
+			copy(bs.minStop, bs.minStop[d:])
+			copy(bs.left, bs.left[d:])
+			bs.maxStart, bs.minStop, bs.left = bs.maxStart[:n], bs.minStop[:n], bs.left[:n]
+			bs.base += d
+			bs.done = 0
+		}
 	}
 	return true
 }
@@ -528,13 +536,14 @@ func (c *clockCheck) complete() bool {
 		return false
 	}
 	for _, bs := range c.bars {
-		if len(bs.left) > 0 {
+		if bs.done < len(bs.left) {
 			return false
 		}
+		left := bs.base + bs.done // the instances every member left
 		for q := range bs.in {
-			// A team's site: its members entered and left every instance
-			// (base counts them), the others none.
-			if bs.in[q] != bs.out[q] || (bs.in[q] != bs.base && (bs.in[q] != 0 || bs.size == len(bs.in))) {
+			// A team's site: its members entered and left every instance,
+			// the others none.
+			if bs.in[q] != bs.out[q] || (bs.in[q] != left && (bs.in[q] != 0 || bs.size == len(bs.in))) {
 				return false
 			}
 		}

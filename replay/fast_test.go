@@ -332,3 +332,39 @@ func TestRankLocalSync(t *testing.T) {
 		}
 	}
 }
+
+// TestClockBarsWindow: the instances of a barrier site that every member
+// left are dropped as the window grows (a batch of one stream's records
+// comes before the other's), and an instance left before its last entry
+// is still found after thousands of them, the check complete at the end.
+func TestClockBarsWindow(t *testing.T) {
+	for _, bad := range []int{-1, 5, 3000} {
+		bs := &clockBars{size: 2, in: make([]int, 2), out: make([]int, 2)}
+		ok := true
+		const n, batch = 5000, 700
+		for lo := 0; lo < n && ok; lo += batch {
+			for q := 0; q < 2 && ok; q++ {
+				for k := lo; k < min(lo+batch, n) && ok; k++ {
+					t0 := float64(10 * k)
+					in, out := t0+float64(q), t0+5
+					if k == bad && q == 1 {
+						in = t0 + 6 // enters after processor 0 left
+					}
+					ok = bs.take(q, true, in) && bs.take(q, false, out)
+				}
+			}
+		}
+		if want := bad < 0; ok != want {
+			t.Errorf("bad instance %d: every instance in order %v, want %v", bad, ok, want)
+		}
+		if bad < 0 {
+			c := &clockCheck{bars: map[barKey]*clockBars{{}: bs}}
+			if !c.complete() {
+				t.Errorf("the site's %d instances are not complete: base %d done %d window %d", n, bs.base, bs.done, len(bs.left))
+			}
+			if len(bs.left) > 2*batch {
+				t.Errorf("window of %d instances kept", len(bs.left))
+			}
+		}
+	}
+}
