@@ -51,6 +51,42 @@ func BenchmarkPDOForkJoin(b *testing.B) {
 	}
 }
 
+// BenchmarkPDOCloseLoops: PDOs of 8 192 iterations (about 5 µs of work
+// for each of 2 processors) one after another with gapUs of serial code
+// between them, under the default wait policy: where a member blocks
+// between loops each loop waits for its thread's wake-up; adaptive
+// yielding keeps it running while the gaps are short (compare
+// wait=active).
+func BenchmarkPDOCloseLoops(b *testing.B) {
+	a := make([]float64, 8192)
+	space := []Range{{Lo: 0, Hi: len(a) - 1, Step: 1}}
+	body := func(q *Proc, it *Iter) {
+		for it.Next() {
+			i := it.Index(0)
+			a[i] = a[i]*0.5 + 1
+		}
+	}
+	for _, gapUs := range []int{0, 20, 200} {
+		for _, active := range []time.Duration{0, time.Millisecond} {
+			name := fmt.Sprintf("gap=%dus", gapUs)
+			if active > 0 {
+				name += "/wait=active"
+			}
+			b.Run(name, func(b *testing.B) {
+				benchActiveWait = active
+				defer func() { benchActiveWait = 0 }()
+				benchRun(b, 2, 0, func(p *Proc) {
+					for range b.N {
+						p.PDO(1, 1, DefaultSchedule(), space, body)
+						for end := time.Now().Add(time.Duration(gapUs) * time.Microsecond); time.Now().Before(end); {
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
 // BenchmarkForkJoinGoroutines is the baseline of BenchmarkPDOForkJoin: N
 // new goroutines and a sync.WaitGroup per fork/join.
 func BenchmarkForkJoinGoroutines(b *testing.B) {

@@ -113,6 +113,9 @@ func TestAdapt(t *testing.T) {
 	if Adapt(4, 2, time.Microsecond) != 8 || Adapt(MaxYields, 2, 0) != MaxYields {
 		t.Error("a short block doubles, up to MaxYields")
 	}
+	if Adapt(4, 2, 40*time.Microsecond) != 8 {
+		t.Error("a wait woken as fast as a thread wakes (16-30 µs on a virtual machine) counts as long")
+	}
 	if Adapt(8, 2, time.Millisecond) != 4 || Adapt(2, 2, time.Millisecond) != 2 {
 		t.Error("a long block halves, down to the least")
 	}
