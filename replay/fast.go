@@ -235,17 +235,18 @@ type clockCheck struct {
 	sites   [][]*clockBars // per stream, its sites by their numbers
 }
 
+// newClockCheck makes the check of a trace's streams, the first procs of
+// them the processors'.
 func newClockCheck(procs, streams int, sections bool, opt *OrderOptions) *clockCheck {
 	c := &clockCheck{procs: procs, bars: map[barKey]*clockBars{}, sites: make([][]*clockBars, procs)}
 	for q := range streams {
-		c.streams = append(c.streams, &streamCheck{q: q, procs: procs, sections: sections, last: math.Inf(-1),
+		s := &streamCheck{q: q, procs: procs, sections: sections, last: math.Inf(-1),
 			teams: teams{procs: procs}, sites: map[barKey]int32{},
-			holds: clockHolds{pi: Prog{opt.Prog}, opt: opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}})
-	}
-	for _, s := range c.streams {
+			holds: clockHolds{pi: Prog{opt.Prog}, opt: opt, holds: map[syncID][]hold{}, open: map[syncID][]int{}}}
 		for i := range s.recent {
 			s.recent[i].site = -1
 		}
+		c.streams = append(c.streams, s)
 	}
 	return c
 }
