@@ -533,7 +533,7 @@ func (p *Package) rangeLoop(c *Construct, s *ast.RangeStmt, name directives.Name
 		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (a channel's values arrive one by one: receive them into a slice first, or let goroutines of the program take them)", name.Name, p.typeString(t))
 		return nil
 	case *types.Signature:
-		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (an iterator yields its values one by one: collect them first, xs := slices.Collect(%s), and range over xs)", name.Name, p.typeString(t), x)
+		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array (%s)", name.Name, p.typeString(t), iterHint(s.X, u, x))
 		return nil
 	default:
 		p.errorf(s.X.Pos(), "pdo loop %s ranges over %s; a pdo ranges over an integer, a slice or an array", name.Name, p.typeString(t))
@@ -885,4 +885,24 @@ func schedule(pd *directives.PDODir) *progdb.Schedule {
 		s.Chunk = st.Chunk.Text
 	}
 	return s
+}
+
+// iterHint says how to make an iterator's values an index space: collect
+// them (slices.Collect takes a sequence of one value; a sequence of pairs
+// goes into slices of its own), or range over the slice slices.All or
+// slices.Backward walks.
+func iterHint(x ast.Expr, sig *types.Signature, text string) string {
+	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "slices" && (sel.Sel.Name == "All" || sel.Sel.Name == "Backward") {
+				return "slices." + sel.Sel.Name + " walks a slice: range over the slice itself, for i, v := range " + types.ExprString(call.Args[0])
+			}
+		}
+	}
+	if sig.Params().Len() == 1 {
+		if yield, ok := sig.Params().At(0).Type().Underlying().(*types.Signature); ok && yield.Params().Len() == 2 {
+			return "an iterator yields its pairs one by one: collect them first, for k, v := range " + text + " { ks = append(ks, k); vs = append(vs, v) }, and range over ks"
+		}
+	}
+	return "an iterator yields its values one by one: collect them first, xs := slices.Collect(" + text + "), and range over xs"
 }
