@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -384,7 +385,7 @@ type LoopOnGoroutines struct {
 type loopAgg struct {
 	key        sdKey
 	perProc    []LoopProc
-	pending    map[int]*loopInst
+	pending    instWindow
 	next       []int // per processor: instances started
 	instances  int64
 	iterations int64
@@ -546,6 +547,11 @@ type builder struct {
 	untracedGo map[int]int // goroutines-untraced: per processor
 	ranks      []RankStat
 	serial     map[serialKey]float64
+	// serialMemo holds the latest serial keys' time not yet added to
+	// serial, the latest first (a loop of pdos called one after another
+	// takes turns between a few keys; hashing the key at every pdo was a
+	// few per cent of the report).
+	serialMemo [4]serialAcc
 	hasPar     map[int32]bool // subprograms with a pdo or psection directive
 	records    int64
 	leader     int
@@ -845,7 +851,7 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		}
 	case trace.TagAPSInfo:
 		if fr := topPDO(n); fr != nil && len(e.Arr) > 0 {
-			if in := fr.pdo.loop.pending[fr.pdo.k]; in != nil {
+			if in := fr.pdo.loop.pending.get(fr.pdo.k); in != nil {
 				in.expected = len(e.Arr)
 			}
 		}
@@ -965,7 +971,7 @@ func (b *builder) loop(k sdKey) *loopAgg {
 	}
 	l := b.loops[k]
 	if l == nil {
-		l = &loopAgg{key: k, pending: make(map[int]*loopInst)}
+		l = &loopAgg{key: k}
 		b.loops[k] = l
 	}
 	m.k, m.l = k, l
@@ -1008,9 +1014,10 @@ func (b *builder) regionStart(n *nodeState, iv *replay.Interval) {
 			k := l.next[n.id]
 			l.next[n.id]++
 			fr.pdo = b.newExec(pdoExec{loop: l, k: k, start: t, arrival: -1, busy: -1, iters: -1})
-			if l.pending[k] == nil {
-				l.pending[k] = b.newInst()
-				l.pending[k].first = t
+			if l.pending.get(k) == nil {
+				in := b.newInst()
+				in.first = t
+				l.pending.set(k, in)
 				l.instances++
 			}
 		}
@@ -1031,7 +1038,7 @@ func (b *builder) lateJoin(n *nodeState, e *replay.Event, from float64) float64 
 	if n.id < len(l.next) {
 		k = l.next[n.id]
 	}
-	in := l.pending[k]
+	in := l.pending.get(k)
 	if in == nil || in.first >= e.Clock {
 		return 0
 	}
@@ -1148,7 +1155,7 @@ func (b *builder) serialFrame(n *nodeState) int {
 func (b *builder) flushSerial(fr *frame, before sdKey) {
 	if fr.serialT > 0 {
 		k := serialKey{fr.key, fr.lastPar, before}
-		b.serial[k] += fr.serialT
+		b.addSerial(k, fr.serialT)
 		if len(fr.serialP) > 0 {
 			if b.serialGo == nil {
 				b.serialGo = map[serialKey][][2]float64{}
@@ -1221,7 +1228,7 @@ func (b *builder) addPart(n *nodeState, p *pdoExec) {
 		b.finishInstance(l, -1, in)
 		return
 	}
-	in := l.pending[p.k]
+	in := l.pending.get(p.k)
 	if in == nil {
 		return
 	}
@@ -1271,7 +1278,7 @@ func (b *builder) finishInstance(l *loopAgg, k int, in *loopInst) {
 	l.apsTime += float64(in.members) * in.maxTime
 	l.time += in.maxTime
 	if k >= 0 {
-		delete(l.pending, k)
+		l.pending.del(k)
 	}
 	b.freeInst = append(b.freeInst, in)
 }
@@ -1427,6 +1434,7 @@ func (b *builder) chargeBlockedEnd() {
 func (b *builder) model() *Model {
 	b.chargeBlockedEnd()
 	b.rp.Finish()
+	b.flushSerialMemo()
 	N := b.procs()
 	m := &Model{Procs: N, Stage: b.stage, CPUs: b.cpus, Records: b.records, prog: b.pi.p}
 	m.Goroutines = b.goroutines()
@@ -1457,7 +1465,7 @@ func (b *builder) model() *Model {
 	// Loop instances some member never finished (an APS smaller than N,
 	// or a truncated trace) count with the members seen.
 	for _, l := range b.loops {
-		for k, in := range l.pending {
+		for k, in := range l.pending.all() {
 			if in.members > 0 {
 				b.finishInstance(l, k, in)
 			}
@@ -1773,4 +1781,105 @@ func (b *builder) gcInWaits(m *Model) map[waitKey]float64 {
 	}
 	m.GC = g
 	return out
+}
+
+type serialAcc struct {
+	k    serialKey
+	t    float64
+	used bool
+}
+
+// addSerial adds t to the serial time of k.
+func (b *builder) addSerial(k serialKey, t float64) {
+	m := &b.serialMemo
+	for i := range m {
+		if m[i].used && m[i].k == k {
+			x := m[i]
+			x.t += t
+			copy(m[1:i+1], m[:i])
+			m[0] = x
+			return
+		}
+	}
+	if last := m[len(m)-1]; last.used {
+		b.serial[last.k] += last.t
+	}
+	copy(m[1:], m[:len(m)-1])
+	m[0] = serialAcc{k, t, true}
+}
+
+// flushSerialMemo adds what serialMemo holds to serial.
+func (b *builder) flushSerialMemo() {
+	for i := range b.serialMemo {
+		if a := &b.serialMemo[i]; a.used {
+			b.serial[a.k] += a.t
+			*a = serialAcc{}
+		}
+	}
+}
+
+// instWindow holds a loop's instances that some member has not finished,
+// by instance number. The numbers rise and few are open at once, so a
+// slice from the oldest open one replaces a map, whose inserts, lookups
+// and deletes were a tenth of the model's time.
+type instWindow struct {
+	base int         // the number of ins[0]
+	ins  []*loopInst // nil: finished, or not begun
+}
+
+func (w *instWindow) get(k int) *loopInst {
+	if i := k - w.base; i >= 0 && i < len(w.ins) {
+		return w.ins[i]
+	}
+	return nil
+}
+
+func (w *instWindow) set(k int, in *loopInst) {
+	if len(w.ins) == 0 {
+		w.base = k
+	}
+	if k < w.base {
+		// Older than the oldest open one (a member far behind): room at
+		// the front.
+		w.ins = append(make([]*loopInst, w.base-k), w.ins...)
+		w.base = k
+	}
+	for len(w.ins) <= k-w.base {
+		w.ins = append(w.ins, nil)
+	}
+	w.ins[k-w.base] = in
+}
+
+func (w *instWindow) del(k int) {
+	i := k - w.base
+	if i < 0 || i >= len(w.ins) {
+		return
+	}
+	w.ins[i] = nil
+	for len(w.ins) > 0 && w.ins[len(w.ins)-1] == nil {
+		w.ins = w.ins[:len(w.ins)-1]
+	}
+	d := 0
+	for d < len(w.ins) && w.ins[d] == nil {
+		d++
+	}
+	if d > 0 && 2*d >= len(w.ins) {
+		n := copy(w.ins, w.ins[d:])
+		clear(w.ins[n:])
+		w.ins = w.ins[:n]
+		w.base += d
+	}
+}
+
+// all yields the open instances in number order (a copy: the caller may
+// finish them as it goes).
+func (w *instWindow) all() iter.Seq2[int, *loopInst] {
+	ins, base := slices.Clone(w.ins), w.base
+	return func(yield func(int, *loopInst) bool) {
+		for i, in := range ins {
+			if in != nil && !yield(base+i, in) {
+				return
+			}
+		}
+	}
 }
