@@ -155,7 +155,7 @@ func rankedFindings(m *Model) []Finding {
 				title += fmt.Sprintf("; the others then waited %s for %s at its end", Dur(l.JoinWait), them)
 			}
 			add(Finding{Kind: FindLate, Lost: l.Join + l.JoinWait, Site: l.Site, Region: l.Region, Code: 4,
-				Title: title, Advice: lateAdvice(m)})
+				Title: title, Advice: lateAdvice(m, l.Join/float64(l.Late))})
 		}
 		if l.Startup > 0 {
 			add(Finding{Kind: FindStartup, Lost: l.Startup * float64(m.Procs), Site: l.Site, Region: l.Region, Code: 4,
@@ -393,11 +393,19 @@ func imbalanceAdvice(m *Model, l *LoopStat, slow, fast int) string {
 	}
 }
 
-// lateAdvice explains late entries: more processors than CPUs, or
-// blocked threads woken slowly.
-func lateAdvice(m *Model) string {
+// lateWake is the mean lateness below which a late entry cannot have been
+// a blocked thread's wake-up (16-30 µs and more where idle CPUs sleep).
+const lateWake = 10.0 // µs
+
+// lateAdvice explains late entries of mean µs each: more processors than
+// CPUs, the few microseconds a waiting processor takes to see a loop
+// begin, or blocked threads woken slowly.
+func lateAdvice(m *Model, mean float64) string {
 	if m.CPUs > 0 && m.Procs > m.CPUs {
 		return fmt.Sprintf("the run had %d processors on %d CPUs: a processor waits for a CPU before it can enter; run with svmc run -n %d or fewer", m.Procs, m.CPUs, m.CPUs)
+	}
+	if mean < lateWake {
+		return "each entry was a few microseconds late, the time a waiting processor takes to see the loop begin (it was spinning or yielding the CPU, not blocked: a blocked thread's wake-up takes longer): make the loops fewer and longer, or the code between them replicated; svmc run --wait-policy active, if the run did not use it, spins instead of yielding and takes a part of it off"
 	}
 	return "the team's processors were blocked while the leader ran serial code and their threads took this long to run again (the operating system's or the virtual machine's wake-up latency): svmc run --wait-policy active keeps them spinning between constructs (a CPU each), or make the loops fewer and longer, or the code between them replicated"
 }

@@ -674,3 +674,19 @@ func TestSerialSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestLateAdvice: entries a few microseconds late (a waiting processor
+// that yielded, x296 after stop 45's adaptive waits: 1.7-2.2 µs) are not
+// blamed on a blocked thread's wake-up, which takes ten times that.
+func TestLateAdvice(t *testing.T) {
+	m := &Model{Procs: 2, CPUs: 2}
+	if a := lateAdvice(m, 2.2); !strings.Contains(a, "a few microseconds late") || strings.Contains(a, "wake-up latency") {
+		t.Errorf("2.2 µs late: %s", a)
+	}
+	if a := lateAdvice(m, 28); !strings.Contains(a, "wake-up latency") {
+		t.Errorf("28 µs late: %s", a)
+	}
+	if a := lateAdvice(&Model{Procs: 4, CPUs: 2}, 2.2); !strings.Contains(a, "4 processors on 2 CPUs") {
+		t.Errorf("4 processors on 2 CPUs: %s", a)
+	}
+}
