@@ -666,8 +666,7 @@ func (b *builder) add(e *replay.Event) {
 
 // addEvent is add as an order's callback.
 func (b *builder) addEvent(e *replay.Event) error {
-	b.records++
-	b.rp.Add(e)
+	b.add(e)
 	return nil
 }
 

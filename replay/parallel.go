@@ -65,7 +65,7 @@ type parallel struct {
 	// checks, when set before run, are the streams' clock-order checks:
 	// each decoder checks its records and hands the barrier records on.
 	checks []*streamCheck
-	keep   bool
+	keep   bool // every record keeps its trace.Record (OrderOptions.Records)
 }
 
 // startParallel starts a decoder per stream of the first procs.
@@ -91,7 +91,7 @@ func (p *parallel) run() {
 	for q := range p.feeds {
 		p.alive.Add(1)
 		p.running.Add(1)
-		go p.decode(q, p.keep)
+		go p.decode(q)
 	}
 }
 
@@ -105,7 +105,7 @@ func (p *parallel) stop() {
 }
 
 // decode reads stream q into batches until it ends or fails.
-func (p *parallel) decode(q int, keep bool) {
+func (p *parallel) decode(q int) {
 	defer p.alive.Done()
 	defer p.running.Add(-1)
 	rd, dec := p.ni.readers[q], p.ni.decs[q]
@@ -131,7 +131,7 @@ func (p *parallel) decode(q int, keep bool) {
 			}
 			b.items = b.items[:len(b.items)+1] // decode sets all of Event
 			it := &b.items[len(b.items)-1]
-			pos, err := dec.readEvent(rd, &it.e, keep)
+			pos, err := dec.readEvent(rd, &it.e, p.keep)
 			if err == nil && check != nil && !check.take(&it.e) {
 				err = errUnordered
 			}
