@@ -77,6 +77,7 @@ func GenerateProgram(prog *compiler.Program, outDir string, command []string) ([
 	for i, pkg := range prog.Packages() {
 		out := &Output{Files: map[string][]byte{}}
 		pc := callsOf(pkg)
+		var gens []*gen
 		for _, f := range pkg.Files {
 			lineName := f.Path
 			if outDir != "" {
@@ -86,11 +87,15 @@ func GenerateProgram(prog *compiler.Program, outDir string, command []string) ([
 					}
 				}
 			}
-			src, err := genFile(pkg, f, lineName, generatedBy, pc)
+			gens = append(gens, prepareFile(pkg, f, lineName, pc))
+		}
+		cloneRecursion(pkg, gens)
+		for _, g := range gens {
+			src, err := g.finish(generatedBy)
 			if err != nil {
 				return nil, err
 			}
-			out.Files[f.Name] = src
+			out.Files[g.f.Name] = src
 		}
 		if i == 0 {
 			out.Files[progdb.FileName] = info
@@ -179,7 +184,10 @@ type gen struct {
 	pc       *pkgCalls // the package's calls (callsOf)
 }
 
-func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string, pc *pkgCalls) ([]byte, error) {
+// prepareFile places the edits of file f; finish applies them, after the
+// package's other files are prepared (the clones of recursive functions
+// are chosen on the whole package: clones.go).
+func prepareFile(p *compiler.Package, f *compiler.File, lineName string, pc *pkgCalls) *gen {
 	g := &gen{p: p, f: f, e: &editor{name: lineName, src: f.Src}, dropped: map[*types.PkgName]*droppedUses{}, pc: pc}
 	var subs []*compiler.Sub
 	for _, s := range p.Subs {
@@ -217,6 +225,11 @@ func genFile(p *compiler.Package, f *compiler.File, lineName, generatedBy string
 	if bytes.HasPrefix(f.Src, []byte("\uFEFF")) {
 		g.e.raw(0, len("\uFEFF"), "")
 	}
+	return g
+}
+
+func (g *gen) finish(generatedBy string) ([]byte, error) {
+	f := g.f
 	body, err := g.e.apply()
 	if err != nil {
 		return nil, err

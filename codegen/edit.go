@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/svmc/svmc/compiler"
 )
 
 // editor rewrites a source file by byte-offset edits, in the manner of
@@ -26,6 +28,11 @@ type edit struct {
 	prio       int       // order of edits at the same start
 	check      bool      // an SVM access check: left out of unchecked copies
 	wraps      *copySpec // code around the text of that copy: not part of it
+	// passes: the edit makes a call of that subprogram pass the
+	// processor; entry: the edit is that subprogram's traced entry. A
+	// subprogram whose body holds no other edits may get a plain clone
+	// (clones.go).
+	passes, entry *compiler.Sub
 }
 
 // copySpec is a copy of the edited text of src[from:to] without its

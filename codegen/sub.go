@@ -87,6 +87,7 @@ func (g *gen) sub(s *compiler.Sub) {
 			call += "\nreturn"
 		}
 		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Trace(%d) {\n%s\n}", procVar, s.Num, call), opening, g.line(body.Lbrace))
+		g.e.edits[len(g.e.edits)-1].entry = s
 	}
 	g.calls(s)
 	for _, c := range s.Constructs {
@@ -587,17 +588,31 @@ func inHeaders(skip [][2]token.Pos, n ast.Node) bool {
 // passProc makes call, which calls the instrumented subprogram id names,
 // call svm_id with the processor first.
 func (g *gen) passProc(call *ast.CallExpr, id *ast.Ident) {
+	to := calleeSub(g.p, call.Fun)
 	g.e.raw(g.off(id.Pos()), g.off(id.End()), compiler.Reserved+id.Name)
+	g.e.edits[len(g.e.edits)-1].passes = to
 	arg := procVar
 	if len(call.Args) > 0 {
 		arg += ", "
 	}
 	g.e.raw(g.off(call.Lparen)+1, g.off(call.Lparen)+1, arg)
+	g.e.edits[len(g.e.edits)-1].passes = to
 }
 
 // callee returns the identifier naming an instrumented subprogram in a call,
 // or nil.
 func callee(p *compiler.Package, fun ast.Expr) *ast.Ident {
+	id, _ := calleeOf(p, fun)
+	return id
+}
+
+// calleeSub is the instrumented subprogram a call calls directly, or nil.
+func calleeSub(p *compiler.Package, fun ast.Expr) *compiler.Sub {
+	_, s := calleeOf(p, fun)
+	return s
+}
+
+func calleeOf(p *compiler.Package, fun ast.Expr) (*ast.Ident, *compiler.Sub) {
 	fun = ast.Unparen(fun)
 	switch x := fun.(type) {
 	case *ast.IndexExpr:
@@ -613,20 +628,20 @@ func callee(p *compiler.Package, fun ast.Expr) *ast.Ident {
 	case *ast.SelectorExpr:
 		sel := p.Info.Selections[x]
 		if sel == nil || sel.Kind() != types.MethodVal {
-			return nil
+			return nil, nil
 		}
 		id, obj = x.Sel, sel.Obj()
 	default:
-		return nil
+		return nil, nil
 	}
 	fn, ok := obj.(*types.Func)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if sub := p.SubOf(fn.Origin()); sub != nil && !sub.Main && !sub.Plain {
-		return id
+		return id, sub
 	}
-	return nil
+	return nil, nil
 }
 
 // construct generates the code of one directive with the generator of its

@@ -214,6 +214,8 @@ main.main.func1.1(0xc000123456, 0xc000234567)
 		"main.init.0":                 "main.init.0",
 		"example.com/x/fun.function1": "example.com/x/fun.function1",
 		"main.func1x":                 "main.func1x",
+		"main.svm_svm_walk":           "main.walk",     // a traced entry
+		"main.(*T).svm_svm_svm_Sum":   "main.(*T).Sum", // a plain clone
 	} {
 		if got := userFunc(fn); got != want {
 			t.Errorf("userFunc(%q) = %q, want %q", fn, got, want)

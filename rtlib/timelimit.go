@@ -134,14 +134,17 @@ func parseStacks(dump string) []goroutine {
 }
 
 // userFunc is the function the user wrote around frame function fn. The
-// instrumented twin of a function is svm_F (svmc's reserved prefix): the
-// user wrote F. A function literal's frame (F.func1, F.func1.2, and the
+// instrumented twin of a function is svm_F (svmc's reserved prefix), its
+// traced entry svm_svm_F and its plain clone svm_svm_svm_F: the user wrote
+// F. A function literal's frame (F.func1, F.func1.2, and the
 // go and defer wrappers F.gowrap1, F.deferwrap1) is named by the function
 // it is written in: svmc's own literals (main's body, pdo bodies) shift
 // Go's numbering of the user's ones, so F.func2 would name the wrong
 // literal while F and the frame's line name the right code.
 func userFunc(fn string) string {
-	fn = strings.ReplaceAll(fn, ".svm_", ".")
+	for strings.Contains(fn, ".svm_") {
+		fn = strings.ReplaceAll(fn, ".svm_", ".")
+	}
 	for {
 		rest, last := cutLast(fn)
 		if isNumber(last) { // F.func1.2: the second literal in F.func1

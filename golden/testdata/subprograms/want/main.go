@@ -90,6 +90,10 @@ func fib(svm_a0 int) int {
 //line ../main.go:37
 func svm_fib(svm_p *svm_rt.Proc, n int) int {
 //line ../main.go:37
+	if !svm_p.Tracked() {
+		return svm_svm_svm_fib(n)
+	}
+//line ../main.go:37
 	if svm_p.Trace(5) {
 		return svm_rt.Entry1_1(svm_p, 5, svm_fib, n)
 	}
@@ -99,6 +103,16 @@ func svm_fib(svm_p *svm_rt.Proc, n int) int {
 	}
 	return svm_fib(svm_p, n-1) + svm_fib(svm_p, n-2)
 }
+
+//line ../main.go:37:1
+func svm_svm_svm_fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return svm_svm_svm_fib(n-1) + svm_svm_svm_fib(n-2)
+}
+
+//line ../main.go:43
 
 func apply(f func(int) int, x int) int { return f(x) }
 
