@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"os"
 	"strings"
@@ -159,5 +160,43 @@ func TestInterruptErrorText(t *testing.T) {
 	got := (&InterruptError{Signal: sigterm(), InJob: true, Rank: 0}).Error()
 	if !strings.HasPrefix(got, "rank 0 interrupted (SIGTERM): mpirun stops every rank of the job when one ends with an error") {
 		t.Errorf("a rank: %q", got)
+	}
+}
+
+// TestBufGrowth: a buffer doubles from 64 KiB to the size at which it is
+// flushed (six arrays on the way to 1 MiB, where append's growth by a
+// quarter made about thirty and copied the buffer five times over), and
+// the buffer handed over holds every record written.
+func TestBufGrowth(t *testing.T) {
+	const limit = 1 << 20
+	r := &run{prog: testProg(), n: 1, bufLimit: limit, startNano: nanotime()}
+	r.flushQ = make(chan flushItem, 1)
+	p := &Proc{id: 0, r: r, bufLimit: limit, track: true, mask: request.StageMask(1)}
+	p.tr.spare = make(chan []byte, 1)
+	p.tr.spare <- nil
+	arrays, written := 0, 0
+	lastCap := -1
+	for len(r.flushQ) == 0 {
+		p.RegionStart(1, 2, trace.RegionUser)
+		written++
+		if c := cap(p.buf.B); c != lastCap && len(r.flushQ) == 0 {
+			arrays++
+			lastCap = c
+		}
+	}
+	if arrays > 6 {
+		t.Errorf("the buffer took %d arrays on its way to %d bytes, want at most 6", arrays, limit)
+	}
+	it := <-r.flushQ
+	n := 0
+	for b := it.b; len(b) > 0; n++ {
+		size := 4 + int(binary.LittleEndian.Uint32(b)) // the length field does not count itself
+		if size <= 4 || size > len(b) {
+			t.Fatalf("record %d: size %d with %d bytes left", n, size, len(b))
+		}
+		b = b[size:]
+	}
+	if n != written {
+		t.Errorf("the flushed buffer holds %d records, %d were written", n, written)
 	}
 }

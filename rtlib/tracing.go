@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"math"
 	rtrace "runtime/trace"
 	"sync/atomic"
 	"time"
@@ -49,7 +50,34 @@ func (p *Proc) end() {
 	p.publish()
 	if len(p.buf.B) >= p.bufLimit {
 		p.flushFull()
+	} else if cap(p.buf.B)-len(p.buf.B) < recordRoom {
+		p.growBuf()
 	}
+}
+
+// recordRoom is the room a buffer keeps for its next record: larger
+// records (long names, arrays) make room for themselves by append.
+const recordRoom = 4 << 10
+
+// growBuf doubles the buffer's capacity, from 64 KiB up to what it holds
+// when it is flushed. Left to append (which grows a large slice by a
+// quarter), a 1 MiB buffer was copied about five times over on its way to
+// full size and left as much garbage, whose collection then ran beside the
+// processors (write barriers in every region push): a goroutine's lane
+// starts with empty buffers, and so did each processor.
+func (p *Proc) growBuf() {
+	full := p.bufLimit
+	if full < math.MaxInt-recordRoom {
+		full += recordRoom
+	}
+	n := min(max(2*cap(p.buf.B), 64<<10), full)
+	if n <= cap(p.buf.B) {
+		return
+	}
+	b := make([]byte, len(p.buf.B), n)
+	copy(b, p.buf.B)
+	p.buf.B = b
+	p.publish()
 }
 
 // chars appends a char array field.
