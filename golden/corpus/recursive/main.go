@@ -135,4 +135,5 @@ func main() {
 	ps := perm([]int{3, 1, 2})
 	sort.Slice(ps, func(a, b int) bool { return fmt.Sprint(ps[a]) < fmt.Sprint(ps[b]) })
 	fmt.Println(ps)
+	others()
 }
