@@ -27,6 +27,22 @@ type methodCall struct {
 // are a few of the standard library's that only read.
 func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*methodCall {
 	m := map[ast.Expr]*methodCall{}
+	p.methodCalls(body, func(at ast.Expr, sel *ast.SelectorExpr, fn *types.Func) {
+		if p.mayChangeReceiver(fn, map[*types.Func]bool{}) {
+			mc := &methodCall{fn: fn, recv: ast.Unparen(sel.X), text: p.Text(sel)}
+			if at != mc.recv {
+				mc.text = p.Text(at) + " (" + p.Text(sel) + ")"
+			}
+			m[at] = mc
+		}
+	})
+	return m
+}
+
+// methodCalls calls f for each call in body of a method with a pointer
+// receiver, with the expression written at the call (the receiver, or the
+// variable holding the method value) and the selector of the method.
+func (p *Package) methodCalls(body ast.Node, f func(at ast.Expr, sel *ast.SelectorExpr, fn *types.Func)) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -53,16 +69,11 @@ func (p *Package) methodWrites(body ast.Node) map[ast.Expr]*methodCall {
 		if !ok || fn.Signature().Recv() == nil {
 			return true
 		}
-		if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); ptr && p.mayChangeReceiver(fn, map[*types.Func]bool{}) {
-			mc := &methodCall{fn: fn, recv: ast.Unparen(sel.X), text: p.Text(sel)}
-			if at != mc.recv {
-				mc.text = p.Text(at) + " (" + p.Text(sel) + ")"
-			}
-			m[at] = mc
+		if _, ptr := fn.Signature().Recv().Type().(*types.Pointer); ptr {
+			f(at, sel, fn)
 		}
 		return true
 	})
-	return m
 }
 
 // methodValueOf is the method value v holds when v is a variable of the
@@ -148,12 +159,18 @@ func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) b
 			return true
 		}
 	}
-	for _, mc := range p.methodWrites(decl.Body) {
-		if id := rootIdent(mc.recv); id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(mc.fn, seen) {
-			return true
+	// Only the calls on the receiver are followed, with the methods this
+	// question has already met (seen) answered no: a recursive method
+	// (t.L.Sum() in Sum) or methods calling each other ask it again, and
+	// the answer is whether any method reached writes its receiver, which
+	// the first visit of each finds.
+	changes := false
+	p.methodCalls(decl.Body, func(_ ast.Expr, sel *ast.SelectorExpr, callee *types.Func) {
+		if id := rootIdent(ast.Unparen(sel.X)); !changes && id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(callee, seen) {
+			changes = true
 		}
-	}
-	return false
+	})
+	return changes
 }
 
 // funcDecl is the declaration of a function or method of the package.

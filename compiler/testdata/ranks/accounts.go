@@ -96,3 +96,53 @@ func label(n int) ([]string, []string) {
 	}
 	return shared, plain
 }
+
+// node's methods recurse: bump changes the tree only at its leaves, size
+// reads it, and ping and pong call each other, pong writing. Asking
+// whether a method changes its receiver follows each method once (the
+// question recursed without end, and svmc build --mpi overflowed its
+// stack).
+type node struct {
+	l, r *node
+	n    int
+}
+
+func (t *node) bump() {
+	if t.l == nil {
+		t.n++
+		return
+	}
+	t.l.bump()
+	t.r.bump()
+}
+
+func (t *node) size() int {
+	if t == nil {
+		return 0
+	}
+	return 1 + t.l.size() + t.r.size()
+}
+
+func (t *node) ping(k int) {
+	if k > 0 {
+		t.pong(k - 1)
+	}
+}
+
+func (t *node) pong(k int) {
+	t.n += k
+	t.ping(k)
+}
+
+func trees(n int) int {
+	var a, b node
+	var c node
+	total := 0
+	//svm:pdo loops(i) reduction(+: total)
+	for i := 0; i < n; i++ {
+		a.bump() // want a: method advice
+		total += b.size()
+		c.ping(i) // want c: method advice
+	}
+	return total
+}
