@@ -35,7 +35,7 @@ func (p *Package) rankPrivate(c *Construct) {
 	p.rankChannels(info.Body, nest, line)
 	p.outsideWrites(c, info.Body, nest, keep, func(e ast.Expr, o types.Object, mc *methodCall) bool {
 		if mc != nil {
-			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, mc.text, methodAdvice(mc.fn))
+			p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d calls %s in each processor's iterations, on that processor's rank only, and the method may change what it is called on (a pointer receiver), so after the loop every rank holds its own changes; %s", o.Name(), line, mc.text, p.elementMethodAdvice(mc, o))
 			return true
 		}
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
@@ -148,6 +148,30 @@ func mayHoldPointers(tp *types.TypeParam) bool {
 		}
 	}
 	return false
+}
+
+// elementMethodAdvice is the way out for a call of method mc that may
+// change its receiver, o's storage. Called on an element of a slice or
+// array o names (tallies[i].Add(v)), the element is written as an
+// assignment would write it: sharing o makes the changes travel, unless
+// its elements hold pointers, which no sharing carries. Otherwise (and for
+// sync and sync/atomic's methods) methodAdvice.
+func (p *Package) elementMethodAdvice(mc *methodCall, o types.Object) string {
+	generic := methodAdvice(mc.fn)
+	if pkg := mc.fn.Pkg(); pkg != nil && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic") {
+		return generic
+	}
+	x := p.elementsOf(mc.recv)
+	if x == nil {
+		return generic
+	}
+	if t := p.Info.TypeOf(mc.recv); t != nil && hasPointers(t) {
+		return p.pointerAdvice(t)
+	}
+	if id, named := ast.Unparen(x).(*ast.Ident); named && p.Info.Uses[id] == o {
+		return "declare it //svm:shared " + o.Name() + ": " + mc.fn.Name() + " is called on an element, which it changes as an assignment would, and the elements each rank changes travel at the loop's end"
+	}
+	return generic
 }
 
 // pointerAdvice is the way out for storage whose elements (of type elem)

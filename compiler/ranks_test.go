@@ -73,6 +73,10 @@ func TestRankPrivate(t *testing.T) {
 				advice = "pointers"
 			case strings.Contains(d.Msg, "the replicated region at line") && !strings.Contains(d.Msg, "//svm:shared"):
 				advice = "gather"
+			case strings.Contains(d.Msg, "declare it //svm:shared plain: inc is called on an element, which it changes as an assignment would"):
+				advice = "element"
+			case strings.Contains(d.Msg, "its elements hold pointers (named), and shared storage travels between ranks as bytes"):
+				advice = "pointerelem"
 			case strings.Contains(d.Msg, "and the method may change what it is called on"):
 				advice = "method"
 			}

@@ -146,3 +146,27 @@ func trees(n int) int {
 	}
 	return total
 }
+
+// tallies calls methods on elements: a count's change travels when the
+// slice is shared, a named's holds a string, which nothing carries.
+type count struct{ n int }
+
+func (t *count) inc() { t.n++ }
+
+type named struct {
+	label string
+	n     int
+}
+
+func (t *named) inc() { t.n++ }
+
+func tallies(n int) (int, int) {
+	plain := make([]count, 4)
+	labelled := make([]named, 4)
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		plain[i%4].inc()    // want plain: element advice
+		labelled[i%4].inc() // want labelled: pointerelem advice
+	}
+	return plain[0].n, labelled[0].n
+}
