@@ -549,7 +549,9 @@ func (p *Proc) adoptCtx(leader *Proc) request.Mask {
 }
 
 // Tracked reports whether anything can be traced on p; it does not change
-// during a run.
+// during a run. A recursive function's instrumented form enters its plain
+// clone when it is false (codegen/clones.go): nothing it would record can
+// be asked for later in the run.
 func (p *Proc) Tracked() bool { return p.track }
 
 // Trace reports whether this call of subprogram sub takes its traced
