@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,14 +39,17 @@ const clonePrefix = tracedPrefix + compiler.Reserved
 func cloneRecursion(p *compiler.Package, gens []*gen) {
 	calls := map[*compiler.Sub][]*compiler.Sub{} // the candidates and what they call
 	home := map[*compiler.Sub]*gen{}
+	byFile := map[*compiler.File]*gen{}
 	for _, g := range gens {
-		for _, s := range p.Subs {
-			if s.File != g.f || s.Main || s.Plain || s.Decl.Body == nil || len(s.Constructs) > 0 || len(s.Shared) > 0 || testEntry(s) != "" {
-				continue
-			}
-			if cs, ok := g.onlyPasses(s); ok {
-				calls[s], home[s] = cs, g
-			}
+		byFile[g.f] = g
+	}
+	for _, s := range p.Subs {
+		g := byFile[s.File]
+		if g == nil || s.Main || s.Plain || s.Decl.Body == nil || len(s.Constructs) > 0 || len(s.Shared) > 0 || testEntry(s) != "" {
+			continue
+		}
+		if cs, ok := g.onlyPasses(s); ok {
+			calls[s], home[s] = cs, g
 		}
 	}
 	// A candidate that calls a function which is not one cannot run
@@ -100,7 +104,7 @@ func (g *gen) onlyPasses(s *compiler.Sub) ([]*compiler.Sub, bool) {
 		switch {
 		case ed.entry == s:
 		case ed.passes != nil:
-			if !containsSub(out, ed.passes) {
+			if !slices.Contains(out, ed.passes) {
 				out = append(out, ed.passes)
 			}
 		default:
@@ -108,15 +112,6 @@ func (g *gen) onlyPasses(s *compiler.Sub) ([]*compiler.Sub, bool) {
 		}
 	}
 	return out, true
-}
-
-func containsSub(ss []*compiler.Sub, s *compiler.Sub) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // recursive returns the subprograms of the call graph that lie on a cycle
@@ -151,7 +146,7 @@ func recursive(calls map[*compiler.Sub][]*compiler.Sub) []*compiler.Sub {
 		for _, c := range comp {
 			on[c] = false
 		}
-		if len(comp) > 1 || containsSub(calls[s], s) {
+		if len(comp) > 1 || slices.Contains(calls[s], s) {
 			out = append(out, comp...)
 		}
 	}
@@ -208,13 +203,7 @@ func (g *gen) clone(s *compiler.Sub) {
 // nothing can be traced.
 func (g *gen) enterClone(s *compiler.Sub) {
 	sg := g.signature(s)
-	name := clonePrefix + s.Decl.Name.Name
-	if sg.recv != "" {
-		name = sg.recv + "." + name
-	} else if len(sg.tnames) > 0 {
-		name += "[" + strings.Join(sg.tnames, ", ") + "]"
-	}
-	call := fmt.Sprintf("%s(%s)", name, strings.Join(sg.args, ", "))
+	call := sg.callWith(clonePrefix+s.Decl.Name.Name, sg.recv, sg.args, "")
 	if sg.results {
 		call = "return " + call
 	} else {

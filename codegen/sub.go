@@ -287,13 +287,17 @@ func (sg *sig) call(name string, first string) string {
 }
 
 // callWith is the call with receiver recv and arguments first, args...
+// (args alone when first is "").
 func (sg *sig) callWith(name, recv string, args []string, first string) string {
 	if recv != "" {
 		name = recv + "." + name
 	} else if len(sg.tnames) > 0 {
 		name += "[" + strings.Join(sg.tnames, ", ") + "]"
 	}
-	return fmt.Sprintf("%s(%s)", name, strings.Join(append([]string{first}, args...), ", "))
+	if first != "" {
+		args = append([]string{first}, args...)
+	}
+	return fmt.Sprintf("%s(%s)", name, strings.Join(args, ", "))
 }
 
 // outerArgs are the arguments as the wrapper and the traced entry name

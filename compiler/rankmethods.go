@@ -166,7 +166,7 @@ func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) b
 	// the first visit of each finds.
 	changes := false
 	p.methodCalls(decl.Body, func(_ ast.Expr, sel *ast.SelectorExpr, callee *types.Func) {
-		if id := rootIdent(ast.Unparen(sel.X)); !changes && id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(callee, seen) {
+		if id := rootIdent(sel.X); !changes && id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(callee, seen) {
 			changes = true
 		}
 	})
