@@ -174,7 +174,7 @@ func BenchmarkEventAppend(b *testing.B) {
 // checks every record of a buffer it writes).
 func BenchmarkEventAppendNoWrite(b *testing.B) {
 	benchRun(b, 1, 1, func(p *Proc) {
-		p.bufLimit = math.MaxInt
+		p.chunkLimit = math.MaxInt
 		start := time.Now()
 		for range b.N {
 			p.RegionStart(1, 2, trace.RegionUser)

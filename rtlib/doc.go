@@ -146,12 +146,14 @@
 // when it dispatched the task, so a request on a region covers its loops on
 // every processor.
 //
-// Clocks are microseconds since Run started (runtime.nanotime). A buffer
-// that reaches the buffer size (SVM_TraceBuf_Size, default 1 MiB) is handed
-// to the run's writer goroutine, which writes it unchecked
-// (trace.Writer.WriteTrusted) and hands it back; the processor goes on with
-// its second buffer and waits only if that one is still being written (no
-// lock is shared between processors). After the swap it records
+// Clocks are microseconds since Run started (runtime.nanotime). A
+// processor's records fill chunks of 64 KiB (SVM_TraceBuf_Size if that is
+// smaller); a full chunk is handed to the run's writer goroutine, which
+// writes it unchecked (trace.Writer.WriteTrusted) and hands it back. The
+// processor goes on with a chunk given back, or a new one while its chunks
+// at the writer hold less than SVM_TraceBuf_Size (default 1 MiB), and
+// waits only when they hold that much (no lock is shared between
+// processors). After the swap it records
 // kernel-trace-buffer-overflow and trace-overhead (the time it was held up,
 // trace.OverheadFlush), stamped with the time the buffer was found full,
 // each if its mask has it. After every record a processor publishes its

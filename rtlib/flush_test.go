@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
@@ -125,9 +127,8 @@ func (statusErr) EndStatus() int { return 7 }
 func TestSealRunning(t *testing.T) {
 	r := &run{prog: testProg(), n: 1, bufLimit: 64, startNano: nanotime()}
 	r.flushQ = make(chan flushItem, 1)
-	p := &Proc{id: 0, r: r, bufLimit: 64, track: true, mask: request.StageMask(1)}
-	p.tr.spare = make(chan []byte, 1)
-	p.tr.spare <- nil
+	p := &Proc{id: 0, r: r, chunkLimit: 64, track: true, mask: request.StageMask(1)}
+	p.tr.initChunks(64)
 	p.RegionStart(1, 1, trace.RegionUser)
 	b, ok := p.seal(0, nil)
 	if !ok || len(b) == 0 {
@@ -163,40 +164,101 @@ func TestInterruptErrorText(t *testing.T) {
 	}
 }
 
-// TestBufGrowth: a buffer doubles from 64 KiB to the size at which it is
-// flushed (six arrays on the way to 1 MiB, where append's growth by a
-// quarter made about thirty and copied the buffer five times over), and
-// the buffer handed over holds every record written.
-func TestBufGrowth(t *testing.T) {
-	const limit = 1 << 20
+// chunkRun is a processor of a run with trace memory of limit bytes whose
+// writer is the test: it takes the chunks from flushQ itself.
+func chunkRun(limit int) (*run, *Proc) {
 	r := &run{prog: testProg(), n: 1, bufLimit: limit, startNano: nanotime()}
-	r.flushQ = make(chan flushItem, 1)
-	p := &Proc{id: 0, r: r, bufLimit: limit, track: true, mask: request.StageMask(1)}
-	p.tr.spare = make(chan []byte, 1)
-	p.tr.spare <- nil
-	arrays, written := 0, 0
-	lastCap := -1
-	for len(r.flushQ) == 0 {
-		p.RegionStart(1, 2, trace.RegionUser)
-		written++
-		if c := cap(p.buf.B); c != lastCap && len(r.flushQ) == 0 {
-			arrays++
-			lastCap = c
-		}
-	}
-	if arrays > 6 {
-		t.Errorf("the buffer took %d arrays on its way to %d bytes, want at most 6", arrays, limit)
-	}
-	it := <-r.flushQ
+	r.flushQ = make(chan flushItem, 64)
+	p := &Proc{id: 0, r: r, chunkLimit: min(limit, chunkSize), track: true, mask: request.StageMask(1)}
+	p.tr.initChunks(limit)
+	return r, p
+}
+
+// countRecs counts the whole records of a chunk.
+func countRecs(t *testing.T, b []byte) int {
+	t.Helper()
 	n := 0
-	for b := it.b; len(b) > 0; n++ {
+	for ; len(b) > 0; n++ {
 		size := 4 + int(binary.LittleEndian.Uint32(b)) // the length field does not count itself
 		if size <= 4 || size > len(b) {
 			t.Fatalf("record %d: size %d with %d bytes left", n, size, len(b))
 		}
 		b = b[size:]
 	}
-	if n != written {
-		t.Errorf("the flushed buffer holds %d records, %d were written", n, written)
+	return n
+}
+
+// TestChunksReused: a processor whose writer keeps up fills the same two
+// chunks over and over (written into 1 MiB buffers, 4 MB of records took
+// fresh memory for all of it), each chunk handed over holds whole records
+// and no more than a chunk's size, and none is lost.
+func TestChunksReused(t *testing.T) {
+	r, p := chunkRun(1 << 20)
+	arrays := map[*byte]bool{}
+	written, read, chunks := 0, 0, 0
+	for chunks < 64 {
+		p.RegionStart(1, 2, trace.RegionUser)
+		p.RegionStop(1, 2, trace.RegionUser)
+		written += 2
+		for len(r.flushQ) > 0 {
+			it := <-r.flushQ
+			if len(it.b) > chunkSize+recordRoom {
+				t.Fatalf("a chunk of %d bytes handed over", len(it.b))
+			}
+			arrays[unsafe.SliceData(it.b)] = true
+			read += countRecs(t, it.b)
+			chunks++
+			select {
+			case p.tr.spare <- it.b[:0]:
+			default:
+				t.Fatalf("after %d hand-overs, %d chunks given back wait unused (%d made)", chunks, len(p.tr.spare), p.tr.made)
+			}
+		}
+	}
+	if len(arrays) != 2 || p.tr.made != 2 {
+		t.Errorf("%d chunks handed over in %d arrays (%d made), want 2", chunks, len(arrays), p.tr.made)
+	}
+	// Each hand-over adds kernel-trace-buffer-overflow and trace-overhead.
+	if got := read + countRecs(t, p.buf.B); got != written+2*chunks {
+		t.Errorf("%d records handed over or filling, want %d region records and %d for the hand-overs", got, written, 2*chunks)
+	}
+}
+
+// TestChunksBounded: a processor whose writer stalls owns at most
+// chunkSlots chunks and then waits for one to come back, and goes on when
+// it does.
+func TestChunksBounded(t *testing.T) {
+	const limit = 256 << 10
+	slots := chunkSlots(limit)
+	if slots != 5 {
+		t.Fatalf("chunkSlots(%d) = %d, want 5 (4 at the writer, 1 filling)", limit, slots)
+	}
+	r, p := chunkRun(limit)
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				p.RegionStart(1, 2, trace.RegionUser)
+				p.RegionStop(1, 2, trace.RegionUser)
+			}
+		}
+	}()
+	var out []flushItem
+	for len(out) < slots {
+		out = append(out, <-r.flushQ)
+	}
+	select { // all its chunks are out: it cannot hand over another
+	case <-r.flushQ:
+		t.Fatalf("a processor with %d chunks out handed over another", len(out))
+	case <-time.After(50 * time.Millisecond):
+	}
+	p.tr.spare <- out[0].b[:0]
+	<-r.flushQ // it goes on with the chunk given back
+	close(stop)
+	for _, it := range out[1:] {
+		p.tr.spare <- it.b[:0]
 	}
 }

@@ -122,7 +122,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 			return nil
 		}
 		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
-			bufLimit: r.bufLimit, track: true}
+			chunkLimit: min(r.bufLimit, chunkSize), track: true}
 		if r.pages != nil {
 			l.rp = &pageCache{pg: r.pages, sites: make([]pageSpan, r.accessSites)}
 		}
@@ -130,8 +130,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 			l.thr = make([]throttle, len(r.prog.Subs)) // the lane's own counts, kept across its goroutines
 		}
 		l.gate = make([]int32, len(r.prog.Subs))
-		l.tr.spare = make(chan []byte, 1)
-		l.tr.spare <- nil
+		l.tr.initChunks(r.bufLimit)
 		ls.all = append(ls.all, l)
 		if ls.free == nil {
 			ls.free = map[int][]*Proc{}

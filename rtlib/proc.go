@@ -30,11 +30,11 @@ type Proc struct {
 	goid     atomic.Int64 // the goroutine's id, to find its stack (the time limit, a deadlock of goroutines)
 	measPos  string       // position of the MeasureFinish call being made (MeasureFinishAt)
 
-	buf      trace.Buf
-	bufLimit int
-	regions  []region
-	thr      []throttle // per subprogram, when throttling is on (throttle.go)
-	gate     []int32    // per subprogram, calls left before the traced entry (Trace)
+	buf        trace.Buf
+	chunkLimit int // bytes of a chunk: handed to the writer when it holds that many (chunkSize)
+	regions    []region
+	thr        []throttle // per subprogram, when throttling is on (throttle.go)
+	gate       []int32    // per subprogram, calls left before the traced entry (Trace)
 
 	// Tracing, output, measuring and statistics (tracing.go, output.go,
 	// measure.go, stats.go).

@@ -581,11 +581,11 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
 		p := &Proc{
-			id:       i,
-			r:        r,
-			bufLimit: r.bufLimit,
-			yields:   r.minYields,
-			exited:   make(chan struct{}),
+			id:         i,
+			r:          r,
+			chunkLimit: min(r.bufLimit, chunkSize),
+			yields:     r.minYields,
+			exited:     make(chan struct{}),
 		}
 		if r.req != nil {
 			p.mask = r.req.Base(i)
@@ -602,8 +602,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.thr = make([]throttle, len(prog.Subs))
 		}
 		p.gate = make([]int32, len(prog.Subs))
-		p.tr.spare = make(chan []byte, 1)
-		p.tr.spare <- nil
+		p.tr.initChunks(r.bufLimit)
 		r.procs[i] = p
 	}
 	r.aps = newAPS(r, r.procs)
@@ -653,7 +652,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			return err
 		}
 		r.w = w
-		r.flushQ = make(chan flushItem, r.n)
+		r.flushQ = make(chan flushItem, 4*r.n) // a send waits only when the writer is that far behind
 		r.writerDone = make(chan struct{})
 		go r.writer()
 	}

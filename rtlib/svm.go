@@ -117,7 +117,7 @@ func (s *svmProc) kend(p *Proc) {
 	p.buf.End()
 	p.publish()
 	s.kbytes += len(p.buf.B) - start
-	if len(p.buf.B) >= p.bufLimit || s.r.kernelBuf > 0 && s.kbytes >= s.r.kernelBuf {
+	if len(p.buf.B) >= p.chunkLimit || s.r.kernelBuf > 0 && s.kbytes >= s.r.kernelBuf {
 		p.flushFull()
 	}
 }

@@ -44,33 +44,47 @@ func (p *Proc) begin(tag trace.Tag, node int) {
 }
 
 // end closes the open record, publishes it (see procTrace) and hands the
-// buffer to the writer when it is full.
+// chunk to the writer when it is full.
 func (p *Proc) end() {
 	p.buf.End()
 	p.publish()
-	if len(p.buf.B) >= p.bufLimit {
+	if len(p.buf.B) >= p.chunkLimit {
 		p.flushFull()
 	} else if cap(p.buf.B)-len(p.buf.B) < recordRoom {
 		p.growBuf()
 	}
 }
 
+// chunkSize is the most a processor writes into one buffer before it hands
+// the buffer to the writer (SVM_TraceBuf_Size when that is smaller). The
+// writer gives each buffer back, so a processor whose writer keeps up
+// fills the same few chunks again while they are still in its cache and
+// mapped: a goroutine's lane that wrote 1.5 MB into buffers of 1 MiB
+// touched fresh memory for all of it (a page fault per 4 KiB) and left
+// it as garbage.
+const chunkSize = 64 << 10
+
+// chunkSlots is how many chunks a processor may own: the one it fills and
+// those at the writer, which hold at most bufSize bytes between them (two
+// at least: one filling, one written).
+func chunkSlots(bufSize int) int {
+	c := min(bufSize, chunkSize)
+	return max(2, (bufSize+c-1)/c+1)
+}
+
 // recordRoom is the room a buffer keeps for its next record: larger
 // records (long names, arrays) make room for themselves by append.
 const recordRoom = 4 << 10
 
-// growBuf doubles the buffer's capacity, from 64 KiB up to what it holds
-// when it is flushed. Left to append (which grows a large slice by a
-// quarter), a 1 MiB buffer was copied about five times over on its way to
-// full size and left as much garbage, whose collection then ran beside the
-// processors (write barriers in every region push): a goroutine's lane
-// starts with empty buffers, and so did each processor.
+// growBuf makes room for the next record: a new processor's first chunk at
+// its full size, or, where there is no chunk size (a benchmark that never
+// flushes), twice the capacity.
 func (p *Proc) growBuf() {
-	full := p.bufLimit
+	full := p.chunkLimit
 	if full < math.MaxInt-recordRoom {
 		full += recordRoom
 	}
-	n := min(max(2*cap(p.buf.B), 64<<10), full)
+	n := min(max(2*cap(p.buf.B), chunkSize+recordRoom), full)
 	if n <= cap(p.buf.B) {
 		return
 	}
@@ -97,13 +111,14 @@ const maxName = 1 << 10
 // procTrace is the part of a processor's tracing state that other
 // goroutines touch.
 //
-// Buffers and flushing: each processor appends to its own buffer. When the
-// buffer holds SVM_TraceBuf_Size bytes the processor hands it to the run's
-// writer goroutine (a channel send that never blocks: a processor has at
-// most one buffer out) and goes on with its second buffer, which the writer
-// gives back once written. Only a processor whose previous buffer is still
-// being written waits, for that buffer alone; no lock is shared between
-// processors. After the swap the processor records
+// Buffers and flushing: each processor appends to its own buffer, a chunk
+// of chunkSize bytes (SVM_TraceBuf_Size if smaller). When the chunk is
+// full the processor hands it to the run's writer goroutine and goes on
+// with a chunk the writer has given back, or with a new one while its
+// chunks at the writer hold less than SVM_TraceBuf_Size bytes (chunkSlots).
+// Only a processor whose chunks are all still being written waits, for the
+// first to come back; no lock is shared between processors. After the
+// swap the processor records
 // kernel-trace-buffer-overflow and trace-overhead (the time it was held up,
 // trace.OverheadFlush), both stamped with the time the buffer was found
 // full.
@@ -123,7 +138,9 @@ type procTrace struct {
 	state  atomic.Int32 // stRunning, stFlushing, stSealed
 	pubCap int          // cap of the buffer whose memory pubArr holds
 	noPub  bool         // sealed seen by the processor: publish no more
-	spare  chan []byte  // the processor's other buffer, back from the writer
+	spare  chan []byte  // chunks back from the writer (capacity: slots)
+	made   int          // chunks the processor owns: the one it fills and those out
+	slots  int          // the most it may own (chunkSlots)
 	ctx    []ctxEntry   // the regions of a leader at its last dispatch (snapCtx)
 }
 
@@ -156,7 +173,31 @@ type flushItem struct {
 	b []byte
 }
 
-// flushFull hands the full buffer to the writer, takes the spare one and
+// initChunks prepares the chunks of a processor whose trace memory is
+// bufSize bytes; its first chunk is made when its first record needs room.
+func (t *procTrace) initChunks(bufSize int) {
+	t.slots = chunkSlots(bufSize)
+	t.spare = make(chan []byte, t.slots)
+	t.made = 1
+}
+
+// freeChunk is the chunk for the records after a hand-over: one the
+// writer has given back; a new one (nil: growBuf makes it) while the
+// processor owns fewer than slots; else the first to come back.
+func (t *procTrace) freeChunk() []byte {
+	select {
+	case b := <-t.spare:
+		return b
+	default:
+	}
+	if t.made < t.slots {
+		t.made++
+		return nil
+	}
+	return <-t.spare
+}
+
+// flushFull hands the full chunk to the writer, takes a free one and
 // records the overflow and the time the processor was held up.
 func (p *Proc) flushFull() {
 	r := p.r
@@ -171,8 +212,7 @@ func (p *Proc) flushFull() {
 		return
 	}
 	r.flushQ <- flushItem{p, p.buf.B}
-	next := <-p.tr.spare
-	p.buf = trace.Buf{B: next[:0]}
+	p.buf = trace.Buf{B: p.tr.freeChunk()}
 	if p.sv != nil {
 		p.sv.kbytes = 0
 	}

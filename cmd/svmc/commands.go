@@ -80,7 +80,7 @@ var runFlags = []struct {
 	{"stage", "STAGE", "tracing stage 0-6 (default 3 with a trace)"},
 	{"request", "REQUEST", "trace request file (seed 002 §5 grammar)"},
 	{"params", "PARAMS", "parameter file: name = value lines"},
-	{"tracebuf", "TRACEBUF", "trace buffer size per processor, e.g. 4M"},
+	{"tracebuf", "TRACEBUF", "trace bytes a processor holds before it waits for the writer, e.g. 4M"},
 	{"stdout", "STDOUT", "user output: proc0[:FILE], each[:PATTERN with %d] or common[:FILE]"},
 	{"stderr", "STDERR", "user error output, as --stdout"},
 	{"info", "INFO", "runtime messages: stderr, stdout, off or file:PATH"},

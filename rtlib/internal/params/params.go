@@ -11,8 +11,8 @@
 //	                                                   sets no SVM_TraceStage the default is 0
 //	request          SVMC_REQUEST           (none)     trace request file (package request)
 //	lenient          SVMC_LENIENT           0          unknown names in the request file are warnings
-//	tracebuf         SVMC_TRACEBUF          1M         SVM_TraceBuf_Size: bytes of a processor's buffer
-//	kernel_tracebuf  SVMC_KERNEL_TRACEBUF   (none)     SVM_Kernel_TraceBuf_Size (kept, unused)
+//	tracebuf         SVMC_TRACEBUF          1M         SVM_TraceBuf_Size: trace bytes a processor holds unwritten
+//	kernel_tracebuf  SVMC_KERNEL_TRACEBUF   (none)     SVM_Kernel_TraceBuf_Size: page-record bytes per hand-over
 //	stats            SVMC_STATS             0          statistics: interval matrices at the end
 //	stdout           SVMC_STDOUT            proc0      user stdout: proc0[:FILE], each[:PATTERN], common[:FILE]
 //	stderr           SVMC_STDERR            proc0      user stderr, the same forms
