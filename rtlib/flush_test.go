@@ -169,7 +169,7 @@ func TestInterruptErrorText(t *testing.T) {
 func chunkRun(limit int) (*run, *Proc) {
 	r := &run{prog: testProg(), n: 1, bufLimit: limit, startNano: nanotime()}
 	r.flushQ = make(chan flushItem, 64)
-	p := &Proc{id: 0, r: r, chunkLimit: min(limit, chunkSize), track: true, mask: request.StageMask(1)}
+	p := &Proc{id: 0, r: r, chunkLimit: chunkOf(limit), track: true, mask: request.StageMask(1)}
 	p.tr.initChunks(limit)
 	return r, p
 }
@@ -232,6 +232,11 @@ func TestChunksBounded(t *testing.T) {
 	slots := chunkSlots(limit)
 	if slots != 5 {
 		t.Fatalf("chunkSlots(%d) = %d, want 5 (4 at the writer, 1 filling)", limit, slots)
+	}
+	// A buffer size of a terabyte (the parameter allows it) is cut into
+	// larger chunks, not into a channel of 16 million.
+	if n := chunkSlots(1 << 40); n > maxChunks+1 {
+		t.Errorf("chunkSlots(1 TiB) = %d, want at most %d", n, maxChunks+1)
 	}
 	r, p := chunkRun(limit)
 	stop := make(chan struct{})

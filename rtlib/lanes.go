@@ -122,7 +122,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 			return nil
 		}
 		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
-			chunkLimit: min(r.bufLimit, chunkSize), track: true}
+			chunkLimit: chunkOf(r.bufLimit), track: true}
 		if r.pages != nil {
 			l.rp = &pageCache{pg: r.pages, sites: make([]pageSpan, r.accessSites)}
 		}

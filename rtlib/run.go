@@ -583,7 +583,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		p := &Proc{
 			id:         i,
 			r:          r,
-			chunkLimit: min(r.bufLimit, chunkSize),
+			chunkLimit: chunkOf(r.bufLimit),
 			yields:     r.minYields,
 			exited:     make(chan struct{}),
 		}

@@ -64,11 +64,20 @@ func (p *Proc) end() {
 // it as garbage.
 const chunkSize = 64 << 10
 
+// maxChunks bounds the chunks a processor's trace memory is cut into: a
+// buffer size of gigabytes makes larger chunks, not a channel of millions.
+const maxChunks = 256
+
+// chunkOf is the chunk size for trace memory of bufSize bytes.
+func chunkOf(bufSize int) int {
+	return max(min(bufSize, chunkSize), bufSize/maxChunks)
+}
+
 // chunkSlots is how many chunks a processor may own: the one it fills and
 // those at the writer, which hold at most bufSize bytes between them (two
 // at least: one filling, one written).
 func chunkSlots(bufSize int) int {
-	c := min(bufSize, chunkSize)
+	c := chunkOf(bufSize)
 	return max(2, (bufSize+c-1)/c+1)
 }
 
