@@ -147,7 +147,7 @@
 // every processor.
 //
 // Clocks are microseconds since Run started (runtime.nanotime). A
-// processor's records fill chunks of 64 KiB (SVM_TraceBuf_Size if that is
+// processor's records fill chunks of 256 KiB (SVM_TraceBuf_Size if that is
 // smaller); a full chunk is handed to the run's writer goroutine, which
 // writes it unchecked (trace.Writer.WriteTrusted) and hands it back. The
 // processor goes on with a chunk given back, or a new one while its chunks

@@ -189,8 +189,8 @@ func countRecs(t *testing.T, b []byte) int {
 }
 
 // TestChunksReused: a processor whose writer keeps up fills the same two
-// chunks over and over (written into 1 MiB buffers, 4 MB of records took
-// fresh memory for all of it), each chunk handed over holds whole records
+// chunks over and over (in buffers of 1 MiB each of its 16 MB of records
+// would take fresh memory), each chunk handed over holds whole records
 // and no more than a chunk's size, and none is lost.
 func TestChunksReused(t *testing.T) {
 	r, p := chunkRun(1 << 20)
@@ -228,7 +228,7 @@ func TestChunksReused(t *testing.T) {
 // chunkSlots chunks and then waits for one to come back, and goes on when
 // it does.
 func TestChunksBounded(t *testing.T) {
-	const limit = 256 << 10
+	const limit = 1 << 20
 	slots := chunkSlots(limit)
 	if slots != 5 {
 		t.Fatalf("chunkSlots(%d) = %d, want 5 (4 at the writer, 1 filling)", limit, slots)
