@@ -127,8 +127,8 @@ func (statusErr) EndStatus() int { return 7 }
 func TestSealRunning(t *testing.T) {
 	r := &run{prog: testProg(), n: 1, bufLimit: 64, startNano: nanotime()}
 	r.flushQ = make(chan flushItem, 1)
-	p := &Proc{id: 0, r: r, chunkLimit: 64, track: true, mask: request.StageMask(1)}
-	p.tr.initChunks(64)
+	p := &Proc{id: 0, r: r, track: true, mask: request.StageMask(1)}
+	p.initChunks(64)
 	p.RegionStart(1, 1, trace.RegionUser)
 	b, ok := p.seal(0, nil)
 	if !ok || len(b) == 0 {
@@ -169,8 +169,8 @@ func TestInterruptErrorText(t *testing.T) {
 func chunkRun(limit int) (*run, *Proc) {
 	r := &run{prog: testProg(), n: 1, bufLimit: limit, startNano: nanotime()}
 	r.flushQ = make(chan flushItem, 64)
-	p := &Proc{id: 0, r: r, chunkLimit: chunkOf(limit), track: true, mask: request.StageMask(1)}
-	p.tr.initChunks(limit)
+	p := &Proc{id: 0, r: r, track: true, mask: request.StageMask(1)}
+	p.initChunks(limit)
 	return r, p
 }
 
@@ -239,8 +239,9 @@ func TestChunksBounded(t *testing.T) {
 		t.Errorf("chunkSlots(1 TiB) = %d, want at most %d", n, maxChunks+1)
 	}
 	r, p := chunkRun(limit)
-	stop := make(chan struct{})
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
 			select {
 			case <-stop:
@@ -263,7 +264,17 @@ func TestChunksBounded(t *testing.T) {
 	p.tr.spare <- out[0].b[:0]
 	<-r.flushQ // it goes on with the chunk given back
 	close(stop)
+	// Be its writer until it stops, so that no goroutine of this test
+	// is left blocked for the tests after it.
 	for _, it := range out[1:] {
 		p.tr.spare <- it.b[:0]
+	}
+	for {
+		select {
+		case it := <-r.flushQ:
+			p.tr.spare <- it.b[:0]
+		case <-done:
+			return
+		}
 	}
 }

@@ -121,8 +121,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 			ls.untraced[owner]++
 			return nil
 		}
-		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps,
-			chunkLimit: chunkOf(r.bufLimit), track: true}
+		l = &Proc{id: r.n + len(ls.all), owner: owner, lane: true, detached: true, r: r, aps: r.aps, track: true}
 		if r.pages != nil {
 			l.rp = &pageCache{pg: r.pages, sites: make([]pageSpan, r.accessSites)}
 		}
@@ -130,7 +129,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 			l.thr = make([]throttle, len(r.prog.Subs)) // the lane's own counts, kept across its goroutines
 		}
 		l.gate = make([]int32, len(r.prog.Subs))
-		l.tr.initChunks(r.bufLimit)
+		l.initChunks(r.bufLimit)
 		ls.all = append(ls.all, l)
 		if ls.free == nil {
 			ls.free = map[int][]*Proc{}

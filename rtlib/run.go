@@ -581,11 +581,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
 		p := &Proc{
-			id:         i,
-			r:          r,
-			chunkLimit: chunkOf(r.bufLimit),
-			yields:     r.minYields,
-			exited:     make(chan struct{}),
+			id:     i,
+			r:      r,
+			yields: r.minYields,
+			exited: make(chan struct{}),
 		}
 		if r.req != nil {
 			p.mask = r.req.Base(i)
@@ -602,7 +601,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.thr = make([]throttle, len(prog.Subs))
 		}
 		p.gate = make([]int32, len(prog.Subs))
-		p.tr.initChunks(r.bufLimit)
+		p.initChunks(r.bufLimit)
 		r.procs[i] = p
 	}
 	r.aps = newAPS(r, r.procs)

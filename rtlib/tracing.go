@@ -186,7 +186,9 @@ type flushItem struct {
 
 // initChunks prepares the chunks of a processor whose trace memory is
 // bufSize bytes; its first chunk is made when its first record needs room.
-func (t *procTrace) initChunks(bufSize int) {
+func (p *Proc) initChunks(bufSize int) {
+	p.chunkLimit = chunkOf(bufSize)
+	t := &p.tr
 	t.slots = chunkSlots(bufSize)
 	t.spare = make(chan []byte, t.slots)
 	t.made = 1
