@@ -87,15 +87,17 @@ func chunkSlots(bufSize int) int {
 // records (long names, arrays) make room for themselves by append.
 const recordRoom = 4 << 10
 
-// growBuf makes room for the next record: a new processor's first chunk at
-// its full size, or, where there is no chunk size (a benchmark that never
-// flushes), twice the capacity.
+// growBuf makes room for the next record: it doubles the buffer from
+// 64 KiB up to the chunk's size. A processor's (or a goroutine lane's) first
+// chunk grows so, since a thousand goroutines that trace a little each
+// need not hold a full chunk each; the chunks it makes after a hand-over
+// are full-size at once (freeChunk).
 func (p *Proc) growBuf() {
 	full := p.chunkLimit
 	if full < math.MaxInt-recordRoom {
 		full += recordRoom
 	}
-	n := min(max(2*cap(p.buf.B), chunkSize+recordRoom), full)
+	n := min(max(2*cap(p.buf.B), 64<<10), full)
 	if n <= cap(p.buf.B) {
 		return
 	}
@@ -123,7 +125,7 @@ const maxName = 1 << 10
 // goroutines touch.
 //
 // Buffers and flushing: each processor appends to its own buffer, a chunk
-// of chunkSize bytes (SVM_TraceBuf_Size if smaller). When the chunk is
+// of chunkOf(SVM_TraceBuf_Size) bytes. When the chunk is
 // full the processor hands it to the run's writer goroutine and goes on
 // with a chunk the writer has given back, or with a new one while its
 // chunks at the writer hold less than SVM_TraceBuf_Size bytes (chunkSlots).
@@ -195,9 +197,9 @@ func (p *Proc) initChunks(bufSize int) {
 }
 
 // freeChunk is the chunk for the records after a hand-over: one the
-// writer has given back; a new one (nil: growBuf makes it) while the
-// processor owns fewer than slots; else the first to come back.
-func (t *procTrace) freeChunk() []byte {
+// writer has given back; a new one of size bytes while the processor owns
+// fewer than slots; else the first to come back.
+func (t *procTrace) freeChunk(size int) []byte {
 	select {
 	case b := <-t.spare:
 		return b
@@ -205,7 +207,7 @@ func (t *procTrace) freeChunk() []byte {
 	}
 	if t.made < t.slots {
 		t.made++
-		return nil
+		return make([]byte, 0, size)
 	}
 	return <-t.spare
 }
@@ -225,7 +227,7 @@ func (p *Proc) flushFull() {
 		return
 	}
 	r.flushQ <- flushItem{p, p.buf.B}
-	p.buf = trace.Buf{B: p.tr.freeChunk()}
+	p.buf = trace.Buf{B: p.tr.freeChunk(p.chunkLimit + recordRoom)}
 	if p.sv != nil {
 		p.sv.kbytes = 0
 	}
