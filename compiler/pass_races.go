@@ -333,8 +333,8 @@ func (p *Package) racesInPDO(c *Construct) {
 		case *ast.FuncLit:
 			return false
 		case *ast.GoStmt:
-			if !waitsAfter(info.Body, x) {
-				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; wait for it in the iteration (sync.WaitGroup) or do its work in the iteration", line)
+			if !waitsAfter(info.Body, x) && !p.receivesAfter(info.Body, x) {
+				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; wait for it in the iteration (sync.WaitGroup, or a receive of what it sends or closes last) or do its work in the iteration", line)
 			}
 		case *ast.SendStmt:
 			if id, ok := ast.Unparen(x.Chan).(*ast.Ident); ok && outside(p.Info.Uses[id]) && !isGuarded(x.Pos()) {
@@ -750,6 +750,75 @@ func waitsAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
 			}
 		}
 		return true
+	})
+	return found
+}
+
+// receivesAfter reports whether the iteration waits for the goroutine g
+// starts by receiving from a channel the goroutine's function literal
+// sends on or closes as its last act (go func() { ...; ch <- v }()
+// followed by x := <-ch, or a range or select over ch): nothing the
+// goroutine does comes after what the iteration waits for. A send
+// before other work (ch <- v; out[i] = ...) is not a wait for that work.
+func (p *Package) receivesAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
+	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
+	if !ok || len(lit.Body.List) == 0 {
+		return false
+	}
+	chanOf := func(e ast.Expr) types.Object {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			return p.Info.Uses[id]
+		}
+		return nil
+	}
+	// lastAct is the channel the statement sends on or closes, if any.
+	lastAct := func(st ast.Stmt) types.Object {
+		switch st := st.(type) {
+		case *ast.SendStmt:
+			return chanOf(st.Chan)
+		case *ast.ExprStmt:
+			if c, ok := st.X.(*ast.CallExpr); ok && len(c.Args) == 1 {
+				if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "close" {
+					if _, builtin := p.Info.Uses[id].(*types.Builtin); builtin {
+						return chanOf(c.Args[0])
+					}
+				}
+			}
+		}
+		return nil
+	}
+	signals := map[types.Object]bool{}
+	if o := lastAct(lit.Body.List[len(lit.Body.List)-1]); o != nil {
+		signals[o] = true
+	}
+	for _, st := range lit.Body.List {
+		if d, ok := st.(*ast.DeferStmt); ok {
+			if o := lastAct(&ast.ExprStmt{X: d.Call}); o != nil {
+				signals[o] = true
+			}
+		}
+	}
+	if len(signals) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false // a receive in another goroutine is not the iteration's
+		}
+		if n.Pos() < g.End() {
+			return n.End() > g.End() // only what follows g
+		}
+		switch x := n.(type) {
+		case *ast.UnaryExpr:
+			found = x.Op == token.ARROW && signals[chanOf(x.X)]
+		case *ast.RangeStmt:
+			found = signals[chanOf(x.X)]
+		}
+		return !found
 	})
 	return found
 }
