@@ -383,6 +383,11 @@ func imbalanceAdvice(m *Model, l *LoopStat, slow, fast int) string {
 	switch {
 	case strings.HasPrefix(s, "on_home"):
 		return "the template's distribution gives the processors unequal work: distribute a template of the loop's own shape, use general_block sizes that equalise the work, or schedule the loop dynamically (dynamic, guided)"
+	case singleChunks(s, "dynamic"):
+		// Never advise a smaller chunk than one iteration.
+		return "the loop already hands out one iteration at a time, so a few iterations cost far more than the rest and the processor that takes the last of them finishes alone: split those iterations into smaller ones, or order the loop so that the costliest come first and the cheap ones fill in after them"
+	case singleChunks(s, "guided"):
+		return "guided scheduling hands out large chunks first (a share of the iterations left), and a costly stretch of iterations went to one processor in one of them: use dynamic scheduling with a small chunk, or order the loop so that the costliest iterations come last, in guided's small chunks"
 	case strings.HasPrefix(s, "dynamic"), strings.HasPrefix(s, "guided"), strings.HasPrefix(s, "affinity"):
 		return "the chunks are too large for the uneven iterations: use a smaller chunk size"
 	case strings.Contains(s, "cyclic"):
@@ -391,6 +396,17 @@ func imbalanceAdvice(m *Model, l *LoopStat, slow, fast int) string {
 	default:
 		return "the iterations have unequal cost: use cyclic or cyclic(k) scheduling, or dynamic/guided self-scheduling"
 	}
+}
+
+// singleChunks reports whether a schedule (progdb.Schedule's text) is
+// strategy with the smallest chunk, one iteration: "dynamic", "dynamic(1)".
+func singleChunks(schedule, strategy string) bool {
+	rest, ok := strings.CutPrefix(schedule, strategy)
+	if !ok {
+		return false
+	}
+	rest, _, _ = strings.Cut(rest, " ") // " onto P", " recorded in R"
+	return rest == "" || rest == "(1)"
 }
 
 // lateWake is the mean lateness below which a late entry cannot have been

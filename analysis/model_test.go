@@ -654,6 +654,29 @@ func TestImbalanceAdvice(t *testing.T) {
 	}
 }
 
+// TestImbalanceAdviceChunks: a self-scheduled loop is told to use smaller
+// chunks only when its chunks hold more than one iteration (x328: a
+// dynamic(1) loop of fib(i) was told to use a smaller chunk size).
+func TestImbalanceAdviceChunks(t *testing.T) {
+	m := &Model{Procs: 2}
+	for _, c := range []struct{ strategy, want string }{
+		{"dynamic(4)", "use a smaller chunk size"},
+		{"dynamic(k)", "use a smaller chunk size"},
+		{"guided(8)", "use a smaller chunk size"},
+		{"dynamic(1)", "already hands out one iteration at a time"},
+		{"dynamic", "already hands out one iteration at a time"},
+		{"dynamic(1) onto P", "already hands out one iteration at a time"},
+		{"guided", "guided scheduling hands out large chunks first"},
+		{"guided(1)", "guided scheduling hands out large chunks first"},
+		{"dynamic(16)", "use a smaller chunk size"},
+	} {
+		l := &LoopStat{Strategy: c.strategy, PerProc: []LoopProc{{Iterations: 18, Busy: 97}, {Iterations: 2, Busy: 1}}}
+		if a := imbalanceAdvice(m, l, 0, 1); !strings.Contains(a, c.want) {
+			t.Errorf("%s: advice %q, want %q in it", c.strategy, a, c.want)
+		}
+	}
+}
+
 // TestSerialSpan: serial code between two calls of a function whose loop
 // it is says "between two runs of" the loop, not "between" it "and" it.
 func TestSerialSpan(t *testing.T) {
