@@ -254,7 +254,7 @@ func parseCalls(s string) (int64, string) {
 }
 
 // MaxCalls bounds SVM_Throttle_Calls.
-const MaxCalls = 1 << 40
+const MaxCalls int64 = 1 << 40
 
 func parseSize(s string) (int64, string) {
 	n, err := ParseSize(s)

@@ -1,6 +1,7 @@
 package request
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -199,7 +200,7 @@ REQUEST (2) LOCAL *.*: (LOCK)
 		t.Errorf("inner inside phase = %v", got)
 	}
 	// Negative and huge indices are outside every table.
-	for _, k := range []key{{-1, 1, 1}, {0, -1, 0}, {0, 1, -1}, {1 << 40, 1, 1}, {0, 1 << 40, 0}} {
+	for _, k := range []key{{-1, 1, 1}, {0, -1, 0}, {0, 1, -1}, {math.MaxInt, 1, 1}, {0, math.MaxInt, 0}} {
 		if got := tab.Enter(k.node, k.sub, k.region, 7); got != 7 {
 			t.Errorf("Enter%v = %v, want the outer mask", k, got)
 		}
