@@ -11,7 +11,8 @@
 // exclusive mode; the other members wait for work. A PDO or a Barrier issued
 // by the leader is dispatched to the members by bumping the APS's epoch
 // counter (the task is published in plain fields before the atomic add). A
-// waiting member spins on the counter for a few dozen loads, then yields
+// waiting member spins on the counter (about a microsecond, 1 024 loads,
+// when every processor has a CPU; a few dozen loads when not), then yields
 // (runtime.Gosched) a bounded number of times, then blocks on its own wake
 // channel; the dispatcher wakes only members that announced they sleep. The
 // barrier is a centralised counter with a generation word and the same
@@ -20,9 +21,11 @@
 // wait woken within 100 µs of blocking (the wake-up of a blocked thread
 // alone takes 16-30 µs on a virtual machine) doubles them. No
 // goroutine is started per construct and a PDO allocates nothing. Long spins
-// were measured to lose on the 2-CPU machines svmc targets (the processor
-// waited for is often not running), so the spin stays short; see
-// BenchmarkPDOForkJoin and BenchmarkBarrier.
+// were measured to lose on the 2-CPU machines svmc targets where processors
+// outnumber CPUs (the processor waited for is often not running), so the
+// spin stays short there and under a microsecond otherwise, where a yield
+// costs as much as the wait it interrupts; see BenchmarkPDOForkJoin,
+// BenchmarkBarrier and BenchmarkEPCC_BARRIER.
 //
 // # Execution modes and active processor sets
 //

@@ -389,18 +389,19 @@ func (a *aps) checkSites(p *Proc) {
 // here. While blocked, the processor publishes what it waits for (set by
 // waitFor) for the deadlock watchdog.
 //
-// With adapt (barrier waits when every processor has a CPU) the number of
+// With adapt (barrier waits when every processor has a CPU) the spin is
+// longer (team.BarrierSpin) and the number of
 // yielding rounds adapts per processor (team.Adapt): a wait that blocked
 // but was woken soon after (load imbalance at the end of a PDO) doubles
 // it, so that the next such wait ends without a wake-up through the
 // scheduler; a long blocked wait halves it.
 func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 	r := p.r
-	yields := r.minYields
+	yields, spin := r.minYields, r.spin
 	if adapt {
-		yields = p.yields
+		yields, spin = p.yields, team.BarrierSpin
 	}
-	for i := 0; i < r.spin; i++ {
+	for i := 0; i < spin; i++ {
 		if v := w.Load(); v != old {
 			return v
 		}
