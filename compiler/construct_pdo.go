@@ -654,6 +654,10 @@ func reductionType(op directives.ReduceOp, t types.Type) string {
 		if info&types.IsBoolean != 0 {
 			return op.String() + " needs a number (a bool reduces with && or ||)"
 		}
+		if info&types.IsString != 0 && op == directives.Add {
+			// Concatenation has an order, which a reduction does not keep.
+			return "+ needs a number: a string's + concatenates in the order of the iterations, which a reduction's partial results do not keep; write each iteration's part into a slice indexed by the iteration and join it after the loop (strings.Join)"
+		}
 		if info&types.IsNumeric == 0 {
 			return op.String() + " needs a number"
 		}
