@@ -303,10 +303,14 @@ func rankedFindings(m *Model) []Finding {
 			Title:  title,
 			Advice: advice})
 	}
-	if m.Time.TraceOverhead > 0 {
-		add(Finding{Kind: FindOverhead, Lost: m.Time.TraceOverhead, Region: -1,
+	if ov := m.Time.TraceOverhead + m.Time.LaneTraceOverhead; ov > 0 {
+		lanes := ""
+		if m.Time.LaneTraceOverhead > 0 {
+			lanes = fmt.Sprintf("; %s of it on goroutines' lanes", Dur(m.Time.LaneTraceOverhead))
+		}
+		add(Finding{Kind: FindOverhead, Lost: ov, Region: -1,
 			Site:   mainSite(pi),
-			Title:  fmt.Sprintf("writing trace buffers took %s (trace-overhead records)", Dur(m.Time.TraceOverhead)),
+			Title:  fmt.Sprintf("writing trace buffers took %s (trace-overhead records%s)", Dur(ov), lanes),
 			Advice: "raise SVM_TraceBuf_Size, trace a lower stage, or request only the regions under study"})
 	}
 	fs = foldQueueImbalance(fs)

@@ -252,3 +252,56 @@ func TestPDOOnGoroutines(t *testing.T) {
 		t.Errorf("the report does not say %q:\n%s", want, out.String())
 	}
 }
+
+// TestLaneTraceOverhead: the trace-overhead records of goroutines' lanes
+// (a goroutine's chunk handed to the writer) count as their processor's
+// lanes' tracing, said in the report and its finding, and leave the
+// processors' time as it was (svmc report said "tracing 0.0 µs" of a
+// program whose four goroutines spent a millisecond handing their trace
+// over).
+func TestLaneTraceOverhead(t *testing.T) {
+	build := func(overhead bool) *Model {
+		prog, s := inMutexPDO()
+		s.Bufs, s.Procs = append(s.Bufs, trace.Buf{}, trace.Buf{}), 2
+		for k, lane := range []int{2, 3} {
+			s.GoroutineStart(lane, 3, 0, k+1, "main.go:30:3")
+			s.Start(lane, 3, tracetest.SubWork, 0, trace.RegionSubroutine)
+		}
+		if overhead {
+			s.Overhead(2, 500, 120)
+			s.Overhead(3, 600, 80)
+		}
+		for _, lane := range []int{2, 3} {
+			s.Stop(lane, 1001, tracetest.SubWork, 0, trace.RegionSubroutine)
+			s.Rec(lane, 1001, trace.TagGoroutineEnd)
+		}
+		s.Stop(0, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		s.Stop(1, 2, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		if overhead {
+			s.Overhead(0, 700, 5)
+		}
+		s.Stop(0, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Stop(1, 1002, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Bufs = []trace.Buf{s.Bufs[2], s.Bufs[3], s.Bufs[0], s.Bufs[1]} // lanes first, as a file has them
+		return analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{Procs: 2})
+	}
+	plain, m := build(false), build(true)
+	if m.Time.LaneTraceOverhead != 200 || m.PerProc[0].LaneTraceOverhead != 200 || m.PerProc[1].LaneTraceOverhead != 0 {
+		t.Errorf("lanes' trace overhead: run %v, processors %v and %v; want 200 µs, all processor 0's",
+			m.Time.LaneTraceOverhead, m.PerProc[0].LaneTraceOverhead, m.PerProc[1].LaneTraceOverhead)
+	}
+	if m.Time.TraceOverhead != 5 || m.PerProc[0].Productive != plain.PerProc[0].Productive-5 || m.PerProc[1].Productive != plain.PerProc[1].Productive {
+		t.Errorf("processors' time: trace overhead %v (want processor 0's 5 µs alone), productive %v and %v (without the records %v and %v)",
+			m.Time.TraceOverhead, m.PerProc[0].Productive, m.PerProc[1].Productive, plain.PerProc[0].Productive, plain.PerProc[1].Productive)
+	}
+	if !hasFinding(m, FindOverhead, "writing trace buffers took 205.0 µs (trace-overhead records; 200.0 µs of it on goroutines' lanes)") {
+		t.Errorf("findings %+v, want the tracing finding with the lanes' part", Findings(m))
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, NewReport("t", m, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "tracing 5.0 µs (and 200.0 µs on goroutines' lanes, within their processor's productive time)") {
+		t.Errorf("the report does not say the lanes' tracing:\n%s", text.String())
+	}
+}

@@ -100,7 +100,7 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 {{- if $m.Messages}}
 <tr><td>&nbsp;&nbsp;messages</td><td class="n">{{dur $c.Messages}}</td><td class="n">{{pct (ratio $c.Messages $c.Total)}}</td><td>in message-passing calls (all lost, as Lib-DVM counts it)</td></tr>
 {{- end}}
-<tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}, pdo startup {{dur $c.PDOStartup}}, chunk fetching {{dur $c.Dispatch}}, late to a pdo {{dur $c.Join}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
+<tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}{{if gt $c.LaneTraceOverhead 0.0}} (and {{dur $c.LaneTraceOverhead}} on goroutines' lanes, within their processor's productive time){{end}}, pdo startup {{dur $c.PDOStartup}}, chunk fetching {{dur $c.Dispatch}}, late to a pdo {{dur $c.Join}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
 <tr><td>&nbsp;&nbsp;serial</td><td class="n">{{dur $c.Serial}}</td><td class="n">{{pct (ratio $c.Serial $c.Total)}}</td><td>processors idle while the leader runs exclusive code</td></tr>
 </table>
 <p class="key"><span class="prod"></span>productive<span class="imb"></span>imbalance<span class="sync"></span>waiting{{if $m.Messages}}<span class="msg"></span>messages{{end}}<span class="ovh"></span>overhead<span class="ser"></span>serial</p>

@@ -157,6 +157,11 @@ type Characteristics struct {
 	Messages float64 `json:"messages_us"`
 	// The parts of Overhead.
 	TraceOverhead float64 `json:"trace_overhead_us"` // trace-overhead records (buffer flushes)
+	// LaneTraceOverhead is the trace-overhead of the goroutines' lanes:
+	// time the goroutines a processor started spent handing their trace
+	// to the writer, within that processor's productive time (their
+	// work), so not a part of Overhead.
+	LaneTraceOverhead float64 `json:"lane_trace_overhead_us,omitempty"`
 	PDOStartup    float64 `json:"pdo_startup_us"`    // pdo-info startup times (planning the schedule)
 	Dispatch      float64 `json:"dispatch_us"`       // fetching the chunks of self-scheduled pdos (pdo-work)
 	// Join is the time processors idle outside any construct spent
@@ -492,6 +497,7 @@ type nodeState struct {
 	stack       []frame // the open regions
 	buckets     [nBuckets]float64
 	traceOv     float64
+	laneTraceOv float64 // the trace-overhead of its goroutines' lanes
 	startup     float64
 	dispatch    float64  // fetching chunks (pdo-work)
 	join        float64  // idle before entering a pdo instance begun by another (lateJoin)
@@ -817,6 +823,8 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		switch {
 		case e.Tag == trace.TagThrottledCalls && l.owner >= 0:
 			b.throttle(b.node(l.owner), e)
+		case e.Tag == trace.TagTraceOverhead && l.owner >= 0:
+			b.node(l.owner).laneTraceOv += e.F
 		case e.Tag == trace.TagPDOWork:
 			// A pdo reached from a goroutine runs all its iterations on
 			// it (rtlib: it is no processor).
@@ -1504,6 +1512,7 @@ func (b *builder) model() *Model {
 			pt.Sync = n.buckets[bSync] + impl - pt.Imbalance
 			pt.Messages = n.buckets[bMsg]
 			pt.TraceOverhead = n.traceOv
+			pt.LaneTraceOverhead = n.laneTraceOv
 			pt.PDOStartup = n.startup
 			pt.Dispatch = n.dispatch
 			pt.Join = n.join
@@ -1527,6 +1536,7 @@ func (b *builder) model() *Model {
 		c.Messages += pt.Messages
 		c.Serial += pt.Serial
 		c.TraceOverhead += pt.TraceOverhead
+		c.LaneTraceOverhead += pt.LaneTraceOverhead
 		c.PDOStartup += pt.PDOStartup
 		c.Dispatch += pt.Dispatch
 		c.Join += pt.Join

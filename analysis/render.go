@@ -222,7 +222,7 @@ func WriteText(w io.Writer, r *Report) error {
 		t.add("  messages", Dur(c.Messages), pct(ratio(c.Messages, c.Total)), "in message-passing calls (all lost, as Lib-DVM counts it)")
 	}
 	t.add("  overhead", Dur(c.Overhead), pct(ratio(c.Overhead, c.Total)),
-		fmt.Sprintf("tracing %s, pdo startup %s, chunk fetching %s, late to a pdo %s, before/after a processor's records %s", Dur(c.TraceOverhead), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Join), Dur(c.Outside)))
+		fmt.Sprintf("tracing %s%s, pdo startup %s, chunk fetching %s, late to a pdo %s, before/after a processor's records %s", Dur(c.TraceOverhead), laneTracing(&c), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Join), Dur(c.Outside)))
 	t.add("  serial", Dur(c.Serial), pct(ratio(c.Serial, c.Total)), "processors idle while the leader runs exclusive code")
 	t.write(w, "  ")
 
@@ -733,3 +733,12 @@ func (t *Table) Add(cells ...string) { t.t.add(cells...) }
 
 // Write writes the table, each line indented.
 func (t *Table) Write(w io.Writer, indent string) { t.t.write(w, indent) }
+
+// laneTracing is what the goroutines' lanes spent handing their trace to
+// the writer, said beside the processors' tracing overhead ("" for none).
+func laneTracing(c *Characteristics) string {
+	if c.LaneTraceOverhead <= 0 {
+		return ""
+	}
+	return " (and " + Dur(c.LaneTraceOverhead) + " on goroutines' lanes, within their processor's productive time)"
+}
