@@ -162,8 +162,8 @@ type Characteristics struct {
 	// to the writer, within that processor's productive time (their
 	// work), so not a part of Overhead.
 	LaneTraceOverhead float64 `json:"lane_trace_overhead_us,omitempty"`
-	PDOStartup    float64 `json:"pdo_startup_us"`    // pdo-info startup times (planning the schedule)
-	Dispatch      float64 `json:"dispatch_us"`       // fetching the chunks of self-scheduled pdos (pdo-work)
+	PDOStartup        float64 `json:"pdo_startup_us"` // pdo-info startup times (planning the schedule)
+	Dispatch          float64 `json:"dispatch_us"`    // fetching the chunks of self-scheduled pdos (pdo-work)
 	// Join is the time processors idle outside any construct spent
 	// before entering a pdo instance another member had already begun:
 	// the team's wake-up, not serial code (the leader was in the loop).
