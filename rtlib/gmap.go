@@ -12,13 +12,13 @@ import (
 // by storing nil; its key stays as a tombstone that a later store of the
 // same goroutine reuses.
 type gMap struct {
-	tab atomic.Pointer[gTable]
+	tab gTablePtr
 	mu  sync.Mutex
 }
 
 type gTable struct {
 	keys []atomic.Uintptr
-	vals []atomic.Pointer[Proc]
+	vals []procPtr
 	used int // keys set (under gMap.mu)
 }
 
@@ -51,7 +51,7 @@ func (m *gMap) store(g uintptr, p *Proc) {
 		if t != nil {
 			n = 2 * len(t.keys)
 		}
-		nt := &gTable{keys: make([]atomic.Uintptr, n), vals: make([]atomic.Pointer[Proc], n)}
+		nt := &gTable{keys: make([]atomic.Uintptr, n), vals: make([]procPtr, n)}
 		if t != nil {
 			for i := range t.keys {
 				if k, v := t.keys[i].Load(), t.vals[i].Load(); k != 0 && v != nil {

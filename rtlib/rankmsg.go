@@ -226,6 +226,31 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 }
 
 // ackKey names a synchronous send waiting for its acknowledgement.
+// ackTable is the synchronous sends to other ranks waiting for their
+// acknowledgement: a map under a lock rather than a sync.Map (ptrs.go says
+// why).
+type ackTable struct {
+	mu sync.Mutex
+	m  map[ackKey]*msg.Req
+}
+
+func (t *ackTable) Store(k ackKey, s *msg.Req) {
+	t.mu.Lock()
+	if t.m == nil {
+		t.m = map[ackKey]*msg.Req{}
+	}
+	t.m[k] = s
+	t.mu.Unlock()
+}
+
+func (t *ackTable) LoadAndDelete(k ackKey) (*msg.Req, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, ok := t.m[k]
+	delete(t.m, k)
+	return s, ok
+}
+
 type ackKey struct {
 	src int
 	seq uint64
@@ -276,8 +301,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 		return
 	case rankAck:
 		putBuf(b)
-		if v, ok := r.acks.LoadAndDelete(ackKey{int(h[1]), uint64(h[7])}); ok {
-			s := v.(*msg.Req)
+		if s, ok := r.acks.LoadAndDelete(ackKey{int(h[1]), uint64(h[7])}); ok {
 			s.Done.Store(1)
 			s.W.Wakeup()
 		}

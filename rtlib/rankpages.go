@@ -71,7 +71,7 @@ type rankPages struct {
 	segs []*lazySeg
 	// spans are the exchanged segments by address, for the checks
 	// (replaced whole at each pdo's start).
-	spans atomic.Pointer[[]pageSpan]
+	spans spansPtr
 	// parallel: a pdo or replicated region runs (rankTwin to the exchange
 	// at its end).
 	parallel bool

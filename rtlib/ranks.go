@@ -138,6 +138,35 @@ func (r *run) rankSchedule(s Schedule) Schedule {
 
 // rankLoop is rank 0's counter of a dynamic pdo between ranks (linear
 // iteration numbers, as dynShared's).
+// loopTable is rank 0's counters of the dynamic pdos between ranks that
+// run, by number: a map under a lock rather than a sync.Map (ptrs.go says
+// why).
+type loopTable struct {
+	mu sync.RWMutex
+	m  map[int]*rankLoop
+}
+
+func (t *loopTable) Store(seq int, l *rankLoop) {
+	t.mu.Lock()
+	if t.m == nil {
+		t.m = map[int]*rankLoop{}
+	}
+	t.m[seq] = l
+	t.mu.Unlock()
+}
+
+func (t *loopTable) Load(seq int) *rankLoop {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.m[seq]
+}
+
+func (t *loopTable) Delete(seq int) {
+	t.mu.Lock()
+	delete(t.m, seq)
+	t.mu.Unlock()
+}
+
 type rankLoop struct {
 	mu                     sync.Mutex
 	next, total, chunk, ms int
@@ -179,9 +208,9 @@ func (r *run) rankLoopStart(kind dynKind, chunk, total int) int {
 func (it *Iter) rankFetch(seq int) (lo, hi int) {
 	r := it.p.r
 	if r.rank == 0 {
-		l, _ := r.loops.Load(seq)
+		l := r.loops.Load(seq)
 		r.ranks.Poke(seq)
-		return l.(*rankLoop).take()
+		return l.take()
 	}
 	lo, hi, err := r.ranks.Ask(seq)
 	if err != nil {

@@ -239,7 +239,7 @@ type run struct {
 	svmOn      bool // a request may trace page records: the access checks run the protocol
 	kernelBuf  int  // SVM_Kernel_TraceBuf_Size: page records a buffer holds before it is flushed (0: no bound)
 	segs       map[Storage]*svm.Segment
-	segTab     atomic.Pointer[segTable]
+	segTab     segTabPtr
 	infoOff    map[string]bool // classes of informational messages silenced
 	synchrTime bool            // Lib-DVM's IsSynchrTime
 	pageSize   int
@@ -294,7 +294,7 @@ type run struct {
 	// acks are the synchronous sends to other ranks waiting for their
 	// acknowledgement; rankBar the barrier of this rank's processors in a
 	// replicated region (rankmsg.go).
-	acks    sync.Map // ackKey → *msg.Req
+	acks    ackTable
 	rankBar rankLocal
 	// postsOut, postsIn count the messages of any kind posted to and taken
 	// from other ranks; dead is rank 0's view of the ranks' watchdogs
@@ -313,7 +313,7 @@ type run struct {
 	// loopSeq numbers the dynamic pdos between ranks; loops holds rank
 	// 0's counters of those running (ranks.go).
 	loopSeq atomic.Int64
-	loops   sync.Map
+	loops   loopTable
 	// rsync: critical sections, locks and atomics between ranks
 	// (ranklock.go).
 	rsync      rankSync
@@ -327,7 +327,7 @@ type run struct {
 }
 
 // activeRun is the run that detached Procs (see Current) belong to.
-var activeRun atomic.Pointer[run]
+var activeRun runPtr
 
 // standaloneRun serves detached Procs when no run is active.
 var standaloneRun = sync.OnceValue(func() *run {

@@ -148,7 +148,7 @@ const maxName = 1 << 10
 // processor neither flushes nor publishes again.
 type procTrace struct {
 	pubLen int64 // stored by storeRelease, loaded by atomic.LoadInt64
-	pubArr atomic.Pointer[[]byte]
+	pubArr bytesPtr
 	state  atomic.Int32 // stRunning, stFlushing, stSealed
 	pubCap int          // cap of the buffer whose memory pubArr holds
 	noPub  bool         // sealed seen by the processor: publish no more

@@ -85,8 +85,8 @@ type Run struct {
 	mu     sync.Mutex // guards the tree's shape (child lookup and creation)
 	root   *Node
 	nodes  []*Node
-	global atomic.Pointer[trans] // the intervals the APS leader went through, newest first
-	pushes int                   // transitions since the last pruning (the leader's)
+	global transPtr // the intervals the APS leader went through, newest first
+	pushes int      // transitions since the last pruning (the leader's)
 	procs  []*Proc
 	clock  func() int64
 	start  int64 // the run's start on clock
@@ -102,8 +102,17 @@ type Run struct {
 type trans struct {
 	t    int64
 	node *Node
-	prev atomic.Pointer[trans]
+	prev transPtr
 }
+
+// transPtr is an atomic *trans, written out instead of sync/atomic's
+// generic Pointer: the compiler compiles the methods of a generic type's
+// instances again in every package that reaches the type, and
+// instrumented code reaches this one (rtlib's ptrs.go).
+type transPtr struct{ p unsafe.Pointer }
+
+func (a *transPtr) Load() *trans   { return (*trans)(atomic.LoadPointer(&a.p)) }
+func (a *transPtr) Store(v *trans) { atomic.StorePointer(&a.p, unsafe.Pointer(v)) }
 
 // NewRun is the statistics of a run of n processors that started at start
 // on clock; processor 0 starts in the user program, the others waiting for

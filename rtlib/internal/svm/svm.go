@@ -33,6 +33,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Model is a consistency model.
@@ -114,7 +115,7 @@ type Space struct {
 	// perm[p] is processor p's table of permissions by page, replaced by
 	// a longer copy when a segment adds pages (under mu's write lock); the
 	// access check loads the current one.
-	perm    []atomic.Pointer[[]atomic.Uint32]
+	perm    []permPtr
 	mu      sync.RWMutex // the structure (pages, tables, segments): written by AddSegment, read by the protocol
 	segs    []*Segment
 	byAddr  map[uintptr]int32 // page address -> page number
@@ -123,7 +124,7 @@ type Space struct {
 
 // New makes the space of procs processors under model.
 func New(procs int, model Model) *Space {
-	s := &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([]atomic.Pointer[[]atomic.Uint32], procs), byAddr: map[uintptr]int32{}}
+	s := &Space{model: model, procs: procs, words: (procs + 63) / 64, perm: make([]permPtr, procs), byAddr: map[uintptr]int32{}}
 	for p := range s.perm {
 		s.perm[p].Store(&[]atomic.Uint32{})
 	}
@@ -187,6 +188,16 @@ func (s *Space) Segments() []*Segment {
 	defer s.mu.RUnlock()
 	return slices.Clone(s.segs)
 }
+
+// permPtr is an atomic *[]atomic.Uint32 (a processor's permission
+// table), written out instead of sync/atomic's generic Pointer: the
+// compiler compiles the methods of a generic type's instances again in
+// every package that reaches the type, and instrumented code reaches this
+// one (rtlib's ptrs.go).
+type permPtr struct{ p unsafe.Pointer }
+
+func (a *permPtr) Load() *[]atomic.Uint32   { return (*[]atomic.Uint32)(atomic.LoadPointer(&a.p)) }
+func (a *permPtr) Store(v *[]atomic.Uint32) { atomic.StorePointer(&a.p, unsafe.Pointer(v)) }
 
 // Hit reports whether processor p may access page pg as need (ReadOnly or
 // Writable) without a fault: the access check, one load of p's own table.
