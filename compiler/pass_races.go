@@ -756,8 +756,9 @@ func waitsAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
 
 // receivesAfter reports whether the iteration waits for the goroutine g
 // starts by receiving from a channel the goroutine's function literal
-// sends on or closes as its last act (go func() { ...; ch <- v }()
-// followed by x := <-ch, or a range or select over ch): nothing the
+// sends on or closes as its last act, a channel the iteration declares
+// (go func() { ...; ch <- v }() followed by x := <-ch, or a range or
+// select over ch): nothing the
 // goroutine does comes after what the iteration waits for. A send
 // before other work (ch <- v; out[i] = ...) is not a wait for that work.
 func (p *Package) receivesAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
@@ -765,9 +766,14 @@ func (p *Package) receivesAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
 	if !ok || len(lit.Body.List) == 0 {
 		return false
 	}
+	// chanOf is the channel variable e names when the iteration declares
+	// it: a channel from outside the loop may carry another iteration's
+	// goroutine's value, so a receive from it waits for no one goroutine.
 	chanOf := func(e ast.Expr) types.Object {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			return p.Info.Uses[id]
+			if o := p.Info.Uses[id]; o != nil && body.Pos() <= o.Pos() && o.Pos() < body.End() {
+				return o
+			}
 		}
 		return nil
 	}
