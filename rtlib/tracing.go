@@ -5,7 +5,7 @@ import (
 	rtrace "runtime/trace"
 	"sync/atomic"
 	"time"
-	_ "unsafe" // go:linkname nanotime
+	"unsafe" // go:linkname nanotime, pubLenAddr
 
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/rtlib/internal/stats"
@@ -138,8 +138,9 @@ const maxName = 1 << 10
 //
 // Publication: after every record the processor stores the length of its
 // buffer (pubLen, by storeRelease: a plain store on amd64, where
-// sync/atomic's full fence cost a tenth of a traced call; pubArr holds the
-// buffer's memory, stored again when it changes). The bytes below the published length never change until the
+// sync/atomic's full fence cost a tenth of a traced call; pubArr holds
+// the buffer's memory, stored again when it changes). The bytes below
+// the published length never change until the
 // buffer is handed over. So when the run ends while a processor is still
 // running (it did not reach a safe point within the bounded wait, or it is
 // stuck in user code), the runtime seals the processor (state) and writes
@@ -147,7 +148,7 @@ const maxName = 1 << 10
 // written so far, and the open record, if any, is left out. A sealed
 // processor neither flushes nor publishes again.
 type procTrace struct {
-	pubLen int64 // stored by storeRelease, loaded by atomic.LoadInt64
+	pubLen atomic.Int64 // stored by storeRelease (pubLenAddr), loaded by Load
 	pubArr bytesPtr
 	state  atomic.Int32 // stRunning, stFlushing, stSealed
 	pubCap int          // cap of the buffer whose memory pubArr holds
@@ -173,8 +174,12 @@ func (p *Proc) publish() {
 	if cap(p.buf.B) != t.pubCap {
 		t.setArr(p.buf.B)
 	}
-	storeRelease(&t.pubLen, int64(len(p.buf.B)))
+	storeRelease(t.pubLenAddr(), int64(len(p.buf.B)))
 }
+
+// pubLenAddr is the word of pubLen: an atomic.Int64 keeps it aligned for
+// 64-bit atomics on 32-bit machines, and its value is its only field.
+func (t *procTrace) pubLenAddr() *int64 { return (*int64)(unsafe.Pointer(&t.pubLen)) }
 
 func (t *procTrace) setArr(b []byte) {
 	t.pubArr.Store(&b)
@@ -233,7 +238,7 @@ func (p *Proc) flushFull() {
 		p.sv.kbytes = 0
 	}
 	p.tr.setArr(p.buf.B)
-	storeRelease(&p.tr.pubLen, 0)
+	storeRelease(p.tr.pubLenAddr(), 0)
 	c0 := float64(t0-r.startNano) / 1e3
 	d := float64(nanotime()-t0) / 1e3
 	if p.on(trace.TagKernelTraceBufferOverflow) {
@@ -289,7 +294,7 @@ func (p *Proc) seal(wait time.Duration, hurry <-chan struct{}) (b []byte, ok boo
 		}
 		time.Sleep(50 * time.Microsecond)
 	}
-	n := atomic.LoadInt64(&p.tr.pubLen)
+	n := p.tr.pubLen.Load()
 	arr := p.tr.pubArr.Load()
 	if arr == nil || n == 0 {
 		return nil, true
