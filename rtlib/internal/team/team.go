@@ -88,8 +88,8 @@ func Adapt(yields, least int, blocked time.Duration) int {
 // work) when every processor has a CPU: the others are running, so the
 // last arrival is usually well under a microsecond away, while a yield
 // (runtime.Gosched) costs about as much and delays seeing it. 1 024 loads,
-// about a microsecond: EPCC's barrier on 2 processors 473-547 -> 285-333
-// ns against libgomp's 455-480 in one run; the locks, whose holder may be
+// about a microsecond: EPCC's barrier on 2 processors 459-546 -> 294-332
+// ns in three interleaved rounds, libgomp's 455-480 on that machine; the locks, whose holder may be
 // descheduled, keep SpinPolicy's short spin (a long one made CRITICAL
 // slower, 114-118 -> 157-159 ns).
 const BarrierSpin = 1024
@@ -98,7 +98,8 @@ const BarrierSpin = 1024
 // spun and least rounds of yielding before a waiter blocks. Long spins did
 // not pay in measurements on the 2-CPU machines svmc targets: while one
 // processor spins, the one it waits for is often not running (more
-// processors than CPUs, other programs), so the spin is a few dozen loads.
+// processors than CPUs, other programs), so the spin is a few dozen loads
+// (a barrier's wait where every processor has a CPU spins BarrierSpin).
 func SpinPolicy(n int) (spin, yields int) {
 	if n <= runtime.GOMAXPROCS(0) {
 		return 32, MinYields
