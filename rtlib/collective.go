@@ -162,7 +162,8 @@ func bcast[T any](c *coll, ri, phase int, buf []T) {
 // Reduce combines the send buffers of every member element by element
 // with op, into recv of processor root (recv is not used elsewhere).
 // send and recv may be one slice (the result replaces the contribution),
-// though svmc check reports it, since MPI forbids overlapping buffers.
+// as in every call of two buffers (unaliased), though svmc check reports
+// it, since MPI forbids overlapping buffers.
 func Reduce[T Number](root int, op Op, send, recv []T) { ReduceAt(0, root, op, send, recv) }
 
 // ReduceAt is Reduce at call site site.
@@ -232,13 +233,9 @@ func reduce[T Number](c *coll, ri, phase int, op Op, send, recv []T) {
 			reqs[i] = collRecv(c, i, phase, parts[i])
 		}
 	}
-	parts[ri] = send
-	if ri != 0 && overlap(send, recv[:len(send)]) {
-		// In place (svmc check reports it, as MPI forbids it): the
-		// result, begun with member 0's part, would overwrite this one's
-		// before it is added.
-		parts[ri] = slices.Clone(send)
-	}
+	// In place, the result, begun with member 0's part, would overwrite
+	// this one's before it is added.
+	parts[ri] = unaliased(send, recv[:len(send)])
 	for _, r := range reqs {
 		if r == nil {
 			continue
@@ -252,6 +249,19 @@ func reduce[T Number](c *coll, ri, phase int, op Op, send, recv []T) {
 	for i := 1; i < n; i++ {
 		combine(op, acc, parts[i])
 	}
+}
+
+// unaliased returns send, or a copy of it where it shares memory with
+// recv, so that a call in place (Sendrecv(…, buf, …, buf), Alltoall(buf,
+// buf), a root's Gather into the buffer its part is in) gives what
+// separate buffers give, as MPI_Sendrecv_replace and MPI_IN_PLACE do,
+// instead of sending what a receive has already overwritten. svmc check
+// still reports the overlap (seed 003): MPI forbids it.
+func unaliased[T any](send, recv []T) []T {
+	if overlap(send, recv) {
+		return slices.Clone(send)
+	}
+	return send
 }
 
 // overlap reports whether a and b share memory.
@@ -307,6 +317,7 @@ func gather[T any](c *coll, ri, phase int, send, recv []T) {
 		return
 	}
 	c.needLen(len(recv), n*k, "receive buffer at the root")
+	send = unaliased(send, recv)
 	reqs := make([]*msg.Req, n)
 	for i := range n {
 		if i != ri {
@@ -339,6 +350,7 @@ func ScatterAt[T any](site, root int, send, recv []T) {
 		}
 		k := len(send) / n
 		c.needLen(len(recv), k, "receive buffer")
+		send = unaliased(send, recv)
 		for i := range n {
 			if i != ri {
 				collSend(c, i, 0, send[i*k:(i+1)*k])
@@ -379,6 +391,7 @@ func AlltoallAt[T any](site int, send, recv []T) {
 	}
 	k := len(send) / n
 	c.needLen(len(recv), n*k, "receive buffer")
+	send = unaliased(send, recv)
 	reqs := make([]*msg.Req, n)
 	for i := range n {
 		if i != c.me {

@@ -798,6 +798,7 @@ func SendrecvAt[T any](site, to, sendTag int, send []T, from, recvTag int, recv 
 		p.callStart(&c)
 	}
 	t0 := p.statClock()
+	send = unaliased(send, recv) // in place, as MPI_Sendrecv_replace
 	r := recvReq(p.ownReq(&p.msg.recv), site, from, recvTag, msg.PointToPoint, recv)
 	p.r.net.Recv(p.id, r)
 	if s := post(p, site, kind, to, sendTag, msg.PointToPoint, id, send, false, p.ownReq(&p.msg.send)); s != nil {
