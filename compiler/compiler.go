@@ -109,6 +109,7 @@ type Package struct {
 	// found on demand.
 	mutexSpans  []span
 	mutexesDone bool
+	wrappers    map[string]wrapper // the lock wrappers among the methods (lockWrapper)
 	// synthetic are the expressions substLocals made, with no source
 	// text of their own.
 	synthetic map[ast.Node]bool

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // Go programs serialise writes with a sync.Mutex as often as with a
@@ -45,13 +46,13 @@ func (p *Package) heldSpans(n ast.Node) []span {
 			return true
 		}
 		for i, st := range list {
-			x := p.lockCall(st, lockMethods)
+			x := p.lockCall(st, false)
 			if x == "" {
 				continue
 			}
 			s := span{st.End(), end}
 			for _, later := range list[i+1:] {
-				if p.lockCall(later, map[string]bool{"(*sync.Mutex).Unlock": true, "(*sync.RWMutex).Unlock": true, "(sync.Locker).Unlock": true}) == x {
+				if p.lockCall(later, true) == x {
 					s.to = later.Pos()
 					break
 				}
@@ -77,18 +78,86 @@ func stmtList(n ast.Node) (list []ast.Stmt, end token.Pos, ok bool) {
 	return nil, token.NoPos, false
 }
 
-// lockCall is the text of x in a statement x.M() whose method is one of
-// methods (by full name), or "".
-func (p *Package) lockCall(st ast.Stmt, methods map[string]bool) string {
+// unlockMethods release what lockMethods take.
+var unlockMethods = map[string]bool{
+	"(*sync.Mutex).Unlock":   true,
+	"(*sync.RWMutex).Unlock": true,
+	"(sync.Locker).Unlock":   true,
+}
+
+// lockCall names the lock a statement x.M() takes (unlock: releases): the
+// text of x for a method of lockMethods (unlockMethods), or x's text and
+// the field path of the lock for a method of the package that does it
+// for its receiver (a.lock() for func (a *acc) lock() { a.mu.Lock() }
+// names a.mu, as a.mu.Lock() does). "" for another statement.
+func (p *Package) lockCall(st ast.Stmt, unlock bool) string {
 	es, ok := st.(*ast.ExprStmt)
 	if !ok {
 		return ""
 	}
 	call, _ := ast.Unparen(es.X).(*ast.CallExpr)
-	if recv, full := p.nullaryMethod(call); recv != nil && methods[full] {
+	recv, full := p.nullaryMethod(call)
+	if recv == nil {
+		return ""
+	}
+	if unlock && unlockMethods[full] || !unlock && lockMethods[full] {
 		return p.Text(recv)
 	}
+	if w, ok := p.lockWrapper(full); ok && w.unlock == unlock {
+		return p.Text(recv) + w.path
+	}
 	return ""
+}
+
+// wrapper is a method that takes or releases a lock of its receiver as
+// its last act: path is the lock's selector from the receiver (".mu",
+// or "" for the receiver itself).
+type wrapper struct {
+	unlock bool
+	path   string
+}
+
+// lockWrapper says whether the package's method full (by its full name)
+// is a wrapper: without parameters, its body's last statement r.P.Lock()
+// or r.P.Unlock() on its receiver r, and an Unlock with no Lock of r.P
+// before it (a method that locks and unlocks is no wrapper). Go programs
+// hide a mutex behind such methods as often as they call it.
+func (p *Package) lockWrapper(full string) (wrapper, bool) {
+	if p.wrappers == nil {
+		p.wrappers = map[string]wrapper{}
+		for _, f := range p.Files {
+			for _, d := range f.Syntax.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					p.noteWrapper(fd)
+				}
+			}
+		}
+	}
+	w, ok := p.wrappers[full]
+	return w, ok
+}
+
+// noteWrapper records fd in p.wrappers when it is a lock wrapper.
+func (p *Package) noteWrapper(fd *ast.FuncDecl) {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 || fd.Type.Params.NumFields() != 0 || fd.Body == nil || len(fd.Body.List) == 0 {
+		return
+	}
+	fn, ok := p.Info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	r := fd.Recv.List[0].Names[0].Name
+	last := fd.Body.List[len(fd.Body.List)-1]
+	for _, unlock := range []bool{false, true} {
+		x := p.lockCall(last, unlock)
+		if x != r && !strings.HasPrefix(x, r+".") {
+			continue
+		}
+		if unlock && slices.ContainsFunc(fd.Body.List, func(st ast.Stmt) bool { return p.lockCall(st, false) == x }) {
+			continue
+		}
+		p.wrappers[fn.FullName()] = wrapper{unlock: unlock, path: x[len(r):]}
+	}
 }
 
 // nullaryMethod is the receiver and the full name ("(*sync.Mutex).Lock")

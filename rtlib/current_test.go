@@ -218,3 +218,31 @@ func TestDetachedPDO(t *testing.T) {
 		t.Errorf("%d messages for 3 pdo directives:\n%s", n, stderr.String())
 	}
 }
+
+// TestDetachedOneProcessor: on one processor a goroutine's pdo, psection
+// and barrier do what the processor's would, so nothing is said of them.
+func TestDetachedOneProcessor(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		var stderr bytes.Buffer
+		err := Run(testProg(), Params{NProcs: n, Stderr: &stderr}, func(*Proc) {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				p := Current()
+				p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 3, Step: 1}}, func(q *Proc, it *Iter) {
+					for it.Next() {
+					}
+				})
+				p.Barrier(1, 2)
+			}()
+			<-done
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Count(stderr.String(), "svmc: ")
+		if want := map[int]int{1: 0, 2: 2}[n]; got != want {
+			t.Errorf("n=%d: %d messages, want %d:\n%s", n, got, want, stderr.String())
+		}
+	}
+}

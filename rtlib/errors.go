@@ -83,9 +83,13 @@ func firstUserFrame(pcs []uintptr, also ...string) string {
 // detachedConstruct says once per site what a construct does on a detached
 // Proc: the goroutine that reached it is not one of the processors (the
 // program started it, or it runs before main), so there is no team to run
-// the construct with.
+// the construct with. On one processor there is none to lose: nothing is
+// said.
 func (p *Proc) detachedConstruct(at Site, what, does string) {
 	r := p.r
+	if r.n == 1 {
+		return
+	}
 	k := seenKey{at, 1}
 	if p.beside {
 		k.why = 2
