@@ -195,7 +195,12 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 		p.end()
 	}
 	a.pdo = t
-	a.space = append(a.space[:0], space...)
+	// Written only when it changed: a member read it at the last loop, so
+	// a store moves its line back here and the member's next read away
+	// again (a loop run again and again has the same nest).
+	if !slices.Equal(a.space, space) {
+		a.space = append(a.space[:0], space...)
+	}
 	p.r.rankTwin(at)
 	if len(a.members) > 1 {
 		a.dispatch(taskPDO)
@@ -232,6 +237,9 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 	p.inTask = true
 	us := p.st.User()
 	it.caught = p.callBody(body, it)
+	if it.caught != nil || len(it.partials)+len(it.values)+len(it.reduce) > 0 {
+		p.aps.folds.Store(1)
+	}
 	p.st.Restore(us)
 	p.inTask = false
 	p.loop = loop
@@ -248,10 +256,18 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	// A pdo whose iteration panicked combines nothing: the reduction
 	// variables keep their values from before the loop, whichever shares
 	// had finished.
-	if a.caught = a.firstPanic(); a.caught == nil {
-		for i := range a.slots {
-			a.slots[i].it.combine()
+	// The members' Iters are read only when one has something to fold
+	// or a panic: reading them every time moved their lines from the
+	// members' caches at every loop (folds, set before the arrivals).
+	if a.folds.Load() != 0 {
+		a.folds.Store(0)
+		if a.caught = a.firstPanic(); a.caught == nil {
+			for i := range a.slots {
+				a.slots[i].it.combine()
+			}
 		}
+	} else {
+		a.caught = nil
 	}
 	if rec != nil {
 		p.recordDist(a, rec)

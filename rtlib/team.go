@@ -90,7 +90,13 @@ type aps struct {
 	dyn  dynShared
 	ckin splitBarrier
 
-	_       [cacheLine]byte
+	_ [cacheLine]byte
+	// folds is set by a member whose share of a pdo left partial results
+	// or a panic (runBody), before it arrives at the loop's barrier; the
+	// leader reads the members' Iters only then (endPDO) and resets it.
+	folds atomic.Uint32
+	_     [cacheLine - 4]byte
+
 	ackWait atomic.Uint32 // the leader waits for acknowledgements (read by every member per task)
 	_       [cacheLine - 4]byte
 	ackGen  atomic.Uint64 // bumped by an acknowledgement the leader waits for
