@@ -210,9 +210,12 @@ func (p *Proc) leadPDO(at Site, s Schedule, space []Range, body func(p *Proc, it
 	if work {
 		p.pdoWorkRec(at, p.iter(), start)
 	}
-	if repl {
+	switch {
+	case repl:
 		p.gatherRec(at, wPDOEnd)
-	} else {
+	case p.r.quickJoin:
+		a.join(p, at)
+	default:
 		p.barrierRec(at, wPDOEnd)
 	}
 	p.endPDO(&t, s.rec)
@@ -312,9 +315,12 @@ func (p *Proc) pdoShare(t *pdoTask) {
 	if work {
 		p.pdoWorkRec(at, p.iter(), start)
 	}
-	if repl {
+	switch {
+	case repl:
 		p.gatherRec(at, wPDOEnd)
-	} else {
+	case p.r.quickJoin:
+		a.arrive(p, at)
+	default:
 		p.barrierRec(at, wPDOEnd)
 	}
 	p.popRegion(at, trace.RegionPDO)

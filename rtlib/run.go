@@ -195,6 +195,7 @@ type run struct {
 	minYields  int           // least rounds of runtime.Gosched before blocking
 	activeWait time.Duration // Params.ActiveWait
 	adaptive   bool          // barrier waits adapt their yielding (see await)
+	quickJoin  bool          // nothing observes a member's wait at a pdo's end (aps.arrive)
 	thrCalls   int64         // throttling (throttle.go): calls, 0 off
 	thrUs      float64       // and mean inclusive µs
 	standalone bool
@@ -696,6 +697,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			p.st = r.stats.Proc(p.id)
 		}
 	}
+	r.quickJoin = r.stats == nil && !r.svmOn && r.ranks == nil && !slices.ContainsFunc(r.procs, func(p *Proc) bool { return p.track })
 	r.startWatchdog(par.Deadlock)
 	if par.TimeLimit > 0 {
 		limit := time.AfterFunc(par.TimeLimit, func() { r.fail(r.timeLimitError(par.TimeLimit)) })

@@ -348,6 +348,45 @@ func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 	p.await(&b.Gen, g, p.r.adaptive)
 }
 
+// join and arrive end a pdo dispatched in exclusive mode when nothing
+// observes how long a member waits there (run.quickJoin: no trace, no
+// statistics, no SVM layer, one process): the leader waits for every
+// arrival, a member arrives and goes back to wait for the next task. A
+// member waits for the leader's next dispatch anyway; waiting for a
+// release first cost a cache-line transfer in the leader's path at every
+// loop (the member's store of the generation the leader waited on).
+func (a *aps) join(p *Proc, at Site) {
+	st := site{at, wPDOEnd}
+	a.slots[p.apsIndex].site = st
+	b := &a.bar
+	n := len(a.members)
+	h := st.hash()
+	p.waitFor(wPDOEnd, at)
+	v := b.Arrive(h)
+	for {
+		last, same := team.Complete(v, n, h)
+		if last {
+			if !same {
+				a.checkSites(p)
+			}
+			break
+		}
+		v = p.await(&b.Arrived, v, p.r.adaptive)
+	}
+	b.Arrived.Store(0) // no member arrives again before the next dispatch
+	a.pending = 0
+}
+
+// arrive is a member's part of join.
+func (a *aps) arrive(p *Proc, at Site) {
+	st := site{at, wPDOEnd}
+	a.slots[p.apsIndex].site = st
+	h := st.hash()
+	if last, _ := team.Complete(a.bar.Arrive(h), len(a.members), h); last {
+		a.leader.wakeup()
+	}
+}
+
 // timeVariation charges one barrier instance to the statistics of p, the
 // processor that saw every member arrive (IsTimeVariation): the spread of
 // the arrivals and what the members lost waiting for the last one. Every
