@@ -493,6 +493,7 @@ func TestSuggest(t *testing.T) {
 	for word, want := range map[string]string{
 		"barier": "barrier", "PDOO": "pdo", "pd": "pdo", "critcal": "critical",
 		"barrier_chekin": "barrier_checkin", "foo": "", "x": "", "distributed": "distribute",
+		"trace": "trace_region", "Region": "trace_region", "checkout": "barrier_checkout", "barrier": "",
 	} {
 		got := suggest(word, all)
 		if want != "" {

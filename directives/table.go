@@ -2,6 +2,8 @@ package directives
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	sug "github.com/svmc/svmc/internal/suggest"
@@ -179,7 +181,22 @@ func keywords(keep func(Info) bool) []string {
 }
 
 // suggest returns `; did you mean "x"?` for the candidate closest to word,
-// or "" when none is close.
+// or, when none is close, for the one candidate of which word is a part
+// between underscores (//svm:trace for trace_region, //svm:checkin for
+// barrier_checkin); "" otherwise.
 func suggest(word string, candidates []string) string {
-	return sug.DidYouMean(strings.ToLower(word), candidates, false)
+	w := strings.ToLower(word)
+	if h := sug.DidYouMean(w, candidates, false); h != "" {
+		return h
+	}
+	var parts []string
+	for _, c := range candidates {
+		if strings.Contains(c, "_") && slices.Contains(strings.Split(c, "_"), w) {
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) == 1 {
+		return "; did you mean " + strconv.Quote(parts[0]) + "?"
+	}
+	return ""
 }
