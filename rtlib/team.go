@@ -318,34 +318,46 @@ func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 	if a.r.timeVar {
 		a.slots[p.apsIndex].arrive = nanotime()
 	}
-	b := &a.bar
-	n := len(a.members)
 	h := st.hash()
 	p.waitFor(kind, at)
 	if p == a.leader {
-		v := b.Arrive(h)
-		for {
-			last, same := team.Complete(v, n, h)
-			if last {
-				if !same {
-					a.checkSites(p)
-				}
-				if a.r.timeVar {
-					a.timeVariation(p)
-				}
-				a.svmSync()
-				break
-			}
-			v = p.await(&b.Arrived, v, false)
-		}
-		a.pending = 0
+		a.allArrived(p, h, false)
 		return
 	}
-	g := b.Gen.Load()
-	if last, _ := team.Complete(b.Arrive(h), n, h); last {
+	g := a.bar.Gen.Load()
+	a.arriveHash(h)
+	p.await(&a.bar.Gen, g, p.r.adaptive)
+}
+
+// allArrived is the leader's arrival at a leader-release barrier: it
+// returns when every member arrived (with site hash h).
+func (a *aps) allArrived(p *Proc, h uint64, adapt bool) {
+	b := &a.bar
+	n := len(a.members)
+	v := b.Arrive(h)
+	for {
+		last, same := team.Complete(v, n, h)
+		if last {
+			if !same {
+				a.checkSites(p)
+			}
+			if a.r.timeVar {
+				a.timeVariation(p)
+			}
+			a.svmSync()
+			break
+		}
+		v = p.await(&b.Arrived, v, adapt)
+	}
+	a.pending = 0
+}
+
+// arriveHash is a member's arrival at a leader-release barrier; the last
+// one wakes the leader.
+func (a *aps) arriveHash(h uint64) {
+	if last, _ := team.Complete(a.bar.Arrive(h), len(a.members), h); last {
 		a.leader.wakeup()
 	}
-	p.await(&b.Gen, g, p.r.adaptive)
 }
 
 // join and arrive end a pdo dispatched in exclusive mode when nothing
@@ -358,33 +370,16 @@ func (a *aps) gather(p *Proc, at Site, kind waitKind) {
 func (a *aps) join(p *Proc, at Site) {
 	st := site{at, wPDOEnd}
 	a.slots[p.apsIndex].site = st
-	b := &a.bar
-	n := len(a.members)
-	h := st.hash()
 	p.waitFor(wPDOEnd, at)
-	v := b.Arrive(h)
-	for {
-		last, same := team.Complete(v, n, h)
-		if last {
-			if !same {
-				a.checkSites(p)
-			}
-			break
-		}
-		v = p.await(&b.Arrived, v, p.r.adaptive)
-	}
-	b.Arrived.Store(0) // no member arrives again before the next dispatch
-	a.pending = 0
+	a.allArrived(p, st.hash(), p.r.adaptive)
+	a.bar.Arrived.Store(0) // no member arrives again before the next dispatch
 }
 
 // arrive is a member's part of join.
 func (a *aps) arrive(p *Proc, at Site) {
 	st := site{at, wPDOEnd}
 	a.slots[p.apsIndex].site = st
-	h := st.hash()
-	if last, _ := team.Complete(a.bar.Arrive(h), len(a.members), h); last {
-		a.leader.wakeup()
-	}
+	a.arriveHash(st.hash())
 }
 
 // timeVariation charges one barrier instance to the statistics of p, the
