@@ -146,8 +146,14 @@ func main() {
 		if res.code != 0 || res.stdout != "[100 200]\n" {
 			t.Errorf("-n %s: exit %d, stdout %q\n%s", n, res.code, res.stdout, res.stderr)
 		}
-		if strings.Count(res.stderr, "main.go:16:4: pdo runs all its iterations on this goroutine") != 1 {
-			t.Errorf("-n %s: stderr %q, want one note that the pdo runs serially", n, res.stderr)
+		// On one processor the pdo runs as it would on the processor:
+		// no note (the compiler's warning stays).
+		want := 1
+		if n == "1" {
+			want = 0
+		}
+		if strings.Count(res.stderr, "main.go:16:4: pdo runs all its iterations on this goroutine") != want {
+			t.Errorf("-n %s: stderr %q, want %d notes that the pdo runs serially", n, res.stderr, want)
 		}
 	}
 }
