@@ -174,5 +174,5 @@ func (p *Package) nullaryMethod(call *ast.CallExpr) (ast.Expr, string) {
 	if !ok {
 		return nil, ""
 	}
-	return sel.X, fn.FullName()
+	return sel.X, fn.Origin().FullName() // a generic type's methods by their declaration
 }
