@@ -130,3 +130,46 @@ func TestNestedPDOIsNoTeamInstance(t *testing.T) {
 		t.Errorf("the outer loop's 2 against 3 iterations not found")
 	}
 }
+
+// TestFlowLanes: goroutine lanes are no processors of the run: two runs
+// of 2 processors compare every processor's steps whatever their lanes,
+// and runs of 2 and 4 processors with four lanes each are said to have 2
+// and 4 (x338's diff said 6 and 8).
+func TestFlowLanes(t *testing.T) {
+	flow := func(procs, lanes int) *Flow {
+		s := tracetest.New(procs + lanes)
+		s.Procs = procs
+		for p := range procs {
+			s.Start(p, 0, 1, 0, trace.RegionProgram)
+			s.Sync(p, 1, trace.TagWaitBarrierStart, 1, 2)
+			s.Stop(p, 9, 1, 0, trace.RegionProgram)
+		}
+		for l := procs; l < procs+lanes; l++ {
+			s.GoroutineStart(l, 2, 0, l-procs+1, "main.go:7")
+			s.Start(l, 3, 2, 0, trace.RegionSubroutine)
+			s.Stop(l, 4, 2, 0, trace.RegionSubroutine)
+		}
+		data, err := s.Encode(trace.Binary, tracetest.Prog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := trace.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadFlow(rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if f := flow(2, 4); f.Procs != 2 {
+		t.Errorf("2 processors and 4 lanes: Procs %d", f.Procs)
+	}
+	if d := CompareFlows(flow(2, 1), flow(2, 3), nil); !strings.HasPrefix(d.Compared, "every processor's") || d.First != nil {
+		t.Errorf("same processors, other lanes: compared %q, first divergence %+v", d.Compared, d.First)
+	}
+	if d := CompareFlows(flow(2, 4), flow(4, 4), nil); !strings.Contains(d.Compared, "the runs have 2 and 4 processors") {
+		t.Errorf("2 and 4 processors: compared %q", d.Compared)
+	}
+}

@@ -17,7 +17,7 @@ import (
 
 // Flow is the behaviour of one run.
 type Flow struct {
-	Procs int
+	Procs int // the run's processors (goroutine lanes are not counted)
 	// Steps are each processor's steps in its order.
 	Steps [][]Step
 	// Iterations are, per pdo (sub, dir), the iterations of each instance
@@ -155,7 +155,16 @@ func ReadFlow(src replay.Source) (*Flow, error) {
 		}
 		return nil
 	})
+	// The streams of goroutine lanes come after the processors': they
+	// are no processors of the run, and their steps (a goroutine's, in
+	// its own time) are not compared.
 	f.Procs = len(f.Steps)
+	for p, s := range ps {
+		if s.lane {
+			f.Procs = p
+			break
+		}
+	}
 	return f, err
 }
 
