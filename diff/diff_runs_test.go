@@ -108,19 +108,7 @@ func TestNestedPDOIsNoTeamInstance(t *testing.T) {
 			s.Stop(p, 6, 1, 1, trace.RegionPDO)
 			s.Stop(p, 7, 1, 0, trace.RegionProgram)
 		}
-		data, err := s.Encode(trace.Binary, tracetest.Prog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := trace.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ReadFlow(rd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+		return synthFlow(t, s)
 	}
 	a, b := flow(1, []int{2}), flow(2, []int{1, 1})
 	if d := CompareFlows(a, b, nil); d.Loop != nil {
@@ -149,19 +137,7 @@ func TestFlowLanes(t *testing.T) {
 			s.Start(l, 3, 2, 0, trace.RegionSubroutine)
 			s.Stop(l, 4, 2, 0, trace.RegionSubroutine)
 		}
-		data, err := s.Encode(trace.Binary, tracetest.Prog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := trace.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ReadFlow(rd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+		return synthFlow(t, s)
 	}
 	if f := flow(2, 4); f.Procs != 2 {
 		t.Errorf("2 processors and 4 lanes: Procs %d", f.Procs)
@@ -172,4 +148,22 @@ func TestFlowLanes(t *testing.T) {
 	if d := CompareFlows(flow(2, 4), flow(4, 4), nil); !strings.Contains(d.Compared, "the runs have 2 and 4 processors") {
 		t.Errorf("2 and 4 processors: compared %q", d.Compared)
 	}
+}
+
+// synthFlow is the behaviour of the trace s writes.
+func synthFlow(t *testing.T, s *tracetest.Synth) *Flow {
+	t.Helper()
+	data, err := s.Encode(trace.Binary, tracetest.Prog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFlow(rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
