@@ -41,7 +41,15 @@
 // sets up its own share at once; for on_home and loop-level schedules the
 // members wait for the leader's schedule (a dispatch). Its barrier is
 // released by the leader (aps.gather/release) after it combined the
-// reductions, so every member reads the result. A task is acknowledged by
+// reductions, so every member reads the result. A PDO the leader
+// dispatches from exclusive mode ends with the implicit barrier, or, when
+// nothing observes the members' waits there (no trace, statistics or SVM
+// layer, one process: run.quickJoin), with the leader waiting for their
+// arrivals alone (aps.join): they wait for its next dispatch anyway. The
+// leader reads the members' Iters after the loop only when one of them
+// left partial results or a panic (aps.folds), and rewrites the nest they
+// read only when it changed: each saves a cache line's round trip between
+// processors at every loop. A task is acknowledged by
 // each member once it has copied what it needs; the leader waits for the
 // acknowledgements only when a task may still be open (it dispatched again
 // without a barrier in between, as in a replicated region), so a slow member
