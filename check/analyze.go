@@ -287,7 +287,16 @@ func (a *analyser) overlapChecks(ps *procState, c *call) {
 			Message: fmt.Sprintf("%s at %s: %s", trace.CallKindName(c.kind), a.where(c.site), what), Calls: calls})
 	}
 	if (c.kind == trace.CallSendrecv || trace.IsCollective(c.kind)) && overlaps(c.lo, c.hi, c.rlo, c.rhi) {
-		bad(c, "its send and receive buffers overlap")
+		what, mpi := "its send and receive buffers overlap", "MPI_IN_PLACE"
+		if c.lo == c.rlo && c.hi == c.rhi {
+			what = "its send and receive buffers are one slice"
+		}
+		if c.kind == trace.CallSendrecv {
+			mpi = "MPI_Sendrecv_replace"
+		}
+		// svmc's calls run in place (rtlib copies the send buffer first),
+		// so the result is right here; the program is still wrong for MPI.
+		bad(c, what+": svmc runs the call in place (the send buffer copied first), but MPI forbids overlapping buffers ("+mpi+" is MPI's way)")
 		return
 	}
 	recvBuf := func(x *call) (uint64, uint64) {

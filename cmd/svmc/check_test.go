@@ -20,7 +20,8 @@ import (
 // in the manner of the MPI Bugs Initiative): each program's first line
 // says what it is — "want OK", or the class of its error, whose line is
 // marked "// ERROR" (or "// ERROR below" on the line before) — and may
-// set procs=N, flags="..." for svmc run and
+// set procs=N, flags="..." for svmc run, message="..." (a diagnosis
+// must say it) and
 // runs=N (a non-deterministic program, run N times with msg_perturb). A
 // diagnosis counts when class and line are right (strict). The test
 // prints coverage, recall, precision and F1 per class and fails below
@@ -111,6 +112,10 @@ func TestCheckSuite(t *testing.T) {
 					}
 					o.got[k] = 1 // a diagnosis per run counts once
 				}
+			}
+			// message="…": a diagnosis says it.
+			if m := opts["message"]; m != "" && !slices.ContainsFunc(o.reported, func(r string) bool { return strings.Contains(r, m) }) {
+				t.Errorf("%s: no diagnosis says %q; reported %q", name, m, o.reported)
 			}
 			results[i] = o
 		}()

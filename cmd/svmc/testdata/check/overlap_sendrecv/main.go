@@ -1,4 +1,4 @@
-// want class="overlapping"
+// want class="overlapping" message="MPI_Sendrecv_replace"
 // Sendrecv with one slice as its send and its receive buffer.
 package main
 

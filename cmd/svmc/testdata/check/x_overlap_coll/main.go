@@ -1,4 +1,4 @@
-// want class="overlapping"
+// want class="overlapping" message="are one slice: svmc runs the call in place"
 // An Allreduce whose send and receive buffers are one slice.
 package main
 
