@@ -265,3 +265,41 @@ func varNums(s *progdb.Subprogram, vars []Ident) []int {
 	}
 	return out
 }
+
+// WithNames adds to the syntax errors of a file (Load's, with the entries
+// that parsed in f) the errors Check finds in those entries' names, in the
+// order of their positions, so that one run reports every error of a
+// request file instead of its syntax first and its names on the next try.
+// A name error at the position of a syntax error is left out.
+func WithNames(f *File, syntax ErrorList, prog *progdb.Program, lenient bool) ErrorList {
+	out := slices.Clone(syntax)
+	if f == nil {
+		return out
+	}
+	at := map[Pos]bool{}
+	for _, d := range syntax {
+		at[d.Pos] = true
+	}
+	_, errs := Check(f, prog, lenient)
+	for _, d := range errs {
+		if !at[d.Pos] {
+			out = append(out, d)
+		}
+	}
+	file := map[string]int{} // files in the order Load reported them
+	for _, d := range out {
+		if _, ok := file[d.Pos.File]; !ok {
+			file[d.Pos.File] = len(file)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Diagnostic) int {
+		if a.Pos.File != b.Pos.File {
+			return file[a.Pos.File] - file[b.Pos.File]
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		return a.Pos.Col - b.Pos.Col
+	})
+	return out
+}

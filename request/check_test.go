@@ -1,6 +1,8 @@
 package request
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -155,5 +157,32 @@ func TestCheckPlain(t *testing.T) {
 	want := []string{"t.req:1:15: function solve is small enough for Go to inline, so svmc left it as written: it has no region to trace (build with --instrument-all to give it one)"}
 	if d := cmp.Diff(want, diagStrings(warns)); d != "" || errs != nil {
 		t.Errorf("errors %v, warnings (-want +got):\n%s", errs, d)
+	}
+}
+
+// TestWithNames: a file with syntax errors and unknown names reports both
+// in one list, in the order of their positions (x338's request file took
+// two runs to show its four errors).
+func TestWithNames(t *testing.T) {
+	src := "CONFIG SVM_TraceStage: 9\n" +
+		"REQUEST LOCAL @MAIN.REG_NO(7): (REGION)\n" +
+		"REQUEST GLOBAL Bogus\n" +
+		"REQUEST LOCAL Solve.*: (REGION)\n" +
+		"CONFIG SVM_Throttle_Calls: -5\n"
+	f, err := Parse("t.req", []byte(src))
+	var syntax ErrorList
+	if !errors.As(err, &syntax) || f == nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	got := WithNames(f, syntax, testProg(), false).Error()
+	want := strings.Join([]string{
+		`t.req:1:24: bad stage "9": want a number from 0 to 6`,
+		`t.req:2:28: function main has no region 7 (its regions are numbered 0 to 3)`,
+		`t.req:3:16: unknown global request "Bogus"`,
+		`t.req:4:15: unknown function "Solve"; did you mean "solve"?`,
+		`t.req:5:28: expected a number of calls after SVM_Throttle_Calls:, found "-"`,
+	}, "\n")
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -306,6 +306,11 @@ func TestMainParams(t *testing.T) {
 	if err := os.WriteFile(req, []byte("CONFIG SVM_TraceStage: 2\n\nREQUEST LOCAL mian.*: (REGION)\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	// A syntax error and an unknown name: both in one run.
+	both := filepath.Join(dir, "both.req")
+	if err := os.WriteFile(both, []byte("REQUEST LOCAL mian.*: (REGION)\nCONFIG SVM_TraceStage: 9\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	good := filepath.Join(dir, "good.req")
 	if err := os.WriteFile(good, []byte("CONFIG SVM_TraceStage: 1\n"), 0o666); err != nil {
 		t.Fatal(err)
@@ -319,6 +324,8 @@ func TestMainParams(t *testing.T) {
 		{[]string{"SVMC_STAGE=9"}, "svmc: SVMC_STAGE=9: want a stage 0..6\n"},
 		{[]string{"SVMC_FORMAT=xml"}, "svmc: SVMC_FORMAT=xml: want ascii or binary\n"},
 		{[]string{"SVMC_REQUEST=" + req}, "svmc: " + req + ":3:15: unknown function \"mian\"; did you mean \"main\"?\n"},
+		{[]string{"SVMC_REQUEST=" + both}, "svmc: " + both + ":1:15: unknown function \"mian\"; did you mean \"main\"?\n" +
+			"svmc: " + both + ":2:24: bad stage \"9\": want a number from 0 to 6\n"},
 	} {
 		stderr, code := runProg(t, "ok", c.env...)
 		if code != 2 || stderr != c.want {

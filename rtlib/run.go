@@ -402,6 +402,14 @@ func Main(prog *Program, body func(p *Proc)) {
 	}
 	par, closeAll, err := paramsFromEnv(net)
 	if err != nil {
+		var re *params.RequestError
+		if errors.As(err, &re) {
+			// The names of what parsed are checked too: every error of
+			// the file in one run.
+			if pi, perr := (&run{prog: prog}).progInfo(); perr == nil {
+				err = request.WithNames(re.File, re.Errs, pi, re.Lenient)
+			}
+		}
 		fatal(err)
 	}
 	sig := make(chan os.Signal, 2)

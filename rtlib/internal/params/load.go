@@ -199,7 +199,7 @@ func (s *Set) applyRequest() error {
 	if err != nil {
 		var el request.ErrorList
 		if errors.As(err, &el) {
-			return err
+			return &RequestError{File: f, Errs: el, Lenient: s.Values.Lenient}
 		}
 		return fmt.Errorf("%s: %v", s.SourceName("request"), err)
 	}
@@ -231,6 +231,18 @@ func (s *Set) applyRequest() error {
 	}
 	return nil
 }
+
+// RequestError is a request file's syntax errors, with the entries that
+// parsed: the run checks their names against its program too
+// (request.WithNames), which the parameters do not know.
+type RequestError struct {
+	File    *request.File
+	Errs    request.ErrorList
+	Lenient bool
+}
+
+func (e *RequestError) Error() string { return e.Errs.Error() }
+func (e *RequestError) Unwrap() error { return e.Errs }
 
 // walkConfig calls fn for every CONFIG entry of f and its included files in
 // order.
