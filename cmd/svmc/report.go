@@ -21,16 +21,17 @@ import (
 func reportCmd() *cobra.Command {
 	var (
 		info, format, nextReq string
+		outPath               string
 		findingsOnly          bool
 		fileOrder             bool
 		src                   string
 		cost                  costFlags
 	)
 	cmd := &cobra.Command{
-		Use: "report TRACE [--info FILE] [--format text|json|html] [--findings] [--next-request FILE]",
+		Use: "report TRACE [--info FILE] [--format text|json|html] [-o FILE] [--findings] [--next-request FILE]",
 		Example: `  svmc report t.sddf
   svmc report --findings --next-request next.req t.sddf
-  svmc report --format html t.sddf > report.html
+  svmc report --format html -o report.html t.sddf
   svmc trace convert --to binary - - < t.txt | svmc report -`,
 		Short: "report time, load imbalance, waiting and bottlenecks of a trace",
 		Long: `report reads a trace (ASCII or binary SDDF) and prints, tied to the source lines of the
@@ -109,14 +110,21 @@ from --info FILE (svminfo.json, written by svmc compile).
 					return fmt.Errorf("report: --next-request: %v", err)
 				}
 			}
-			out := cmd.OutOrStdout()
-			switch format {
-			case "json":
-				err = analysis.WriteJSON(out, rep)
-			case "html":
-				err = reportPage(out, rep, f, fi.size, path, prog, src)
-			default:
-				err = analysis.WriteText(out, rep)
+			write := func(out io.Writer) error {
+				switch format {
+				case "json":
+					return analysis.WriteJSON(out, rep)
+				case "html":
+					return reportPage(out, rep, f, fi.size, path, prog, src)
+				}
+				return analysis.WriteText(out, rep)
+			}
+			if outPath != "" {
+				// As svmc view and export write theirs: the file appears
+				// whole or not at all.
+				err = writeResult("-o", outPath, []string{args[0], info, nextReq}, write)
+			} else {
+				err = write(cmd.OutOrStdout())
 			}
 			if err != nil {
 				return fmt.Errorf("report: writing the report: %v", err)
@@ -126,6 +134,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 	}
 	cmd.Flags().StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or html")
+	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write the report to `FILE` instead of standard output")
 	cmd.Flags().StringVar(&src, "src", "", "with --format html: embed the program's source files, read from `DIR` (its package directory)")
 	cmd.Flags().BoolVar(&findingsOnly, "findings", false, "print the summary and the findings only (no region, loop and waiting tables)")
 	cmd.Flags().StringVar(&nextReq, "next-request", "", "write the trace request file for the next run of the top findings to FILE")
