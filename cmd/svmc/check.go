@@ -17,11 +17,12 @@ import (
 func checkCmd() *cobra.Command {
 	var (
 		info, format, params, classes string
+		outPath                       string
 		maxErrors                     int
 		times, noPotential, printTr   bool
 	)
 	cmd := &cobra.Command{
-		Use: "check TRACE [--format text|json] [--info FILE] [--max-errors N] [--classes LIST] [--params FILE]",
+		Use: "check TRACE [--format text|json] [-o FILE] [--info FILE] [--max-errors N] [--classes LIST] [--params FILE]",
 		Example: `  svmc run --check -n 4 --trace t.sddf . && svmc check t.sddf
   svmc check --format json t.sddf
   svmc check --classes "nonpaired send,real deadlock" t.sddf`,
@@ -95,15 +96,18 @@ and potential (1/0), as seed 003's analyser is controlled; flags override it.`,
 			if err != nil {
 				return fmt.Errorf("check: %v", err)
 			}
-			out := cmd.OutOrStdout()
-			if format == "json" {
-				err = check.WriteJSON(out, res)
-			} else {
-				err = check.WriteText(out, in.name, res, check.PrintOptions{Times: times})
-			}
-			if err == nil && tr != nil {
-				err = appendTrace(out, tr, opt.TraceOut.(*bufio.Writer))
-			}
+			err = emit(cmd, outPath, []string{args[0], info, params}, func(out io.Writer) error {
+				var err error
+				if format == "json" {
+					err = check.WriteJSON(out, res)
+				} else {
+					err = check.WriteText(out, in.name, res, check.PrintOptions{Times: times})
+				}
+				if err == nil && tr != nil {
+					err = appendTrace(out, tr, opt.TraceOut.(*bufio.Writer))
+				}
+				return err
+			})
 			if err != nil {
 				return fmt.Errorf("check: writing the protocol: %v", err)
 			}
@@ -113,6 +117,7 @@ and potential (1/0), as seed 003's analyser is controlled; flags override it.`,
 	f := cmd.Flags()
 	f.StringVar(&info, "info", "", "program information file (svminfo.json) to use instead of the trace's")
 	f.StringVar(&format, "format", "text", "output: text (the protocol) or json (the errors)")
+	f.StringVarP(&outPath, "out", "o", "", "write the protocol to `FILE` instead of standard output")
 	f.IntVar(&maxErrors, "max-errors", 20, "errors printed per processor (0: no limit)")
 	f.StringVar(&classes, "classes", "", "check only these classes (comma-separated)")
 	f.StringVar(&params, "params", "", "parameter file of the analyser (max_errors, classes, times, potential)")

@@ -15,9 +15,9 @@ import (
 )
 
 func diffCmd() *cobra.Command {
-	var format string
+	var format, outPath string
 	cmd := &cobra.Command{
-		Use:   "diff [--format text|json] A B [C ...] | A1 A2 ... -- B1 B2 ...",
+		Use:   "diff [--format text|json|html] [-o FILE] A B [C ...] | A1 A2 ... -- B1 B2 ...",
 		Short: "compare two traces of a program: time, imbalance and findings region by region, and the scaling from A to B",
 		Long: `diff compares trace B with trace A of the same program (the program information of
 both is compared first, and a difference is said plainly): each region's time on its
@@ -64,11 +64,13 @@ p < 0.05, as benchstat does; 4 runs a side at least); the rest compares A1 with 
 			}
 			if dash < 0 && len(args) > 2 {
 				sc := diff.Scale(args, models, progs)
-				if format == "json" {
-					return sc.WriteJSON(cmd.OutOrStdout())
-				}
-				sc.WriteText(cmd.OutOrStdout())
-				return nil
+				return emit(cmd, outPath, args, func(w io.Writer) error {
+					if format == "json" {
+						return sc.WriteJSON(w)
+					}
+					sc.WriteText(w)
+					return nil
+				})
 			}
 			ia, ib := 0, 1 // the runs compared in detail: the first of each side
 			if dash > 0 {
@@ -94,12 +96,9 @@ p < 0.05, as benchstat does; 4 runs a side at least); the rest compares A1 with 
 				}
 			}
 			r.Behaviour = diff.CompareFlows(flows[0], flows[1], progs[ia])
-			switch format {
-			case "json":
-				return r.WriteJSON(cmd.OutOrStdout())
-			case "html":
+			var tls [2]*view.Timeline
+			if format == "html" {
 				// Both timelines on one time axis, the comparison beside.
-				var tls [2]*view.Timeline
 				for i, k := range []int{ia, ib} {
 					tl, err := view.BuildFile(args[k], view.Options{})
 					if err != nil {
@@ -107,14 +106,22 @@ p < 0.05, as benchstat does; 4 runs a side at least); the rest compares A1 with 
 					}
 					tls[i] = tl
 				}
-				var note strings.Builder
-				r.WriteText(&note)
-				return view.WriteHTML(cmd.OutOrStdout(), view.Merge(tls[0], tls[1], note.String()))
 			}
-			r.WriteText(cmd.OutOrStdout())
-			return nil
+			return emit(cmd, outPath, args, func(w io.Writer) error {
+				switch format {
+				case "json":
+					return r.WriteJSON(w)
+				case "html":
+					var note strings.Builder
+					r.WriteText(&note)
+					return view.WriteHTML(w, view.Merge(tls[0], tls[1], note.String()))
+				}
+				r.WriteText(w)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json or html (one page: both timelines on one time axis, lanes A P0.. and B P0.., the comparison beside)")
+	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write the comparison to `FILE` instead of standard output")
 	return cmd
 }

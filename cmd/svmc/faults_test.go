@@ -244,6 +244,8 @@ func TestOutputIsInput(t *testing.T) {
 		{"export", "--format", "chrome", "t.sddf", "-o", "t.sddf"},
 		{"report", "t.sddf", "--next-request", "t.sddf"},
 		{"report", "t.sddf", "-o", "link.sddf"},
+		{"check", "t.sddf", "-o", "t.sddf"},
+		{"diff", "t.sddf", "t.sddf", "-o", "link.sddf"},
 	} {
 		res := runSvmc(t, dir, args...)
 		if res.code == 0 || !strings.Contains(res.stderr, "is the input file t.sddf: write the output to another file") {
@@ -256,13 +258,19 @@ func TestOutputIsInput(t *testing.T) {
 	if res := runSvmc(t, dir, "trace", "convert", "--to", "ascii", "t.sddf", "t.txt"); res.code != 0 {
 		t.Errorf("convert to another file: %d %s", res.code, res.stderr)
 	}
-	// report -o writes what it prints.
-	printed := runSvmc(t, dir, "report", "--format", "json", "t.sddf")
-	if res := runSvmc(t, dir, "report", "--format", "json", "-o", "r.json", "t.sddf"); res.code != 0 || res.stdout != "" {
-		t.Errorf("report -o: exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
-	}
-	if got, _ := os.ReadFile(filepath.Join(dir, "r.json")); printed.code != 0 || len(got) == 0 || string(got) != printed.stdout {
-		t.Errorf("report -o wrote %d bytes, report printed %d", len(got), len(printed.stdout))
+	// report, check and diff -o write what they print.
+	for _, args := range [][]string{
+		{"report", "--format", "json", "t.sddf"},
+		{"check", "--format", "json", "t.sddf"},
+		{"diff", "--format", "json", "t.sddf", "t.sddf"},
+	} {
+		printed := runSvmc(t, dir, args...)
+		if res := runSvmc(t, dir, append(args, "-o", "out.json")...); res.code != 0 || res.stdout != "" {
+			t.Errorf("%s -o: exit %d, stdout %q, stderr %s", args[0], res.code, res.stdout, res.stderr)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "out.json")); printed.code != 0 || len(got) == 0 || string(got) != printed.stdout {
+			t.Errorf("%s -o wrote %d bytes, %s printed %d", args[0], len(got), args[0], len(printed.stdout))
+		}
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "t.txt")); err != nil || fi.Mode().Perm() != 0o644 {
 		t.Errorf("converted file: %v %v", fi, err)

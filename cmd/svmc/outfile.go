@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/spf13/cobra"
 )
 
 // writeResult writes a command's output file: refused when it is one of the
@@ -109,4 +111,14 @@ func (in *traceInput) Close() {
 	if in.tmp != "" {
 		os.Remove(in.tmp)
 	}
+}
+
+// emit writes an analysis command's output: to the file of its -o flag
+// (path, through writeResult: whole or not at all, never over one of
+// inputs) or to the command's standard output.
+func emit(cmd *cobra.Command, path string, inputs []string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(cmd.OutOrStdout())
+	}
+	return writeResult("-o", path, inputs, write)
 }

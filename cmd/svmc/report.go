@@ -119,14 +119,7 @@ from --info FILE (svminfo.json, written by svmc compile).
 				}
 				return analysis.WriteText(out, rep)
 			}
-			if outPath != "" {
-				// As svmc view and export write theirs: the file appears
-				// whole or not at all.
-				err = writeResult("-o", outPath, []string{args[0], info, nextReq}, write)
-			} else {
-				err = write(cmd.OutOrStdout())
-			}
-			if err != nil {
+			if err := emit(cmd, outPath, []string{args[0], info, nextReq}, write); err != nil {
 				return fmt.Errorf("report: writing the report: %v", err)
 			}
 			return nil
