@@ -44,11 +44,15 @@ func (r *run) compileRequests(par *Params) (*request.Table, error) {
 // progInfo decodes the program information file the program carries. A
 // program without one (hand-written tests) gets an empty program, with the
 // decoding error to show if a request then names something.
-func (r *run) progInfo() (*progdb.Program, error) {
-	if strings.TrimSpace(r.prog.Info) == "" {
+func (r *run) progInfo() (*progdb.Program, error) { return progInfoOf(r.prog) }
+
+// progInfoOf is progInfo of prog, for the run's start (Main) before its run
+// exists.
+func progInfoOf(prog *Program) (*progdb.Program, error) {
+	if strings.TrimSpace(prog.Info) == "" {
 		return &progdb.Program{}, fmt.Errorf("the program carries no program information file")
 	}
-	p, err := progdb.Unmarshal([]byte(r.prog.Info), "program information")
+	p, err := progdb.Unmarshal([]byte(prog.Info), "program information")
 	if err != nil {
 		return &progdb.Program{}, err
 	}

@@ -406,7 +406,7 @@ func Main(prog *Program, body func(p *Proc)) {
 		if errors.As(err, &re) {
 			// The names of what parsed are checked too: every error of
 			// the file in one run.
-			if pi, perr := (&run{prog: prog}).progInfo(); perr == nil {
+			if pi, perr := progInfoOf(prog); perr == nil {
 				err = request.WithNames(re.File, re.Errs, pi, re.Lenient)
 			}
 		}
