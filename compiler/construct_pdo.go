@@ -152,6 +152,7 @@ func (p *Package) checkPDO(c *Construct) {
 		})
 	}
 	p.checkJumps(c, info.Body.List, "pdo", false)
+	p.checkBoundWrites(c, info)
 	p.checkReductions(c, info)
 	p.checkStrategy(c, info)
 	if d.Template != nil && (d.Strategy == nil || d.Strategy.Kind == directives.OnHome || d.Strategy.Kind == directives.LoopLevel) {

@@ -271,3 +271,47 @@ func rows(g *[4][5]int, h [3][2]float64) float64 {
 	}
 	return h[0][0]
 }
+
+type span struct{ lo, hi, step int }
+
+// boundWrites: a body that assigns what a loop's condition or step reads
+// would change the serial loop's iterations, not the pdo's.
+func boundWrites(a []int, s *span, lim int) {
+	n := len(a)
+	//svm:pdo loops(i)
+	for i := 0; i < n; i++ {
+		if a[i] < 0 {
+			n = i // want 4:`^n is assigned in the body of the pdo at line \d+ and read by the condition i < n of loop i: Go tests the condition before every iteration, so without svmc the loop follows the change, but the pdo runs the iterations its bounds gave at its start; compute the bound before the loop$`
+		}
+	}
+	//svm:pdo loops(i)
+	for i := 0; i < len(a); i++ {
+		a = append(a, i) // want 3:`^a is assigned in the body of the pdo at line \d+ and read by the condition i < len\(a\) of loop i`
+	}
+	//svm:pdo loops(i)
+	for i := s.lo; i <= s.hi; i += s.step {
+		s.hi-- // want 3:`^s.hi is assigned .* read by the condition i <= s.hi of loop i`
+		(*s).step = 2 // want 3:`^\(\*s\).step is assigned .* read by the step i \+= s.step of loop i`
+		s.lo = 0 // the lower bound is evaluated once in Go too
+	}
+	//svm:pdo loops(i, j)
+	for i := 0; i < 4; i++ {
+		for j := 0; j < lim; j++ {
+			lim++ // want 4:`^lim is assigned .* read by the condition j < lim of loop j`
+		}
+	}
+	// Not bounds: an element of the ranged slice, a shadowing variable, a
+	// range loop's expression (Go evaluates it once).
+	//svm:pdo loops(i)
+	for i := 0; i < len(a); i++ {
+		a[i] = 0
+		n := 3
+		_ = n
+	}
+	m := 5
+	//svm:pdo loops(i)
+	for i := range m {
+		m--
+		_ = i
+	}
+}
