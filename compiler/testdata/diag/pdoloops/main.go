@@ -290,9 +290,9 @@ func boundWrites(a []int, s *span, lim int) {
 	}
 	//svm:pdo loops(i)
 	for i := s.lo; i <= s.hi; i += s.step {
-		s.hi-- // want 3:`^s.hi is assigned .* read by the condition i <= s.hi of loop i`
+		s.hi--        // want 3:`^s.hi is assigned .* read by the condition i <= s.hi of loop i`
 		(*s).step = 2 // want 3:`^\(\*s\).step is assigned .* read by the step i \+= s.step of loop i`
-		s.lo = 0 // the lower bound is evaluated once in Go too
+		s.lo = 0      // the lower bound is evaluated once in Go too
 	}
 	//svm:pdo loops(i, j)
 	for i := 0; i < 4; i++ {
