@@ -21,12 +21,27 @@ func genTables(prog *compiler.Program, info []byte, generatedBy string) ([]byte,
 	f.ImportAlias(compiler.RuntimePath, rt)
 	subs := []jen.Code{jen.Values()}
 	mainNum := 0
-	var all []*compiler.Sub
-	var cs []*compiler.MsgCall
+	// Each package was loaded with a file set of its own: a library's
+	// positions read in main's set named lines of main's files (a pdo of
+	// a library reported at the position of main's call of it).
+	type sub struct {
+		*compiler.Sub
+		pkg *compiler.Package
+	}
+	type call struct {
+		*compiler.MsgCall
+		pkg *compiler.Package
+	}
+	var all []sub
+	var cs []call
 	for _, pkg := range prog.Packages() {
-		all = append(all, pkg.Subs...)
+		for _, s := range pkg.Subs {
+			all = append(all, sub{s, pkg})
+		}
 		c, _ := compiler.ResultOf[[]*compiler.MsgCall](pkg, compiler.CallsPass)
-		cs = append(cs, c...)
+		for _, c := range c {
+			cs = append(cs, call{c, pkg})
+		}
 	}
 	for _, s := range all {
 		if s.Main {
@@ -34,7 +49,7 @@ func genTables(prog *compiler.Program, info []byte, generatedBy string) ([]byte,
 		}
 		dirs := []jen.Code{jen.Values()}
 		for _, c := range s.Constructs {
-			pos := p.Fset.Position(c.Pos())
+			pos := s.pkg.Fset.Position(c.Pos())
 			d := jen.Dict{
 				jen.Id("Kind"): jen.Lit(c.Kind().String()),
 				jen.Id("Line"): jen.Lit(pos.Line),
@@ -48,7 +63,7 @@ func genTables(prog *compiler.Program, info []byte, generatedBy string) ([]byte,
 			}
 			dirs = append(dirs, jen.Values(d))
 		}
-		pos := p.Fset.Position(s.Decl.Pos())
+		pos := s.pkg.Fset.Position(s.Decl.Pos())
 		subs = append(subs, jen.Values(jen.Dict{
 			jen.Id("Name"): jen.Lit(s.Name),
 			jen.Id("File"): jen.Lit(s.File.Rel),
@@ -58,7 +73,7 @@ func genTables(prog *compiler.Program, info []byte, generatedBy string) ([]byte,
 	}
 	calls := []jen.Code{jen.Values()}
 	for _, c := range cs {
-		pos := p.Fset.Position(c.Call.Pos())
+		pos := c.pkg.Fset.Position(c.Call.Pos())
 		d := jen.Dict{
 			jen.Id("Func"): jen.Lit(c.Func),
 			jen.Id("File"): jen.Lit(c.File.Rel),
