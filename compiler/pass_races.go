@@ -53,26 +53,66 @@ func (p *Package) checkRaces() bool {
 			switch {
 			case c.PDO != nil:
 				p.racesInPDO(c)
-				if p.cfg.Ranks {
-					p.rankPrivate(c)
-					p.rankRecover(c)
-				}
-			case c.Kind() == directives.PSection && p.cfg.Ranks:
-				p.rankRecover(c)
 			case c.Kind() == directives.Barrier:
 				p.rankDependent(c, "barrier")
-			case c.Kind() == directives.Replicated && p.cfg.Ranks:
-				p.rankReplicated(c)
 			}
 		}
 	}
 	p.rankDependentCalls()
+	var ranksOnly []Diagnostic
 	if p.cfg.Ranks {
-		p.rankEverywhere()
+		p.checkRanks()
+	} else if p.hasIgnores() {
+		ranksOnly = p.ranksProbe()
 	}
 	p.syncNesting()
-	p.suppress()
+	p.suppress(ranksOnly)
 	return true
+}
+
+// checkRanks makes the checks of a build for ranks (--mpi): what a rank
+// keeps to itself.
+func (p *Package) checkRanks() {
+	for _, s := range p.Subs {
+		for _, c := range s.Constructs {
+			switch {
+			case c.PDO != nil:
+				p.rankPrivate(c)
+				p.rankRecover(c)
+			case c.Kind() == directives.PSection:
+				p.rankRecover(c)
+			case c.Kind() == directives.Replicated:
+				p.rankReplicated(c)
+			}
+		}
+	}
+	p.rankEverywhere()
+}
+
+// ranksProbe returns the warnings checkRanks would give, leaving the
+// package's diagnostics as they were: an //svm:ignore race written for
+// one of them (mandel's SetGray, which changes a rank's own image under
+// --mpi) suppresses something in the build it was written for, and is
+// not reported as suppressing nothing in the others.
+func (p *Package) ranksProbe() []Diagnostic {
+	saved := p.Diags
+	p.Diags, p.cfg.Ranks = nil, true
+	p.checkRanks()
+	probe := p.Diags
+	p.Diags, p.cfg.Ranks = saved, false
+	return probe
+}
+
+// hasIgnores reports whether a file of the package has //svm:ignore race.
+func (p *Package) hasIgnores() bool {
+	for _, f := range p.Files {
+		for _, d := range f.Dirs {
+			if d.Kind == directives.Ignore && d.Ignore != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // guard is a critical section, lock or atomic construct with the source it
@@ -179,8 +219,9 @@ var raceChecks = []string{"a deadlock", "wait for each other for ever", "may out
 
 // suppress marks the race warnings on the line after an //svm:ignore race
 // directive with its reason; an ignore that suppresses nothing is a
-// warning itself (the code changed, or it is misplaced).
-func (p *Package) suppress() {
+// warning itself (the code changed, or it is misplaced), unless it
+// suppresses one of other (the warnings of a build for ranks).
+func (p *Package) suppress(other []Diagnostic) {
 	type key struct {
 		file string
 		line int
@@ -198,18 +239,24 @@ func (p *Package) suppress() {
 	if len(ignores) == 0 {
 		return
 	}
-	for i := range p.Diags {
-		d := &p.Diags[i]
-		if !d.Warning || !d.At.IsValid() {
-			continue
+	ignoreOf := func(d *Diagnostic) *Dir {
+		if !d.Warning || !d.At.IsValid() || !slices.ContainsFunc(raceChecks, func(s string) bool { return strings.Contains(d.Msg, s) }) {
+			return nil
 		}
 		pos := p.Fset.Position(d.At)
-		ig := ignores[key{pos.Filename, pos.Line}]
-		if ig == nil || !slices.ContainsFunc(raceChecks, func(s string) bool { return strings.Contains(d.Msg, s) }) {
-			continue
+		return ignores[key{pos.Filename, pos.Line}]
+	}
+	for i := range p.Diags {
+		d := &p.Diags[i]
+		if ig := ignoreOf(d); ig != nil {
+			d.Suppressed = "//svm:ignore race: " + ig.Ignore.Reason
+			used[ig] = true
 		}
-		d.Suppressed = "//svm:ignore race: " + ig.Ignore.Reason
-		used[ig] = true
+	}
+	for i := range other {
+		if ig := ignoreOf(&other[i]); ig != nil {
+			used[ig] = true
+		}
 	}
 	for _, ig := range ignores {
 		if !used[ig] {

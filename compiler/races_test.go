@@ -122,6 +122,25 @@ func TestIgnore(t *testing.T) {
 	if !strings.Contains(p.Diags[2].Msg, "suppresses nothing") {
 		t.Errorf("unused ignore: %v", p.Diags[2])
 	}
+	// The ignore at line 17 is written for the build for ranks, where g
+	// is each rank's own: it suppresses that warning there, and is not
+	// said to suppress nothing in the other builds.
+	r, err := Compile(Config{Dir: "testdata/ignore", Pattern: ".", Ranks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range r.Diags {
+		if d.Pos.Line == 18 {
+			found = true
+			if !strings.Contains(d.Msg, "is private to each rank") || d.Suppressed == "" {
+				t.Errorf("built for ranks, line 18: %v (suppressed %q), want a suppressed warning that g is private to each rank", d, d.Suppressed)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("built for ranks, no warning at line 18: %v", r.Diags)
+	}
 }
 
 // TestDependenceTests: the exact test finds the pair of iterations or

@@ -11,4 +11,15 @@ func main() {
 	}
 	//svm:ignore race: nothing here
 	println(len(a))
+	g := &grid{cells: make([]int, 8)}
+	//svm:pdo loops(i)
+	for i := 0; i < 8; i++ {
+		//svm:ignore race: for --mpi, where g is each rank's own
+		g.set(i, i)
+	}
+	println(g.cells[7])
 }
+
+type grid struct{ cells []int }
+
+func (g *grid) set(i, v int) { g.cells[i] = v }
