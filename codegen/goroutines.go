@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+
+	"github.com/svmc/svmc/compiler"
 )
 
 // guardGoroutines rewrites every go statement of the file so that a panic
@@ -27,6 +29,12 @@ import (
 func (g *gen) guardGoroutines() {
 	info := g.p.Info
 	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if f := compiler.GoStarted(info, call); f != nil {
+				g.guardStarted(call, f)
+			}
+			return true
+		}
 		st, ok := n.(*ast.GoStmt)
 		if !ok {
 			return true
@@ -73,4 +81,33 @@ func inferred(info *types.Info, fun ast.Expr) bool {
 	}
 	_, ok := info.Instances[id]
 	return ok
+}
+
+// guardStarted wraps the function f that call runs on a goroutine of its
+// own (compiler.GoStarted: wg.Go(f), an errgroup's g.Go(f),
+// time.AfterFunc(d, f)) as guardGoroutines wraps a go statement's: the
+// goroutine gets its lane of the processor that made the call, and a
+// panic in it ends the run with a complete trace.
+//
+//	wg.Go(func() { ... })  ->  wg.Go(svm_rt.Guard0(func() { ... }, "f.go:3:2"))
+//	g.Go(work)             ->  g.Go(svm_rt.Guard0_1(work, "f.go:3:2"))
+func (g *gen) guardStarted(call *ast.CallExpr, f ast.Expr) {
+	tv, ok := g.p.Info.Types[f]
+	sig, isFunc := tv.Type.Underlying().(*types.Signature)
+	if !ok || !isFunc || tv.IsNil() {
+		return
+	}
+	p := g.f.Tok.Position(call.Pos())
+	pos := fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", g.f.Name, p.Line, p.Column))
+	guard := rt + ".Guard("
+	switch {
+	case sig.Variadic() || sig.Params().Len() > 0:
+	case sig.Results().Len() == 0:
+		guard = rt + ".Guard0("
+	case sig.Results().Len() == 1:
+		guard = rt + ".Guard0_1("
+	}
+	g.e.add(g.off(f.Pos()), g.off(f.Pos()), guard, opening)
+	g.e.add(g.off(f.End()), g.off(f.End()), ", "+pos+")", following)
+	g.usesRT = true
 }

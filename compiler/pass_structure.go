@@ -52,14 +52,18 @@ var detachedDoes = map[directives.Kind]string{
 // not one of the program's processors. (Where a goroutine calls a function holding one, only the
 // runtime can see it, and says so.)
 func (p *Package) checkGoroutines(s *Sub) {
-	var lits []*ast.FuncLit // function literals of the body
-	started := map[*ast.FuncLit]*ast.GoStmt{}
+	var lits []*ast.FuncLit                // function literals of the body
+	started := map[*ast.FuncLit]ast.Node{} // the go statement or call (wg.Go) that starts it
 	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			lits = append(lits, n)
 		case *ast.GoStmt:
 			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
+				started[lit] = n
+			}
+		case *ast.CallExpr:
+			if lit, ok := ast.Unparen(GoStarted(p.Info, n)).(*ast.FuncLit); ok {
 				started[lit] = n
 			}
 		}
@@ -75,7 +79,7 @@ func (p *Package) checkGoroutines(s *Sub) {
 		}
 		// Code in a literal a started goroutine holds runs on that
 		// goroutine too (lits are in source order: the last is innermost).
-		var g *ast.GoStmt
+		var g ast.Node
 		for _, lit := range lits {
 			if lit.Body.Lbrace < c.Pos() && c.Pos() < lit.Body.Rbrace && started[lit] != nil {
 				g = started[lit]

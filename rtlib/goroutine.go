@@ -67,6 +67,13 @@ func Guard0(f func(), started string) func() {
 	return func() { defer GoRecover(l, started); l.GoEnter(started); f() }
 }
 
+// Guard0_1 is Guard0 for a function of one result, as an errgroup's Go
+// takes (func() error).
+func Guard0_1[R any](f func() R, started string) func() R {
+	l := GoLane()
+	return func() R { defer GoRecover(l, started); l.GoEnter(started); return f() }
+}
+
 // Guard1 is Guard0 for one parameter.
 func Guard1[A any](f func(A), started string) func(A) {
 	l := GoLane()

@@ -21,7 +21,8 @@ import (
 )
 
 // A program whose own goroutines panic in the ways Go starts goroutines:
-// a function literal, a method value, a variadic function; the builtin and
+// a function literal, a method value, a variadic function, and calls that
+// start them (WaitGroup.Go, time.AfterFunc); the builtin and
 // the generic function beside them must still compile and run.
 const goroutinePanicProg = `package main
 
@@ -29,6 +30,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 )
 
 type worker struct{ data []int }
@@ -74,6 +76,12 @@ func main() {
 	case "variadic":
 		xs := []int{1, 2}
 		go sum(xs...)
+	case "wggo":
+		wg.Go(func() {
+			fmt.Println(w.data[6])
+		})
+	case "afterfunc":
+		time.AfterFunc(time.Millisecond, func() { sum(1, 2, 3) })
 	default:
 		return
 	}
@@ -88,9 +96,12 @@ func main() {
 func TestGoroutinePanic(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": goroutinePanicProg})
 	for _, c := range []struct{ mode, want string }{
-		{"literal", "svmc: the goroutine started at main.go:42:3 panicked: runtime error: index out of range [5] with length 3\n\tat main.go:44\n"},
-		{"method", "svmc: the goroutine started at main.go:48:3 panicked: runtime error: index out of range [4] with length 3\n\tat main.go:13\n"},
-		{"variadic", "svmc: the goroutine started at main.go:51:3 panicked: runtime error: index out of range [3] with length 2\n\tat main.go:21\n"},
+		{"literal", "svmc: the goroutine started at main.go:43:3 panicked: runtime error: index out of range [5] with length 3\n\tat main.go:45\n"},
+		{"method", "svmc: the goroutine started at main.go:49:3 panicked: runtime error: index out of range [4] with length 3\n\tat main.go:14\n"},
+		{"variadic", "svmc: the goroutine started at main.go:52:3 panicked: runtime error: index out of range [3] with length 2\n\tat main.go:22\n"},
+		// Goroutines that a call starts: WaitGroup.Go, time.AfterFunc.
+		{"wggo", "svmc: the goroutine started at main.go:54:3 panicked: runtime error: index out of range [6] with length 3\n\tat main.go:55\n"},
+		{"afterfunc", "svmc: the goroutine started at main.go:58:3 panicked: runtime error: index out of range [3] with length 3\n\tat main.go:22\n"},
 	} {
 		tr := filepath.Join(dir, c.mode+".sddf")
 		t.Setenv("MODE", c.mode)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -397,5 +398,68 @@ func main() {
 		if f.Kind == "serial" && f.Severity > 0.3 {
 			t.Errorf("serial finding of severity %.2f though goroutines used the idle core", f.Severity)
 		}
+	}
+}
+
+// startedProg starts goroutines by calls, as Go 1.25 programs do
+// (WaitGroup.Go) and timers do (time.AfterFunc), each calling work.
+const startedProg = `package main
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+func work(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i % 7
+	}
+	return s
+}
+
+func main() {
+	var wg sync.WaitGroup
+	sums := make([]int, 3)
+	for g := range 3 {
+		wg.Go(func() { sums[g] = work(1000 * (g + 1)) })
+	}
+	wg.Wait()
+	done := make(chan int)
+	time.AfterFunc(time.Millisecond, func() { done <- work(10) })
+	fmt.Println(sums, <-done)
+}
+`
+
+// TestStartedGoroutineLanes: a goroutine that a call starts (wg.Go,
+// time.AfterFunc) gets its lane of the processor that made the call, as a
+// go statement's does, with the call's position as where it started, and
+// its regions on that lane. Before, such goroutines had no lane and their
+// calls were left out of the trace.
+func TestStartedGoroutineLanes(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": startedProg})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 0 || res.stdout != "[2997 5995 8994] 24\n" {
+		t.Fatalf("exit %d, output %q\n%s", res.code, res.stdout, res.stderr)
+	}
+	where := map[string]int{}
+	onLanes := 0
+	for _, r := range readTrace(t, tr) {
+		switch r.Desc.Tag {
+		case trace.TagGoroutineStart:
+			where[r.String("started at")]++
+		case trace.TagTraceRegionStart:
+			if r.Int("node id") >= 2 {
+				onLanes++
+			}
+		}
+	}
+	if want := map[string]int{"main.go:21:3": 3, "main.go:25:2": 1}; !maps.Equal(where, want) {
+		t.Errorf("goroutine-start records by where they started: %v, want %v", where, want)
+	}
+	if onLanes != 4 { // work on each of the four lanes
+		t.Errorf("%d regions on lanes, want 4", onLanes)
 	}
 }
