@@ -13,8 +13,8 @@ import (
 
 // TestTablesAgreeWithInfo checks the tables the runtime names sites by
 // (svm_tables.go: Subs with their directives, Calls) against the program
-// information, position by position, for a program whose library holds a
-// pdo, a replicated region and a message call: each package is loaded
+// information, position by position, for a program whose libraries hold
+// a pdo, a replicated region and a message call: each package is loaded
 // with a file set of its own, and the library's positions read in main's
 // set named lines of main.go.
 func TestTablesAgreeWithInfo(t *testing.T) {
@@ -81,6 +81,11 @@ func TestTablesAgreeWithInfo(t *testing.T) {
 	}
 	if checked < 3 {
 		t.Fatalf("checked %d sites; the library's pdo, region and call are missing", checked)
+	}
+	// Package wire has no directive but calls the runtime: it is compiled
+	// too, and its call numbered.
+	if len(want.Calls) != 1 || want.Calls[0].Pos.File != "wire/wire.go" {
+		t.Errorf("calls %v, want wire.Pass's Sendrecv", want.Calls)
 	}
 }
 

@@ -172,8 +172,8 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 
 // libraries are the directories of the packages of a main module (main's,
 // or another of its workspace) that main imports (pkgs: listImports, main
-// alone at the top) and whose files hold a //svm: directive, sorted by
-// import path.
+// alone at the top) and whose files hold a //svm: directive or that import
+// the runtime, sorted by import path.
 func libraries(pkgs []*packages.Package) []string {
 	if len(pkgs) != 1 {
 		return nil
@@ -185,7 +185,11 @@ func libraries(pkgs []*packages.Package) []string {
 			return
 		}
 		for _, f := range p.GoFiles {
-			if data, err := os.ReadFile(f); err == nil && hasDirective(data) {
+			// A package that calls the runtime's API (rtlib.Send, ...)
+			// without a directive is compiled too: its message calls
+			// get numbers, which tie records and svmc check's
+			// diagnostics to their lines.
+			if data, err := os.ReadFile(f); err == nil && (hasDirective(data) || p.Imports[RuntimePath] != nil) {
 				found[p.PkgPath] = filepath.Dir(f)
 				return
 			}
