@@ -380,7 +380,7 @@ func (p *Package) racesInPDO(c *Construct) {
 		case *ast.FuncLit:
 			return false
 		case *ast.GoStmt:
-			if !waitsAfter(info.Body, x) && !p.receivesAfter(info.Body, x) {
+			if !waitsAfter(info.Body, x.End()) && !p.receivesAfter(info.Body, x.Call.Fun, x.End()) {
 				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; wait for it in the iteration (sync.WaitGroup, or a receive of what it sends or closes last) or do its work in the iteration", line)
 			}
 		case *ast.SendStmt:
@@ -388,6 +388,9 @@ func (p *Package) racesInPDO(c *Construct) {
 				p.warnf(x.Pos(), "%s is a channel shared by the processors of the pdo at line %d: sends from every processor's iterations interleave in no fixed order, and a processor blocked on it blocks its share of the loop; pass values between processors with rtlib.Send/Recv, or collect results in an array indexed by the iteration", id.Name, line)
 			}
 		case *ast.CallExpr:
+			if f := GoStarted(p.Info, x); f != nil && !waitsAfter(info.Body, x.End()) && !p.receivesAfter(info.Body, f, x.End()) {
+				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d (by %s) may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; wait for it in the iteration (its group's Wait, or a receive of what it sends or closes last) or do its work in the iteration", line, types.ExprString(x.Fun))
+			}
 			if isGuarded(x.Pos()) {
 				return true
 			}
@@ -783,15 +786,15 @@ func (p *Package) constApart(x, y []ast.Expr) bool {
 }
 
 // waitsAfter reports whether body calls a Wait method (a WaitGroup's, an
-// errgroup's) after the go statement g: the iteration waits for what it
-// started.
-func waitsAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
+// errgroup's) after end, where a goroutine was started: the iteration
+// waits for what it started.
+func waitsAfter(body *ast.BlockStmt, end token.Pos) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
 			return false
 		}
-		if c, ok := n.(*ast.CallExpr); ok && c.Pos() > g.End() {
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() > end {
 			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
 				found = true
 			}
@@ -801,15 +804,15 @@ func waitsAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
 	return found
 }
 
-// receivesAfter reports whether the iteration waits for the goroutine g
-// starts by receiving from a channel the goroutine's function literal
+// receivesAfter reports whether the iteration waits for the goroutine that
+// runs fun (started where end is) by receiving from a channel the goroutine's function literal
 // sends on or closes as its last act, a channel the iteration declares
 // (go func() { ...; ch <- v }() followed by x := <-ch, or a range or
 // select over ch): nothing the
 // goroutine does comes after what the iteration waits for. A send
 // before other work (ch <- v; out[i] = ...) is not a wait for that work.
-func (p *Package) receivesAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
-	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
+func (p *Package) receivesAfter(body *ast.BlockStmt, fun ast.Expr, end token.Pos) bool {
+	lit, ok := ast.Unparen(fun).(*ast.FuncLit)
 	if !ok || len(lit.Body.List) == 0 {
 		return false
 	}
@@ -862,8 +865,8 @@ func (p *Package) receivesAfter(body *ast.BlockStmt, g *ast.GoStmt) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false // a receive in another goroutine is not the iteration's
 		}
-		if n.Pos() < g.End() {
-			return n.End() > g.End() // only what follows g
+		if n.Pos() < end {
+			return n.End() > end // only what follows the start
 		}
 		switch x := n.(type) {
 		case *ast.UnaryExpr:
