@@ -22,27 +22,27 @@ func (p *Package) checkBoundWrites(c *Construct, info *PDO) {
 		if !ok {
 			continue
 		}
-		bound := map[string]string{} // variable path → the part of the loop that reads it
-		var reads []ast.Expr
-		var parts []string
-		if cond, ok := fs.Cond.(*ast.BinaryExpr); ok {
-			reads, parts = append(reads, cond.Y), append(parts, "the condition "+types.ExprString(cond))
-		}
-		if post, ok := fs.Post.(*ast.AssignStmt); ok && len(post.Rhs) == 1 {
-			reads = append(reads, post.Rhs[0])
-			parts = append(parts, fmt.Sprintf("the step %s %s %s", l.Name, post.Tok, types.ExprString(post.Rhs[0])))
-		}
-		for i, e := range reads {
+		// What the condition's bound and the step read, in that order:
+		// an assignment is reported against the first it changes.
+		type read struct{ path, part, when string }
+		var bound []read
+		add := func(e ast.Expr, part, when string) {
 			ast.Inspect(e, func(n ast.Node) bool {
 				x, ok := n.(ast.Expr)
 				if !ok || p.Info.Types[x].Value != nil {
 					return ok
 				}
 				if k, ok := p.varPath(x); ok {
-					bound[k] = parts[i]
+					bound = append(bound, read{k, part, when})
 				}
 				return true
 			})
+		}
+		if cond, ok := fs.Cond.(*ast.BinaryExpr); ok {
+			add(cond.Y, "the condition "+types.ExprString(cond), "tests the condition before every iteration")
+		}
+		if post, ok := fs.Post.(*ast.AssignStmt); ok && len(post.Rhs) == 1 {
+			add(post.Rhs[0], fmt.Sprintf("the step %s %s %s", l.Name, post.Tok, types.ExprString(post.Rhs[0])), "steps the loop variable after every iteration")
 		}
 		if len(bound) == 0 {
 			continue
@@ -52,10 +52,10 @@ func (p *Package) checkBoundWrites(c *Construct, info *PDO) {
 			if !ok {
 				return
 			}
-			for b, part := range bound {
-				if b == k || strings.HasPrefix(b, k+".") {
-					p.errorf(lhs.Pos(), "%s is assigned in the body of the pdo at line %d and read by %s of loop %s: Go tests the condition before every iteration, so without svmc the loop follows the change, but the pdo runs the iterations its bounds gave at its start; compute the bound before the loop",
-						types.ExprString(lhs), line, part, l.Name)
+			for _, b := range bound {
+				if b.path == k || strings.HasPrefix(b.path, k+".") {
+					p.errorf(lhs.Pos(), "%s is assigned in the body of the pdo at line %d and read by %s of loop %s: Go %s, so without svmc the loop follows the change, but the pdo runs the iterations its bounds gave at its start; compute the bound before the loop",
+						types.ExprString(lhs), line, b.part, l.Name, b.when)
 					return
 				}
 			}
