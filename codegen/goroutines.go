@@ -30,8 +30,8 @@ func (g *gen) guardGoroutines() {
 	info := g.p.Info
 	ast.Inspect(g.f.Syntax, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if f := compiler.GoStarted(info, call); f != nil {
-				g.guardStarted(call, f)
+			if f, later := compiler.GoStarted(info, call); f != nil {
+				g.guardStarted(call, f, later)
 			}
 			return true
 		}
@@ -91,7 +91,10 @@ func inferred(info *types.Info, fun ast.Expr) bool {
 //
 //	wg.Go(func() { ... })  ->  wg.Go(svm_rt.Guard0(func() { ... }, "f.go:3:2"))
 //	g.Go(work)             ->  g.Go(svm_rt.Guard0_1(work, "f.go:3:2"))
-func (g *gen) guardStarted(call *ast.CallExpr, f ast.Expr) {
+//
+// A call that may run f later or never (later: time.AfterFunc, TryGo) gets
+// GuardLater0 or GuardLater0_1, which take the lane when f runs.
+func (g *gen) guardStarted(call *ast.CallExpr, f ast.Expr, later bool) {
 	tv, ok := g.p.Info.Types[f]
 	sig, isFunc := tv.Type.Underlying().(*types.Signature)
 	if !ok || !isFunc || tv.IsNil() {
@@ -102,6 +105,10 @@ func (g *gen) guardStarted(call *ast.CallExpr, f ast.Expr) {
 	guard := rt + ".Guard("
 	switch {
 	case sig.Variadic() || sig.Params().Len() > 0:
+	case sig.Results().Len() == 0 && later:
+		guard = rt + ".GuardLater0("
+	case sig.Results().Len() == 1 && later:
+		guard = rt + ".GuardLater0_1("
 	case sig.Results().Len() == 0:
 		guard = rt + ".Guard0("
 	case sig.Results().Len() == 1:

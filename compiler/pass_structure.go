@@ -63,8 +63,10 @@ func (p *Package) checkGoroutines(s *Sub) {
 				started[lit] = n
 			}
 		case *ast.CallExpr:
-			if lit, ok := ast.Unparen(GoStarted(p.Info, n)).(*ast.FuncLit); ok {
-				started[lit] = n
+			if f, _ := GoStarted(p.Info, n); f != nil {
+				if lit, ok := ast.Unparen(f).(*ast.FuncLit); ok {
+					started[lit] = n
+				}
 			}
 		}
 		return true

@@ -74,6 +74,21 @@ func Guard0_1[R any](f func() R, started string) func() R {
 	return func() R { defer GoRecover(l, started); l.GoEnter(started); return f() }
 }
 
+// GuardLater0 is Guard0 for a function that a call runs on a goroutine of
+// its own later, or maybe never (time.AfterFunc, context.AfterFunc): the
+// lane is taken when it runs (takeTicket).
+func GuardLater0(f func(), started string) func() {
+	t := takeTicket()
+	return func() { l := t.lane(); defer GoRecover(l, started); l.GoEnter(started); f() }
+}
+
+// GuardLater0_1 is GuardLater0 for a function of one result (an
+// errgroup's TryGo).
+func GuardLater0_1[R any](f func() R, started string) func() R {
+	t := takeTicket()
+	return func() R { l := t.lane(); defer GoRecover(l, started); l.GoEnter(started); return f() }
+}
+
 // Guard1 is Guard0 for one parameter.
 func Guard1[A any](f func(A), started string) func(A) {
 	l := GoLane()

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -85,20 +86,64 @@ func GoLane() *Proc {
 			return nil
 		}
 		l := &Proc{id: parent.id, r: r, aps: r.aps, detached: true}
-		l.laneOut(parent)
+		l.out = laneOutOf(parent)
 		return l
 	}
 	if parent == nil || parent.r != r || !parent.track || parent.detached && !parent.lane {
 		return nil
 	}
-	return r.newLane(parent)
+	return r.newLane(ticketOf(parent))
 }
 
-func (r *run) newLane(parent *Proc) *Proc {
-	owner := parent.id
+// laneTicket is what a lane takes from the code that starts its
+// goroutine: the processor it belongs to, the request mask in force and
+// where it prints.
+type laneTicket struct {
+	r     *run
+	owner int
+	mask  request.Mask
+	out   procOut
+	l     *Proc // untraced: the Proc GoLane gave (nil: none)
+}
+
+func ticketOf(parent *Proc) laneTicket {
+	t := laneTicket{r: parent.r, owner: parent.id, mask: parent.mask}
 	if parent.lane {
-		owner = parent.owner
+		t.owner = parent.owner
 	}
+	t.out = laneOutOf(parent)
+	return t
+}
+
+// takeTicket is GoLane for a function that a call runs on a goroutine of
+// its own later, or maybe never (time.AfterFunc, context.AfterFunc, an
+// errgroup's TryGo): the calling code's part is taken now and the lane
+// only when the function runs (laneTicket.lane), so that a timer stopped
+// before it fired holds none: every timeout a program sets and stops
+// would keep a lane until the run's 1024 were gone.
+func takeTicket() laneTicket {
+	r := activeRun.Load()
+	if r == nil || r.w == nil {
+		return laneTicket{l: GoLane()}
+	}
+	parent := gProcs.load(getg())
+	if parent == nil || parent.r != r || !parent.track || parent.detached && !parent.lane {
+		return laneTicket{}
+	}
+	return ticketOf(parent)
+}
+
+// lane is the lane of the goroutine that runs now what the ticket's code
+// started, or nil.
+func (t laneTicket) lane() *Proc {
+	if t.r == nil || t.r != activeRun.Load() {
+		return t.l
+	}
+	return t.r.newLane(t)
+}
+
+func (r *run) newLane(t laneTicket) *Proc {
+	owner := t.owner
 	ls := &r.lanes
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
@@ -136,8 +181,7 @@ func (r *run) newLane(parent *Proc) *Proc {
 		}
 	}
 	ls.seq++
-	l.mask, l.gseq = parent.mask, ls.seq
-	l.laneOut(parent)
+	l.mask, l.gseq, l.out = t.mask, ls.seq, t.out
 	return l
 }
 

@@ -68,13 +68,12 @@ func (p *Proc) writer(stderr bool) io.Writer {
 	return w
 }
 
-// laneOut gives lane l the output of the code that starts its goroutine on
-// p: processor 0's copy of exclusive code on another rank prints nowhere,
+// laneOutOf is the output of a lane whose goroutine the code on p starts:
+// processor 0's copy of exclusive code on another rank prints nowhere,
 // an iteration on any processor prints.
-func (l *Proc) laneOut(p *Proc) {
+func laneOutOf(p *Proc) procOut {
 	if p.out.stdout == nil {
-		l.out = procOut{}
-		return
+		return procOut{}
 	}
 	o, e := p.writer(false), p.writer(true)
 	if w, ok := o.(ioWriter); ok {
@@ -83,7 +82,7 @@ func (l *Proc) laneOut(p *Proc) {
 	if w, ok := e.(ioWriter); ok {
 		e = w.w
 	}
-	l.out = procOut{stdout: o, stderr: e, workOut: o, workErr: e}
+	return procOut{stdout: o, stderr: e, workOut: o, workErr: e}
 }
 
 // ioWriter charges the writes of a processor's output to Lib-DVM's IOGrp
