@@ -3,6 +3,7 @@ package rtlib
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -124,5 +125,51 @@ func TestUntracedGoroutines(t *testing.T) {
 	}
 	if starts != maxLanes || untraced != extra {
 		t.Errorf("%d goroutine-start and %d untraced goroutines, want %d and %d", starts, untraced, maxLanes, extra)
+	}
+}
+
+// TestLaterLanes: a function that runs later or never (GuardLater0, as
+// svmc wraps time.AfterFunc's) takes its lane when it runs: timers stopped
+// before they fire hold none, so more of them than there are lanes leave
+// every later goroutine traced; one that fires gets a lane of the
+// processor that set it, with the mask in force then.
+func TestLaterLanes(t *testing.T) {
+	var inUse int
+	recs := traced(t, 2, 1, trace.Binary, func(p *Proc) {
+		for range maxLanes + 10 {
+			tm := time.AfterFunc(time.Hour, GuardLater0(func() {}, "main.go:5:3"))
+			tm.Stop()
+		}
+		done := make(chan struct{})
+		time.AfterFunc(time.Millisecond, GuardLater0(func() {
+			q := Current()
+			q.Enter(2)
+			q.Exit(2)
+			close(done)
+		}, "main.go:8:2"))
+		<-done
+		ls := &p.r.lanes
+		ls.mu.Lock()
+		inUse = ls.inUse()
+		ls.mu.Unlock()
+	})
+	starts, onLane := 0, 0
+	for _, r := range recs {
+		switch r.Desc.Tag {
+		case trace.TagGoroutineStart:
+			starts++
+			if r.Int("processor") != 0 || r.String("started at") != "main.go:8:2" {
+				t.Errorf("goroutine-start %v, want processor 0's timer at main.go:8:2", r)
+			}
+		case trace.TagGoroutinesUntraced:
+			t.Errorf("%d goroutines untraced: stopped timers held lanes", r.Int("goroutines"))
+		case trace.TagTraceRegionStart:
+			if r.Int("node id") >= 2 {
+				onLane++
+			}
+		}
+	}
+	if starts != 1 || onLane != 1 || inUse > 1 {
+		t.Errorf("%d goroutine-start, %d regions on lanes, %d lanes in use; want 1, 1 and at most the fired timer's", starts, onLane, inUse)
 	}
 }
