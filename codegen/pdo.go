@@ -46,6 +46,11 @@ func (g *gen) pdo(c *compiler.Construct) {
 		ranges = append(ranges, fmt.Sprintf("{Lo: %s, Hi: %s, Step: %s}", l.Lo, hi, l.Step))
 	}
 	redVar := func(k int) string { return fmt.Sprintf("svm_red%d_%d", d, k) }
+	// The ranged expressions' variables are declared in a block of their
+	// own: a goto may jump over the loop, but not over a declaration.
+	if pre.Len() > 0 {
+		b.WriteString("{\n")
+	}
 	fmt.Fprintf(&b, "%s%s.PDO(%d, %d, %s, []%s.Range{%s}, func(%s *%s.Proc, %s *%s.Iter) {\n",
 		pre.String(), procVar, s, d, g.schedule(c), rt, strings.Join(ranges, ", "), procVar, rt, iterVar, rt)
 	for k, r := range info.Reds {
@@ -105,6 +110,9 @@ func (g *gen) pdo(c *compiler.Construct) {
 		fmt.Fprintf(&end, "%s.ReduceValue(%s, &%s, %s, %s.%s)\n", rt, iterVar, r.Name, redVar(k), rt, valueOp[r.Op])
 	}
 	end.WriteString("})")
+	if pre.Len() > 0 {
+		end.WriteString("\n}")
+	}
 	closeAt, _ := g.e.replace(g.off(info.Body.Rbrace)+1, g.off(outer.End()), end.String(), closing, g.line(outer.End()))
 	if unchecked != nil {
 		unchecked.from, unchecked.to = unchecked0, closeAt

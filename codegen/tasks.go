@@ -100,8 +100,8 @@ func (g *gen) atomic(c *compiler.Construct) {
 			op := strings.TrimSuffix(st.Tok.String(), "=")
 			t := g.typeName(g.p.Info.TypeOf(st.Lhs[0]))
 			operand := fmt.Sprintf("svm_operand%d", d)
-			code = fmt.Sprintf("%s := %s(%s)\n%s.AtomicUpdate(%s, %d, %d, &%s, func(svm_v %s) %s { return svm_v %s %s })",
-				operand, t, e, rt, procVar, s, d, x, t, t, op, operand)
+			code = fmt.Sprintf("{ %s := %s(%s); %s.AtomicUpdate(%s, %d, %d, &%s, func(svm_v %s) %s { return svm_v %s %s }) }",
+				operand, t, e, rt, procVar, s, d, x, t, t, op, operand) // a block: a goto may jump over the statement
 		}
 	}
 	g.e.replace(g.off(c.Stmt.Pos()), g.off(c.Stmt.End()), code, opening, g.line(c.Stmt.Pos()))

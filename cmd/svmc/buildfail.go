@@ -69,20 +69,39 @@ func removeWork(work string, buildErr error) {
 }
 
 // directiveAbove is the construct of file name whose directive stands
-// nearest above line (or on it), nil when none does.
+// nearest above line (or on it), nil when none does. Within a function only
+// its own directives count, the nearest below when none stands above (an
+// error at a goto before a pdo is the pdo's code, not that of a directive
+// of the function before); a function without directives has none.
 func directiveAbove(p *compiler.Package, name string, line int) *compiler.Construct {
-	var best *compiler.Construct
-	bestLine := 0
+	var best, below *compiler.Construct
+	bestLine, belowLine := 0, 0
+	inside := false
 	for _, s := range p.Subs {
 		if filepath.Base(s.File.Name) != filepath.Base(name) {
 			continue
+		}
+		if in := p.Fset.Position(s.Decl.Pos()).Line <= line && line <= p.Fset.Position(s.Decl.End()).Line; in != inside {
+			if !in {
+				continue
+			}
+			inside, best, bestLine = true, nil, 0 // the function's own from here on
 		}
 		for _, c := range s.Constructs {
 			l := p.Fset.Position(c.Pos()).Line
 			if l <= line && l > bestLine {
 				best, bestLine = c, l
 			}
+			if inside && l > line && (below == nil || l < belowLine) {
+				below, belowLine = c, l
+			}
 		}
+		if inside {
+			break
+		}
+	}
+	if best == nil {
+		return below
 	}
 	return best
 }

@@ -42,6 +42,24 @@ func TestExplainBuildFailure(t *testing.T) {
 		t.Errorf("%T is not a buildFailure: the work directory would be removed", err)
 	}
 
+	// Within a function only its directives are blamed: a goto at line 41
+	// over the replicated region of line 42 is the region's code (before,
+	// no directive stood above it); a function without directives
+	// (jacobi's grid) has none, not main's pdo above it.
+	for _, c := range []struct{ pkg, goOut, want string }{
+		{"../../examples/master", "main.go:41:3: goto done jumps over declaration of svm_range1_0 at main.go:44\n",
+			"main.go:42:2: in the code svmc generated for //svm:replicated (Go reports main.go:41:3): goto done"},
+		{"../../examples/jacobi", "main.go:55:2: undefined: svm_y\n", "main.go:55:2: in code svmc generated: undefined: svm_y"},
+	} {
+		q, err := compiler.Compile(compiler.Config{Pattern: c.pkg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := explainBuildFailure([]byte(c.goOut), q, "/tmp/w").Error(); !strings.Contains(msg, c.want) {
+			t.Errorf("%s: missing %q in:\n%s", c.pkg, c.want, msg)
+		}
+	}
+
 	env := "go: example.com/dep@v1.2.0: missing go.sum entry; to add it:\n\tgo mod download example.com/dep\n"
 	err = explainBuildFailure([]byte(env), p, "/tmp/w")
 	if msg := err.Error(); strings.Contains(msg, "internal error") || !strings.Contains(msg, "missing go.sum entry") || !strings.Contains(msg, "building the instrumented program failed") {

@@ -80,41 +80,43 @@ func main() {
 		and, or, xor := -1, 0, 0
 		//svm:pdo loops(i) reduction(*: prod) reduction(min: lo) reduction(max: hi) reduction(&: and) reduction(|: or) reduction(^: xor)
 //line ../main.go:27
-		svm_range4_0 := xs
-		svm_p.PDO(1, 4, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range4_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-			svm_red4_0 := svm_rt.Identity(prod, svm_rt.OpMul)
-			svm_red4_1 := svm_rt.Identity(lo, svm_rt.OpMin)
-			svm_red4_2 := svm_rt.Identity(hi, svm_rt.OpMax)
-			svm_red4_3 := svm_rt.Identity(and, svm_rt.OpAnd)
-			svm_red4_4 := svm_rt.Identity(or, svm_rt.OpOr)
-			svm_red4_5 := svm_rt.Identity(xor, svm_rt.OpXor)
-			for svm_it.NextRun() {
-				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
-					v := svm_range4_0[i]
+		{
+			svm_range4_0 := xs
+			svm_p.PDO(1, 4, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range4_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+				svm_red4_0 := svm_rt.Identity(prod, svm_rt.OpMul)
+				svm_red4_1 := svm_rt.Identity(lo, svm_rt.OpMin)
+				svm_red4_2 := svm_rt.Identity(hi, svm_rt.OpMax)
+				svm_red4_3 := svm_rt.Identity(and, svm_rt.OpAnd)
+				svm_red4_4 := svm_rt.Identity(or, svm_rt.OpOr)
+				svm_red4_5 := svm_rt.Identity(xor, svm_rt.OpXor)
+				for svm_it.NextRun() {
+					svm_first, svm_n, svm_step := svm_it.Run()
+					for svm_k := 0; svm_k < svm_n; svm_k++ {
+						i := int(svm_first + svm_k*svm_step)
+						v := svm_range4_0[i]
 //line ../main.go:28:23
-					{
-						if i == 2 {
-							continue
+						{
+							if i == 2 {
+								continue
+							}
+							svm_red4_0 *= v
+							svm_red4_1 = min(svm_red4_1, v)
+							svm_red4_2 = max(svm_red4_2, v)
+							svm_red4_3 &= v | 1
+							svm_red4_4 |= v
+							svm_red4_5 ^= v
 						}
-						svm_red4_0 *= v
-						svm_red4_1 = min(svm_red4_1, v)
-						svm_red4_2 = max(svm_red4_2, v)
-						svm_red4_3 &= v | 1
-						svm_red4_4 |= v
-						svm_red4_5 ^= v
-					}
 //line ../main.go:38
+					}
 				}
-			}
-			svm_rt.ReduceInto(svm_it, &prod, svm_red4_0, svm_rt.OpMul)
-			svm_rt.ReduceInto(svm_it, &lo, svm_red4_1, svm_rt.OpMin)
-			svm_rt.ReduceInto(svm_it, &hi, svm_red4_2, svm_rt.OpMax)
-			svm_rt.ReduceInto(svm_it, &and, svm_red4_3, svm_rt.OpAnd)
-			svm_rt.ReduceInto(svm_it, &or, svm_red4_4, svm_rt.OpOr)
-			svm_rt.ReduceInto(svm_it, &xor, svm_red4_5, svm_rt.OpXor)
-		})
+				svm_rt.ReduceInto(svm_it, &prod, svm_red4_0, svm_rt.OpMul)
+				svm_rt.ReduceInto(svm_it, &lo, svm_red4_1, svm_rt.OpMin)
+				svm_rt.ReduceInto(svm_it, &hi, svm_red4_2, svm_rt.OpMax)
+				svm_rt.ReduceInto(svm_it, &and, svm_red4_3, svm_rt.OpAnd)
+				svm_rt.ReduceInto(svm_it, &or, svm_red4_4, svm_rt.OpOr)
+				svm_rt.ReduceInto(svm_it, &xor, svm_red4_5, svm_rt.OpXor)
+			})
+		}
 //line ../main.go:39
 		count := 0
 		//svm:processors R(nprocs())

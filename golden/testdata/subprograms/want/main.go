@@ -35,22 +35,24 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 	s := 0.0
 	//svm:pdo loops(i) reduction(+: s)
 //line ../main.go:16
-	svm_range1_0 := v
-	svm_p.PDO(1, 1, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range1_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
-		svm_red1_0 := svm_rt.Identity(s, svm_rt.OpAdd)
-		for svm_it.NextRun() {
-			svm_first, svm_n, svm_step := svm_it.Run()
-			for svm_k := 0; svm_k < svm_n; svm_k++ {
-				i := int(svm_first + svm_k*svm_step)
+	{
+		svm_range1_0 := v
+		svm_p.PDO(1, 1, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: len(svm_range1_0) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
+			svm_red1_0 := svm_rt.Identity(s, svm_rt.OpAdd)
+			for svm_it.NextRun() {
+				svm_first, svm_n, svm_step := svm_it.Run()
+				for svm_k := 0; svm_k < svm_n; svm_k++ {
+					i := int(svm_first + svm_k*svm_step)
 //line ../main.go:17:19
-				{
-					svm_red1_0 += v[i] * w[i]
-				}
+					{
+						svm_red1_0 += v[i] * w[i]
+					}
 //line ../main.go:19
+				}
 			}
-		}
-		svm_rt.ReduceInto(svm_it, &s, svm_red1_0, svm_rt.OpAdd)
-	})
+			svm_rt.ReduceInto(svm_it, &s, svm_red1_0, svm_rt.OpAdd)
+		})
+	}
 //line ../main.go:20
 	return s
 }
