@@ -72,9 +72,36 @@ func (g *gen) lock(c *compiler.Construct) {
 	for _, v := range c.Dir.Lock.Vars {
 		vars = append(vars, fmt.Sprintf("%s.VarOf(&%s)", rt, expr(v)))
 	}
-	g.around(c,
-		fmt.Sprintf("%s := %s.Lock(%d, %d, %s)", held, procVar, c.Sub.Num, c.Num, strings.Join(vars, ", ")),
-		fmt.Sprintf("%s.Unlock(%d, %d, %s)", procVar, c.Sub.Num, c.Num, held))
+	open := fmt.Sprintf("%s := %s.Lock(%d, %d, %s)", held, procVar, c.Sub.Num, c.Num, strings.Join(vars, ", "))
+	close := fmt.Sprintf("%s.Unlock(%d, %d, %s)", procVar, c.Sub.Num, c.Num, held)
+	if blockable(c) {
+		// The lock's handle in a block of its own: a goto may jump over
+		// the region, but not over a declaration.
+		open, close = "{\n"+open, close+"\n}"
+	}
+	g.around(c, open, close)
+}
+
+// blockable reports whether the statements construct c applies to may go
+// into a block of their own: none of them declares what follows them would
+// use, or is a label a goto from outside may jump to. (Where one does, no
+// goto of a valid program jumps over the region.)
+func blockable(c *compiler.Construct) bool {
+	stmts := c.Body
+	if c.End == nil {
+		stmts = []ast.Stmt{c.Stmt}
+	}
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case nil, *ast.DeclStmt, *ast.LabeledStmt:
+			return false
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // atomic replaces an update statement by an atomic update of its variable.

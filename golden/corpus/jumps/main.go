@@ -1,6 +1,6 @@
-// Ordinary Go around pdos: a goto over a pdo that ranges over a slice and
-// over an atomic update with an operand (the generated declarations must
-// not be jumped over), a generic function over an interface that embeds
+// Ordinary Go around pdos: a goto over a pdo that ranges over a slice, an
+// atomic update with an operand and locks of a statement and a block (the
+// generated declarations must not be jumped over), a generic function over an interface that embeds
 // another, fallthrough and a closure adding to the reduction variable in a
 // pdo body, a deferred function changing the named results.
 package main
@@ -82,4 +82,22 @@ skip:
 	}
 done:
 	fmt.Println(x)
+	hist := make([]int, 4)
+	if x < 0 {
+		goto tally
+	}
+	//svm:pdo loops(i)
+	for i := 0; i < 40; i++ {
+		//svm:lock(hist[i%4])
+		hist[i%4]++
+	}
+	//svm:lock(hist[0])
+	hist[0] += 100
+	//svm:lock(hist[1], hist[2])
+	{
+		hist[1]++
+		hist[2]--
+	}
+tally:
+	fmt.Println(hist)
 }

@@ -100,11 +100,13 @@ func main() {
 						//svm:end critical
 						//svm:lock(locked, hits[i])
 //line ../main.go:39
-						svm_lock10 := svm_p.Lock(1, 10, svm_rt.VarOf(&locked), svm_rt.VarOf(&hits[i]))
+						{
+							svm_lock10 := svm_p.Lock(1, 10, svm_rt.VarOf(&locked), svm_rt.VarOf(&hits[i]))
 //line ../main.go:40
-						locked += hits[i]
+							locked += hits[i]
 //line ../main.go:39
-						svm_p.Unlock(1, 10, svm_lock10)
+							svm_p.Unlock(1, 10, svm_lock10)
+						}
 //line ../main.go:41
 						//svm:atomic
 //line ../main.go:42
