@@ -141,16 +141,16 @@ func isSliceOfSlices(t types.Type) bool {
 
 func (g *gen) processors(c *compiler.Construct) {
 	pd := c.Dir.Processors
-	g.after(c, g.declare(c, pd.Name.Name, fmt.Sprintf("%s.Processors(%%s, %d, %d, %q%s)", procVar, c.Sub.Num, c.Num, pd.Name.Name, g.extents(pd.Dims))))
+	g.after(c, g.declare(c, pd.Name.Name, "Procs", fmt.Sprintf("%s.Processors(%%s, %d, %d, %q%s)", procVar, c.Sub.Num, c.Num, pd.Name.Name, g.extents(pd.Dims))))
 }
 
 func (g *gen) template(c *compiler.Construct) {
 	td := c.Dir.Template
 	if td.Creatable {
-		g.after(c, g.declare(c, td.Name.Name, fmt.Sprintf("%s.CreatableTemplate(%%s, %d, %d, %q, %d)", procVar, c.Sub.Num, c.Num, td.Name.Name, len(td.Dims))))
+		g.after(c, g.declare(c, td.Name.Name, "Template", fmt.Sprintf("%s.CreatableTemplate(%%s, %d, %d, %q, %d)", procVar, c.Sub.Num, c.Num, td.Name.Name, len(td.Dims))))
 		return
 	}
-	g.after(c, g.declare(c, td.Name.Name, fmt.Sprintf("%s.Template(%%s, %d, %d, %q%s)", procVar, c.Sub.Num, c.Num, td.Name.Name, g.extents(td.Dims))))
+	g.after(c, g.declare(c, td.Name.Name, "Template", fmt.Sprintf("%s.Template(%%s, %d, %d, %q%s)", procVar, c.Sub.Num, c.Num, td.Name.Name, g.extents(td.Dims))))
 }
 
 func (g *gen) distribute(c *compiler.Construct) {

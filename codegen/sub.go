@@ -662,10 +662,14 @@ func (g *gen) after(c *compiler.Construct, code string) {
 }
 
 // declare assigns to an existing variable of the runtime's type or declares
-// a new one. call has one %s for the previous value.
-func (g *gen) declare(c *compiler.Construct, name, call string) string {
+// a new one, of type *rtlib.typ. call has one %s for the previous value. A
+// new one is declared where the directive's statement list begins, not at
+// the directive: a goto before the directive may jump to a label after it,
+// but not over a declaration.
+func (g *gen) declare(c *compiler.Construct, name, typ, call string) string {
 	if c.Declares {
-		return fmt.Sprintf("%s := %s\n_ = %s", name, fmt.Sprintf(call, "nil"), name)
+		g.e.lines(g.off(c.ListPos)+1, fmt.Sprintf("var %s *%s.%s", name, rt, typ), opening, g.line(c.ListPos))
+		return fmt.Sprintf("%s = %s\n_ = %s", name, fmt.Sprintf(call, "nil"), name)
 	}
 	return fmt.Sprintf("%s = %s", name, fmt.Sprintf(call, name))
 }

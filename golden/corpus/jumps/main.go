@@ -1,8 +1,10 @@
-// Ordinary Go around pdos: a goto over a pdo that ranges over a slice, an
-// atomic update with an operand and locks of a statement and a block (the
-// generated declarations must not be jumped over), a generic function over an interface that embeds
-// another, fallthrough and a closure adding to the reduction variable in a
-// pdo body, a deferred function changing the named results.
+// Ordinary Go around pdos: gotos over a pdo that ranges over a slice, an
+// atomic update with an operand, locks of a statement and a block, and the
+// processors and template directives that declare their variables (the
+// generated declarations must not be jumped over); a generic function over
+// an interface that embeds another, fallthrough and a closure adding to the
+// reduction variable in a pdo body, a deferred function changing the named
+// results.
 package main
 
 import (
@@ -100,4 +102,17 @@ done:
 	}
 tally:
 	fmt.Println(hist)
+	grid := make([]float64, 16)
+	if hist[0] < 0 {
+		goto sum
+	}
+	//svm:processors P(nprocs())
+	//svm:template T(16)
+	//svm:distribute (block) onto P :: T
+	//svm:pdo loops(i) strategy(on_home(T(i)))
+	for i := 0; i < 16; i++ {
+		grid[i] = float64(i) / 2
+	}
+sum:
+	fmt.Println(grid[15])
 }

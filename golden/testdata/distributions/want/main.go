@@ -17,6 +17,20 @@ import "fmt"
 func main() {
 //line ../main.go:8
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../main.go:8
+		var P *svm_rt.Procs
+//line ../main.go:8
+		var Q *svm_rt.Procs
+//line ../main.go:8
+		var A *svm_rt.Template
+//line ../main.go:8
+		var B *svm_rt.Template
+//line ../main.go:8
+		var C *svm_rt.Template
+//line ../main.go:8
+		var D *svm_rt.Template
+//line ../main.go:8
+		var E *svm_rt.Template
 //line ../main.go:9
 		owner := []int{1, 0, 1, 0, 0, 1}
 		sizes := []int{2, 4}
@@ -24,37 +38,37 @@ func main() {
 
 		//svm:processors P(2)
 //line ../main.go:13
-		P := svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
+		P = svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
 		_ = P
 //line ../main.go:14
 		//svm:processors Q(0:1, 0:1)
 //line ../main.go:14
-		Q := svm_p.Processors(nil, 1, 2, "Q", svm_rt.Extent{Lo: 0, Hi: 1}, svm_rt.Extent{Lo: 0, Hi: 1})
+		Q = svm_p.Processors(nil, 1, 2, "Q", svm_rt.Extent{Lo: 0, Hi: 1}, svm_rt.Extent{Lo: 0, Hi: 1})
 		_ = Q
 //line ../main.go:15
 		//svm:template A(8)
 //line ../main.go:15
-		A := svm_p.Template(nil, 1, 3, "A", svm_rt.Extent{Lo: 0, Hi: (8) - 1})
+		A = svm_p.Template(nil, 1, 3, "A", svm_rt.Extent{Lo: 0, Hi: (8) - 1})
 		_ = A
 //line ../main.go:16
 		//svm:template B(6)
 //line ../main.go:16
-		B := svm_p.Template(nil, 1, 4, "B", svm_rt.Extent{Lo: 0, Hi: (6) - 1})
+		B = svm_p.Template(nil, 1, 4, "B", svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = B
 //line ../main.go:17
 		//svm:template C(6)
 //line ../main.go:17
-		C := svm_p.Template(nil, 1, 5, "C", svm_rt.Extent{Lo: 0, Hi: (6) - 1})
+		C = svm_p.Template(nil, 1, 5, "C", svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = C
 //line ../main.go:18
 		//svm:template D(4, 6)
 //line ../main.go:18
-		D := svm_p.Template(nil, 1, 6, "D", svm_rt.Extent{Lo: 0, Hi: (4) - 1}, svm_rt.Extent{Lo: 0, Hi: (6) - 1})
+		D = svm_p.Template(nil, 1, 6, "D", svm_rt.Extent{Lo: 0, Hi: (4) - 1}, svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = D
 //line ../main.go:19
 		//svm:template E(4, 6)
 //line ../main.go:19
-		E := svm_p.Template(nil, 1, 7, "E", svm_rt.Extent{Lo: 0, Hi: (4) - 1}, svm_rt.Extent{Lo: 0, Hi: (6) - 1})
+		E = svm_p.Template(nil, 1, 7, "E", svm_rt.Extent{Lo: 0, Hi: (4) - 1}, svm_rt.Extent{Lo: 0, Hi: (6) - 1})
 		_ = E
 //line ../main.go:20
 		//svm:distribute (cyclic(3)) onto P :: A

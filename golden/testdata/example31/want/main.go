@@ -34,6 +34,12 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 	if svm_p.Trace(1) {
 		return svm_rt.Entry4_2(svm_p, 1, svm_G, T, n, m, a)
 	}
+//line ../../../../examples/example31/main.go:23
+	var T1 *svm_rt.Template
+//line ../../../../examples/example31/main.go:23
+	var T2 *svm_rt.Template
+//line ../../../../examples/example31/main.go:23
+	var P *svm_rt.Procs
 //line ../../../../examples/example31/main.go:24
 	//svm:template T(10, 10)
 //line ../../../../examples/example31/main.go:24
@@ -41,17 +47,17 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 //line ../../../../examples/example31/main.go:25
 	//svm:template T1(n, n)
 //line ../../../../examples/example31/main.go:25
-	T1 := svm_p.Template(nil, 1, 2, "T1", svm_rt.Extent{Lo: 0, Hi: (n) - 1}, svm_rt.Extent{Lo: 0, Hi: (n) - 1})
+	T1 = svm_p.Template(nil, 1, 2, "T1", svm_rt.Extent{Lo: 0, Hi: (n) - 1}, svm_rt.Extent{Lo: 0, Hi: (n) - 1})
 	_ = T1
 //line ../../../../examples/example31/main.go:26
 	//svm:template T2(:, :)
 //line ../../../../examples/example31/main.go:26
-	T2 := svm_p.CreatableTemplate(nil, 1, 3, "T2", 2)
+	T2 = svm_p.CreatableTemplate(nil, 1, 3, "T2", 2)
 	_ = T2
 //line ../../../../examples/example31/main.go:27
 	//svm:processors P(2, 2)
 //line ../../../../examples/example31/main.go:27
-	P := svm_p.Processors(nil, 1, 4, "P", svm_rt.Extent{Lo: 0, Hi: (2) - 1}, svm_rt.Extent{Lo: 0, Hi: (2) - 1})
+	P = svm_p.Processors(nil, 1, 4, "P", svm_rt.Extent{Lo: 0, Hi: (2) - 1}, svm_rt.Extent{Lo: 0, Hi: (2) - 1})
 	_ = P
 //line ../../../../examples/example31/main.go:28
 	//svm:distribute (block, block) onto P :: T1

@@ -27,6 +27,10 @@ import (
 func main() {
 //line ../../../../examples/jacobi/main.go:18
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../../../../examples/jacobi/main.go:18
+		var P *svm_rt.Procs
+//line ../../../../examples/jacobi/main.go:18
+		var T *svm_rt.Template
 //line ../../../../examples/jacobi/main.go:19
 		n := flag.Int("n", 64, "grid size")
 		iters := flag.Int("iters", 200, "iterations")
@@ -35,12 +39,12 @@ func main() {
 
 		//svm:processors P(nprocs())
 //line ../../../../examples/jacobi/main.go:24
-		P := svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
+		P = svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
 		_ = P
 //line ../../../../examples/jacobi/main.go:25
 		//svm:template T(size, size)
 //line ../../../../examples/jacobi/main.go:25
-		T := svm_p.Template(nil, 1, 2, "T", svm_rt.Extent{Lo: 0, Hi: (size) - 1}, svm_rt.Extent{Lo: 0, Hi: (size) - 1})
+		T = svm_p.Template(nil, 1, 2, "T", svm_rt.Extent{Lo: 0, Hi: (size) - 1}, svm_rt.Extent{Lo: 0, Hi: (size) - 1})
 		_ = T
 //line ../../../../examples/jacobi/main.go:26
 		//svm:distribute (block, *) onto P :: T

@@ -17,6 +17,8 @@ import "fmt"
 func main() {
 //line ../main.go:8
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../main.go:8
+		var R *svm_rt.Procs
 //line ../main.go:9
 		xs := []int{3, 9, 4, 7, 1, 8}
 		down := 0
@@ -121,7 +123,7 @@ func main() {
 		count := 0
 		//svm:processors R(nprocs())
 //line ../main.go:40
-		R := svm_p.Processors(nil, 1, 5, "R", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
+		R = svm_p.Processors(nil, 1, 5, "R", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
 		_ = R
 //line ../main.go:41
 		//svm:pdo loops(i) processors(R) strategy(cyclic(2))

@@ -22,15 +22,19 @@ import "fmt"
 func main() {
 //line ../main.go:13
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../main.go:13
+		var P *svm_rt.Procs
+//line ../main.go:13
+		var T *svm_rt.Template
 //line ../main.go:14
 		//svm:processors P(nprocs())
 //line ../main.go:14
-		P := svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
+		P = svm_p.Processors(nil, 1, 1, "P", svm_rt.Extent{Lo: 0, Hi: (svm_p.NProcs()) - 1})
 		_ = P
 //line ../main.go:15
 		//svm:template T(8192)
 //line ../main.go:15
-		T := svm_p.Template(nil, 1, 2, "T", svm_rt.Extent{Lo: 0, Hi: (8192) - 1})
+		T = svm_p.Template(nil, 1, 2, "T", svm_rt.Extent{Lo: 0, Hi: (8192) - 1})
 		_ = T
 //line ../main.go:16
 		//svm:distribute (block) onto P :: T

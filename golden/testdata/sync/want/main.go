@@ -23,13 +23,15 @@ import (
 func main() {
 //line ../main.go:14
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../main.go:14
+		var Pair *svm_rt.Procs
 //line ../main.go:15
 		hits := make([]int, 8)
 		named, unnamed, locked, atomic := 0, 0, 0, 0.0
 
 		//svm:processors Pair(2)
 //line ../main.go:18
-		Pair := svm_p.Processors(nil, 1, 1, "Pair", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
+		Pair = svm_p.Processors(nil, 1, 1, "Pair", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
 		_ = Pair
 //line ../main.go:19
 		//svm:psection

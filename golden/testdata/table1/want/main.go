@@ -21,12 +21,18 @@ import "fmt"
 func main() {
 //line ../main.go:12
 	svm_rt.Main(&svm_program, func(svm_p *svm_rt.Proc) {
+//line ../main.go:12
+		var R *svm_rt.Template
+//line ../main.go:12
+		var Q *svm_rt.Procs
+//line ../main.go:12
+		var T2 *svm_rt.Template
 //line ../main.go:13
 		const n = 16
 		a := make([]int, n)
 		//svm:template R(n)
 //line ../main.go:15
-		R := svm_p.Template(nil, 1, 1, "R", svm_rt.Extent{Lo: 0, Hi: (n) - 1})
+		R = svm_p.Template(nil, 1, 1, "R", svm_rt.Extent{Lo: 0, Hi: (n) - 1})
 		_ = R
 //line ../main.go:16
 		//svm:pdo label(semi) loops(i) strategy(dynamic(4)) template(R)
@@ -47,7 +53,7 @@ func main() {
 //line ../main.go:20
 		//svm:processors Q(2)
 //line ../main.go:20
-		Q := svm_p.Processors(nil, 1, 3, "Q", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
+		Q = svm_p.Processors(nil, 1, 3, "Q", svm_rt.Extent{Lo: 0, Hi: (2) - 1})
 		_ = Q
 //line ../main.go:21
 		//svm:pdo label(onq) loops(i) processors(Q) strategy(block)
@@ -68,7 +74,7 @@ func main() {
 //line ../main.go:25
 		//svm:template T2(:)
 //line ../main.go:25
-		T2 := svm_p.CreatableTemplate(nil, 1, 5, "T2", 1)
+		T2 = svm_p.CreatableTemplate(nil, 1, 5, "T2", 1)
 		_ = T2
 //line ../main.go:26
 		//svm:create T2(n)
