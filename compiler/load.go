@@ -73,7 +73,7 @@ func load(cfg Config) (*Package, error) {
 		pkgs, xtests = testVariant(pkgs)
 	}
 	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("%s names %d packages; svmc compiles one package main at a time", pattern, len(pkgs))
+		return nil, fmt.Errorf("%s names %d packages; svmc compiles one package main at a time", shownPattern(cfg), len(pkgs))
 	}
 	lp := pkgs[0]
 	if usesCgo(lp) && len(lp.Errors) == 0 {
@@ -113,7 +113,7 @@ func load(cfg Config) (*Package, error) {
 		return p, diags
 	}
 	if lp.Name != "main" && !cfg.Library && !cfg.Tests { // a library's tests are a program
-		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", pattern, lp.Name)
+		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", shownPattern(cfg), lp.Name)
 	}
 	if len(lp.Syntax) == 0 {
 		return nil, fmt.Errorf("%s: no Go files", pattern)
@@ -266,4 +266,26 @@ func envWith(env []string) []string {
 		return nil
 	}
 	return append(os.Environ(), env...)
+}
+
+// shownPattern is the package pattern of cfg as the user named it: "." in
+// the package's directory is that directory, relative to the current one
+// where it lies below it (./mp).
+func shownPattern(cfg Config) string {
+	if cfg.Pattern != "" && cfg.Pattern != "." || cfg.Dir == "" {
+		return pattern(cfg)
+	}
+	abs, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return cfg.Dir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			if rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+	}
+	return abs
 }

@@ -384,6 +384,7 @@ func main() {
 }
 `,
 		"cmd/app/sq.go": "package main\n\nfunc sq(x int) int { return x * x }\n",
+		"lib/lib.go":    "package lib\n\nfunc Sq(x int) int { return x * x }\n",
 	})
 	for _, c := range []struct {
 		arg, note string
@@ -399,6 +400,10 @@ func main() {
 	}
 	if res := runSvmc(t, dir, "run", "go.mod"); res.code == 0 || !strings.Contains(res.stderr, "go.mod: svmc takes the directory of a package main, one of its Go files or its import path") {
 		t.Errorf("svmc run go.mod: exit %d\n%s", res.code, res.stderr)
+	}
+	// A library is named as the user named it (it was ".").
+	if res := runSvmc(t, dir, "run", "./lib"); res.code == 0 || !strings.Contains(res.stderr, "svmc: ./lib is package lib; svmc compiles programs (package main)") {
+		t.Errorf("svmc run ./lib: exit %d\n%s", res.code, res.stderr)
 	}
 }
 
