@@ -65,7 +65,7 @@ func load(cfg Config) (*Package, error) {
 	if pkgs == nil {
 		var err error
 		if pkgs, err = packages.Load(lc, pattern); err != nil {
-			return nil, fmt.Errorf("loading %s: %v", pattern, err)
+			return nil, fmt.Errorf("loading %s: %v", shownPattern(cfg), err)
 		}
 	}
 	var xtests []string
@@ -116,7 +116,7 @@ func load(cfg Config) (*Package, error) {
 		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", shownPattern(cfg), lp.Name)
 	}
 	if len(lp.Syntax) == 0 {
-		return nil, fmt.Errorf("%s: no Go files", pattern)
+		return nil, fmt.Errorf("%s: no Go files", shownPattern(cfg))
 	}
 	if err := p.addFiles(lp.Syntax); err != nil {
 		return nil, err

@@ -165,7 +165,7 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 	}
 	pkgs, err := packages.Load(lc, pattern(cfg))
 	if err != nil {
-		return nil, fmt.Errorf("loading the packages %s imports: %v", pattern(cfg), err)
+		return nil, fmt.Errorf("loading the packages %s imports: %v", shownPattern(cfg), err)
 	}
 	return pkgs, nil
 }
