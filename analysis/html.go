@@ -173,7 +173,7 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <h2 id="goroutines">Goroutines the processors started</h2>
 <p>Each on a lane of its own; their time is their processor's.</p>
 <table>
-<tr><th class="n">proc</th><th class="n">goroutines</th><th class="n">lanes</th><th class="n">life</th><th class="n">longest</th><th class="n">in regions</th><th>go statements</th></tr>
+<tr><th class="n">proc</th><th class="n">goroutines</th><th class="n">lanes</th><th class="n">life</th><th class="n">longest</th><th class="n">in regions</th><th>started at</th></tr>
 {{- range $m.Goroutines}}
 <tr><td class="n">{{.Proc}}</td><td class="n">{{.Goroutines}}</td><td class="n">{{.Lanes}}</td><td class="n">{{dur .Life}}</td><td class="n">{{dur .Longest}}</td><td class="n">{{dur .Regions}}</td><td>{{range $i, $s := .Where}}{{if $i}}, {{end}}{{$s.At}} ({{$s.Goroutines}}){{end}}{{if .Unfinished}}, {{.Unfinished}} still running at the end{{end}}{{if .Untraced}}, {{.Untraced}} more untraced{{end}}</td></tr>
 {{- end}}

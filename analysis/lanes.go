@@ -29,7 +29,8 @@ type GoroutineStat struct {
 	Life       float64 `json:"life_us"`    // their lives summed: goroutine-start to goroutine-end
 	Longest    float64 `json:"longest_us"`
 	Regions    float64 `json:"regions_us"` // time in the regions they ran (outermost)
-	// Where are the go statements, by the number of goroutines each started.
+	// Where are the go statements and the calls that start goroutines (wg.Go),
+	// by the number of goroutines each started.
 	Where []GoStmt `json:"where"`
 	// Unfinished counts goroutines still running when the trace ends.
 	Unfinished int `json:"unfinished,omitempty"`

@@ -567,7 +567,7 @@ func writeGoroutines(w io.Writer, m *Model) {
 		return
 	}
 	fmt.Fprintf(w, "\nGoroutines the processors started (each on a lane of its own; their time is their processor's)\n")
-	t := newTable(">proc", ">goroutines", ">lanes", ">life", ">longest", ">in regions", "go statements")
+	t := newTable(">proc", ">goroutines", ">lanes", ">life", ">longest", ">in regions", "started at")
 	for _, g := range m.Goroutines {
 		var at []string
 		for _, s := range g.Where {
