@@ -96,8 +96,11 @@ func inferred(info *types.Info, fun ast.Expr) bool {
 // GuardLater0 or GuardLater0_1, which take the lane when f runs.
 func (g *gen) guardStarted(call *ast.CallExpr, f ast.Expr, later bool) {
 	tv, ok := g.p.Info.Types[f]
-	sig, isFunc := tv.Type.Underlying().(*types.Signature)
-	if !ok || !isFunc || tv.IsNil() {
+	if !ok || tv.IsNil() {
+		return
+	}
+	sig, ok := tv.Type.Underlying().(*types.Signature)
+	if !ok {
 		return
 	}
 	p := g.f.Tok.Position(call.Pos())
