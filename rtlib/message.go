@@ -443,11 +443,12 @@ func send[T any](site, kind, to, tag int, buf []T) {
 func post[T any](p *Proc, site, kind, to, tag, ctx int, id uint64, buf []T, sync bool, s *msg.Req) *msg.Req {
 	m := msg.Msg{Src: p.id, Tag: tag, Ctx: ctx, Kind: kind, Seq: id, Site: site, Data: bufOf(buf), Count: len(buf),
 		Bytes: len(buf) * sizeOf[T](), SentNs: p.statClock()}
+	var fanned *dataWait
 	switch p.routeTo(to) {
 	case routeRemote:
 		return remotePost(p, to, &m, buf, sync, false, s)
 	case routeFan:
-		remotePost(p, to, &m, buf, false, true, nil)
+		_, fanned = remoteStart(p, to, &m, buf, false, true, nil)
 	case routeDrop:
 		return nil
 	}
@@ -455,6 +456,7 @@ func post[T any](p *Proc, site, kind, to, tag, ctx int, id uint64, buf []T, sync
 	if err != nil {
 		p.matchError(err)
 	}
+	fanned.wait() // the other ranks' copies of a large message, sent meanwhile
 	return s
 }
 

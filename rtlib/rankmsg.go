@@ -138,6 +138,39 @@ const apartMin = 64 << 10
 // to processor 0; the sender's rank delivers it itself, and no rank
 // acknowledges it).
 func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *msg.Req) *msg.Req {
+	s, d := remoteStart(p, to, m, buf, sync, fan, s)
+	d.wait()
+	return s
+}
+
+// dataWait is a send whose data leaves straight from the sender's slice:
+// the sender waits until every rank has it (n sends).
+type dataWait struct {
+	p          *Proc
+	to         int
+	site, kind int
+	sent       atomic.Uint64
+	n          uint64
+}
+
+// wait waits for the data's sends; a nil d has none.
+func (d *dataWait) wait() {
+	if d == nil {
+		return
+	}
+	p := d.p
+	p.wpeerID = d.to
+	p.waitFor(wMsgSend, msgSite(d.site, d.kind))
+	for v := d.sent.Load(); v < d.n; v = d.sent.Load() {
+		p.remoteAwait(&d.sent, v)
+	}
+}
+
+// remoteStart is remotePost without the wait for data sent from the
+// sender's slice, which it returns: a message to processor 0 is delivered
+// on the sender's rank meanwhile (a megabyte copied while it travels,
+// not after).
+func remoteStart[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *msg.Req) (*msg.Req, *dataWait) {
 	t := reflect.TypeFor[T]()
 	if hasPointers(t) {
 		p.msgErrorf(m.Site, "a message of []%s cannot go to processor %d on another rank: its elements hold pointers (send their values as numbers, arrays or structs of them)", t, to)
@@ -181,12 +214,12 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 			}
 		}
 	}
-	var sent *atomic.Uint64 // data sent apart, per rank
+	var dw *dataWait // data sent apart from the sender's slice
 	switch {
 	case wait:
-		sent = new(atomic.Uint64)
+		dw = &dataWait{p: p, to: to, site: m.Site, kind: m.Kind, n: uint64(len(dests))}
 		dataSent = func() {
-			sent.Add(1)
+			dw.sent.Add(1)
 			p.wakeup()
 		}
 	case apart > 0 && len(dests) > 1:
@@ -212,17 +245,10 @@ func remotePost[T any](p *Proc, to int, m *msg.Msg, buf []T, sync, fan bool, s *
 		r.msgsOut.Add(1)
 		r.msgBytesOut.Add(int64(len(data)))
 	}
-	if wait {
-		p.wpeerID = to
-		p.waitFor(wMsgSend, msgSite(m.Site, m.Kind))
-		for v := sent.Load(); v < uint64(len(dests)); v = sent.Load() {
-			p.remoteAwait(sent, v)
-		}
-	}
 	if syncFlag != 0 {
-		return s
+		return s, dw
 	}
-	return nil
+	return nil, dw
 }
 
 // ackKey names a synchronous send waiting for its acknowledgement.

@@ -512,8 +512,11 @@ func main() {
 // either receives (a blocking standard send of a message that long leaves
 // from the sender's slice under --mpi and waits until the other rank's
 // transport has taken it, which it does without a receive posted), the
-// second time while the receiver computes for 20 ms first. The results
-// are those of the run in one process.
+// second time while the receiver computes for 20 ms first; last, in a
+// replicated region, every processor sends processor 0 800 KB (a message
+// to processor 0 goes to its copy on every rank, the sender's own rank
+// delivering it while the others' travel). The results are those of the
+// run in one process.
 func TestMPILongMessages(t *testing.T) {
 	mpiReady(t)
 	dir := writeModule(t, map[string]string{"main.go": `package main
@@ -574,14 +577,33 @@ func main() {
 	for _, v := range acc {
 		t += v
 	}
-	fmt.Println(sums[1], t, sums[2], sums[3])
+	var big float64
+	//svm:replicated
+	{
+		me, n := rtlib.ProcessorID(), rtlib.NumProcessors()
+		msg := make([]float64, 100000)
+		if me == 0 {
+			for k := 1; k < n; k++ {
+				rtlib.Recv(k, 3, msg)
+				for i, v := range msg {
+					big += v * float64(i%2+k)
+				}
+			}
+		} else {
+			for i := range msg {
+				msg[i] = float64(me + i%11)
+			}
+			rtlib.Send(0, 3, msg)
+		}
+	}
+	fmt.Println(sums[1], t, sums[2], sums[3], big)
 }
 `})
-	one := runSvmc(t, dir, "run", "-n", "2", ".")
-	if one.code != 0 || one.stdout == "" {
-		t.Fatalf("in one process: exit %d\n%s%s", one.code, one.stdout, one.stderr)
-	}
 	for _, n := range []string{"2", "3"} {
+		one := runSvmc(t, dir, "run", "-n", n, ".")
+		if one.code != 0 || one.stdout == "" {
+			t.Fatalf("-n %s in one process: exit %d\n%s%s", n, one.code, one.stdout, one.stderr)
+		}
 		if res := runSvmc(t, dir, "run", "--mpi", "-n", n, "."); res.code != 0 || res.stdout != one.stdout {
 			t.Errorf("--mpi -n %s: exit %d, printed %q, want %q\n%s", n, res.code, res.stdout, one.stdout, res.stderr)
 		}
