@@ -388,8 +388,12 @@ func (p *Package) racesInPDO(c *Construct) {
 				p.warnf(x.Pos(), "%s is a channel shared by the processors of the pdo at line %d: sends from every processor's iterations interleave in no fixed order, and a processor blocked on it blocks its share of the loop; pass values between processors with rtlib.Send/Recv, or collect results in an array indexed by the iteration", id.Name, line)
 			}
 		case *ast.CallExpr:
-			if f, _ := GoStarted(p.Info, x); f != nil && !waitsAfter(info.Body, x.End()) && !p.receivesAfter(info.Body, f, x.End()) {
-				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d (by %s) may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; wait for it in the iteration (its group's Wait, or a receive of what it sends or closes last) or do its work in the iteration", line, types.ExprString(x.Fun))
+			if f, later := GoStarted(p.Info, x); f != nil && !waitsAfter(info.Body, x.End()) && !p.receivesAfter(info.Body, f, x.End()) {
+				advice := "wait for it in the iteration (its group's Wait, or a receive of what it sends or closes last) or do its work in the iteration"
+				if later {
+					advice = "do its work in the iteration, or receive in the iteration what it sends or closes last"
+				}
+				p.warnf(x.Pos(), "a goroutine started in the body of the pdo at line %d (by %s) may outlive its iteration: the loop's barrier does not wait for it, so what it writes races with the code after the loop; %s", line, types.ExprString(x.Fun), advice)
 			}
 			if isGuarded(x.Pos()) {
 				return true
