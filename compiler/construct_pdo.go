@@ -739,6 +739,13 @@ func (p *Package) checkStrategy(c *Construct, info *PDO) {
 		if rank > 0 && rank != len(st.Subs) {
 			p.errorf(stPos, "on_home(%s(...)): %s has %s, but %s given", st.Template.Name, st.Template.Name, plural(rank, "dimension"), plural(len(st.Subs), "subscript"))
 		}
+		if tc := p.templateDecl(c, st.Template.Name); tc != nil && tc.Declares && !distributes(c.Sub, st.Template.Name) {
+			// Only the directives can reach a template they declare, and
+			// none of this function distributes it: the run would stop
+			// at the loop ("the template is not distributed").
+			p.errorf(stPos, "on_home(%s(...)): template %s (line %d) is never distributed: no distribute, redistribute or pdo template(%s) of this function names it; distribute it before the loop (//svm:distribute (block) :: %s)",
+				st.Template.Name, st.Template.Name, p.Fset.Position(tc.Pos()).Line, st.Template.Name, st.Template.Name)
+		}
 		bodyPos := info.Body.Lbrace + 1
 		for _, e := range st.Subs {
 			x := p.checkExpr(c, e, bodyPos, intType)
@@ -910,4 +917,23 @@ func iterHint(x ast.Expr, sig *types.Signature, text string) string {
 		}
 	}
 	return "an iterator yields its values one by one: collect them first, xs := slices.Collect(" + text + "), and range over xs"
+}
+
+// distributes reports whether a directive of sub distributes template name:
+// a distribute or redistribute naming it, or a pdo recording its schedule
+// as the template's distribution (template(T)).
+func distributes(sub *Sub, name string) bool {
+	for _, o := range sub.Constructs {
+		switch {
+		case o.Dir.Distribute != nil:
+			for _, t := range o.Dir.Distribute.Templates {
+				if t.Name == name {
+					return true
+				}
+			}
+		case o.Dir.PDO != nil && o.Dir.PDO.Template != nil && o.Dir.PDO.Template.Name == name:
+			return true
+		}
+	}
+	return false
 }

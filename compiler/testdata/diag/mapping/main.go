@@ -94,4 +94,24 @@ func loopLevel(n int, a [][]int) {
 	}
 }
 
+// neverDistributed: a template only the directives reach and that none of
+// them distributes cannot place a loop's iterations; one a pdo's
+// template(...) records can.
+func neverDistributed(n int, a []int) {
+	//svm:template W(n)
+	//svm:pdo loops(i) strategy(on_home(W(i))) // want 30:`^on_home\(W\(\.\.\.\)\): template W \(line \d+\) is never distributed: no distribute, redistribute or pdo template\(W\) of this function names it; distribute it before the loop \(//svm:distribute \(block\) :: W\)$`
+	for i := 0; i < n; i++ {
+		a[i] = i
+	}
+	//svm:template D(n)
+	//svm:pdo loops(i) strategy(dynamic(4)) template(D)
+	for i := 0; i < n; i++ {
+		a[i]++
+	}
+	//svm:pdo loops(i) strategy(on_home(D(i)))
+	for i := 0; i < n; i++ {
+		a[i]++
+	}
+}
+
 func main() {}
