@@ -6,6 +6,7 @@ import (
 
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/svmc/svmc/trace"
@@ -130,6 +131,9 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 	s = p.r.rankSchedule(s)
 	a := p.aps
 	repl := p.mode == replicated && len(a.members) > 1
+	if repl {
+		a.slots[p.apsIndex].space = space // compared by the leader at the end (sameSpace)
+	}
 	// Between ranks every pdo is dispatched by its leader, which copies
 	// the shared storage before any member writes it.
 	if repl && (s.kind == sDefault || s.kind == sDynamic) && !p.r.infoFirst && p.r.ranks == nil {
@@ -253,6 +257,9 @@ func (p *Proc) runBody(body func(p *Proc, it *Iter), space []Range) {
 // the reset of the dynamic state.
 func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	a := p.aps
+	if p.mode == replicated {
+		p.sameSpace(t.at)
+	}
 	if p.st != nil && a.reduces() { // statistics: the fold is Lib-DVM's RedGrp
 		defer p.st.Restore(p.st.Switch(stats.Red))
 	}
@@ -265,9 +272,7 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	if a.folds.Load() != 0 {
 		a.folds.Store(0)
 		if a.caught = a.firstPanic(); a.caught == nil {
-			for i := range a.slots {
-				a.slots[i].it.combine()
-			}
+			a.combine()
 		}
 	} else {
 		a.caught = nil
@@ -278,6 +283,117 @@ func (p *Proc) endPDO(t *pdoTask, rec *Template) {
 	if t.dyn != dNone {
 		a.dyn.reset(a)
 	}
+}
+
+// combine folds the members' partial results into the reduction variables,
+// member by member in processor order. A pdo reached in exclusive mode runs
+// the leader's body on every member, so their variables are the same: each
+// partial is folded once. In replicated code each member's call of the
+// function holding the pdo has variables of its own (a function with a
+// reduction that every processor calls): each variable then takes every
+// member's partial, as the call without svmc would have added every
+// iteration into it.
+func (a *aps) combine() {
+	if a.ownVariables() {
+		for j := range a.slots[0].it.partials {
+			for m := range a.slots {
+				dst := a.slots[m].it.partials[j].dst
+				if a.foldedBefore(m, func(it *Iter) bool { return it.partials[j].dst == dst }) {
+					continue
+				}
+				for k := range a.slots {
+					pt := a.slots[k].it.partials[j]
+					pt.dst = dst
+					pt.fold()
+				}
+			}
+		}
+		for j := range a.slots[0].it.values {
+			for m := range a.slots {
+				own := a.slots[m].it.values[j]
+				if a.foldedBefore(m, func(it *Iter) bool { return it.values[j].sameVariable(own) }) {
+					continue
+				}
+				for k := range a.slots {
+					a.slots[k].it.values[j].foldInto(own)
+				}
+			}
+		}
+		for i := range a.slots {
+			for _, f := range a.slots[i].it.reduce {
+				f()
+			}
+		}
+		return
+	}
+	for i := range a.slots {
+		a.slots[i].it.combine()
+	}
+}
+
+// ownVariables reports whether the members' partials go to variables of
+// their own, not all to the same ones (and are alike: the same number of
+// each kind).
+func (a *aps) ownVariables() bool {
+	first := &a.slots[0].it
+	own := false
+	for i := 1; i < len(a.slots); i++ {
+		it := &a.slots[i].it
+		if len(it.partials) != len(first.partials) || len(it.values) != len(first.values) {
+			return false
+		}
+		for j := range it.partials {
+			if it.partials[j].kind != first.partials[j].kind {
+				return false
+			}
+			own = own || it.partials[j].dst != first.partials[j].dst
+		}
+		for j := range it.values {
+			own = own || !it.values[j].sameVariable(first.values[j])
+		}
+	}
+	return own
+}
+
+// foldedBefore reports whether a member before m has a variable that same
+// says is m's: it took every partial already.
+func (a *aps) foldedBefore(m int, same func(it *Iter) bool) bool {
+	for i := range m {
+		if same(&a.slots[i].it) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameSpace stops the run when the members reached the pdo at of
+// replicated code with different nests (a slice or bound of each
+// processor's own): they share one iteration space, which would then be
+// each member's own, and the shares and reductions would mix them.
+func (p *Proc) sameSpace(at Site) {
+	a := p.aps
+	first := a.slots[0].space
+	for i := 1; i < len(a.slots); i++ {
+		if sp := a.slots[i].space; !slices.Equal(sp, first) {
+			p.errorf(at, false, "the processors reached this pdo of replicated code with different loops: processor %d over %s, processor %d over %s; every processor of the region shares one pdo's iterations, so it must reach the pdo with the same bounds (give each processor's part of the work to the pdo's iterations, or run the loop serially in each)",
+				a.pids[0], spaceText(first), a.pids[i], spaceText(sp))
+		}
+	}
+}
+
+// spaceText is a nest as "lo..hi (step s)" per loop.
+func spaceText(space []Range) string {
+	var b strings.Builder
+	for k, r := range space {
+		if k > 0 {
+			b.WriteString(" × ")
+		}
+		fmt.Fprintf(&b, "%d..%d", r.Lo, r.Hi)
+		if r.Step != 1 {
+			fmt.Fprintf(&b, " step %d", r.Step)
+		}
+	}
+	return b.String()
 }
 
 // reduces reports whether a member handed a partial result over.

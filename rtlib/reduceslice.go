@@ -72,6 +72,20 @@ func (s *slicePart[T]) fold() {
 	}
 }
 
+func (s *slicePart[T]) foldInto(other valuePartial) {
+	d := other.(*slicePart[T]).dst
+	for k := range min(len(d), len(s.part)) {
+		d[k] = s.op(d[k], s.part[k])
+	}
+}
+
+// sameVariable reports whether the two slices are one variable's: the
+// same first element (the private copy of an array is a slice of it).
+func (s *slicePart[T]) sameVariable(other valuePartial) bool {
+	o, ok := other.(*slicePart[T])
+	return ok && len(o.dst) == len(s.dst) && (len(s.dst) == 0 || &o.dst[0] == &s.dst[0])
+}
+
 func (s *slicePart[T]) merge(other valuePartial) {
 	o := other.(*slicePart[T]).part
 	for k := range min(len(s.part), len(o)) {

@@ -51,6 +51,10 @@ func ProductOf[T Number](a, b T) T { return a * b }
 type valuePartial interface {
 	fold()                    // into the variable
 	merge(other valuePartial) // another member's partial of the same reduction into this one
+	// foldInto folds this partial into the variable of other, another
+	// member's partial of the same reduction (a variable of its own).
+	foldInto(other valuePartial)
+	sameVariable(other valuePartial) bool
 	// acrossRanks sets this partial to the ranks' partials, one value read
 	// from each rank's encoding (advanced), combined in rank order.
 	acrossRanks(encs [][]byte) error
@@ -65,6 +69,16 @@ type valuePart[T any] struct {
 
 func (v *valuePart[T]) fold()                    { *v.dst = v.op(*v.dst, v.part) }
 func (v *valuePart[T]) merge(other valuePartial) { v.part = v.op(v.part, other.(*valuePart[T]).part) }
+
+func (v *valuePart[T]) foldInto(other valuePartial) {
+	d := other.(*valuePart[T]).dst
+	*d = v.op(*d, v.part)
+}
+
+func (v *valuePart[T]) sameVariable(other valuePartial) bool {
+	o, ok := other.(*valuePart[T])
+	return ok && o.dst == v.dst
+}
 
 func (v *valuePart[T]) encode(b []byte) []byte {
 	return encodeValue(b, reflect.ValueOf(&v.part).Elem())

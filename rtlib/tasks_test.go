@@ -906,3 +906,49 @@ func TestBarrierSitesInProcess(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestReplicatedOwnReductions: a function with a pdo and its own reduction
+// variables that every processor of replicated code calls (as svmc
+// generates it: ReduceInto, ReduceValue, ReduceSlice into the call's
+// locals) returns the whole loop's result to every caller, as the call
+// without svmc does; before, each caller got its own share. Members that
+// reach the pdo with different loops stop the run, naming both.
+func TestReplicatedOwnReductions(t *testing.T) {
+	sum := func(p *Proc, n int) (int, string, []float64) {
+		s, longest, hist := 0, "", make([]float64, 3)
+		p.PDO(1, 2, DefaultSchedule(), []Range{{Lo: 0, Hi: n - 1, Step: 1}}, func(q *Proc, it *Iter) {
+			ps, pl, ph := 0, "", make([]float64, 3)
+			for it.Next() {
+				i := it.Index(0)
+				ps += i
+				pl = max(pl, fmt.Sprint(i))
+				ph[i%3]++
+			}
+			ReduceInto(it, &s, ps, OpAdd)
+			ReduceValue(it, &longest, pl, MaxOf[string])
+			ReduceSlice(it, hist, ph, SumOf[float64])
+		})
+		return s, longest, hist
+	}
+	for n := 1; n <= 4; n++ {
+		var got [4]string
+		runN(t, n, func(p *Proc) {
+			p.Replicated(1, 1, func(q *Proc) {
+				s, l, h := sum(q, 100)
+				got[q.ID()] = fmt.Sprintf("%d %s %v", s, l, h)
+			})
+		})
+		for i := range n {
+			if got[i] != "4950 99 [34 33 33]" {
+				t.Errorf("N=%d: processor %d's call returned %s, want 4950 99 [34 33 33]", n, i, got[i])
+			}
+		}
+	}
+	err := Run(testProg(), Params{NProcs: 2, Stderr: io.Discard}, func(p *Proc) {
+		p.Replicated(1, 1, func(q *Proc) { sum(q, 100-10*q.ID()) })
+	})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "different loops: processor 0 over 0..99, processor 1 over 0..89") {
+		t.Errorf("different loops: %v", err)
+	}
+}
