@@ -131,8 +131,9 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 	s = p.r.rankSchedule(s)
 	a := p.aps
 	repl := p.mode == replicated && len(a.members) > 1
-	if repl {
-		a.slots[p.apsIndex].space = space // compared by the leader at the end (sameSpace)
+	if repl { // a copy, compared by the leader at the end (sameSpace): the caller's nest stays on its stack
+		sl := &a.slots[p.apsIndex]
+		sl.space = append(sl.space[:0], space...)
 	}
 	// Between ranks every pdo is dispatched by its leader, which copies
 	// the shared storage before any member writes it.

@@ -117,7 +117,7 @@ type memberSlot struct {
 	ckout  uint64        // split-barrier checkouts (the member, or the leader while the member is idle)
 	log    []sched.Ivl   // Record: the linear chunks this member ran in the current PDO
 	it     Iter          // the member's share of the current PDO
-	space  []Range       // the nest this member reached a pdo of replicated code with
+	space  []Range       // a copy of the nest this member reached a pdo of replicated code with
 	_      [cacheLine]byte
 }
 
