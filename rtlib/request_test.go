@@ -352,3 +352,39 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestLaneLocalRequests: a goroutine a processor starts traces as that
+// processor does, its LOCAL requests included: at stage 0 a request for
+// work's regions gives work's records on the goroutine's lane too. Before,
+// the lane's node id, beyond the request table's processors, matched none.
+func TestLaneLocalRequests(t *testing.T) {
+	f, err := request.Parse("t.req", []byte("CONFIG SVM_TraceStage: 0\nREQUEST LOCAL work.*: (REGION)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	err = Run(reqProg(), Params{NProcs: 2, Trace: &buf, Format: trace.Binary, Request: f, Stderr: io.Discard}, func(p *Proc) {
+		reqWork(p)
+		done := make(chan struct{})
+		l := GoLane()
+		go func() {
+			defer GoRecover(l, "main.go:40:2")
+			l.GoEnter("main.go:40:2")
+			reqWork(Current())
+			close(done)
+		}()
+		<-done
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[int]int{} // node → work's region starts
+	for _, r := range readTrace(t, buf.Bytes()) {
+		if r.Desc.Tag == trace.TagTraceRegionStart && r.Int("subprogram number") == 2 {
+			starts[r.Int("node id")]++
+		}
+	}
+	if starts[0] != 2 || starts[2] != 2 {
+		t.Errorf("work's region starts by node %v, want 2 on processor 0 and 2 on its goroutine's lane (node 2)", starts)
+	}
+}

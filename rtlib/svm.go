@@ -274,7 +274,7 @@ func (s *svmProc) wants(p *Proc, at Site, tag trace.Tag, g *svm.Segment) bool {
 	if !p.r.hasLocal {
 		return true
 	}
-	vars, restricted := p.r.req.Vars(p.id, at.Sub, p.r.regionNo(at), tag)
+	vars, restricted := p.r.req.Vars(p.reqNode(), at.Sub, p.r.regionNo(at), tag)
 	if !restricted {
 		return true
 	}

@@ -335,6 +335,16 @@ func (r *run) regionNo(at Site) int {
 	return -1
 }
 
+// reqNode is the processor whose requests apply on p: a goroutine's lane
+// traces as the processor that started it (its node id is beyond the
+// request table's processors).
+func (p *Proc) reqNode() int {
+	if p.lane {
+		return p.owner
+	}
+	return p.id
+}
+
 // pushRegion enters a trace region: the mask becomes the one the request
 // table gives inside it, and trace-region-start is written if that mask
 // has it. It does nothing when nothing can be traced on p (p.track).
@@ -344,7 +354,7 @@ func (p *Proc) pushRegion(at Site, typ int) {
 	}
 	outer := p.mask
 	if p.r.hasLocal {
-		p.mask = p.r.req.Enter(p.id, at.Sub, p.r.regionNo(at), outer)
+		p.mask = p.r.req.Enter(p.reqNode(), at.Sub, p.r.regionNo(at), outer)
 	}
 	rg := region{at: at, typ: typ, outer: outer}
 	if p.gt != nil {
