@@ -82,24 +82,16 @@ func (g *gen) lock(c *compiler.Construct) {
 	g.around(c, open, close)
 }
 
-// blockable reports whether the statements construct c applies to may go
-// into a block of their own: none of them declares what follows them would
-// use, or is a label a goto from outside may jump to. (Where one does, no
-// goto of a valid program jumps over the region.)
+// blockable reports whether the statement a lock applies to may go into a
+// block of its own: it declares nothing what follows would use, and is no
+// label a goto from outside may jump to. (Where it is, no goto of a valid
+// program jumps over it.)
 func blockable(c *compiler.Construct) bool {
-	stmts := c.Body
-	if c.End == nil {
-		stmts = []ast.Stmt{c.Stmt}
-	}
-	for _, st := range stmts {
-		switch st := st.(type) {
-		case nil, *ast.DeclStmt, *ast.LabeledStmt:
-			return false
-		case *ast.AssignStmt:
-			if st.Tok == token.DEFINE {
-				return false
-			}
-		}
+	switch st := c.Stmt.(type) {
+	case nil, *ast.DeclStmt, *ast.LabeledStmt:
+		return false
+	case *ast.AssignStmt:
+		return st.Tok != token.DEFINE
 	}
 	return true
 }

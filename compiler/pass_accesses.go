@@ -415,32 +415,38 @@ func (p *Package) elementWrites(body *ast.BlockStmt) map[ast.Expr]bool {
 // may be written through).
 func writtenExprs(body *ast.BlockStmt) map[ast.Expr]bool {
 	w := map[ast.Expr]bool{}
-	mark := func(e ast.Expr) {
-		if e != nil {
-			w[ast.Unparen(e)] = true
+	assigned(body, func(e ast.Expr) { w[ast.Unparen(e)] = true })
+	ast.Inspect(body, func(n ast.Node) bool {
+		if x, ok := n.(*ast.UnaryExpr); ok && x.Op == token.AND {
+			w[ast.Unparen(x.X)] = true
 		}
-	}
+		return true
+	})
+	return w
+}
+
+// assigned calls f with each expression body assigns to: the left of = and
+// op=, the operand of ++ and --, the key and value of a range with =.
+func assigned(body ast.Node, f func(ast.Expr)) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
 			if x.Tok != token.DEFINE {
 				for _, l := range x.Lhs {
-					mark(l)
+					f(l)
 				}
 			}
 		case *ast.IncDecStmt:
-			mark(x.X)
+			f(x.X)
 		case *ast.RangeStmt:
 			if x.Tok == token.ASSIGN {
-				mark(x.Key)
-				mark(x.Value)
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				mark(x.X)
+				for _, e := range []ast.Expr{x.Key, x.Value} {
+					if e != nil {
+						f(e)
+					}
+				}
 			}
 		}
 		return true
 	})
-	return w
 }

@@ -3,7 +3,6 @@ package compiler
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"strings"
 )
@@ -60,19 +59,7 @@ func (p *Package) checkBoundWrites(c *Construct, info *PDO) {
 				}
 			}
 		}
-		ast.Inspect(info.Body, func(n ast.Node) bool {
-			switch s := n.(type) {
-			case *ast.AssignStmt:
-				if s.Tok != token.DEFINE {
-					for _, e := range s.Lhs {
-						report(e)
-					}
-				}
-			case *ast.IncDecStmt:
-				report(s.X)
-			}
-			return true
-		})
+		assigned(info.Body, report)
 	}
 }
 
