@@ -40,7 +40,7 @@ func (g *gen) guardGoroutines() {
 			return true
 		}
 		p := g.f.Tok.Position(st.Pos())
-		pos := fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", g.f.Name, p.Line, p.Column))
+		pos := fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", g.f.Rel, p.Line, p.Column))
 		fun := ast.Unparen(st.Call.Fun)
 		if lit, ok := fun.(*ast.FuncLit); ok {
 			at := g.off(lit.Body.Lbrace) + 1
@@ -104,7 +104,7 @@ func (g *gen) guardStarted(call *ast.CallExpr, f ast.Expr, later bool) {
 		return
 	}
 	p := g.f.Tok.Position(call.Pos())
-	pos := fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", g.f.Name, p.Line, p.Column))
+	pos := fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", g.f.Rel, p.Line, p.Column))
 	guard := rt + ".Guard("
 	switch {
 	case sig.Variadic() || sig.Params().Len() > 0:

@@ -32,7 +32,7 @@ func (g *gen) measureCalls() {
 		}
 		p := g.f.Tok.Position(call.Pos())
 		g.e.raw(g.off(sel.Sel.Pos()), g.off(sel.Sel.End()), "MeasureFinishAt")
-		g.e.add(g.off(call.Rparen), g.off(call.Rparen), fmt.Sprintf(", %q", fmt.Sprintf("%s:%d:%d", g.f.Name, p.Line, p.Column)), following)
+		g.e.add(g.off(call.Rparen), g.off(call.Rparen), fmt.Sprintf(", %q", fmt.Sprintf("%s:%d:%d", g.f.Rel, p.Line, p.Column)), following)
 		return true
 	})
 }

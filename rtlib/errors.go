@@ -43,7 +43,7 @@ type PanicError struct {
 func (e *PanicError) Error() string {
 	s := fmt.Sprintf("processor %d panicked: %v", e.Proc, e.Value)
 	if e.Proc < 0 {
-		s = fmt.Sprintf("the goroutine started at %s panicked: %v", e.Started, e.Value)
+		s = fmt.Sprintf("the goroutine started at %s panicked: %v", shownPos(e.Started), e.Value)
 	}
 	if e.At != "" {
 		s += "\n\tat " + e.At
@@ -72,7 +72,7 @@ func firstUserFrame(pcs []uintptr, also ...string) string {
 		fn := f.Function
 		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") && !strings.HasPrefix(fn, rtPkg) &&
 			!slices.ContainsFunc(also, func(p string) bool { return strings.HasPrefix(fn, p) }) {
-			return fmt.Sprintf("%s:%d", f.File, f.Line)
+			return fmt.Sprintf("%s:%d", shownFile(f.File), f.Line)
 		}
 		if !more {
 			return ""

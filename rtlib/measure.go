@@ -147,7 +147,7 @@ func (p *Proc) MeasureFinish(name string) {
 
 // measureError stops the run with a user error at the caller's position.
 func (p *Proc) measureError(msg string) {
-	pos := p.measPos
+	pos := shownPos(p.measPos)
 	if pos == "" {
 		pos = userFrame()
 	}

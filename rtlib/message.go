@@ -86,7 +86,7 @@ func (r *run) callPos(n int) string {
 		return ""
 	}
 	c := &r.prog.Calls[n]
-	return fmt.Sprintf("%s:%d:%d", c.File, c.Line, c.Col)
+	return fmt.Sprintf("%s:%d:%d", shownFile(c.File), c.Line, c.Col)
 }
 
 // callSub is the subprogram of call site n.
@@ -116,7 +116,7 @@ func callerPos() string {
 			if f.File == "" {
 				return ""
 			}
-			return fmt.Sprintf("%s:%d", f.File, f.Line)
+			return fmt.Sprintf("%s:%d", shownFile(f.File), f.Line)
 		}
 		if !more {
 			return ""
@@ -521,7 +521,7 @@ func RecvAt[T any](site, from, tag int, buf []T) Status {
 		p.callStart(&c)
 	}
 	t0 := p.statClock()
-	src := p.fromAny(from, site)
+	src := p.fromAny(from, site, wMsgRecv)
 	r := recvReq(p.ownReq(&p.msg.recv), site, src, tag, msg.PointToPoint, buf)
 	if !p.r.net.Recv(p.id, r) {
 		p.msgAwait(&r.Done, 0, wMsgRecv, site, src, kind)
@@ -788,7 +788,6 @@ func SendrecvAt[T any](site, to, sendTag int, send []T, from, recvTag int, recv 
 	if from != AnySource {
 		p.checkPeer(site, kind, from, "source")
 	}
-	p.noAny(from, site, "Sendrecv")
 	p.checkTag(site, kind, recvTag, true)
 	sv := p.msgStats()
 	p.msg.sent++
@@ -801,14 +800,28 @@ func SendrecvAt[T any](site, to, sendTag int, send []T, from, recvTag int, recv 
 	}
 	t0 := p.statClock()
 	send = unaliased(send, recv) // in place, as MPI_Sendrecv_replace
-	r := recvReq(p.ownReq(&p.msg.recv), site, from, recvTag, msg.PointToPoint, recv)
-	p.r.net.Recv(p.id, r)
-	if s := post(p, site, kind, to, sendTag, msg.PointToPoint, id, send, false, p.ownReq(&p.msg.send)); s != nil {
+	var r *msg.Req
+	if !p.awaitsDecision(from) {
+		r = recvReq(p.ownReq(&p.msg.recv), site, from, recvTag, msg.PointToPoint, recv)
+		p.r.net.Recv(p.id, r)
+	}
+	s := post(p, site, kind, to, sendTag, msg.PointToPoint, id, send, false, p.ownReq(&p.msg.send))
+	if r == nil {
+		// Processor 0's copy on a rank other than 0, receiving from any
+		// source: its send went first (rank 0's copy sends it, and the
+		// receiver may answer only after it), then the source rank 0's
+		// copy took.
+		src := p.fromAny(from, site, wMsgRecv)
+		r = recvReq(p.ownReq(&p.msg.recv), site, src, recvTag, msg.PointToPoint, recv)
+		p.r.net.Recv(p.id, r)
+	}
+	if s != nil {
 		p.msgAwait(&s.Done, 0, wMsgSend, site, to, kind)
 		p.sendFailed(s)
 	}
-	p.msgAwait(&r.Done, 0, wMsgRecv, site, from, kind)
+	p.msgAwait(&r.Done, 0, wMsgRecv, site, r.Src, kind)
 	st := p.received(r, t0, false)
+	p.decide(from, st.Source)
 	if p.on(trace.TagMsgCallStop) {
 		p.callStop(&doneRec{kind: kind, site: site, src: st.Source, tag: st.Tag, count: st.Count, id: int(r.Status.Seq),
 			sum: checksum(p, recv[:min(st.Count, len(recv))]), completed: 1})
@@ -828,21 +841,22 @@ func ProbeAt(site, from, tag int) Status {
 	if from != AnySource {
 		p.checkPeer(site, kind, from, "source")
 	}
-	p.noAny(from, site, "Probe")
 	p.checkTag(site, kind, tag, true)
 	sv := p.msgStats()
 	if p.on(trace.TagMsgCallStart) {
 		p.callStart(&callRec{kind: kind, site: site, peer: from, tag: tag, rpeer: -1, rtag: -1})
 	}
 	var ms msg.Status
+	src := p.fromAny(from, site, wMsgProbe)
 	for {
-		st, ok, arrivals := p.r.net.Probe(p.id, from, tag, msg.PointToPoint, &p.waiter)
+		st, ok, arrivals := p.r.net.Probe(p.id, src, tag, msg.PointToPoint, &p.waiter)
 		if ok {
 			ms = st
 			break
 		}
-		p.msgAwait(p.r.net.ArrivalsOf(p.id), arrivals, wMsgProbe, site, from, kind)
+		p.msgAwait(p.r.net.ArrivalsOf(p.id), arrivals, wMsgProbe, site, src, kind)
 	}
+	p.decide(from, ms.Source)
 	if p.on(trace.TagMsgCallStop) {
 		p.callStop(&doneRec{kind: kind, site: site, src: ms.Source, tag: ms.Tag, count: ms.Count, id: int(ms.Seq), completed: 1})
 	}

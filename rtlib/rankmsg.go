@@ -36,8 +36,8 @@ import (
 //   - a message to processor 0 goes to every rank's processor 0; processor
 //     0's messages to the others are sent by its copy on rank 0 (the
 //     others drop theirs), so that they leave when and as the trace says
-//     (processor 0's records are rank 0's). Where processor 0 receives
-//     from any source, rank 0 decides which message matched and tells the
+//     (processor 0's records are rank 0's). Where processor 0 receives or
+//     probes from any source, rank 0 decides which message matched and tells the
 //     other ranks' copies, so that every copy takes the same messages in
 //     the same order;
 //   - a barrier inside the region meets this rank's processors, and the
@@ -412,12 +412,20 @@ func (r *run) rankFail(err error) {
 	r.fail(&Error{Proc: -1, Msg: "messages between ranks: " + err.Error()})
 }
 
-// fromAny is the source a receive of p from processor from takes its
-// message from: on a rank other than 0, processor 0's copy takes from any
-// source the message rank 0's took (its decision, in order).
-func (p *Proc) fromAny(from, site int) int {
+// awaitsDecision reports whether a receive or probe of p from processor
+// from waits for rank 0's decision (fromAny).
+func (p *Proc) awaitsDecision(from int) bool {
 	r := p.r
-	if from != AnySource || !r.spread() || !p.everywhere() || r.rank == 0 {
+	return from == AnySource && r.spread() && p.everywhere() && r.rank != 0
+}
+
+// fromAny is the source a receive or probe (wait kind k) of p from
+// processor from takes its message from: on a rank other than 0, processor
+// 0's copy takes from any source the message rank 0's took (its decision,
+// in order: the copies make the same calls in the same order).
+func (p *Proc) fromAny(from, site int, k waitKind) int {
+	r := p.r
+	if !p.awaitsDecision(from) {
 		return from
 	}
 	for {
@@ -431,13 +439,13 @@ func (p *Proc) fromAny(from, site int) int {
 		}
 		r.decideMu.Unlock()
 		p.wpeerID = AnySource
-		p.waitFor(wMsgRecv, msgSite(site, p.r.callSub(site)))
+		p.waitFor(k, msgSite(site, p.r.callSub(site)))
 		p.remoteAwait(&r.decideGen, g)
 	}
 }
 
 // decide tells the other ranks' copies of processor 0 which source rank
-// 0's receive from any source took (see fromAny).
+// 0's receive or probe from any source took (see fromAny).
 func (p *Proc) decide(from, src int) {
 	r := p.r
 	if from != AnySource || !r.spread() || !p.everywhere() || r.rank != 0 {
@@ -453,7 +461,8 @@ func (p *Proc) decide(from, src int) {
 }
 
 // noAny stops processor 0 at a call from any source that rank 0 cannot
-// decide for the other ranks (a non-blocking receive, a probe).
+// decide for the other ranks in order (a non-blocking receive: it matches
+// whenever a message comes, in no order of the calls).
 func (p *Proc) noAny(from, site int, what string) {
 	if from == AnySource && p.r.spread() && p.everywhere() {
 		p.msgErrorf(site, "%s from any source by processor 0 cannot run under --mpi with more than one rank: processor 0 runs on every rank, and the ranks could take different messages; name the source, or use Recv", what)

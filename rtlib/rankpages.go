@@ -203,7 +203,7 @@ func (r *run) startPages() {
 	r.accessPoss = make([]string, r.accessSites)
 	for _, a := range info.Accesses {
 		if a.Num > 0 && a.Num < len(r.accessPoss) {
-			r.accessPoss[a.Num] = fmt.Sprintf("%s:%d:%d", a.Pos.File, a.Pos.Line, a.Pos.Col)
+			r.accessPoss[a.Num] = fmt.Sprintf("%s:%d:%d", shownFile(a.Pos.File), a.Pos.Line, a.Pos.Col)
 		}
 	}
 	for _, s := range info.Subprograms {

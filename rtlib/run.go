@@ -1073,12 +1073,12 @@ func (r *run) pos(at Site) string {
 	s := &r.prog.Subs[at.Sub]
 	if at.Dir > 0 && at.Dir < len(s.Dirs) {
 		d := s.Dirs[at.Dir]
-		return fmt.Sprintf("%s:%d:%d", s.File, d.Line, d.Col)
+		return fmt.Sprintf("%s:%d:%d", shownFile(s.File), d.Line, d.Col)
 	}
 	if s.Line > 0 {
-		return fmt.Sprintf("%s:%d:1", s.File, s.Line)
+		return fmt.Sprintf("%s:%d:1", shownFile(s.File), s.Line)
 	}
-	return s.File
+	return shownFile(s.File)
 }
 
 // infoOn reports whether informational messages of class (params.

@@ -161,8 +161,16 @@ func build(pattern, work string, debug bool, stderr io.Writer, goFlags ...string
 	}
 	exe := filepath.Join(work, "bin", name)
 	flags := setup.flags
+	var ldflags []string
 	if !debug {
 		flags = withoutDebug(flags, p.ImportPath)
+		ldflags = append(ldflags, "-s", "-w")
+	}
+	if x := buildDirFlag(p.Dir); x != "" {
+		ldflags = append(ldflags, x)
+	}
+	if len(ldflags) > 0 {
+		flags = append([]string{"-ldflags=" + strings.Join(ldflags, " ")}, flags...)
 	}
 	args := append(append([]string{"build", "-o", exe, "-overlay", ovPath}, goFlags...), flags...)
 	args = append(args, ".")
@@ -182,15 +190,30 @@ func build(pattern, work string, debug bool, stderr io.Writer, goFlags ...string
 	return exe, nil
 }
 
+// buildDirFlag is the linker flag that tells the runtime the main
+// package's directory, dir, by which its messages name files relative to
+// the directory the program starts in (rtlib.BuildDir); "" for a directory
+// the flag cannot quote (then they name them relative to dir).
+func buildDirFlag(dir string) string {
+	x := "-X=github.com/svmc/svmc/rtlib.BuildDir=" + dir
+	switch {
+	case !strings.ContainsAny(x, " \t\n\r'\""):
+		return x
+	case !strings.ContainsAny(x, "'\n\r"):
+		return "'" + x + "'"
+	}
+	return ""
+}
+
 // withoutDebug adds to the go build flags what go run adds to build a
 // program it runs and deletes: no DWARF in the main package and none in
-// the executable (-ldflags=-s -w). Stack traces, svmc's reports of
+// the executable (build adds -ldflags=-s -w). Stack traces, svmc's reports of
 // failures and profiles read the runtime's own tables, which stay; the
 // build of 240 pdos takes 0.58 s instead of 0.77. Where flags already set
 // the module's -gcflags (its language version), the main package's
 // pattern would replace them, so the option joins them.
 func withoutDebug(flags []string, mainPath string) []string {
-	out := append([]string{"-ldflags=-s -w"}, flags...)
+	out := slices.Clone(flags)
 	for i, f := range out {
 		if strings.HasPrefix(f, "-gcflags=") {
 			out[i] = f + " -dwarf=false"

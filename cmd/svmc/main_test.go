@@ -425,6 +425,92 @@ func main() {
 	}
 }
 
+// TestPositionsFromModuleRoot: run-time messages name files as compile
+// errors do, relative to the directory the program starts in (svmc run
+// ./cmd/app from the module root: cmd/app/main.go, lib/lib.go), absolute
+// outside it; they named them relative to the main package
+// (../../lib/lib.go:5:2, main.go:18), and a goroutine a library started by
+// its base name alone (lib.go:12:2).
+func TestPositionsFromModuleRoot(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"lib/lib.go": `package lib
+
+// Scale doubles every element in parallel.
+func Scale(a []float64) {
+	//svm:pdo
+	for i := range a {
+		a[i] *= 2
+	}
+}
+
+// Fail panics in a goroutine of its own.
+func Fail(done chan bool) {
+	go func() {
+		defer close(done)
+		panic("lib failed")
+	}()
+}
+`,
+		"cmd/app/main.go": `package main
+
+import (
+	"os"
+	"sync"
+
+	"example.com/user/lib"
+)
+
+func main() {
+	a := []float64{1, 2, 3}
+	var wg sync.WaitGroup
+	wg.Go(func() { lib.Scale(a) })
+	wg.Wait()
+	if len(os.Args) > 1 {
+		done := make(chan bool)
+		lib.Fail(done)
+		<-done
+	}
+	var m map[string]int
+	m["x"] = 1
+}
+`})
+	res := runSvmc(t, dir, "run", "-n", "2", "./cmd/app")
+	for _, want := range []string{
+		"svmc: lib/lib.go:5:2: pdo runs all its iterations on this goroutine",
+		"svmc: processor 0 panicked: assignment to entry in nil map\n\tat cmd/app/main.go:21\n",
+	} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("svmc run ./cmd/app: stderr:\n%s\nwant it to contain:\n%s", res.stderr, want)
+		}
+	}
+	res = runSvmc(t, dir, "run", "-n", "2", "./cmd/app", "--", "go")
+	if want := "svmc: the goroutine started at lib/lib.go:13:2 panicked: lib failed\n\tat lib/lib.go:15\n"; !strings.Contains(res.stderr, want) {
+		t.Errorf("svmc run ./cmd/app -- go: stderr:\n%s\nwant it to contain:\n%s", res.stderr, want)
+	}
+	// From the main package's directory the library is outside: absolute.
+	res = runSvmc(t, filepath.Join(dir, "cmd", "app"), "run", "-n", "2", ".")
+	for _, want := range []string{
+		"svmc: " + filepath.Join(dir, "lib", "lib.go") + ":5:2: pdo runs all its iterations",
+		"\tat main.go:21\n",
+	} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("svmc run . in cmd/app: stderr:\n%s\nwant it to contain:\n%s", res.stderr, want)
+		}
+	}
+	// A binary of svmc build, run from the module root.
+	bin := filepath.Join(t.TempDir(), "app")
+	if res := runSvmc(t, dir, "build", "-o", bin, "./cmd/app"); res.code != 0 {
+		t.Fatalf("svmc build: exit %d\n%s", res.code, res.stderr)
+	}
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SVMC_NPROCS=2")
+	out, _ := cmd.CombinedOutput()
+	if want := "\tat cmd/app/main.go:21\n"; !strings.Contains(string(out), want) {
+		t.Errorf("the built binary run from the module root said:\n%s\nwant it to contain:\n%s", out, want)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string

@@ -398,6 +398,71 @@ func TestMPIMessageErrors(t *testing.T) {
 	}
 }
 
+// TestMPIProbeAnySource: processor 0 probing and exchanging with any
+// source in a replicated region — the master that sizes each result by
+// Probe before it receives it, and a Sendrecv that takes whichever reply
+// comes — gives the results of one process under --mpi, where processor 0
+// runs on every rank and rank 0 decides for its copies which message each
+// call took. Both stopped the job ("Probe from any source by processor 0
+// cannot run under --mpi").
+func TestMPIProbeAnySource(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	sums := make([]int, 8)
+	replies := []int{}
+	//svm:replicated
+	{
+		me, np := rtlib.ProcessorID(), rtlib.NumProcessors()
+		if me == 0 {
+			for range np - 1 {
+				st := rtlib.Probe(rtlib.AnySource, 7)
+				b := make([]int, st.Count)
+				rtlib.Recv(st.Source, 7, b)
+				for _, v := range b {
+					sums[st.Source] += v
+				}
+			}
+			for q := 1; q < np; q++ {
+				got := make([]int, 1)
+				st := rtlib.Sendrecv(q, 8, []int{q * 10}, rtlib.AnySource, 9, got)
+				replies = append(replies, got[0]+st.Source)
+			}
+		} else {
+			part := make([]int, me*3)
+			for i := range part {
+				part[i] = me + i
+			}
+			rtlib.Send(0, 7, part)
+			x := make([]int, 1)
+			rtlib.Recv(0, 8, x)
+			rtlib.Send(0, 9, []int{x[0] + 1})
+		}
+	}
+	slices.Sort(replies)
+	fmt.Println("sums", sums, "replies", replies)
+}
+`})
+	for _, n := range []string{"1", "2", "3", "4"} {
+		one := runSvmc(t, dir, "run", "-n", n, ".")
+		if one.code != 0 {
+			t.Fatalf("-n %s in one process: exit %d\n%s%s", n, one.code, one.stdout, one.stderr)
+		}
+		res := runSvmc(t, dir, "run", "--mpi", "-n", n, ".")
+		if res.code != 0 || res.stdout != one.stdout {
+			t.Errorf("--mpi -n %s: exit %d, stdout %q, want %q\n%s", n, res.code, res.stdout, one.stdout, res.stderr)
+		}
+	}
+}
+
 // TestMPIDeadlock: a deadlock across ranks (processor 1 on rank 1 waits
 // for a message processor 2 on rank 2 never sends, the others wait at the
 // region's end) is found by rank 0 from the ranks' watchdogs, as one
