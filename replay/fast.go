@@ -76,7 +76,7 @@ func ClockOrderFile(ra io.ReaderAt, size int64, name string, opt OrderOptions, f
 				return st, false, ni.mapErr(q, err)
 			}
 			if msg := badLane(q, opt.Procs, !first, e.Tag); msg != "" {
-				return st, false, ni.mapErr(q, rdq.BadRecordAt(pos.desc, pos.off, pos.num, msg))
+				return st, false, ni.mapErr(q, rdq.BadRecordAt(descOf(rdq, pos.tag), pos.off, pos.num, msg))
 			}
 			first = false
 			if !c.streams[q].take(&e) {

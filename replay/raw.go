@@ -118,7 +118,7 @@ func (d *decoder) readEvent(rd *trace.Reader, e *Event, keep bool) (recPos, erro
 	if msg != "" {
 		return recPos{}, rd.BadRecordAt(desc, off, num, msg)
 	}
-	return recPos{desc, off, num}, nil
+	return recPos{off, num, desc.Tag}, nil
 }
 
 // decodeRaw fills e from the fields f of a record of desc, as decode does
