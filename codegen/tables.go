@@ -107,6 +107,9 @@ func genTables(prog *compiler.Program, info []byte, generatedBy string) ([]byte,
 	if len(cs) > 0 {
 		tab[jen.Id("Calls")] = jen.Index().Qual(compiler.RuntimePath, "Call").Values(calls...)
 	}
+	if prog.NoTimers {
+		tab[jen.Id("NoTimers")] = jen.True()
+	}
 	f.Var().Id(progVar).Op("=").Qual(compiler.RuntimePath, "Program").Values(tab)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

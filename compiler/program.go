@@ -20,6 +20,10 @@ import (
 type Program struct {
 	Main *Package
 	Libs []*Package
+	// NoTimers: no package of the program makes a timer (timers.go), so
+	// that a goroutine blocked on a channel can only be woken by another
+	// goroutine. False when unknown.
+	NoTimers bool
 }
 
 // Packages lists the main package and the libraries.
@@ -41,9 +45,10 @@ func CompileProgram(cfg Config) (*Program, error) {
 		err error
 	}
 	type listed struct {
-		dirs  []string
-		loads []chan loaded
-		err   error
+		dirs     []string
+		loads    []chan loaded
+		noTimers bool
+		err      error
 	}
 	imports := make(chan listed, 1)
 	go func() {
@@ -52,7 +57,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 			imports <- listed{err: err}
 			return
 		}
-		l := listed{dirs: libraries(pkgs)}
+		l := listed{dirs: libraries(pkgs), noTimers: noTimers(pkgs)}
 		sem := make(chan struct{}, 2)
 		for _, dir := range l.dirs {
 			ch := make(chan loaded, 1)
@@ -81,7 +86,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		}
 		return &Program{Main: main}, l.err
 	}
-	pr := &Program{Main: main}
+	pr := &Program{Main: main, NoTimers: l.noTimers}
 	subs, calls, accs, mutexes := len(main.Subs), len(callsOf(main)), len(accessesOf(main)), len(mutexesOf(main))
 	for i, dir := range l.dirs {
 		rel, err := filepath.Rel(main.Dir, dir)

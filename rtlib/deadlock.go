@@ -118,7 +118,12 @@ func (r *run) watchdog(d time.Duration) {
 	// (goDeadlock). Long, as a timer a goroutine waits for is not seen.
 	last := make([]uint64, r.n)
 	quiet, warned := 0, false
-	const goQuietLooks = 20
+	goQuietLooks := 20
+	if r.prog != nil && r.prog.NoTimers {
+		// No timer can end the waits: one look at them all asleep tells
+		// (runtime.Stack stops the world), a few make sure.
+		goQuietLooks = 4
+	}
 	for {
 		select {
 		case <-r.allDone:
@@ -190,7 +195,8 @@ var asleepStates = map[string]bool{
 // handles no signal (one could wake it), the run is deadlocked as Go would
 // say "all goroutines are asleep": msg names each processor's and each
 // other goroutine's line. sure: no goroutine of the program receives from
-// a channel or selects, which a timer could end. "" otherwise.
+// a channel or selects, which a timer could end, or the program makes no
+// timer (Program.NoTimers). "" otherwise.
 func (r *run) goDeadlock() (msg string, sure bool) {
 	if programTakesAny() {
 		return "", false
@@ -218,7 +224,7 @@ func (r *run) goDeadlock() (msg string, sure bool) {
 		if !asleepStates[g.state] {
 			return "", false
 		}
-		if g.state == "chan receive" || g.state == "select" {
+		if (g.state == "chan receive" || g.state == "select") && (r.prog == nil || !r.prog.NoTimers) {
 			if i, ok := procOf[g.id]; !ok || waitKind(r.procs[i].wstate.Load()&0xff) == wRunning {
 				sure = false // a user's receive, maybe from a timer (a processor's own waits are the runtime's)
 			}

@@ -32,6 +32,10 @@ type Program struct {
 	Main  int    // subprogram number of func main
 	Subs  []Sub  // indexed by subprogram number; index 0 unused
 	Calls []Call // message-passing call sites by number; index 0 unused
+	// NoTimers: svmc found that no package of the program makes a timer,
+	// so goroutines blocked on channels wait for each other only (the
+	// watchdog ends their deadlock as Go would).
+	NoTimers bool
 }
 
 // Sub is one subprogram.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -508,6 +510,78 @@ func main() {
 	out, _ := cmd.CombinedOutput()
 	if want := "\tat cmd/app/main.go:21\n"; !strings.Contains(string(out), want) {
 		t.Errorf("the built binary run from the module root said:\n%s\nwant it to contain:\n%s", out, want)
+	}
+}
+
+// TestGoroutineDeadlockWithoutTimers: goroutines of the program blocked
+// receiving from each other's channels while processor 0 waits for them
+// end the run as Go ends it ("all goroutines are asleep"), exit status 2,
+// when svmc found no timer in the program: before, a receive could be
+// from a time.After, which the runtime cannot see, and the run went on
+// waiting after a warning, for ever. With a timer in the program it still
+// warns and waits; a program that imports net/http is not sure either.
+func TestGoroutineDeadlockWithoutTimers(t *testing.T) {
+	prog := func(extra string) string {
+		return `package main
+
+import (
+	"fmt"
+	"sync"
+` + extra + `)
+
+func main() {
+	a, b := make(chan int), make(chan int)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		<-a
+		b <- 1
+	}()
+	go func() {
+		defer wg.Done()
+		<-b
+		a <- 1
+	}()
+	wg.Wait()
+	fmt.Println("done")
+}
+`
+	}
+	run := func(src string) (string, int) {
+		dir := writeModule(t, map[string]string{"main.go": src})
+		bin := filepath.Join(dir, "prog")
+		if res := runSvmc(t, dir, "build", "-o", bin, "."); res.code != 0 {
+			t.Fatalf("svmc build: exit %d\n%s", res.code, res.stderr)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin)
+		cmd.Env = append(os.Environ(), "SVMC_NPROCS=2", "SVMC_DEADLOCK_MS=50")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		cmd.Run()
+		return stderr.String(), cmd.ProcessState.ExitCode()
+	}
+	stderr, code := run(prog(""))
+	for _, want := range []string{
+		"svmc: deadlock: all goroutines are asleep (each waits on a channel or a lock that no other will release)\n",
+		"  processor 0: blocked (sync.WaitGroup.Wait) in main.main at main.go:22\n",
+		") in main.main at main.go:14\n",
+		") in main.main at main.go:19\n",
+	} {
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("no timers: exit %d, stderr:\n%s\nwant %q", code, stderr, want)
+		}
+	}
+	timer := strings.Replace(prog("\t\"time\"\n"), "wg.Wait()", "select {\n\tcase <-time.After(time.Hour):\n\tdefault:\n\t}\n\twg.Wait()", 1)
+	stderr, code = run(timer)
+	if code == 2 || strings.Contains(stderr, "svmc: deadlock") || !strings.Contains(stderr, "svmc goes on waiting") {
+		t.Errorf("a timer in the program: exit %d, stderr:\n%s\nwant the warning and a run that waits", code, stderr)
+	}
+	stderr, code = run(strings.Replace(prog("\t\"net/http\"\n"), "wg.Wait()", "_ = http.StatusOK\n\twg.Wait()", 1))
+	if code == 2 || strings.Contains(stderr, "svmc: deadlock") || !strings.Contains(stderr, "svmc goes on waiting") {
+		t.Errorf("a program that imports net/http: exit %d, stderr:\n%s\nwant the warning and a run that waits", code, stderr)
 	}
 }
 
