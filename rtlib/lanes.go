@@ -80,8 +80,8 @@ func GoLane() *Proc {
 	if r == nil {
 		return nil
 	}
-	parent := gProcs.load(getg())
 	if r.w == nil {
+		parent := gProcs.load(getg())
 		if r.ranks == nil && !r.outEach || parent == nil || parent.r != r {
 			return nil
 		}
@@ -89,10 +89,20 @@ func GoLane() *Proc {
 		l.out = laneOutOf(parent)
 		return l
 	}
+	if parent := r.tracedParent(); parent != nil {
+		return r.newLane(ticketOf(parent))
+	}
+	return nil
+}
+
+// tracedParent is the processor or lane of r that runs on the calling
+// goroutine and is traced, whose goroutines get lanes; nil if none.
+func (r *run) tracedParent() *Proc {
+	parent := gProcs.load(getg())
 	if parent == nil || parent.r != r || !parent.track || parent.detached && !parent.lane {
 		return nil
 	}
-	return r.newLane(ticketOf(parent))
+	return parent
 }
 
 // laneTicket is what a lane takes from the code that starts its
@@ -126,11 +136,10 @@ func takeTicket() laneTicket {
 	if r == nil || r.w == nil {
 		return laneTicket{l: GoLane()}
 	}
-	parent := gProcs.load(getg())
-	if parent == nil || parent.r != r || !parent.track || parent.detached && !parent.lane {
-		return laneTicket{}
+	if parent := r.tracedParent(); parent != nil {
+		return ticketOf(parent)
 	}
-	return ticketOf(parent)
+	return laneTicket{}
 }
 
 // lane is the lane of the goroutine that runs now what the ticket's code
