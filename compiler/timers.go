@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -22,14 +23,29 @@ var timerMakers = [][]byte{
 	[]byte("WithTimeout"), []byte("Deadline"), []byte("SetFinalizer"), []byte("AddCleanup"),
 }
 
+// namedImport finds an import with a name: the words above do not see time
+// imported by another name (or a dot).
+var namedImport = regexp.MustCompile(`(?m)^\s*(?:import\s+)?([\w.]+)\s+"time"`)
+
+// otherNames reports whether a file imports time by another name, or cgo,
+// whose C code may call into Go at any time.
+func otherNames(data []byte) bool {
+	for _, m := range namedImport.FindAllSubmatch(data, -1) {
+		if string(m[1]) != "import" {
+			return true
+		}
+	}
+	return bytes.Contains(data, []byte(`import "C"`))
+}
+
 // stdTimers are standard packages that make timers or take signals inside
 // (deadlines, idle connections, a command's context, a test's timeout).
 var stdTimers = []string{"net", "os/exec", "os/signal", "database/sql", "crypto/tls", "log/syslog", "testing", "runtime/pprof", "runtime/trace"}
 
 // noTimers reports whether no package of the program pkgs[0] makes a timer:
 // the source of each non-standard package (but the runtime's) names none of
-// timerMakers, and it imports none of stdTimers. A file that cannot be read
-// counts as making one.
+// timerMakers nor otherNames, and it imports none of stdTimers. A file that
+// cannot be read counts as making one.
 func noTimers(pkgs []*packages.Package) bool {
 	if len(pkgs) != 1 {
 		return false
@@ -49,7 +65,7 @@ func noTimers(pkgs []*packages.Package) bool {
 		}
 		for _, f := range p.GoFiles {
 			data, err := os.ReadFile(f)
-			if err != nil || containsAny(data, timerMakers) {
+			if err != nil || containsAny(data, timerMakers) || otherNames(data) {
 				ok = false
 				break
 			}
