@@ -719,7 +719,10 @@ func TestReportFindsBlockImbalance(t *testing.T) {
 			} `json:"site"`
 		} `json:"findings"`
 	}
-	reportJSON(t, "../..", "./examples/triangle", 4, &rep, "-n", "1500")
+	// Two processors (the block loop's busy times 1 : 3): four on two
+	// CPUs that the other test packages share can even their wall-clock
+	// busy times out (stop 50's CI once found no imbalance at all).
+	reportJSON(t, "../..", "./examples/triangle", 2, &rep, "-n", "1500")
 	if len(rep.Findings) == 0 {
 		t.Fatal("no findings")
 	}
