@@ -44,7 +44,7 @@ func Analyze(ra io.ReaderAt, size int64, name string, opt Options) (*Result, err
 		return nil, err
 	}
 	procs := replay.Processors(rd.Attrs())
-	a := &analyser{opt: opt, prog: opt.Prog, res: &Result{Procs: procs}, sends: map[sendKey]*call{},
+	a := &analyser{opt: opt, attrs: rd.Attrs(), prog: opt.Prog, res: &Result{Procs: procs}, sends: map[sendKey]*call{},
 		colls: map[[2]int][]*call{}, lockOrd: map[[2]string]lockEdge{}, counts: map[string]*CallCount{},
 		sites: map[int]*SitePoint{}, classes: map[string]bool{}}
 	for _, c := range opt.Classes {
@@ -547,7 +547,8 @@ func (a *analyser) runEnd(explained map[*call]bool) {
 	msg := end.Message
 	file, line := "", 0
 	if m := posRE.FindStringSubmatch(msg); m != nil {
-		file, line = m[1], atoi(m[2])
+		// The run's message names the file from where it started.
+		file, line = replay.MessageFile(a.attrs, m[1]), atoi(m[2])
 	}
 	procs := procOf(msg)
 	d := &Diagnosis{Processors: procs, File: file, Line: line, Message: msg}

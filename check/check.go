@@ -235,6 +235,7 @@ type sendKey struct{ src, id int }
 // analyser holds the state of one analysis.
 type analyser struct {
 	opt     Options
+	attrs   []trace.Attr // the trace's stream attributes
 	prog    *progdb.Program
 	procs   []*procState
 	res     *Result

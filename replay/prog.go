@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 
 	"github.com/svmc/svmc/progdb"
@@ -160,4 +161,33 @@ func Processors(attrs []trace.Attr) int {
 		}
 	}
 	return 0
+}
+
+// MessageFile is the program information's name (relative to the main
+// package's directory) of file, as a message of the run that wrote attrs
+// names it: relative to the directory the run started in, or absolute
+// (trace.AttrStartDir). A trace without those attributes keeps file as it
+// is.
+func MessageFile(attrs []trace.Attr, file string) string {
+	var prog, start string
+	for _, a := range attrs {
+		switch a.Key {
+		case trace.AttrProgramDir:
+			prog = a.Value
+		case trace.AttrStartDir:
+			start = a.Value
+		}
+	}
+	if prog == "" || start == "" || file == "" {
+		return file
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(start, filepath.FromSlash(file))
+	}
+	rel, err := filepath.Rel(prog, abs)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(rel)
 }

@@ -649,6 +649,12 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			// than CPUs from a machine's slow wake-ups.
 			{Key: "cpus", Value: strconv.Itoa(runtime.GOMAXPROCS(0))},
 		}
+		if startDir != "" {
+			// The run's messages (the trace-end record's among them)
+			// name files from where it started (srcpos.go): the tools
+			// map them back to the program information's names.
+			attrs = append(attrs, trace.Attr{Key: trace.AttrProgramDir, Value: BuildDir}, trace.Attr{Key: trace.AttrStartDir, Value: startDir})
+		}
 		if par.GoTrace != "" {
 			// gc-pause records come at the end: the tools keep the
 			// waits' intervals to set against them.

@@ -133,3 +133,11 @@ func appendQuoted(dst []byte, s string) []byte {
 func PartialName(path string, pid int) string {
 	return path + "." + strconv.Itoa(pid) + ".partial"
 }
+
+// Stream attributes of a run whose messages name files from the directory
+// it started in rather than the program information's way, from the main
+// package's directory (rtlib's srcpos.go): both directories, absolute.
+const (
+	AttrProgramDir = "svmc program dir"
+	AttrStartDir   = "svmc start dir"
+)

@@ -476,7 +476,8 @@ func main() {
 	m["x"] = 1
 }
 `})
-	res := runSvmc(t, dir, "run", "-n", "2", "./cmd/app")
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "./cmd/app")
 	for _, want := range []string{
 		"svmc: lib/lib.go:5:2: pdo runs all its iterations on this goroutine",
 		"svmc: processor 0 panicked: assignment to entry in nil map\n\tat cmd/app/main.go:21\n",
@@ -484,6 +485,17 @@ func main() {
 		if !strings.Contains(res.stderr, want) {
 			t.Errorf("svmc run ./cmd/app: stderr:\n%s\nwant it to contain:\n%s", res.stderr, want)
 		}
+	}
+	// svmc check ties the panic to the program information's file (the
+	// trace-end record's message names it from where the run started).
+	var diags []struct {
+		Class string `json:"class"`
+		File  string `json:"file"`
+		Line  int    `json:"line"`
+	}
+	chk := runSvmc(t, dir, "check", "--format", "json", tr)
+	if err := json.Unmarshal([]byte(chk.stdout), &diags); err != nil || len(diags) == 0 || diags[0].Class != "abend" || diags[0].File != "main.go" || diags[0].Line != 21 {
+		t.Errorf("svmc check: %v, %+v; want an abend at main.go:21\n%s", err, diags, chk.stderr)
 	}
 	res = runSvmc(t, dir, "run", "-n", "2", "./cmd/app", "--", "go")
 	if want := "svmc: the goroutine started at lib/lib.go:13:2 panicked: lib failed\n\tat lib/lib.go:15\n"; !strings.Contains(res.stderr, want) {
