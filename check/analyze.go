@@ -547,8 +547,13 @@ func (a *analyser) runEnd(explained map[*call]bool) {
 	msg := end.Message
 	file, line := "", 0
 	if m := posRE.FindStringSubmatch(msg); m != nil {
-		// The run's message names the file from where it started.
-		file, line = replay.MessageFile(a.attrs, m[1]), atoi(m[2])
+		file, line = m[1], atoi(m[2])
+		// The run's message names the file from where it started; one
+		// of the program's files gets the program information's name
+		// (another, a library's outside the program, keeps its own).
+		if f := replay.MessageFile(a.attrs, file); a.prog != nil && slices.Contains(a.prog.Files, f) {
+			file = f
+		}
 	}
 	procs := procOf(msg)
 	d := &Diagnosis{Processors: procs, File: file, Line: line, Message: msg}
