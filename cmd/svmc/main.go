@@ -49,6 +49,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	)
 	root.SetFlagErrorFunc(flagError)
 	completeValues(root)
+	root.SetArgs(goStyleFlags(root, os.Args[1:]))
 	if err := root.Execute(); err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {

@@ -612,6 +612,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"test", "-n", "2", ".", "-v"}, "unknown shorthand flag: 'v' in -v; go test's flags go after --: svmc test [flags] [packages] -- -v"},
 		{[]string{"run", "--verbose", "."}, "unknown flag: --verbose; the program's arguments go after --: svmc run [flags] [package] -- --verbose"},
 		{[]string{"report", "--bogus", "t.sddf"}, "unknown flag: --bogus (svmc report --help lists the flags)"},
+		// The go command's single-dash long flags are svmc's too.
+		{[]string{"run", "-nprocs", "0", "."}, "-n 0: want a positive number of processors"},
+		{[]string{"run", "-stage=9", "."}, "--stage 9: want a stage from 0 to 6"},
 	} {
 		res := runSvmc(t, t.TempDir(), c.args...)
 		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
