@@ -153,6 +153,9 @@ func build(pattern, work string, debug bool, stderr io.Writer, goFlags ...string
 	// Named as go run names it, after the package's last path element:
 	// the program's usage messages print os.Args[0].
 	name := path.Base(p.ImportPath)
+	if isMajorVersion(name) && path.Dir(p.ImportPath) != "." {
+		name = path.Base(path.Dir(p.ImportPath)) // example.com/tool/v2 is tool
+	}
 	if name == "." || name == "/" || name == "" {
 		name = "prog"
 	}
@@ -665,4 +668,18 @@ func verifyRuntime(dir string, files map[string][]byte) error {
 		err = fmt.Errorf("%s: %d of the runtime's %d files", dir, found, len(files))
 	}
 	return err
+}
+
+// isMajorVersion reports whether an import path's element is a major
+// version suffix (v2, v10), which go build skips in naming an executable.
+func isMajorVersion(elem string) bool {
+	if len(elem) < 2 || elem[0] != 'v' || elem[1] == '0' || elem == "v1" {
+		return false
+	}
+	for _, c := range elem[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -125,18 +126,18 @@ func buildCmd() *cobra.Command {
 		mpi bool
 	)
 	cmd := &cobra.Command{
-		Use:   "build -o BIN [package]",
+		Use:   "build [-o BIN] [package]",
 		Short: "compile a package and build it against rtlib into a binary",
 		Long: `build compiles the package source to source and builds it against the runtime
 embedded in this svmc, as svmc run does (offline; the package may live in any module),
 into the executable BIN, for benchmarking, deployment or a debugger. The binary reads its
-run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see svmc run).`,
+run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see svmc run).
+Without -o, or with -o naming a directory, the executable is named as go build names it:
+after the package's last path element (a major version's /vN skipped), or after the Go
+file given as the package.`,
 		Example: `  svmc build -o jacobi ./examples/jacobi
   SVMC_NPROCS=4 SVMC_TRACE=j.sddf ./jacobi -n 200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return fmt.Errorf("build needs -o BIN, the executable to write")
-			}
 			pattern := "."
 			switch len(args) {
 			case 0:
@@ -144,10 +145,6 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 				pattern = args[0]
 			default:
 				return fmt.Errorf("build takes one package")
-			}
-			abs, err := filepath.Abs(out)
-			if err != nil {
-				return err
 			}
 			var goFlags []string
 			if mpi {
@@ -161,13 +158,37 @@ run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see sv
 			if err != nil {
 				return err
 			}
-			return moveFile(exe, abs)
+			to, err := buildOutput(out, pattern, exe)
+			if err != nil {
+				return err
+			}
+			return moveFile(exe, to)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write, or the directory to write it in (default: named after the package, here)")
 	cmd.Flags().BoolVar(&mpi, "mpi", false, "build with the MPI transport, to launch with mpirun -np N BIN (each rank one processor)")
 	instrumentFlag(cmd)
 	return cmd
+}
+
+// buildOutput is the file svmc build writes the executable exe (named
+// after the package, as go build names it) to: out, a file in out when it
+// is a directory, or one here without -o. A Go file given as the package
+// names it, as go build main.go names it main.
+func buildOutput(out, pattern, exe string) (string, error) {
+	name := filepath.Base(exe)
+	if strings.HasSuffix(pattern, ".go") {
+		name = strings.TrimSuffix(filepath.Base(pattern), ".go")
+	}
+	if out == "" {
+		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+			return "", fmt.Errorf("the executable would be %s, a directory here: name it with -o FILE", name)
+		}
+		out = name
+	} else if fi, err := os.Stat(out); (err == nil && fi.IsDir()) || strings.HasSuffix(out, string(filepath.Separator)) {
+		out = filepath.Join(out, name)
+	}
+	return filepath.Abs(out)
 }
 
 // moveFile moves a file, copying it when a rename cannot (another file

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,6 +29,84 @@ func TestGoStyleFlags(t *testing.T) {
 	} {
 		if diff := cmp.Diff(c.want, goStyleFlags(root, c.in)); diff != "" {
 			t.Errorf("goStyleFlags(%q) (-want +got):\n%s", c.in, diff)
+		}
+	}
+}
+
+// TestBuildNamesExecutable: svmc build without -o writes the executable
+// here, named as go build names it (after the package's last path element,
+// a major version skipped); -o naming a directory writes it inside. Before,
+// svmc build without -o failed ("build needs -o BIN") and -o DIR failed to
+// write over the directory.
+func TestBuildNamesExecutable(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/tool/v2\n\ngo 1.24\n",
+		"main.go": `package main
+
+import "fmt"
+
+func main() {
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range 10 {
+		s += i
+	}
+	fmt.Println(s)
+}
+`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		exe  string
+	}{
+		{[]string{"build"}, "tool"},
+		{[]string{"build", "-o", "bin", "."}, filepath.Join("bin", "tool")},
+	} {
+		if res := runSvmc(t, dir, c.args...); res.code != 0 {
+			t.Fatalf("svmc %s: exit %d\n%s", strings.Join(c.args, " "), res.code, res.stderr)
+		}
+		out, err := exec.Command(filepath.Join(dir, c.exe)).CombinedOutput()
+		if err != nil || string(out) != "45\n" {
+			t.Errorf("svmc %s; %s: %v, output %q, want 45", strings.Join(c.args, " "), c.exe, err, out)
+		}
+	}
+}
+
+func TestBuildOutput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("tool", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, pattern, exe, want, err string }{
+		{"", ".", "/w/bin/app", "app", ""},
+		{"", "main.go", "/w/bin/app", "main", ""},
+		{"x/", ".", "/w/bin/app", "x/app", ""},
+		{"tool", ".", "/w/bin/app", "tool/app", ""},
+		{"b.out", "./cmd/app", "/w/bin/app", "b.out", ""},
+		{"", ".", "/w/bin/tool", "", "the executable would be tool, a directory here: name it with -o FILE"},
+	} {
+		got, err := buildOutput(c.out, c.pattern, c.exe)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("buildOutput(%q, %q, %q): %q, %v; want the error %q", c.out, c.pattern, c.exe, got, err, c.err)
+			}
+			continue
+		}
+		if want := filepath.Join(dir, c.want); err != nil || got != want {
+			t.Errorf("buildOutput(%q, %q, %q) = %q, %v; want %q", c.out, c.pattern, c.exe, got, err, want)
+		}
+	}
+	for elem, want := range map[string]bool{"v2": true, "v10": true, "v1": false, "v0": false, "v": false, "vx": false, "tool": false} {
+		if isMajorVersion(elem) != want {
+			t.Errorf("isMajorVersion(%q) = %v", elem, !want)
 		}
 	}
 }
