@@ -376,7 +376,7 @@ func packageDir(pattern string) (string, error) {
 		if strings.HasSuffix(pattern, ".go") {
 			dir := filepath.Dir(pattern)
 			if all, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(all) > 1 {
-				fmt.Fprintf(os.Stderr, "svmc: %s is one file of the package in %s: svmc compiles and runs the whole package, as go run . does\n", pattern, dir)
+				fmt.Fprintf(os.Stderr, "svmc: %s is one file of the package in %s: svmc compiles the whole package, not that file alone\n", pattern, dir)
 			}
 			return filepath.Abs(dir)
 		}

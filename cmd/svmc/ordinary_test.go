@@ -390,7 +390,7 @@ func main() {
 		arg, note string
 	}{
 		{"./cmd/app", ""},
-		{"cmd/app/main.go", "svmc: cmd/app/main.go is one file of the package in cmd/app: svmc compiles and runs the whole package, as go run . does"},
+		{"cmd/app/main.go", "svmc: cmd/app/main.go is one file of the package in cmd/app: svmc compiles the whole package, not that file alone"},
 		{"example.com/user/cmd/app", ""},
 	} {
 		res := runSvmc(t, dir, "run", "-n", "2", c.arg)
