@@ -669,10 +669,11 @@ func (q *Request) TestAt(site int) (bool, Status) {
 	if p.on(trace.TagMsgCallStart) {
 		p.callStart(&callRec{kind: kind, site: site, peer: q.peer, tag: q.tag, req: q.id, rpeer: -1, rtag: -1})
 	}
-	done := q.r == nil || q.r.Done.Load() != 0
+	here := q.r == nil || q.r.Done.Load() != 0
+	done := p.sameTest(site, here)
 	var st Status
 	if done {
-		st = q.complete(p, site, kind, false)
+		st = q.complete(p, site, kind, !here)
 	}
 	if p.on(trace.TagMsgCallStop) {
 		d := doneRec{kind: kind, site: site, req: q.id, src: -1, tag: -1}

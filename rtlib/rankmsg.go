@@ -109,7 +109,7 @@ func (p *Proc) spreadUnsupported(at Site, what string) {
 const (
 	rankMsg    = 0 // a message of the program
 	rankAck    = 1 // a receive took a synchronous send
-	rankDecide = 2 // rank 0's processor 0 took a message from any source
+	rankDecide = 2 // rank 0's processor 0 took a message from any source, or answered a Test
 	rankStatus = 3 // a rank's watchdog to rank 0's (rankdead.go)
 )
 
@@ -424,10 +424,16 @@ func (p *Proc) awaitsDecision(from int) bool {
 // 0's copy takes from any source the message rank 0's took (its decision,
 // in order: the copies make the same calls in the same order).
 func (p *Proc) fromAny(from, site int, k waitKind) int {
-	r := p.r
 	if !p.awaitsDecision(from) {
 		return from
 	}
+	return p.awaitDecision(site, k)
+}
+
+// awaitDecision takes rank 0's next decision (a source, a Test's answer),
+// waiting for it (wait kind k) at call site site.
+func (p *Proc) awaitDecision(site int, k waitKind) int {
+	r := p.r
 	for {
 		g := r.decideGen.Load()
 		r.decideMu.Lock()
@@ -451,13 +457,42 @@ func (p *Proc) decide(from, src int) {
 	if from != AnySource || !r.spread() || !p.everywhere() || r.rank != 0 {
 		return
 	}
+	p.postDecision(src)
+}
+
+// postDecision sends rank 0's decision v to the other ranks' copies of
+// processor 0.
+func (p *Proc) postDecision(v int) {
+	r := p.r
 	for k := 1; k < r.ranks.Size(); k++ {
 		b := getBuf(8 * rankHeader)
 		binary.LittleEndian.PutUint64(b, rankDecide)
-		binary.LittleEndian.PutUint64(b[8:], uint64(src))
+		binary.LittleEndian.PutUint64(b[8:], uint64(v))
 		r.postsOut.Add(1)
 		r.ranks.Post(k, b, nil, nil, nil)
 	}
+}
+
+// sameTest is the answer of processor 0's Test on every rank: rank 0's.
+// Each rank's copy sees messages arrive at its own time, and copies whose
+// polling loops counted polls differently ran different code (x421: a pdo
+// per poll, and the job hung). Rank 0's copy tells the others; a copy told
+// "done" then waits for the request (a message to processor 0 comes to
+// every rank; a send of another rank's copy is rank 0's to make).
+func (p *Proc) sameTest(site int, done bool) bool {
+	r := p.r
+	if !r.spread() || !p.everywhere() {
+		return done
+	}
+	if r.rank == 0 {
+		v := 0
+		if done {
+			v = 1
+		}
+		p.postDecision(v)
+		return done
+	}
+	return p.awaitDecision(site, wMsgWaitRecv) != 0
 }
 
 // noAny stops processor 0 at a call from any source that rank 0 cannot

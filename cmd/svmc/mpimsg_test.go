@@ -463,6 +463,72 @@ func main() {
 	}
 }
 
+// TestMPITestSameOnEveryRank: processor 0 runs on every rank, and each
+// rank's copy saw the message it polls for with Test arrive at its own
+// time: the copies counted different numbers of polls, ran a different
+// number of pdos after them, and the job hung (x421). Rank 0's answer is
+// now every copy's. Processor 0 also polls an Isend of its own, which
+// only rank 0's copy sends.
+func TestMPITestSameOnEveryRank(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/svmc/svmc/rtlib"
+)
+
+func main() {
+	polls, sendPolls := 0, 0
+	//svm:replicated
+	{
+		switch rtlib.ProcessorID() {
+		case 1:
+			time.Sleep(30 * time.Millisecond)
+			rtlib.Send(0, 1, []int{42})
+			in := make([]int, 1)
+			rtlib.Recv(0, 2, in)
+		case 0:
+			buf := make([]int, 1)
+			req := rtlib.Irecv(1, 1, buf)
+			for {
+				if ok, _ := req.Test(); ok {
+					break
+				}
+				polls++
+				runtime.Gosched()
+			}
+			out := rtlib.Isend(1, 2, []int{buf[0] + 1})
+			for {
+				if ok, _ := out.Test(); ok {
+					break
+				}
+				sendPolls++
+			}
+		}
+	}
+	n := (polls + sendPolls) % 1000
+	total := 0
+	for range n {
+		//svm:pdo reduction(+: total)
+		for i := range 4 {
+			total += i
+		}
+	}
+	fmt.Println(polls > 0, total == 6*n)
+}
+`})
+	for _, n := range []string{"2", "3"} {
+		res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "30s", "-n", n, ".")
+		if res.code != 0 || res.stdout != "true true\n" {
+			t.Errorf("--mpi -n %s: exit %d, stdout %q, want %q\n%s", n, res.code, res.stdout, "true true\n", res.stderr)
+		}
+	}
+}
+
 // TestMPIDeadlock: a deadlock across ranks (processor 1 on rank 1 waits
 // for a message processor 2 on rank 2 never sends, the others wait at the
 // region's end) is found by rank 0 from the ranks' watchdogs, as one
