@@ -32,6 +32,7 @@ const (
 	wMsgProbe               // Probe
 	wMsgColl                // a collective waits for processor wpeer
 	wPage                   // an access check waits for a page from the rank of processor wpeer
+	wEnded                  // the processor ended; its rank waits for the other ranks to end (endRanks)
 )
 
 // siteName names a barrier site kind in messages.
@@ -124,9 +125,15 @@ func (r *run) watchdog(d time.Duration) {
 		// (runtime.Stack stops the world), a few make sure.
 		goQuietLooks = 4
 	}
+	allDone := r.allDone
 	for {
 		select {
-		case <-r.allDone:
+		case <-allDone:
+			if !r.spread() {
+				return
+			}
+			allDone = nil // the other ranks may not end: look on (endRanks)
+		case <-r.ranksEnded:
 			return
 		case <-r.failCh:
 			return
@@ -329,6 +336,8 @@ func (r *run) waitText(k waitKind, site Site, peer int) string {
 	switch k {
 	case wRunning:
 		return "running"
+	case wEnded:
+		return endedText
 	case wIdle:
 		return fmt.Sprintf("idle, waiting for work from processor %d", site.Sub)
 	case wBarrier:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Deadlock between ranks. A rank's watchdog cannot tell a deadlock from a
@@ -59,6 +60,9 @@ func (r *run) rankQuiet(quiet bool, states []uint64) {
 		le.PutUint64(b[32:], uint64(in))
 		r.ranks.Post(0, append(b, waits...), nil, nil, nil)
 		return
+	}
+	if r.endedIn.Load() == uint64(r.ranks.Size()-1) && r.allEnded() {
+		return // every rank ended: endRanks ends the job
 	}
 	r.dead.mu.Lock()
 	r.dead.record(0, r.ranks.Size(), quiet, out, in, waits)
@@ -121,8 +125,87 @@ func (d *rankDead) judge() error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "deadlock: no processor of the %d ranks can proceed, and no message is on its way between them", len(d.ranks))
+	ended := false
 	for _, s := range d.ranks {
 		b.WriteString(s.waits)
+		ended = ended || strings.Contains(s.waits, endedText)
+	}
+	if ended {
+		b.WriteString("\n  some ranks ended the program while others wait in it: processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a loop bounded by the time (time.Since), a random number without a fixed seed or anything else that differs between the ranks runs a different number of pdos on each")
 	}
 	return &Error{Proc: -1, Msg: b.String()}
+}
+
+// endedText is a processor's wait in a deadlock report once it ended.
+const endedText = "has ended, waiting for the other ranks to end"
+
+// endRanks is the end of this rank's run once its processors ended: as a
+// process ends once all its processors did, a job ends once all its ranks
+// did. Each rank tells rank 0, which tells them all when every one has.
+// Meanwhile the processors count as blocked ("has ended") for the
+// watchdogs, which find a job whose ranks cannot all end: processor 0's
+// copies went different ways (x423: a loop bounded by time.Since ran a
+// different number of pdos on each rank; rank 0 ended, and its
+// MPI_Finalize waited for ever for rank 1, which waited at a pdo's end).
+func (r *run) endRanks() {
+	if !r.spread() {
+		return
+	}
+	for _, p := range r.procs {
+		p.waitFor(wEnded, Site{})
+		p.publishWait()
+	}
+	n := uint64(1)
+	if r.rank == 0 {
+		n = uint64(r.ranks.Size() - 1)
+	} else {
+		r.postEnd(0, rankEnded)
+	}
+	if !r.awaitEnded(n) {
+		return // the run failed: its error ends the job
+	}
+	if r.rank == 0 {
+		for k := 1; k < r.ranks.Size(); k++ {
+			r.postEnd(k, rankAllEnded)
+		}
+	}
+	close(r.ranksEnded)
+}
+
+// allEnded reports whether every processor of this rank ended (endRanks
+// published it).
+func (r *run) allEnded() bool {
+	select {
+	case <-r.allDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// postEnd posts an end message of kind k to rank to (counted: a judge
+// must not find the job quiet while it travels).
+func (r *run) postEnd(to int, k uint64) {
+	b := getBuf(8 * rankHeader)
+	clear(b)
+	binary.LittleEndian.PutUint64(b, k)
+	binary.LittleEndian.PutUint64(b[8:], uint64(r.rank))
+	r.postsOut.Add(1)
+	r.ranks.Post(to, b, nil, nil, nil)
+}
+
+// awaitEnded polls the transport until n end messages came, or the run
+// failed (a deadlock the watchdogs found, another rank's failure).
+func (r *run) awaitEnded(n uint64) bool {
+	for i := 0; r.endedIn.Load() < n; i++ {
+		select {
+		case <-r.failCh:
+			return false
+		default:
+		}
+		if !r.ranks.Progress() && i > 64 {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	return true
 }

@@ -113,6 +113,12 @@ const (
 	rankStatus = 3 // a rank's watchdog to rank 0's (rankdead.go)
 )
 
+// The end of a job (endRanks).
+const (
+	rankEnded    = 12 // a rank's processors ended (to rank 0)
+	rankAllEnded = 13 // every rank's did (from rank 0)
+)
+
 // rankHeader is the number of 8-byte fields before a message's element
 // type name and data.
 const rankHeader = 12
@@ -304,6 +310,10 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 	case rankStatus:
 		r.rankStatusIn(h, b[8*rankHeader:])
 		putBuf(b)
+		return
+	case rankEnded, rankAllEnded:
+		putBuf(b)
+		r.endedIn.Add(1)
 		return
 	case rankDecide:
 		putBuf(b)

@@ -306,6 +306,10 @@ type run struct {
 	// (rankdead.go).
 	postsOut, postsIn atomic.Int64
 	dead              rankDead
+	// endedIn counts the rankEnded (rank 0) or rankAllEnded posts taken;
+	// ranksEnded is closed once every rank ended (endRanks).
+	endedIn    atomic.Uint64
+	ranksEnded chan struct{}
 	// msgBuf is msg_buffer: a standard send of more bytes waits.
 	msgBuf int64
 	// msgsOut, msgBytesOut count the program's messages to other ranks.
@@ -517,6 +521,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		infoSeen:   map[seenKey]bool{},
 		failCh:     make(chan struct{}),
 		allDone:    make(chan struct{}),
+		ranksEnded: make(chan struct{}),
 		hurry:      make(chan struct{}),
 		ranks:      par.ranks,
 		eagerPages: par.eagerPages,
@@ -730,6 +735,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	}
 	select {
 	case <-r.allDone:
+		r.endRanks()
 	case <-r.failCh:
 		t := time.NewTimer(r.stopWait)
 		select {

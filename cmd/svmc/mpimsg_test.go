@@ -529,6 +529,49 @@ func main() {
 	}
 }
 
+// TestMPIRanksGoDifferentWays: a loop bounded by the time runs a
+// different number of pdos on each rank's copy of processor 0; the rank
+// that ran fewer ended while the other waited at a pdo's end, and the job
+// hung without a word (its MPI_Finalize waited for the other rank: x423).
+// The ranks now end together, and the watchdogs find the job that cannot,
+// naming each processor's state and saying why.
+func TestMPIRanksGoDifferentWays(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+func main() {
+	var a [1000]float64
+	//svm:shared a
+	start := time.Now()
+	rounds := 0
+	for time.Since(start) < 200*time.Millisecond {
+		//svm:pdo
+		for i := range a {
+			a[i] += 1
+		}
+		rounds++
+	}
+	fmt.Println(rounds > 0)
+}
+`})
+	res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", "2", ".")
+	for _, want := range []string{
+		"svmc: deadlock: no processor of the 2 ranks can proceed",
+		"has ended, waiting for the other ranks to end",
+		"waiting at the barrier at the end of pdo (main.go:14:3)",
+		"some ranks ended the program while others wait in it: processor 0 runs on every rank",
+	} {
+		if res.code == 0 || !strings.Contains(res.stderr, want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant it to contain %q", res.code, res.stderr, want)
+		}
+	}
+}
+
 // TestMPIDeadlock: a deadlock across ranks (processor 1 on rank 1 waits
 // for a message processor 2 on rank 2 never sends, the others wait at the
 // region's end) is found by rank 0 from the ranks' watchdogs, as one
