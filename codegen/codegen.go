@@ -205,6 +205,7 @@ func prepareFile(p *compiler.Package, f *compiler.File, lineName string, pc *pkg
 	}
 	g.exits(subs)
 	g.mapOrder(subs)
+	g.rankClock(subs)
 	g.guardGoroutines()
 	for _, s := range subs {
 		g.funcLits(s) // after guardGoroutines: see funcLits

@@ -162,6 +162,39 @@ func TestHeader(t *testing.T) {
 // calls maps.Keys on them, through rtlib's ordered iterators, outside pdo
 // bodies (whose iterations run on one rank each); a map with struct keys
 // keeps Go's order; a build for one process is left as written.
+// TestRankClock: a build for ranks reads the clock through rtlib outside
+// pdo bodies (processor 0's copies take rank 0's reading), the file's
+// import of time, here only used so, kept used; a function value of
+// time.Now and a pdo body are left alone; a build for one process is
+// unchanged.
+func TestRankClock(t *testing.T) {
+	for _, ranks := range []bool{true, false} {
+		p, err := compiler.Compile(compiler.Config{Dir: "testdata/rankclock", Pattern: ".", Ranks: ranks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Generate(p, "svm", []string{"svmc", "compile", "."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(out.Files["main.go"])
+		want := []string{
+			"start := svm_rt.Now(tm.Now)",
+			"for svm_rt.Since(tm.Since, start).Nanoseconds() < 1e8 && svm_rt.Until(tm.Until, deadline) > 0 {",
+			"out[i] = tm.Now().UnixNano()",
+			"clock := tm.Now\n",
+		}
+		if !ranks {
+			want = []string{"start := tm.Now()", "for tm.Since(start).Nanoseconds() < 1e8 && tm.Until(deadline) > 0 {", "clock := tm.Now\n"}
+		}
+		for _, w := range want {
+			if !strings.Contains(src, w) {
+				t.Errorf("ranks %v: no %q in\n%s", ranks, w, src)
+			}
+		}
+	}
+}
+
 func TestMapOrder(t *testing.T) {
 	for _, ranks := range []bool{true, false} {
 		p, err := compiler.Compile(compiler.Config{Dir: "testdata/maporder", Pattern: ".", Ranks: ranks})

@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"go/version"
 
@@ -35,16 +34,8 @@ func (g *gen) mapOrder(subs []*compiler.Sub) {
 	if v := g.p.Types.GoVersion(); v != "" && version.Compare(v, "go1.23") < 0 {
 		return
 	}
-	var skip [][2]token.Pos
-	for _, s := range subs {
-		for _, c := range s.Constructs {
-			if c.PDO != nil {
-				skip = append(skip, [2]token.Pos{c.PDO.Loops[0].Stmt.Pos(), c.PDO.Loops[0].Stmt.End()})
-			}
-		}
-	}
 	info := g.p.Info
-	g.inspectOutside(skip, func(n ast.Node) bool {
+	g.inspectOutside(pdoSpans(subs), func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.RangeStmt:
 			if (x.Key != nil || x.Value != nil) && orderedKeys(info.TypeOf(x.X)) && plainReceiver(x.X) { // for range m: no order to keep

@@ -33,6 +33,7 @@ const (
 	wMsgColl                // a collective waits for processor wpeer
 	wPage                   // an access check waits for a page from the rank of processor wpeer
 	wEnded                  // the processor ended; its rank waits for the other ranks to end (endRanks)
+	wClock                  // processor 0's copy waits for rank 0's clock reading (ranktime.go)
 )
 
 // siteName names a barrier site kind in messages.
@@ -338,6 +339,8 @@ func (r *run) waitText(k waitKind, site Site, peer int) string {
 		return "running"
 	case wEnded:
 		return endedText
+	case wClock:
+		return "waiting for rank 0's reading of the clock (time.Now)"
 	case wIdle:
 		return fmt.Sprintf("idle, waiting for work from processor %d", site.Sub)
 	case wBarrier:

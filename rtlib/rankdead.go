@@ -131,7 +131,7 @@ func (d *rankDead) judge() error {
 		ended = ended || strings.Contains(s.waits, endedText)
 	}
 	if ended {
-		b.WriteString("\n  some ranks ended the program while others wait in it: processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a loop bounded by the time (time.Since), a random number without a fixed seed or anything else that differs between the ranks runs a different number of pdos on each")
+		b.WriteString("\n  some ranks ended the program while others wait in it: processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a random number without a fixed seed, a clock a library reads or anything else that differs between the ranks runs a different number of pdos on each")
 	}
 	return &Error{Proc: -1, Msg: b.String()}
 }
@@ -144,9 +144,10 @@ const endedText = "has ended, waiting for the other ranks to end"
 // did. Each rank tells rank 0, which tells them all when every one has.
 // Meanwhile the processors count as blocked ("has ended") for the
 // watchdogs, which find a job whose ranks cannot all end: processor 0's
-// copies went different ways (x423: a loop bounded by time.Since ran a
-// different number of pdos on each rank; rank 0 ended, and its
-// MPI_Finalize waited for ever for rank 1, which waited at a pdo's end).
+// copies went different ways (x423: a loop bounded by time.Since, before
+// ranktime.go, ran a different number of pdos on each rank; rank 0 ended,
+// and its MPI_Finalize waited for ever for rank 1, which waited at a pdo's
+// end).
 func (r *run) endRanks() {
 	if !r.spread() {
 		return

@@ -318,7 +318,7 @@ func (r *run) arrive(b []byte, recvData func([]byte) error) {
 	case rankDecide:
 		putBuf(b)
 		r.decideMu.Lock()
-		r.decided = append(r.decided, int(h[1]))
+		r.decided = append(r.decided, h[1])
 		r.decideMu.Unlock()
 		r.decideGen.Add(1)
 		r.procs[0].wakeup()
@@ -437,12 +437,12 @@ func (p *Proc) fromAny(from, site int, k waitKind) int {
 	if !p.awaitsDecision(from) {
 		return from
 	}
-	return p.awaitDecision(site, k)
+	return int(p.awaitDecision(site, k))
 }
 
-// awaitDecision takes rank 0's next decision (a source, a Test's answer),
-// waiting for it (wait kind k) at call site site.
-func (p *Proc) awaitDecision(site int, k waitKind) int {
+// awaitDecision takes rank 0's next decision (a source, a Test's answer,
+// a clock reading), waiting for it (wait kind k) at call site site.
+func (p *Proc) awaitDecision(site int, k waitKind) int64 {
 	r := p.r
 	for {
 		g := r.decideGen.Load()
@@ -467,12 +467,12 @@ func (p *Proc) decide(from, src int) {
 	if from != AnySource || !r.spread() || !p.everywhere() || r.rank != 0 {
 		return
 	}
-	p.postDecision(src)
+	p.postDecision(int64(src))
 }
 
 // postDecision sends rank 0's decision v to the other ranks' copies of
 // processor 0.
-func (p *Proc) postDecision(v int) {
+func (p *Proc) postDecision(v int64) {
 	r := p.r
 	for k := 1; k < r.ranks.Size(); k++ {
 		b := getBuf(8 * rankHeader)
@@ -495,7 +495,7 @@ func (p *Proc) sameTest(site int, done bool) bool {
 		return done
 	}
 	if r.rank == 0 {
-		v := 0
+		v := int64(0)
 		if done {
 			v = 1
 		}

@@ -314,10 +314,11 @@ type run struct {
 	msgBuf int64
 	// msgsOut, msgBytesOut count the program's messages to other ranks.
 	msgsOut, msgBytesOut atomic.Int64
-	// decided: the sources rank 0's processor 0 took its messages from
-	// any source from, in order (ranks other than 0).
+	// decided: rank 0's processor 0's decisions, in order (ranks other
+	// than 0): the sources it took its messages from any source from, its
+	// Tests' answers, its clock readings (ranktime.go).
 	decideMu  sync.Mutex
-	decided   []int
+	decided   []int64
 	decideGen atomic.Uint64
 	// loopSeq numbers the dynamic pdos between ranks; loops holds rank
 	// 0's counters of those running (ranks.go).
