@@ -183,6 +183,7 @@ func TestRankClock(t *testing.T) {
 			"for svm_rt.Since(tm.Since, start).Nanoseconds() < 1e8 && svm_rt.Until(tm.Until, deadline) > 0 {",
 			"out[i] = tm.Now().UnixNano()",
 			"clock := tm.Now\n",
+			"svm_rt.Since((tm.Since), start) > 0, svm_rt.Now((tm.Now)).After(start))",
 		}
 		if !ranks {
 			want = []string{"start := tm.Now()", "for tm.Since(start).Nanoseconds() < 1e8 && tm.Until(deadline) > 0 {", "clock := tm.Now\n"}

@@ -48,8 +48,9 @@ func (g *gen) rankClock(subs []*compiler.Sub) {
 		if len(x.Args) == 0 {
 			sep = ""
 		}
-		g.e.add(g.off(sel.Pos()), g.off(sel.Pos()), rt+"."+to+"(", exprOpen)
-		g.e.raw(g.off(sel.End()), g.off(x.Lparen)+1, sep)
+		// x.Fun, not sel: a parenthesized (time.Now)() keeps its parentheses.
+		g.e.add(g.off(x.Fun.Pos()), g.off(x.Fun.Pos()), rt+"."+to+"(", exprOpen)
+		g.e.raw(g.off(x.Fun.End()), g.off(x.Lparen)+1, sep)
 		g.usesRT = true
 		return true
 	})
