@@ -238,8 +238,13 @@ func main() {
 	if status, _ := traceEnd(t, tr); status != 0 {
 		t.Errorf("trace-end status %d", status)
 	}
-	if res := runSvmc(t, dir, "build", "."); res.code == 0 || !strings.Contains(res.stderr, "build needs -o BIN") {
-		t.Errorf("build without -o: exit %d, %q", res.code, res.stderr)
+	// Without -o, as go build: here, named after the package (module
+	// example.com/user).
+	if res := runSvmc(t, dir, "build", "."); res.code != 0 {
+		t.Fatalf("build without -o: exit %d, %q", res.code, res.stderr)
+	}
+	if out, err := exec.Command(filepath.Join(dir, "user")).Output(); err != nil || string(out) != "5050\n" {
+		t.Errorf("the binary of svmc build without -o: %v, %q", err, out)
 	}
 }
 
