@@ -162,6 +162,21 @@ func TestHeader(t *testing.T) {
 // calls maps.Keys on them, through rtlib's ordered iterators, outside pdo
 // bodies (whose iterations run on one rank each); a map with struct keys
 // keeps Go's order; a build for one process is left as written.
+// generatedMain is the generated main.go of the package in dir, built
+// for ranks (svmc run|build --mpi) or for one process.
+func generatedMain(t *testing.T, dir string, ranks bool) string {
+	t.Helper()
+	p, err := compiler.Compile(compiler.Config{Dir: dir, Pattern: ".", Ranks: ranks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Generate(p, "svm", []string{"svmc", "compile", "."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out.Files["main.go"])
+}
+
 // TestRankClock: a build for ranks reads the clock through rtlib outside
 // pdo bodies (processor 0's copies take rank 0's reading), the file's
 // import of time, here only used so, kept used; a function value of
@@ -169,15 +184,7 @@ func TestHeader(t *testing.T) {
 // unchanged.
 func TestRankClock(t *testing.T) {
 	for _, ranks := range []bool{true, false} {
-		p, err := compiler.Compile(compiler.Config{Dir: "testdata/rankclock", Pattern: ".", Ranks: ranks})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := Generate(p, "svm", []string{"svmc", "compile", "."})
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := string(out.Files["main.go"])
+		src := generatedMain(t, "testdata/rankclock", ranks)
 		want := []string{
 			"start := svm_rt.Now(tm.Now)",
 			"for svm_rt.Since(tm.Since, start).Nanoseconds() < 1e8 && svm_rt.Until(tm.Until, deadline) > 0 {",
@@ -198,15 +205,7 @@ func TestRankClock(t *testing.T) {
 
 func TestMapOrder(t *testing.T) {
 	for _, ranks := range []bool{true, false} {
-		p, err := compiler.Compile(compiler.Config{Dir: "testdata/maporder", Pattern: ".", Ranks: ranks})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := Generate(p, "svm", []string{"svmc", "compile", "."})
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := string(out.Files["main.go"])
+		src := generatedMain(t, "testdata/maporder", ranks)
 		want := []string{
 			"for k, v := range svm_rt.OrderedMap(m) {",
 			"for k := range pairs {",
