@@ -34,6 +34,8 @@ const (
 	wPage                   // an access check waits for a page from the rank of processor wpeer
 	wEnded                  // the processor ended; its rank waits for the other ranks to end (endRanks)
 	wClock                  // processor 0's copy waits for rank 0's clock reading (ranktime.go)
+	wChunk                  // a processor waits for rank 0 to hand out a chunk of a dynamic pdo (rankFetch)
+	wSectionTurn            // between ranks, a section waits for the earlier ones of its rank (waitTurn)
 )
 
 // siteName names a barrier site kind in messages.
@@ -341,6 +343,10 @@ func (r *run) waitText(k waitKind, site Site, peer int) string {
 		return endedText
 	case wClock:
 		return "waiting for rank 0's reading of the clock (time.Now)"
+	case wChunk:
+		return at(chunkText)
+	case wSectionTurn:
+		return at("waiting for the earlier sections of the psection to end on its rank")
 	case wIdle:
 		return fmt.Sprintf("idle, waiting for work from processor %d", site.Sub)
 	case wBarrier:

@@ -125,19 +125,31 @@ func (d *rankDead) judge() error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "deadlock: no processor of the %d ranks can proceed, and no message is on its way between them", len(d.ranks))
-	ended := false
+	ended, chunk := false, false
 	for _, s := range d.ranks {
 		b.WriteString(s.waits)
 		ended = ended || strings.Contains(s.waits, endedText)
+		chunk = chunk || strings.Contains(s.waits, chunkText)
 	}
-	if ended {
-		b.WriteString("\n  some ranks ended the program while others wait in it: processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a random number without a fixed seed, a clock a library reads or anything else that differs between the ranks runs a different number of pdos on each")
+	// Either says that processor 0's copies are not at the same place: a
+	// rank ended, or rank 0 never started the loop another rank is in.
+	switch {
+	case ended:
+		b.WriteString("\n  some ranks ended the program while others wait in it: " + partedText)
+	case chunk:
+		b.WriteString("\n  rank 0 has not reached the dynamic pdo another rank waits in: " + partedText)
 	}
 	return &Error{Proc: -1, Msg: b.String()}
 }
 
-// endedText is a processor's wait in a deadlock report once it ended.
-const endedText = "has ended, waiting for the other ranks to end"
+// endedText is a processor's wait in a deadlock report once it ended,
+// chunkText one's that waits for rank 0 to hand out a chunk of a pdo, and
+// partedText says why processor 0's copies part.
+const (
+	endedText  = "has ended, waiting for the other ranks to end"
+	chunkText  = "waiting for rank 0 to hand out a chunk of the pdo"
+	partedText = "processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a variable a pdo writes that is not //svm:shared (the compiler's warnings under --mpi name them), a random number without a fixed seed, a clock a library reads or anything else that differs between the ranks runs a different number of pdos on each"
+)
 
 // endRanks is the end of this rank's run once its processors ended: as a
 // process ends once all its processors did, a job ends once all its ranks

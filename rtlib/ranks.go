@@ -212,7 +212,14 @@ func (it *Iter) rankFetch(seq int) (lo, hi int) {
 		r.ranks.Poke(seq)
 		return l.take()
 	}
+	// The wait is published: a rank 0 that never reaches the loop (its
+	// copy of processor 0 went another way) leaves this rank blocked, and
+	// the watchdogs must see it so (the corpus's sections under --mpi hung).
+	p := it.p
+	p.waitFor(wChunk, it.dyn.a.pdo.at)
+	p.publishWait()
 	lo, hi, err := r.ranks.Ask(seq)
+	p.unpublishWait()
 	if err != nil {
 		it.p.errorf(it.dyn.a.pdo.at, true, "pdo: the next chunk from rank 0: %v", err)
 	}

@@ -35,11 +35,18 @@ type psecTask struct {
 }
 
 // waitTurn waits until the sections before section i are done on this
-// rank.
-func (t *psecTask) waitTurn(i int) {
+// rank, the wait of p published: the watchdogs must see a rank whose
+// earlier section never ends as blocked (the corpus's sections under
+// --mpi hung with one processor here, not a word said).
+func (t *psecTask) waitTurn(p *Proc, i int) {
 	t.mu.Lock()
-	for t.turn < i {
-		t.cond.Wait()
+	if t.turn < i {
+		p.waitFor(wSectionTurn, t.at)
+		p.publishWait()
+		for t.turn < i {
+			t.cond.Wait()
+		}
+		p.unpublishWait()
 	}
 	t.mu.Unlock()
 }
@@ -230,7 +237,7 @@ func (p *Proc) psectionShare(t *psecTask) {
 	for i := range t.secs {
 		if c := t.kids[i]; c.index(p.id) >= 0 {
 			if ranks {
-				t.waitTurn(i)
+				t.waitTurn(p, i)
 			}
 			p.runSection(c, at.Sub, &t.secs[i], &t.caught[i])
 			if ranks && c.leader == p {

@@ -572,6 +572,63 @@ func main() {
 	}
 }
 
+// TestMPIPartedInSections: the ranks' copies of processor 0 run a
+// section's loop a different number of times (the rank from the launcher
+// stands for any difference; the corpus's sections program has one, a
+// variable its pdo writes that is not shared), and a rank reaches the
+// dynamic pdo after the psection while rank 0 is still in the loop. The
+// job hung without a word: the member that waited for rank 0's chunk and
+// the idle processor that waited its section's turn were not published
+// as waiting, so the watchdogs never found every rank quiet.
+func TestMPIPartedInSections(t *testing.T) {
+	mpiReady(t)
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	rank, _ := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_RANK") + os.Getenv("PMI_RANK"))
+	var s [8]int
+	//svm:psection
+	{
+		//svm:section
+		{
+			for range 3 + 5*(1-min(rank, 1)) {
+				//svm:pdo
+				for i := range s {
+					s[i]++
+				}
+			}
+		}
+		//svm:section
+		{
+			s[0]++
+		}
+	}
+	//svm:pdo strategy(dynamic(1))
+	for i := range s {
+		s[i]++
+	}
+	fmt.Println(s)
+}
+`})
+	res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", "2", ".")
+	for _, want := range []string{
+		"svmc: deadlock: no processor of the 2 ranks can proceed",
+		"processor 0: waiting at the barrier at the end of pdo (main.go:17:5)",
+		"processor 1: waiting for rank 0 to hand out a chunk of the pdo (main.go:28:2)",
+		"rank 0 has not reached the dynamic pdo another rank waits in: processor 0 runs on every rank",
+	} {
+		if res.code == 0 || !strings.Contains(res.stderr, want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant it to contain %q", res.code, res.stderr, want)
+		}
+	}
+}
+
 // TestMPIClockSameOnEveryRank: processor 0's copies read one clock, rank
 // 0's: a loop bounded by time.Since ran a different number of pdos on each
 // rank and the job stopped (x423). The file uses its import of time (under
