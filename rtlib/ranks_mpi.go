@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -374,7 +375,7 @@ func (m *mpiRanks) await(test func() (bool, error), stop <-chan struct{}, what s
 		}
 		m.mu.Unlock()
 		if done || err != nil {
-			return err
+			return partedErr(err)
 		}
 		select {
 		case <-stop:
@@ -398,6 +399,16 @@ func (m *mpiRanks) await(test func() (bool, error), stop <-chan struct{}, what s
 			}
 		}
 	}
+}
+
+// partedErr explains a collective MPI found truncated: the ranks met at
+// different collectives (a pdo's end on one, a psection's on another),
+// which is what processor 0's copies do when they part (x428).
+func partedErr(err error) error {
+	if err != nil && strings.Contains(err.Error(), "MPI_ERR_TRUNCATE") {
+		return fmt.Errorf("%w: the ranks reached different meeting points (%s)", err, partedText)
+	}
+	return err
 }
 
 func (m *mpiRanks) Yield() { mpi.Yield() }

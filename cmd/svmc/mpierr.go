@@ -66,7 +66,15 @@ var dashes = regexp.MustCompile(`^-{20,}$`)
 // InterruptError).
 var interrupted = regexp.MustCompile(`^svmc: (rank \d+ )?interrupted \(SIG(TERM|INT)\)`)
 
+// nbcNoise is what OpenMPI's non-blocking collectives print of an error
+// their call also returns, which svmc reports with what it means (a
+// collective truncated: the ranks met at different points).
+var nbcNoise = regexp.MustCompile(`^(MPI Error in NBC subrequest |NBC_Progress: an error \d+ was found during schedule )`)
+
 func (w *rankErrors) take(l string) {
+	if nbcNoise.MatchString(l) {
+		return
+	}
 	if dashes.MatchString(l) {
 		w.endBlock()
 		if w.inBox {

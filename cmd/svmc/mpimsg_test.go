@@ -627,6 +627,22 @@ func main() {
 			t.Errorf("exit %d, stderr:\n%s\nwant it to contain %q", res.code, res.stderr, want)
 		}
 	}
+	// With s shared the loop's ends exchange it (a gather between ranks),
+	// and the psection's end on one rank meets a loop's end on the other:
+	// MPI says the collective was truncated, which svmc explains (and
+	// OpenMPI's own lines about it are left out).
+	src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := strings.Replace(string(src), "var s [8]int\n", "var s [8]int\n\t//svm:shared s\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(shared), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", "2", ".")
+	if want := "MPI_ERR_TRUNCATE: message truncated: the ranks reached different meeting points (processor 0 runs on every rank"; res.code == 0 || !strings.Contains(res.stderr, want) || strings.Contains(res.stderr, "NBC_Progress") {
+		t.Errorf("s shared: exit %d, stderr:\n%s\nwant it to contain %q and no NBC_Progress", res.code, res.stderr, want)
+	}
 }
 
 // TestMPIClockSameOnEveryRank: processor 0's copies read one clock, rank
