@@ -148,7 +148,7 @@ func (d *rankDead) judge() error {
 const (
 	endedText  = "has ended, waiting for the other ranks to end"
 	chunkText  = "waiting for rank 0 to hand out a chunk of the pdo"
-	partedText = "processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a variable a pdo writes that is not //svm:shared (the compiler's warnings under --mpi name them), a random number without a fixed seed, a clock a library reads or anything else that differs between the ranks runs a different number of pdos on each"
+	partedText = "processor 0 runs on every rank, and its code outside parallel loops must take the same path on each; a variable a pdo writes that is not //svm:shared (the compiler's warnings under --mpi name them), a random number without a fixed seed, a timer (time.After), a clock a library reads or anything else that differs between the ranks runs a different number of pdos on each"
 )
 
 // endRanks is the end of this rank's run once its processors ended: as a
