@@ -126,8 +126,11 @@ func (d *rankDead) judge() error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "deadlock: no processor of the %d ranks can proceed, and no message is on its way between them", len(d.ranks))
 	ended, chunk := false, false
-	for _, s := range d.ranks {
-		b.WriteString(s.waits)
+	for k, s := range d.ranks {
+		// Under its rank: with several processors a rank, the numbers
+		// alone do not tell where each runs.
+		fmt.Fprintf(&b, "\n  rank %d:", k)
+		b.WriteString(strings.ReplaceAll(s.waits, "\n  ", "\n    "))
 		ended = ended || strings.Contains(s.waits, endedText)
 		chunk = chunk || strings.Contains(s.waits, chunkText)
 	}

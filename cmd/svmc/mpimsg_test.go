@@ -619,8 +619,8 @@ func main() {
 	res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", "2", ".")
 	for _, want := range []string{
 		"svmc: deadlock: no processor of the 2 ranks can proceed",
-		"processor 0: waiting at the barrier at the end of pdo (main.go:17:5)",
-		"processor 1: waiting for rank 0 to hand out a chunk of the pdo (main.go:28:2)",
+		"\n  rank 0:\n    processor 0: waiting at the barrier at the end of pdo (main.go:17:5)\n",
+		"\n  rank 1:\n    processor 1: waiting for rank 0 to hand out a chunk of the pdo (main.go:28:2)\n",
 		"rank 0 has not reached the dynamic pdo another rank waits in: processor 0 runs on every rank",
 	} {
 		if res.code == 0 || !strings.Contains(res.stderr, want) {
