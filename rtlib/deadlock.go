@@ -33,7 +33,7 @@ const (
 	wMsgColl                // a collective waits for processor wpeer
 	wPage                   // an access check waits for a page from the rank of processor wpeer
 	wEnded                  // the processor ended; its rank waits for the other ranks to end (endRanks)
-	wClock                  // processor 0's copy waits for rank 0's clock reading (ranktime.go)
+	wDecision               // processor 0's copy waits for rank 0's Test answer or clock reading (sameTest, ranktime.go)
 	wChunk                  // a processor waits for rank 0 to hand out a chunk of a dynamic pdo (rankFetch)
 	wSectionTurn            // between ranks, a section waits for the earlier ones of its rank (waitTurn)
 )
@@ -341,8 +341,8 @@ func (r *run) waitText(k waitKind, site Site, peer int) string {
 		return "running"
 	case wEnded:
 		return endedText
-	case wClock:
-		return "waiting for rank 0's reading of the clock (time.Now)"
+	case wDecision:
+		return at("waiting for rank 0's copy of processor 0 to say what it found (its Test's answer or its reading of the clock)")
 	case wChunk:
 		return at(chunkText)
 	case wSectionTurn:

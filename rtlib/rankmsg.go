@@ -502,7 +502,7 @@ func (p *Proc) sameTest(site int, done bool) bool {
 		p.postDecision(v)
 		return done
 	}
-	return p.awaitDecision(site, wMsgWaitRecv) != 0
+	return p.awaitDecision(site, wDecision) != 0
 }
 
 // noAny stops processor 0 at a call from any source that rank 0 cannot

@@ -4,11 +4,11 @@ package rtlib
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -405,7 +405,7 @@ func (m *mpiRanks) await(test func() (bool, error), stop <-chan struct{}, what s
 // different collectives (a pdo's end on one, a psection's on another),
 // which is what processor 0's copies do when they part (x428).
 func partedErr(err error) error {
-	if err != nil && strings.Contains(err.Error(), "MPI_ERR_TRUNCATE") {
+	if errors.Is(err, mpi.ErrTruncate) {
 		return fmt.Errorf("%w: the ranks reached different meeting points (%s)", err, partedText)
 	}
 	return err

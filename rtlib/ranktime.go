@@ -28,7 +28,7 @@ func Now(now func() time.Time) time.Time {
 		p.postDecision(t.UnixNano())
 		return t
 	}
-	return time.Unix(0, p.awaitDecision(0, wClock))
+	return time.Unix(0, p.awaitDecision(0, wDecision))
 }
 
 // Since is time.Since (since) in a build for ranks.

@@ -463,6 +463,29 @@ func main() {
 	}
 }
 
+// wantFailure checks that a run failed and that its standard error holds
+// every one of wants.
+func wantFailure(t *testing.T, res result, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if res.code == 0 || !strings.Contains(res.stderr, w) {
+			t.Errorf("exit %d, stderr:\n%s\nwant it to contain %q", res.code, res.stderr, w)
+		}
+	}
+}
+
+// wantRanksOutput runs the program in dir under --mpi on each number of
+// ranks of ns and checks that it ends well with output want.
+func wantRanksOutput(t *testing.T, dir, want string, ns ...string) {
+	t.Helper()
+	for _, n := range ns {
+		res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", n, ".")
+		if res.code != 0 || res.stdout != want {
+			t.Errorf("--mpi -n %s: exit %d, stdout %q, want %q\n%s", n, res.code, res.stdout, want, res.stderr)
+		}
+	}
+}
+
 // TestMPITestSameOnEveryRank: processor 0 runs on every rank, and each
 // rank's copy saw the message it polls for with Test arrive at its own
 // time: the copies counted different numbers of polls, ran a different
@@ -521,12 +544,7 @@ func main() {
 	fmt.Println(polls > 0, total == 6*n)
 }
 `})
-	for _, n := range []string{"2", "3"} {
-		res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "30s", "-n", n, ".")
-		if res.code != 0 || res.stdout != "true true\n" {
-			t.Errorf("--mpi -n %s: exit %d, stdout %q, want %q\n%s", n, res.code, res.stdout, "true true\n", res.stderr)
-		}
-	}
+	wantRanksOutput(t, dir, "true true\n", "2", "3")
 }
 
 // TestMPIRanksGoDifferentWays: a random number drawn in code processor 0
@@ -560,16 +578,11 @@ func main() {
 }
 `})
 	res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", "2", ".")
-	for _, want := range []string{
+	wantFailure(t, res,
 		"svmc: deadlock: no processor of the 2 ranks can proceed",
 		"has ended, waiting for the other ranks to end",
 		"waiting at the barrier at the end of pdo (main.go:13:3)",
-		"some ranks ended the program while others wait in it: processor 0 runs on every rank",
-	} {
-		if res.code == 0 || !strings.Contains(res.stderr, want) {
-			t.Errorf("exit %d, stderr:\n%s\nwant it to contain %q", res.code, res.stderr, want)
-		}
-	}
+		"some ranks ended the program while others wait in it: processor 0 runs on every rank")
 }
 
 // TestMPIPartedInSections: the ranks' copies of processor 0 run a
@@ -617,16 +630,11 @@ func main() {
 }
 `})
 	res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", "2", ".")
-	for _, want := range []string{
+	wantFailure(t, res,
 		"svmc: deadlock: no processor of the 2 ranks can proceed",
 		"\n  rank 0:\n    processor 0: waiting at the barrier at the end of pdo (main.go:17:5)\n",
 		"\n  rank 1:\n    processor 1: waiting for rank 0 to hand out a chunk of the pdo (main.go:28:2)\n",
-		"rank 0 has not reached the dynamic pdo another rank waits in: processor 0 runs on every rank",
-	} {
-		if res.code == 0 || !strings.Contains(res.stderr, want) {
-			t.Errorf("exit %d, stderr:\n%s\nwant it to contain %q", res.code, res.stderr, want)
-		}
-	}
+		"rank 0 has not reached the dynamic pdo another rank waits in: processor 0 runs on every rank")
 	// With s shared the loop's ends exchange it (a gather between ranks),
 	// and the psection's end on one rank meets a loop's end on the other:
 	// MPI says the collective was truncated, which svmc explains (and
@@ -673,12 +681,7 @@ func main() {
 	fmt.Println(rounds > 0, a[999] == float64(rounds))
 }
 `})
-	for _, n := range []string{"2", "3"} {
-		res := runSvmc(t, dir, "run", "--mpi", "--time-limit", "60s", "-n", n, ".")
-		if res.code != 0 || res.stdout != "true true\n" {
-			t.Errorf("--mpi -n %s: exit %d, stdout %q, want %q\n%s", n, res.code, res.stdout, "true true\n", res.stderr)
-		}
-	}
+	wantRanksOutput(t, dir, "true true\n", "2", "3")
 }
 
 // TestMPIDeadlock: a deadlock across ranks (processor 1 on rank 1 waits

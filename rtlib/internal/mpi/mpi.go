@@ -199,6 +199,7 @@ static void svm_ring_close(svm_ring *g) {
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -910,6 +911,23 @@ func (g *Gathering) parts() error {
 // Allgatherv's), once Test said done.
 func (g *Gathering) Result() (out []byte, at []int) { return g.out, g.at }
 
+// ErrTruncate matches (errors.Is) an error of MPI's class
+// MPI_ERR_TRUNCATE: a message longer than its receive, or a collective
+// the ranks called with different shapes.
+var ErrTruncate = errors.New("mpi: truncated")
+
+// callError is an MPI call's error: its message and MPI's error class.
+type callError struct {
+	msg   string
+	class C.int
+}
+
+func (e *callError) Error() string { return e.msg }
+
+func (e *callError) Is(target error) bool {
+	return target == ErrTruncate && e.class == C.MPI_ERR_TRUNCATE
+}
+
 // mpiError is MPI's message for rc, naming the call and the peer rank
 // (peer < 0: none).
 func mpiError(call string, peer int, rc C.int) error {
@@ -919,11 +937,15 @@ func mpiError(call string, peer int, rc C.int) error {
 	if C.MPI_Error_string(rc, &buf[0], &n) == C.MPI_SUCCESS {
 		msg = C.GoStringN(&buf[0], n)
 	}
+	e := &callError{class: rc}
+	C.MPI_Error_class(rc, &e.class)
 	switch {
 	case peer >= 0:
-		return fmt.Errorf("mpi: %s %d: %s", call, peer, msg)
+		e.msg = fmt.Sprintf("mpi: %s %d: %s", call, peer, msg)
 	case peer == AnySource && strings.HasSuffix(call, " rank"):
-		return fmt.Errorf("mpi: %s any: %s", call, msg)
+		e.msg = fmt.Sprintf("mpi: %s any: %s", call, msg)
+	default:
+		e.msg = fmt.Sprintf("mpi: %s: %s", call, msg)
 	}
-	return fmt.Errorf("mpi: %s: %s", call, msg)
+	return e
 }
