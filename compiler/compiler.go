@@ -110,6 +110,9 @@ type Package struct {
 	mutexSpans  []span
 	mutexesDone bool
 	wrappers    map[string]wrapper // the lock wrappers among the methods (lockWrapper)
+	// outside are Config.Outside parsed, on demand (outside.go).
+	outside     []outsideFile
+	outsideFset *token.FileSet
 	// synthetic are the expressions substLocals made, with no source
 	// text of their own.
 	synthetic map[ast.Node]bool
@@ -248,6 +251,13 @@ type Config struct {
 	// (svmc run|build --mpi); RacesPass warns where a pdo writes a
 	// variable each rank keeps to itself.
 	Ranks bool
+	// Outside are the Go files of the program's other packages of the
+	// main module (CompileProgram sets them for a library), which may set
+	// the library's exported fields; nil when they are unknown (a library
+	// compiled alone). MainDir is the main package's directory, from which
+	// messages name them.
+	Outside []string
+	MainDir string
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a

@@ -48,6 +48,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		dirs     []string
 		loads    []chan loaded
 		noTimers bool
+		files    map[string][]string // moduleFiles
 		err      error
 	}
 	imports := make(chan listed, 1)
@@ -57,7 +58,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 			imports <- listed{err: err}
 			return
 		}
-		l := listed{dirs: libraries(pkgs), noTimers: noTimers(pkgs)}
+		l := listed{dirs: libraries(pkgs), noTimers: noTimers(pkgs), files: moduleFiles(pkgs)}
 		sem := make(chan struct{}, 2)
 		for _, dir := range l.dirs {
 			ch := make(chan loaded, 1)
@@ -95,6 +96,13 @@ func CompileProgram(cfg Config) (*Program, error) {
 		}
 		lc := libConfig(cfg, dir)
 		lc.SubBase, lc.CallBase, lc.AccessBase, lc.MutexBase, lc.FilePrefix = subs, calls, accs, mutexes, filepath.ToSlash(rel)+"/"
+		lc.MainDir, lc.Outside = main.Dir, []string{}
+		for d, files := range l.files {
+			if d != dir {
+				lc.Outside = append(lc.Outside, files...)
+			}
+		}
+		sort.Strings(lc.Outside)
 		ld := <-l.loads[i]
 		lib, err := compileLoaded(lc, ld.p, ld.err)
 		if lib != nil {
@@ -210,6 +218,21 @@ func libraries(pkgs []*packages.Package) []string {
 		dirs = append(dirs, found[path])
 	}
 	return dirs
+}
+
+// moduleFiles are the Go files of the packages of the main module that
+// main imports, main's own included (pkgs: listImports), by directory:
+// the places other than a library that may set its exported fields.
+func moduleFiles(pkgs []*packages.Package) map[string][]string {
+	files := map[string][]string{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module == nil || !p.Module.Main || len(p.GoFiles) == 0 {
+			return
+		}
+		dir := filepath.Dir(p.GoFiles[0])
+		files[dir] = append(files[dir], p.GoFiles...)
+	})
+	return files
 }
 
 // hasDirective reports whether a file has a line that starts with //svm:.

@@ -76,6 +76,9 @@ func (p *Package) rankPrivate(c *Construct) {
 		if f := p.writtenField(e); f != nil {
 			if shared, other := p.fieldStorage(f, c.Pos()); len(shared) > 0 && len(other) > 0 {
 				fix = "its field " + f.Name() + " is given shared storage at " + shared[0] + " but not at " + other[0] + ": declare the slice assigned there //svm:shared where it is made"
+				if other[0] == "other packages" {
+					fix = "its field " + f.Name() + " is given shared storage at " + shared[0] + ", and other packages may give it other storage (the field is exported); if they do not, //svm:ignore race silences this"
+				}
 			}
 		}
 		p.warnf(e.Pos(), "%s is private to each rank under --mpi: the pdo at line %d writes it in each processor's iterations on that processor's rank only, so after the loop every rank holds its own part of it; %s", o.Name(), line, fix)
@@ -408,12 +411,19 @@ func origin(o types.Object) types.Object {
 // fieldStorage sorts the places where the package gives field f a value
 // (keyed or positional composite literals, assignments) by whether the
 // value is shared storage (sharedStorage), named for a message at from.
-// A field other packages can set (exported, of an exported type, outside
-// package main) counts as given private storage by "other packages".
+// A field other packages can set (exported, outside package main) is
+// sorted where the program's other packages set it (fieldsSetOutside),
+// or counts as given private storage by "other packages" when they are
+// unknown.
 func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []string) {
 	declared := p.sharedStorage()
 	if f.Exported() && p.Types.Name() != "main" {
-		other = append(other, "other packages")
+		if p.cfg.Outside == nil {
+			other = append(other, "other packages")
+		} else {
+			s, o := p.fieldsSetOutside(p.ownerOf(f), f.Name())
+			shared, other = append(shared, s...), append(other, o...)
+		}
 	}
 	give := func(value ast.Expr) {
 		at := p.placeFrom(value.Pos(), from)
@@ -462,6 +472,26 @@ func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []st
 		})
 	}
 	return shared, other
+}
+
+// ownerOf is the name of the package-level struct type that declares
+// field f; "" when none does (a field of an anonymous struct).
+func (p *Package) ownerOf(f *types.Var) string {
+	scope := p.Types.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				if st.Field(i) == f.Origin() {
+					return name
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // placeFrom names pos for a message at from: "line L" in from's file,

@@ -681,6 +681,11 @@ func parseEnd(p *parser, d *Directive) {
 
 func parseShared(p *parser, d *Directive) {
 	d.Shared = &SharedDir{}
+	if p.tok == tEOF {
+		// //svm:shared above a make: it names variables, declared before it.
+		p.errorAt(p.tokOff, "name the variables whose storage it shares, declared before the directive: data := make([]float64, n) and then //svm:shared data")
+		panic(bailout{})
+	}
 	d.Shared.Vars = p.names("variable name")
 	if p.tok != tEOF && (p.lit == "." || p.lit == "[") {
 		// g.Data, a[1]: the layer keeps variables' storage; say how.

@@ -246,6 +246,7 @@ func TestErrors(t *testing.T) {
 		{"//svm:destroy", `f.go:12:15: destroy: expected template name, found end of directive`},
 		{"//svm:trace_region 1", `f.go:12:21: trace_region: expected region name, found "1"`},
 		{"//svm:shared a, b,", `f.go:12:20: shared: expected variable name, found end of directive`},
+		{"//svm:shared", `f.go:12:14: shared: name the variables whose storage it shares, declared before the directive: data := make([]float64, n) and then //svm:shared data`},
 		{"//svm:coherence(wu) a", `f.go:12:22: coherence: expected "::", found "a"`},
 		// dimensions
 		{"//svm:processors P()", `f.go:12:21: processors: expected dimension, found ")"`},
