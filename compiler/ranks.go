@@ -55,7 +55,7 @@ func (p *Package) rankPrivate(c *Construct) {
 		if x := p.elementsOf(e); x != nil {
 			if _, named := ast.Unparen(x).(*ast.Ident); !named {
 				// next.cells[i]: o itself cannot be declared shared.
-				fix = "the elements written belong to " + p.Text(x) + ": make the slice or array it holds //svm:shared where it is made (shared storage travels between ranks whatever name reaches it; if it is shared already, //svm:ignore race silences this)"
+				fix = "the elements written belong to " + p.Text(x) + ": share the slice or array it holds where it is made (data := make(…) and then //svm:shared data; shared storage travels between ranks whatever name reaches it; if it is shared already, //svm:ignore race silences this)"
 				if _, arr := p.Info.TypeOf(x).Underlying().(*types.Array); arr {
 					// An array field is made with its struct: share its storage through a slice.
 					fix = "the elements written belong to the array " + p.Text(x) + ", made with what holds it: share its storage through a slice, data := " + p.Text(x) + "[:] and //svm:shared data after it is made (shared storage travels between ranks whatever name reaches it; if it is shared already, //svm:ignore race silences this)"
