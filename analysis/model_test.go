@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -182,6 +183,15 @@ func TestLoopImbalance(t *testing.T) {
 		}
 		near(t, "balanced imbalance", bal.Imbalance, 1)
 		near(t, "balanced lost", bal.Lost, 0)
+		// The per-processor rows say where their loop is: two functions'
+		// loops may have one label.
+		var txt strings.Builder
+		if err := WriteText(&txt, NewReport("t", m, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^  tri +main\.go:20 +3 `).MatchString(txt.String()) {
+			t.Errorf("the per-processor loop table has no row for tri at main.go:20 on processor 3:\n%s", txt.String())
+		}
 
 		// Lib-DVM characteristics: N×T = 4000; imbalance 1200 (tri);
 		// waiting 4×5 at the balanced loop's barrier; serial: the members

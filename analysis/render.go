@@ -283,7 +283,8 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		t.write(w, "  ")
 		fmt.Fprintln(w)
-		t = newTable("loop", ">proc", ">iterations", ">busy", ">wait", ">time")
+		// where: two functions' loops may both be "region 1".
+		t = newTable("loop", "where", ">proc", ">iterations", ">busy", ">wait", ">time")
 		for _, l := range m.Loops {
 			for p, lp := range l.PerProc {
 				if lp.Instances == 0 {
@@ -293,7 +294,7 @@ func WriteText(w io.Writer, r *Report) error {
 				if lp.Iterations >= 0 {
 					it = strconv.FormatInt(lp.Iterations, 10)
 				}
-				t.add(loopLabel(l), strconv.Itoa(p), it, Dur(lp.Busy), Dur(lp.Wait), Dur(lp.Time))
+				t.add(loopLabel(l), l.Where(), strconv.Itoa(p), it, Dur(lp.Busy), Dur(lp.Wait), Dur(lp.Time))
 			}
 		}
 		t.write(w, "  ")
