@@ -26,6 +26,10 @@ func TestGoStyleFlags(t *testing.T) {
 		{[]string{"run", "-n", "2", "-n4", "-x", "-verbose", "."}, []string{"run", "-n", "2", "-n4", "-x", "-verbose", "."}},
 		{[]string{"test", "-n", "2", "./p", "--", "-v", "-count", "1"}, []string{"test", "-n", "2", "./p", "--", "-v", "-count", "1"}},
 		{[]string{"-tags", "x"}, []string{"-tags", "x"}},
+		// go test's flags among svmc test's move after --, with their values.
+		{[]string{"test", "-n", "2", "-run", "TestX", "-v", "./p", "-bench=.", "-count", "1"}, []string{"test", "-n", "2", "./p", "--", "-run", "TestX", "-v", "-bench=.", "-count", "1"}},
+		{[]string{"test", "-trace", "t.sddf", "-benchtime", "10x", ".", "--", "-cpu", "1"}, []string{"test", "--trace", "t.sddf", ".", "--", "-benchtime", "10x", "-cpu", "1"}},
+		{[]string{"run", "-v", "."}, []string{"run", "-v", "."}},
 	} {
 		if diff := cmp.Diff(c.want, goStyleFlags(root, c.in)); diff != "" {
 			t.Errorf("goStyleFlags(%q) (-want +got):\n%s", c.in, diff)

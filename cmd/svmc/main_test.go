@@ -609,7 +609,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"compile", "."}, "compile needs -o DIR"},
 		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
 		// A go test flag or the program's own goes after --: say so.
-		{[]string{"test", "-n", "2", ".", "-v"}, "unknown shorthand flag: 'v' in -v; go test's flags go after --: svmc test [flags] [packages] -- -v"},
+		{[]string{"test", "-n", "2", ".", "-verbose"}, "unknown shorthand flag: 'v' in -verbose; go test's flags go after --: svmc test [flags] [packages] -- -verbose"},
 		{[]string{"run", "--verbose", "."}, "unknown flag: --verbose; the program's arguments go after --: svmc run [flags] [package] -- --verbose"},
 		{[]string{"report", "--bogus", "t.sddf"}, "unknown flag: --bogus (svmc report --help lists the flags)"},
 		// The go command's single-dash long flags are svmc's too.

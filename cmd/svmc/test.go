@@ -37,7 +37,9 @@ by a test running in parallel (t.Parallel) runs its constructs serially instead.
 The run-time flags are those of svmc run; --trace writes one trace for the test binary,
 in which each test is the region of its function; --trace-per-test DIR runs go test once
 per test and writes DIR/<test>.sddf. Flags after -- go to go test (-run,
--v, -bench, -count, ...); the output and the exit status are go test's. Coverage
+-v, -bench, -count, ...), and so do go test's flags written among svmc's (svmc test
+-run TestX -v .; a flag both have, such as -n or -trace, is svmc's); the output and the
+exit status are go test's. Coverage
 (-cover, -coverprofile) is not available: go's cover tool reads the package's own files,
 not the instrumented ones (go test -cover of the plain package covers the same statements).
 kill -INT or -TERM of svmc test stops the running test binary, which completes its trace.`,

@@ -757,8 +757,15 @@ func TestCoverIsRefused(t *testing.T) {
 			t.Errorf("%s: exit %d\n%s%s", flag, res.code, res.stdout, res.stderr)
 		}
 	}
+	// Written among svmc's flags, as go test takes them, they are go test's.
+	if res := runSvmc(t, dir, "test", "-n", "2", "-cover", "."); res.code != 2 || !strings.Contains(res.stderr, "svmc: test: go test's -cover cannot measure svmc's build") {
+		t.Errorf("svmc test -cover: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
 	if res := runSvmc(t, dir, "test", "-n", "2", ".", "--", "-run", "TestSum"); res.code != 0 {
 		t.Errorf("without coverage: exit %d\n%s", res.code, res.stderr)
+	}
+	if res := runSvmc(t, dir, "test", "-n", "2", "-run", "TestSum", "-v", "."); res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum") {
+		t.Errorf("svmc test -run TestSum -v .: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
 
