@@ -405,7 +405,7 @@ func (p *Package) racesInPDO(c *Construct) {
 					}
 				}
 			}
-			if w := p.sharedCallWrite(x, outside); w != nil && !red[w.v] {
+			if w := p.sharedCallWrite(x, dist, outside); w != nil && !red[w.v] {
 				p.warnCallWrite(w, x.Pos(), line)
 				return true
 			}

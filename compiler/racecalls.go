@@ -23,12 +23,34 @@ type callWrite struct {
 	v       types.Object // the variable written (a closure's) or holding the receiver
 	at      token.Pos    // the write
 	closure bool         // the callee is a function literal (else a method)
+	// elem is, for a method's write of an element of a slice or array,
+	// the element's text (h.Bins[b]) and why calls of different
+	// iterations may write one element (possible): "" for a whole write.
+	elem, possible string
+	fixed          bool // elem: every call writes the same elements
+}
+
+// recvWrite is a write a method makes through its pointer receiver.
+type recvWrite struct {
+	at token.Pos
+	// elem is the element written, for a slice's or an array's (""
+	// for a write of the receiver's fields themselves).
+	elem string
+	// For an element: fixed, no argument picks it (every call writes the
+	// same ones); value, the parameter whose value the index is computed
+	// from through more than + - * (int(x / h.Width)), so that calls may
+	// pick one element; else params, the parameters the index is made of
+	// (the calls' arguments pick the element).
+	fixed  bool
+	value  int // the parameter's position, -1 for none
+	params []int
+	in     *types.Func // the method whose parameters value and params are
 }
 
 // sharedCallWrite is what call writes of the storage every processor
-// shares, nil for nothing; outside tells the variables declared outside
-// the loop nest.
-func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object) bool) *callWrite {
+// shares, nil for nothing; dist are the loop's variables, and outside
+// tells the variables declared outside the loop nest.
+func (p *Package) sharedCallWrite(call *ast.CallExpr, dist map[types.Object]string, outside func(types.Object) bool) *callWrite {
 	fun := ast.Unparen(call.Fun)
 	via := ""
 	if id, isID := fun.(*ast.Ident); isID {
@@ -80,13 +102,42 @@ func (p *Package) sharedCallWrite(call *ast.CallExpr, outside func(types.Object)
 	if !isID || !outside(p.Info.Uses[id]) {
 		return nil
 	}
-	if wat := p.receiverWrite(fn, map[*types.Func]bool{}); wat.IsValid() {
-		if via == "" {
-			via = p.Text(sel)
-		}
-		return &callWrite{call: via, recv: p.Text(sel.X), v: p.Info.Uses[id], at: wat}
+	rw := p.receiverWrite(fn, map[*types.Func]bool{})
+	if rw == nil {
+		return nil
 	}
-	return nil
+	if via == "" {
+		via = p.Text(sel)
+	}
+	w := &callWrite{call: via, recv: p.Text(sel.X), v: p.Info.Uses[id], at: rw.at, elem: rw.elem}
+	switch {
+	case rw.elem == "":
+	case rw.fixed:
+		w.possible, w.fixed = "no argument of the call picks the element (every call writes the same ones)", true
+	case rw.value >= 0:
+		arg := "its argument " + rw.in.Signature().Params().At(rw.value).Name()
+		if rw.in != fn.Origin() {
+			arg = "the argument " + rw.in.Signature().Params().At(rw.value).Name() + " of " + rw.in.Name()
+		} else if rw.value < len(call.Args) {
+			arg += " (here " + p.Text(call.Args[rw.value]) + ")"
+		}
+		w.possible = "the index is computed from the value of " + arg + ", and different values may give one index"
+	default:
+		// g.Set(x, y, v): the arguments pick the element; a[i] or i%4
+		// there may pick one for several iterations.
+		var args []ast.Expr
+		for _, k := range rw.params {
+			if k < len(call.Args) {
+				args = append(args, call.Args[k])
+			}
+		}
+		why := p.manyToOne(args, dist, outside)
+		if why == "" {
+			return nil
+		}
+		w.possible = "the argument that picks the element " + why
+	}
+	return w
 }
 
 // warnCallWrite warns at the call at pos, in the body of the pdo at line,
@@ -99,6 +150,12 @@ func (p *Package) warnCallWrite(w *callWrite, pos token.Pos, line int) {
 		p.warnf(pos, "%s, called in the body of the pdo at line %d, is a function literal that writes the map %s (line %d) of the code around the loop: every processor's calls write it at once, and Go maps must not be written concurrently (the runtime may crash); hold a sync.Mutex or a //svm:critical section around the write, or give each processor its own map and merge them after the loop", w.call, line, w.v.Name(), where.Line)
 	case w.closure:
 		p.warnf(pos, "%s, called in the body of the pdo at line %d, is a function literal that assigns %s (line %d), a variable of the code around the loop: every processor's calls write it at once (a race); declare reduction(op: %s) and update it in the body, hold a sync.Mutex or a //svm:critical section around the assignment, or return the value", w.call, line, w.v.Name(), where.Line, w.v.Name())
+	case w.elem != "":
+		race := "so the writes of different iterations may race (a possible conflict)"
+		if w.fixed {
+			race = "so the writes race"
+		}
+		p.warnf(pos, "%s, called in the body of the pdo at line %d, writes %s through its pointer receiver (%s:%d), and every processor calls it on the same %s: %s, %s; call it in a //svm:critical section or with //svm:atomic in the method, hold a sync.Mutex in the method, or give each processor its own %s and combine them after the loop", w.call, line, w.elem, filepath.Base(where.Filename), where.Line, w.recv, w.possible, race, w.recv)
 	default:
 		p.warnf(pos, "%s, called in the body of the pdo at line %d, writes through its pointer receiver (%s:%d), and every processor calls it on the same %s: the writes race; call it in a //svm:critical section, hold a sync.Mutex in the method, or give each iteration or processor its own %s", w.call, line, filepath.Base(where.Filename), where.Line, w.recv, w.recv)
 	}
@@ -205,29 +262,37 @@ func addressTaken(body *ast.BlockStmt, id *ast.Ident) (ast.Node, bool) {
 	return at, at != nil
 }
 
-// receiverWrite is the position of a write fn (a method of the package)
-// makes through its pointer receiver, itself or through methods it calls
-// on it, not holding a mutex or in a critical section; NoPos for none.
-// An element of a slice or array (g.cells[i] = v) is left out: which one
-// depends on the arguments, and iterations that pass their own index
-// write apart (a map's element is not: a map is written as a whole).
-func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) token.Pos {
+// receiverWrite is a write fn (a method of the package) makes through its
+// pointer receiver, itself or through methods it calls on it, not holding
+// a mutex or in a critical section; nil for none. A write of the
+// receiver's fields comes first; an element of a slice or array (g.cells[i]
+// = v, h.bins[b]++) is one where its index may repeat between calls
+// (elementPick), and otherwise which one depends on the arguments, so
+// that iterations that pass their own index write apart (a map's element
+// is not: a map is written as a whole).
+func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) *recvWrite {
 	fn = fn.Origin()
 	if seen[fn] {
-		return token.NoPos
+		return nil
 	}
 	seen[fn] = true
 	decl := p.funcDecl(fn)
 	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
-		return token.NoPos
+		return nil
 	}
 	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
+	var elem *recvWrite
 	for e := range writtenExprs(decl.Body) {
 		if _, whole := e.(*ast.Ident); whole {
 			continue // r = other: the method's own copy of the pointer
 		}
-		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && !p.guardedAt(e.Pos()) && !p.indexedElement(e) {
-			return e.Pos()
+		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv && !p.guardedAt(e.Pos()) {
+			if !p.indexedElement(e) {
+				return &recvWrite{at: e.Pos()}
+			}
+			if w := p.elementPick(decl, fn, e); elem == nil || w.fixed || w.value >= 0 && !elem.fixed {
+				elem = w
+			}
 		}
 	}
 	for _, mc := range p.methodWrites(decl.Body) {
@@ -235,12 +300,114 @@ func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) token
 			continue
 		}
 		if id := rootIdent(mc.recv); id != nil && p.Info.Uses[id] == recv {
-			if at := p.receiverWrite(mc.fn, seen); at.IsValid() {
-				return at
+			// The callee's parameters are not fn's: only its own
+			// writes and the elements no argument of fn picks count.
+			if w := p.receiverWrite(mc.fn, seen); w != nil && (w.elem == "" || w.fixed || w.value >= 0) {
+				return w
 			}
 		}
 	}
-	return token.NoPos
+	return elem
+}
+
+// elementPick says how the element that write e (of an element of a
+// slice or array) in method fn, declared by decl, is picked: by the
+// method's integer parameters through + - * of constants and fields
+// (params), from the value of a parameter otherwise (value, its position: int(x / w),
+// b := x % n), or by none (fixed). A local defined from parameters (b :=
+// int(x / h.Width)) stands for what it is computed from.
+func (p *Package) elementPick(decl *ast.FuncDecl, fn *types.Func, e ast.Expr) *recvWrite {
+	sig := fn.Signature()
+	const index, value = 1, 2
+	like := map[types.Object]int{}
+	param := map[types.Object]int{}
+	for i := range sig.Params().Len() {
+		v := sig.Params().At(i)
+		param[v] = i
+		like[v] = value
+		if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			like[v] = index
+		}
+	}
+	// params are the parameters an expression is computed from (through
+	// the locals defined from them).
+	deps := map[types.Object][]int{}
+	params := func(e ast.Expr) []int {
+		var ks []int
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				o := p.Info.Uses[id]
+				if k, isParam := param[o]; isParam {
+					ks = append(ks, k)
+				}
+				ks = append(ks, deps[o]...)
+			}
+			return true
+		})
+		return ks
+	}
+	// byIndex reports whether e, which mentions what the arguments give,
+	// is made of it only through + - * of constants and fields, and of
+	// integers (an index of its own for each argument).
+	var byIndex func(e ast.Expr) bool
+	byIndex = func(e ast.Expr) bool {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return like[p.Info.Uses[x]] != value
+		case *ast.BasicLit, *ast.SelectorExpr:
+			return true
+		case *ast.UnaryExpr:
+			return (x.Op == token.SUB || x.Op == token.ADD) && byIndex(x.X)
+		case *ast.BinaryExpr:
+			return (x.Op == token.ADD || x.Op == token.SUB || x.Op == token.MUL) && byIndex(x.X) && byIndex(x.Y)
+		}
+		// A call, a conversion, / % >> &, an element read: by value
+		// when computed from an argument.
+		return len(params(e)) == 0
+	}
+	// Locals defined from parameters, to a fixed point.
+	for changed := true; changed; {
+		changed = false
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			s, ok := n.(*ast.AssignStmt)
+			if !ok || s.Tok != token.DEFINE || len(s.Lhs) != len(s.Rhs) {
+				return true
+			}
+			for i, lhs := range s.Lhs {
+				id, _ := lhs.(*ast.Ident)
+				o := p.Info.Defs[id]
+				if id == nil || o == nil || like[o] != 0 {
+					continue
+				}
+				if ks := params(s.Rhs[i]); len(ks) > 0 {
+					deps[o], like[o] = ks, value
+					if b, isBasic := o.Type().Underlying().(*types.Basic); isBasic && b.Info()&types.IsInteger != 0 && byIndex(s.Rhs[i]) {
+						like[o] = index
+					}
+					changed = true
+				}
+			}
+			return true
+		})
+	}
+	w := &recvWrite{at: e.Pos(), elem: p.Text(e), fixed: true, value: -1, in: fn}
+	for x := e; x != nil; x = writeStep(x) {
+		ix, ok := ast.Unparen(x).(*ast.IndexExpr)
+		if !ok {
+			continue
+		}
+		ks := params(ix.Index)
+		if len(ks) == 0 {
+			continue
+		}
+		w.fixed = false
+		if !byIndex(ix.Index) {
+			w.value, w.params = ks[0], nil
+			return w
+		}
+		w.params = append(w.params, ks...)
+	}
+	return w
 }
 
 // indexedElement reports whether the written expression e is, or lies in,

@@ -18,7 +18,7 @@ func raceWarning(d Diagnostic) bool {
 	}
 	for _, s := range []string{"write conflict", "loop-carried dependence", "is a map shared", "inside a branch on the processor number",
 		"is shared and assigned in the body of the pdo", "is a channel shared", "not safe for concurrent use", "writes the package-level variable", "writes elements of the package-level variable",
-		"a deadlock", "wait for each other for ever", "may outlive its iteration", "is a function literal that assigns", "is a function literal that writes the map", "writes through its pointer receiver"} {
+		"a deadlock", "wait for each other for ever", "may outlive its iteration", "is a function literal that assigns", "is a function literal that writes the map", "through its pointer receiver"} {
 		if strings.Contains(d.Msg, s) {
 			return true
 		}
