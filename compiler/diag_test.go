@@ -298,7 +298,7 @@ func TestHarness(t *testing.T) {
 	}
 	want := []string{
 		"unexpected diagnostic: testdata/harness/main.go:9:3: barrier inside the body of the pdo at line 7: it would run once per iteration on one processor; move it before or after the pdo",
-		"unexpected diagnostic: testdata/harness/main.go:15:3: return inside the body of the pdo at line 12: a parallel body cannot leave its construct; return after the loop",
+		"unexpected diagnostic: testdata/harness/main.go:15:3: return inside the body of the pdo at line 12: a parallel body cannot leave its construct; record what it would return (an error or result per iteration in a slice indexed by the iteration, or the first index with reduction(min: k)) and return after the loop",
 		"unexpected diagnostic: testdata/harness/main.go:17:13: lock: undefined: x",
 		"missing diagnostic: testdata/harness/main.go:9:4: error matching `barrier inside`",
 		"missing diagnostic: testdata/harness/main.go:15: error matching `break inside`",

@@ -217,8 +217,14 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 	}
 	line := p.Fset.Position(c.Pos()).Line
 	hint := "a pdo runs all its iterations; continue ends one"
-	if what != "pdo" {
-		hint = "a region is left only through its end"
+	// A search that stops at its find, or a loop that returns its first
+	// error: the parallel form records them and decides after the loop.
+	search := "; a search keeps what it finds in a reduction variable, reduction(min: k) for the first index, and uses it after the loop"
+	leave := "; return after its end"
+	if what == "pdo" {
+		leave = "; record what it would return (an error or result per iteration in a slice indexed by the iteration, or the first index with reduction(min: k)) and return after the loop"
+	} else {
+		hint, search = "a region is left only through its end", ""
 	}
 	var walk func(n ast.Node, loops, breakable int)
 	walk = func(n ast.Node, loops, breakable int) {
@@ -228,7 +234,7 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 				return false
 			case *ast.ReturnStmt:
 				if !returnOK {
-					p.errorf(s.Pos(), "return inside the body of the %s at line %d: a parallel body cannot leave its construct; return after the loop", what, line)
+					p.errorf(s.Pos(), "return inside the body of the %s at line %d: a parallel body cannot leave its construct%s", what, line, leave)
 				}
 			case *ast.DeferStmt:
 				p.errorf(s.Pos(), "defer inside the body of the %s at line %d: it would run when the processor's part ends, not when the function returns; put the code that needs it in a function literal, func() { ...; defer ... }(), to run it at that function's end", what, line)
@@ -249,7 +255,7 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 					own := what == "pdo" && c.PDO != nil && s.Label.Name == c.PDO.Label
 					switch {
 					case own && s.Tok == token.BREAK:
-						p.errorf(s.Pos(), "break %s inside the body of the pdo at line %d leaves it: a pdo runs all its iterations; continue %s ends one", s.Label.Name, line, s.Label.Name)
+						p.errorf(s.Pos(), "break %s inside the body of the pdo at line %d leaves it: a pdo runs all its iterations; continue %s ends one%s", s.Label.Name, line, s.Label.Name, search)
 					case own && s.Tok == token.CONTINUE:
 					case !labels[s.Label.Name]:
 						p.errorf(s.Pos(), "%s %s inside the body of the %s at line %d jumps out of it: %s", s.Tok, s.Label.Name, what, line, hint)
@@ -258,7 +264,7 @@ func (p *Package) checkJumps(c *Construct, body []ast.Stmt, what string, returnO
 				}
 				switch {
 				case s.Tok == token.BREAK && breakable == 0:
-					p.errorf(s.Pos(), "break inside the body of the %s at line %d leaves it: %s", what, line, hint)
+					p.errorf(s.Pos(), "break inside the body of the %s at line %d leaves it: %s%s", what, line, hint, search)
 				case s.Tok == token.CONTINUE && loops == 0 && what != "pdo":
 					p.errorf(s.Pos(), "continue inside the body of the %s at line %d leaves it: %s", what, line, hint)
 				}

@@ -9,7 +9,7 @@ func pdoReturn(n int) int {
 	//svm:pdo loops(i)
 	for i := 0; i < n; i++ {
 		if i == 3 {
-			return i // want 4:`^return inside the body of the pdo at line 9: a parallel body cannot leave its construct; return after the loop$`
+			return i // want 4:`^return inside the body of the pdo at line 9: a parallel body cannot leave its construct; record what it would return .* and return after the loop$`
 		}
 	}
 	return 0
@@ -19,7 +19,7 @@ func pdoBreak(n int) {
 	//svm:pdo loops(i)
 	for i := 0; i < n; i++ {
 		if i == 3 {
-			break // want 4:`^break inside the body of the pdo at line 19 leaves it: a pdo runs all its iterations; continue ends one$`
+			break // want 4:`^break inside the body of the pdo at line 19 leaves it: a pdo runs all its iterations; continue ends one; a search keeps what it finds in a reduction variable, reduction\(min: k\) for the first index, and uses it after the loop$`
 		}
 	}
 }

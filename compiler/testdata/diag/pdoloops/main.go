@@ -151,7 +151,7 @@ L:
 B:
 	for i := 0; i < n; i++ {
 		for {
-			break B // want 4:`^break B inside the body of the pdo at line 150 leaves it: a pdo runs all its iterations; continue B ends one$`
+			break B // want 4:`^break B inside the body of the pdo at line 150 leaves it: a pdo runs all its iterations; continue B ends one; a search keeps what it finds in a reduction variable`
 		}
 	}
 	//svm:pdo loops(i, j)
