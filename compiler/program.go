@@ -183,8 +183,23 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
-// libraries are the directories of the packages of a main module (main's,
-// or another of its workspace) that main imports (pkgs: listImports, main
+// ownSource reports whether module m is the user's own source, which svmc
+// compiles with the program: a main module (main's, or another of its
+// workspace), or one that main's go.mod replaces by a directory (replace
+// example.com/lib => ../lib: a replacement without a version), except
+// svmc's own module (the runtime is reached so).
+func ownSource(m *packages.Module) bool {
+	if m == nil {
+		return false
+	}
+	if m.Main {
+		return true
+	}
+	return m.Replace != nil && m.Replace.Version == "" && m.Path != strings.TrimSuffix(RuntimePath, "/rtlib")
+}
+
+// libraries are the directories of the packages of the user's own modules
+// (ownSource) that main imports (pkgs: listImports, main
 // alone at the top) and whose files hold a //svm: directive or that import
 // the runtime, sorted by import path.
 func libraries(pkgs []*packages.Package) []string {
@@ -193,7 +208,7 @@ func libraries(pkgs []*packages.Package) []string {
 	}
 	found := map[string]string{} // import path -> dir
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p == pkgs[0] || p.Module == nil || !p.Module.Main ||
+		if p == pkgs[0] || !ownSource(p.Module) ||
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}
@@ -220,13 +235,13 @@ func libraries(pkgs []*packages.Package) []string {
 	return dirs
 }
 
-// moduleFiles are the Go files of the packages of the main module that
-// main imports, main's own included (pkgs: listImports), by directory:
+// moduleFiles are the Go files of the packages of the user's own modules
+// (ownSource) that main imports, main's own included (pkgs: listImports), by directory:
 // the places other than a library that may set its exported fields.
 func moduleFiles(pkgs []*packages.Package) map[string][]string {
 	files := map[string][]string{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module == nil || !p.Module.Main || len(p.GoFiles) == 0 {
+		if !ownSource(p.Module) || len(p.GoFiles) == 0 {
 			return
 		}
 		dir := filepath.Dir(p.GoFiles[0])

@@ -721,6 +721,44 @@ func SumSq(n int) int {
 	}
 }
 
+// TestReplacedLibrary: a module main's go.mod replaces by a directory
+// (replace example.com/lib => ../lib, the way a module is developed beside
+// its user) is the user's own source: its package with directives is
+// compiled with the program, as a workspace's is. Before, its pdo ran as
+// plain Go without a word.
+func TestReplacedLibrary(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"app/go.mod":  "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../lib\n",
+		"app/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/lib\"\n)\n\nfunc main() { fmt.Println(lib.SumSq(100)) }\n",
+		"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
+		"lib/lib.go": `package lib
+
+// SumSq sums the squares below n.
+func SumSq(n int) int {
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range n {
+		s += i * i
+	}
+	return s
+}
+`,
+	} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "328350\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+	if res := runSvmc(t, root, "report", tr); !strings.Contains(res.stdout, "../lib/lib.go:6") {
+		t.Errorf("the replaced library's pdo is not in the report:\n%s", res.stdout)
+	}
+}
+
 // TestHostileFixtures runs the campaign's hostile inputs kept in
 // testdata/hostile (see its README): each ends with a message that says
 // what is wrong and where, without a Go stack (runSvmc checks) and without
