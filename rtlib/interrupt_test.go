@@ -71,7 +71,12 @@ func init() {
 // standard output.
 func startProg(t *testing.T, name string, env ...string) (*exec.Cmd, *bufio.Reader, *bytes.Buffer) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	return startCmd(t, exec.Command(os.Args[0], "-test.run=^$"), name, env...)
+}
+
+// startCmd is startProg with the command that runs the test binary.
+func startCmd(t *testing.T, cmd *exec.Cmd, name string, env ...string) (*exec.Cmd, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
 	cmd.Env = append(os.Environ(), "SVMC_TEST_PROG="+name, "GORACE=atexit_sleep_ms=0")
 	cmd.Env = append(cmd.Env, env...)
 	var stderr bytes.Buffer
@@ -217,6 +222,69 @@ func TestInterruptMidLoop(t *testing.T) {
 		if pdos[0] < done+1 || pdos[1] < done+1 {
 			t.Errorf("%s: %v PDOs closed per node, the leader reported %d", f, pdos, done+1)
 		}
+	}
+}
+
+// TestHangup: SIGHUP (a closed terminal or ssh session) ends the run as
+// SIGTERM does, with a complete trace and status 129 (it killed the
+// program at once, leaving the trace under its partial name); a program
+// started with SIGHUP ignored (nohup) goes on through it.
+func TestHangup(t *testing.T) {
+	waitFor := func(out *bufio.Reader, stderr *bytes.Buffer, n int) {
+		t.Helper()
+		for {
+			line, err := out.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%v; stderr %q", err, stderr.String())
+			}
+			if k, _ := strconv.Atoi(line[:len(line)-1]); k >= n {
+				return
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "hup.sddf")
+	cmd, out, stderr := startProg(t, "sigloop", "SVMC_NPROCS=2", "SVMC_TRACE="+path, "SVMC_STAGE=1")
+	waitFor(out, stderr, 20)
+	cmd.Process.Signal(syscall.SIGHUP)
+	go io.Copy(io.Discard, out)
+	if code := exitCode(t, cmd); code != 129 {
+		t.Errorf("exit status %d, want 129; stderr %q", code, stderr.String())
+	}
+	if want := "svmc: interrupted (SIGHUP): trace written to " + path + "\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	recs := readAllRecords(t, path)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate || end.String("message") != "interrupted (SIGHUP)" {
+		t.Errorf("last record %v", end)
+	}
+
+	// nohup: ignored when the program starts (the shell's trap sets it
+	// ignored, which exec keeps), it stays ignored.
+	nohup := exec.Command("sh", "-c", `trap "" HUP; exec "$0" -test.run='^$'`, os.Args[0])
+	cmd, out, stderr = startCmd(t, nohup, "sigloop", "SVMC_NPROCS=2", "SVMC_TRACE="+filepath.Join(t.TempDir(), "nohup.sddf"), "SVMC_STAGE=1")
+	waitFor(out, stderr, 20)
+	go io.Copy(io.Discard, out)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	cmd.Process.Signal(syscall.SIGHUP)
+	// The lines already in the pipe say nothing of after the signal: the
+	// program must still run a while later (a slow machine can only make
+	// this pass wrongly, never fail wrongly).
+	select {
+	case err := <-done:
+		t.Fatalf("started with SIGHUP ignored, the program ended on SIGHUP: %v; stderr %q", err, stderr.String())
+	case <-time.After(300 * time.Millisecond):
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+			t.Errorf("started with SIGHUP ignored: %v, want exit status 143 (of the SIGTERM after it); stderr %q", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the program did not end on SIGTERM")
 	}
 }
 

@@ -378,6 +378,8 @@ func sigName(s os.Signal) string {
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
 	case syscall.SIGPIPE:
 		return "SIGPIPE: the output pipe was closed"
 	}
@@ -389,9 +391,9 @@ func sigName(s os.Signal) string {
 // SVMC_PRINT_PARAMS=1 it prints the effective parameters and their sources
 // and exits 0 without running. It returns normally when body returned; on
 // an error it prints "svmc: " and the error on stderr and exits with status
-// 2. SIGINT and SIGTERM stop the processors at their next safe point (with
-// the bounded wait of a failure), complete the trace and exit with 130 or
-// 143 after "svmc: interrupted (SIGINT): trace written to FILE".
+// 2. SIGINT, SIGTERM and SIGHUP stop the processors at their next safe point (with
+// the bounded wait of a failure), complete the trace and exit with 130,
+// 143 or 129 after "svmc: interrupted (SIGINT): trace written to FILE".
 func Main(prog *Program, body func(p *Proc)) {
 	if params.IsTrue(getenv("SVMC_PRINT_PARAMS")) {
 		if err := PrintParams(os.Stdout); err != nil {
@@ -957,7 +959,7 @@ func endStatus(err error) (int, string) {
 	case errors.As(err, &es):
 		return es.EndStatus(), err.Error()
 	case errors.As(err, &ie):
-		if ie.Signal == syscall.SIGTERM {
+		if ie.Signal == syscall.SIGTERM || ie.Signal == syscall.SIGHUP {
 			return trace.EndTerminate, err.Error()
 		}
 		return trace.EndInterrupt, err.Error()

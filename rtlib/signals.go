@@ -38,13 +38,22 @@ type ownWatch struct {
 	on bool
 }
 
-// watchSignals makes the runtime's watches of SIGINT and SIGTERM, each
-// forwarded to out (Main's handler).
+// watchSignals makes the runtime's watches of SIGINT, SIGTERM and SIGHUP
+// (a closed terminal or session), each forwarded to out (Main's handler).
+// A signal ignored when the program started (nohup's SIGHUP, a background
+// job's SIGINT) stays ignored: watching it would end the run that the user
+// asked to survive it.
 func watchSignals(out chan<- os.Signal) {
 	progSignals.mu.Lock()
 	defer progSignals.mu.Unlock()
 	progSignals.own = map[os.Signal]*ownWatch{}
-	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if signal.Ignored(s) {
+			if progSignals.ignored == nil {
+				progSignals.ignored = map[os.Signal]bool{}
+			}
+			progSignals.ignored[s] = true
+		}
 		w := &ownWatch{c: make(chan os.Signal, 1)}
 		progSignals.own[s] = w
 		go func() {

@@ -34,7 +34,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 		return err
 	}
 	if ws, ok := xe.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		// The runtime handles SIGINT and SIGTERM itself; any other signal
+		// The runtime handles SIGINT, SIGTERM and SIGHUP itself; any other signal
 		// (SIGKILL, the kernel's out-of-memory killer) ended it at once.
 		sig := ws.Signal()
 		msg := fmt.Sprintf("svmc: the program was killed by %s", signalName(sig))
@@ -50,14 +50,20 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 }
 
 // runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT
-// where no terminal's Ctrl-C reaches cmd itself through the process group
-// (terminalGroup). It starts cmd on a thread of its own, kept until cmd
+// and SIGHUP where no terminal's Ctrl-C or hangup reaches cmd itself
+// through the process group (terminalGroup). It starts cmd on a thread of its own, kept until cmd
 // ends: the parent-death signal of childAttr follows that thread. With
 // children (go test, whose test binary is what must stop), the signals go
 // to cmd's children where it has some (signalChildren).
 func runForwarding(cmd *exec.Cmd, children bool) error {
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	if !signal.Ignored(syscall.SIGHUP) {
+		// A closed terminal or session: the program completes its trace
+		// as on SIGTERM, and svmc waits for it (under nohup, neither
+		// takes it).
+		signal.Notify(sigc, syscall.SIGHUP)
+	}
 	defer signal.Stop(sigc)
 	started := make(chan *os.Process, 1)
 	done := make(chan error, 1)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -158,6 +159,39 @@ func main() {
 	}
 }
 `
+
+// TestHangupSvmcRun: SIGHUP of svmc run (a closed terminal or ssh session,
+// or kill -HUP) ends the program as SIGTERM does: svmc waits for it, it
+// completes its trace, and both end with status 129. Before, svmc died at
+// once and the program's trace stayed under its partial name.
+func TestHangupSvmcRun(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tr := filepath.Join(dir, "t.sddf")
+	cmd := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(out)
+	line, err := rd.ReadString('\n')
+	if ready, _ := rd.ReadString('\n'); err != nil || ready != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("%q %q %v; stderr %s", line, ready, err, stderr.String())
+	}
+	go io.Copy(io.Discard, rd)
+	cmd.Process.Signal(syscall.SIGHUP)
+	err = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 129 || !strings.Contains(stderr.String(), "svmc: interrupted (SIGHUP): trace written to") {
+		t.Fatalf("exit %d (%v), stderr %q; want 129 and the trace written", code, err, stderr.String())
+	}
+	recs := readTrace(t, tr)
+	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate || end.String("message") != "interrupted (SIGHUP)" {
+		t.Errorf("last record %v, want trace-end of a SIGHUP", end)
+	}
+}
 
 // TestKilledSvmcRun: SIGKILL of svmc run reaches the program as SIGTERM, so
 // that it writes its trace instead of running on as an orphan, and the next
