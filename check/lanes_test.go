@@ -96,3 +96,16 @@ func TestMutexDeadlock(t *testing.T) {
 		}
 	}
 }
+
+// TestSourcePointsCount: the protocol's source points say "1 call" and
+// "2 calls" (it said "1 calls").
+func TestSourcePointsCount(t *testing.T) {
+	res := &Result{Sites: []SitePoint{{Site: 1, Func: "Send", Where: "main.go:17:4", Calls: 2}, {Site: 2, Func: "Recv", Where: "main.go:22:5", Calls: 1}}}
+	var out bytes.Buffer
+	if err := WriteText(&out, "t", res, PrintOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "main.go:17:4           2 calls\n") || !strings.Contains(s, "main.go:22:5           1 call\n") {
+		t.Errorf("source points:\n%s", s)
+	}
+}

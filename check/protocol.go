@@ -69,7 +69,11 @@ func WriteText(w io.Writer, name string, res *Result, po PrintOptions) error {
 	}
 	fmt.Fprintf(ew, "\n== Source points\n")
 	for _, s := range res.Sites {
-		fmt.Fprintf(ew, "  %4d  %-14s %-22s %d calls\n", s.Site, s.Func, s.Where, s.Calls)
+		calls := "calls"
+		if s.Calls == 1 {
+			calls = "call"
+		}
+		fmt.Fprintf(ew, "  %4d  %-14s %-22s %d %s\n", s.Site, s.Func, s.Where, s.Calls, calls)
 	}
 	return ew.err
 }
