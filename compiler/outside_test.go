@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -123,5 +124,66 @@ func main() {
 		return strings.Contains(m, "its field Pix is given shared storage at line 10, and other packages may give it other storage (the field is exported)")
 	}) {
 		t.Errorf("compiled alone, the warnings are\n%s\nwant three, Pix's saying other packages may set it", strings.Join(alone, "\n"))
+	}
+}
+
+// TestMethodIntoSharedField: built for ranks, a pdo that calls a method
+// whose only writes through its receiver are elements of a field every
+// place gives shared storage (g.set writing g.cells, shared where newGrid
+// makes it) is not warned of: those writes travel. The same method on a
+// type whose constructor keeps the storage private is.
+func TestMethodIntoSharedField(t *testing.T) {
+	got := rankDiags(t, `package main
+
+type grid struct {
+	w     int
+	cells []float64
+}
+
+func newGrid(w, h int) *grid {
+	cells := make([]float64, w*h)
+	//svm:shared cells
+	return &grid{w: w, cells: cells}
+}
+
+func (g *grid) set(x, y int, v float64) { g.cells[y*g.w+x] = v }
+
+func (g *grid) fill(v float64) {
+	for i := range g.cells {
+		g.set(i%g.w, i/g.w, v)
+	}
+}
+
+type plain struct{ vals []float64 }
+
+func (q *plain) put(i int, v float64) { q.vals[i] = v }
+
+func main() {
+	g := newGrid(4, 4)
+	//svm:pdo loops(y)
+	for y := 0; y < 4; y++ {
+		for x := 0; x < 4; x++ {
+			g.set(x, y, 1)
+		}
+	}
+	h := newGrid(2, 2)
+	//svm:pdo loops(k)
+	for k := 0; k < 2; k++ {
+		h.fill(2)
+	}
+	q := &plain{vals: make([]float64, 4)}
+	//svm:pdo loops(i)
+	for i := 0; i < 4; i++ {
+		q.put(i, 3)
+	}
+}
+`, func(d Diagnostic) string {
+		if strings.Contains(d.Msg, "is private to each rank") {
+			return fmt.Sprintf("%d %s", d.Pos.Line, strings.Fields(d.Msg)[0])
+		}
+		return ""
+	})
+	if want := "42 q"; strings.Join(got[true], ", ") != want {
+		t.Errorf("built for ranks %v, want %s", got[true], want)
 	}
 }

@@ -400,6 +400,47 @@ func (p *Package) writtenField(e ast.Expr) *types.Var {
 	return nil
 }
 
+// writesSharedFieldsOnly reports whether method fn of the package changes
+// its receiver only in elements of fields that every place gives shared
+// storage (fieldStorage; m.data[i*m.c+j] = v with data shared where New
+// makes it), itself and through the methods it calls on its receiver:
+// those writes travel between ranks whatever name reaches them. from
+// names places for fieldStorage.
+func (p *Package) writesSharedFieldsOnly(fn *types.Func, from token.Pos, seen map[*types.Func]bool) bool {
+	fn = fn.Origin()
+	if fn.Pkg() != p.Types || seen[fn] {
+		return fn.Pkg() == p.Types
+	}
+	seen[fn] = true
+	decl := p.funcDecl(fn)
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+		return false
+	}
+	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
+	wrote := false
+	for e := range writtenExprs(decl.Body) {
+		if id := rootIdent(e); id == nil || p.Info.Uses[id] != recv {
+			continue
+		}
+		f := p.writtenField(e)
+		if f == nil {
+			return false
+		}
+		if shared, other := p.fieldStorage(f, from); len(shared) == 0 || len(other) > 0 {
+			return false
+		}
+		wrote = true
+	}
+	ok := true
+	p.methodCalls(decl.Body, func(_ ast.Expr, sel *ast.SelectorExpr, callee *types.Func) {
+		if id := rootIdent(sel.X); ok && id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(callee, map[*types.Func]bool{}) {
+			ok = p.writesSharedFieldsOnly(callee, from, seen)
+			wrote = wrote || ok
+		}
+	})
+	return ok && wrote
+}
+
 // origin is a field's generic origin (itself for any other object).
 func origin(o types.Object) types.Object {
 	if v, ok := o.(*types.Var); ok {
@@ -531,6 +572,11 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 	warned := map[types.Object]bool{}
 	writes := writtenExprs(body)
 	calls := p.methodWrites(body)
+	for at, mc := range calls {
+		if p.writesSharedFieldsOnly(mc.fn, scope.Pos(), map[*types.Func]bool{}) {
+			delete(calls, at) // m.Set(i, j, v) into m.data, shared where it is made
+		}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		e, ok := n.(ast.Expr)
 		if !ok || !writes[e] && calls[e] == nil {
