@@ -722,14 +722,11 @@ func writeWorkspace(t *testing.T, root string, files map[string]string, dirs ...
 	}
 }
 
-// TestWorkspaceLibrary: in a go.work workspace, a package of another
-// module of the workspace that holds directives is compiled with the
-// program, as a package of the main module is (its modules are all main
-// modules); before, its pdo ran as plain Go without a word.
-func TestWorkspaceLibrary(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
-		"app/go.mod":  "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n",
+// libraryModules is a program (app) and a library with a pdo (lib) in
+// modules of their own beside each other; appMod ends app's go.mod.
+func libraryModules(appMod string) map[string]string {
+	return map[string]string{
+		"app/go.mod":  "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n" + appMod,
 		"app/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/lib\"\n)\n\nfunc main() { fmt.Println(lib.SumSq(100)) }\n",
 		"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
 		"lib/lib.go": `package lib
@@ -745,7 +742,12 @@ func SumSq(n int) int {
 }
 `,
 	}
-	writeWorkspace(t, root, files, "./app", "./lib")
+}
+
+// runsLibraryPDO runs libraryModules's app under root and checks that the
+// library's pdo ran as one (its region in the report).
+func runsLibraryPDO(t *testing.T, root string) {
+	t.Helper()
 	tr := filepath.Join(t.TempDir(), "t.sddf")
 	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "328350\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
@@ -755,6 +757,16 @@ func SumSq(n int) int {
 	}
 }
 
+// TestWorkspaceLibrary: in a go.work workspace, a package of another
+// module of the workspace that holds directives is compiled with the
+// program, as a package of the main module is (its modules are all main
+// modules); before, its pdo ran as plain Go without a word.
+func TestWorkspaceLibrary(t *testing.T) {
+	root := t.TempDir()
+	writeWorkspace(t, root, libraryModules(""), "./app", "./lib")
+	runsLibraryPDO(t, root)
+}
+
 // TestReplacedLibrary: a module main's go.mod replaces by a directory
 // (replace example.com/lib => ../lib, the way a module is developed beside
 // its user) is the user's own source: its package with directives is
@@ -762,35 +774,13 @@ func SumSq(n int) int {
 // plain Go without a word.
 func TestReplacedLibrary(t *testing.T) {
 	root := t.TempDir()
-	for name, text := range map[string]string{
-		"app/go.mod":  "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../lib\n",
-		"app/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/lib\"\n)\n\nfunc main() { fmt.Println(lib.SumSq(100)) }\n",
-		"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
-		"lib/lib.go": `package lib
-
-// SumSq sums the squares below n.
-func SumSq(n int) int {
-	s := 0
-	//svm:pdo reduction(+: s)
-	for i := range n {
-		s += i * i
-	}
-	return s
-}
-`,
-	} {
+	for name, text := range libraryModules("\nreplace example.com/lib => ../lib\n") {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	tr := filepath.Join(t.TempDir(), "t.sddf")
-	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "328350\n" {
-		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
-	}
-	if res := runSvmc(t, root, "report", tr); !strings.Contains(res.stdout, "../lib/lib.go:6") {
-		t.Errorf("the replaced library's pdo is not in the report:\n%s", res.stdout)
-	}
+	runsLibraryPDO(t, root)
 }
 
 // TestHostileFixtures runs the campaign's hostile inputs kept in
