@@ -165,25 +165,10 @@ func main() {
 // completes its trace, and both end with status 129. Before, svmc died at
 // once and the program's trace stayed under its partial name.
 func TestHangupSvmcRun(t *testing.T) {
-	dir := writeModule(t, map[string]string{"main.go": endlessProg})
-	tr := filepath.Join(dir, "t.sddf")
-	cmd := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	rd := bufio.NewReader(out)
-	line, err := rd.ReadString('\n')
-	if ready, _ := rd.ReadString('\n'); err != nil || ready != "ready\n" {
-		cmd.Process.Kill()
-		t.Fatalf("%q %q %v; stderr %s", line, ready, err, stderr.String())
-	}
+	cmd, tr, _, rd, stderr := startEndlessRun(t, nil)
 	go io.Copy(io.Discard, rd)
 	cmd.Process.Signal(syscall.SIGHUP)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 129 || !strings.Contains(stderr.String(), "svmc: interrupted (SIGHUP): trace written to") {
 		t.Fatalf("exit %d (%v), stderr %q; want 129 and the trace written", code, err, stderr.String())
 	}
@@ -191,6 +176,32 @@ func TestHangupSvmcRun(t *testing.T) {
 	if end := recs[len(recs)-1]; end.Desc.Name != "trace-end" || end.Int("status") != trace.EndTerminate || end.String("message") != "interrupted (SIGHUP)" {
 		t.Errorf("last record %v, want trace-end of a SIGHUP", end)
 	}
+}
+
+// startEndlessRun starts svmc run of endlessProg on 2 processors with a
+// trace (tr), with env added to its environment, and waits until the
+// program says it is ready: its pid, and what follows on its output.
+func startEndlessRun(t *testing.T, env []string) (cmd *exec.Cmd, tr string, pid int, rd *bufio.Reader, stderr *bytes.Buffer) {
+	t.Helper()
+	dir := writeModule(t, map[string]string{"main.go": endlessProg})
+	tr = filepath.Join(dir, "t.sddf")
+	cmd = exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	stderr = &bytes.Buffer{}
+	cmd.Stderr = stderr
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd = bufio.NewReader(out)
+	line, err := rd.ReadString('\n')
+	pid, _ = strconv.Atoi(strings.TrimSpace(line))
+	if ready, _ := rd.ReadString('\n'); err != nil || pid == 0 || ready != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("%q %q %v; stderr %s", line, ready, err, stderr.String())
+	}
+	return cmd, tr, pid, rd, stderr
 }
 
 // TestKilledSvmcRun: SIGKILL of svmc run reaches the program as SIGTERM, so
@@ -201,25 +212,9 @@ func TestKilledSvmcRun(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the parent-death signal is Linux's")
 	}
-	dir := writeModule(t, map[string]string{"main.go": endlessProg})
 	tmp := t.TempDir()
-	tr := filepath.Join(dir, "t.sddf")
-	cmd := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	rd := bufio.NewReader(out)
-	line, err := rd.ReadString('\n')
-	pid, _ := strconv.Atoi(strings.TrimSpace(line))
-	if ready, _ := rd.ReadString('\n'); err != nil || pid == 0 || ready != "ready\n" {
-		cmd.Process.Kill()
-		t.Fatalf("%q %q %v; stderr %s", line, ready, err, stderr.String())
-	}
+	cmd, tr, pid, _, stderr := startEndlessRun(t, []string{"TMPDIR=" + tmp})
+	dir := filepath.Dir(tr)
 	works, _ := filepath.Glob(filepath.Join(tmp, "svmc-run-*"))
 	if len(works) != 1 {
 		t.Fatalf("work directories %v, want one", works)
