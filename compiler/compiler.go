@@ -110,6 +110,9 @@ type Package struct {
 	mutexSpans  []span
 	mutexesDone bool
 	wrappers    map[string]wrapper // the lock wrappers among the methods (lockWrapper)
+	// typeErrorsOnly: the package's Go errors, if any, are all type
+	// errors (its syntax is whole, its types partly known).
+	typeErrorsOnly bool
 	// outside are Config.Outside parsed, on demand (outside.go).
 	outside     []outsideFile
 	outsideFset *token.FileSet
@@ -277,11 +280,14 @@ func compileLoaded(cfg Config, p *Package, err error) (*Package, error) {
 		}
 	}
 	if err != nil {
-		// p holds the diagnostics of Go code that does not compile. Without
-		// types only the directives' syntax can be checked: do that too,
-		// so that fixing the Go errors does not reveal a second round.
+		// p holds the diagnostics of Go code that does not compile. The
+		// directives' syntax is checked too, and where the Go errors are
+		// type errors the constructs of the files that have none, so
+		// that fixing the Go errors does not reveal a second round.
 		if p != nil && len(p.Files) > 0 {
-			p.parseDirectives()
+			if !p.typeErrorsOnly || !p.checkCleanFiles() {
+				p.parseDirectives()
+			}
 			p.sortDiags()
 			return p, p.Diags
 		}
@@ -304,6 +310,42 @@ func CompileFiles(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 		f.Rel = cfg.FilePrefix + f.Name
 	}
 	return p.runPasses()
+}
+
+// checkCleanFiles runs the passes that check the directives and the
+// constructs (parse to structure) on a package with Go type errors (in
+// p.Diags), and keeps their errors in the files without Go errors, and
+// every directive syntax error: a file with a type error may have broken
+// types the checks would misread. It reports false, with p.Diags as
+// before, if a check could not cope with the partial types.
+func (p *Package) checkCleanFiles() (ok bool) {
+	goDiags := p.Diags
+	broken := map[string]bool{}
+	for _, d := range goDiags {
+		broken[d.Pos.Filename] = true
+	}
+	defer func() {
+		if recover() != nil {
+			p.Diags, ok = goDiags, false
+		}
+	}()
+	p.Diags = nil
+	p.results = map[*Pass]any{}
+	var syntax Diagnostics
+	for _, pass := range []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass} {
+		p.results[pass] = pass.run(p)
+		if pass == ParsePass {
+			syntax, p.Diags = p.Diags, nil
+		}
+	}
+	kept := append(goDiags, syntax...)
+	for _, d := range p.Diags.Errors() {
+		if !broken[d.Pos.Filename] {
+			kept = append(kept, d)
+		}
+	}
+	p.Diags = kept
+	return true
 }
 
 // runPasses runs Passes in order.

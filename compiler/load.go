@@ -88,7 +88,11 @@ func load(cfg Config) (*Package, error) {
 	// Errors of the Go code itself come first: svmc instruments only
 	// programs that compile as plain Go.
 	var diags Diagnostics
+	p.typeErrorsOnly = lp.Types != nil && lp.TypesInfo != nil
 	for _, e := range goErrors(lp.Errors) {
+		if e.Kind != packages.TypeError {
+			p.typeErrorsOnly = false
+		}
 		e.Msg = importError(lp, e.Msg)
 		d := goError(e)
 		if k := len(diags) - 1; k >= 0 && strings.HasPrefix(d.Msg, "\t") {
