@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
 	"golang.org/x/tools/go/ast/astutil"
@@ -65,7 +66,7 @@ func (p *Package) rankPrivate(c *Construct) {
 		if p.writesMap(e) {
 			fix = mapAdvice
 		}
-		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && hasPointers(t) {
+		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && p.holdsPointers(t) {
 			fix = p.pointerAdvice(t)
 		}
 		if v, ok := o.(*types.Var); ok && p.isParam(c.Sub, v) {
@@ -168,7 +169,7 @@ func (p *Package) elementMethodAdvice(mc *methodCall, o types.Object) string {
 	if x == nil {
 		return generic
 	}
-	if t := p.Info.TypeOf(mc.recv); t != nil && hasPointers(t) {
+	if t := p.Info.TypeOf(mc.recv); t != nil && p.holdsPointers(t) {
 		return p.pointerAdvice(t)
 	}
 	if id, named := ast.Unparen(x).(*ast.Ident); named && p.Info.Uses[id] == o {
@@ -180,8 +181,56 @@ func (p *Package) elementMethodAdvice(mc *methodCall, o types.Object) string {
 // pointerAdvice is the way out for storage whose elements (of type elem)
 // hold pointers.
 func (p *Package) pointerAdvice(elem types.Type) string {
-	return fmt.Sprintf("its elements hold pointers (%s), and shared storage travels between ranks as bytes, which pointers cannot (declared //svm:shared or not, what a rank writes there stays on it): have the iterations write values without pointers (numbers, or indexes into data every rank has) into a //svm:shared slice and build the rest from them after the loop",
-		types.TypeString(elem, types.RelativeTo(p.Types)))
+	what := "(" + types.TypeString(elem, types.RelativeTo(p.Types)) + ")"
+	if tp, ok := elem.(*types.TypeParam); ok {
+		if with, _ := p.typeArgsWithPointers(tp); len(with) > 0 {
+			what = "where " + tp.Obj().Name() + " is " + strings.Join(with, ", ")
+		}
+	}
+	return fmt.Sprintf("its elements hold pointers %s, and shared storage travels between ranks as bytes, which pointers cannot (declared //svm:shared or not, what a rank writes there stays on it): have the iterations write values without pointers (numbers, or indexes into data every rank has) into a //svm:shared slice and build the rest from them after the loop",
+		what)
+}
+
+// holdsPointers is hasPointers, except for a type parameter of a generic
+// function of the package whose calls in the package are all known: the
+// type arguments they give it decide (Map[T, U any] called with U int
+// only holds no pointers; rtlib decides so per instantiation at run
+// time).
+func (p *Package) holdsPointers(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		if with, found := p.typeArgsWithPointers(tp); found {
+			return len(with) > 0
+		}
+	}
+	return hasPointers(t)
+}
+
+// typeArgsWithPointers lists the type arguments holding pointers that the
+// package's instantiations of the generic function declaring tp give it
+// ("string (the call of Map at main.go:41)"); found is false where tp is not a
+// function's or the package makes no instantiation of it (a library's
+// callers are elsewhere).
+func (p *Package) typeArgsWithPointers(tp *types.TypeParam) (with []string, found bool) {
+	seen := map[string]bool{}
+	for id, inst := range p.Info.Instances {
+		fn, ok := p.Info.Uses[id].(*types.Func)
+		if !ok || fn.Origin().Signature().TypeParams().Len() <= tp.Index() || fn.Origin().Signature().TypeParams().At(tp.Index()) != tp {
+			continue
+		}
+		found = true
+		arg := inst.TypeArgs.At(tp.Index())
+		if !hasPointers(arg) {
+			continue
+		}
+		pos := p.Fset.Position(id.Pos())
+		w := fmt.Sprintf("%s (the call of %s at %s:%d)", types.TypeString(arg, types.RelativeTo(p.Types)), fn.Name(), filepath.Base(pos.Filename), pos.Line)
+		if !seen[w] {
+			seen[w] = true
+			with = append(with, w)
+		}
+	}
+	slices.Sort(with)
+	return with, found
 }
 
 // rankChannels warns, built for ranks, at the first send of a pdo body on
@@ -557,7 +606,7 @@ func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Nod
 	for _, v := range c.Sub.Shared {
 		// Storage whose elements hold pointers never travels between
 		// ranks (rtlib's hasPointers): shared or not, it is a rank's own.
-		if pointerElem(v.Obj.Type()) == nil {
+		if e := pointerElem(v.Obj.Type()); e == nil || !p.holdsPointers(e) {
 			keep[v.Obj] = true
 		}
 	}
@@ -660,7 +709,7 @@ func (p *Package) rankReplicated(c *Construct) {
 		if p.writesMap(e) {
 			way = ", or " + mapAdvice
 		}
-		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && hasPointers(t) {
+		if t := p.Info.TypeOf(e); t != nil && p.elementsOf(e) != nil && p.holdsPointers(t) {
 			way = "; " + p.pointerAdvice(t)
 		}
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole && mc == nil {

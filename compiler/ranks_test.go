@@ -347,7 +347,10 @@ func main() {
 
 // TestRankTypeParamElements: elements of a type parameter whose type set
 // holds no pointers (T Number) travel between ranks as bytes, and the
-// warning says to share them; T any may hold pointers, and it says so.
+// warning says to share them; T any may hold pointers: where the
+// package's calls give it a type that does, the warning names it (put
+// with string), and where they give it none (keep, with int only), it
+// says to share them as for T Number.
 func TestRankTypeParamElements(t *testing.T) {
 	got := rankDiags(t, `package main
 
@@ -367,22 +370,32 @@ func put[T any](xs []T, v T) {
 	}
 }
 
+func keep[T any](xs []T, v T) {
+	//svm:pdo
+	for i := range xs {
+		xs[i] = v
+	}
+}
+
 func main() {
 	a := make([]float64, 8)
 	fill(a, 2)
 	b := make([]string, 8)
 	put(b, "x")
+	keep(make([]int, 4), 1)
 }
 `, func(d Diagnostic) string {
 		switch {
-		case strings.Contains(d.Msg, "hold pointers (T)"):
+		case strings.Contains(d.Msg, "hold pointers where T is string (the call of put at main.go:30)"):
+			return fmt.Sprintf("%d pointers-string", d.Pos.Line)
+		case strings.Contains(d.Msg, "hold pointers"):
 			return fmt.Sprintf("%d pointers", d.Pos.Line)
 		case strings.Contains(d.Msg, "is private to each rank"):
 			return fmt.Sprintf("%d private", d.Pos.Line)
 		}
 		return ""
 	})
-	if want := "8 private, 15 pointers"; strings.Join(got[true], ", ") != want {
+	if want := "8 private, 15 pointers-string, 22 private"; strings.Join(got[true], ", ") != want {
 		t.Errorf("built for ranks %v, want %s", got[true], want)
 	}
 }
