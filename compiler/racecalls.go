@@ -1,10 +1,13 @@
 package compiler
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"path/filepath"
+	"slices"
 )
 
 // Calls in a pdo's body that write shared storage without naming it
@@ -45,6 +48,9 @@ type recvWrite struct {
 	value  int // the parameter's position, -1 for none
 	params []int
 	in     *types.Func // the method whose parameters value and params are
+	// more are the other elements picked by parameters (c.a[i] = v;
+	// c.b[k]++): the call's arguments are checked for each.
+	more []*recvWrite
 }
 
 // sharedCallWrite is what call writes of the storage every processor
@@ -125,17 +131,19 @@ func (p *Package) sharedCallWrite(call *ast.CallExpr, dist map[types.Object]stri
 	default:
 		// g.Set(x, y, v): the arguments pick the element; a[i] or i%4
 		// there may pick one for several iterations.
-		var args []ast.Expr
-		for _, k := range rw.params {
-			if k < len(call.Args) {
-				args = append(args, call.Args[k])
+		for _, e := range append([]*recvWrite{rw}, rw.more...) {
+			var args []ast.Expr
+			for _, k := range e.params {
+				if k < len(call.Args) {
+					args = append(args, call.Args[k])
+				}
+			}
+			if why := p.manyToOne(args, dist, outside); why != "" {
+				w.elem, w.at, w.possible = e.elem, e.at, "the argument that picks the element "+why
+				return w
 			}
 		}
-		why := p.manyToOne(args, dist, outside)
-		if why == "" {
-			return nil
-		}
-		w.possible = "the argument that picks the element " + why
+		return nil
 	}
 	return w
 }
@@ -281,8 +289,10 @@ func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) *recv
 		return nil
 	}
 	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
+	// In source order, so that the message names the same write every run.
+	writes := slices.SortedFunc(maps.Keys(writtenExprs(decl.Body)), func(x, y ast.Expr) int { return cmp.Compare(x.Pos(), y.Pos()) })
 	var elem *recvWrite
-	for e := range writtenExprs(decl.Body) {
+	for _, e := range writes {
 		if _, whole := e.(*ast.Ident); whole {
 			continue // r = other: the method's own copy of the pointer
 		}
@@ -290,8 +300,14 @@ func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) *recv
 			if !p.indexedElement(e) {
 				return &recvWrite{at: e.Pos()}
 			}
-			if w := p.elementPick(decl, fn, e); elem == nil || w.fixed || w.value >= 0 && !elem.fixed {
+			// The first element every call writes, else the first
+			// picked by an argument's value, else the parameters of
+			// every element (the call's arguments there).
+			switch w := p.elementPick(decl, fn, e); {
+			case elem == nil, w.fixed && !elem.fixed, w.value >= 0 && !elem.fixed && elem.value < 0:
 				elem = w
+			case !w.fixed && w.value < 0 && !elem.fixed && elem.value < 0:
+				elem.more = append(elem.more, w)
 			}
 		}
 	}
