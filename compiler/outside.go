@@ -86,7 +86,7 @@ func (p *Package) fieldsSetOutside(owner, name string) (shared, other []string) 
 				for _, el := range x.Elts {
 					kv, keyed := el.(*ast.KeyValueExpr)
 					if !keyed {
-						if typeName(x.Type) == owner {
+						if owner != "" && typeName(x.Type) == owner {
 							give(nil, x.Pos()) // which element is the field: not worked out
 							break
 						}
