@@ -40,15 +40,17 @@ type ownWatch struct {
 
 // watchSignals makes the runtime's watches of SIGINT, SIGTERM and SIGHUP
 // (a closed terminal or session), each forwarded to out (Main's handler).
-// A signal ignored when the program started (nohup's SIGHUP, a background
-// job's SIGINT) stays ignored: watching it would end the run that the user
-// asked to survive it.
+// A SIGHUP ignored when the program started (nohup) stays ignored:
+// watching it would end the run the user asked to survive a hangup.
+// SIGINT and SIGTERM are watched even then, as before (a shell without
+// job control starts background jobs with SIGINT ignored, and kill -INT
+// of such a run still completes its trace).
 func watchSignals(out chan<- os.Signal) {
 	progSignals.mu.Lock()
 	defer progSignals.mu.Unlock()
 	progSignals.own = map[os.Signal]*ownWatch{}
 	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		if signal.Ignored(s) {
+		if s == syscall.SIGHUP && signal.Ignored(s) {
 			if progSignals.ignored == nil {
 				progSignals.ignored = map[os.Signal]bool{}
 			}
