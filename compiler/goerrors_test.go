@@ -99,3 +99,21 @@ func TestTypeErrorsKeepOtherFilesChecks(t *testing.T) {
 		t.Errorf("diagnostics %q, want %s", got, want)
 	}
 }
+
+// TestRuntimeHint: a name the runtime's API does not have, under the name
+// the program imports it as, gets the API's names it resembles: a
+// misspelling's "did you mean", and the names sharing a word with it
+// (rt.NProcs: NumProcessors among those with "proc"). Before, the type
+// checker's "undefined: rt.NProcs" was all.
+func TestRuntimeHint(t *testing.T) {
+	p, err := Compile(Config{Dir: "testdata/apihint", Pattern: "."})
+	if err == nil || p == nil || len(p.Diags) != 2 {
+		t.Fatalf("%v: %v", err, p.Diags)
+	}
+	if m := p.Diags[0].Msg; !strings.HasPrefix(m, "undefined: rt.NProcs") || !strings.Contains(m, "rt's names with proc: ") || !strings.Contains(m, "NumProcessors") {
+		t.Errorf("NProcs: %s", m)
+	}
+	if m := p.Diags[1].Msg; m != `undefined: rt.Barier; did you mean "Barrier"?` {
+		t.Errorf("Barier: %s", m)
+	}
+}

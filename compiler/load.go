@@ -93,7 +93,7 @@ func load(cfg Config) (*Package, error) {
 		if e.Kind != packages.TypeError {
 			p.typeErrorsOnly = false
 		}
-		e.Msg = importError(lp, e.Msg)
+		e.Msg = runtimeHint(lp, importError(lp, e.Msg))
 		d := goError(e)
 		if k := len(diags) - 1; k >= 0 && strings.HasPrefix(d.Msg, "\t") {
 			// A continuation ("\tother declaration of main") stays
