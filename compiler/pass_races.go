@@ -87,6 +87,37 @@ func (p *Package) checkRanks() {
 		}
 	}
 	p.rankEverywhere()
+	p.rankMessages()
+}
+
+// rankMessages warns, built for ranks, at each message call whose buffer's
+// elements hold pointers (a struct with a string, a slice of slices): the
+// runtime refuses such a message between processors of different ranks,
+// as its bytes cannot carry what the pointers lead to (found at run time,
+// in the middle of the job, before).
+func (p *Package) rankMessages() {
+	for _, f := range p.Files {
+		ast.Inspect(f.Syntax, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := p.Info.Uses[sel.Sel].(*types.Func)
+			inst, inferred := p.Info.Instances[sel.Sel]
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != RuntimePath || !MessageFuncs[fn.Name()] || !inferred || inst.TypeArgs.Len() == 0 {
+				return true
+			}
+			if t := inst.TypeArgs.At(0); hasPointers(t) {
+				p.warnf(call.Pos(), "rtlib.%s of []%s: under --mpi a message between processors of different ranks travels as bytes, which pointers cannot, and the run stops at it; send numbers, arrays or structs of them (indexes into data every rank has in place of strings and slices)",
+					fn.Name(), types.TypeString(t, types.RelativeTo(p.Types)))
+			}
+			return true
+		})
+	}
 }
 
 // ranksProbe returns the warnings checkRanks would give, leaving the

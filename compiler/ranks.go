@@ -751,7 +751,8 @@ func (p *Package) processorIDVars(c *Construct) map[types.Object]bool {
 
 // onProcessorZero reports whether path (innermost first) runs only on
 // processor 0: inside the then-branch of an if whose condition is a
-// processor number (rtlib.ProcessorID() or a variable of ids) == 0.
+// processor number (rtlib.ProcessorID() or a variable of ids) == 0, or
+// the else-branch of one whose condition is the number != 0.
 func (p *Package) onProcessorZero(path []ast.Node, ids map[types.Object]bool) bool {
 	isID := func(e ast.Expr) bool {
 		e = ast.Unparen(e)
@@ -771,8 +772,11 @@ func (p *Package) onProcessorZero(path []ast.Node, ids map[types.Object]bool) bo
 			return false
 		case *ast.IfStmt:
 			b, ok := ast.Unparen(x.Cond).(*ast.BinaryExpr)
-			if i > 0 && path[i-1] == x.Body && ok && b.Op == token.EQL &&
-				(isID(b.X) && isZero(b.Y) || isZero(b.X) && isID(b.Y)) {
+			if i == 0 || !ok || !(isID(b.X) && isZero(b.Y) || isZero(b.X) && isID(b.Y)) {
+				continue
+			}
+			// me == 0 { here }, or me != 0 { … } else { here }.
+			if b.Op == token.EQL && path[i-1] == x.Body || b.Op == token.NEQ && x.Else != nil && path[i-1] == x.Else {
 				return true
 			}
 		}

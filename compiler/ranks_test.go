@@ -399,3 +399,33 @@ func main() {
 		t.Errorf("built for ranks %v, want %s", got[true], want)
 	}
 }
+
+// TestRankMessages: built for ranks, a message whose elements hold
+// pointers (note, with a string) is warned of at its Send and Recv, one of
+// numbers (point) is not; and what processor 0 writes in the else-branch
+// of `if me != 0` is processor 0's, which runs on every rank (it was
+// warned of as private to each rank). In one process: nothing.
+func TestRankMessages(t *testing.T) {
+	for _, ranks := range []bool{true, false} {
+		p, err := Compile(Config{Dir: "testdata/rankmsg", Pattern: ".", Ranks: ranks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range p.Diags {
+			switch {
+			case strings.Contains(d.Msg, "a message between processors of different ranks travels as bytes"):
+				got = append(got, fmt.Sprintf("%d %s", d.Pos.Line, strings.Fields(d.Msg)[0]))
+			case strings.Contains(d.Msg, "is private to each rank"):
+				got = append(got, fmt.Sprintf("%d private", d.Pos.Line))
+			}
+		}
+		want := "25 rtlib.Send, 30 rtlib.Recv"
+		if !ranks {
+			want = ""
+		}
+		if strings.Join(got, ", ") != want {
+			t.Errorf("ranks %v: %q, want %q", ranks, got, want)
+		}
+	}
+}
