@@ -18,9 +18,10 @@ var undefinedSel = regexp.MustCompile(`^undefined: (\w+)\.(\w+)$`)
 
 // runtimeHint adds to the type checker's "undefined: rtlib.X", where the
 // package is the runtime's API, the names of the API X resembles: a
-// misspelling ("did you mean"), or the names sharing a word with it
-// (rtlib.NProcs: "rtlib has NumProcessors"), as a programmer guessing an
-// API's names needs; other messages are returned as they are.
+// misspelling's "did you mean", and the names sharing a word with it
+// (rtlib.NProcs: "rtlib's names with proc: …, NumProcessors, …"), as a
+// programmer guessing an API's names needs; other messages are returned as
+// they are.
 func runtimeHint(lp *packages.Package, msg string) string {
 	m := undefinedSel.FindStringSubmatch(msg)
 	if m == nil || lp.Types == nil || !importsAs(lp, m[1]) {
