@@ -187,3 +187,50 @@ func main() {
 		t.Errorf("built for ranks %v, want %s", got[true], want)
 	}
 }
+
+// TestSwappedSharedFields: a stencil's two buffers, both made shared and
+// swapped after each sweep (g.cur, g.next = g.next, g.cur), are shared
+// storage wherever they are written (the swap gave them "storage that is
+// not shared" before); with only one of them made shared, the other is
+// still warned of.
+func TestSwappedSharedFields(t *testing.T) {
+	prog := `package main
+
+type grid struct {
+	n         int
+	cur, next []float64
+}
+
+func newGrid(n int) *grid {
+	cur, next := make([]float64, n), make([]float64, n)
+	//svm:shared SHARED
+	return &grid{n: n, cur: cur, next: next}
+}
+
+func (g *grid) step() {
+	//svm:pdo loops(i)
+	for i := 1; i < g.n-1; i++ {
+		g.next[i] = (g.cur[i-1] + g.cur[i+1]) / 2
+	}
+	g.cur, g.next = g.next, g.cur
+}
+
+func main() {
+	g := newGrid(16)
+	for range 4 {
+		g.step()
+	}
+}
+`
+	for shared, want := range map[string]string{"cur, next": "", "cur": "17 g"} {
+		got := rankDiags(t, strings.Replace(prog, "SHARED", shared, 1), func(d Diagnostic) string {
+			if strings.Contains(d.Msg, "is private to each rank") {
+				return fmt.Sprintf("%d %s", d.Pos.Line, strings.Fields(d.Msg)[0])
+			}
+			return ""
+		})
+		if strings.Join(got[true], ", ") != want {
+			t.Errorf("//svm:shared %s: built for ranks %v, want %q", shared, got[true], want)
+		}
+	}
+}

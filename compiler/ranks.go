@@ -506,6 +506,17 @@ func origin(o types.Object) types.Object {
 // or counts as given private storage by "other packages" when they are
 // unknown.
 func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []string) {
+	return p.fieldStorageOf(f, from, map[*types.Var]bool{})
+}
+
+// fieldStorageOf is fieldStorage; a value that is another field of the
+// package (g.cur, g.next = g.next, g.cur: a stencil's swap) is shared
+// storage when that field's every place is, the fields under question
+// (visiting) taken as shared, so that fields given only each other's
+// storage and shared storage count as shared.
+func (p *Package) fieldStorageOf(f *types.Var, from token.Pos, visiting map[*types.Var]bool) (shared, other []string) {
+	visiting[f] = true
+	defer delete(visiting, f)
 	declared := p.sharedStorage()
 	if f.Exported() && p.Types.Name() != "main" {
 		if p.cfg.Outside == nil {
@@ -517,7 +528,7 @@ func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []st
 	}
 	give := func(value ast.Expr) {
 		at := p.placeFrom(value.Pos(), from)
-		if declared != nil && p.storageRoot(value, declared) != nil {
+		if declared != nil && p.storageRoot(value, declared) != nil || p.sharedField(value, from, visiting) {
 			shared = append(shared, at)
 		} else {
 			other = append(other, at)
@@ -562,6 +573,25 @@ func (p *Package) fieldStorage(f *types.Var, from token.Pos) (shared, other []st
 		})
 	}
 	return shared, other
+}
+
+// sharedField reports whether value is a field of the package (g.next)
+// whose every place gives it shared storage (fieldStorageOf), a field
+// under question counting as shared.
+func (p *Package) sharedField(value ast.Expr, from token.Pos, visiting map[*types.Var]bool) bool {
+	sel, ok := ast.Unparen(value).(*ast.SelectorExpr)
+	if !ok || !holdsStorage(p.Info.TypeOf(value)) {
+		return false
+	}
+	f := p.fieldOf(sel)
+	if f == nil || f.Pkg() != p.Types {
+		return false
+	}
+	if visiting[f] {
+		return true
+	}
+	shared, other := p.fieldStorageOf(f, from, visiting)
+	return len(shared) > 0 && len(other) == 0
 }
 
 // ownerOf is the name of the package-level struct type that declares
