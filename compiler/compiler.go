@@ -411,7 +411,7 @@ func ResultOf[T any](p *Package, pass *Pass) (T, bool) {
 }
 
 // Passes are the compiler's passes in an order that respects Requires.
-var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, RacesPass, CallsPass, MutexesPass, AccessesPass, InlinePass, ProgDBPass}
+var Passes = []*Pass{ParsePass, SubprogramsPass, AttachPass, StructurePass, RegionsPass, ClassifyPass, CallsPass, RacesPass, MutexesPass, AccessesPass, InlinePass, ProgDBPass}
 
 func (p *Package) errorf(pos token.Pos, format string, args ...any) {
 	p.Diags = append(p.Diags, Diagnostic{Pos: p.position(pos), Msg: fmt.Sprintf(format, args...), At: pos})

@@ -23,7 +23,7 @@ import (
 // about the body's text, the aliases of its function (aliases.go: a
 // variable assigned once from another's storage) and, for package-level
 // variables, the package's call graph.
-var RacesPass = newPass("races", "find write conflicts, loop-carried dependences and rank-dependent barriers in parallel bodies", (*Package).checkRaces, ClassifyPass)
+var RacesPass = newPass("races", "find write conflicts, loop-carried dependences and rank-dependent barriers in parallel bodies", (*Package).checkRaces, ClassifyPass, CallsPass)
 
 // access is one indexed access of a shared variable in a pdo body.
 type access struct {
@@ -96,27 +96,15 @@ func (p *Package) checkRanks() {
 // as its bytes cannot carry what the pointers lead to (found at run time,
 // in the middle of the job, before).
 func (p *Package) rankMessages() {
-	for _, f := range p.Files {
-		ast.Inspect(f.Syntax, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := p.Info.Uses[sel.Sel].(*types.Func)
-			inst, inferred := p.Info.Instances[sel.Sel]
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != RuntimePath || !MessageFuncs[fn.Name()] || !inferred || inst.TypeArgs.Len() == 0 {
-				return true
-			}
-			if t := inst.TypeArgs.At(0); hasPointers(t) {
-				p.warnf(call.Pos(), "rtlib.%s of []%s: under --mpi a message between processors of different ranks travels as bytes, which pointers cannot, and the run stops at it; send numbers, arrays or structs of them (indexes into data every rank has in place of strings and slices)",
-					fn.Name(), types.TypeString(t, types.RelativeTo(p.Types)))
-			}
-			return true
-		})
+	for _, mc := range callsOf(p) {
+		inst, ok := p.Info.Instances[mc.Name]
+		if !ok || inst.TypeArgs.Len() == 0 {
+			continue
+		}
+		if t := inst.TypeArgs.At(0); hasPointers(t) {
+			p.warnf(mc.Call.Pos(), "rtlib.%s of []%s: under --mpi a message between processors of different ranks travels as bytes, which pointers cannot, and the run stops at it; send numbers, arrays or structs of them (indexes into data every rank has in place of strings and slices)",
+				mc.Func, types.TypeString(t, types.RelativeTo(p.Types)))
+		}
 	}
 }
 

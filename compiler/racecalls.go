@@ -284,11 +284,10 @@ func (p *Package) receiverWrite(fn *types.Func, seen map[*types.Func]bool) *recv
 		return nil
 	}
 	seen[fn] = true
-	decl := p.funcDecl(fn)
-	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+	decl, recv, ok := p.methodBody(fn)
+	if !ok {
 		return nil
 	}
-	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
 	// In source order, so that the message names the same write every run.
 	writes := slices.SortedFunc(maps.Keys(writtenExprs(decl.Body)), func(x, y ast.Expr) int { return cmp.Compare(x.Pos(), y.Pos()) })
 	var elem *recvWrite
@@ -341,7 +340,7 @@ func (p *Package) elementPick(decl *ast.FuncDecl, fn *types.Func, e ast.Expr) *r
 		v := sig.Params().At(i)
 		param[v] = i
 		like[v] = value
-		if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		if isInteger(v.Type()) {
 			like[v] = index
 		}
 	}
@@ -397,7 +396,7 @@ func (p *Package) elementPick(decl *ast.FuncDecl, fn *types.Func, e ast.Expr) *r
 				}
 				if ks := params(s.Rhs[i]); len(ks) > 0 {
 					deps[o], like[o] = ks, value
-					if b, isBasic := o.Type().Underlying().(*types.Basic); isBasic && b.Info()&types.IsInteger != 0 && byIndex(s.Rhs[i]) {
+					if isInteger(o.Type()) && byIndex(s.Rhs[i]) {
 						like[o] = index
 					}
 					changed = true

@@ -149,11 +149,10 @@ func (p *Package) mayChangeReceiver(fn *types.Func, seen map[*types.Func]bool) b
 		return false
 	}
 	seen[fn] = true
-	decl := p.funcDecl(fn)
-	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+	decl, recv, ok := p.methodBody(fn)
+	if !ok {
 		return decl == nil || decl.Body == nil // unnamed receiver: nothing through it
 	}
-	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
 	for e := range writtenExprs(decl.Body) {
 		if id := rootIdent(e); id != nil && p.Info.Uses[id] == recv {
 			return true
@@ -183,6 +182,17 @@ func (p *Package) funcDecl(fn *types.Func) *ast.FuncDecl {
 		}
 	}
 	return nil
+}
+
+// methodBody is the declaration of method fn of the package and its
+// named receiver; ok is false for none (a method of another package, one
+// without a body, an unnamed receiver: nothing written through it).
+func (p *Package) methodBody(fn *types.Func) (decl *ast.FuncDecl, recv types.Object, ok bool) {
+	decl = p.funcDecl(fn)
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+		return decl, nil, false
+	}
+	return decl, p.Info.Defs[decl.Recv.List[0].Names[0]], true
 }
 
 // methodAdvice is the way out for a method call that changes storage of

@@ -461,11 +461,10 @@ func (p *Package) writesSharedFieldsOnly(fn *types.Func, from token.Pos, seen ma
 		return fn.Pkg() == p.Types
 	}
 	seen[fn] = true
-	decl := p.funcDecl(fn)
-	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) == 0 || len(decl.Recv.List[0].Names) == 0 {
+	decl, recv, ok := p.methodBody(fn)
+	if !ok {
 		return false
 	}
-	recv := p.Info.Defs[decl.Recv.List[0].Names[0]]
 	wrote := false
 	for e := range writtenExprs(decl.Body) {
 		if id := rootIdent(e); id == nil || p.Info.Uses[id] != recv {
@@ -480,7 +479,6 @@ func (p *Package) writesSharedFieldsOnly(fn *types.Func, from token.Pos, seen ma
 		}
 		wrote = true
 	}
-	ok := true
 	p.methodCalls(decl.Body, func(_ ast.Expr, sel *ast.SelectorExpr, callee *types.Func) {
 		if id := rootIdent(sel.X); ok && id != nil && p.Info.Uses[id] == recv && p.mayChangeReceiver(callee, map[*types.Func]bool{}) {
 			ok = p.writesSharedFieldsOnly(callee, from, seen)
