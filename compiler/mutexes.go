@@ -32,6 +32,7 @@ func (p *Package) mutexHeld(pos token.Pos) bool {
 		p.mutexesDone = true
 		for _, f := range p.Files {
 			p.mutexSpans = append(p.mutexSpans, p.heldSpans(f.Syntax)...)
+			p.mutexSpans = append(p.mutexSpans, p.onceSpans(f.Syntax)...)
 		}
 	}
 	return pos.IsValid() && slices.ContainsFunc(p.mutexSpans, func(s span) bool { return s.from <= pos && pos < s.to })
@@ -62,6 +63,76 @@ func (p *Package) heldSpans(n ast.Node) []span {
 		return true
 	})
 	return out
+}
+
+// onceSpans are the bodies of the function literals n hands to a
+// sync.Once's Do: once.Do(func() { first = v }) in a pdo's body runs its
+// function once in all, on whichever processor comes first, so its writes
+// are serialised as a lock's are. A Once declared inside the loop that
+// holds the call (or picked by an index, onces[i]) is another Once each
+// time, whose function every iteration runs: its body is not a span.
+func (p *Package) onceSpans(n ast.Node) []span {
+	var out []span
+	var stack []ast.Node // the nodes enclosing the one inspected
+	ast.Inspect(n, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		lit, ok := ast.Unparen(call.Args[0]).(*ast.FuncLit)
+		sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || !isSel {
+			return true
+		}
+		fn, ok := p.Info.Uses[sel.Sel].(*types.Func)
+		if !ok || fn.FullName() != "(*sync.Once).Do" {
+			return true
+		}
+		root := fieldRoot(sel.X)
+		if root == nil {
+			return true
+		}
+		obj := p.Info.Uses[root]
+		if obj == nil || innerLoopHolds(stack, obj.Pos()) {
+			return true
+		}
+		out = append(out, span{lit.Body.Lbrace, lit.Body.Rbrace})
+		return true
+	})
+	return out
+}
+
+// fieldRoot is the variable of x, x.f or (*x).f.g; nil for an indexed or
+// called expression.
+func fieldRoot(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// innerLoopHolds reports whether the innermost loop of stack holds pos.
+func innerLoopHolds(stack []ast.Node, pos token.Pos) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return stack[i].Pos() <= pos && pos < stack[i].End()
+		}
+	}
+	return false
 }
 
 // stmtList is the statement list n holds (a block's, a case's or a
