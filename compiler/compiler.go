@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"golang.org/x/tools/go/ssa"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -261,6 +262,11 @@ type Config struct {
 	// messages name them.
 	Outside []string
 	MainDir string
+	// Copies maps the directory of a copy of a module (ForeignModules) to
+	// the module cache's directory it was copied from, by which messages
+	// and the program information name its files: the copy is the build's
+	// and goes with it.
+	Copies map[string]string
 }
 
 // Compile loads and compiles one package: it runs Passes in order. Errors a
@@ -424,7 +430,20 @@ func (p *Package) warnf(pos token.Pos, format string, args ...any) {
 // position is a token position with a file name relative to the current
 // directory when that is shorter, as compilers print them.
 func (p *Package) position(pos token.Pos) token.Position {
-	return displayPos(p.Fset.Position(pos))
+	at := p.Fset.Position(pos)
+	at.Filename = originalFile(p.cfg.Copies, at.Filename)
+	return displayPos(at)
+}
+
+// originalFile is the file of the module cache that name, in a copy of
+// copies, was copied from; name itself when it is in none.
+func originalFile(copies map[string]string, name string) string {
+	for cp, orig := range copies {
+		if rel, err := filepath.Rel(cp, name); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.Join(orig, rel)
+		}
+	}
+	return name
 }
 
 func (p *Package) sortDiags() {

@@ -58,6 +58,10 @@ func CompileProgram(cfg Config) (*Program, error) {
 			imports <- listed{err: err}
 			return
 		}
+		if mods := foreignModules(pkgs); len(mods) > 0 {
+			imports <- listed{err: &ForeignModules{Mods: mods}}
+			return
+		}
 		l := listed{dirs: libraries(pkgs), noTimers: noTimers(pkgs), files: moduleFiles(pkgs)}
 		sem := make(chan struct{}, 2)
 		for _, dir := range l.dirs {
@@ -82,6 +86,9 @@ func CompileProgram(cfg Config) (*Program, error) {
 	}
 	l := <-imports
 	if l.err != nil {
+		if fm := (*ForeignModules)(nil); errors.As(l.err, &fm) {
+			return &Program{Main: main}, l.err // compiled again with the copies
+		}
 		if len(diags) > 0 {
 			return &Program{Main: main}, diags
 		}
@@ -90,7 +97,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 	pr := &Program{Main: main, NoTimers: l.noTimers}
 	subs, calls, accs, mutexes := len(main.Subs), len(callsOf(main)), len(accessesOf(main)), len(mutexesOf(main))
 	for i, dir := range l.dirs {
-		rel, err := filepath.Rel(main.Dir, dir)
+		rel, err := filepath.Rel(main.Dir, originalFile(cfg.Copies, dir))
 		if err != nil {
 			rel = dir
 		}
@@ -198,6 +205,70 @@ func ownSource(m *packages.Module) bool {
 	return m.Replace != nil && m.Replace.Version == "" && m.Path != strings.TrimSuffix(RuntimePath, "/rtlib")
 }
 
+// ForeignModules is CompileProgram's error when main imports packages that
+// hold //svm: directives (or call the runtime's API) from modules the go
+// command reads from its module cache: a library published with
+// directives and required by version. svmc compiles a library's files
+// through a build overlay, which the go command refuses for files of the
+// module cache, so the caller replaces each module by a copy of it
+// (replace path version => copy, in the go.mod it builds with) and
+// compiles again: the copy is then the user's own source (ownSource).
+type ForeignModules struct{ Mods []ForeignModule }
+
+// ForeignModule is a module of ForeignModules: its path and version, the
+// directory of its files in the module cache, and one of its directives
+// (file:line) for messages.
+type ForeignModule struct{ Path, Version, Dir, Where string }
+
+func (e *ForeignModules) Error() string {
+	var b strings.Builder
+	for i, m := range e.Mods {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s@%s holds //svm: directives (%s) but is read from the module cache, where svmc cannot compile it", m.Path, m.Version, m.Where)
+	}
+	return b.String()
+}
+
+// foreignModules are the modules of ForeignModules among pkgs (listImports:
+// main and everything it imports): modules that are not the user's own
+// source nor the standard library's, with a package main imports whose
+// files hold a //svm: directive or that imports the runtime. Most files
+// are read only as far as a quick search for "//svm:" in their bytes.
+func foreignModules(pkgs []*packages.Package) []ForeignModule {
+	found := map[string]ForeignModule{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		m := p.Module
+		if m == nil || ownSource(m) || m.Dir == "" || m.Path == strings.TrimSuffix(RuntimePath, "/rtlib") {
+			return
+		}
+		if _, ok := found[m.Path]; ok {
+			return
+		}
+		for _, f := range p.GoFiles {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			line := directiveLine(data)
+			if line == 0 && p.Imports[RuntimePath] != nil {
+				line = 1
+			}
+			if line > 0 {
+				found[m.Path] = ForeignModule{Path: m.Path, Version: m.Version, Dir: m.Dir, Where: fmt.Sprintf("%s:%d", f, line)}
+				return
+			}
+		}
+	})
+	var mods []ForeignModule
+	for _, m := range found {
+		mods = append(mods, m)
+	}
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	return mods
+}
+
 // libraries are the directories of the packages of the user's own modules
 // (ownSource) that main imports (pkgs: listImports, main
 // alone at the top) and whose files hold a //svm: directive or that import
@@ -251,13 +322,20 @@ func moduleFiles(pkgs []*packages.Package) map[string][]string {
 }
 
 // hasDirective reports whether a file has a line that starts with //svm:.
-func hasDirective(src []byte) bool {
-	for _, line := range bytes.Split(src, []byte("\n")) {
+func hasDirective(src []byte) bool { return directiveLine(src) > 0 }
+
+// directiveLine is the number of the first line of src that starts with
+// //svm:, 0 for none.
+func directiveLine(src []byte) int {
+	if !bytes.Contains(src, []byte("//svm:")) {
+		return 0
+	}
+	for i, line := range bytes.Split(src, []byte("\n")) {
 		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("//svm:")) {
-			return true
+			return i + 1
 		}
 	}
-	return false
+	return 0
 }
 
 func pattern(cfg Config) string {

@@ -252,7 +252,14 @@ var builtProg *progdb.Program
 // writes the generated files into work/src (a directory per package) and
 // returns the go command's overlay that puts them in the packages' places.
 func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*compiler.Package, string, error) {
-	prog, err := compiler.CompileProgram(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll, Ranks: buildRanks})
+	cfg := compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll, Ranks: buildRanks}
+	prog, err := compiler.CompileProgram(cfg)
+	if fm := foreignOf(err); fm != nil {
+		if cfg.Copies, err = replaceForeign(setup, work, fm); err != nil {
+			return nil, "", err
+		}
+		prog, err = compiler.CompileProgram(cfg)
+	}
 	if prog != nil {
 		for _, p := range prog.Packages() {
 			if p == nil {
