@@ -213,6 +213,7 @@ func prepareFile(p *compiler.Package, f *compiler.File, lineName string, pc *pkg
 	g.measureCalls()
 	g.messageCalls()
 	g.mutexCalls()
+	g.initGuards()
 	g.dropGenerate()
 	g.accesses() // it leaves out accesses inside replaced code
 	for _, s := range subs {

@@ -492,3 +492,6 @@ func (p *Package) SubOf(fn *types.Func) *Sub { return p.funcs[fn] }
 // ForRanks reports whether the package is built to run as the ranks of an
 // MPI job (Config.Ranks).
 func (p *Package) ForRanks() bool { return p.cfg.Ranks }
+
+// Tests reports whether the package is compiled with its tests (svmc test).
+func (p *Package) Tests() bool { return p.cfg.Tests }

@@ -40,6 +40,11 @@ func (p *Package) rankPrivate(c *Construct) {
 			return true
 		}
 		fix := "declare it //svm:shared " + o.Name() + " (the elements each rank writes travel at the loop's end)"
+		if o.Parent() == o.Pkg().Scope() {
+			// The directive stands in a function's body, not beside
+			// the package-level declaration.
+			fix = "declare it //svm:shared " + o.Name() + " in main (or the function that makes it) before the loop: a package-level variable is shared from a function's body (the elements each rank writes travel at the loop's end)"
+		}
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
 			if b, ok := o.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {

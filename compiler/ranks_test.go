@@ -58,6 +58,9 @@ func TestRankPrivate(t *testing.T) {
 			if strings.Contains(d.Msg, "share its storage through a slice, data := s.areas[:] and //svm:shared data") {
 				advice = "array"
 			}
+			if strings.Contains(d.Msg, "declare it //svm:shared table in main (or the function that makes it) before the loop: a package-level variable is shared from a function's body") {
+				advice = "global"
+			}
 			if strings.Contains(d.Msg, "a map cannot be //svm:shared") {
 				advice = "map"
 			}

@@ -28,6 +28,7 @@ type bodyPanic struct {
 	proc  int    // the member whose iteration panicked
 	at    string // "file:line" of the panicking frame
 	pos   []int  // the iteration: its position in each loop of the nest
+	init  string // "file:line" of the initialiser that raised it (initpanic.go)
 }
 
 // callBody runs body over p's share and returns the panic it raised, if
@@ -158,7 +159,7 @@ func (p *Proc) rethrow(c *bodyPanic) {
 // and line.
 func (p *Proc) panicError(v any) *PanicError {
 	if c := p.rethrown; c != nil && c.raised(v) {
-		return &PanicError{Proc: c.proc, Value: v, At: c.at}
+		return &PanicError{Proc: c.proc, Value: v, At: c.at, Init: c.init}
 	}
 	return &PanicError{Proc: p.id, Value: v, At: userFrame()}
 }

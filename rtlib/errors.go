@@ -38,12 +38,19 @@ type PanicError struct {
 	// Started is where the goroutine was started ("file:line:col" of its go
 	// statement) when the panic was not on a processor.
 	Started string
+	// Init is where the program's package initialisation panicked
+	// ("file:line" of the variable or init function), raised on processor
+	// 0 when the run started (initpanic.go); "" otherwise.
+	Init string
 }
 
 func (e *PanicError) Error() string {
 	s := fmt.Sprintf("processor %d panicked: %v", e.Proc, e.Value)
 	if e.Proc < 0 {
 		s = fmt.Sprintf("the goroutine started at %s panicked: %v", shownPos(e.Started), e.Value)
+	}
+	if e.Init != "" {
+		s = fmt.Sprintf("processor %d panicked while the program's packages were initialised (%s), before main: %v", e.Proc, e.Init, e.Value)
 	}
 	if e.At != "" {
 		s += "\n\tat " + e.At

@@ -426,6 +426,9 @@ func Main(prog *Program, body func(p *Proc)) {
 	sig := make(chan os.Signal, 2)
 	watchSignals(sig) // signals.go: SIGINT and SIGTERM unless the program takes them
 	par.signals = sig
+	if initPanic != nil {
+		body = raiseInitPanic(initPanic) // initpanic.go
+	}
 	err = Run(prog, par, body)
 	// The handler stays until the process exits: restoring the default
 	// action would let a late signal kill it before the trace has its name.

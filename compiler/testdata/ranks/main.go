@@ -191,3 +191,14 @@ func newBody() *body {
 	b.move()
 	return b
 }
+
+// table is written by a pdo without being shared: the directive that
+// would share it stands in a function's body, not beside it.
+var table = make([]int, 8)
+
+func fillTable() {
+	//svm:pdo loops(i)
+	for i := range table {
+		table[i] = i // want table: global advice
+	}
+}
