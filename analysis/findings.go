@@ -56,6 +56,14 @@ type Finding struct {
 	// Also is another region the finding involves (a distribution
 	// mismatch's other loop): the next request asks the same of it.
 	Also *Finding `json:"also,omitempty"`
+	// Within is the parallel construct, in another subprogram, that a
+	// wait finding's waits happened in (WaitStat.Within): the next
+	// request asks for it instead of the region at the site, whose
+	// records are traced then as part of it. A request naming the
+	// function that locks traced every call of it (a request names it
+	// explicitly, so it is never throttled) and left out the pdo around
+	// it, whose processors the next report then took for idle.
+	Within *ConstructRef `json:"within,omitempty"`
 }
 
 // Findings ranks the bottlenecks of a model by severity, largest first.
@@ -274,7 +282,7 @@ func rankedFindings(m *Model) []Finding {
 		// Goroutines wait side by side, more of them than processors:
 		// their waits, summed, can exceed the run's processor time.
 		lost := min(w.Total, float64(m.Procs)*m.Duration)
-		add(Finding{Kind: kind, Lost: lost, Site: w.Site, Region: region, Code: code, Title: title, Advice: advice})
+		add(Finding{Kind: kind, Lost: lost, Site: w.Site, Region: region, Code: code, Title: title, Advice: advice, Within: w.Within})
 	}
 	for _, s := range m.Serial {
 		lost := s.Time * float64(m.Procs-1)
@@ -558,6 +566,11 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 			continue
 		}
 		for g := &f; g != nil; g = g.Also {
+			if c := g.Within; c != nil {
+				in := Finding{Kind: g.Kind, Site: c.Site, Region: c.Region, Code: c.Code}
+				addRequest(g.Kind, requestTarget(pi, in), "", fmt.Sprintf("%s, in the %s at %s", why, regionTypeName(c.Code), c.Where()))
+				continue
+			}
 			addRequest(g.Kind, requestTarget(pi, *g), varList(pi, *g), why)
 		}
 	}

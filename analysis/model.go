@@ -298,6 +298,30 @@ type WaitStat struct {
 	// Goroutines counts the waits of goroutines the processors started
 	// (on their lanes; counted in their processor's column), of Count.
 	Goroutines int64 `json:"goroutine_waits,omitempty"`
+	// Within is the parallel construct most of the processors' waits
+	// happened in when it lies in another subprogram than the site (a
+	// pdo whose body calls the method that locks); nil otherwise.
+	Within *ConstructRef `json:"within,omitempty"`
+}
+
+// ConstructRef names a parallel construct: its site, progdb region and
+// trace region type.
+type ConstructRef struct {
+	Site
+	Region int `json:"region"`
+	Code   int `json:"region_code"`
+}
+
+// mostWithin is the construct of within with the most time.
+func mostWithin(within map[regKey]float64) (regKey, bool) {
+	var best regKey
+	found := false
+	for k, t := range within {
+		if !found || t > within[best] || t == within[best] && (k.sub < best.sub || k.sub == best.sub && k.dir < best.dir) {
+			best, found = k, true
+		}
+	}
+	return best, found
 }
 
 // GCStats are the stop-the-world pauses of Go's garbage collector during
@@ -446,6 +470,9 @@ type waitAgg struct {
 	hold       float64
 	unfinished int64 // waits still going on when a deadlocked run ended
 	goroutines int64 // waits on lanes
+	// within is the processors' wait time by the innermost parallel
+	// construct it happened in (WaitStat.Within).
+	within map[regKey]float64
 }
 
 // Time buckets of a processor.
@@ -1323,6 +1350,13 @@ func (b *builder) region(k regKey) *regAgg {
 // implicit barrier is the member's wait in that instance.
 func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 	d := b.addWait(n.id, iv, iv.Clock1)
+	if k, ok := innerConstruct(n); ok && d > 0 {
+		w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
+		if w.within == nil {
+			w.within = map[regKey]float64{}
+		}
+		w.within[k] += d
+	}
 	if iv.Wait == replay.WaitImplicit {
 		if fr := topPDO(n); fr != nil && int(fr.key.sub) == iv.Sub && int(fr.key.dir) == iv.Dir {
 			l := fr.pdo.loop
@@ -1335,6 +1369,18 @@ func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
 			n.implOther += d
 		}
 	}
+}
+
+// innerConstruct is the innermost parallel construct (pdo, psection,
+// section, replicated region) open on processor n.
+func innerConstruct(n *nodeState) (regKey, bool) {
+	for i := len(n.stack) - 1; i >= 0; i-- {
+		switch n.stack[i].key.typ {
+		case trace.RegionPDO, trace.RegionPSection, trace.RegionSection, trace.RegionReplicated:
+			return n.stack[i].key, true
+		}
+	}
+	return regKey{}, false
 }
 
 // goCoverage is, per stretch of the leader's serial code, the other
@@ -1622,6 +1668,12 @@ func (b *builder) model() *Model {
 			site = b.pi.mutexSite(int(w.key.dir))
 		}
 		ws := &WaitStat{Site: site, Wait: w.key.kind.String(), Max: w.max, Hold: w.hold, GC: gcByKey[w.key], Unfinished: w.unfinished, Goroutines: w.goroutines}
+		if k, ok := mostWithin(w.within); ok && int(k.sub) != site.Sub {
+			st, num := b.pi.regionSite(int(k.sub), int(k.dir), int(k.typ))
+			if num >= 0 {
+				ws.Within = &ConstructRef{Site: st, Region: num, Code: int(k.typ)}
+			}
+		}
 		ws.PerProc = w.perProc
 		ws.Counts = w.counts
 		for len(ws.PerProc) < N {

@@ -88,3 +88,37 @@ func mutexWaitOf(m *Model) *WaitStat {
 	}
 	return nil
 }
+
+// TestMutexWaitInCalledFunction: the mutex is locked in Work (main.go:62),
+// which the pdo's iterations call: the wait knows the pdo it happened in,
+// and the next request asks for that pdo's region with its lock waits, not
+// for Work's region. Naming Work traced every call of it, never throttled
+// (x484: 55 MB instead of 0.5 MB), and left the pdo out, so that the next
+// report took the processors in Work for idle ones ("serial").
+func TestMutexWaitInCalledFunction(t *testing.T) {
+	prog := tracetest.Prog()
+	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubWork, Pos: progdb.Pos{File: "main.go", Line: 62, Col: 2}}}
+	s := tracetest.New(2)
+	for p := range 2 {
+		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
+		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		s.Start(p, 2, tracetest.SubWork, 0, trace.RegionSubroutine)
+	}
+	s.Rec(1, 10, trace.TagWaitMutexStart, 1, 0xc000123450)
+	s.Rec(1, 40, trace.TagWaitMutexStop, 1)
+	for p := range 2 {
+		s.Stop(p, 45, tracetest.SubWork, 0, trace.RegionSubroutine)
+		s.Stop(p, 50, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
+		s.Stop(p, 60, tracetest.SubMain, 0, trace.RegionProgram)
+	}
+	m := analyzeBytes(t, s.MustEncode(t, trace.Binary, prog), Options{})
+	w := mutexWaitOf(m)
+	if w == nil || w.Line != 62 || w.Within == nil || w.Within.Region != 5 || w.Within.Line != 40 {
+		t.Fatalf("mutex wait %+v (within %+v), want the wait at main.go:62 within the pdo, region 5 at main.go:40", w, w.Within)
+	}
+	req := string(NextRequest(Findings(m), prog))
+	if !strings.Contains(req, "REQUEST LOCAL @MAIN.PDO_LABEL(work): (REGION), (LOCK)\n") || strings.Contains(req, "Work.REG_NO") ||
+		!strings.Contains(req, "main.go:62, in the pdo at main.go:40") {
+		t.Errorf("the next request does not ask for the pdo around the lock:\n%s", req)
+	}
+}
