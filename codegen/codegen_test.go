@@ -222,3 +222,33 @@ func TestMapOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestInitGuards: the initialisers of package-level variables that may
+// panic run through rtlib.InitVar (InitVar2 for two variables of one
+// call), typed as the file writes the type (or as the declaration does),
+// and init functions open with
+// the check and the catch; initialisers that cannot panic (constants'
+// arithmetic, conversions and products, a function literal, composite
+// literals of variables, a builtin that cannot panic) and one whose type the file cannot name
+// (hash.Hash: the file does not import hash) are left as written.
+func TestInitGuards(t *testing.T) {
+	src := generatedMain(t, "testdata/initvars", false)
+	for _, w := range []string{
+		"var word = svm_rt.InitVar(func() *regexp.Regexp {",
+		"var n, err = svm_rt.InitVar2(func() (int, error) {",
+		"var half = svm_rt.InitVar(func() int {",
+		"var named fmt.Stringer = svm_rt.InitVar(func() fmt.Stringer {",
+		"var scaled = float64(n) * 1.5",
+		"var h = sha256.New()",
+		"var k = 5",
+		"var f = func() int { return n + k }",
+		"var table = map[string]int{\"a\": len(\"ab\")}",
+		"var pair = [2]int{n, k}",
+		"if svm_rt.InitFailed() {",
+		"defer svm_rt.InitCatch()",
+	} {
+		if !strings.Contains(src, w) {
+			t.Errorf("no %q in\n%s", w, src)
+		}
+	}
+}

@@ -178,33 +178,25 @@ func writable(t types.Type, pkg *types.Package, names map[*types.Package]string,
 		return true
 	}
 	seen[t] = true
-	named := func(obj *types.TypeName) bool {
-		p := obj.Pkg()
-		return p == nil || p == pkg || obj.Exported() && names[p] != ""
+	// named: a defined type or alias, with its type arguments.
+	named := func(obj *types.TypeName, args *types.TypeList) bool {
+		if p := obj.Pkg(); p != nil && p != pkg && (!obj.Exported() || names[p] == "") {
+			return false
+		}
+		for a := range args.Types() {
+			if !writable(a, pkg, names, seen) {
+				return false
+			}
+		}
+		return true
 	}
 	switch t := t.(type) {
 	case *types.Basic:
 		return t.Info()&types.IsUntyped == 0
 	case *types.Alias:
-		if !named(t.Obj()) {
-			return false
-		}
-		for a := range t.TypeArgs().Types() {
-			if !writable(a, pkg, names, seen) {
-				return false
-			}
-		}
-		return true
+		return named(t.Obj(), t.TypeArgs())
 	case *types.Named:
-		if !named(t.Obj()) {
-			return false
-		}
-		for a := range t.TypeArgs().Types() {
-			if !writable(a, pkg, names, seen) {
-				return false
-			}
-		}
-		return true
+		return named(t.Obj(), t.TypeArgs())
 	case *types.Pointer:
 		return writable(t.Elem(), pkg, names, seen)
 	case *types.Slice:
