@@ -491,10 +491,11 @@ func (g *gen) calls(s *compiler.Sub) {
 				return false
 			}
 		case *ast.CallExpr:
-			if g.testMethod(x) == "Run" {
-				// A subtest borrows processor 0 from its test.
+			if m := g.testMethod(x); m == "Run" || m == "Fuzz" {
+				// A subtest, and each call of a fuzz test's function,
+				// borrows processor 0 from its test.
 				sel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
-				arg := rt + ".SubRun(" + g.p.Text(sel.X)
+				arg := rt + ".Sub" + m + "(" + g.p.Text(sel.X)
 				if len(x.Args) > 0 {
 					arg += ", "
 				}
@@ -507,8 +508,9 @@ func (g *gen) calls(s *compiler.Sub) {
 }
 
 // testMethod names the testing method call calls when it is one svm test
-// rewrites — "Run" for (*testing.T).Run and (*testing.B).Run, "Parallel"
-// for (*testing.T).Parallel — on a receiver without calls; "" otherwise.
+// rewrites — "Run" for (*testing.T).Run and (*testing.B).Run, "Fuzz" for
+// (*testing.F).Fuzz, "Parallel" for (*testing.T).Parallel — on a receiver
+// without calls; "" otherwise.
 func (g *gen) testMethod(call *ast.CallExpr) string {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || !plainReceiver(sel.X) {
@@ -525,6 +527,8 @@ func (g *gen) testMethod(call *ast.CallExpr) string {
 	switch fn.FullName() {
 	case "(*testing.T).Run", "(*testing.B).Run":
 		return "Run"
+	case "(*testing.F).Fuzz":
+		return "Fuzz"
 	case "(*testing.T).Parallel":
 		return "Parallel"
 	}

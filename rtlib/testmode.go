@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -136,23 +137,47 @@ func SubRun[R interface {
 	if r == nil || g == 0 || holder.Load() != g {
 		return t.Run(name, f)
 	}
-	return t.Run(name, func(sub T) {
-		c := getg()
-		if !holder.CompareAndSwap(g, c) {
-			f(sub) // the parent gave processor 0 away meanwhile
-			return
-		}
-		lentFrom.Store(c, loan{g, heldDepth})
-		heldDepth = len(r.procs[0].regions)
-		prev := gProcs.load(c)
-		gProcs.store(c, r.procs[0])
-		defer func() {
-			gProcs.store(c, prev)
-			giveBack(c)
-		}()
-		defer completeOnPanic(r, c)
-		f(sub)
-	})
+	return t.Run(name, func(sub T) { borrow(r, g, func() { f(sub) }) })
+}
+
+// borrow runs f on the calling goroutine as processor 0, borrowed from
+// goroutine g, which waits meanwhile (in t.Run, in f.Fuzz); f runs on the
+// goroutine's own Proc if g gave processor 0 away meanwhile.
+func borrow(r *run, g uintptr, f func()) {
+	c := getg()
+	if !holder.CompareAndSwap(g, c) {
+		f()
+		return
+	}
+	lentFrom.Store(c, loan{g, heldDepth})
+	heldDepth = len(r.procs[0].regions)
+	prev := gProcs.load(c)
+	gProcs.store(c, r.procs[0])
+	defer func() {
+		gProcs.store(c, prev)
+		giveBack(c)
+	}()
+	defer completeOnPanic(r, c)
+	f()
+}
+
+// SubFuzz is f.Fuzz(ff) for a fuzz test that acts as processor 0: each
+// call of ff (a seed of the corpus, or an input the fuzzing engine made)
+// runs on a goroutine of its own, as a subtest does, and borrows processor
+// 0 as SubRun's subtest does, so that its constructs use every processor.
+// ff's type is the program's own (func(*testing.T, ...)): the wrapper is
+// made with reflect, as the testing package calls ff.
+func SubFuzz[F interface{ Fuzz(any) }](f F, ff any) {
+	r, g := activeRun.Load(), getg()
+	v := reflect.ValueOf(ff)
+	if r == nil || g == 0 || holder.Load() != g || v.Kind() != reflect.Func {
+		f.Fuzz(ff) // the testing package reports a bad ff
+		return
+	}
+	f.Fuzz(reflect.MakeFunc(v.Type(), func(args []reflect.Value) (out []reflect.Value) {
+		borrow(r, g, func() { out = v.Call(args) })
+		return out
+	}).Interface())
 }
 
 // giveBack ends goroutine c's turn as processor 0, if it has one: to the

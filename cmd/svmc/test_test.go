@@ -815,3 +815,40 @@ func TestB(t *testing.T) {
 		t.Errorf("report: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
 	}
 }
+
+// TestSvmcTestFuzzSeeds: each call of a fuzz test's function (its seed
+// corpus under svmc test) borrows processor 0 from the fuzz test, as a
+// subtest does, so that the pdos it reaches use every processor; before,
+// they ran serially on the call's goroutine, which is no processor, and
+// said so once per pdo.
+func TestSvmcTestFuzzSeeds(t *testing.T) {
+	dir := writeModule(t, map[string]string{"stat/stat.go": statLib, "stat/fuzz_test.go": `package stat
+
+import "testing"
+
+func FuzzSumSq(f *testing.F) {
+	f.Add(10)
+	f.Add(1000)
+	f.Fuzz(func(t *testing.T, n int) {
+		if n < 0 || n > 5000 {
+			t.Skip()
+		}
+		want := 0
+		for i := 0; i < n; i++ {
+			want += i * i
+		}
+		if got := SumSq(n); got != want {
+			t.Fatalf("SumSq(%d) = %d, want %d", n, got, want)
+		}
+	})
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	res := runSvmc(t, dir, "test", "-n", "2", "--trace", tr, "./stat", "--", "-v", "-run", "FuzzSumSq")
+	if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: FuzzSumSq/seed#1") || strings.Contains(res.stderr, "runs all its iterations on this goroutine") {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if w := loopWorkers(t, tr); w != 2 {
+		t.Errorf("the seeds' loops ran on %d processors, want 2", w)
+	}
+}
