@@ -41,8 +41,9 @@ func TestGoErrorContinuation(t *testing.T) {
 // TestImportErrorSaysWhy: an import the go command could not load is
 // reported with the go command's reason, not the type checker's "could
 // not import X (invalid package name: \"\")", and a module that vendors
-// its dependencies is told that svmc reads them from the module cache
-// (x247: an offline machine whose program builds from vendor/).
+// its dependencies, built from the module cache (-mod=mod here; svmc run
+// reads vendor/ where the go command would, TestVendoredOffline), is told
+// why its vendor directory was not read.
 func TestImportErrorSaysWhy(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
@@ -63,7 +64,7 @@ func TestImportErrorSaysWhy(t *testing.T) {
 	}
 	msg := p.Diags[0].Msg
 	if !strings.HasPrefix(msg, "could not import example.com/dep: ") || strings.Contains(msg, "invalid package name") ||
-		!strings.Contains(msg, "not from its vendor directory: go mod download fills the cache once") {
+		!strings.Contains(msg, "the module has a vendor directory, which this build does not read") {
 		t.Errorf("diagnostic %s", p.Diags[0])
 	}
 }

@@ -186,7 +186,7 @@ func importError(lp *packages.Package, msg string) string {
 	msg = "could not import " + path + ": " + ip.Errors[0].Msg
 	if lp.Module != nil && lp.Module.Dir != "" {
 		if _, err := os.Stat(filepath.Join(lp.Module.Dir, "vendor", "modules.txt")); err == nil {
-			msg += " (svmc builds the program with the module's dependencies from the module cache, as -mod=mod does, not from its vendor directory: go mod download fills the cache once, with access to a module proxy)"
+			msg += " (the module has a vendor directory, which this build does not read: GOFLAGS asks for another -mod, or the module's go version is older than 1.14; go mod download fills the module cache once, with access to a module proxy)"
 		}
 	}
 	return msg

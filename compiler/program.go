@@ -45,7 +45,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 		err error
 	}
 	type listed struct {
-		dirs     []string
+		dirs     []libDir
 		loads    []chan loaded
 		noTimers bool
 		files    map[string][]string // moduleFiles
@@ -96,12 +96,13 @@ func CompileProgram(cfg Config) (*Program, error) {
 	}
 	pr := &Program{Main: main, NoTimers: l.noTimers}
 	subs, calls, accs, mutexes := len(main.Subs), len(callsOf(main)), len(accessesOf(main)), len(mutexesOf(main))
-	for i, dir := range l.dirs {
+	for i, lib := range l.dirs {
+		dir := lib.dir
 		rel, err := filepath.Rel(main.Dir, originalFile(cfg.Copies, dir))
 		if err != nil {
 			rel = dir
 		}
-		lc := libConfig(cfg, dir)
+		lc := libConfig(cfg, lib)
 		lc.SubBase, lc.CallBase, lc.AccessBase, lc.MutexBase, lc.FilePrefix = subs, calls, accs, mutexes, filepath.ToSlash(rel)+"/"
 		lc.MainDir, lc.Outside = main.Dir, []string{}
 		for d, files := range l.files {
@@ -137,9 +138,12 @@ func CompileProgram(cfg Config) (*Program, error) {
 
 // libConfig is the configuration of a library of the program of cfg, in
 // directory dir.
-func libConfig(cfg Config, dir string) Config {
+func libConfig(cfg Config, lib libDir) Config {
 	lc := cfg
-	lc.Dir, lc.Pattern, lc.Library, lc.Tests = dir, ".", true, false
+	lc.Dir, lc.Pattern, lc.Library, lc.Tests = lib.dir, ".", true, false
+	if lib.path != "" {
+		lc.Dir, lc.Pattern = cfg.Dir, lib.path
+	}
 	return lc
 }
 
@@ -240,7 +244,7 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 	found := map[string]ForeignModule{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		m := p.Module
-		if m == nil || ownSource(m) || m.Dir == "" || m.Path == strings.TrimSuffix(RuntimePath, "/rtlib") {
+		if m == nil || ownSource(m) || vendored(p) || m.Dir == "" || m.Path == strings.TrimSuffix(RuntimePath, "/rtlib") {
 			return
 		}
 		if _, ok := found[m.Path]; ok {
@@ -273,13 +277,14 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 // (ownSource) that main imports (pkgs: listImports, main
 // alone at the top) and whose files hold a //svm: directive or that import
 // the runtime, sorted by import path.
-func libraries(pkgs []*packages.Package) []string {
+func libraries(pkgs []*packages.Package) []libDir {
 	if len(pkgs) != 1 {
 		return nil
 	}
 	found := map[string]string{} // import path -> dir
+	vendoredPaths := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p == pkgs[0] || !ownSource(p.Module) ||
+		if p == pkgs[0] || !ownSource(p.Module) && !vendored(p) ||
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}
@@ -290,6 +295,7 @@ func libraries(pkgs []*packages.Package) []string {
 			// diagnostics to their lines.
 			if data, err := os.ReadFile(f); err == nil && (hasDirective(data) || p.Imports[RuntimePath] != nil) {
 				found[p.PkgPath] = filepath.Dir(f)
+				vendoredPaths[p.PkgPath] = vendored(p)
 				return
 			}
 		}
@@ -299,11 +305,30 @@ func libraries(pkgs []*packages.Package) []string {
 		paths = append(paths, path)
 	}
 	sort.Strings(paths)
-	var dirs []string
+	var dirs []libDir
 	for _, path := range paths {
-		dirs = append(dirs, found[path])
+		d := libDir{dir: found[path]}
+		if vendoredPaths[path] {
+			d.path = path
+		}
+		dirs = append(dirs, d)
 	}
 	return dirs
+}
+
+// libDir is a library of the program: its directory, and its import path
+// when it is vendored (a package of a vendor directory is loaded by its
+// path from main's directory: the go command takes no directory there).
+type libDir struct{ dir, path string }
+
+// vendored reports whether p is read from a vendor directory (go mod
+// vendor): its files are the user's copy, which a build overlay may
+// replace, and it is compiled as the user's own libraries are.
+func vendored(p *packages.Package) bool {
+	if p.Module == nil || p.Module.Main || len(p.GoFiles) == 0 {
+		return false
+	}
+	return strings.HasSuffix(filepath.ToSlash(filepath.Dir(p.GoFiles[0])), "/vendor/"+p.PkgPath)
 }
 
 // moduleFiles are the Go files of the packages of the user's own modules

@@ -10,6 +10,7 @@ import (
 	goversion "go/version"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -252,12 +253,18 @@ var builtProg *progdb.Program
 // writes the generated files into work/src (a directory per package) and
 // returns the go command's overlay that puts them in the packages' places.
 func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*compiler.Package, string, error) {
-	cfg := compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll, Ranks: buildRanks}
+	cfg := compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll, Ranks: buildRanks, Copies: setup.copies}
 	prog, err := compiler.CompileProgram(cfg)
 	if fm := foreignOf(err); fm != nil {
-		if cfg.Copies, err = replaceForeign(setup, work, fm); err != nil {
+		var copies map[string]string
+		if copies, err = replaceForeign(setup, work, fm); err != nil {
 			return nil, "", err
 		}
+		cfg.Copies = maps.Clone(setup.copies)
+		if cfg.Copies == nil {
+			cfg.Copies = map[string]string{}
+		}
+		maps.Copy(cfg.Copies, copies)
 		prog, err = compiler.CompileProgram(cfg)
 	}
 	if prog != nil {
@@ -313,6 +320,10 @@ type goSetup struct {
 	dir   string
 	flags []string
 	env   []string
+	// copies maps a directory the build reads in place of the user's to
+	// the user's (compiler.Config.Copies): the vendor directory of the
+	// build's workspace (vendor.go).
+	copies map[string]string
 }
 
 // moduleSetup finds the module of the package directory pattern and makes
@@ -347,6 +358,18 @@ func moduleOf(pattern, work string) (goSetup, error) {
 					return goSetup{}, err
 				}
 				setup.env = []string{"GOWORK=" + path}
+				if _, err := os.Stat(filepath.Join(work, "vendor")); err == nil {
+					setup.copies = map[string]string{filepath.Join(work, "vendor"): filepath.Join(filepath.Dir(ws), "vendor")}
+				}
+				return setup, nil
+			}
+			if usesVendor(d, goVersionOf(data)) {
+				path, err := vendorWorkspace(d, data, work) // vendor.go
+				if err != nil {
+					return goSetup{}, err
+				}
+				setup.env = []string{"GOWORK=" + path}
+				setup.copies = map[string]string{filepath.Join(work, "vendor"): filepath.Join(d, "vendor")}
 				return setup, nil
 			}
 			modPath, lang, err := runtimeModfile(goMod, work)
@@ -468,6 +491,12 @@ func runtimeWorkspace(ws, work string) (string, error) {
 	path := filepath.Join(work, "go.work")
 	if err := os.WriteFile(path, modfile.Format(wf.Syntax), 0o644); err != nil {
 		return "", err
+	}
+	if vendor := filepath.Join(base, "vendor"); wf.Go != nil && usesVendor(base, wf.Go.Version) {
+		// go work vendor's directory, beside the copy (vendor.go)
+		if err := linkVendor(vendor, filepath.Join(work, "vendor"), false); err != nil {
+			return "", err
+		}
 	}
 	sum, err := os.ReadFile(ws + ".sum")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -100,3 +100,42 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 		}
 	}
 }
+
+// TestVendoredOffline: a module that vendors its dependencies (go mod
+// vendor) builds and runs under svmc without the module cache and without
+// a module proxy, as go build does, and its vendored library's pdo runs
+// in parallel; before, svmc built from the module cache (-mod=mod) and
+// failed offline.
+func TestVendoredOffline(t *testing.T) {
+	files := libraryModules("")
+	proxy := filepath.Join(t.TempDir(), "proxy")
+	publish(t, proxy, "example.com/lib", "v1.0.0", map[string]string{"go.mod": files["lib/go.mod"], "lib.go": files["lib/lib.go"]})
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
+	t.Setenv("GOFLAGS", "-modcacherw")
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"app/go.mod":  strings.Replace(files["app/go.mod"], "v0.0.0", "v1.0.0", 1),
+		"app/main.go": files["app/main.go"],
+	})
+	app := filepath.Join(root, "app")
+	for _, args := range [][]string{{"mod", "tidy"}, {"mod", "vendor"}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = app
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// Offline: no proxy, an empty module cache.
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "empty"))
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	res := runSvmc(t, app, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 0 || res.stdout != "328350\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
+	}
+	if rep := runSvmc(t, root, "report", tr); !strings.Contains(rep.stdout, "vendor/example.com/lib/lib.go:6") {
+		t.Errorf("the vendored library's pdo is not in the report:\n%s", rep.stdout)
+	}
+}
