@@ -621,7 +621,7 @@ func extractRuntime() (string, error) {
 const runtimeUnused = 30 * 24 * time.Hour
 
 // pruneRuntimes marks the runtime directory keep as used now and removes
-// the ones of other svmc versions that no svmc used for runtimeUnused
+// the ones of other svmc versions (in deps: the module copies) that no svmc used for runtimeUnused
 // (every version leaves one: 46 after a month of rebuilding svmc here),
 // and temporary ones left by an extraction that died. A directory in use
 // by another svmc was marked when that svmc started.
@@ -634,7 +634,9 @@ func pruneRuntimes(base, keep string, now time.Time) {
 	for _, e := range ents {
 		name := e.Name()
 		path := filepath.Join(base, name)
-		if !e.IsDir() || path == keep || !(strings.HasPrefix(name, "runtime-") || strings.HasPrefix(name, "tmp-runtime-")) {
+		// Every directory of deps is a module copy (foreign.go).
+		ours := strings.HasPrefix(name, "runtime-") || strings.HasPrefix(name, "tmp-runtime-") || filepath.Base(base) == "deps"
+		if !e.IsDir() || path == keep || !ours {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > runtimeUnused {

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/mod/modfile"
-	"golang.org/x/mod/module"
 
 	"github.com/svmc/svmc/compiler"
 )
@@ -17,12 +20,12 @@ import (
 // A library published with //svm: directives and required by version is
 // read by the go command from its module cache, whose files a build
 // overlay may not replace: svmc could not compile it there, and its
-// directives ran as plain serial Go without a word. compileForeign copies
-// such modules into the work directory and replaces them by their copies
+// directives ran as plain serial Go without a word. replaceForeign copies
+// such modules into svmc's cache and replaces them by their copies
 // in the go.mod (or go.work) the program is built with, so that they are
 // compiled as the user's own libraries are (compiler.ForeignModules).
 
-// replaceForeign copies the modules of fm into work/deps and replaces each
+// replaceForeign copies the modules of fm (moduleCopy) and replaces each
 // by its copy in setup's go.mod or go.work copy; copies maps each copy to
 // the directory it was copied from (compiler.Config.Copies).
 func replaceForeign(setup goSetup, work string, fm *compiler.ForeignModules) (copies map[string]string, err error) {
@@ -43,12 +46,8 @@ func replaceForeign(setup goSetup, work string, fm *compiler.ForeignModules) (co
 	copies = map[string]string{}
 	byMod := map[string]string{}
 	for _, m := range fm.Mods {
-		esc, err := module.EscapePath(m.Path)
+		dst, err := moduleCopy(m)
 		if err != nil {
-			return nil, err
-		}
-		dst := filepath.Join(work, "deps", filepath.FromSlash(esc)+"@"+m.Version)
-		if err := copyTree(m.Dir, dst); err != nil {
 			return nil, fmt.Errorf("copying %s@%s, which holds //svm: directives (%s), to compile it: %v", m.Path, m.Version, m.Where, err)
 		}
 		byMod[m.Path+"@"+m.Version] = dst
@@ -97,30 +96,68 @@ func addReplaces(path string, fm *compiler.ForeignModules, copies map[string]str
 	return os.WriteFile(path, out, 0o644)
 }
 
-// copyTree copies the regular files under src to dst, writable (the
-// module cache's are read-only).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+// moduleCopy is the directory of a copy of module m in svmc's cache, made
+// once per module version (the module cache's versions do not change) and
+// used again while it holds exactly m's files and nobody else can change
+// it, as the runtime's directory is (verifyRuntime): a copy of its own in
+// every build's work directory was compiled again by every build (the go
+// command's build cache keys a package on its directory).
+func moduleCopy(m compiler.ForeignModule) (string, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(m.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(m.Dir, p)
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o644)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
 	})
+	if err != nil {
+		return "", err
+	}
+	base, err := runtimeBase()
+	if err != nil {
+		return "", err
+	}
+	base = filepath.Join(base, "deps")
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return "", err
+	}
+	h := sha256.Sum256([]byte(m.Path + "@" + m.Version))
+	dir := filepath.Join(base, path.Base(m.Path)+"@"+m.Version+"-"+hex.EncodeToString(h[:])[:12])
+	defer pruneRuntimes(base, dir, time.Now())
+	if _, err := os.Lstat(dir); err == nil {
+		if verifyRuntime(dir, files) == nil {
+			return dir, nil
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", fmt.Errorf("the copy %s is not as svmc wrote it and cannot be removed: %v", dir, err)
+		}
+	}
+	tmp, err := os.MkdirTemp(base, "tmp-runtime-")
+	if err != nil {
+		return "", err
+	}
+	for name, data := range files {
+		full := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		if verifyRuntime(dir, files) == nil {
+			return dir, nil // another svmc made it meanwhile
+		}
+		return "", err
+	}
+	return dir, nil
 }
 
 // foreignOf is err's ForeignModules, nil when it is another error.

@@ -11,9 +11,10 @@ import (
 
 // TestPublishedLibrary: a library with a pdo, published as a module and
 // required by version (read from the module cache, where a build overlay
-// may not replace files), is compiled with the program from a copy, in a
-// module as in a workspace; before, its pdo ran as plain serial Go without
-// a word. The module comes from a file proxy of the test's own.
+// may not replace files), is compiled with the program from a copy in
+// svmc's cache, in a module as in a workspace; before, its pdo ran as plain
+// serial Go without a word. The module comes from a file proxy of the
+// test's own.
 func TestPublishedLibrary(t *testing.T) {
 	files := libraryModules("")
 	proxy := filepath.Join(t.TempDir(), "proxy")
@@ -53,6 +54,26 @@ func TestPublishedLibrary(t *testing.T) {
 				t.Errorf("the library's pdo is not in the report, named by its file in the module cache:\n%s", res.stdout)
 			}
 		})
+	}
+	// The copy is svmc's cache's, made once; one changed behind svmc's
+	// back is made again, not compiled.
+	cache, _ := os.UserCacheDir()
+	copies, _ := filepath.Glob(filepath.Join(cache, "svmc", "deps", "lib@v1.0.0-*", "lib.go"))
+	if len(copies) != 1 {
+		t.Fatalf("copies of the library in svmc's cache: %v, want one", copies)
+	}
+	if err := os.WriteFile(copies[0], []byte("package lib\n\nfunc SumSq(n int) int { return -1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeFiles(t, root, app)
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = filepath.Join(root, "app")
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	if res := runSvmc(t, filepath.Join(root, "app"), "run", "-n", "2", "."); res.code != 0 || res.stdout != "328350\n" {
+		t.Fatalf("after the copy was changed: exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
 	}
 }
 
