@@ -274,9 +274,9 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 }
 
 // libraries are the directories of the packages of the user's own modules
-// (ownSource) that main imports (pkgs: listImports, main
-// alone at the top) and whose files hold a //svm: directive or that import
-// the runtime, sorted by import path.
+// (ownSource) and of its vendor directory (vendored) that main imports
+// (pkgs: listImports, main alone at the top) and whose files hold a //svm:
+// directive or that import the runtime, sorted by import path.
 func libraries(pkgs []*packages.Package) []libDir {
 	if len(pkgs) != 1 {
 		return nil
