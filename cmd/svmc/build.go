@@ -578,14 +578,21 @@ func extractRuntime() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(base, "runtime-"+hex.EncodeToString(h.Sum(nil))[:16])
+	return trustedDir(base, filepath.Join(base, "runtime-"+hex.EncodeToString(h.Sum(nil))[:16]), files, "the runtime directory")
+}
+
+// trustedDir is dir, in base, holding exactly files: used again when it
+// does and nobody else can change it (verifyRuntime), written again
+// otherwise (what names it in an error). Unused directories of base are
+// pruned (pruneRuntimes).
+func trustedDir(base, dir string, files map[string][]byte, what string) (string, error) {
 	defer pruneRuntimes(base, dir, time.Now())
 	if _, err := os.Lstat(dir); err == nil {
 		if verifyRuntime(dir, files) == nil {
 			return dir, nil
 		}
 		if err := os.RemoveAll(dir); err != nil {
-			return "", fmt.Errorf("the runtime directory %s is not as svmc wrote it and cannot be removed: %v", dir, err)
+			return "", fmt.Errorf("%s %s is not as svmc wrote it and cannot be removed: %v", what, dir, err)
 		}
 	}
 	tmp, err := os.MkdirTemp(base, "tmp-runtime-")

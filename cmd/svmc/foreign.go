@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"golang.org/x/mod/modfile"
 
@@ -127,37 +126,7 @@ func moduleCopy(m compiler.ForeignModule) (string, error) {
 		return "", err
 	}
 	h := sha256.Sum256([]byte(m.Path + "@" + m.Version))
-	dir := filepath.Join(base, path.Base(m.Path)+"@"+m.Version+"-"+hex.EncodeToString(h[:])[:12])
-	defer pruneRuntimes(base, dir, time.Now())
-	if _, err := os.Lstat(dir); err == nil {
-		if verifyRuntime(dir, files) == nil {
-			return dir, nil
-		}
-		if err := os.RemoveAll(dir); err != nil {
-			return "", fmt.Errorf("the copy %s is not as svmc wrote it and cannot be removed: %v", dir, err)
-		}
-	}
-	tmp, err := os.MkdirTemp(base, "tmp-runtime-")
-	if err != nil {
-		return "", err
-	}
-	for name, data := range files {
-		full := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			return "", err
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		if verifyRuntime(dir, files) == nil {
-			return dir, nil // another svmc made it meanwhile
-		}
-		return "", err
-	}
-	return dir, nil
+	return trustedDir(base, filepath.Join(base, path.Base(m.Path)+"@"+m.Version+"-"+hex.EncodeToString(h[:])[:12]), files, "the copy")
 }
 
 // foreignOf is err's ForeignModules, nil when it is another error.

@@ -16,13 +16,7 @@ import (
 // serial Go without a word. The module comes from a file proxy of the
 // test's own.
 func TestPublishedLibrary(t *testing.T) {
-	files := libraryModules("")
-	proxy := filepath.Join(t.TempDir(), "proxy")
-	publish(t, proxy, "example.com/lib", "v1.0.0", map[string]string{"go.mod": files["lib/go.mod"], "lib.go": files["lib/lib.go"]})
-	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
-	t.Setenv("GOFLAGS", "-modcacherw") // the test's cleanup removes the cache
+	files := publishLibrary(t)
 	app := map[string]string{
 		"app/go.mod":  strings.Replace(files["app/go.mod"], "v0.0.0", "v1.0.0", 1),
 		"app/main.go": files["app/main.go"],
@@ -77,6 +71,20 @@ func TestPublishedLibrary(t *testing.T) {
 	}
 }
 
+// publishLibrary publishes libraryModules's lib as example.com/lib v1.0.0
+// through a file proxy of the test's own, which the go command uses with a
+// module cache of the test's own, and returns libraryModules's files.
+func publishLibrary(t *testing.T) map[string]string {
+	files := libraryModules("")
+	proxy := filepath.Join(t.TempDir(), "proxy")
+	publish(t, proxy, "example.com/lib", "v1.0.0", map[string]string{"go.mod": files["lib/go.mod"], "lib.go": files["lib/lib.go"]})
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
+	t.Setenv("GOFLAGS", "-modcacherw") // the test's cleanup removes the cache
+	return files
+}
+
 // publish writes module path at version into the file proxy at dir (the
 // GOPROXY protocol's files: list, .info, .mod and .zip).
 func publish(t *testing.T, dir, path, version string, files map[string]string) {
@@ -128,13 +136,7 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 // in parallel; before, svmc built from the module cache (-mod=mod) and
 // failed offline.
 func TestVendoredOffline(t *testing.T) {
-	files := libraryModules("")
-	proxy := filepath.Join(t.TempDir(), "proxy")
-	publish(t, proxy, "example.com/lib", "v1.0.0", map[string]string{"go.mod": files["lib/go.mod"], "lib.go": files["lib/lib.go"]})
-	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
-	t.Setenv("GOFLAGS", "-modcacherw")
+	files := publishLibrary(t)
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
 		"app/go.mod":  strings.Replace(files["app/go.mod"], "v0.0.0", "v1.0.0", 1),
