@@ -87,8 +87,9 @@ func vendorWorkspace(dir string, data []byte, work string) (string, error) {
 }
 
 // linkVendor makes dst the vendor directory src seen from a workspace:
-// its modules.txt (marked as a workspace's when mark is set) and a link to
-// each of its other entries.
+// its modules.txt (marked as a workspace's when mark is set, its
+// replacements by relative directories made relative to dst's parent)
+// and a link to each of its other entries.
 func linkVendor(src, dst string, mark bool) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
@@ -109,6 +110,7 @@ func linkVendor(src, dst string, mark bool) error {
 		if err != nil {
 			return err
 		}
+		txt = rebaseReplacements(txt, filepath.Dir(src), filepath.Dir(dst))
 		if mark && !strings.HasPrefix(string(txt), "## workspace\n") {
 			txt = append([]byte("## workspace\n"), txt...)
 		}
@@ -117,4 +119,32 @@ func linkVendor(src, dst string, mark bool) error {
 		}
 	}
 	return nil
+}
+
+// rebaseReplacements rewrites the replacements by a relative directory in
+// modules.txt ("# example.com/lib v0.0.0 => ../lib"), relative to from,
+// as relative to to: in a workspace the go command compares them with the
+// go.mod's replacements made relative to the workspace's directory.
+func rebaseReplacements(txt []byte, from, to string) []byte {
+	lines := strings.SplitAfter(string(txt), "\n")
+	for i, l := range lines {
+		head, repl, ok := strings.Cut(strings.TrimRight(l, "\n"), " => ")
+		if !strings.HasPrefix(l, "# ") || !ok {
+			continue
+		}
+		f := strings.Fields(repl)
+		if len(f) != 1 || !modfile.IsDirectoryPath(f[0]) || filepath.IsAbs(f[0]) {
+			continue
+		}
+		rel, err := filepath.Rel(to, filepath.Join(from, filepath.FromSlash(f[0])))
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if rel != ".." && !strings.HasPrefix(rel, "../") {
+			rel = "./" + rel
+		}
+		lines[i] = head + " => " + rel + strings.TrimPrefix(l, strings.TrimRight(l, "\n"))
+	}
+	return []byte(strings.Join(lines, ""))
 }
