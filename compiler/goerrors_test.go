@@ -118,3 +118,32 @@ func TestRuntimeHint(t *testing.T) {
 		t.Errorf("Barier: %s", m)
 	}
 }
+
+// TestSyntaxErrorAlone: a package with a syntax error is reported by the
+// first error on its line, as go build reports it, without go/parser's
+// follow-on guesses on that line or type errors (x495 printed four lines
+// for "x := " before a "}"); go build reports another file's type error
+// once the syntax is right, and so does svmc.
+func TestSyntaxErrorAlone(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":  "module example.com/broken\n\ngo 1.24\n",
+		"main.go": "package main\n\nfunc main() {\n\tx := \n}\n",
+		"b.go":    "package main\n\nfunc other() int { return \"no\" }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Compile(Config{Dir: dir, Pattern: "."})
+	if err == nil || p == nil {
+		t.Fatal("compiled a package with a syntax error")
+	}
+	var got []string
+	for _, d := range p.Diags {
+		got = append(got, fmt.Sprintf("%s:%d", filepath.Base(d.Pos.Filename), d.Pos.Line))
+	}
+	if len(got) != 1 || got[0] != "main.go:5" {
+		t.Errorf("diagnostics at %v, want one at main.go:5: %v", got, p.Diags)
+	}
+}

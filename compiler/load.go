@@ -162,9 +162,42 @@ func goErrors(errs []packages.Error) []packages.Error {
 		}
 	}
 	if len(own) > 0 {
-		return own
+		return withoutFollowOns(own)
 	}
 	return errs
+}
+
+// withoutFollowOns drops, when the package has syntax errors, its type
+// errors and the syntax errors after the first on a line, as go build
+// reports it: go/parser goes on after an error with guesses (x495's "x := "
+// before a "}": "expected operand", then twice "expected ';', found
+// 'EOF'"), and types checked from a broken file say little ("declared and
+// not used: x", or a name its lost declaration held, in another file).
+func withoutFollowOns(errs []packages.Error) []packages.Error {
+	line := func(e packages.Error) string {
+		parts := strings.SplitN(e.Pos, ":", 3)
+		if len(parts) < 2 {
+			return e.Pos
+		}
+		return parts[0] + ":" + parts[1]
+	}
+	if !slices.ContainsFunc(errs, func(e packages.Error) bool { return e.Kind == packages.ParseError }) {
+		return errs
+	}
+	var out []packages.Error
+	lines := map[string]bool{}
+	for _, e := range errs {
+		switch {
+		case e.Kind == packages.TypeError:
+		case e.Kind == packages.ParseError && lines[line(e)]:
+		default:
+			if e.Kind == packages.ParseError {
+				lines[line(e)] = true
+			}
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // importError replaces the type checker's "could not import X (invalid
