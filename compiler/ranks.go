@@ -45,6 +45,9 @@ func (p *Package) rankPrivate(c *Construct) {
 			// the package-level declaration.
 			fix = "declare it //svm:shared " + o.Name() + " in main (or the function that makes it) before the loop: a package-level variable is shared from a function's body (the elements each rank writes travel at the loop's end)"
 		}
+		// Owner computes: elements read again only by the iterations
+		// that wrote them (a k-means' assignments, x480) need not travel.
+		fix += "; if nothing but the same iterations of a later pdo over the same space reads them, each rank holds what it needs and //svm:ignore race silences this"
 		if _, whole := ast.Unparen(e).(*ast.Ident); whole {
 			fix = "combine it with a reduction, reduction(+: " + o.Name() + ") for a count or sum (a shared scalar that every rank writes keeps one rank's value)"
 			if b, ok := o.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
