@@ -1349,9 +1349,8 @@ func (b *builder) region(k regKey) *regAgg {
 // waitStop counts a finished wait at its site; the wait at a loop's
 // implicit barrier is the member's wait in that instance.
 func (b *builder) waitStop(n *nodeState, iv *replay.Interval) {
-	d := b.addWait(n.id, iv, iv.Clock1)
+	d, w := b.addWait(n.id, iv, iv.Clock1)
 	if k, ok := innerConstruct(n); ok && d > 0 {
-		w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
 		if w.within == nil {
 			w.within = map[regKey]float64{}
 		}
@@ -1437,8 +1436,8 @@ func (b *builder) unfinishedWait(iv *replay.Interval) {
 }
 
 // addWait adds wait iv, ending at clock end, to processor proc's column
-// of its site's row and returns its length.
-func (b *builder) addWait(proc int, iv *replay.Interval, end float64) float64 {
+// of its site's row and returns its length and the row.
+func (b *builder) addWait(proc int, iv *replay.Interval, end float64) (float64, *waitAgg) {
 	d := max(0, end-iv.Clock0)
 	w := b.wait(waitKey{int32(iv.Sub), int32(iv.Dir), iv.Wait})
 	for len(w.perProc) <= proc {
@@ -1451,7 +1450,7 @@ func (b *builder) addWait(proc int, iv *replay.Interval, end float64) float64 {
 		b.waitIvs = append(b.waitIvs, waitIv{w.key, iv.Clock0, end})
 	}
 	w.max = max(w.max, d)
-	return d
+	return d, w
 }
 
 // chargeBlockedEnd counts the time a processor spent blocked between its

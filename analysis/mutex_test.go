@@ -96,12 +96,10 @@ func mutexWaitOf(m *Model) *WaitStat {
 // (x484: 55 MB instead of 0.5 MB), and left the pdo out, so that the next
 // report took the processors in Work for idle ones ("serial").
 func TestMutexWaitInCalledFunction(t *testing.T) {
-	prog := tracetest.Prog()
-	prog.MutexSites = []*progdb.Call{{Num: 1, Func: "Mutex.Lock", Sub: tracetest.SubWork, Pos: progdb.Pos{File: "main.go", Line: 62, Col: 2}}}
-	s := tracetest.New(2)
+	prog, s := inMutexPDO()
+	site := prog.MutexSites[0]
+	site.Sub, site.Pos.Line = tracetest.SubWork, 62
 	for p := range 2 {
-		s.Start(p, 0, tracetest.SubMain, 0, trace.RegionProgram)
-		s.Start(p, 1, tracetest.SubMain, tracetest.DirPDO, trace.RegionPDO)
 		s.Start(p, 2, tracetest.SubWork, 0, trace.RegionSubroutine)
 	}
 	s.Rec(1, 10, trace.TagWaitMutexStart, 1, 0xc000123450)

@@ -11,13 +11,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/ssa"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/svmc/svmc/directives"
 	"github.com/svmc/svmc/progdb"

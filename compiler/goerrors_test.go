@@ -14,16 +14,11 @@ import (
 // the files' order (it was sorted on its own, into the other file's place,
 // as a diagnostic whose message began with a tab).
 func TestGoErrorContinuation(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeTree(t, map[string]string{
 		"go.mod":  "module example.com/twice\n\ngo 1.24\n",
 		"a.go":    "package main\n\nfunc helper() {}\n\nfunc main() { helper() }\n",
 		"main.go": "package main\n\nfunc main() {}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	p, err := Compile(Config{Dir: dir, Pattern: "."})
 	if err == nil {
 		t.Fatal("compiled a package with two mains")
@@ -45,18 +40,12 @@ func TestGoErrorContinuation(t *testing.T) {
 // reads vendor/ where the go command would, TestVendoredOffline), is told
 // why its vendor directory was not read.
 func TestImportErrorSaysWhy(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeTree(t, map[string]string{
 		"go.mod":                      "module example.com/vend\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n",
 		"main.go":                     "package main\n\nimport \"example.com/dep\"\n\nfunc main() { dep.F() }\n",
 		"vendor/modules.txt":          "# example.com/dep v1.0.0\n## explicit; go 1.24\nexample.com/dep\n",
 		"vendor/example.com/dep/d.go": "package dep\n\nfunc F() {}\n",
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	env := []string{"GOPROXY=off", "GOFLAGS=", "GOMODCACHE=" + t.TempDir(), "GOWORK=off"}
 	p, err := Compile(Config{Dir: dir, Pattern: ".", BuildFlags: []string{"-mod=mod"}, Env: env})
 	if err == nil || p == nil || len(p.Diags) != 1 {
@@ -76,18 +65,13 @@ func TestImportErrorSaysWhy(t *testing.T) {
 // type error is left for the next run, as its types may be broken. Before,
 // the type errors hid b.go's error until they were fixed.
 func TestTypeErrorsKeepOtherFilesChecks(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeTree(t, map[string]string{
 		"go.mod":  "module example.com/rounds\n\ngo 1.24\n",
 		"a.go":    "package main\n\nfunc a(xs []int) {\n\t//svm:pdo loops(i) strategy(cylic)\n\tfor i := range xs {\n\t\txs[i] = i\n\t}\n}\n",
 		"b.go":    "package main\n\nfunc b(xs []int) {\n\t//svm:pdo loops(i)\n\tfor i := range xs {\n\t\tif xs[i] < 0 {\n\t\t\treturn\n\t\t}\n\t}\n}\n",
 		"c.go":    "package main\n\nfunc c(xs []int) int {\n\tvar s string = 3\n\t//svm:pdo loops(i)\n\tfor i := range xs {\n\t\tbreak\n\t}\n\treturn len(s)\n}\n",
 		"main.go": "package main\n\nfunc main() {\n\txs := make([]int, 4)\n\ta(xs)\n\tb(xs)\n\t_ = c(xs)\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	p, err := Compile(Config{Dir: dir, Pattern: "."})
 	if err == nil || p == nil {
 		t.Fatalf("compiled: %v", err)
@@ -125,16 +109,11 @@ func TestRuntimeHint(t *testing.T) {
 // for "x := " before a "}"); go build reports another file's type error
 // once the syntax is right, and so does svmc.
 func TestSyntaxErrorAlone(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	dir := writeTree(t, map[string]string{
 		"go.mod":  "module example.com/broken\n\ngo 1.24\n",
 		"main.go": "package main\n\nfunc main() {\n\tx := \n}\n",
 		"b.go":    "package main\n\nfunc other() int { return \"no\" }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	p, err := Compile(Config{Dir: dir, Pattern: "."})
 	if err == nil || p == nil {
 		t.Fatal("compiled a package with a syntax error")
@@ -146,4 +125,21 @@ func TestSyntaxErrorAlone(t *testing.T) {
 	if len(got) != 1 || got[0] != "main.go:5" {
 		t.Errorf("diagnostics at %v, want one at main.go:5: %v", got, p.Diags)
 	}
+}
+
+// writeTree writes files (by slash-separated name) into a new temporary
+// directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -194,6 +196,9 @@ func listImports(cfg Config) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
+// runtimeModule is the module of the runtime (and of svmc).
+var runtimeModule = strings.TrimSuffix(RuntimePath, "/rtlib")
+
 // ownSource reports whether module m is the user's own source, which svmc
 // compiles with the program: a main module (main's, or another of its
 // workspace), or one that main's go.mod replaces by a directory (replace
@@ -206,7 +211,7 @@ func ownSource(m *packages.Module) bool {
 	if m.Main {
 		return true
 	}
-	return m.Replace != nil && m.Replace.Version == "" && m.Path != strings.TrimSuffix(RuntimePath, "/rtlib")
+	return m.Replace != nil && m.Replace.Version == "" && m.Path != runtimeModule
 }
 
 // ForeignModules is CompileProgram's error when main imports packages that
@@ -244,25 +249,14 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 	found := map[string]ForeignModule{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		m := p.Module
-		if m == nil || ownSource(m) || vendored(p) || m.Dir == "" || m.Path == strings.TrimSuffix(RuntimePath, "/rtlib") {
+		if m == nil || ownSource(m) || vendored(p) || m.Dir == "" || m.Path == runtimeModule {
 			return
 		}
 		if _, ok := found[m.Path]; ok {
 			return
 		}
-		for _, f := range p.GoFiles {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			line := directiveLine(data)
-			if line == 0 && p.Imports[RuntimePath] != nil {
-				line = 1
-			}
-			if line > 0 {
-				found[m.Path] = ForeignModule{Path: m.Path, Version: m.Version, Dir: m.Dir, Where: fmt.Sprintf("%s:%d", f, line)}
-				return
-			}
+		if where := svmcWork(p); where != "" {
+			found[m.Path] = ForeignModule{Path: m.Path, Version: m.Version, Dir: m.Dir, Where: where}
 		}
 	})
 	var mods []ForeignModule
@@ -281,39 +275,43 @@ func libraries(pkgs []*packages.Package) []libDir {
 	if len(pkgs) != 1 {
 		return nil
 	}
-	found := map[string]string{} // import path -> dir
-	vendoredPaths := map[string]bool{}
+	found := map[string]libDir{} // by import path
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p == pkgs[0] || !ownSource(p.Module) && !vendored(p) ||
-			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
+			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") || svmcWork(p) == "" {
 			return
 		}
-		for _, f := range p.GoFiles {
-			// A package that calls the runtime's API (rtlib.Send, ...)
-			// without a directive is compiled too: its message calls
-			// get numbers, which tie records and svmc check's
-			// diagnostics to their lines.
-			if data, err := os.ReadFile(f); err == nil && (hasDirective(data) || p.Imports[RuntimePath] != nil) {
-				found[p.PkgPath] = filepath.Dir(f)
-				vendoredPaths[p.PkgPath] = vendored(p)
-				return
-			}
+		d := libDir{dir: filepath.Dir(p.GoFiles[0])}
+		if vendored(p) {
+			d.path = p.PkgPath
 		}
+		found[p.PkgPath] = d
 	})
-	var paths []string
-	for path := range found {
-		paths = append(paths, path)
-	}
-	sort.Strings(paths)
 	var dirs []libDir
-	for _, path := range paths {
-		d := libDir{dir: found[path]}
-		if vendoredPaths[path] {
-			d.path = path
-		}
-		dirs = append(dirs, d)
+	for _, path := range slices.Sorted(maps.Keys(found)) {
+		dirs = append(dirs, found[path])
 	}
 	return dirs
+}
+
+// svmcWork is where package p gives svmc something to compile: the first
+// //svm: line of its files ("file:line"), or its first file when it calls
+// the runtime's API without a directive (rtlib.Send: its message calls get
+// numbers, which tie records and svmc check's diagnostics to their lines);
+// "" for neither. Files without "//svm:" are read no further than a byte
+// search.
+func svmcWork(p *packages.Package) string {
+	for _, f := range p.GoFiles {
+		if data, err := os.ReadFile(f); err == nil {
+			if line := directiveLine(data); line > 0 {
+				return fmt.Sprintf("%s:%d", f, line)
+			}
+		}
+	}
+	if p.Imports[RuntimePath] != nil && len(p.GoFiles) > 0 {
+		return p.GoFiles[0] + ":1"
+	}
+	return ""
 }
 
 // libDir is a library of the program: its directory, and its import path
@@ -345,9 +343,6 @@ func moduleFiles(pkgs []*packages.Package) map[string][]string {
 	})
 	return files
 }
-
-// hasDirective reports whether a file has a line that starts with //svm:.
-func hasDirective(src []byte) bool { return directiveLine(src) > 0 }
 
 // directiveLine is the number of the first line of src that starts with
 // //svm:, 0 for none.

@@ -10,7 +10,6 @@ import (
 	goversion "go/version"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -256,15 +255,9 @@ func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*comp
 	cfg := compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env, Tests: tests, InstrumentAll: instrumentAll, Ranks: buildRanks, Copies: setup.copies}
 	prog, err := compiler.CompileProgram(cfg)
 	if fm := foreignOf(err); fm != nil {
-		var copies map[string]string
-		if copies, err = replaceForeign(setup, work, fm); err != nil {
+		if cfg.Copies, err = replaceForeign(setup, fm); err != nil {
 			return nil, "", err
 		}
-		cfg.Copies = maps.Clone(setup.copies)
-		if cfg.Copies == nil {
-			cfg.Copies = map[string]string{}
-		}
-		maps.Copy(cfg.Copies, copies)
 		prog, err = compiler.CompileProgram(cfg)
 	}
 	if prog != nil {
@@ -358,9 +351,9 @@ func moduleOf(pattern, work string) (goSetup, error) {
 					return goSetup{}, err
 				}
 				setup.env = []string{"GOWORK=" + path}
-				if _, err := os.Stat(filepath.Join(work, "vendor")); err == nil {
-					setup.copies = map[string]string{filepath.Join(work, "vendor"): filepath.Join(filepath.Dir(ws), "vendor")}
-				}
+				// Names in the workspace's vendor directory, when
+				// runtimeWorkspace linked one, are the user's.
+				setup.copies = map[string]string{filepath.Join(work, "vendor"): filepath.Join(filepath.Dir(ws), "vendor")}
 				return setup, nil
 			}
 			if usesVendor(d, goVersionOf(data)) {
@@ -492,17 +485,13 @@ func runtimeWorkspace(ws, work string) (string, error) {
 	if err := os.WriteFile(path, modfile.Format(wf.Syntax), 0o644); err != nil {
 		return "", err
 	}
-	if vendor := filepath.Join(base, "vendor"); wf.Go != nil && usesVendor(base, wf.Go.Version) {
+	if wf.Go != nil && usesVendor(base, wf.Go.Version) {
 		// go work vendor's directory, beside the copy (vendor.go)
-		if err := linkVendor(vendor, filepath.Join(work, "vendor"), false); err != nil {
+		if err := linkVendor(filepath.Join(base, "vendor"), filepath.Join(work, "vendor")); err != nil {
 			return "", err
 		}
 	}
-	sum, err := os.ReadFile(ws + ".sum")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
-	}
-	return path, os.WriteFile(path+".sum", sum, 0o644)
+	return path, copySum(ws+".sum", path+".sum")
 }
 
 // runtimeModfile writes a copy of the user's go.mod (and go.sum) that
@@ -543,11 +532,17 @@ func runtimeModfile(goMod, work string) (path, lang string, err error) {
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		return "", "", err
 	}
-	sum, err := os.ReadFile(strings.TrimSuffix(goMod, ".mod") + ".sum")
+	return path, lang, copySum(strings.TrimSuffix(goMod, ".mod")+".sum", filepath.Join(work, "go.sum"))
+}
+
+// copySum copies the checksum file from (go.sum, go.work.sum) to to, an
+// empty one when there is none.
+func copySum(from, to string) error {
+	sum, err := os.ReadFile(from)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", "", err
+		return err
 	}
-	return path, lang, os.WriteFile(filepath.Join(work, "go.sum"), sum, 0o644)
+	return os.WriteFile(to, sum, 0o644)
 }
 
 // runtimeGo is the language version of the embedded runtime's module.
@@ -628,7 +623,8 @@ func trustedDir(base, dir string, files map[string][]byte, what string) (string,
 const runtimeUnused = 30 * 24 * time.Hour
 
 // pruneRuntimes marks the runtime directory keep as used now and removes
-// the ones of other svmc versions (in deps: the module copies) that no svmc used for runtimeUnused
+// the ones of other svmc versions (and the module copies, foreign.go) that
+// no svmc used for runtimeUnused
 // (every version leaves one: 46 after a month of rebuilding svmc here),
 // and temporary ones left by an extraction that died. A directory in use
 // by another svmc was marked when that svmc started.
@@ -641,8 +637,7 @@ func pruneRuntimes(base, keep string, now time.Time) {
 	for _, e := range ents {
 		name := e.Name()
 		path := filepath.Join(base, name)
-		// Every directory of deps is a module copy (foreign.go).
-		ours := strings.HasPrefix(name, "runtime-") || strings.HasPrefix(name, "tmp-runtime-") || filepath.Base(base) == "deps"
+		ours := strings.HasPrefix(name, "runtime-") || strings.HasPrefix(name, "module-") || strings.HasPrefix(name, "tmp-runtime-")
 		if !e.IsDir() || path == keep || !ours {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,9 +26,10 @@ import (
 // compiled as the user's own libraries are (compiler.ForeignModules).
 
 // replaceForeign copies the modules of fm (moduleCopy) and replaces each
-// by its copy in setup's go.mod or go.work copy; copies maps each copy to
-// the directory it was copied from (compiler.Config.Copies).
-func replaceForeign(setup goSetup, work string, fm *compiler.ForeignModules) (copies map[string]string, err error) {
+// by its copy in setup's go.mod or go.work copy; copies are setup's and
+// these, each mapped to the directory it was copied from
+// (compiler.Config.Copies).
+func replaceForeign(setup goSetup, fm *compiler.ForeignModules) (copies map[string]string, err error) {
 	modPath, workPath := "", ""
 	for _, f := range setup.flags {
 		if p, ok := strings.CutPrefix(f, "-modfile="); ok {
@@ -42,7 +44,10 @@ func replaceForeign(setup goSetup, work string, fm *compiler.ForeignModules) (co
 	if modPath == "" && workPath == "" {
 		return nil, fmt.Errorf("%v (svmc's own module builds without a copy of its go.mod to replace it in)", fm)
 	}
-	copies = map[string]string{}
+	copies = maps.Clone(setup.copies)
+	if copies == nil {
+		copies = map[string]string{}
+	}
 	byMod := map[string]string{}
 	for _, m := range fm.Mods {
 		dst, err := moduleCopy(m)
@@ -65,32 +70,31 @@ func addReplaces(path string, fm *compiler.ForeignModules, copies map[string]str
 	if err != nil {
 		return err
 	}
-	var out []byte
+	var f interface {
+		AddReplace(oldPath, oldVers, newPath, newVers string) error
+	}
+	var format func() ([]byte, error)
 	if work {
 		wf, err := modfile.ParseWork(path, data, nil)
 		if err != nil {
 			return err
 		}
-		for _, m := range fm.Mods {
-			if err := wf.AddReplace(m.Path, m.Version, copies[m.Path+"@"+m.Version], ""); err != nil {
-				return err
-			}
-		}
-		wf.Cleanup()
-		out = modfile.Format(wf.Syntax)
+		f, format = wf, func() ([]byte, error) { wf.Cleanup(); return modfile.Format(wf.Syntax), nil }
 	} else {
 		mf, err := modfile.Parse(path, data, nil)
 		if err != nil {
 			return err
 		}
-		for _, m := range fm.Mods {
-			if err := mf.AddReplace(m.Path, m.Version, copies[m.Path+"@"+m.Version], ""); err != nil {
-				return err
-			}
-		}
-		if out, err = mf.Format(); err != nil {
+		f, format = mf, mf.Format
+	}
+	for _, m := range fm.Mods {
+		if err := f.AddReplace(m.Path, m.Version, copies[m.Path+"@"+m.Version], ""); err != nil {
 			return err
 		}
+	}
+	out, err := format()
+	if err != nil {
+		return err
 	}
 	return os.WriteFile(path, out, 0o644)
 }
@@ -126,7 +130,7 @@ func moduleCopy(m compiler.ForeignModule) (string, error) {
 		return "", err
 	}
 	h := sha256.Sum256([]byte(m.Path + "@" + m.Version))
-	return trustedDir(base, filepath.Join(base, path.Base(m.Path)+"@"+m.Version+"-"+hex.EncodeToString(h[:])[:12]), files, "the copy")
+	return trustedDir(base, filepath.Join(base, "module-"+path.Base(m.Path)+"@"+m.Version+"-"+hex.EncodeToString(h[:])[:12]), files, "the copy")
 }
 
 // foreignOf is err's ForeignModules, nil when it is another error.

@@ -52,7 +52,7 @@ func TestPublishedLibrary(t *testing.T) {
 	// The copy is svmc's cache's, made once; one changed behind svmc's
 	// back is made again, not compiled.
 	cache, _ := os.UserCacheDir()
-	copies, _ := filepath.Glob(filepath.Join(cache, "svmc", "deps", "lib@v1.0.0-*", "lib.go"))
+	copies, _ := filepath.Glob(filepath.Join(cache, "svmc", "deps", "module-lib@v1.0.0-*", "lib.go"))
 	if len(copies) != 1 {
 		t.Fatalf("copies of the library in svmc's cache: %v, want one", copies)
 	}

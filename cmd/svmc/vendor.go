@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
+	goversion "go/version"
 	"os"
 	"path/filepath"
 	"strings"
-
-	goversion "go/version"
 
 	"golang.org/x/mod/modfile"
 )
@@ -76,21 +73,17 @@ func vendorWorkspace(dir string, data []byte, work string) (string, error) {
 	if err := os.WriteFile(path, modfile.Format(wf.Syntax), 0o644); err != nil {
 		return "", err
 	}
-	if sum, err := os.ReadFile(filepath.Join(dir, "go.sum")); err == nil {
-		if err := os.WriteFile(path+".sum", sum, 0o644); err != nil {
-			return "", err
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := copySum(filepath.Join(dir, "go.sum"), path+".sum"); err != nil {
 		return "", err
 	}
-	return path, linkVendor(filepath.Join(dir, "vendor"), filepath.Join(work, "vendor"), true)
+	return path, linkVendor(filepath.Join(dir, "vendor"), filepath.Join(work, "vendor"))
 }
 
 // linkVendor makes dst the vendor directory src seen from a workspace:
-// its modules.txt (marked as a workspace's when mark is set, its
+// its modules.txt (marked as a workspace's, as a workspace's own is, its
 // replacements by relative directories made relative to dst's parent)
 // and a link to each of its other entries.
-func linkVendor(src, dst string, mark bool) error {
+func linkVendor(src, dst string) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
 	}
@@ -111,7 +104,7 @@ func linkVendor(src, dst string, mark bool) error {
 			return err
 		}
 		txt = rebaseReplacements(txt, filepath.Dir(src), filepath.Dir(dst))
-		if mark && !strings.HasPrefix(string(txt), "## workspace\n") {
+		if !strings.HasPrefix(string(txt), "## workspace\n") {
 			txt = append([]byte("## workspace\n"), txt...)
 		}
 		if err := os.WriteFile(to, txt, 0o644); err != nil {
