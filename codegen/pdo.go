@@ -20,8 +20,8 @@ import (
 //		svm_red := svm_rt.Identity(sum, svm_rt.OpAdd)
 //		for svm_it.NextRun() {
 //			svm_first, svm_n, svm_step := svm_it.Run()
-//			for svm_k := 0; svm_k < svm_n; svm_k++ {
-//				i := int(svm_first + svm_k*svm_step)
+//			for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+//				i := int(svm_i)
 //				... user body, sum renamed svm_red ...
 //			}
 //		}
@@ -154,8 +154,8 @@ func (g *gen) hoisted(c *compiler.Construct) []*compiler.Access {
 //		svm_first, svm_n, svm_step := svm_it.Run()
 //		i := int(svm_it.Index(0))
 //		if svm_n > 0 { svm_rt.RowCheck(svm_p, N, (a[i-1])[:], lo+c, hi+1+c, false) }
-//		for svm_k := 0; svm_k < svm_n; svm_k++ {
-//			j := int(svm_first + svm_k*svm_step)
+//		for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+//			j := int(svm_i)
 //			... user body ...
 func (g *gen) runHead(c *compiler.Construct, hoisted []*compiler.Access) string {
 	info := c.PDO
@@ -182,9 +182,12 @@ func (g *gen) runHead(c *compiler.Construct, hoisted []*compiler.Access) string 
 		// its line (an error about it points there).
 		fmt.Fprintf(&b, "%s%s:\n", g.e.at(g.line(ls.Pos())), ls.Label.Name)
 	}
-	b.WriteString("for svm_k := 0; svm_k < svm_n; svm_k++ {\n")
+	// The index steps and the count runs down: first+k*step kept one
+	// more value live in the body, which spilled the inner loop's counter
+	// of a matrix product to the stack (x502: 1.2-1.4x the plain loop).
+	b.WriteString("for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {\n")
 	l := info.Loops[last]
-	fmt.Fprintf(&b, "%s := %s(svm_first + svm_k*svm_step)\n", l.Name, g.typeName(l.Obj.Type()))
+	fmt.Fprintf(&b, "%s := %s(svm_i)\n", l.Name, g.typeName(l.Obj.Type()))
 	if !used(g.p.Info, info.Body, l.Obj) {
 		fmt.Fprintf(&b, "_ = %s\n", l.Name)
 	}

@@ -97,8 +97,8 @@ func main() {
 		svm_p.PDO(1, 13, svm_rt.OnHome(A, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:27:25
 					{
 						hits[i]++
@@ -113,8 +113,8 @@ func main() {
 		svm_p.PDO(1, 14, svm_rt.OnHome(B, svm_rt.LoopVar(0, 1)), []svm_rt.Range{{Lo: 0, Hi: (5) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:31:25
 					{
 						hits[i]++
@@ -133,8 +133,8 @@ func main() {
 		})), []svm_rt.Range{{Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:35:25
 					{
 						hits[i]++
@@ -153,8 +153,8 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
 				_ = i
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 					_ = j
 //line ../main.go:41:26
 					{
@@ -178,8 +178,8 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
 				_ = i
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 					_ = j
 //line ../main.go:48:26
 					{

@@ -27,8 +27,8 @@ func main() {
 		svm_p.PDO(1, 1, svm_rt.Dynamic(4), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:14:25
 					{
 						for j := 0; j < i; j++ {
@@ -47,8 +47,8 @@ func main() {
 			svm_red2_0 := svm_rt.Identity(total, svm_rt.OpAdd)
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:21:25
 					{
 						svm_red2_0 += a[i]
@@ -65,8 +65,8 @@ func main() {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 //line ../main.go:26:27
 					{
 						a[i*10+j] -= j

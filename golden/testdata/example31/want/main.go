@@ -76,8 +76,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 //line ../../../../examples/example31/main.go:33:26
 					{
 						a[i][j] = float64(i*m + j)
@@ -88,8 +88,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 //line ../../../../examples/example31/main.go:33:26
 					{
 						(*svm_rt.W(svm_p, 1, &a[i][j])) = float64(i*m + j)
@@ -118,8 +118,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 //line ../../../../examples/example31/main.go:43:26
 					{
 						svm_red10_0 += a[i][j]
@@ -130,8 +130,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 				i := int(svm_it.Index(0))
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 //line ../../../../examples/example31/main.go:43:26
 					{
 						svm_red10_0 += (*svm_rt.R(svm_p, 2, &a[i][j]))
@@ -152,8 +152,8 @@ func svm_G(svm_p *svm_rt.Proc, T *rtlib.Template, n, m int, a [][]float64) (floa
 		for svm_it.NextRun() {
 			svm_first, svm_n, svm_step := svm_it.Run()
 			i := int(svm_it.Index(0))
-			for svm_k := 0; svm_k < svm_n; svm_k++ {
-				j := int(svm_first + svm_k*svm_step)
+			for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+				j := int(svm_i)
 //line ../../../../examples/example31/main.go:51:27
 				{
 					if i == j {

@@ -79,8 +79,8 @@ func main() {
 					for svm_it.NextRun() {
 						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						for svm_k := 0; svm_k < svm_n; svm_k++ {
-							j := int(svm_first + svm_k*svm_step)
+						for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+							j := int(svm_i)
 //line ../../../../examples/jacobi/main.go:37:32
 							{
 								b[i][j] = 0.25 * (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])
@@ -91,8 +91,8 @@ func main() {
 					for svm_it.NextRun() {
 						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						for svm_k := 0; svm_k < svm_n; svm_k++ {
-							j := int(svm_first + svm_k*svm_step)
+						for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+							j := int(svm_i)
 //line ../../../../examples/jacobi/main.go:37:32
 							{
 								(*svm_rt.W(svm_p, 3, &b[i][j])) = 0.25 * ((*svm_rt.R(svm_p, 4, &a[i-1][j])) + (*svm_rt.R(svm_p, 5, &a[i+1][j])) + (*svm_rt.R(svm_p, 6, &a[i][j-1])) + (*svm_rt.R(svm_p, 7, &a[i][j+1])))
@@ -112,8 +112,8 @@ func main() {
 					for svm_it.NextRun() {
 						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						for svm_k := 0; svm_k < svm_n; svm_k++ {
-							j := int(svm_first + svm_k*svm_step)
+						for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+							j := int(svm_i)
 //line ../../../../examples/jacobi/main.go:44:32
 							{
 								svm_red6_0 = max(svm_red6_0, math.Abs(b[i][j]-a[i][j]))
@@ -125,8 +125,8 @@ func main() {
 					for svm_it.NextRun() {
 						svm_first, svm_n, svm_step := svm_it.Run()
 						i := int(svm_it.Index(0))
-						for svm_k := 0; svm_k < svm_n; svm_k++ {
-							j := int(svm_first + svm_k*svm_step)
+						for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+							j := int(svm_i)
 //line ../../../../examples/jacobi/main.go:44:32
 							{
 								svm_red6_0 = max(svm_red6_0, math.Abs((*svm_rt.R(svm_p, 8, &b[i][j]))-(*svm_rt.R(svm_p, 9, &a[i][j]))))

@@ -28,8 +28,8 @@ func main() {
 			svm_red1_0 := svm_rt.Identity(down, svm_rt.OpAdd)
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:12:26
 					{
 						svm_red1_0 += i
@@ -47,8 +47,8 @@ func main() {
 			svm_red2_0 := svm_rt.Identity(steps, svm_rt.OpAdd)
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:17:29
 					{
 						svm_red2_0 += i
@@ -66,8 +66,8 @@ func main() {
 			svm_red3_0 := svm_rt.Identity(back, svm_rt.OpAdd)
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:22:29
 					{
 						svm_red3_0 += i
@@ -93,8 +93,8 @@ func main() {
 				svm_red4_5 := svm_rt.Identity(xor, svm_rt.OpXor)
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 						v := svm_range4_0[i]
 //line ../main.go:28:23
 						{
@@ -131,8 +131,8 @@ func main() {
 		svm_p.PDO(1, 6, svm_rt.LoopLevel(R, svm_rt.Cyclic(2)), []svm_rt.Range{{Lo: 0, Hi: (6) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 					_ = i
 //line ../main.go:42:25
 					{
@@ -151,8 +151,8 @@ func main() {
 			svm_red7_0 := svm_rt.Identity(count, svm_rt.OpAdd)
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					k := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					k := int(svm_i)
 //line ../main.go:48:19
 					{
 						svm_red7_0 += k
@@ -172,8 +172,8 @@ func main() {
 				svm_first, svm_n, svm_step := svm_it.Run()
 //line ../main.go:53
 			next:
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:54:26
 					{
 						for d := 2; d*d <= i; d++ {
@@ -199,8 +199,8 @@ func main() {
 				i := int(svm_it.Index(0))
 //line ../main.go:65
 			cols:
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					j := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					j := int(svm_i)
 //line ../main.go:66:26
 					{
 						for _, x := range xs {

@@ -71,8 +71,8 @@ func main() {
 			if !svm_p.Checking() {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:31:25
 						{
 							//svm:trace_region body
@@ -89,8 +89,8 @@ func main() {
 			} else {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:31:25
 						{
 							//svm:trace_region body

@@ -41,8 +41,8 @@ func (v vec) svm_dot(svm_p *svm_rt.Proc, w vec) float64 {
 			svm_red1_0 := svm_rt.Identity(s, svm_rt.OpAdd)
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:17:19
 					{
 						svm_red1_0 += v[i] * w[i]

@@ -55,8 +55,8 @@ func main() {
 			if !svm_p.Checking() {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:23:30
 						{
 							a[i] = float64(i % 7)
@@ -66,8 +66,8 @@ func main() {
 			} else {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:23:30
 						{
 							(*svm_rt.W(svm_p, 1, &a[i])) = float64(i % 7)
@@ -86,8 +86,8 @@ func main() {
 			if !svm_p.Checking() {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:28:30
 						{
 							svm_red6_0 += a[i]
@@ -97,8 +97,8 @@ func main() {
 			} else {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:28:30
 						{
 							svm_red6_0 += (*svm_rt.R(svm_p, 2, &a[i]))
@@ -118,8 +118,8 @@ func main() {
 			if !svm_p.Checking() {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:33:30
 						{
 							if i > 0 && i%1024 == 0 {
@@ -131,8 +131,8 @@ func main() {
 			} else {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:33:30
 						{
 							if i > 0 && i%1024 == 0 {
@@ -156,8 +156,8 @@ func main() {
 			if !svm_p.Checking() {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:40:30
 						{
 							c[i] = int64(i)
@@ -167,8 +167,8 @@ func main() {
 			} else {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:40:30
 						{
 							(*svm_rt.W(svm_p, 4, &c[i])) = int64(i)
@@ -185,8 +185,8 @@ func main() {
 			if !svm_p.Checking() {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:44:26
 						{
 							for j := 0; j < 64; j++ {
@@ -198,8 +198,8 @@ func main() {
 			} else {
 				for svm_it.NextRun() {
 					svm_first, svm_n, svm_step := svm_it.Run()
-					for svm_k := 0; svm_k < svm_n; svm_k++ {
-						i := int(svm_first + svm_k*svm_step)
+					for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+						i := int(svm_i)
 //line ../main.go:44:26
 						{
 							for j := 0; j < 64; j++ {

@@ -48,8 +48,8 @@ func main() {
 					svm_p.PDO(1, 4, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 						for svm_it.NextRun() {
 							svm_first, svm_n, svm_step := svm_it.Run()
-							for svm_k := 0; svm_k < svm_n; svm_k++ {
-								i := int(svm_first + svm_k*svm_step)
+							for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+								i := int(svm_i)
 //line ../main.go:24:27
 								{
 									hits[i]++
@@ -79,8 +79,8 @@ func main() {
 		svm_p.PDO(1, 6, svm_rt.DefaultSchedule(), []svm_rt.Range{{Lo: 0, Hi: (8) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:33:25
 					{
 						//svm:critical tally

@@ -40,8 +40,8 @@ func main() {
 		svm_p.PDO(1, 2, svm_rt.Dynamic(4).Record(R), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:17:25
 					{
 						a[i] = i
@@ -61,8 +61,8 @@ func main() {
 		svm_p.PDO(1, 4, svm_rt.LoopLevel(Q, svm_rt.Block()), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:22:25
 					{
 						a[i] += 1
@@ -90,8 +90,8 @@ func main() {
 		svm_p.PDO(1, 8, svm_rt.OnHome(T2, svm_rt.LoopVar(0, 0)), []svm_rt.Range{{Lo: 0, Hi: (n) - 1, Step: 1}}, func(svm_p *svm_rt.Proc, svm_it *svm_rt.Iter) {
 			for svm_it.NextRun() {
 				svm_first, svm_n, svm_step := svm_it.Run()
-				for svm_k := 0; svm_k < svm_n; svm_k++ {
-					i := int(svm_first + svm_k*svm_step)
+				for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+					i := int(svm_i)
 //line ../main.go:29:25
 					{
 						a[i] *= 2
@@ -113,8 +113,8 @@ func main() {
 					svm_red10_0 := svm_rt.Identity(sum, svm_rt.OpAdd)
 					for svm_it.NextRun() {
 						svm_first, svm_n, svm_step := svm_it.Run()
-						for svm_k := 0; svm_k < svm_n; svm_k++ {
-							i := int(svm_first + svm_k*svm_step)
+						for svm_i, svm_k := svm_first, svm_n; svm_k > 0; svm_i, svm_k = svm_i+svm_step, svm_k-1 {
+							i := int(svm_i)
 //line ../main.go:36:26
 							{
 								svm_red10_0 += a[i]
