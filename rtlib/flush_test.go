@@ -278,3 +278,60 @@ func TestChunksBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDrainedOnce: while a processor writes records, hands chunks over and
+// grows its first, a writer that drains the chunk it fills every few
+// microseconds writes each record to the stream once, in the order
+// written, and the end of the run adds only what it did not drain.
+func TestDrainedOnce(t *testing.T) {
+	var out bytes.Buffer
+	w, err := trace.NewWriter(&out, trace.Binary, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, p := chunkRun(64 << 10) // small chunks: many hand-overs
+	r.procs = []*Proc{p}
+	r.w, r.writerDone, r.drainEvery = w, make(chan struct{}), 20*time.Microsecond
+	go r.writer()
+	const n = 100_000
+	for k := range n {
+		p.begin(trace.TagTraceOverhead, p.id)
+		p.buf.Double(float64(k))
+		p.buf.Int(-1) // this test's, not a hand-over's
+		p.end()
+	}
+	b, ok := p.seal(0, nil)
+	close(r.flushQ)
+	<-r.writerDone
+	if !ok || p.tr.handed.Load() < 10 {
+		t.Fatalf("sealed %v after %d hand-overs, want 10 at least", ok, p.tr.handed.Load())
+	}
+	r.write(sealedBuf{p, b}.unwritten())
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := trace.NewReader(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := 0
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after record %d: %v", next, err)
+		}
+		if rec.Desc.Tag != trace.TagTraceOverhead || rec.Int("overhead type") != -1 {
+			continue
+		}
+		if k := int(rec.Double("duration microseconds")); k != next {
+			t.Fatalf("record %d where %d comes next", k, next)
+		}
+		next++
+	}
+	if next != n {
+		t.Errorf("%d records in the stream, want %d", next, n)
+	}
+}

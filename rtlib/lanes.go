@@ -256,7 +256,7 @@ const laneGrace = 50 * time.Millisecond
 // goroutine has closed its lane or laneGrace has passed; a goroutine still
 // running then keeps what it wrote up to here (its throttled calls, which
 // it writes at its end, are lost).
-func (r *run) sealLanes() [][]byte {
+func (r *run) sealLanes() []sealedBuf {
 	ls := &r.lanes
 	deadline := time.Now().Add(laneGrace)
 	ls.mu.Lock()
@@ -268,10 +268,10 @@ func (r *run) sealLanes() [][]byte {
 	ls.closed = true
 	all := ls.all
 	ls.mu.Unlock()
-	var bufs [][]byte
+	var bufs []sealedBuf
 	for _, l := range all {
 		if b, ok := l.seal(r.stopWait, r.hurry); ok && len(b) > 0 {
-			bufs = append(bufs, b)
+			bufs = append(bufs, sealedBuf{l, b})
 		}
 	}
 	return bufs

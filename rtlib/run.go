@@ -219,6 +219,7 @@ type run struct {
 	mapAlways request.Mask
 
 	flushQ     chan flushItem // full buffers to the writer goroutine
+	drainEvery time.Duration  // 0: drainEvery (a test's writer drains more often)
 	writerDone chan struct{}
 
 	stats       *stats.Run // nil: statistics off
@@ -884,13 +885,13 @@ func (r *run) finish(end int64) {
 		// then let the writer finish with the buffers it has.
 		var notStopped []int
 		lost := 0
-		bufs := make([][]byte, r.n)
+		bufs := make([]sealedBuf, r.n)
 		for i, p := range r.procs {
 			b, ok := p.seal(r.stopWait, r.hurry)
 			if !ok {
 				lost = -1
 			}
-			bufs[i] = b
+			bufs[i] = sealedBuf{p, b}
 			if !stopped[i] {
 				notStopped = append(notStopped, i)
 			}
@@ -898,12 +899,8 @@ func (r *run) finish(end int64) {
 		bufs = append(bufs, r.sealLanes()...)
 		close(r.flushQ)
 		<-r.writerDone
-		for _, b := range bufs {
-			if len(b) > 0 {
-				if err := r.w.WriteTrusted(b); err != nil {
-					r.setWriteErr(err)
-				}
-			}
+		for _, sb := range bufs {
+			r.write(sb.unwritten())
 		}
 		if r.ranks != nil && !r.failedRun() {
 			r.endClocks()

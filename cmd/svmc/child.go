@@ -41,7 +41,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 		// The program writes its trace under a partial name until it is
 		// complete; what it wrote is all there is now.
 		if tracePath != "" && os.Rename(trace.PartialName(tracePath, prog.Process.Pid), tracePath) == nil {
-			msg += fmt.Sprintf("; the trace %s holds what the processors had handed over (at most two trace buffers each are lost) and has no trace-end record", tracePath)
+			msg += fmt.Sprintf("; the trace %s holds the records the processors had written until about 0.1 s before (what they wrote after is lost) and has no trace-end record", tracePath)
 		}
 		fmt.Fprintln(stderr, msg)
 		return exitError{128 + int(sig)}

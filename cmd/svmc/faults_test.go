@@ -267,13 +267,62 @@ func TestKilledProgram(t *testing.T) {
 	tr := filepath.Join(dir, "t.sddf")
 	t.Setenv("MODE", "suicide")
 	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
-	want := "svmc: the program was killed by SIGKILL; the trace " + tr + " holds what the processors had handed over (at most two trace buffers each are lost) and has no trace-end record\n"
+	want := "svmc: the program was killed by SIGKILL; the trace " + tr + " holds the records the processors had written until about 0.1 s before (what they wrote after is lost) and has no trace-end record\n"
 	if res.code != 137 || res.stderr != want {
 		t.Errorf("exit %d, stderr %q; want 137 and %q", res.code, res.stderr, want)
 	}
 	rep := runSvmc(t, dir, "report", tr)
 	if rep.code != 0 || !strings.Contains(rep.stdout, "no trace-end record") {
 		t.Errorf("report of the killed run: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
+}
+
+// TestKilledProgramKeepsRecords: a traced program killed by SIGKILL keeps
+// the records its processors wrote up to a moment before: the writer
+// drains the chunks they fill every 0.1 s. Before, a run killed before a
+// processor filled a chunk of 256 KiB left a trace of no records (x505).
+func TestKilledProgramKeepsRecords(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+//go:noinline
+func step(k int) int {
+	time.Sleep(time.Millisecond)
+	return 2 * k
+}
+
+func main() {
+	s := 0
+	for k := 0; k < 100; k++ {
+		s += step(k)
+	}
+	fmt.Println(s)
+	// Long after the drain of the calls above: each drain writes what
+	// the processors wrote since the one before.
+	time.Sleep(time.Second)
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {}
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 137 || res.stdout != "9900\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 137 after 9900", res.code, res.stdout, res.stderr)
+	}
+	calls := 0
+	for _, r := range readTrace(t, tr) {
+		if r.Desc.Name == "trace-region-start" {
+			calls++
+		}
+	}
+	if calls < 100 {
+		t.Errorf("the killed run's trace holds %d calls of step, want its 100 (and main's region)", calls)
 	}
 }
 
