@@ -639,11 +639,20 @@ func (p *Package) placeFrom(pos, from token.Pos) string {
 // The receiver of a call of a method that may change it (methodWrites) is
 // written too: warn gets the method, nil for an assignment.
 func (p *Package) outsideWrites(c *Construct, body *ast.BlockStmt, scope ast.Node, keep map[types.Object]bool, warn func(e ast.Expr, o types.Object, mc *methodCall) bool) {
-	for _, v := range c.Sub.Shared {
+	travels := func(o types.Object) bool {
 		// Storage whose elements hold pointers never travels between
 		// ranks (rtlib's hasPointers): shared or not, it is a rank's own.
-		if e := pointerElem(v.Obj.Type()); e == nil || !p.holdsPointers(e) {
-			keep[v.Obj] = true
+		e := pointerElem(o.Type())
+		return e == nil || !p.holdsPointers(e)
+	}
+	for _, v := range c.Sub.Shared {
+		keep[v.Obj] = keep[v.Obj] || travels(v.Obj)
+	}
+	for o := range p.sharedStorage() {
+		// A package-level variable shared in another function's body
+		// (main's, x511) is shared storage wherever it is written.
+		if v, ok := o.(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			keep[o] = keep[o] || travels(o)
 		}
 	}
 	var als map[types.Object]alias

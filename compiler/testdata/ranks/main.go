@@ -202,3 +202,20 @@ func fillTable() {
 		table[i] = i // want table: global advice
 	}
 }
+
+// field is declared shared by another function than the one whose pdo
+// writes it (x511): a package-level variable shared in any function's body
+// is shared storage from there on, and travels.
+var field [8][8]float64
+
+func shareField() {
+	//svm:shared field
+	relax()
+}
+
+func relax() {
+	//svm:pdo loops(i)
+	for i := 1; i < 7; i++ {
+		field[i][1] = float64(i)
+	}
+}
