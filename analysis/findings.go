@@ -311,15 +311,24 @@ func rankedFindings(m *Model) []Finding {
 			Title:  title,
 			Advice: advice})
 	}
-	if ov := m.Time.TraceOverhead + m.Time.LaneTraceOverhead; ov > 0 {
+	if ov := m.Time.TraceOverhead + m.Time.LaneTraceOverhead; ov > 0 || m.Time.Recording > 0 {
 		lanes := ""
 		if m.Time.LaneTraceOverhead > 0 {
 			lanes = fmt.Sprintf("; %s of it on goroutines' lanes", Dur(m.Time.LaneTraceOverhead))
 		}
-		add(Finding{Kind: FindOverhead, Lost: ov, Region: -1,
+		f := Finding{Kind: FindOverhead, Lost: ov, Region: -1,
 			Site:   mainSite(pi),
 			Title:  fmt.Sprintf("writing trace buffers took %s (trace-overhead records%s)", Dur(ov), lanes),
-			Advice: "raise SVM_TraceBuf_Size, trace a lower stage, or request only the regions under study"})
+			Advice: "raise SVM_TraceBuf_Size, trace a lower stage, or request only the regions under study"}
+		if rec := m.Time.Recording; rec > ov {
+			// The runtime's estimate of its own work: within the
+			// times above, so the run is that much slower than
+			// untraced and every region that much longer.
+			f.Lost = rec + ov
+			f.Title = fmt.Sprintf("recording the trace took about %s of the processors' time (the runtime's estimate: the records written and the calls of throttled subprograms it timed, at their cost measured when the run started), writing its buffers %s%s; the times above include it, and untraced the program runs about that much faster", Dur(rec), Dur(ov), lanes)
+			f.Advice = "trace a lower stage or request only the regions under study (--next-request writes such a request); frequent small calls stop being traced sooner with a lower throttle_calls (a recursive function's outermost calls are timed even then)"
+		}
+		add(f)
 	}
 	fs = foldQueueImbalance(fs)
 	slices.SortStableFunc(fs, func(a, b Finding) int {

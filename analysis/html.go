@@ -103,6 +103,9 @@ T = {{dur $m.Duration}} ({{dur $m.Start}} .. {{dur $m.End}})</p>
 <tr><td>&nbsp;&nbsp;overhead</td><td class="n">{{dur $c.Overhead}}</td><td class="n">{{pct (ratio $c.Overhead $c.Total)}}</td><td>tracing {{dur $c.TraceOverhead}}{{if gt $c.LaneTraceOverhead 0.0}} (and {{dur $c.LaneTraceOverhead}} on goroutines' lanes, within their processor's productive time){{end}}, pdo startup {{dur $c.PDOStartup}}, chunk fetching {{dur $c.Dispatch}}, late to a pdo {{dur $c.Join}}, before/after a processor's records {{dur $c.Outside}}</td></tr>
 <tr><td>&nbsp;&nbsp;serial</td><td class="n">{{dur $c.Serial}}</td><td class="n">{{pct (ratio $c.Serial $c.Total)}}</td><td>processors idle while the leader runs exclusive code</td></tr>
 </table>
+{{- if gt $c.Recording 0.0}}
+<p>Of all these, recording the trace took about {{dur $c.Recording}} ({{pct (ratio $c.Recording $c.Total)}}; the runtime's estimate).</p>
+{{- end}}
 <p class="key"><span class="prod"></span>productive<span class="imb"></span>imbalance<span class="sync"></span>waiting{{if $m.Messages}}<span class="msg"></span>messages{{end}}<span class="ovh"></span>overhead<span class="ser"></span>serial</p>
 <table>
 <tr><th class="n">proc</th><th></th><th class="n">productive</th><th class="n">imbalance</th><th class="n">waiting</th>{{if $m.Messages}}<th class="n">messages</th>{{end}}<th class="n">overhead</th><th class="n">serial</th><th class="n">efficiency</th></tr>

@@ -162,8 +162,14 @@ type Characteristics struct {
 	// to the writer, within that processor's productive time (their
 	// work), so not a part of Overhead.
 	LaneTraceOverhead float64 `json:"lane_trace_overhead_us,omitempty"`
-	PDOStartup        float64 `json:"pdo_startup_us"` // pdo-info startup times (planning the schedule)
-	Dispatch          float64 `json:"dispatch_us"`    // fetching the chunks of self-scheduled pdos (pdo-work)
+	// Recording is the time the processors spent recording the trace as
+	// the runtime estimates it (trace-overhead records of type
+	// recording): within the times above, spread through the run, so
+	// not a part of Overhead; untraced, the program runs about that
+	// much faster.
+	Recording  float64 `json:"recording_us,omitempty"`
+	PDOStartup float64 `json:"pdo_startup_us"` // pdo-info startup times (planning the schedule)
+	Dispatch   float64 `json:"dispatch_us"`    // fetching the chunks of self-scheduled pdos (pdo-work)
 	// Join is the time processors idle outside any construct spent
 	// before entering a pdo instance another member had already begun:
 	// the team's wake-up, not serial code (the leader was in the loop).
@@ -524,6 +530,7 @@ type nodeState struct {
 	stack       []frame // the open regions
 	buckets     [nBuckets]float64
 	traceOv     float64
+	recording   float64 // trace-overhead of type recording, the lanes' included
 	laneTraceOv float64 // the trace-overhead of its goroutines' lanes
 	startup     float64
 	dispatch    float64  // fetching chunks (pdo-work)
@@ -850,6 +857,8 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 		switch {
 		case e.Tag == trace.TagThrottledCalls && l.owner >= 0:
 			b.throttle(b.node(l.owner), e)
+		case e.Tag == trace.TagTraceOverhead && l.owner >= 0 && e.A == trace.OverheadRecording:
+			b.node(l.owner).recording += e.F
 		case e.Tag == trace.TagTraceOverhead && l.owner >= 0:
 			b.node(l.owner).laneTraceOv += e.F
 		case e.Tag == trace.TagPDOWork:
@@ -905,6 +914,10 @@ func (b *builder) Instant(e *replay.Event, _ int) {
 			}
 		}
 	case trace.TagTraceOverhead:
+		if e.A == trace.OverheadRecording {
+			n.recording += e.F // an estimate for the whole run, not an interval
+			break
+		}
 		n.traceOv += e.F
 		n.buckets[b.bucket(n)] -= e.F
 	case trace.TagTraceThrottled, trace.TagThrottledCalls:
@@ -1558,6 +1571,7 @@ func (b *builder) model() *Model {
 			pt.Messages = n.buckets[bMsg]
 			pt.TraceOverhead = n.traceOv
 			pt.LaneTraceOverhead = n.laneTraceOv
+			pt.Recording = n.recording
 			pt.PDOStartup = n.startup
 			pt.Dispatch = n.dispatch
 			pt.Join = n.join
@@ -1582,6 +1596,7 @@ func (b *builder) model() *Model {
 		c.Serial += pt.Serial
 		c.TraceOverhead += pt.TraceOverhead
 		c.LaneTraceOverhead += pt.LaneTraceOverhead
+		c.Recording += pt.Recording
 		c.PDOStartup += pt.PDOStartup
 		c.Dispatch += pt.Dispatch
 		c.Join += pt.Join

@@ -225,6 +225,9 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Sprintf("tracing %s%s, pdo startup %s, chunk fetching %s, late to a pdo %s, before/after a processor's records %s", Dur(c.TraceOverhead), laneTracing(&c), Dur(c.PDOStartup), Dur(c.Dispatch), Dur(c.Join), Dur(c.Outside)))
 	t.add("  serial", Dur(c.Serial), pct(ratio(c.Serial, c.Total)), "processors idle while the leader runs exclusive code")
 	t.write(w, "  ")
+	if c.Recording > 0 {
+		fmt.Fprintf(w, "  of all these, recording the trace took about %s (%s; the runtime's estimate)\n", Dur(c.Recording), pct(ratio(c.Recording, c.Total)))
+	}
 
 	fmt.Fprintln(w)
 	msgs := m.Messages != nil || c.Messages > 0

@@ -221,7 +221,7 @@ func readRecords(t *testing.T, path string) []*trace.Record {
 	if len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
 		t.Fatalf("the trace does not end with trace-end")
 	}
-	return recs[:len(recs)-1]
+	return tracetest.WithoutEstimates(recs[:len(recs)-1])
 }
 
 func TestUserErrors(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/svmc/svmc/trace"
+	"github.com/svmc/svmc/trace/tracetest"
 )
 
 // testProg is the program information of the hand-written "generated code"
@@ -70,7 +71,7 @@ func readTrace(t testing.TB, b []byte) []*trace.Record {
 			t.Fatalf("run index: %v", err)
 		}
 	}
-	return recs[:len(recs)-1]
+	return tracetest.WithoutEstimates(recs[:len(recs)-1]) // TestRecordingRecords reads them
 }
 
 // byNode splits records by node id.

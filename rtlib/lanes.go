@@ -232,6 +232,7 @@ func GoRecover(l *Proc, started string) {
 // for the processor's next goroutine.
 func (l *Proc) laneEnd() {
 	l.closeRegionsAbove(0)
+	l.recordingRec()
 	l.throttledCallsRecs()
 	l.begin(trace.TagGoroutineEnd, l.id)
 	l.end()

@@ -201,6 +201,7 @@ type run struct {
 	adaptive   bool          // barrier waits adapt their yielding (see await)
 	quickJoin  bool          // nothing observes a member's wait at a pdo's end (aps.arrive)
 	thrCalls   int64         // throttling (throttle.go): calls, 0 off
+	recCost    recordingCost // what recording costs (recording.go)
 	thrUs      float64       // and mean inclusive µs
 	standalone bool
 
@@ -685,6 +686,7 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		r.flushQ = make(chan flushItem, 4*r.n) // a send waits only when the writer is that far behind
 		r.writerDone = make(chan struct{})
 		go r.writer()
+		r.recCost = r.calibrate()
 	}
 	r.live.Store(int32(r.n))
 	prev := activeRun.Swap(r)
@@ -1011,6 +1013,7 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 func (p *Proc) ended() {
 	p.endOnce.Do(func() {
 		p.st.Stop()
+		p.recordingRec()
 		p.throttledCallsRecs()
 		close(p.exited)
 		if p.r.live.Add(-1) == 0 {

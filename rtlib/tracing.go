@@ -158,6 +158,8 @@ type procTrace struct {
 	slots  int          // the most it may own (chunkSlots)
 	ctx    []ctxEntry   // the regions of a leader at its last dispatch (snapCtx)
 	handed atomic.Int64 // chunks handed to the writer (flushFull)
+	nrec   int64        // records in the chunks handed over
+	nrecAt int64        // records counted by the last recordingRec
 	// The writer's side, touched by its goroutine only (and by the end of
 	// the run after it stopped): the chunks it wrote, and how much of the
 	// chunk the processor fills it wrote already (drained).
@@ -238,6 +240,7 @@ func (p *Proc) flushFull() {
 		p.st.Restore(sw)
 		return
 	}
+	p.tr.nrec += int64(p.buf.Records())
 	p.tr.handed.Add(1) // before the new chunk is published: drained reads it around them
 	r.flushQ <- flushItem{p, p.buf.B}
 	p.buf = trace.Buf{B: p.tr.freeChunk(p.chunkLimit + recordRoom)}

@@ -490,6 +490,11 @@ func RegionTypeName(t int) string {
 // Overhead types of the trace-overhead record.
 const (
 	OverheadFlush = 1 // a processor's buffer was written to the trace file
+	// OverheadRecording: the time a processor spent recording its trace
+	// (its records, its throttled subprograms' timed and gated calls),
+	// estimated from costs measured when the run started; written when
+	// it ends, it is no interval of the run but spread through it.
+	OverheadRecording = 2
 )
 
 // Status of the trace-end record: how the run ended.

@@ -10,6 +10,7 @@ package tracetest
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -121,11 +122,17 @@ func (s *Synth) Throttle(node int, t float64, tag trace.Tag, sub, calls int, us 
 }
 
 // Overhead writes trace-overhead of a buffer flush lasting d microseconds.
-func (s *Synth) Overhead(node int, t, d float64) {
+func (s *Synth) Overhead(node int, t, d float64) { s.overhead(node, t, d, trace.OverheadFlush) }
+
+// Recording writes the trace-overhead record of the estimated time node
+// spent recording its trace (d µs), as a processor writes it when it ends.
+func (s *Synth) Recording(node int, t, d float64) { s.overhead(node, t, d, trace.OverheadRecording) }
+
+func (s *Synth) overhead(node int, t, d float64, typ int) {
 	b := &s.Bufs[node]
 	b.Begin(trace.TagTraceOverhead, node, t)
 	b.Double(d)
-	b.Int(trace.OverheadFlush)
+	b.Int(typ)
 	b.End()
 }
 
@@ -487,4 +494,14 @@ func Measured() *Synth {
 	s.StatGroup(30, 0, 7, 12, "SyncGrp", 0.5, 1, 10)
 	s.TraceEnd(30, trace.EndNormal, "", nil, 0)
 	return s
+}
+
+// WithoutEstimates leaves out the trace-overhead records of type recording
+// with which the runtime ends every processor's records (its estimate of
+// the time it spent recording, rtlib/recording.go): tests that compare the
+// sequences of other records compare them without it.
+func WithoutEstimates(recs []*trace.Record) []*trace.Record {
+	return slices.DeleteFunc(recs, func(r *trace.Record) bool {
+		return r.Desc.Tag == trace.TagTraceOverhead && r.Int("overhead type") == trace.OverheadRecording
+	})
 }
