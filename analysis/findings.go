@@ -598,6 +598,13 @@ func NextRequest(findings []Finding, prog *progdb.Program) []byte {
 		fmt.Fprintf(&b, "CONFIG SVM_Throttle_Calls: %d\n", NarrowThrottle)
 	} else {
 		b.WriteString("CONFIG SVM_TraceStage: 1\n")
+		if global {
+			// Tracing itself is the top finding (a recursive function's
+			// calls, x514): at stage 1 every call is still a region,
+			// so the frequent ones stop being traced sooner.
+			fmt.Fprintf(&b, "# frequent calls: traced for their first %d calls per processor, then counted\n", NarrowThrottle)
+			fmt.Fprintf(&b, "CONFIG SVM_Throttle_Calls: %d\n", NarrowThrottle)
+		}
 	}
 	for _, r := range reqs {
 		for _, w := range r.why {

@@ -64,6 +64,21 @@ REQUEST GLOBAL TrOverhead
 	if got := string(NextRequest(nil, prog)); got != "# svmc report --findings: next run for the top findings\nCONFIG SVM_TraceStage: 1\n" {
 		t.Errorf("empty: %q", got)
 	}
+	// Tracing the top finding: stage 1 traces every call still, so the
+	// frequent ones stop sooner (svmc tune of x514 asked for the same run
+	// again, its trace as large).
+	var tracing []Finding
+	for _, f := range fs {
+		if f.Kind == FindOverhead {
+			tracing = append(tracing, f)
+		}
+	}
+	want = "# svmc report --findings: next run for the top findings\nCONFIG SVM_TraceStage: 1\n" +
+		"# frequent calls: traced for their first 1000 calls per processor, then counted\nCONFIG SVM_Throttle_Calls: 1000\n" +
+		"# tracing 1.5%\nREQUEST GLOBAL TrOverhead\n"
+	if got := string(NextRequest(tracing, prog)); len(tracing) != 1 || got != want {
+		t.Errorf("tracing alone (%d findings):\n%s\nwant:\n%s", len(tracing), got, want)
+	}
 }
 
 // The findings of a real-shaped model name the right request targets.
