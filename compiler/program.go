@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -272,15 +274,8 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 // (pkgs: listImports, main alone at the top) and whose files hold a //svm:
 // directive or that import the runtime, sorted by import path.
 func libraries(pkgs []*packages.Package) []libDir {
-	if len(pkgs) != 1 {
-		return nil
-	}
 	found := map[string]libDir{} // by import path
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p == pkgs[0] || !ownSource(p.Module) && !vendored(p) ||
-			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") || svmcWork(p) == "" {
-			return
-		}
+	eachLibrary(pkgs, func(p *packages.Package, _ string) {
 		d := libDir{dir: filepath.Dir(p.GoFiles[0])}
 		if vendored(p) {
 			d.path = p.PkgPath
@@ -292,6 +287,49 @@ func libraries(pkgs []*packages.Package) []libDir {
 		dirs = append(dirs, found[path])
 	}
 	return dirs
+}
+
+// eachLibrary calls f for each package of the user's modules (or vendored)
+// that main (pkgs[0]) imports and that gives svmc work, with where
+// (svmcWork).
+func eachLibrary(pkgs []*packages.Package, f func(p *packages.Package, work string)) {
+	if len(pkgs) != 1 {
+		return
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p == pkgs[0] || !ownSource(p.Module) && !vendored(p) ||
+			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
+			return
+		}
+		if work := svmcWork(p); work != "" {
+			f(p, work)
+		}
+	})
+}
+
+// Libraries are the libraries CompileProgram compiles with the package
+// main of cfg, by import path, each with where it gives svmc work (its
+// first directive, the file named from the working directory when below
+// it): svmc compile, which writes the main package alone, says that their
+// directives run serially in its output's build.
+func Libraries(cfg Config) (map[string]token.Position, error) {
+	pkgs, err := listImports(cfg)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]token.Position{}
+	eachLibrary(pkgs, func(p *packages.Package, work string) {
+		i := strings.LastIndexByte(work, ':')
+		pos := token.Position{Filename: work[:i]}
+		pos.Line, _ = strconv.Atoi(work[i+1:])
+		if data, err := os.ReadFile(pos.Filename); err == nil {
+			if lines := bytes.Split(data, []byte("\n")); pos.Line <= len(lines) {
+				pos.Column = bytes.Index(lines[pos.Line-1], []byte("//svm:")) + 1 // 0 for the runtime's API
+			}
+		}
+		found[p.PkgPath] = displayPos(pos)
+	})
+	return found, nil
 }
 
 // svmcWork is where package p gives svmc something to compile: the first

@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/svmc/svmc/codegen"
+	"github.com/svmc/svmc/compiler"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -62,12 +64,29 @@ github.com/svmc/svmc/rtlib. Use it from a //go:generate line:
 			if err := writeOutput(out, outDir); err != nil {
 				return err
 			}
+			if p.Types.Name() == "main" {
+				warnLibraries(setup, cmd.ErrOrStderr())
+			}
 			return removeStale(out, outDir)
 		},
 	}
 	cmd.Flags().StringVarP(&outDir, "out", "o", "", "directory to write the instrumented package to")
 	instrumentFlag(cmd)
 	return cmd
+}
+
+// warnLibraries says which libraries of a main package svmc compile left
+// as written: DIR holds the main package alone and imports them, so their
+// directives run serially there (x502: a matrix package's pdos, without a
+// word), where svmc build and svmc run compile them too.
+func warnLibraries(setup goSetup, stderr io.Writer) {
+	libs, err := compiler.Libraries(compiler.Config{Dir: setup.dir, Pattern: ".", BuildFlags: setup.flags, Env: setup.env})
+	if err != nil {
+		return // the build of DIR says what is wrong with the imports
+	}
+	for _, path := range slices.Sorted(maps.Keys(libs)) {
+		fmt.Fprintf(stderr, "%s: warning: svmc compile writes the main package alone: the package %s it imports is not instrumented in its output, whose build runs these directives serially; svmc build and svmc run compile it too\n", libs[path], path)
+	}
 }
 
 // runFlags are the flags of svmc run that become run-time parameters. The

@@ -1226,3 +1226,34 @@ func main() {
 		t.Errorf("a division by zero in the pdo: exit %d, stderr without main.go:12\n%s", res.code, res.stderr)
 	}
 }
+
+// TestCompileSaysLibraries: svmc compile writes the main package alone, so
+// a library of the module with directives runs them serially in its
+// output's build: it says so, at the library's first directive, and
+// writes the main package as before. Before, x502's matrix package lost
+// its pdos without a word.
+func TestCompileSaysLibraries(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/lib\"\n)\n\nfunc main() { fmt.Println(lib.Sum(10)) }\n",
+		"lib/lib.go": `package lib
+
+func Sum(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+`,
+		"plain/plain.go": "package plain\n\nfunc One() int { return 1 }\n",
+	})
+	res := runSvmc(t, dir, "compile", "-o", "gen", ".")
+	want := filepath.Join("lib", "lib.go") + ":5:2: warning: svmc compile writes the main package alone: the package example.com/user/lib it imports is not instrumented in its output, whose build runs these directives serially; svmc build and svmc run compile it too\n"
+	if res.code != 0 || res.stderr != want {
+		t.Errorf("exit %d, stderr %q; want 0 and %q", res.code, res.stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen", "main.go")); err != nil {
+		t.Errorf("the main package was not written: %v", err)
+	}
+}
