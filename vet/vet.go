@@ -28,11 +28,20 @@ Packages without //svm: comments are skipped.`,
 	Run: run,
 }
 
+// mpi is the analyzer's flag -svmc.mpi (svmc vet --mpi): also the checks
+// of a build whose processors are the ranks of an MPI job (svmc run
+// --mpi), which warn where a pdo writes what stays on each rank.
+var mpi bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&mpi, "mpi", false, "also check as svmc run --mpi builds: variables a pdo writes that stay on each rank")
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	if !hasDirectives(pass) {
 		return nil, nil
 	}
-	p, _ := compiler.CompileFiles(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, compiler.Config{Library: true})
+	p, _ := compiler.CompileFiles(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, compiler.Config{Library: true, Ranks: mpi})
 	if p == nil {
 		return nil, nil
 	}

@@ -25,17 +25,19 @@ func asVetTool(args []string) {
 
 func vetCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "vet [-json] [packages]",
+		Use:   "vet [-json] [--mpi] [packages]",
 		Short: "report svmc's diagnostics of //svm: directives and parallel bodies, as go vet does",
 		Long: `vet runs go vet with svmc as its vet tool: for every package with //svm: directives
 it reports the directives' errors and the checks of parallel bodies (write conflicts,
 loop-carried dependences, shared maps, barriers in a branch on the processor number),
-each at file:line:col, and exits 1 if it reported anything. -json writes go vet's JSON.
+each at file:line:col, and exits 1 if it reported anything. -json writes go vet's JSON;
+--mpi adds the checks of svmc run --mpi (variables a pdo writes that stay on each rank).
 
 The same analyzer runs in go vet and gopls:
 
 	go vet -vettool=$(which svmc-vet) ./...    (go install github.com/svmc/svmc/cmd/svmc-vet)`,
 		Example: `  svmc vet ./...
+  svmc vet --mpi ./...       before running on several machines
   svmc vet -json . > vet.json`,
 		// go vet's own flags (-json, -tags, ...) are passed to it as they
 		// are written, with one dash.
@@ -53,6 +55,8 @@ The same analyzer runs in go vet and gopls:
 					return cmd.Help()
 				case a == "--json":
 					a = "-json"
+				case a == "--mpi" || a == "-mpi":
+					a = "-svmc.mpi" // the analyzer's flag, as go vet passes it on
 				case !strings.HasPrefix(a, "-"):
 					pkgs++
 				}

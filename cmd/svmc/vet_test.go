@@ -46,6 +46,12 @@ func Fill(a []float64) {
 	if res := runSvmc(t, dir, "vet", "./lib"); res.code != 0 || res.stderr != "" {
 		t.Errorf("svmc vet ./lib: exit %d\n%s", res.code, res.stderr)
 	}
+	// --mpi adds the checks of svmc run --mpi: lib's a[i] stays on each
+	// rank (before, only svmc run --mpi said so, when it built).
+	res = runSvmc(t, dir, "vet", "--mpi", "./lib")
+	if res.code != 1 || !strings.Contains(res.stderr, "lib.go:7:3: a is private to each rank under --mpi: the pdo at line 5 writes it") {
+		t.Errorf("svmc vet --mpi ./lib: exit %d\n%s", res.code, res.stderr)
+	}
 	// go vet writes one JSON object per package it vets.
 	res = runSvmc(t, dir, "vet", "-json", ".")
 	out := map[string]map[string][]struct {
