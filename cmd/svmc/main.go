@@ -75,10 +75,35 @@ func versionCmd() *cobra.Command {
 	}
 }
 
+// badValue says what a flag wants in place of the value pflag could not
+// parse, instead of strconv's words: `invalid argument "abc" for "-n,
+// --nprocs" flag: want a whole number` (it said `strconv.ParseInt:
+// parsing "abc": invalid syntax`).
+func badValue(msg string) error {
+	head, parse, ok := strings.Cut(msg, ": strconv.")
+	if !ok {
+		return errors.New(msg)
+	}
+	want := "a number"
+	switch {
+	case strings.HasPrefix(parse, "ParseInt"), strings.HasPrefix(parse, "ParseUint"):
+		want = "a whole number"
+		if strings.HasSuffix(parse, "value out of range") {
+			want = "a smaller whole number"
+		}
+	case strings.HasPrefix(parse, "ParseBool"):
+		want = "true or false"
+	}
+	return fmt.Errorf("%s: want %s", head, want)
+}
+
 // flagError says where a flag svmc does not know belongs: a go test flag
 // (svmc test -v) or the program's own (svmc run -x) goes after --.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if strings.HasPrefix(msg, "invalid argument") {
+		return badValue(msg)
+	}
 	if !strings.HasPrefix(msg, "unknown") {
 		return err
 	}

@@ -615,9 +615,13 @@ func TestUsageErrors(t *testing.T) {
 		// The go command's single-dash long flags are svmc's too.
 		{[]string{"run", "-nprocs", "0", "."}, "-n 0: want a positive number of processors"},
 		{[]string{"run", "-stage=9", "."}, "--stage 9: want a stage from 0 to 6"},
+		// A value pflag cannot parse: what the flag wants, not strconv's words.
+		{[]string{"run", "-n", "abc", "."}, `invalid argument "abc" for "-n, --nprocs" flag: want a whole number`},
+		{[]string{"run", "-n", "99999999999999999999", "."}, "flag: want a smaller whole number"},
+		{[]string{"report", "--findings=maybe", "t.sddf"}, `invalid argument "maybe" for "--findings" flag: want true or false`},
 	} {
 		res := runSvmc(t, t.TempDir(), c.args...)
-		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
+		if res.code == 0 || !strings.Contains(res.stderr, c.want) || strings.Contains(res.stderr, "strconv") {
 			t.Errorf("svmc %s: exit %d, stderr %q; want an error containing %q", strings.Join(c.args, " "), res.code, res.stderr, c.want)
 		}
 	}
