@@ -60,6 +60,12 @@ func (p *Package) attach() []*Construct {
 func (p *Package) misplaced(f *File, d *Dir) {
 	pos := d.Comment.Slash
 	if fd := p.funcDeclAt(f, pos); fd != nil && fd.Name.Name == "init" {
+		if d.Kind == directives.PDO {
+			// A table built in init (x507): the loop runs as written,
+			// as it would from a package variable's initialiser.
+			p.warnf(pos, "pdo in func init runs all its iterations serially: the packages are initialised before main starts the processors; move the loop into main or a function main calls to run it in parallel")
+			return
+		}
 		p.errorf(pos, "%s directive in func init: directives run on the processors, which start with main; move it into main or a function main calls", d.Kind)
 		return
 	}

@@ -35,3 +35,11 @@ func main() {
 		println("so is a case clause")
 	}
 }
+
+// A table built in init: its pdo runs serially, as plain Go.
+func init() {
+	//svm:pdo loops(i) // want 2:`^warning: pdo in func init runs all its iterations serially: the packages are initialised before main starts the processors; move the loop into main or a function main calls to run it in parallel$`
+	for i := range 3 {
+		global += i
+	}
+}
