@@ -384,3 +384,50 @@ func BenchmarkEPCC_GoChanBarrier(b *testing.B) {
 		<-done
 	})
 }
+
+// benchSink keeps a benchmark's result alive.
+var benchSink float64
+
+// BenchmarkPDOOneProcessor: a pdo of 16 iterations with a reduction, as
+// svmc generates it, called again and again on one processor at stage 0
+// (x491's dot product): the serial loop (serialPDO), not a team's
+// dispatch and join. plain is the same loop without the runtime.
+func BenchmarkPDOOneProcessor(b *testing.B) {
+	a := make([]float64, 16)
+	for i := range a {
+		a[i] = float64(i % 7)
+	}
+	b.Run("plain", func(b *testing.B) {
+		sum := 0.0
+		for b.Loop() {
+			s := 0.0
+			for i := range a {
+				s += a[i] * a[i]
+			}
+			sum += s
+		}
+		benchSink = sum
+	})
+	b.Run("pdo", func(b *testing.B) {
+		b.ReportAllocs()
+		benchRun(b, 1, 0, func(p *Proc) {
+			space := []Range{{Lo: 0, Hi: len(a) - 1, Step: 1}}
+			sum := 0.0
+			for range b.N {
+				s := 0.0
+				p.PDO(1, 1, DefaultSchedule(), space, func(p *Proc, it *Iter) {
+					red := Identity(s, OpAdd)
+					for it.NextRun() {
+						first, n, step := it.Run()
+						for i, k := first, n; k > 0; i, k = i+step, k-1 {
+							red += a[i] * a[i]
+						}
+					}
+					ReduceInto(it, &s, red, OpAdd)
+				})
+				sum += s
+			}
+			benchSink = sum
+		})
+	})
+}

@@ -130,6 +130,13 @@ func (p *Proc) PDO(sub, dir int, s Schedule, space []Range, body func(p *Proc, i
 	p.spreadUnsupported(at, "a pdo")
 	s = p.r.rankSchedule(s)
 	a := p.aps
+	if len(a.members) == 1 && !p.track && p.st == nil && p.r.ranks == nil && s.kind == sDefault {
+		// One processor and nothing to record: the serial loop, without
+		// a team's dispatch and join (x491, a dot product of 16 elements
+		// called in a loop: 0.3-0.5 µs a call against 0.015 plain).
+		p.serialPDO(at, space, body)
+		return
+	}
 	repl := p.mode == replicated && len(a.members) > 1
 	if repl { // a copy, compared by the leader at the end (sameSpace): the caller's nest stays on its stack
 		sl := &a.slots[p.apsIndex]

@@ -34,7 +34,7 @@ const calibrationCalls = 256
 
 // calibrate measures the recording costs with the run's mask for
 // processor 0, on a processor of its own whose records go nowhere: the
-// best of three rounds of traced calls of main's subprogram (two records
+// best of five rounds of traced calls of main's subprogram (two records
 // each), and of calls that take the entry of the same subprogram
 // throttled.
 func (r *run) calibrate() recordingCost {
@@ -53,7 +53,7 @@ func (r *run) calibrate() recordingCost {
 	noop := func(p *Proc) { p.Trace(sub) }
 	best := func(f func()) float64 {
 		ns := int64(-1)
-		for range 3 {
+		for range 5 {
 			t0 := nanotime()
 			f()
 			if d := nanotime() - t0; ns < 0 || d < ns {
