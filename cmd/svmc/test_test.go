@@ -852,3 +852,49 @@ func FuzzSumSq(f *testing.F) {
 		t.Errorf("the seeds' loops ran on %d processors, want 2", w)
 	}
 }
+
+// TestSvmcTestTimeout: a test that hangs until go test's -timeout panics
+// the test binary leaves its trace under its partial name; svmc test gives
+// it the name asked for and says so, and the trace holds the calls the
+// test made before the end (the writer drains the processors' chunks).
+// Before, x520's trace stayed t.sddf.PID.partial without a word.
+func TestSvmcTestTimeout(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"hang.go": `package hang
+
+import "time"
+
+func Work(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+
+func Stuck() {
+	for {
+		Work(100)
+		time.Sleep(time.Millisecond)
+	}
+}
+`,
+		"hang_test.go": "package hang\n\nimport \"testing\"\n\nfunc TestStuck(t *testing.T) { Stuck() }\n",
+	})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "test", "-n", "2", "--trace", tr, ".", "--", "-timeout", "1s")
+	want := "svmc: the test binary ended without completing its trace (a test that timed out, or the binary killed): " + tr + " holds its records until about 0.1 s before the end and has no trace-end record\n"
+	if res.code == 0 || !strings.Contains(res.stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want a failure and %q", res.code, res.stderr, want)
+	}
+	works := 0
+	for _, r := range readTrace(t, tr) {
+		if r.Desc.Name == "trace-region-start" && r.Int("trace region type") == trace.RegionPDO {
+			works++
+		}
+	}
+	if works < 100 {
+		t.Errorf("the trace holds %d pdo starts, want those of the second the test ran (a few hundred)", works)
+	}
+}
