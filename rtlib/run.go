@@ -201,8 +201,8 @@ type run struct {
 	adaptive   bool          // barrier waits adapt their yielding (see await)
 	quickJoin  bool          // nothing observes a member's wait at a pdo's end (aps.arrive)
 	thrCalls   int64         // throttling (throttle.go): calls, 0 off
-	recCost    recordingCost // what recording costs (recording.go)
 	thrUs      float64       // and mean inclusive µs
+	recCost    recordingCost // what recording costs (recording.go)
 	standalone bool
 
 	req      *request.Table // compiled trace requests (nil without a trace)
