@@ -24,10 +24,9 @@ import "github.com/svmc/svmc/trace"
 //     a preempted one does, counts as capNs, since it stands for
 //     gateEvery calls);
 //   - a recursive one: every outermost call takes the entry (the gate is
-//     emptied whenever none is open), one in recursiveSample of them is
-//     timed and their mean stands for every outermost call; the calls
-//     inside run through the gate. A sample of nested calls could not
-//     tell which of them are outermost.
+//     emptied whenever none is open) and is timed; the calls inside run
+//     through the gate. A sample of nested calls could not tell which of
+//     them are outermost.
 //
 // With a LOCAL request in the run (the trace mask may change inside a
 // region) every call takes the entry, and its time is measured.
@@ -67,11 +66,6 @@ type throttle struct {
 // traced entry.
 const gateEvery = 256
 
-// recursiveSample: one outermost call in recursiveSample of a throttled
-// recursive subprogram is timed; their mean stands for every outermost
-// call.
-const recursiveSample = 16
-
 // gated accounts for a call of sub that took the traced entry because its
 // gate ran out (Trace): the calls the gate let through before it are
 // throttled calls, and the gate is armed again for the calls after this
@@ -109,12 +103,7 @@ func (p *Proc) untracedEnter(sub int) {
 	th.open++
 	if th.open == 1 && th.tracedOpen == 0 {
 		th.outerCalls++
-		// A recursive subprogram's outermost calls all take the entry:
-		// one in recursiveSample is timed (x514's 1.3 million inserts
-		// read the clock twice each, about 90 ns here).
-		if !th.recursive || th.outerCalls%recursiveSample == 1 {
-			th.t0, th.sampling = nanotime(), true
-		}
+		th.t0, th.sampling = nanotime(), true
 	} else if th.open > 1 {
 		th.recursive = true // a recursion the traced calls did not show: from now on
 	}
@@ -147,9 +136,8 @@ func (p *Proc) untracedExit(sub int) {
 func (th *throttle) untracedUs() float64 {
 	ns := th.offNs
 	switch {
-	case th.recursive && th.samples > 0:
-		ns += float64(th.sampleNs) / float64(th.samples) * float64(th.outerCalls)
 	case th.recursive:
+		ns += float64(th.sampleNs)
 	case th.samples > 0:
 		ns += float64(th.sampleNs) / float64(th.samples) * float64(th.outerCalls+th.fastCalls)
 	}
