@@ -15,14 +15,13 @@ import (
 // a processor of its own (calibrate), and each processor writes, when it
 // ends, a trace-overhead record of type trace.OverheadRecording: its
 // records and those calls at those costs. It is an estimate, a low one for
-// recursion: the calibration runs in a warm cache, and the calls a
+// call-heavy code: the calibration runs in a warm cache, and the calls a
 // throttled subprogram's gate lets through and the instrumented form of a
 // recursive function that runs in place of its plain clone while tracing
 // are not counted.
 
 // recordingCost is the cost of recording in ns: a record, and a call of a
-// throttled subprogram that took the traced entry (one in recursiveSample
-// of them timed, as a recursion's outermost calls are). A call its gate
+// throttled subprogram that took the traced entry (timed). A call its gate
 // lets through costs a decrement, which a loop of such calls measured at
 // 4 ns but a recursive function's body hides (BenchmarkOrdinary's fib: 21
 // million gated calls, estimated at 85 ms, in a traced run 28 ms slower
@@ -75,7 +74,7 @@ func (r *run) calibrate() recordingCost {
 	c := recordingCost{record: best(calls) / 2}
 	if p.thr != nil {
 		th := &p.thr[sub]
-		th.off, th.recursive = true, true // every call takes the entry, as a recursion's outermost ones
+		th.off, th.recursive = true, true // every call takes the entry and is timed, as a recursion's outermost ones
 		c.timed = best(calls)
 	}
 	return c
