@@ -729,7 +729,7 @@ func reportJSON(t *testing.T, dir, pkg string, n int, out any, args ...string) {
 // is the top finding, with its line; the same loop scheduled dynamically is
 // not, and loses at most half as much.
 func TestReportFindsBlockImbalance(t *testing.T) {
-	var rep struct {
+	type report struct {
 		Findings []struct {
 			Kind     string  `json:"kind"`
 			Severity float64 `json:"severity"`
@@ -738,13 +738,35 @@ func TestReportFindsBlockImbalance(t *testing.T) {
 				Line  int    `json:"line"`
 			} `json:"site"`
 		} `json:"findings"`
+		Model struct {
+			Loops []struct {
+				Label     string  `json:"label"`
+				Imbalance float64 `json:"imbalance"`
+			} `json:"loops"`
+		} `json:"model"`
 	}
 	// Two processors (the block loop's busy times 1 : 3): four on two
 	// CPUs that the other test packages share can even their wall-clock
-	// busy times out (stop 50's CI once found no imbalance at all).
-	reportJSON(t, "../..", "./examples/triangle", 2, &rep, "-n", "1500")
+	// busy times out (stop 50's CI once found no imbalance at all, and
+	// stop 55's no finding at all). Such a run has no imbalance for the
+	// report to find: its measured busy times say so (max/mean under
+	// 1.2, against 1.5 on a machine of its own), and it is run again, up
+	// to three times.
+	var rep report
+	for run := 1; ; run++ {
+		rep = report{}
+		reportJSON(t, "../..", "./examples/triangle", 2, &rep, "-n", "1500")
+		evened := false
+		for _, l := range rep.Model.Loops {
+			evened = evened || l.Label == "static" && l.Imbalance < 1.2
+		}
+		if !evened || run == 3 {
+			break
+		}
+		t.Logf("run %d: the machine evened the block loop's busy times out (%+v); running again", run, rep.Model.Loops)
+	}
 	if len(rep.Findings) == 0 {
-		t.Fatal("no findings")
+		t.Fatalf("no findings; loops %+v", rep.Model.Loops)
 	}
 	// The program's top bottleneck: only the machine's own may come
 	// before it — processors that entered a loop late ("late start"),
