@@ -320,7 +320,7 @@ func rankedFindings(m *Model) []Finding {
 			Site:   mainSite(pi),
 			Title:  fmt.Sprintf("writing trace buffers took %s (trace-overhead records%s)", Dur(ov), lanes),
 			Advice: "raise SVM_TraceBuf_Size, trace a lower stage, or request only the regions under study"}
-		if rec := m.Time.Recording; rec > ov {
+		if rec := m.Time.Recording; rec > 0 {
 			// The runtime's estimate of its own work: within the
 			// times above, so the run is that much slower than
 			// untraced and every region that much longer.

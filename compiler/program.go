@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -257,8 +256,8 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 		if _, ok := found[m.Path]; ok {
 			return
 		}
-		if where := svmcWork(p); where != "" {
-			found[m.Path] = ForeignModule{Path: m.Path, Version: m.Version, Dir: m.Dir, Where: where}
+		if where, ok := svmcWork(p); ok {
+			found[m.Path] = ForeignModule{Path: m.Path, Version: m.Version, Dir: m.Dir, Where: where.String()}
 		}
 	})
 	var mods []ForeignModule
@@ -275,7 +274,7 @@ func foreignModules(pkgs []*packages.Package) []ForeignModule {
 // directive or that import the runtime, sorted by import path.
 func libraries(pkgs []*packages.Package) []libDir {
 	found := map[string]libDir{} // by import path
-	eachLibrary(pkgs, func(p *packages.Package, _ string) {
+	eachLibrary(pkgs, func(p *packages.Package, _ token.Position) {
 		d := libDir{dir: filepath.Dir(p.GoFiles[0])}
 		if vendored(p) {
 			d.path = p.PkgPath
@@ -292,7 +291,7 @@ func libraries(pkgs []*packages.Package) []libDir {
 // eachLibrary calls f for each package of the user's modules (or vendored)
 // that main (pkgs[0]) imports and that gives svmc work, with where
 // (svmcWork).
-func eachLibrary(pkgs []*packages.Package, f func(p *packages.Package, work string)) {
+func eachLibrary(pkgs []*packages.Package, f func(p *packages.Package, work token.Position)) {
 	if len(pkgs) != 1 {
 		return
 	}
@@ -301,7 +300,7 @@ func eachLibrary(pkgs []*packages.Package, f func(p *packages.Package, work stri
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}
-		if work := svmcWork(p); work != "" {
+		if work, ok := svmcWork(p); ok {
 			f(p, work)
 		}
 	})
@@ -318,38 +317,28 @@ func Libraries(cfg Config) (map[string]token.Position, error) {
 		return nil, err
 	}
 	found := map[string]token.Position{}
-	eachLibrary(pkgs, func(p *packages.Package, work string) {
-		i := strings.LastIndexByte(work, ':')
-		pos := token.Position{Filename: work[:i]}
-		pos.Line, _ = strconv.Atoi(work[i+1:])
-		if data, err := os.ReadFile(pos.Filename); err == nil {
-			if lines := bytes.Split(data, []byte("\n")); pos.Line <= len(lines) {
-				pos.Column = bytes.Index(lines[pos.Line-1], []byte("//svm:")) + 1 // 0 for the runtime's API
-			}
-		}
-		found[p.PkgPath] = displayPos(pos)
-	})
+	eachLibrary(pkgs, func(p *packages.Package, work token.Position) { found[p.PkgPath] = displayPos(work) })
 	return found, nil
 }
 
 // svmcWork is where package p gives svmc something to compile: the first
-// //svm: line of its files ("file:line"), or its first file when it calls
-// the runtime's API without a directive (rtlib.Send: its message calls get
-// numbers, which tie records and svmc check's diagnostics to their lines);
-// "" for neither. Files without "//svm:" are read no further than a byte
-// search.
-func svmcWork(p *packages.Package) string {
+// //svm: line of its files, or its first file when it calls the runtime's
+// API without a directive (rtlib.Send: its message calls get numbers,
+// which tie records and svmc check's diagnostics to their lines; line 1,
+// no column); false for neither. Files without "//svm:" are read no
+// further than a byte search.
+func svmcWork(p *packages.Package) (token.Position, bool) {
 	for _, f := range p.GoFiles {
 		if data, err := os.ReadFile(f); err == nil {
-			if line := directiveLine(data); line > 0 {
-				return fmt.Sprintf("%s:%d", f, line)
+			if line, col := directivePos(data); line > 0 {
+				return token.Position{Filename: f, Line: line, Column: col}, true
 			}
 		}
 	}
 	if p.Imports[RuntimePath] != nil && len(p.GoFiles) > 0 {
-		return p.GoFiles[0] + ":1"
+		return token.Position{Filename: p.GoFiles[0], Line: 1}, true
 	}
-	return ""
+	return token.Position{}, false
 }
 
 // libDir is a library of the program: its directory, and its import path
@@ -382,18 +371,18 @@ func moduleFiles(pkgs []*packages.Package) map[string][]string {
 	return files
 }
 
-// directiveLine is the number of the first line of src that starts with
-// //svm:, 0 for none.
-func directiveLine(src []byte) int {
+// directivePos is the line and column of the first line of src that
+// starts with //svm:, 0 and 0 for none.
+func directivePos(src []byte) (line, col int) {
 	if !bytes.Contains(src, []byte("//svm:")) {
-		return 0
+		return 0, 0
 	}
-	for i, line := range bytes.Split(src, []byte("\n")) {
-		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("//svm:")) {
-			return i + 1
+	for i, l := range bytes.Split(src, []byte("\n")) {
+		if t := bytes.TrimLeft(l, " \t"); bytes.HasPrefix(t, []byte("//svm:")) {
+			return i + 1, len(l) - len(t) + 1
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 func pattern(cfg Config) string {

@@ -491,7 +491,7 @@ func RegionTypeName(t int) string {
 const (
 	OverheadFlush = 1 // a processor's buffer was written to the trace file
 	// OverheadRecording: the time a processor spent recording its trace
-	// (its records, its throttled subprograms' timed and gated calls),
+	// (its records, the calls of throttled subprograms it timed),
 	// estimated from costs measured when the run started; written when
 	// it ends, it is no interval of the run but spread through it.
 	OverheadRecording = 2
