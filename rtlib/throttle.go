@@ -28,8 +28,12 @@ import "github.com/svmc/svmc/trace"
 //     through the gate. A sample of nested calls could not tell which of
 //     them are outermost.
 //
-// With a LOCAL request in the run (the trace mask may change inside a
-// region) every call takes the entry, and its time is measured.
+// Where a LOCAL request adds records on entering the subprogram (by its
+// name, or through *), every call takes the entry, and its time is
+// measured: the mask inside the call must be the one the request gives.
+// A LOCAL request on anything else leaves the gate as it is (a narrowed
+// request for one loop made every throttled call of a sort take the
+// entry, ten times the untraced run).
 
 // throttle is one subprogram's calls on one processor.
 type throttle struct {
@@ -76,7 +80,7 @@ func (p *Proc) gated(sub int) {
 	if uint(sub) < uint(len(p.thr)) {
 		th := &p.thr[sub]
 		th.fastCalls += int64(th.armed)
-		if th.off && !p.r.hasLocal {
+		if th.off && !p.localAt(sub) {
 			n = gateEvery - 1
 		}
 		th.armed = n
@@ -117,7 +121,7 @@ func (p *Proc) untracedExit(sub int) {
 		return
 	}
 	if th.sampling {
-		ns := nanotime() - th.t0
+		ns := max(nanotime()-th.t0-p.r.recCost.sample, 0)
 		if !th.recursive {
 			ns = min(ns, th.capNs)
 		}
@@ -142,6 +146,12 @@ func (th *throttle) untracedUs() float64 {
 		ns += float64(th.sampleNs) / float64(th.samples) * float64(th.outerCalls+th.fastCalls)
 	}
 	return ns / 1e3
+}
+
+// localAt reports whether a LOCAL request adds records on p on entering
+// subprogram sub itself (its region 0).
+func (p *Proc) localAt(sub int) bool {
+	return p.r.hasLocal && p.r.req.Enter(p.reqNode(), sub, 0, 0) != 0
 }
 
 // throttled reports whether sub is no longer traced on p.
@@ -184,7 +194,7 @@ func (p *Proc) throttledCall(sub int, ns float64) {
 // enterThrottled takes the fast path of Enter for a throttled subprogram
 // and reports whether it did.
 func (p *Proc) enterThrottled(sub int) bool {
-	if p.r.hasLocal || uint(sub) >= uint(len(p.thr)) || !p.thr[sub].off {
+	if uint(sub) >= uint(len(p.thr)) || !p.thr[sub].off || p.localAt(sub) {
 		return false
 	}
 	p.untracedEnter(sub)

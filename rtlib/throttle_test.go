@@ -262,3 +262,57 @@ func TestThrottleGate(t *testing.T) {
 		}
 	}
 }
+
+// TestThrottleLocalElsewhere: a LOCAL request on another subprogram
+// leaves a throttled subprogram's gate as it is (most calls skip the
+// traced entry), and every call is still counted; a LOCAL request that
+// adds records on entering it (through *) sends every call through the
+// entry.
+func TestThrottleLocalElsewhere(t *testing.T) {
+	const calls, limit = 5000, 1000
+	for _, c := range []struct {
+		req  string
+		fast bool
+	}{
+		{"REQUEST LOCAL main.REG_NO(0): (REGION)\n", true},
+		{"REQUEST LOCAL main.PDO_LABEL(sweep): (PDOInfo)\n", true},
+		{"REQUEST LOCAL *.REG_NO(0): (APSInfo)\n", false},
+	} {
+		f, err := request.Parse("t.req", []byte("CONFIG SVM_TraceStage: 1\n"+c.req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast := make([]int64, 2)
+		var buf bytes.Buffer
+		err = Run(reqProg(), Params{NProcs: 2, Stage: 1, Trace: &buf, Stderr: io.Discard, ThrottleCalls: limit, ThrottleUs: 1000, Request: f}, func(p *Proc) {
+			p.PDO(1, 3, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
+				for it.Next() {
+					for range calls {
+						tiny(q)
+					}
+					fast[q.ID()] = q.thr[2].fastCalls
+				}
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts, untraced := map[int]int{}, map[int]int{}
+		for _, r := range readTrace(t, buf.Bytes()) {
+			switch {
+			case r.Desc.Tag == trace.TagTraceRegionStart && r.Int("subprogram number") == 2:
+				starts[r.Node()]++
+			case r.Desc.Tag == trace.TagThrottledCalls:
+				untraced[r.Node()] += r.Int("calls")
+			}
+		}
+		for n := range 2 {
+			if starts[n] != limit || starts[n]+untraced[n] != calls {
+				t.Errorf("%q: processor %d: %d traced calls and %d untraced, want %d and %d", c.req, n, starts[n], untraced[n], limit, calls-limit)
+			}
+			if got := fast[n] > 0; got != c.fast {
+				t.Errorf("%q: processor %d: %d calls skipped the traced entry; want some: %v", c.req, n, fast[n], c.fast)
+			}
+		}
+	}
+}
