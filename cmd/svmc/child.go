@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/svmc/svmc/trace"
 )
@@ -25,12 +26,27 @@ import (
 // button, kill -INT) svmc passes SIGINT on, as it does SIGTERM. Where the system allows (Linux), the
 // program gets SIGTERM when svmc itself dies, even by SIGKILL, so that it
 // writes its trace instead of running on as an orphan. tracePath names the
-// trace in messages ("" if unknown).
-func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
+// trace in messages ("" if unknown). With crashes, the Go runtime's report
+// of a crash svmc's runtime could not catch is said in svmc's terms
+// (crashFilter), unless GOTRACEBACK asks for Go's own.
+func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool) error {
 	prog.SysProcAttr = childAttr()
+	var cf *crashFilter
+	if crashes && os.Getenv("GOTRACEBACK") == "" {
+		cf = newCrashFilter(prog.Stderr)
+		prog.Stderr = cf
+	}
+	start := time.Now()
 	err := runForwarding(prog, false)
+	crash := ""
+	if cf != nil {
+		crash = cf.finish()
+	}
 	var xe *exec.ExitError
 	if !errors.As(err, &xe) {
+		if err == nil {
+			settleTrace(tracePath, start, stderr, "the program", "it exited without svmc's runtime ending the run")
+		}
 		return err
 	}
 	if ws, ok := xe.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -46,6 +62,11 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string) error {
 		fmt.Fprintln(stderr, msg)
 		return exitError{128 + int(sig)}
 	}
+	why := fmt.Sprintf("exit status %d without svmc's runtime ending the run", xe.ExitCode())
+	if crash != "" {
+		why = crash
+	}
+	settleTrace(tracePath, start, stderr, "the program", why)
 	return exitError{xe.ExitCode()}
 }
 

@@ -339,7 +339,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 					prog.Stderr = re
 					defer re.Flush()
 				}
-				return runProgram(prog, cmd.ErrOrStderr(), tracePath)
+				return runProgram(prog, cmd.ErrOrStderr(), tracePath, !mpi)
 			}
 			// The race detector's reports, and what they mean in svmc's
 			// terms.
@@ -351,7 +351,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 			prog.Stderr = pw
 			filtered := make(chan struct{})
 			go func() { rf.run(pr); close(filtered) }()
-			err = runProgram(prog, cmd.ErrOrStderr(), tracePath)
+			err = runProgram(prog, cmd.ErrOrStderr(), tracePath, false)
 			pw.Close()
 			<-filtered
 			pr.Close()

@@ -897,3 +897,114 @@ func main() {
 		t.Errorf("exit %d, stderr %q; want %q", res.code, res.stderr, want)
 	}
 }
+
+// TestInitPanicSaysNoTrace: a program that panics while its packages are
+// initialised ends before its processors start, so it writes no trace;
+// svmc run says so, and that a trace file of the same name is from an
+// earlier run. Before, a user who asked for --trace was told nothing
+// (x533: a helper package whose table fails to load).
+func TestInitPanicSaysNoTrace(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"helper/helper.go": `package helper
+
+import "os"
+
+var Table = load()
+
+func load() []int {
+	if os.Getenv("BAD") != "" {
+		panic("helper: cannot load table")
+	}
+	return []int{1, 2, 3}
+}
+`,
+		"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/user/helper"
+)
+
+func main() {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < len(helper.Table); i++ {
+		s += helper.Table[i]
+	}
+	fmt.Println(s)
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	t.Setenv("BAD", "1")
+	none := "svmc: the program wrote no trace to " + tr + ": it ended before its processors started (a panic or os.Exit while its packages were initialised, before main)"
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 2 || !strings.Contains(res.stderr, "helper.go:9") || !strings.Contains(res.stderr, none+"\n") {
+		t.Errorf("exit %d, stderr %q; want 2, the panic's line and %q", res.code, res.stderr, none)
+	}
+	t.Setenv("BAD", "")
+	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "6\n" || res.stderr != "" {
+		t.Fatalf("the good run: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	t.Setenv("BAD", "1")
+	res = runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if !strings.Contains(res.stderr, none+"; the "+tr+" there is from an earlier run (") {
+		t.Errorf("stderr %q; want it to say the trace is from the earlier run", res.stderr)
+	}
+}
+
+// TestFatalErrorNamesProcessor: a fatal error of the Go runtime, which no
+// recover catches (a stack overflow here; concurrent map writes in a pdo
+// body are the common one), ends the run with a message naming the
+// processor and the user's line instead of Go's report of every
+// goroutine, and the trace holds what the processors wrote until about
+// 0.1 s before, under the name asked for. Before, the report's 250 lines
+// with svmc's internals were printed and the trace was left as
+// t.sddf.PID.partial.
+func TestFatalErrorNamesProcessor(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+func depth(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return 1 + depth(n+1)
+}
+
+func main() {
+	debug.SetMaxStack(1 << 20)
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 2; i++ {
+		if i == 1 {
+			s += depth(0)
+		}
+	}
+	fmt.Println(s)
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	want := "svmc: processor 1 crashed: fatal error: stack overflow\n\tat main.go:9\n" +
+		"svmc: the Go runtime's report of it is left out; GOTRACEBACK=single in the environment shows it\n" +
+		"svmc: the program ended without completing its trace (processor 1 crashed): " + tr + " holds its records until about 0.1 s before the end and has no trace-end record\n"
+	if res.code != 2 || res.stderr != want {
+		t.Errorf("exit %d, stderr\n%s\nwant 2 and\n%s", res.code, res.stderr, want)
+	}
+	if _, err := os.Stat(tr); err != nil {
+		t.Errorf("no trace: %v", err)
+	}
+	// Asked for, Go's own report (runSvmc would call it a defect).
+	c := exec.Command(svmcBin, "run", "-n", "2", ".")
+	c.Dir = dir
+	c.Env = append(os.Environ(), "GOTRACEBACK=single")
+	out, _ := c.CombinedOutput()
+	if !strings.Contains(string(out), "fatal error: stack overflow") || !strings.Contains(string(out), "rtlib.svmcProcessor1(") {
+		t.Errorf("with GOTRACEBACK: %q; want Go's own report", out)
+	}
+}

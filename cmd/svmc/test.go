@@ -233,23 +233,40 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 // (x520's hung test: 27 434 records over its 2 s, left as
 // t.sddf.PID.partial). svmc run does the same for its program (child.go).
 func rescueTrace(path string, start time.Time, stderr io.Writer) {
+	settleTrace(path, start, stderr, "the test binary", "a test that timed out, or the binary killed")
+}
+
+// settleTrace looks, after a run of who that began at start, for the trace
+// it was to write to path. A complete one written since start is left as
+// it is; a partial one is renamed to path and said to be partial (why
+// says the likely cause); where there is none, a program that ended
+// before its processors started (a panic or os.Exit while its packages
+// were initialised: x533's helper package) is said to have written none,
+// and a file at path from an earlier run is said to be that.
+func settleTrace(path string, start time.Time, stderr io.Writer, who, why string) {
 	if path == "" || path == "-" {
 		return
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.ModTime().Before(start) {
+	fi, err := os.Stat(path)
+	if err == nil && !fi.ModTime().Before(start) {
 		return // complete
 	}
 	parts, _ := filepath.Glob(path + ".*.partial")
 	newest, at := "", start
 	for _, f := range parts {
-		if fi, err := os.Stat(f); err == nil && !fi.ModTime().Before(at) {
-			newest, at = f, fi.ModTime()
+		if pi, perr := os.Stat(f); perr == nil && !pi.ModTime().Before(at) {
+			newest, at = f, pi.ModTime()
 		}
 	}
-	if newest == "" || os.Rename(newest, path) != nil {
+	if newest != "" && os.Rename(newest, path) == nil {
+		fmt.Fprintf(stderr, "svmc: %s ended without completing its trace (%s): %s holds its records until about 0.1 s before the end and has no trace-end record\n", who, why, path)
 		return
 	}
-	fmt.Fprintf(stderr, "svmc: the test binary ended without completing its trace (a test that timed out, or the binary killed): %s holds its records until about 0.1 s before the end and has no trace-end record\n", path)
+	msg := fmt.Sprintf("svmc: %s wrote no trace to %s: it ended before its processors started (a panic or os.Exit while its packages were initialised, before main)", who, path)
+	if err == nil {
+		msg += fmt.Sprintf("; the %s there is from an earlier run (%s)", path, fi.ModTime().Format("2006-01-02 15:04:05"))
+	}
+	fmt.Fprintln(stderr, msg)
 }
 
 // envValue is the value of the last setting of name in env, "" if none.

@@ -66,7 +66,7 @@ a line per round: its request, records, trace size and top finding.`,
 					prog.Env = append(prog.Env, "SVMC_FLAG_REQUEST="+req)
 				}
 				prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, io.Discard, stderr
-				if err := runProgram(prog, stderr, tr); err != nil {
+				if err := runProgram(prog, stderr, tr, true); err != nil {
 					return fmt.Errorf("tune: round %d: %v", round, err)
 				}
 				m, err := analysis.AnalyzeFile(tr, analysis.Options{})

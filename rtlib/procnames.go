@@ -1,12 +1,12 @@
-//go:build race
-
 package rtlib
 
-// With the race detector (svmc run --race) a processor's goroutine starts
-// in a function named after it, svmcProcessor<N>, so that the detector's
-// reports, whose goroutine numbers are its own, show which processor made
-// each access at the bottom of its stack. Above 15 the function is
-// svmcProcessorMany and the goroutine is named by the line below.
+// A processor's goroutine starts in a function named after it,
+// svmcProcessor<N>, so that a stack names the processor at its bottom:
+// the race detector's reports (svmc run --race), whose goroutine numbers
+// are its own, and the Go runtime's report of a fatal error (concurrent
+// map writes, a stack overflow), which svmc run turns into a message
+// naming the processor and the line (cmd/svmc crashFilter). Above 15 the
+// function is svmcProcessorMany. It costs a call when a processor starts.
 
 // startProc runs processor p's goroutine.
 func startProc(r *run, p *Proc, body func(*Proc)) {
