@@ -45,7 +45,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	var xe *exec.ExitError
 	if !errors.As(err, &xe) {
 		if err == nil {
-			settleTrace(tracePath, start, stderr, "the program", "it exited without svmc's runtime ending the run")
+			settleTrace(tracePath, start, stderr, "the program", "it exited without svmc's runtime ending the run", true)
 		}
 		return err
 	}
@@ -66,7 +66,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	if crash != "" {
 		why = crash
 	}
-	settleTrace(tracePath, start, stderr, "the program", why)
+	settleTrace(tracePath, start, stderr, "the program", why, true)
 	return exitError{xe.ExitCode()}
 }
 

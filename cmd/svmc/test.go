@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -178,6 +179,10 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 	if codegen.XTestMain(p) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "svmc: the TestMain of package %s_test starts the tests without svmc's processors: they run on one processor; a TestMain in package %s runs as a program's main does\n", p.Types.Name(), p.Types.Name())
 	}
+	goArgs, vetted := vetTests(cmd, setup, p.Dir, p.ImportPath, goArgs)
+	if vetted != nil {
+		return vetted
+	}
 	goTest := func(env []string, args ...string) *exec.Cmd {
 		a := append([]string{"test", "-overlay", ovPath}, setup.flags...)
 		c := exec.Command("go", append(append(a, args...), ".")...)
@@ -226,6 +231,94 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 	return failed
 }
 
+// vetTests runs the checks go test runs before a test binary (its -vet
+// flag in goArgs, by default a high-confidence subset of go vet's) on the
+// package's own files in dir, and returns goArgs with go test's own vet
+// off. go test's would check the instrumented files: x538's
+// fmt.Printf("%d\n", "s") in a test was reported as "fmt.Fprintf format
+// %d ..." (the call svmc writes for output from processor 0) at
+// ../svmc-run-NNN/src/0/bad_test.go:9. A failure is reported as go test
+// reports it, and the tests do not run.
+func vetTests(cmd *cobra.Command, setup goSetup, dir, importPath string, goArgs []string) ([]string, error) {
+	checks, tags := "", buildTags
+	rest := make([]string, 0, len(goArgs)+1)
+	for i := 0; i < len(goArgs); i++ {
+		a := goArgs[i]
+		name := goFlagName(a)
+		if name != "vet" && name != "tags" || !strings.HasPrefix(a, "-") {
+			rest = append(rest, a)
+			continue
+		}
+		_, v, ok := strings.Cut(a, "=")
+		if !ok && i+1 < len(goArgs) {
+			i++
+			v = goArgs[i]
+		}
+		if name == "vet" {
+			checks = v
+		} else {
+			rest = append(rest, "-tags="+v)
+			tags = v
+		}
+	}
+	rest = append([]string{"-vet=off"}, rest...)
+	args := []string{"vet"}
+	switch checks {
+	case "off":
+		return rest, nil
+	case "all":
+	case "":
+		checks = "atomic,bool,buildtags,directive,errorsas,ifaceassert,nilfunc,printf,stringintconv,tests"
+		fallthrough
+	default:
+		for c := range strings.SplitSeq(checks, ",") {
+			args = append(args, "-"+c)
+		}
+	}
+	// The module as the build sees it (the runtime importable: a test
+	// may use the program API), without the overlay.
+	for _, f := range setup.flags {
+		if !strings.HasPrefix(f, "-tags=") {
+			args = append(args, f)
+		}
+	}
+	if tags != "" {
+		args = append(args, "-tags="+tags)
+	}
+	vet := exec.Command("go", append(args, ".")...)
+	vet.Dir = dir
+	vet.Env = append(os.Environ(), setup.env...)
+	var out bytes.Buffer
+	vet.Stdout, vet.Stderr = &out, &out
+	err := vet.Run()
+	if err == nil {
+		return rest, nil
+	}
+	if _, ok := err.(*exec.ExitError); !ok {
+		return nil, fmt.Errorf("test: go vet: %v", err)
+	}
+	// go vet names the files relative to dir ("bad_test.go:9:14"):
+	// svmc test's are relative to where it was started.
+	rel := "."
+	if wd, werr := os.Getwd(); werr == nil {
+		if r, rerr := filepath.Rel(wd, dir); rerr == nil {
+			rel = r
+		}
+	}
+	for _, line := range strings.SplitAfter(out.String(), "\n") {
+		if vetPos.MatchString(line) {
+			line = filepath.Join(rel, line)
+		}
+		fmt.Fprint(cmd.ErrOrStderr(), line)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "FAIL\t%s [build failed]\nFAIL\n", importPath)
+	return nil, exitError{1}
+}
+
+// vetPos is a line of go vet's that begins with a file relative to the
+// package's directory.
+var vetPos = regexp.MustCompile(`^(\./)?[^\s/#][^\s:]*\.go:\d+`)
+
 // rescueTrace gives path the partial trace a test binary started after
 // start left there, when it ended without completing the trace: go test's
 // -timeout panics the binary, and a binary killed outright writes nothing
@@ -233,7 +326,7 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 // (x520's hung test: 27 434 records over its 2 s, left as
 // t.sddf.PID.partial). svmc run does the same for its program (child.go).
 func rescueTrace(path string, start time.Time, stderr io.Writer) {
-	settleTrace(path, start, stderr, "the test binary", "a test that timed out, or the binary killed")
+	settleTrace(path, start, stderr, "the test binary", "a test that timed out, or the binary killed", false)
 }
 
 // settleTrace looks, after a run of who that began at start, for the trace
@@ -242,8 +335,9 @@ func rescueTrace(path string, start time.Time, stderr io.Writer) {
 // says the likely cause); where there is none, a program that ended
 // before its processors started (a panic or os.Exit while its packages
 // were initialised: x533's helper package) is said to have written none,
-// and a file at path from an earlier run is said to be that.
-func settleTrace(path string, start time.Time, stderr io.Writer, who, why string) {
+// and a file at path from an earlier run is said to be that, if ran (go
+// test may not have run the test binary: a build or vet failure).
+func settleTrace(path string, start time.Time, stderr io.Writer, who, why string, ran bool) {
 	if path == "" || path == "-" {
 		return
 	}
@@ -260,6 +354,9 @@ func settleTrace(path string, start time.Time, stderr io.Writer, who, why string
 	}
 	if newest != "" && os.Rename(newest, path) == nil {
 		fmt.Fprintf(stderr, "svmc: %s ended without completing its trace (%s): %s holds its records until about 0.1 s before the end and has no trace-end record\n", who, why, path)
+		return
+	}
+	if !ran {
 		return
 	}
 	msg := fmt.Sprintf("svmc: %s wrote no trace to %s: it ended before its processors started (a panic or os.Exit while its packages were initialised, before main)", who, path)

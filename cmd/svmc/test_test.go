@@ -898,3 +898,52 @@ func Stuck() {
 		t.Errorf("the trace holds %d pdo starts, want those of the second the test ran (a few hundred)", works)
 	}
 }
+
+// TestSvmcTestVet: the checks go test runs before the tests (go vet's
+// high-confidence subset) look at the package's own files, so a mistake
+// is named at its line and in the user's words; -vet=off skips them as
+// go test's flag does. Before, go test's vet read the instrumented files
+// and reported "fmt.Fprintf format %d ..." at
+// ../svmc-run-NNN/src/0/bad_test.go:9.
+func TestSvmcTestVet(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"lib.go": `package lib
+
+// Sum adds xs.
+func Sum(xs []int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < len(xs); i++ {
+		s += xs[i]
+	}
+	return s
+}
+`,
+		"lib_test.go": `package lib
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestSum(t *testing.T) {
+	fmt.Printf("%d\n", "six")
+	if Sum([]int{1, 2, 3}) != 6 {
+		t.Fatal("wrong sum")
+	}
+}
+`})
+	res := runSvmc(t, dir, "test", "-n", "2", ".")
+	want := "lib_test.go:9:14: fmt.Printf format %d has arg \"six\" of wrong type string\n"
+	if res.code != 1 || res.stderr != want || res.stdout != "FAIL\texample.com/user [build failed]\nFAIL\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, go test's FAIL and %q", res.code, res.stdout, res.stderr, want)
+	}
+	res = runSvmc(t, filepath.Dir(dir), "test", "-n", "2", "./"+filepath.Base(dir))
+	if want := filepath.Base(dir) + "/" + want; res.stderr != want {
+		t.Errorf("from the parent directory: stderr %q, want %q", res.stderr, want)
+	}
+	res = runSvmc(t, dir, "test", "-n", "2", ".", "--", "-vet=off", "-v")
+	if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestSum") {
+		t.Errorf("-vet=off: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+}
