@@ -614,8 +614,26 @@ func (p *parser) reduction() Reduction {
 	r.Op = op
 	p.next()
 	p.expect(tColon, `":" after reduction operator`)
-	r.Vars = p.names("reduction variable name")
-	return r
+	for {
+		start := p.tokOff
+		v := p.name("reduction variable name")
+		if p.tok == tOther && (p.lit == "." || p.lit == "[") {
+			// reduction(+: st.total) is what a user writes first.
+			x := strings.TrimSpace(p.src[start:scanExpr(p.src, start, ",;")])
+			what, local := "a field", x[strings.LastIndexByte(x, '.')+1:]
+			if p.lit == "[" {
+				what, local = "an element", v.Name+"Part"
+			}
+			p.errorAt(start, "%s is %s, not a variable: a reduction variable is a variable of the function; reduce into a local one and store it after the loop (%s := %s before it, reduction(%s: %s), %s = %s after it)",
+				x, what, local, x, r.Op, local, x, local)
+			panic(bailout{})
+		}
+		r.Vars = append(r.Vars, v)
+		if p.tok != tComma {
+			return r
+		}
+		p.next()
+	}
 }
 
 func parseSection(p *parser, d *Directive) {

@@ -298,6 +298,8 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo loops(i) strategy(dynamic, 4)", `f.go:12:37: pdo: expected ")", found ","`},
 		{"//svm:pdo loops(i) strategy(on_home(T))", `f.go:12:39: pdo: expected "(" and template subscripts, found ")"`},
 		{"//svm:pdo loops(i) reduction(-: s)", `f.go:12:31: pdo: expected reduction operator (+ * min max & | ^ && ||), found "-"`},
+		{"//svm:pdo loops(i) reduction(+: s, st.total)", `f.go:12:37: pdo: st.total is a field, not a variable: a reduction variable is a variable of the function; reduce into a local one and store it after the loop (total := st.total before it, reduction(+: total), st.total = total after it)`},
+		{"//svm:pdo loops(i) reduction(max: m[k])", `f.go:12:36: pdo: m[k] is an element, not a variable: a reduction variable is a variable of the function; reduce into a local one and store it after the loop (mPart := m[k] before it, reduction(max: mPart), m[k] = mPart after it)`},
 		{"//svm:pdo loops(i) reduction(+ s)", `f.go:12:33: pdo: expected ":" after reduction operator, found "s"`},
 		{"//svm:pdo loops(i) reduction(+: s, t max: m)", `f.go:12:39: pdo: expected ",", ";" or ")", found "max"`},
 		{"//svm:pdo loops(i) label(1)", `f.go:12:27: pdo: expected label name, found "1"`},
