@@ -392,6 +392,21 @@ func mainSite(pi progInfo) Site {
 
 func imbalanceAdvice(m *Model, l *LoopStat, slow, fast int) string {
 	s := strings.ToLower(l.Strategy)
+	members := 0
+	for _, lp := range l.PerProc {
+		if lp.Instances > 0 {
+			members++
+		}
+	}
+	if l.PerProc[fast].Iterations == 0 && l.Instances > 0 && l.Iterations > 0 && l.Iterations < l.Instances*int64(members) {
+		// Three tasks on four processors (x544): the loop is too short
+		// for the team, and no schedule gives the fourth any work.
+		per := fmt.Sprintf("%d iterations", l.Iterations/l.Instances)
+		if l.Iterations%l.Instances != 0 {
+			per = fmt.Sprintf("%.1f iterations on average", float64(l.Iterations)/float64(l.Instances))
+		}
+		return fmt.Sprintf("processor %d ran no iteration: the loop has %s each time it runs for %d processors, so some had nothing to do while the others worked, whatever the schedule; give it at least as many iterations as processors (loops(i, j) with the loop inside it, or more and smaller iterations), or run on fewer processors", fast, per, members)
+	}
 	if is, it := l.PerProc[slow].Iterations, l.PerProc[fast].Iterations; is > 0 && it > 0 && 10*max(is, it) <= 11*min(is, it) &&
 		!strings.HasPrefix(s, "dynamic") && !strings.HasPrefix(s, "guided") && !strings.HasPrefix(s, "affinity") {
 		// As many iterations each: the schedule divided them evenly.

@@ -723,3 +723,22 @@ func TestLateAdvice(t *testing.T) {
 		t.Errorf("4 processors on 2 CPUs: %s", a)
 	}
 }
+
+// TestImbalanceAdviceFewIterations: a loop with fewer iterations than
+// processors is told so, whatever its schedule (x544: three tasks on four
+// processors were told "the iterations have unequal cost: use cyclic"),
+// and a loop with enough iterations that one processor got none of is not.
+func TestImbalanceAdviceFewIterations(t *testing.T) {
+	m := &Model{Procs: 4}
+	few := &LoopStat{Strategy: "block (default)", Instances: 2, Iterations: 6,
+		PerProc: []LoopProc{{Instances: 2, Iterations: 2, Busy: 90}, {Instances: 2, Iterations: 2, Busy: 88}, {Instances: 2, Iterations: 2, Busy: 91}, {Instances: 2, Busy: 1}}}
+	want := "processor 3 ran no iteration: the loop has 3 iterations each time it runs for 4 processors"
+	if a := imbalanceAdvice(m, few, 2, 3); !strings.HasPrefix(a, want) {
+		t.Errorf("3 iterations on 4: %q, want it to begin %q", a, want)
+	}
+	enough := &LoopStat{Strategy: "dynamic(4)", Instances: 1, Iterations: 12,
+		PerProc: []LoopProc{{Instances: 1, Iterations: 4, Busy: 90}, {Instances: 1, Iterations: 4, Busy: 88}, {Instances: 1, Iterations: 4, Busy: 91}, {Instances: 1, Busy: 1}}}
+	if a := imbalanceAdvice(m, enough, 2, 3); strings.Contains(a, "ran no iteration") || !strings.Contains(a, "smaller chunk") {
+		t.Errorf("12 iterations in chunks of 4 on 4: %q", a)
+	}
+}
