@@ -33,6 +33,7 @@ type crashFilter struct {
 	mu      sync.Mutex
 	midLine bool   // the last byte passed on was not a newline
 	pending []byte // the start of a line that may begin a report
+	passing []byte // what a Write passes on
 	held    bool   // a report may have begun: what follows is kept in report
 	sure    bool   // it is one: a goroutine's stack or a fatal error followed
 	lines   int    // lines held
@@ -61,6 +62,10 @@ func (c *crashFilter) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := len(p)
+	// What passes on is written once a Write: a program that logs a
+	// line at a time must not cost a system call a line.
+	out := c.passing[:0]
+	defer func() { c.passing = out[:0] }()
 	for len(p) > 0 {
 		seg := p
 		if i := bytes.IndexByte(p, '\n'); i >= 0 {
@@ -71,27 +76,35 @@ func (c *crashFilter) Write(p []byte) (int, error) {
 			c.hold(seg)
 			continue
 		}
-		if c.midLine && c.pending == nil {
-			if _, err := c.out.Write(seg); err != nil {
-				return n - len(p), err
+		line := seg
+		if !c.midLine { // a line begins here (pending holds its first bytes)
+			if len(c.pending) > 0 {
+				line = append(c.pending, seg...)
 			}
-			c.midLine = seg[len(seg)-1] != '\n'
-			continue
+			if crashHead(line) {
+				if len(out) > 0 {
+					if _, err := c.out.Write(out); err != nil {
+						return n - len(p), err
+					}
+					out = out[:0]
+				}
+				c.held, c.lines, c.pending = true, 0, nil
+				c.timer = time.AfterFunc(heldFor, c.release)
+				c.hold(line)
+				continue
+			}
+			if line[len(line)-1] != '\n' && maybeHead(line) {
+				c.pending = append(c.pending[:0], line...)
+				continue
+			}
+			c.pending = c.pending[:0]
 		}
-		c.pending = append(c.pending, seg...)
-		switch {
-		case crashHead(c.pending):
-			c.held, c.lines = true, 0
-			c.timer = time.AfterFunc(heldFor, c.release)
-			line := c.pending
-			c.pending = nil
-			c.hold(line)
-		case c.pending[len(c.pending)-1] == '\n' || !maybeHead(c.pending):
-			if _, err := c.out.Write(c.pending); err != nil {
-				return n - len(p), err
-			}
-			c.midLine = c.pending[len(c.pending)-1] != '\n'
-			c.pending = nil
+		out = append(out, line...)
+		c.midLine = line[len(line)-1] != '\n'
+	}
+	if len(out) > 0 {
+		if _, err := c.out.Write(out); err != nil {
+			return 0, err
 		}
 	}
 	return n, nil

@@ -110,3 +110,26 @@ func TestCrashFilterPassesLongHeld(t *testing.T) {
 		t.Errorf("then a crash: %q", got)
 	}
 }
+
+// countingWriter counts the writes it takes.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// TestCrashFilterWritesOnce: the lines of one write of the program pass on
+// in one write, not a system call a line.
+func TestCrashFilterWritesOnce(t *testing.T) {
+	var out countingWriter
+	f := newCrashFilter(&out)
+	in := strings.Repeat("log line\n", 1000) + "partial"
+	f.Write([]byte(in))
+	if out.writes != 1 || out.String() != in {
+		t.Errorf("%d writes of %d bytes, want 1 of %d", out.writes, out.Len(), len(in))
+	}
+}
