@@ -40,7 +40,9 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	err := runForwarding(prog, false)
 	crash := ""
 	if cf != nil {
-		crash = cf.finish()
+		// Go's crashes exit with status 2.
+		var xe *exec.ExitError
+		crash = cf.finish(errors.As(err, &xe) && xe.ExitCode() == 2)
 	}
 	var xe *exec.ExitError
 	if !errors.As(err, &xe) {

@@ -45,10 +45,13 @@ type crashFilter struct {
 // comes first, and every goroutine after it is of no use here.
 const reportMax = 1 << 20
 
-// A line that begins as a report does is held until the report is
-// certain: within heldLines lines and heldFor, the runtime writes the
-// rest of its report at once; the program's own "panic: ..." line is
-// passed on then.
+// A line that begins as a report does is held until the program ends:
+// the runtime writes the rest of its report at once and exits. Held
+// text is passed on as it was when no goroutine's stack or fatal error
+// follows within heldLines lines, or when the program writes nothing
+// more for heldFor and goes on running (its own "panic: ..." line, or a
+// recovered panic it logs with its stack), and at the end when the
+// program did not crash (exit status 2).
 const (
 	heldLines = 64
 	heldFor   = time.Second
@@ -116,6 +119,7 @@ func (c *crashFilter) hold(seg []byte) {
 	if room := reportMax - c.report.Len(); room > 0 {
 		c.report.Write(seg[:min(len(seg), room)])
 	}
+	c.timer.Reset(heldFor)
 	if c.sure || seg[len(seg)-1] != '\n' {
 		return
 	}
@@ -123,17 +127,17 @@ func (c *crashFilter) hold(seg []byte) {
 	line := string(seg[:len(seg)-1])
 	if goroutineHead.MatchString(line) || strings.HasPrefix(line, "fatal error: ") {
 		c.sure = true
-		c.timer.Stop()
 	} else if c.lines >= heldLines {
 		c.passHeld()
 	}
 }
 
-// release passes a held beginning that no report followed on in time.
+// release passes on what is held when the program wrote nothing for
+// heldFor and did not end: it did not crash.
 func (c *crashFilter) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.held && !c.sure {
+	if c.held {
 		c.passHeld()
 	}
 }
@@ -143,7 +147,7 @@ func (c *crashFilter) passHeld() {
 	c.out.Write(b)
 	c.midLine = len(b) > 0 && b[len(b)-1] != '\n'
 	c.report.Reset()
-	c.held = false
+	c.held, c.sure = false, false
 	c.timer.Stop()
 }
 
@@ -177,9 +181,11 @@ var (
 	procFunc  = regexp.MustCompile(`rtlib\.svmcProcessor(\d+|Many)\(`)
 )
 
-// finish writes what the filter holds back, the crash said in svmc's
-// terms where it is one, and returns that description ("" if none).
-func (c *crashFilter) finish() string {
+// finish writes what the filter holds back once the program has ended,
+// the crash said in svmc's terms where it is one (crashed: the program
+// ended with the status of a Go crash), and returns that description
+// ("" if none).
+func (c *crashFilter) finish(crashed bool) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.timer != nil {
@@ -192,7 +198,7 @@ func (c *crashFilter) finish() string {
 	}
 	c.held = false
 	msg, at, who, ok := parseCrash(c.report.String())
-	if !ok {
+	if !ok || !crashed {
 		c.out.Write(c.report.Bytes())
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Reports of the Go runtime as a crashed instrumented program writes them
@@ -81,7 +82,7 @@ func TestCrashFilter(t *testing.T) {
 				f.Write([]byte(in[:n]))
 				in = in[n:]
 			}
-			who := f.finish()
+			who := f.finish(true)
 			got := out.String()
 			if c.who != "" {
 				got = strings.TrimSuffix(got, "svmc: the Go runtime's report of it is left out; GOTRACEBACK=single in the environment shows it\n")
@@ -105,7 +106,7 @@ func TestCrashFilterPassesLongHeld(t *testing.T) {
 		t.Errorf("before the end: %q, want %q", got, in)
 	}
 	f.Write([]byte(mapWritesReport))
-	f.finish()
+	f.finish(true)
 	if got := out.String(); !strings.HasPrefix(got, in+"svmc: processor 1 crashed: fatal error: concurrent map writes\n") {
 		t.Errorf("then a crash: %q", got)
 	}
@@ -131,5 +132,27 @@ func TestCrashFilterWritesOnce(t *testing.T) {
 	f.Write([]byte(in))
 	if out.writes != 1 || out.String() != in {
 		t.Errorf("%d writes of %d bytes, want 1 of %d", out.writes, out.Len(), len(in))
+	}
+}
+
+// TestCrashFilterLoggedPanic: a program that logs a recovered panic with
+// its stack and goes on is no crash: what it logged passes on once it
+// writes nothing for heldFor, and at its end it is left as written.
+func TestCrashFilterLoggedPanic(t *testing.T) {
+	var out bytes.Buffer
+	f := newCrashFilter(&out)
+	f.Write([]byte(initPanicReport))
+	time.Sleep(heldFor + 200*time.Millisecond)
+	f.mu.Lock()
+	got := out.String()
+	f.mu.Unlock()
+	if got != initPanicReport {
+		t.Errorf("after %v of quiet: %q, want the report passed on", heldFor, got)
+	}
+	out.Reset()
+	g := newCrashFilter(&out)
+	g.Write([]byte(mapWritesReport))
+	if who := g.finish(false); who != "" || out.String() != mapWritesReport {
+		t.Errorf("a program that did not crash: %q (%q), want its text as written", out.String(), who)
 	}
 }
