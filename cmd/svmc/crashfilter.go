@@ -37,6 +37,7 @@ type crashFilter struct {
 	held    bool   // a report may have begun: what follows is kept in report
 	sure    bool   // it is one: a goroutine's stack or a fatal error followed
 	lines   int    // lines held
+	since   time.Time
 	timer   *time.Timer
 	report  bytes.Buffer
 }
@@ -49,12 +50,13 @@ const reportMax = 1 << 20
 // the runtime writes the rest of its report at once and exits. Held
 // text is passed on as it was when no goroutine's stack or fatal error
 // follows within heldLines lines, or when the program writes nothing
-// more for heldFor and goes on running (its own "panic: ..." line, or a
-// recovered panic it logs with its stack), and at the end when the
-// program did not crash (exit status 2).
+// more for heldFor and goes on running, or still writes after heldMost
+// (its own "panic: ..." line, or a recovered panic it logs with its
+// stack), and at the end when the program did not crash (exit status 2).
 const (
 	heldLines = 64
 	heldFor   = time.Second
+	heldMost  = 5 * time.Second // a program still writing after that is alive
 )
 
 var crashHeads = []string{"panic: ", "fatal error: ", "runtime: "}
@@ -91,7 +93,7 @@ func (c *crashFilter) Write(p []byte) (int, error) {
 					}
 					out = out[:0]
 				}
-				c.held, c.lines, c.pending = true, 0, nil
+				c.held, c.lines, c.pending, c.since = true, 0, nil, time.Now()
 				c.timer = time.AfterFunc(heldFor, c.release)
 				c.hold(line)
 				continue
@@ -120,6 +122,10 @@ func (c *crashFilter) hold(seg []byte) {
 		c.report.Write(seg[:min(len(seg), room)])
 	}
 	c.timer.Reset(heldFor)
+	if time.Since(c.since) > heldMost {
+		c.passHeld()
+		return
+	}
 	if c.sure || seg[len(seg)-1] != '\n' {
 		return
 	}
