@@ -156,3 +156,24 @@ func TestCrashFilterLoggedPanic(t *testing.T) {
 		t.Errorf("a program that did not crash: %q (%q), want its text as written", out.String(), who)
 	}
 }
+
+// TestCrashFilterLoggingGoesOn: a logged stack followed by more logging,
+// a line every 50 ms, passes on once heldMost has gone by.
+func TestCrashFilterLoggingGoesOn(t *testing.T) {
+	defer func(d time.Duration) { heldMost = d }(heldMost)
+	heldMost = 300 * time.Millisecond
+	var out bytes.Buffer
+	f := newCrashFilter(&out)
+	f.Write([]byte(mapWritesReport))
+	for range 10 {
+		time.Sleep(50 * time.Millisecond)
+		f.Write([]byte("still here\n"))
+	}
+	f.mu.Lock()
+	got := out.String()
+	f.mu.Unlock()
+	if !strings.HasPrefix(got, mapWritesReport+"still here\n") {
+		t.Errorf("after 500 ms of logging: %q, want the report and the lines passed on", got)
+	}
+	f.finish(false)
+}
