@@ -4,10 +4,44 @@ package rtlib
 
 import (
 	"errors"
+	"io"
+	"log"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
 )
+
+// stderrFD is the descriptor of the process's standard error: 2, or the
+// one svmc run names in SVMC_STDERR_FD. svmc run makes descriptor 2 a
+// pipe to itself, where the Go runtime writes the report of a crash that
+// nothing can recover (concurrent map writes, a stack overflow), which
+// svmc then says in its own terms (cmd/svmc crashFilter); the program's
+// own standard error is its real one, handed over as another descriptor,
+// so that its writes keep their order with standard output and go to the
+// terminal or file it is.
+var stderrFD = 2
+
+func init() {
+	s, ok := os.LookupEnv("SVMC_STDERR_FD")
+	if !ok {
+		return
+	}
+	os.Unsetenv("SVMC_STDERR_FD") // not for the programs it starts
+	fd, err := strconv.Atoi(s)
+	if err != nil || fd < 3 {
+		return
+	}
+	syscall.CloseOnExec(fd)
+	f := os.NewFile(uintptr(fd), "/dev/stderr")
+	if f == nil {
+		return
+	}
+	if log.Writer() == io.Writer(os.Stderr) {
+		log.SetOutput(f)
+	}
+	os.Stderr, procStderr, stderrFD = f, f, fd
+}
 
 // stdioDups are descriptors of the process's standard output and error of
 // their own (dup, close-on-exec): os.File's EPIPE check, which raises
@@ -15,8 +49,12 @@ import (
 var stdioDups = sync.OnceValue(func() [3]*os.File {
 	var fs [3]*os.File
 	for _, fd := range []int{1, 2} {
+		src := fd
+		if fd == 2 {
+			src = stderrFD
+		}
 		syscall.ForkLock.RLock()
-		d, err := syscall.Dup(fd)
+		d, err := syscall.Dup(src)
 		if err == nil {
 			syscall.CloseOnExec(d)
 		}

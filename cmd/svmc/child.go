@@ -31,18 +31,17 @@ import (
 // (crashFilter), unless GOTRACEBACK asks for Go's own.
 func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool) error {
 	prog.SysProcAttr = childAttr()
-	var cf *crashFilter
+	var crashOut func(crashed bool) string
 	if crashes && os.Getenv("GOTRACEBACK") == "" {
-		cf = newCrashFilter(prog.Stderr)
-		prog.Stderr = cf
+		crashOut = crashPipe(prog)
 	}
 	start := time.Now()
 	err := runForwarding(prog, false)
 	crash := ""
-	if cf != nil {
+	if crashOut != nil {
 		// Go's crashes exit with status 2.
 		var xe *exec.ExitError
-		crash = cf.finish(errors.As(err, &xe) && xe.ExitCode() == 2)
+		crash = crashOut(errors.As(err, &xe) && xe.ExitCode() == 2)
 	}
 	var xe *exec.ExitError
 	if !errors.As(err, &xe) {
@@ -70,6 +69,52 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	}
 	settleTrace(tracePath, start, stderr, "the program", why, true)
 	return exitError{xe.ExitCode()}
+}
+
+// crashPipe gives the program a pipe to svmc as its descriptor 2, where
+// the Go runtime writes a crash's report, read through a crashFilter, and
+// its real standard error as another descriptor, named by SVMC_STDERR_FD,
+// which the runtime of svmc makes the program's os.Stderr when the
+// program's packages are initialised (rtlib/stdio_unix.go): the program's
+// own writes to standard error go there directly, in their order with
+// standard output, to the file or terminal it is, while what is written
+// to descriptor 2 (a crash's report, println, a panic before the runtime's
+// initialisation) passes through svmc. It does nothing where the
+// program's standard error is not a file. The function it returns, called
+// once the program has ended, writes what the filter holds and returns
+// its description of the crash.
+func crashPipe(prog *exec.Cmd) func(crashed bool) string {
+	real, ok := prog.Stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil
+	}
+	if prog.Env == nil {
+		prog.Env = os.Environ()
+	}
+	prog.ExtraFiles = append(prog.ExtraFiles, real)
+	prog.Env = append(prog.Env, "SVMC_STDERR_FD="+strconv.Itoa(2+len(prog.ExtraFiles)))
+	prog.Stderr = pw
+	cf := newCrashFilter(real)
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(cf, pr)
+		close(copied)
+	}()
+	return func(crashed bool) string {
+		pw.Close()
+		// A process the program started may hold the pipe open after it
+		// ended: what it writes later is not waited for.
+		select {
+		case <-copied:
+		case <-time.After(time.Second):
+		}
+		pr.Close()
+		return cf.finish(crashed)
+	}
 }
 
 // runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT

@@ -13,7 +13,9 @@ import (
 	"time"
 )
 
-// crashFilter passes the program's standard error through, except the Go
+// crashFilter passes what the program writes to descriptor 2 through
+// (the Go runtime's own output, and that of code holding os.Stderr from
+// before svmc's runtime was initialised: crashPipe), except the Go
 // runtime's report of a crash that the runtime of svmc could not catch: a
 // fatal error (concurrent map writes in a pdo body, a stack overflow, out
 // of memory) or a panic while the packages svmc did not compile were
@@ -46,13 +48,15 @@ type crashFilter struct {
 // comes first, and every goroutine after it is of no use here.
 const reportMax = 1 << 20
 
-// A line that begins as a report does is held until the program ends:
-// the runtime writes the rest of its report at once and exits. Held
-// text is passed on as it was when no goroutine's stack or fatal error
-// follows within heldLines lines, or when the program writes nothing
-// more for heldFor and goes on running, or still writes after heldMost
-// (its own "panic: ..." line, or a recovered panic it logs with its
-// stack), and at the end when the program did not crash (exit status 2).
+// A line that begins as a report does is held until the program ends,
+// and passed on as it was when no goroutine's stack or fatal error
+// follows within heldLines lines, or the program then writes nothing for
+// heldFor and goes on running, or still writes after heldMost (a
+// println("panic: ...") of its own: the program's os.Stderr is not this
+// pipe, svmc run hands it the real one), and at the end when the program
+// did not crash (exit status 2). Once a goroutine's stack or a fatal
+// error followed, the runtime is crashing, and the report is held until
+// the end however long its traceback takes.
 const (
 	heldLines = 64
 	heldFor   = time.Second
@@ -124,18 +128,24 @@ func (c *crashFilter) hold(seg []byte) {
 	if room := reportMax - c.report.Len(); room > 0 {
 		c.report.Write(seg[:min(len(seg), room)])
 	}
+	if c.sure {
+		// The runtime is crashing: its traceback of a deep recursion
+		// takes seconds (x537's stack of a gigabyte) before it exits.
+		return
+	}
 	c.timer.Reset(heldFor)
 	if time.Since(c.since) > heldMost {
 		c.passHeld()
 		return
 	}
-	if c.sure || seg[len(seg)-1] != '\n' {
+	if seg[len(seg)-1] != '\n' {
 		return
 	}
 	c.lines++
 	line := string(seg[:len(seg)-1])
 	if goroutineHead.MatchString(line) || strings.HasPrefix(line, "fatal error: ") {
 		c.sure = true
+		c.timer.Stop()
 	} else if c.lines >= heldLines {
 		c.passHeld()
 	}
@@ -146,7 +156,7 @@ func (c *crashFilter) hold(seg []byte) {
 func (c *crashFilter) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.held {
+	if c.held && !c.sure {
 		c.passHeld()
 	}
 }

@@ -1008,3 +1008,55 @@ func main() {
 		t.Errorf("with GOTRACEBACK: %q; want Go's own report", out)
 	}
 }
+
+// TestStderrKeepsOrder: svmc run hands the program its real standard
+// error (descriptor 2 is svmc's pipe for the Go runtime's crash reports),
+// so what the program writes to standard output and standard error, one
+// file for both, keeps its order, and the log package writes there too.
+func TestStderrKeepsOrder(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+)
+
+func main() {
+	log.SetFlags(0)
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 100; i++ {
+		s += i
+	}
+	for k := range 200 {
+		fmt.Println("out", k)
+		if k%2 == 0 {
+			log.Println("log", k)
+		} else {
+			fmt.Fprintln(os.Stderr, "err", k)
+		}
+	}
+	fmt.Println(s)
+}
+`})
+	var want strings.Builder
+	for k := range 200 {
+		fmt.Fprintf(&want, "out %d\n", k)
+		if k%2 == 0 {
+			fmt.Fprintf(&want, "log %d\n", k)
+		} else {
+			fmt.Fprintf(&want, "err %d\n", k)
+		}
+	}
+	want.WriteString("4950\n")
+	sh := exec.Command("sh", "-c", svmcBin+" run -n 2 . >both.txt 2>&1")
+	sh.Dir = dir
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "both.txt"))
+	if string(got) != want.String() {
+		t.Errorf("standard output and error in one file, out of order:\n%s", got)
+	}
+}
