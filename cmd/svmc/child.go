@@ -85,7 +85,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 // its description of the crash.
 func crashPipe(prog *exec.Cmd) func(crashed bool) string {
 	real, ok := prog.Stderr.(*os.File)
-	if !ok {
+	if !ok || runtime.GOOS == "windows" { // no ExtraFiles there
 		return nil
 	}
 	pr, pw, err := os.Pipe()
