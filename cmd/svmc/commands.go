@@ -15,6 +15,7 @@ import (
 
 	"github.com/svmc/svmc/codegen"
 	"github.com/svmc/svmc/compiler"
+	"github.com/svmc/svmc/rtlib/paramcheck"
 	"github.com/svmc/svmc/trace"
 )
 
@@ -391,14 +392,6 @@ func paramEnv(cmd *cobra.Command, nprocs int, values map[string]*string, bools m
 		}
 		v := *values[f.name]
 		switch f.name {
-		case "format":
-			if _, err := trace.ParseFormat(v); err != nil {
-				return nil, fmt.Errorf("--format %s: want ascii or binary", v)
-			}
-		case "stage":
-			if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 6 {
-				return nil, fmt.Errorf("--stage %s: want a stage from 0 to 6", v)
-			}
 		case "request", "params":
 			if _, err := os.Stat(v); err != nil {
 				return nil, fmt.Errorf("--%s %s: %v", f.name, v, err)
@@ -410,6 +403,11 @@ func paramEnv(cmd *cobra.Command, nprocs int, values map[string]*string, bools m
 		if cmd.Flags().Changed(f.name) {
 			env = append(env, "SVMC_FLAG_"+f.param+"="+strconv.FormatBool(*bools[f.name]))
 		}
+	}
+	// What the run would say of a flag's value, before the build (a
+	// second or more: --tracebuf abc was refused only once built).
+	if err := paramcheck.Flags(env); err != nil {
+		return nil, err
 	}
 	return env, nil
 }

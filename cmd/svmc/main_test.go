@@ -606,6 +606,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "-n", "0", "."}, "-n 0: want a positive number of processors"},
 		{[]string{"run", "--format", "xml", "."}, "--format xml: want ascii or binary"},
 		{[]string{"run", "--stage", "9", "."}, "--stage 9: want a stage from 0 to 6"},
+		// Every run-time flag is checked before the build (the directory
+		// is no module: the build would fail first).
+		{[]string{"run", "--tracebuf", "abc", "."}, "--tracebuf abc: want a number of bytes, optionally followed by k, M or G"},
+		{[]string{"test", "--wait-policy", "bogus", "."}, "--wait-policy bogus: want passive"},
 		{[]string{"compile", "."}, "compile needs -o DIR"},
 		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
 		// A go test flag or the program's own goes after --: say so.

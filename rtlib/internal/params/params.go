@@ -246,7 +246,7 @@ var Defs = []Def{
 	{"stage", "3", func(v *Values, s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 0 || n > request.MaxStage {
-			return fmt.Errorf("want a stage 0..%d", request.MaxStage)
+			return fmt.Errorf("want a stage from 0 to %d", request.MaxStage)
 		}
 		v.Stage = n
 		return nil

@@ -88,12 +88,12 @@ func TestParamErrors(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"SVMC_NPROCS": "abc"}, "SVMC_NPROCS=abc: want a positive integer"},
-		{map[string]string{"SVMC_FLAG_STAGE": "9"}, "--stage 9: want a stage 0..6"},
+		{map[string]string{"SVMC_FLAG_STAGE": "9"}, "--stage 9: want a stage from 0 to 6"},
 		{map[string]string{"SVMC_FLAG_TRACEBUF": "0"}, "--tracebuf 0: a buffer needs at least one byte"},
 		{map[string]string{"SVMC_FLAG_NPROCS": "1000000"}, "-n 1000000: 1000000 processors is more than svmc runs (at most 4096)"},
 		// An environment value that a flag overrides is not an error; one
 		// that nothing overrides is, also after the flags.
-		{map[string]string{"SVMC_NPROCS": "x", "SVMC_STAGE": "9", "SVMC_FLAG_NPROCS": "2"}, "SVMC_STAGE=9: want a stage 0..6"},
+		{map[string]string{"SVMC_NPROCS": "x", "SVMC_STAGE": "9", "SVMC_FLAG_NPROCS": "2"}, "SVMC_STAGE=9: want a stage from 0 to 6"},
 		{map[string]string{"SVMC_FORMAT": "xml"}, "SVMC_FORMAT=xml: want ascii or binary"},
 		{map[string]string{"SVMC_WAIT_POLICY": "busy"}, "SVMC_WAIT_POLICY=busy: want passive (block after a short spin), active (yield the CPU for 1ms first) or active:DURATION"},
 		{map[string]string{"SVMC_FLAG_WAIT_POLICY": "active:5s"}, "--wait-policy active:5s: want active:DURATION with a duration up to 1s (active:200us, active:5ms)"},
@@ -107,7 +107,7 @@ func TestParamErrors(t *testing.T) {
 			bad + ":1:10: nprocs: want a positive integer",
 			bad + `:2:3: unknown parameter "nproc"; did you mean "nprocs"?`,
 			bad + ":3:1: want name = value",
-			bad + ":4:9: stage: want a stage 0..6",
+			bad + ":4:9: stage: want a stage from 0 to 6",
 			bad + ":5:1: params cannot be set in a parameter file",
 			bad + ":6:10: stdout: each:out.txt: the file name pattern needs one %d for the processor number",
 			bad + `:7:8: bad quoted value "x`}, "\n")},
