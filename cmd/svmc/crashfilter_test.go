@@ -144,10 +144,13 @@ func TestCrashFilterLoggedPanic(t *testing.T) {
 	f := newCrashFilter(&out)
 	own := "panic: not really\nsome more\n"
 	f.Write([]byte(own))
-	time.Sleep(heldFor + 200*time.Millisecond)
-	f.mu.Lock()
-	got := out.String()
-	f.mu.Unlock()
+	got := ""
+	for deadline := time.Now().Add(heldFor + 5*time.Second); got == "" && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond) // the timer's goroutine may be late on a loaded machine
+		f.mu.Lock()
+		got = out.String()
+		f.mu.Unlock()
+	}
 	if got != own {
 		t.Errorf("after %v of quiet: %q, want %q passed on", heldFor, got, own)
 	}
