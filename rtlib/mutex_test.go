@@ -222,3 +222,27 @@ main.main.func1.1(0xc000123456, 0xc000234567)
 		}
 	}
 }
+
+// BenchmarkLockAtContended is four goroutines that are no processors
+// taking one mutex in turn through LockAt, against sync.Mutex's Lock: the
+// cost of the instrumented lock when it waits and nothing is traced.
+func BenchmarkLockAtContended(b *testing.B) {
+	for _, mode := range []string{"lockat", "plain"} {
+		b.Run(mode, func(b *testing.B) {
+			var mu sync.Mutex
+			shared := 0
+			b.SetParallelism(2) // four goroutines on two cores
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if mode == "lockat" {
+						LockAt(1, &mu)
+					} else {
+						mu.Lock()
+					}
+					shared++
+					mu.Unlock()
+				}
+			})
+		})
+	}
+}
