@@ -407,14 +407,25 @@ func imbalanceAdvice(m *Model, l *LoopStat, slow, fast int) string {
 		}
 		return fmt.Sprintf("processor %d ran no iteration: the loop has %s each time it runs for %d processors, so some had nothing to do while the others worked, whatever the schedule; give it at least as many iterations as processors (loops(i, j) with the loop inside it, or more and smaller iterations), or run on fewer processors", fast, per, members)
 	}
-	if is, it := l.PerProc[slow].Iterations, l.PerProc[fast].Iterations; is > 0 && it > 0 && 10*max(is, it) <= 11*min(is, it) &&
-		!strings.HasPrefix(s, "dynamic") && !strings.HasPrefix(s, "guided") && !strings.HasPrefix(s, "affinity") {
-		// As many iterations each: the schedule divided them evenly.
+	selfScheduled := strings.HasPrefix(s, "dynamic") || strings.HasPrefix(s, "guided") || strings.HasPrefix(s, "affinity")
+	if is, it := l.PerProc[slow].Iterations, l.PerProc[fast].Iterations; is > 0 && it > 0 && !selfScheduled {
 		cpus := "other programs on the machine may have taken CPU time from it"
 		if m.CPUs > 0 && m.Procs > m.CPUs {
 			cpus = fmt.Sprintf("the run had %d processors on %d CPUs", m.Procs, m.CPUs)
 		}
-		return fmt.Sprintf("processor %d ran as many iterations as processor %d (%d and %d) in more time: either its iterations cost more (work that varies with the index: cyclic or dynamic scheduling spreads it), or it had less of a CPU (%s; a run on an idle machine tells which)", slow, fast, is, it, cpus)
+		if 10*max(is, it) <= 11*min(is, it) {
+			// As many iterations each: the schedule divided them evenly.
+			return fmt.Sprintf("processor %d ran as many iterations as processor %d (%d and %d) in more time: either its iterations cost more (work that varies with the index: cyclic or dynamic scheduling spreads it), or it had less of a CPU (%s; a run on an idle machine tells which)", slow, fast, is, it, cpus)
+		}
+		perSlow, perFast := l.PerProc[slow].Busy/float64(is), l.PerProc[fast].Busy/float64(it)
+		if perSlow <= 1.1*perFast {
+			// The same cost each (x552: 20 rows of a grid on 3
+			// processors, 7, 7 and 6): the counts differ, not the work.
+			return fmt.Sprintf("the iterations do not divide evenly among the processors: processor %d ran %d and processor %d ran %d, at about the same cost each (%s and %s); more iterations per processor (a larger problem, or loops(i, j) with the loop inside it) make the remainder a smaller share, or run on a number of processors that divides them", slow, is, fast, it, Dur(perSlow), Dur(perFast))
+		}
+		if m.CPUs > 0 && m.Procs > m.CPUs {
+			return fmt.Sprintf("processor %d's iterations took %s each and processor %d's %s (%d and %d iterations): either its iterations cost more (work that varies with the index: cyclic or dynamic scheduling spreads it), or it had less of a CPU (%s; a run on an idle machine tells which)", slow, Dur(perSlow), fast, Dur(perFast), is, it, cpus)
+		}
 	}
 	switch {
 	case strings.HasPrefix(s, "on_home"):

@@ -742,3 +742,22 @@ func TestImbalanceAdviceFewIterations(t *testing.T) {
 		t.Errorf("12 iterations in chunks of 4 on 4: %q", a)
 	}
 }
+
+// TestImbalanceAdviceUnevenDivision: iterations of the same cost that do
+// not divide evenly (x552: 20 rows on 3 processors, 7, 7 and 6) are told
+// so, not to use cyclic scheduling; iterations that took longer each on
+// a run with more processors than CPUs name both causes with the costs.
+func TestImbalanceAdviceUnevenDivision(t *testing.T) {
+	m := &Model{Procs: 3}
+	even := &LoopStat{Strategy: "block (default)", Instances: 100, Iterations: 2000,
+		PerProc: []LoopProc{{Instances: 100, Iterations: 700, Busy: 7000}, {Instances: 100, Iterations: 700, Busy: 7050}, {Instances: 100, Iterations: 600, Busy: 6000}}}
+	if a := imbalanceAdvice(m, even, 1, 2); !strings.HasPrefix(a, "the iterations do not divide evenly among the processors: processor 1 ran 700 and processor 2 ran 600, at about the same cost each") {
+		t.Errorf("7, 7 and 6 rows: %q", a)
+	}
+	m = &Model{Procs: 3, CPUs: 2}
+	slower := &LoopStat{Strategy: "block (default)", Instances: 100, Iterations: 2000,
+		PerProc: []LoopProc{{Instances: 100, Iterations: 700, Busy: 20300}, {Instances: 100, Iterations: 700, Busy: 15000}, {Instances: 100, Iterations: 600, Busy: 12600}}}
+	if a := imbalanceAdvice(m, slower, 0, 2); !strings.HasPrefix(a, "processor 0's iterations took 29.0 µs each and processor 2's 21.0 µs (700 and 600 iterations)") || !strings.Contains(a, "the run had 3 processors on 2 CPUs") {
+		t.Errorf("3 processors on 2 CPUs: %q", a)
+	}
+}
