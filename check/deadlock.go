@@ -150,9 +150,16 @@ func (a *analyser) blocked(explained map[*call]bool) {
 		}
 		if s := a.mismatch(c.proc, src, tag); s != nil {
 			f, l := a.pos(c.site)
+			// Which half of the match failed is the fix: x543's ring
+			// received from the next processor, the message came from
+			// the previous one, with the tag asked for.
+			differs := fmt.Sprintf("processor %d sent it a message with tag %d at %s instead, never received: a receive with tag %d (or rtlib.AnyTag) would take it", s.proc, s.tag, a.where(s.site), s.tag)
+			if src >= 0 && src != s.proc {
+				differs = fmt.Sprintf("processor %d sent it one with tag %d at %s, never received: a receive from processor %d (or rtlib.AnySource) would take it", s.proc, s.tag, a.where(s.site), s.proc)
+			}
 			a.report(&Diagnosis{Class: NonpairedRecv, Processors: []int{c.proc, s.proc}, File: f, Line: l,
-				Message: fmt.Sprintf("the receive at %s (from %s, tag %s) has no matching send: processor %d sent tag %d at %s instead, never received",
-					a.where(c.site), peerText(src), tagText(tag), s.proc, s.tag, a.where(s.site)),
+				Message: fmt.Sprintf("the receive at %s (from %s, tag %s) has no matching send: %s",
+					a.where(c.site), peerText(src), tagText(tag), differs),
 				Calls: []string{a.describe(c), a.describe(s)}})
 			explained[c], explained[s] = true, true
 			continue

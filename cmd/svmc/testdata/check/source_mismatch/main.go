@@ -1,4 +1,4 @@
-// want class="nonpaired recv" procs=3
+// want class="nonpaired recv" procs=3 message="processor 0 sent it one with tag 0 at main.go:16:4, never received: a receive from processor 0 (or rtlib.AnySource) would take it"
 // Processor 2 waits for processor 1, but processor 0 sent the message.
 package main
 

@@ -1,4 +1,4 @@
-// want class="nonpaired recv"
+// want class="nonpaired recv" message="processor 0 sent it a message with tag 1 at main.go:15:4 instead, never received: a receive with tag 1 (or rtlib.AnyTag) would take it"
 // The receive asks for another tag than the send has.
 package main
 
