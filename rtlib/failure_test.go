@@ -319,8 +319,8 @@ func TestMainParams(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"SVMC_NPROCS=abc"}, "svmc: SVMC_NPROCS=abc: want a positive integer\n"},
-		{[]string{"SVMC_NPROCS=0"}, "svmc: SVMC_NPROCS=0: want a positive integer\n"},
+		{[]string{"SVMC_NPROCS=abc"}, "svmc: SVMC_NPROCS=abc: want a positive number of processors\n"},
+		{[]string{"SVMC_NPROCS=0"}, "svmc: SVMC_NPROCS=0: want a positive number of processors\n"},
 		{[]string{"SVMC_STAGE=9"}, "svmc: SVMC_STAGE=9: want a stage from 0 to 6\n"},
 		{[]string{"SVMC_FORMAT=xml"}, "svmc: SVMC_FORMAT=xml: want ascii or binary\n"},
 		{[]string{"SVMC_REQUEST=" + req}, "svmc: " + req + ":3:15: unknown function \"mian\"; did you mean \"main\"?\n"},

@@ -83,7 +83,8 @@ func (r *run) calibrate() recordingCost {
 	p.thr = make([]throttle, len(r.prog.Subs))
 	// A throttled call is timed on the gate's path unless a LOCAL
 	// request adds records on entering its subprogram (localAt): measure
-	// on a subprogram without one where there is such, as most are.
+	// on a subprogram without one where there is such, as most are
+	// (noop's check follows sub).
 	for s := 1; s < len(r.prog.Subs); s++ {
 		if !p.localAt(s) {
 			sub = s

@@ -35,18 +35,17 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	if crashes && os.Getenv("GOTRACEBACK") == "" {
 		crashOut = crashPipe(prog)
 	}
-	start := time.Now()
+	before := traceState(tracePath)
 	err := runForwarding(prog, false)
+	var xe *exec.ExitError
+	exited := errors.As(err, &xe)
 	crash := ""
 	if crashOut != nil {
-		// Go's crashes exit with status 2.
-		var xe *exec.ExitError
-		crash = crashOut(errors.As(err, &xe) && xe.ExitCode() == 2)
+		crash = crashOut(exited && xe.ExitCode() == 2) // Go's crashes exit with status 2
 	}
-	var xe *exec.ExitError
-	if !errors.As(err, &xe) {
+	if !exited {
 		if err == nil {
-			settleTrace(tracePath, start, stderr, "the program", "it exited without svmc's runtime ending the run", true)
+			before.settle(stderr, "the program", "it exited without svmc's runtime ending the run", true)
 		}
 		return err
 	}
@@ -67,7 +66,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	if crash != "" {
 		why = crash
 	}
-	settleTrace(tracePath, start, stderr, "the program", why, true)
+	before.settle(stderr, "the program", why, true)
 	return exitError{xe.ExitCode()}
 }
 

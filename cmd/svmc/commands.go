@@ -381,9 +381,6 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 func paramEnv(cmd *cobra.Command, nprocs int, values map[string]*string, bools map[string]*bool) ([]string, error) {
 	env := os.Environ()
 	if cmd.Flags().Changed("nprocs") {
-		if nprocs < 1 {
-			return nil, fmt.Errorf("-n %d: want a positive number of processors", nprocs)
-		}
 		env = append(env, "SVMC_FLAG_NPROCS="+strconv.Itoa(nprocs))
 	}
 	for _, f := range runFlags {
@@ -391,12 +388,6 @@ func paramEnv(cmd *cobra.Command, nprocs int, values map[string]*string, bools m
 			continue
 		}
 		v := *values[f.name]
-		switch f.name {
-		case "request", "params":
-			if _, err := os.Stat(v); err != nil {
-				return nil, fmt.Errorf("--%s %s: %v", f.name, v, err)
-			}
-		}
 		env = append(env, "SVMC_FLAG_"+f.param+"="+v)
 	}
 	for _, f := range runBools {

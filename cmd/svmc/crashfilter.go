@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -261,15 +260,11 @@ func parseCrash(rep string) (msg, at, who string, ok bool) {
 		}
 		stack = append(stack, l)
 	}
-	for i := 0; i+1 < len(stack); i++ {
-		if at != "" {
+	for i := 0; i+1 < len(stack); i++ { // a function's line, then its file's
+		if m := frameFile.FindStringSubmatch(stack[i+1]); m != nil && !strings.HasPrefix(stack[i], "\t") && userFile(m[1]) {
+			at = shownPath(m[1]) + ":" + m[2]
 			break
 		}
-		m := frameFile.FindStringSubmatch(stack[i+1])
-		if m == nil || strings.HasPrefix(stack[i], "\t") || !userCode(stack[i], m[1]) {
-			continue
-		}
-		at = shownPath(m[1]) + ":" + m[2]
 	}
 	all := strings.Join(stack, "\n")
 	switch m := procFunc.FindStringSubmatch(all); {
@@ -291,18 +286,6 @@ func parseCrash(rep string) (msg, at, who string, ok bool) {
 	return msg, at, who, true
 }
 
-// userCode reports whether a frame (its function line and file) is the
-// user's: not the Go runtime's or standard library's, nor svmc's runtime.
-func userCode(fn, file string) bool {
-	if strings.HasPrefix(fn, "github.com/svmc/svmc/") || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") {
-		return false
-	}
-	if root := goRoot(); root != "" && strings.HasPrefix(file, filepath.Join(root, "src")+string(filepath.Separator)) {
-		return false
-	}
-	return true
-}
-
 // shownPath is file relative to the current directory where it is inside
 // it.
 func shownPath(file string) string {
@@ -316,11 +299,3 @@ func shownPath(file string) string {
 	}
 	return file
 }
-
-var goRoot = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})

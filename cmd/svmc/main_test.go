@@ -610,6 +610,8 @@ func TestUsageErrors(t *testing.T) {
 		// is no module: the build would fail first).
 		{[]string{"run", "--tracebuf", "abc", "."}, "--tracebuf abc: want a number of bytes, optionally followed by k, M or G"},
 		{[]string{"test", "--wait-policy", "bogus", "."}, "--wait-policy bogus: want passive"},
+		{[]string{"run", "--request", "none.req", "."}, "--request: open none.req: no such file or directory"},
+		{[]string{"run", "--params", "none.par", "."}, "--params none.par: open none.par: no such file or directory"},
 		{[]string{"compile", "."}, "compile needs -o DIR"},
 		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
 		// A go test flag or the program's own goes after --: say so.

@@ -127,7 +127,8 @@ func (f *raceFilter) run(r io.Reader) {
 }
 
 // userFile reports whether a frame's file is the program's: not Go's, not
-// the runtime's generated tables.
+// the runtime's generated tables (race reports, and crash reports:
+// crashfilter.go).
 func userFile(path string) bool {
 	return !strings.Contains(path, "/src/runtime/") && !strings.Contains(path, "/svmc/rtlib/") && !strings.Contains(path, "/rtlib/") &&
 		!strings.HasPrefix(filepath.Base(path), "svm_tables") && !strings.Contains(path, "/go/src/") && !strings.Contains(path, "/pkg/mod/")

@@ -192,9 +192,9 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 		return c
 	}
 	if perTest == "" {
-		start := time.Now()
+		before := traceState(envValue(env, "SVMC_FLAG_TRACE"))
 		err := goStatus(runForwarding(goTest(env, goArgs...), true))
-		rescueTrace(envValue(env, "SVMC_FLAG_TRACE"), start, cmd.ErrOrStderr())
+		before.rescueTrace(cmd.ErrOrStderr())
 		return err
 	}
 	// A trace per test: one go test run per test, each writing
@@ -222,11 +222,11 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 		}
 		tr := filepath.Join(dir, name+".sddf")
 		e := append(slices.Clone(env), "SVMC_FLAG_TRACE="+tr)
-		start := time.Now()
+		before := traceState(tr)
 		if err := goStatus(runForwarding(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...), true)); err != nil && failed == nil {
 			failed = err
 		}
-		rescueTrace(tr, start, cmd.ErrOrStderr())
+		before.rescueTrace(cmd.ErrOrStderr())
 	}
 	return failed
 }
@@ -319,49 +319,73 @@ func vetTests(cmd *cobra.Command, setup goSetup, dir, importPath string, goArgs 
 // package's directory.
 var vetPos = regexp.MustCompile(`^(\./)?[^\s/#][^\s:]*\.go:\d+`)
 
-// rescueTrace gives path the partial trace a test binary started after
-// start left there, when it ended without completing the trace: go test's
-// -timeout panics the binary, and a binary killed outright writes nothing
-// more. The trace's writer drained it until about 0.1 s before the end
-// (x520's hung test: 27 434 records over its 2 s, left as
-// t.sddf.PID.partial). svmc run does the same for its program (child.go).
-func rescueTrace(path string, start time.Time, stderr io.Writer) {
-	settleTrace(path, start, stderr, "the test binary", "a test that timed out, or the binary killed", false)
+// rescueTrace gives the trace the partial trace a test binary left when
+// it ended without completing it: go test's -timeout panics the binary,
+// and a binary killed outright writes nothing more. The trace's writer
+// drained it until about 0.1 s before the end (x520's hung test: 27 434
+// records over its 2 s, left as t.sddf.PID.partial). svmc run does the
+// same for its program (child.go).
+func (b traceBefore) rescueTrace(stderr io.Writer) {
+	b.settle(stderr, "the test binary", "a test that timed out, or the binary killed", false)
 }
 
-// settleTrace looks, after a run of who that began at start, for the trace
-// it was to write to path. A complete one written since start is left as
-// it is; a partial one is renamed to path and said to be partial (why
-// says the likely cause); where there is none, a program that ended
-// before its processors started (a panic or os.Exit while its packages
-// were initialised: x533's helper package) is said to have written none,
-// and a file at path from an earlier run is said to be that, if ran (go
-// test may not have run the test binary: a build or vet failure).
-func settleTrace(path string, start time.Time, stderr io.Writer, who, why string, ran bool) {
+// traceBefore is what stood at a trace's path, and the partial traces
+// beside it, before a run: what the run wrote is what differs after it.
+// File times cannot tell (the file system's clock is coarse: a trace
+// written a few milliseconds into the run may be stamped before it began).
+type traceBefore struct {
+	path     string
+	fi       os.FileInfo // nil if none
+	partials map[string]bool
+}
+
+func traceState(path string) traceBefore {
+	b := traceBefore{path: path, partials: map[string]bool{}}
 	if path == "" || path == "-" {
+		return b
+	}
+	b.fi, _ = os.Stat(path)
+	parts, _ := filepath.Glob(path + ".*.partial")
+	for _, f := range parts {
+		b.partials[f] = true
+	}
+	return b
+}
+
+// settle looks, after a run of who, for the trace it was to write. A
+// complete one it wrote is left as it is; a partial one is renamed to the
+// path and said to be partial (why says the likely cause); where there is
+// none, a program that ended before its processors started (a panic or
+// os.Exit while its packages were initialised: x533's helper package) is
+// said to have written none, and a file at the path from an earlier run is
+// said to be that, if ran (go test may not have run the test binary: a
+// build or vet failure).
+func (b traceBefore) settle(stderr io.Writer, who, why string, ran bool) {
+	if b.path == "" || b.path == "-" {
 		return
 	}
-	fi, err := os.Stat(path)
-	if err == nil && !fi.ModTime().Before(start) {
-		return // complete
+	fi, err := os.Stat(b.path)
+	if err == nil && (b.fi == nil || !os.SameFile(b.fi, fi) || !fi.ModTime().Equal(b.fi.ModTime())) {
+		return // this run's, complete
 	}
-	parts, _ := filepath.Glob(path + ".*.partial")
-	newest, at := "", start
+	parts, _ := filepath.Glob(b.path + ".*.partial")
+	newest := ""
+	var at time.Time
 	for _, f := range parts {
-		if pi, perr := os.Stat(f); perr == nil && !pi.ModTime().Before(at) {
+		if pi, perr := os.Stat(f); perr == nil && !b.partials[f] && (newest == "" || pi.ModTime().After(at)) {
 			newest, at = f, pi.ModTime()
 		}
 	}
-	if newest != "" && os.Rename(newest, path) == nil {
-		fmt.Fprintf(stderr, "svmc: %s ended without completing its trace (%s): %s holds its records until about 0.1 s before the end and has no trace-end record\n", who, why, path)
+	if newest != "" && os.Rename(newest, b.path) == nil {
+		fmt.Fprintf(stderr, "svmc: %s ended without completing its trace (%s): %s holds its records until about 0.1 s before the end and has no trace-end record\n", who, why, b.path)
 		return
 	}
 	if !ran {
 		return
 	}
-	msg := fmt.Sprintf("svmc: %s wrote no trace to %s: it ended before its processors started (a panic or os.Exit while its packages were initialised, before main)", who, path)
+	msg := fmt.Sprintf("svmc: %s wrote no trace to %s: it ended before its processors started (a panic or os.Exit while its packages were initialised, before main)", who, b.path)
 	if err == nil {
-		msg += fmt.Sprintf("; the %s there is from an earlier run (%s)", path, fi.ModTime().Format("2006-01-02 15:04:05"))
+		msg += fmt.Sprintf("; the %s there is from an earlier run (%s)", b.path, fi.ModTime().Format("2006-01-02 15:04:05"))
 	}
 	fmt.Fprintln(stderr, msg)
 }

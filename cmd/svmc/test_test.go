@@ -947,3 +947,29 @@ func TestSum(t *testing.T) {
 		t.Errorf("-vet=off: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestTraceWrittenByTheRun: a trace the run wrote is told from one an
+// earlier run left by what stood at the path before, not by file times:
+// the file system's coarse clock stamped a trace written a few
+// milliseconds into a failing run before the run began (ci94's
+// TestDifferentBarriers was told its trace was from an earlier run).
+func TestTraceWrittenByTheRun(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.sddf")
+	before := traceState(path)
+	if err := os.WriteFile(path, []byte("trace"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+	var msg bytes.Buffer
+	before.settle(&msg, "the program", "why", true)
+	if msg.Len() != 0 {
+		t.Errorf("a trace the run wrote, stamped an hour back: %q", msg.String())
+	}
+	before = traceState(path) // the same file, untouched by the next run
+	before.settle(&msg, "the program", "why", true)
+	if !strings.Contains(msg.String(), "wrote no trace to "+path) || !strings.Contains(msg.String(), "is from an earlier run") {
+		t.Errorf("a trace an earlier run left: %q", msg.String())
+	}
+}

@@ -87,12 +87,13 @@ func Load(lookupEnv func(string) (string, bool)) (*Set, error) {
 		return nil, err
 	}
 	file, _ := lookupEnv("SVMC_PARAMS")
+	source := "SVMC_PARAMS=" + file
 	if v, ok := lookupEnv("SVMC_FLAG_PARAMS"); ok {
-		file = v
+		file, source = v, "--params "+v
 	}
 	if file != "" {
 		s.ParamFile = file
-		if err := s.readParamFile(file); err != nil {
+		if err := s.readParamFile(file, source); err != nil {
 			return nil, err
 		}
 	}
@@ -111,11 +112,11 @@ func Load(lookupEnv func(string) (string, bool)) (*Set, error) {
 }
 
 // readParamFile reads a parameter file: "name = value" lines. All its
-// errors are reported together.
-func (s *Set) readParamFile(path string) error {
+// errors are reported together; source says where the file was named.
+func (s *Set) readParamFile(path, source string) error {
 	data, err := limits.ReadFile(path, limits.ParamFile, "a parameter file")
 	if err != nil {
-		return fmt.Errorf("SVMC_PARAMS: %v", err)
+		return fmt.Errorf("%s: %v", source, err)
 	}
 	var errs []string
 	for i, line := range strings.Split(string(data), "\n") {

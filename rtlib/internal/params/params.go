@@ -229,7 +229,9 @@ func Unknown(environ []string) []string {
 // Defs is the parameter table.
 var Defs = []Def{
 	{"nprocs", "1", func(v *Values, s string) (err error) {
-		if v.NProcs, err = positive(s); err == nil && v.NProcs > MaxProcs {
+		if v.NProcs, err = positive(s); err != nil {
+			err = errors.New("want a positive number of processors")
+		} else if v.NProcs > MaxProcs {
 			err = fmt.Errorf("%d processors is more than svmc runs (at most %d)", v.NProcs, MaxProcs)
 		}
 		return

@@ -87,7 +87,7 @@ func TestParamErrors(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{map[string]string{"SVMC_NPROCS": "abc"}, "SVMC_NPROCS=abc: want a positive integer"},
+		{map[string]string{"SVMC_NPROCS": "abc"}, "SVMC_NPROCS=abc: want a positive number of processors"},
 		{map[string]string{"SVMC_FLAG_STAGE": "9"}, "--stage 9: want a stage from 0 to 6"},
 		{map[string]string{"SVMC_FLAG_TRACEBUF": "0"}, "--tracebuf 0: a buffer needs at least one byte"},
 		{map[string]string{"SVMC_FLAG_NPROCS": "1000000"}, "-n 1000000: 1000000 processors is more than svmc runs (at most 4096)"},
@@ -102,9 +102,9 @@ func TestParamErrors(t *testing.T) {
 		{map[string]string{"SVMC_STDOUT": "some"}, "SVMC_STDOUT=some: want proc0[:FILE], each[:PATTERN] or common[:FILE]"},
 		{map[string]string{"SVMC_INFO": "file:"}, "SVMC_INFO=file:: want stderr, stdout, off or file:PATH, or several of stdout, stderr and file:PATH joined by +"},
 		{map[string]string{"SVMC_STOP_WAIT": "soon"}, "SVMC_STOP_WAIT=soon: want a positive duration (2s, 500ms)"},
-		{map[string]string{"SVMC_PARAMS": filepath.Join(dir, "none.par")}, "SVMC_PARAMS: open " + filepath.Join(dir, "none.par") + ": no such file or directory"},
+		{map[string]string{"SVMC_PARAMS": filepath.Join(dir, "none.par")}, "SVMC_PARAMS=" + filepath.Join(dir, "none.par") + ": open " + filepath.Join(dir, "none.par") + ": no such file or directory"},
 		{map[string]string{"SVMC_PARAMS": bad}, strings.Join([]string{
-			bad + ":1:10: nprocs: want a positive integer",
+			bad + ":1:10: nprocs: want a positive number of processors",
 			bad + `:2:3: unknown parameter "nproc"; did you mean "nprocs"?`,
 			bad + ":3:1: want name = value",
 			bad + ":4:9: stage: want a stage from 0 to 6",
