@@ -41,6 +41,10 @@ type edit struct {
 type copySpec struct {
 	token    string
 	from, to int
+	// moved: the text is moved, not copied (gen.literalSub): its access
+	// checks stay, and the file leaves out the edits inside it where
+	// the text stood.
+	moved bool
 }
 
 // uncheckedCopy returns the token of a copy whose range is set later
@@ -49,6 +53,27 @@ func (e *editor) uncheckedCopy() *copySpec {
 	c := &copySpec{token: fmt.Sprintf("\x00svm_copy%d\x00", len(e.copies))}
 	e.copies = append(e.copies, c)
 	return c
+}
+
+// moveCopy returns the token of src[from:to] with its edits, to be placed
+// where the text moves to; move replaces the text where it stood.
+func (e *editor) moveCopy(from, to int) *copySpec {
+	c := e.uncheckedCopy()
+	c.from, c.to, c.moved = from, to, true
+	return c
+}
+
+// move replaces src[from:to], the text of c, by text (without newlines).
+func (e *editor) move(from, to int, text string, c *copySpec) {
+	e.add(from, to, text, opening)
+	e.edits[len(e.edits)-1].wraps = c
+}
+
+// inlineResume is a /*line*/ comment that gives the text at offset off its
+// original position, for text that follows generated code on its line.
+func (e *editor) inlineResume(off int) string {
+	r := strings.TrimSpace(e.resume(off, true))
+	return "/*" + strings.TrimPrefix(r, "//") + "*/"
 }
 
 // order places code inserted at the same offset as other code.
@@ -216,10 +241,19 @@ func (e *editor) wrap(at int, text string, o order, c *copySpec) {
 // code around it.
 func (e *editor) render(from, to int, edits []edit, c *copySpec) (string, error) {
 	var out strings.Builder
-	last := from
+	last, movedTo := from, -1
 	for _, ed := range edits {
-		if ed.start < from || ed.end > to || c != nil && (ed.check || ed.wraps == c || strings.Contains(ed.text, c.token)) {
+		if ed.start < from || ed.end > to || c != nil && (ed.check && !c.moved || ed.wraps == c || strings.Contains(ed.text, c.token)) {
 			continue
+		}
+		if ed.start < movedTo {
+			continue // rendered where the text moved to
+		}
+		if c != nil && c.moved && ed.start == ed.end && (ed.start == c.from || ed.start == c.to) {
+			continue // code around the literal, not in it
+		}
+		if ed.wraps != nil && ed.wraps.moved && ed.start == ed.wraps.from && ed.end == ed.wraps.to {
+			movedTo = ed.end
 		}
 		if ed.start < last {
 			return "", fmt.Errorf("svmc internal error: overlapping edits at offset %d of %s", ed.start, e.name)

@@ -29,6 +29,8 @@ func (g *gen) sub(s *compiler.Sub) {
 			g.e.lines(g.off(body.Lbrace)+1, open, opening, g.line(body.Lbrace))
 			g.e.lines(g.off(body.Rbrace), "})", closing, g.line(body.Rbrace))
 		}
+	} else if s.Lit != nil {
+		g.literalSub(s)
 	} else {
 		sg := g.signature(s)
 		var head string
@@ -42,28 +44,8 @@ func (g *gen) sub(s *compiler.Sub) {
 		if head != "" {
 			g.e.lines(g.off(fd.Pos()), head, opening, g.line(fd.Pos()))
 		}
-		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), compiler.Reserved+fd.Name.Name)
-		sep := ""
-		if fd.Type.Params.NumFields() > 0 {
-			sep = ", "
-		}
-		g.e.raw(g.off(fd.Type.Params.Opening)+1, g.off(fd.Type.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
-		// The traced entry passes the parameters on: those without a name
-		// (func f(int) bool) or named _ get one, as does the receiver.
-		k := 0
-		for _, f := range fd.Type.Params.List {
-			if len(f.Names) == 0 {
-				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), strings.TrimSuffix(sg.args[k], "...")+" ")
-				k++
-				continue
-			}
-			for _, n := range f.Names {
-				if n.Name == "_" {
-					g.e.raw(g.off(n.Pos()), g.off(n.End()), strings.TrimSuffix(sg.args[k], "..."))
-				}
-				k++
-			}
-		}
+		g.e.raw(g.off(fd.Name.Pos()), g.off(fd.Name.End()), s.Instr)
+		g.procParam(fd.Type, sg)
 		if rl := fd.Recv; rl != nil && len(rl.List) > 0 {
 			if f := rl.List[0]; len(f.Names) == 0 {
 				g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), sg.recv+" ")
@@ -75,24 +57,89 @@ func (g *gen) sub(s *compiler.Sub) {
 		// (rtlib's Trace): a call that is traced takes the traced entry,
 		// which opens the region and calls the body again: rtlib's
 		// EntryN_M for the function's shape, or one of its own.
-		var call string
-		if shared {
-			call = fmt.Sprintf("%s.%s(%s)", rt, entry, strings.Join(append([]string{procVar, strconv.Itoa(s.Num), sg.value(compiler.Reserved + fd.Name.Name)}, sg.args...), ", "))
-		} else {
-			call = sg.call(tracedPrefix+fd.Name.Name, procVar)
-		}
-		if sg.results {
-			call = "return " + call
-		} else {
-			call += "\nreturn"
-		}
-		g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Trace(%d) {\n%s\n}", procVar, s.Num, call), opening, g.line(body.Lbrace))
-		g.e.edits[len(g.e.edits)-1].entry = s
+		g.traceGate(s, sg, entry, shared)
 	}
 	g.calls(s)
 	for _, c := range s.Constructs {
 		g.construct(c)
 	}
+}
+
+// procParam makes the processor the first parameter of the function of
+// type ft; the traced entry passes the parameters on: those without a name
+// (func f(int) bool) or named _ get one.
+func (g *gen) procParam(ft *ast.FuncType, sg *sig) {
+	sep := ""
+	if ft.Params.NumFields() > 0 {
+		sep = ", "
+	}
+	g.e.raw(g.off(ft.Params.Opening)+1, g.off(ft.Params.Opening)+1, fmt.Sprintf("%s *%s.Proc%s", procVar, rt, sep))
+	k := 0
+	for _, f := range ft.Params.List {
+		if len(f.Names) == 0 {
+			g.e.raw(g.off(f.Type.Pos()), g.off(f.Type.Pos()), strings.TrimSuffix(sg.args[k], "...")+" ")
+			k++
+			continue
+		}
+		for _, n := range f.Names {
+			if n.Name == "_" {
+				g.e.raw(g.off(n.Pos()), g.off(n.End()), strings.TrimSuffix(sg.args[k], "..."))
+			}
+			k++
+		}
+	}
+}
+
+// traceGate opens the instrumented body with the test of whether this call
+// is traced, which then takes the traced entry. The body holds no defer,
+// so that small functions stay cheap (rtlib's Trace): a call that is
+// traced takes the traced entry, which opens the region and calls the body
+// again: rtlib's EntryN_M for the function's shape (shared), or one of its
+// own.
+func (g *gen) traceGate(s *compiler.Sub, sg *sig, entry string, shared bool) {
+	name, body := s.Decl.Name.Name, s.Decl.Body
+	var call string
+	if shared {
+		call = fmt.Sprintf("%s.%s(%s)", rt, entry, strings.Join(append([]string{procVar, strconv.Itoa(s.Num), sg.value(s.Instr)}, sg.args...), ", "))
+	} else {
+		call = sg.call(tracedPrefix+name, procVar)
+	}
+	if sg.results {
+		call = "return " + call
+	} else {
+		call += "\nreturn"
+	}
+	g.e.lines(g.off(body.Lbrace)+1, fmt.Sprintf("if %s.Trace(%d) {\n%s\n}", procVar, s.Num, call), opening, g.line(body.Lbrace))
+	g.e.edits[len(g.e.edits)-1].entry = s
+}
+
+// literalSub rewrites a package-level function literal with directives
+// (compiler.Sub.Lit): its text moves to the end of the file as the
+// instrumented function svm_NAME(svm_p, params), which it may, seeing only
+// package-level names, and in its place stands a literal of the user's
+// signature that calls it on the processor of the calling goroutine, as a
+// named function's wrapper does.
+func (g *gen) literalSub(s *compiler.Sub) {
+	lit := s.Lit
+	sg := g.signature(s)
+	entry, shared := sg.entry()
+	ret := ""
+	if sg.results {
+		ret = "return "
+	}
+	from, to := g.off(lit.Pos()), g.off(lit.End())
+	mv := g.e.moveCopy(from, to)
+	// In place: one line, and the text after it back at its position.
+	g.e.move(from, to, fmt.Sprintf("%s { %s%s }%s", sg.head(""), ret, sg.callWith(s.Instr, "", sg.outerArgs(), rt+".Current()"), g.e.inlineResume(to)), mv)
+	var head string
+	if !shared {
+		head = g.tracedEntry(s, sg)
+	}
+	g.e.add(len(g.e.src), len(g.e.src), "\n\n"+head+mv.token+"\n", following)
+	g.e.raw(g.off(lit.Type.Func)+len("func"), g.off(lit.Type.Func)+len("func"), " "+s.Instr)
+	g.procParam(lit.Type, sg)
+	g.traceGate(s, sg, entry, shared)
+	g.usesRT = true
 }
 
 // funcLits gives a function literal its own processor, that of the
@@ -330,7 +377,7 @@ func (g *gen) tracedEntry(s *compiler.Sub, sg *sig) string {
 	}
 	return fmt.Sprintf("%s {\n%s.Enter(%d)\ndefer %s.Exit(%d)\n%s%s\n}\n",
 		sg.head(tracedPrefix+s.Decl.Name.Name, procVar+" *"+rt+".Proc"), procVar, s.Num, procVar, s.Num,
-		ret, sg.callWith(compiler.Reserved+s.Decl.Name.Name, sg.outerRecv(), sg.outerArgs(), procVar))
+		ret, sg.callWith(s.Instr, sg.outerRecv(), sg.outerArgs(), procVar))
 }
 
 // pkgCalls is what the rewriting of a package's files needs to know of its
@@ -374,8 +421,8 @@ func callsOf(p *compiler.Package) *pkgCalls {
 		}
 	}
 	for _, s := range p.Subs {
-		if s.Main || s.Plain {
-			continue
+		if s.Main || s.Plain || s.Lit != nil {
+			continue // a literal's wrapper is the literal (literalSub)
 		}
 		if s.Decl.Recv != nil || testEntry(s) != "" || p.Types.Name() != "main" && s.Decl.Name.IsExported() {
 			pc.wrap[s] = true
@@ -403,7 +450,7 @@ func (g *gen) wrapper(s *compiler.Sub, sg *sig) string {
 	if sg.results {
 		b.WriteString("return ")
 	}
-	callee := compiler.Reserved + fd.Name.Name
+	callee := s.Instr
 	recv, args := sg.outerRecv(), sg.outerArgs()
 	switch testEntry(s) {
 	case "test":
@@ -597,7 +644,7 @@ func inHeaders(skip [][2]token.Pos, n ast.Node) bool {
 // call svm_id with the processor first.
 func (g *gen) passProc(call *ast.CallExpr, id *ast.Ident) {
 	to := calleeSub(g.p, call.Fun)
-	g.e.raw(g.off(id.Pos()), g.off(id.End()), compiler.Reserved+id.Name)
+	g.e.raw(g.off(id.Pos()), g.off(id.End()), to.Instr)
 	g.e.edits[len(g.e.edits)-1].passes = to
 	arg := procVar
 	if len(call.Args) > 0 {

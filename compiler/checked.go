@@ -233,7 +233,13 @@ func (p *Package) returnsFresh(s *Sub) bool {
 
 // isParam reports whether v is a parameter or result of s.
 func (p *Package) isParam(s *Sub, v *types.Var) bool {
-	sig, ok := p.Info.Defs[s.Decl.Name].Type().(*types.Signature)
+	var t types.Type
+	if s.Lit != nil {
+		t = p.Info.TypeOf(s.Lit)
+	} else if d := p.Info.Defs[s.Decl.Name]; d != nil {
+		t = d.Type()
+	}
+	sig, ok := t.(*types.Signature)
 	if !ok {
 		return true
 	}

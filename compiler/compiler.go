@@ -148,11 +148,22 @@ type Dir struct {
 	File    *File
 }
 
-// Sub is a subprogram: a function or method declared in the package.
+// Sub is a subprogram: a function or method declared in the package, or
+// a package-level variable's function literal that holds directives.
 type Sub struct {
-	Num        int
-	Name       string
-	Decl       *ast.FuncDecl
+	Num  int
+	Name string
+	Decl *ast.FuncDecl
+	// Lit: the subprogram is a function literal of a package-level
+	// variable's initialiser (var handlers = map[string]func(){...}) that
+	// holds directives; Decl is made for it (its Type and Body, a Name
+	// that no identifier of the package has), Obj is nil.
+	Lit *ast.FuncLit
+	// Instr is the instrumented function's name: svm_F, or for a function
+	// whose svm_F is a name generated code gives its own variables (func p
+	// and svm_p, the processor) svm_F_fn (svm_F_fn_2 where the package
+	// has an F_fn).
+	Instr      string
 	Obj        *types.Func
 	File       *File
 	Main       bool
@@ -165,6 +176,9 @@ type Sub struct {
 	// its constructs are not checked (their pairing and nesting would
 	// report what the dropped directive caused, not what is wrong).
 	broken bool
+	// atInit: Lit is called where it stands, while the package's
+	// variables are initialised (var squares = func() []int {...}()).
+	atInit bool
 }
 
 // Construct is a directive attached to its place in a statement list.

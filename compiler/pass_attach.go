@@ -3,6 +3,7 @@ package compiler
 import (
 	"go/ast"
 	"go/token"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
 )
@@ -42,6 +43,10 @@ func (p *Package) attach() []*Construct {
 				s.broken = true
 				continue
 			}
+			if s.atInit && d.Kind == directives.PDO && s.Lit.Body == p.innermostBody(s, d.Comment.Slash) {
+				// As a pdo in func init (misplaced).
+				p.warnf(d.Comment.Slash, "pdo in the initialiser of %s runs all its iterations serially: the packages' variables are initialised before main starts the processors; make %s a function that main calls to run the loop in parallel", strings.SplitN(s.Name, ".", 2)[0], strings.SplitN(s.Name, ".", 2)[0])
+			}
 			c := &Construct{Num: len(s.Constructs) + 1, Dir: d, Sub: s, List: list, Index: idx, ListPos: owner}
 			s.Constructs = append(s.Constructs, c)
 		}
@@ -54,6 +59,19 @@ func (p *Package) attach() []*Construct {
 		all = append(all, s.Constructs...)
 	}
 	return all
+}
+
+// innermostBody is the body of the innermost function literal of s
+// around pos, or s's own body.
+func (p *Package) innermostBody(s *Sub, pos token.Pos) *ast.BlockStmt {
+	body := s.Decl.Body
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Body.Lbrace < pos && pos < lit.Body.Rbrace {
+			body = lit.Body
+		}
+		return n == nil || n.Pos() <= pos && pos < n.End()
+	})
+	return body
 }
 
 // misplaced reports a directive that is in no subprogram.
@@ -69,23 +87,12 @@ func (p *Package) misplaced(f *File, d *Dir) {
 		p.errorf(pos, "%s directive in func init: directives run on the processors, which start with main; move it into main or a function main calls", d.Kind)
 		return
 	}
-	inLit := false
-	ast.Inspect(f.Syntax, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok && lit.Body.Lbrace < pos && pos < lit.Body.Rbrace {
-			inLit = true
-		}
-		return !inLit
-	})
 	hint := ""
 	switch d.Kind {
 	case directives.Template:
 		hint = " (a template that several functions use is a package variable of type *rtlib.Template, named by a template directive in a function)"
 	case directives.Processors:
 		hint = " (an arrangement that several functions use is a package variable of type *rtlib.Procs, named by a processors directive in a function)"
-	}
-	if inLit {
-		p.errorf(pos, "%s directive in a function literal outside any function: directives stand in the bodies of the package's functions and methods, which svmc numbers; declare the literal as a function (func name(...) {...}) or assign it inside one", d.Kind)
-		return
 	}
 	p.errorf(pos, "%s directive outside a function body: directives stand between the statements of a function%s", d.Kind, hint)
 }

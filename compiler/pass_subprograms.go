@@ -1,9 +1,14 @@
 package compiler
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
+
+	"github.com/svmc/svmc/directives"
 )
 
 // SubprogramsPass numbers the functions and methods with bodies: files in
@@ -18,6 +23,10 @@ func (p *Package) numberSubprograms() []*Sub {
 	p.funcs = map[*types.Func]*Sub{}
 	for _, f := range p.Files {
 		for _, decl := range f.Syntax.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok {
+				p.literalSubs(f, gd)
+				continue
+			}
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
@@ -38,6 +47,12 @@ func (p *Package) numberSubprograms() []*Sub {
 			}
 		}
 	}
+	for _, s := range p.Subs {
+		s.Instr = Reserved + s.Decl.Name.Name
+		if s.Decl.Recv == nil && GeneratedLocal.MatchString(s.Decl.Name.Name) {
+			s.Instr = Reserved + p.freeIdent(s.Decl.Name.Name+"_fn")
+		}
+	}
 	// Reserved names elsewhere would collide with generated identifiers.
 	for id, obj := range p.Info.Defs {
 		if obj != nil && strings.HasPrefix(id.Name, Reserved) {
@@ -47,6 +62,98 @@ func (p *Package) numberSubprograms() []*Sub {
 		}
 	}
 	return p.Subs
+}
+
+// GeneratedLocal matches the X of the svm_X that codegen names its own
+// variables, parameters and imports with (codegen's TestGeneratedLocals
+// keeps it complete): a function of such a name must not be svm_X.
+var GeneratedLocal = regexp.MustCompile(`^(p|rt|program|it|first|n|step|i|k|l|v|lo|hi|idx|id|recv|a[0-9]+|lock[0-9]+|operand[0-9]+|red[0-9]*(_[0-9]+)?|range[0-9]*(_[0-9]+)?|copy[0-9]+|x_.*)$`)
+
+// literalSubs numbers the function literals of gd's variable
+// initialisers that hold directives (x551: a table of handlers, each a
+// literal with a pdo). Such a literal is a subprogram named after its
+// variable, "scale" for var scale = func(...) {...}, or "ops.func2" for
+// the second literal in the initialiser of ops (the Go toolchain's own
+// numbering of closures differs). A literal at package level sees only
+// package-level names, so codegen may move its body into a function of
+// its own.
+func (p *Package) literalSubs(f *File, gd *ast.GenDecl) {
+	if gd.Tok != token.VAR {
+		return
+	}
+	for _, spec := range gd.Specs {
+		vs := spec.(*ast.ValueSpec)
+		for i, v := range vs.Values {
+			name := "_"
+			if i < len(vs.Names) {
+				name = vs.Names[i].Name
+			} else if len(vs.Names) > 0 {
+				name = vs.Names[0].Name // var a, b = pair(func() {...})
+			}
+			var lits []*ast.FuncLit
+			called := map[*ast.FuncLit]bool{}
+			ast.Inspect(v, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+						called[lit] = true
+					}
+				}
+				if lit, ok := n.(*ast.FuncLit); ok {
+					lits = append(lits, lit)
+					return false // a literal inside is part of this one
+				}
+				return true
+			})
+			for k, lit := range lits {
+				if !p.holdsDirective(f, lit) {
+					continue
+				}
+				shown, ident := name, name
+				if lit != v || name == "_" {
+					shown = fmt.Sprintf("%s.func%d", name, k+1)
+					ident = p.freeIdent(fmt.Sprintf("%s_func%d", strings.Trim(name, "_"), k+1))
+				}
+				fd := &ast.FuncDecl{Name: &ast.Ident{NamePos: lit.Pos(), Name: ident}, Type: lit.Type, Body: lit.Body}
+				p.Subs = append(p.Subs, &Sub{Num: p.cfg.SubBase + len(p.Subs) + 1, Name: shown, Decl: fd, Lit: lit, File: f, atInit: called[lit]})
+			}
+		}
+	}
+}
+
+// holdsDirective reports whether a //svm: comment stands in lit's body.
+func (p *Package) holdsDirective(f *File, lit *ast.FuncLit) bool {
+	for _, cg := range f.Syntax.Comments {
+		if cg.End() < lit.Body.Lbrace || cg.Pos() > lit.Body.Rbrace {
+			continue
+		}
+		for _, c := range cg.List {
+			if directives.IsDirective(c.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// freeIdent is name, or name with a number added, such that no
+// identifier of the package's scope and no subprogram's name has it.
+func (p *Package) freeIdent(name string) string {
+	taken := func(n string) bool {
+		if p.Types.Scope().Lookup(n) != nil {
+			return true
+		}
+		for _, s := range p.Subs {
+			if s.Decl.Name.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	cand := name
+	for i := 2; taken(cand); i++ {
+		cand = fmt.Sprintf("%s_%d", name, i)
+	}
+	return cand
 }
 
 // funcName is "F" or "T.M".
