@@ -91,7 +91,10 @@ type Package struct {
 
 	funcs   map[*types.Func]*Sub
 	results map[*Pass]any
-	cfg     Config
+	// initLits counts the init functions' literals numbered as
+	// subprograms (initLiterals).
+	initLits int
+	cfg      Config
 	// sharedMemo is sharedStorage's result once sharedDone (the shared
 	// directives are attached by then: the passes that ask run after).
 	sharedMemo map[types.Object]*SharedVar

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"strings"
@@ -74,10 +75,34 @@ func (p *Package) innermostBody(s *Sub, pos token.Pos) *ast.BlockStmt {
 	return body
 }
 
+// initLitAt is the outermost function literal of init function fd around
+// pos, and whether it is called where it stands.
+func (p *Package) initLitAt(fd *ast.FuncDecl, pos token.Pos) (*ast.FuncLit, bool) {
+	lits, called := outerLits(fd.Body)
+	for _, lit := range lits {
+		if lit.Body.Lbrace < pos && pos < lit.Body.Rbrace {
+			return lit, called[lit]
+		}
+	}
+	return nil, false
+}
+
 // misplaced reports a directive that is in no subprogram.
 func (p *Package) misplaced(f *File, d *Dir) {
 	pos := d.Comment.Slash
 	if fd := p.funcDeclAt(f, pos); fd != nil && fd.Name.Name == "init" {
+		if lit, called := p.initLitAt(fd, pos); lit != nil && !called && p.capturedLocal(fd, lit) != nil {
+			// Left in init for the variable it uses (initLiterals).
+			v := p.capturedLocal(fd, lit)
+			why := fmt.Sprintf("the literal uses %s, a variable of init (line %d), so svmc cannot make it a subprogram of its own; declare %s at package level, or build the literal in a function main calls",
+				v.Name(), p.Fset.Position(v.Pos()).Line, v.Name())
+			if d.Kind == directives.PDO {
+				p.warnf(pos, "pdo in a function literal of func init runs all its iterations serially: %s", why)
+			} else {
+				p.errorf(pos, "%s directive in a function literal of func init: %s", d.Kind, why)
+			}
+			return
+		}
 		if d.Kind == directives.PDO {
 			// A table built in init (x507): the loop runs as written,
 			// as it would from a package variable's initialiser.

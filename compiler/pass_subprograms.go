@@ -36,6 +36,7 @@ func (p *Package) numberSubprograms() []*Sub {
 				continue
 			}
 			if fd.Recv == nil && fd.Name.Name == "init" {
+				p.initLiterals(f, fd)
 				continue
 			}
 			obj, _ := p.Info.Defs[fd.Name].(*types.Func)
@@ -90,20 +91,7 @@ func (p *Package) literalSubs(f *File, gd *ast.GenDecl) {
 			} else if len(vs.Names) > 0 {
 				name = vs.Names[0].Name // var a, b = pair(func() {...})
 			}
-			var lits []*ast.FuncLit
-			called := map[*ast.FuncLit]bool{}
-			ast.Inspect(v, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
-						called[lit] = true
-					}
-				}
-				if lit, ok := n.(*ast.FuncLit); ok {
-					lits = append(lits, lit)
-					return false // a literal inside is part of this one
-				}
-				return true
-			})
+			lits, called := outerLits(v)
 			for k, lit := range lits {
 				if !p.holdsDirective(f, lit) {
 					continue
@@ -113,11 +101,70 @@ func (p *Package) literalSubs(f *File, gd *ast.GenDecl) {
 					shown = fmt.Sprintf("%s.func%d", name, k+1)
 					ident = p.freeIdent(fmt.Sprintf("%s_func%d", strings.Trim(name, "_"), k+1))
 				}
-				fd := &ast.FuncDecl{Name: &ast.Ident{NamePos: lit.Pos(), Name: ident}, Type: lit.Type, Body: lit.Body}
-				p.Subs = append(p.Subs, &Sub{Num: p.cfg.SubBase + len(p.Subs) + 1, Name: shown, Decl: fd, Lit: lit, File: f, atInit: called[lit]})
+				p.addLiteral(f, lit, shown, ident, called[lit])
 			}
 		}
 	}
+}
+
+// initLiterals numbers the function literals of an init function that
+// hold directives, are not called where they stand and use no variable of
+// init (x558: func init() { register("sum", func(xs []int) int {...}) }):
+// they run when the program calls them, from main on, so they are
+// subprograms as a package-level variable's literals are, named
+// init.func1, init.func2... over the package's init functions. The others
+// stay part of init (AttachPass warns of their pdo loops).
+func (p *Package) initLiterals(f *File, fd *ast.FuncDecl) {
+	lits, called := outerLits(fd.Body)
+	for _, lit := range lits {
+		if !p.holdsDirective(f, lit) || called[lit] || p.capturedLocal(fd, lit) != nil {
+			continue
+		}
+		p.initLits++
+		p.addLiteral(f, lit, fmt.Sprintf("init.func%d", p.initLits), p.freeIdent(fmt.Sprintf("init_func%d", p.initLits)), false)
+	}
+}
+
+func (p *Package) addLiteral(f *File, lit *ast.FuncLit, shown, ident string, atInit bool) {
+	fd := &ast.FuncDecl{Name: &ast.Ident{NamePos: lit.Pos(), Name: ident}, Type: lit.Type, Body: lit.Body}
+	p.Subs = append(p.Subs, &Sub{Num: p.cfg.SubBase + len(p.Subs) + 1, Name: shown, Decl: fd, Lit: lit, File: f, atInit: atInit})
+}
+
+// outerLits are the function literals in n that no other literal of n
+// encloses, in source order, and those of them called where they stand
+// (also by go and defer).
+func outerLits(n ast.Node) (lits []*ast.FuncLit, called map[*ast.FuncLit]bool) {
+	called = map[*ast.FuncLit]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+				called[lit] = true
+			}
+		}
+		if lit, ok := n.(*ast.FuncLit); ok {
+			lits = append(lits, lit)
+			return false // a literal inside is part of this one
+		}
+		return true
+	})
+	return lits, called
+}
+
+// capturedLocal is a variable of fd that lit uses (declared in fd outside
+// lit), or nil.
+func (p *Package) capturedLocal(fd *ast.FuncDecl, lit *ast.FuncLit) *types.Var {
+	var found *types.Var
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if v, ok := p.Info.Uses[id].(*types.Var); ok && !v.IsField() && fd.Pos() <= v.Pos() && v.Pos() < fd.End() && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+			found = v
+		}
+		return true
+	})
+	return found
 }
 
 // holdsDirective reports whether a //svm: comment stands in lit's body.

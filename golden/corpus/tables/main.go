@@ -3,7 +3,8 @@
 // commands whose run functions hold pdo loops, one with an unnamed
 // parameter and named results; an http.HandlerFunc variable; a table built
 // by a literal called where it stands (its pdo runs serially, before main);
-// an exported map of reducers in a library package. Functions named p and
+// an exported map of reducers in a library package; checks registered by
+// an init function, whose literal runs from main. Functions named p and
 // first, and a variable lo holding a literal, have names that svmc's
 // generated code also uses for its own variables.
 package main
@@ -71,6 +72,19 @@ var lo = func(xs []int) int {
 	return m
 }
 
+var checks = map[string]func([]int) bool{}
+
+func init() {
+	checks["sorted"] = func(xs []int) bool {
+		ok := true
+		//svm:pdo loops(i) reduction(&&: ok)
+		for i := 1; i < len(xs); i++ {
+			ok = ok && xs[i-1] <= xs[i]
+		}
+		return ok
+	}
+}
+
 // p is the identity, recursively.
 func p(x int) int {
 	if x == 0 {
@@ -88,6 +102,7 @@ func main() {
 		fmt.Println(c.name, n, err)
 	}
 	fmt.Println(squares, lo([]int{7, 3, 9, 4}), p(12))
+	fmt.Println(checks["sorted"](squares), checks["sorted"]([]int{3, 1, 2}))
 
 	xs := make([]float64, 1000)
 	for i := range xs {

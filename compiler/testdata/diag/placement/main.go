@@ -53,3 +53,34 @@ var squares = func() []int {
 	}
 	return out
 }()
+
+// Literals of init: one that registers a handler runs when main calls it,
+// a subprogram of its own; one that uses a variable of init stays in it.
+var handlers = map[string]func([]int) int{}
+
+func init() {
+	handlers["sum"] = func(xs []int) int {
+		s := 0
+		//svm:pdo loops(i) reduction(+: s)
+		for i := range xs {
+			s += xs[i]
+		}
+		return s
+	}
+	scale := 3
+	handlers["scaled"] = func(xs []int) int {
+		s := 0
+		//svm:pdo loops(i) reduction(+: s) // want 3:`^warning: pdo in a function literal of func init runs all its iterations serially: the literal uses scale, a variable of init \(line 70\), so svmc cannot make it a subprogram of its own; declare scale at package level, or build the literal in a function main calls$`
+		for i := range xs {
+			s += scale * xs[i]
+		}
+		//svm:barrier // want 3:`^barrier directive in a function literal of func init: the literal uses scale`
+		return s
+	}
+	func() {
+		//svm:pdo loops(i) // want 3:`^warning: pdo in func init runs all its iterations serially`
+		for i := range 2 {
+			handlers[string(rune(i))] = nil
+		}
+	}()
+}
