@@ -33,78 +33,93 @@ func TestPositionsKept(t *testing.T) {
 			t.Fatalf("%s: %v", dir, err)
 		}
 		outDir := filepath.Join(dir, "svm")
-		out, err := Generate(p, outDir, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reds := map[string]bool{}
-		for _, s := range p.Subs {
-			for _, c := range s.Constructs {
-				if c.PDO != nil {
-					for _, r := range c.PDO.Reds {
-						reds[r.Name] = true
-					}
-				}
-			}
-		}
-		for _, f := range p.Files {
-			type key struct {
-				name string
-				line int
-			}
-			want := map[key]int{}
-			for _, decl := range f.Syntax.Decls {
-				fd, ok := decl.(*ast.FuncDecl)
-				if !ok || fd.Body == nil {
-					continue
-				}
-				var hdrs [][2]token.Pos
-				if s := p.SubOf(p.Info.Defs[fd.Name].(*types.Func)); s != nil {
-					hdrs = headers(s) // loop headers become the iteration space
-				}
-				ast.Inspect(fd.Body, func(n ast.Node) bool {
-					for _, h := range hdrs {
-						if n != nil && h[0] <= n.Pos() && n.Pos() < h[1] {
-							return true
+		for _, out := range bothForms(t, p, outDir) {
+			reds := map[string]bool{}
+			for _, s := range p.Subs {
+				for _, c := range s.Constructs {
+					if c.PDO != nil {
+						for _, r := range c.PDO.Reds {
+							reds[r.Name] = true
 						}
 					}
-					if id, ok := n.(*ast.Ident); ok && !reds[id.Name] {
-						want[key{id.Name, p.Fset.Position(id.Pos()).Line}]++
+				}
+			}
+			for _, f := range p.Files {
+				type key struct {
+					name string
+					line int
+				}
+				want := map[key]int{}
+				for _, decl := range f.Syntax.Decls {
+					fd, ok := decl.(*ast.FuncDecl)
+					if !ok || fd.Body == nil {
+						continue
 					}
-					return true
-				})
-			}
-			fset := token.NewFileSet()
-			gen, err := parser.ParseFile(fset, filepath.Join(outDir, f.Name), out.Files[f.Name], 0)
-			if err != nil {
-				t.Fatalf("%s: generated code does not parse: %v", f.Name, err)
-			}
-			got := map[key]int{}
-			ast.Inspect(gen, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					pos := fset.Position(id.Pos())
-					if filepath.Base(pos.Filename) == f.Name {
-						got[key{strings.TrimPrefix(id.Name, compiler.Reserved), pos.Line}]++
-						for user, gen := range printers {
-							if id.Name == gen { // fmt.Println became fmt.Fprintln(svm_p.Stdout(), ...)
-								got[key{user, pos.Line}]++
+					var hdrs [][2]token.Pos
+					if s := p.SubOf(p.Info.Defs[fd.Name].(*types.Func)); s != nil {
+						hdrs = headers(s) // loop headers become the iteration space
+					}
+					ast.Inspect(fd.Body, func(n ast.Node) bool {
+						for _, h := range hdrs {
+							if n != nil && h[0] <= n.Pos() && n.Pos() < h[1] {
+								return true
+							}
+						}
+						if id, ok := n.(*ast.Ident); ok && !reds[id.Name] {
+							want[key{id.Name, p.Fset.Position(id.Pos()).Line}]++
+						}
+						return true
+					})
+				}
+				fset := token.NewFileSet()
+				gen, err := parser.ParseFile(fset, filepath.Join(outDir, f.Name), out.Files[f.Name], 0)
+				if err != nil {
+					t.Fatalf("%s: generated code does not parse: %v", f.Name, err)
+				}
+				got := map[key]int{}
+				ast.Inspect(gen, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						pos := fset.Position(id.Pos())
+						if filepath.Base(pos.Filename) == f.Name {
+							got[key{strings.TrimPrefix(id.Name, compiler.Reserved), pos.Line}]++
+							for user, gen := range printers {
+								if id.Name == gen { // fmt.Println became fmt.Fprintln(svm_p.Stdout(), ...)
+									got[key{user, pos.Line}]++
+								}
 							}
 						}
 					}
+					return true
+				})
+				if len(want) == 0 {
+					t.Fatalf("%s: nothing to check", f.Name)
 				}
-				return true
-			})
-			if len(want) == 0 {
-				t.Fatalf("%s: nothing to check", f.Name)
-			}
-			for k, n := range want {
-				if got[k] < n {
-					t.Errorf("%s/%s: %s appears %d times on line %d of the user's file, but %d times on that line in the generated code",
-						dir, f.Name, k.name, n, k.line, got[k])
+				for k, n := range want {
+					if got[k] < n {
+						t.Errorf("%s/%s: %s appears %d times on line %d of the user's file, but %d times on that line in the generated code",
+							dir, f.Name, k.name, n, k.line, got[k])
+					}
 				}
 			}
 		}
 	}
+}
+
+// bothForms generates p as svmc compile -o writes it (formatted) and as
+// svmc run builds it (GenerateForBuild).
+func bothForms(t *testing.T, p *compiler.Package, outDir string) []*Output {
+	out, err := Generate(p, outDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := GenerateForBuild(&compiler.Program{Main: p}, outDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.Files[p.Files[0].Name]) == string(outs[0].Files[p.Files[0].Name]) {
+		t.Fatalf("%s: the build's form is formatted too", p.Files[0].Name)
+	}
+	return []*Output{out, outs[0]}
 }
 
 func TestDeterministic(t *testing.T) {

@@ -29,7 +29,7 @@ func TestTablesAgreeWithInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := genTables(prog, info, "test")
+	src, err := genTables(prog, info, "test", true)
 	if err != nil {
 		t.Fatal(err)
 	}

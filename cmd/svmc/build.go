@@ -282,7 +282,7 @@ func instrument(setup goSetup, work string, tests bool, stderr io.Writer) (*comp
 		command = []string{"svmc", "test"}
 	}
 	p := prog.Main
-	outs, err := codegen.GenerateProgram(prog, p.Dir, command)
+	outs, err := codegen.GenerateForBuild(prog, p.Dir, command)
 	if err != nil {
 		return nil, "", err
 	}
