@@ -337,16 +337,15 @@ func CompileFiles(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 
 // checkCleanFiles runs the passes that check the directives and the
 // constructs (parse to structure) on a package with Go type errors (in
-// p.Diags), and keeps their errors in the files without Go errors, and
-// every directive syntax error: a file with a type error may have broken
-// types the checks would misread. It reports false, with p.Diags as
-// before, if a check could not cope with the partial types.
+// p.Diags), and keeps their errors outside the functions with Go errors,
+// and every directive syntax error: a function with a type error may have
+// broken types the checks would misread. A type error outside any
+// function (a declaration others use) rules out its whole file. It reports
+// false, with p.Diags as before, if a check could not cope with the
+// partial types.
 func (p *Package) checkCleanFiles() (ok bool) {
 	goDiags := p.Diags
-	broken := map[string]bool{}
-	for _, d := range goDiags {
-		broken[d.Pos.Filename] = true
-	}
+	broken := p.brokenSpans(goDiags)
 	defer func() {
 		if recover() != nil {
 			p.Diags, ok = goDiags, false
@@ -363,12 +362,54 @@ func (p *Package) checkCleanFiles() (ok bool) {
 	}
 	kept := append(goDiags, syntax...)
 	for _, d := range p.Diags.Errors() {
-		if !broken[d.Pos.Filename] {
+		if !broken(d.Pos) {
 			kept = append(kept, d)
 		}
 	}
 	p.Diags = kept
 	return true
+}
+
+// brokenSpans reports whether a position lies in a function with one of
+// the Go errors goDiags (from the func keyword to the closing brace, in
+// lines), or in a file with one outside its functions.
+func (p *Package) brokenSpans(goDiags Diagnostics) func(token.Position) bool {
+	type span struct{ from, to int }
+	funcs := map[string][]span{} // by file name (base: go/packages and the file set may differ in form)
+	for _, f := range p.Files {
+		for _, d := range f.Syntax.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				funcs[f.Name] = append(funcs[f.Name], span{p.Fset.Position(fd.Pos()).Line, p.Fset.Position(fd.End()).Line})
+			}
+		}
+	}
+	wholeFile := map[string]bool{}
+	spans := map[string][]span{}
+	for _, d := range goDiags {
+		name := filepath.Base(d.Pos.Filename)
+		in := false
+		for _, sp := range funcs[name] {
+			if sp.from <= d.Pos.Line && d.Pos.Line <= sp.to {
+				spans[name] = append(spans[name], sp)
+				in = true
+			}
+		}
+		if !in {
+			wholeFile[name] = true
+		}
+	}
+	return func(pos token.Position) bool {
+		name := filepath.Base(pos.Filename)
+		if wholeFile[name] {
+			return true
+		}
+		for _, sp := range spans[name] {
+			if sp.from <= pos.Line && pos.Line <= sp.to {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // runPasses runs Passes in order.

@@ -59,18 +59,21 @@ func TestImportErrorSaysWhy(t *testing.T) {
 }
 
 // TestTypeErrorsKeepOtherFilesChecks: a package whose Go errors are type
-// errors in one file gets, in the same run, the directive syntax errors of
-// every file and the construct errors of the files without Go errors (a
-// return out of a pdo in b.go); a construct error in the file with the
-// type error is left for the next run, as its types may be broken. Before,
-// the type errors hid b.go's error until they were fixed.
+// errors gets, in the same run, the directive syntax errors of every file
+// and the construct errors of the functions without Go errors (a return
+// out of a pdo in b.go, a loops clause naming the wrong variable in c.go's
+// c2); a construct error in the function with the type error is left for
+// the next run, as its types may be broken, and so are those of a file
+// whose type error is in a package-level declaration (d.go). Before, the
+// type errors hid b.go's error until they were fixed, and c2's (x563).
 func TestTypeErrorsKeepOtherFilesChecks(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"go.mod":  "module example.com/rounds\n\ngo 1.24\n",
 		"a.go":    "package main\n\nfunc a(xs []int) {\n\t//svm:pdo loops(i) strategy(cylic)\n\tfor i := range xs {\n\t\txs[i] = i\n\t}\n}\n",
 		"b.go":    "package main\n\nfunc b(xs []int) {\n\t//svm:pdo loops(i)\n\tfor i := range xs {\n\t\tif xs[i] < 0 {\n\t\t\treturn\n\t\t}\n\t}\n}\n",
-		"c.go":    "package main\n\nfunc c(xs []int) int {\n\tvar s string = 3\n\t//svm:pdo loops(i)\n\tfor i := range xs {\n\t\tbreak\n\t}\n\treturn len(s)\n}\n",
-		"main.go": "package main\n\nfunc main() {\n\txs := make([]int, 4)\n\ta(xs)\n\tb(xs)\n\t_ = c(xs)\n}\n",
+		"c.go":    "package main\n\nfunc c(xs []int) int {\n\tvar s string = 3\n\t//svm:pdo loops(i)\n\tfor i := range xs {\n\t\tbreak\n\t}\n\treturn len(s)\n}\n\nfunc c2(xs []int) {\n\t//svm:pdo loops(j)\n\tfor i := range xs {\n\t\txs[i] = 0\n\t}\n}\n",
+		"d.go":    "package main\n\nvar limit int = \"ten\"\n\nfunc d(xs []int) {\n\t//svm:pdo loops(j)\n\tfor i := range xs {\n\t\txs[i] = limit\n\t}\n}\n",
+		"main.go": "package main\n\nfunc main() {\n\txs := make([]int, 4)\n\ta(xs)\n\tb(xs)\n\t_ = c(xs)\n\tc2(xs)\n\td(xs)\n}\n",
 	})
 	p, err := Compile(Config{Dir: dir, Pattern: "."})
 	if err == nil || p == nil {
@@ -80,7 +83,7 @@ func TestTypeErrorsKeepOtherFilesChecks(t *testing.T) {
 	for _, d := range p.Diags {
 		got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(d.Pos.Filename), d.Pos.Line, strings.Fields(d.Msg)[0]))
 	}
-	if want := "a.go:4 pdo:, b.go:7 return, c.go:4 cannot, c.go:6 declared"; strings.Join(got, ", ") != want {
+	if want := "a.go:4 pdo:, b.go:7 return, c.go:4 cannot, c.go:6 declared, c.go:14 pdo, d.go:3 cannot"; strings.Join(got, ", ") != want {
 		t.Errorf("diagnostics %q, want %s", got, want)
 	}
 }
