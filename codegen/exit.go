@@ -11,17 +11,20 @@ import (
 
 // exitFuncs are the functions that end the process, with the runtime
 // function that winds the run up first (rtlib.Exit: the trace is
-// completed, the output flushed): os.Exit and log's Fatal functions, and
-// the Fatal methods of *log.Logger (called with the logger first); and
-// os/signal's, which tell the runtime what the program handles.
+// completed, the output flushed): os.Exit, syscall.Exit (which os.Exit
+// calls after its hooks) and log's Fatal functions, and the Fatal methods
+// of *log.Logger (called with the logger first); and os/signal's, which
+// tell the runtime what the program handles.
 var exitFuncs = map[string]string{
-	"os.Exit":               "Exit",
-	"log.Fatal":             "Fatal",
-	"log.Fatalf":            "Fatalf",
-	"log.Fatalln":           "Fatalln",
-	"(*log.Logger).Fatal":   "LoggerFatal",
-	"(*log.Logger).Fatalf":  "LoggerFatalf",
-	"(*log.Logger).Fatalln": "LoggerFatalln",
+	"os.Exit":                    "Exit",
+	"syscall.Exit":               "Exit",
+	"golang.org/x/sys/unix.Exit": "Exit",
+	"log.Fatal":                  "Fatal",
+	"log.Fatalf":                 "Fatalf",
+	"log.Fatalln":                "Fatalln",
+	"(*log.Logger).Fatal":        "LoggerFatal",
+	"(*log.Logger).Fatalf":       "LoggerFatalf",
+	"(*log.Logger).Fatalln":      "LoggerFatalln",
 	// os/signal's registrations, so that the runtime leaves the signals
 	// the program handles itself to it (rtlib/signals.go).
 	"os/signal.Notify":        "SignalNotify",

@@ -26,10 +26,11 @@ func traceEnd(t *testing.T, path string) (status int, msg string) {
 	return field(end, "status"), end.String("message")
 }
 
-// TestExitKeepsTrace: os.Exit, log.Fatalf inside a pdo and a Logger's
-// Fatal end the program with their status and a complete trace, whose
-// trace-end says where the program exited; a file that used os only for
-// os.Exit still builds.
+// TestExitKeepsTrace: os.Exit, log.Fatalf inside a pdo, a Logger's Fatal
+// and syscall.Exit end the program with their status and a complete
+// trace, whose trace-end says where the program exited; a file that used
+// os only for os.Exit still builds. (syscall.Exit, which ends the process
+// at once, left x566's short run a trace of no records.)
 func TestExitKeepsTrace(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"main.go": `package main
@@ -51,8 +52,11 @@ func main() {
 		s += i
 	}
 	fmt.Println(s)
-	if len(os.Args) > 1 {
+	if len(os.Args) > 1 && os.Args[1] != "raw" {
 		l.Fatal("bye")
+	}
+	if len(os.Args) > 1 {
+		rawQuit(4)
 	}
 	quit(3)
 }
@@ -62,6 +66,14 @@ func main() {
 import "os"
 
 func quit(code int) { os.Exit(code) }
+`,
+		"raw.go": `package main
+
+import "syscall"
+
+func rawQuit(code int) {
+	syscall.Exit(code)
+}
 `})
 	for _, c := range []struct {
 		args   []string
@@ -72,6 +84,7 @@ func quit(code int) { os.Exit(code) }
 		{nil, 3, "", "quit.go:5"},
 		{[]string{"x"}, 1, "app: bye", "main.go:21"},
 		{[]string{"x", "y"}, 1, "inside the pdo at 7", "main.go:15"},
+		{[]string{"raw"}, 4, "", "raw.go:6"},
 	} {
 		tr := filepath.Join(dir, "t.sddf")
 		res := runSvmc(t, dir, append([]string{"run", "-n", "2", "--trace", tr, ".", "--"}, c.args...)...)
