@@ -62,7 +62,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 		fmt.Fprintln(stderr, msg)
 		return exitError{128 + int(sig)}
 	}
-	why := fmt.Sprintf("exit status %d without svmc's runtime ending the run", xe.ExitCode())
+	why := fmt.Sprintf("exit status %d: os.Exit was called in code svmc does not rewrite, such as flag.Parse on a flag the program does not define, so svmc's runtime did not end the run", xe.ExitCode())
 	if crash != "" {
 		why = crash
 	}

@@ -98,6 +98,37 @@ func rawQuit(code int) {
 	}
 }
 
+// TestLibraryExitSaysWhy: an os.Exit svmc cannot rewrite, flag.Parse's
+// for a flag the program does not define, ends the run with the program's
+// status, and svmc says what such an exit is (x555: "exit status 2
+// without svmc's runtime ending the run" was all it said).
+func TestLibraryExitSaysWhy(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"flag"
+	"fmt"
+)
+
+func main() {
+	n := flag.Int("n2", 4, "size")
+	flag.Parse()
+	xs := make([]int, *n)
+	//svm:pdo loops(i)
+	for i := range xs {
+		xs[i] = i
+	}
+	fmt.Println(xs)
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".", "--", "-bogus")
+	if res.code != 2 || !strings.Contains(res.stderr, "flag provided but not defined: -bogus") ||
+		!strings.Contains(res.stderr, "(exit status 2: os.Exit was called in code svmc does not rewrite, such as flag.Parse on a flag the program does not define, so svmc's runtime did not end the run): ") {
+		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
 // TestOrdinaryGo: the smoke program of ordinary Go (sort.Interface methods
 // called by the standard library, a function value, goroutines, os.Exit(0)
 // at the end) prints what go run prints, and its trace ends normally.
