@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"io"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -63,5 +64,34 @@ func TestActiveWaitSpins(t *testing.T) {
 		if active > 0 && blocks != 0 || active == 0 && blocks != 1 {
 			t.Errorf("active wait %v: %d blocked waits", active, blocks)
 		}
+	}
+}
+
+// TestActiveWaitFewerPs: a program that lowers runtime.GOMAXPROCS below
+// the number of processors (x567: GOMAXPROCS(1) first thing in main) makes
+// an active wait block instead of spinning on the P the others need (x567
+// ran 15-35 times longer than with passive waits). The wait's word
+// changes 2 ms after it begins, the spin is 200 ms long: the processor
+// blocks once.
+func TestActiveWaitFewerPs(t *testing.T) {
+	var blocks int
+	err := Run(testProg(), Params{NProcs: 2, ActiveWait: 200 * time.Millisecond, Stderr: io.Discard}, func(p *Proc) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		var w atomic.Uint64
+		go func() {
+			time.Sleep(2 * time.Millisecond)
+			w.Store(1)
+			p.wakeup()
+		}()
+		if v := p.await(&w, 0, false); v != 1 {
+			t.Errorf("await returned %d", v)
+		}
+		blocks = p.blocks
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blocks != 1 {
+		t.Errorf("%d blocked waits, want 1: the wait spun on the only P", blocks)
 	}
 }
