@@ -190,8 +190,12 @@ func (p *parser) unknown(what string, candidates []string) {
 	panic(bailout{})
 }
 
-// openMP says how svmc writes what an OpenMP programmer reaches for.
+// openMP says how svmc writes what an OpenMP programmer reaches for (and
+// an HPF or DVM programmer: ON, NEW, INDEPENDENT).
 var openMP = map[string]string{
+	"clause on":           "HPF's ON HOME(T(i)) and DVM's ON T(i) are written strategy(on_home(T(i))): iteration i runs on the processor that owns T(i)",
+	"clause new":          "DVM's NEW(v): variables declared inside the loop body are private to each iteration; declare them there",
+	"clause independent":  "a pdo's iterations are independent by what it says (HPF's INDEPENDENT): loops(i) is all it needs",
 	"clause schedule":     "svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))",
 	"clause static":       "OpenMP's static schedule is strategy(block), static with a chunk k strategy(cyclic(k))",
 	"clause private":      "variables declared inside the loop body are private to each iteration; declare them there",

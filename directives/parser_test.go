@@ -286,6 +286,8 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo loops(i) static", `f.go:12:21: pdo: unknown clause "static"; OpenMP's static schedule is strategy(block), static with a chunk k strategy(cyclic(k))`},
 		{"//svm:pdo loops(i) private(t)", `f.go:12:21: pdo: unknown clause "private"; variables declared inside the loop body are private to each iteration; declare them there`},
 		{"//svm:pdo loops(i) collapse(2)", `f.go:12:21: pdo: unknown clause "collapse"; loops(i, j) names every loop of the nest the pdo distributes`},
+		{"//svm:pdo loops(i) on T(i) reduction(+: s)", `f.go:12:21: pdo: unknown clause "on"; HPF's ON HOME(T(i)) and DVM's ON T(i) are written strategy(on_home(T(i))): iteration i runs on the processor that owns T(i)`},
+		{"//svm:pdo loops(i) new(t)", `f.go:12:21: pdo: unknown clause "new"; DVM's NEW(v): variables declared inside the loop body are private to each iteration; declare them there`},
 		{"//svm:single", `f.go:12:8: unknown directive "single"; OpenMP's single is //svm:exclusive (the leader runs the block)`},
 		{"//svm:pdo loops(i) (block)", `f.go:12:21: pdo: expected clause (label, loops, processors, strategy, reduction, template), found "("`},
 		{"//svm:pdo loops(i) loops", `f.go:12:21: pdo: duplicate loops clause` + "\n" +
