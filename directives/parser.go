@@ -206,7 +206,8 @@ var openMP = map[string]string{
 	"clause nowait":       "a pdo ends with an implicit barrier; split work that needs none into psection sections",
 	"clause num_threads":  "the number of processors is chosen at run time (svmc run -n N); processors(P) runs the loop on an arrangement",
 	"clause ordered":      "svmc has no ordered loops: collect per-iteration results into a slice and use them in order after the loop",
-	"directive parallel":  "svmc has no parallel region directive: //svm:pdo is a parallel loop by itself, //svm:replicated runs a block on every processor",
+	"directive parallel":  "svmc has no parallel region directive: //svm:pdo is a parallel loop by itself (DVM's PARALLEL (i) ON T(i) is //svm:pdo loops(i) strategy(on_home(T(i)))), //svm:replicated runs a block on every processor",
+	"directive align":     "svmc has no align directive: a template distributed with another follows its distribution (//svm:distribute T2 with T1), and strategy(on_home(T(i))) runs a loop's iterations where T's elements are",
 	"directive for":       "OpenMP's for is //svm:pdo loops(i)",
 	"directive do":        "OpenMP's do is //svm:pdo loops(i)",
 	"directive single":    "OpenMP's single is //svm:exclusive (the leader runs the block)",
@@ -428,6 +429,12 @@ func parseDistribute(p *parser, d *Directive) {
 		x.Templates = p.names("template name")
 	case tName:
 		x.Templates = p.names("template name")
+		if p.tok == tLparen {
+			// DVM's DISTRIBUTE T(BLOCK) ONTO P (x572).
+			t := x.Templates[len(x.Templates)-1].Name
+			p.errorAt(p.tokOff, `expected "," or "with", found "("; DVM's DISTRIBUTE %s(BLOCK) ONTO P is written %s (block) onto P :: %s`, t, d.Kind, t)
+			panic(bailout{})
+		}
 		if !p.word("with") {
 			p.fail(`expected "," or "with"`)
 		}

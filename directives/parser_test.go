@@ -287,6 +287,8 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo loops(i) private(t)", `f.go:12:21: pdo: unknown clause "private"; variables declared inside the loop body are private to each iteration; declare them there`},
 		{"//svm:pdo loops(i) collapse(2)", `f.go:12:21: pdo: unknown clause "collapse"; loops(i, j) names every loop of the nest the pdo distributes`},
 		{"//svm:pdo loops(i) on T(i) reduction(+: s)", `f.go:12:21: pdo: unknown clause "on"; HPF's ON HOME(T(i)) and DVM's ON T(i) are written strategy(on_home(T(i))): iteration i runs on the processor that owns T(i)`},
+		{"//svm:distribute T(block, *) onto P", `f.go:12:20: distribute: expected "," or "with", found "("; DVM's DISTRIBUTE T(BLOCK) ONTO P is written distribute (block) onto P :: T`},
+		{"//svm:align B(i) with T(i)", `f.go:12:8: unknown directive "align"; svmc has no align directive: a template distributed with another follows its distribution (//svm:distribute T2 with T1), and strategy(on_home(T(i))) runs a loop's iterations where T's elements are`},
 		{"//svm:pdo loops(i) new(t)", `f.go:12:21: pdo: unknown clause "new"; DVM's NEW(v): variables declared inside the loop body are private to each iteration; declare them there`},
 		{"//svm:single", `f.go:12:8: unknown directive "single"; OpenMP's single is //svm:exclusive (the leader runs the block)`},
 		{"//svm:pdo loops(i) (block)", `f.go:12:21: pdo: expected clause (label, loops, processors, strategy, reduction, template), found "("`},
