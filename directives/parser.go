@@ -193,26 +193,30 @@ func (p *parser) unknown(what string, candidates []string) {
 // openMP says how svmc writes what an OpenMP programmer reaches for (and
 // an HPF or DVM programmer: ON, NEW, INDEPENDENT).
 var openMP = map[string]string{
-	"clause on":           "HPF's ON HOME(T(i)) and DVM's ON T(i) are written strategy(on_home(T(i))): iteration i runs on the processor that owns T(i)",
-	"clause new":          "DVM's NEW(v): variables declared inside the loop body are private to each iteration; declare them there",
-	"clause independent":  "a pdo's iterations are independent by what it says (HPF's INDEPENDENT): loops(i) is all it needs",
-	"clause schedule":     "svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))",
-	"clause static":       "OpenMP's static schedule is strategy(block), static with a chunk k strategy(cyclic(k))",
-	"clause private":      "variables declared inside the loop body are private to each iteration; declare them there",
-	"clause firstprivate": "variables declared inside the loop body are private to each iteration; declare them there, initialised from the outer one",
-	"clause lastprivate":  "svmc has no lastprivate: compute the last iteration's value after the loop, or keep it in a shared variable",
-	"clause shared":       "every variable declared outside the loop is shared by the processors; //svm:shared is a directive of its own, for the SVM layer",
-	"clause collapse":     "loops(i, j) names every loop of the nest the pdo distributes",
-	"clause nowait":       "a pdo ends with an implicit barrier; split work that needs none into psection sections",
-	"clause num_threads":  "the number of processors is chosen at run time (svmc run -n N); processors(P) runs the loop on an arrangement",
-	"clause ordered":      "svmc has no ordered loops: collect per-iteration results into a slice and use them in order after the loop",
-	"directive parallel":  "svmc has no parallel region directive: //svm:pdo is a parallel loop by itself (DVM's PARALLEL (i) ON T(i) is //svm:pdo loops(i) strategy(on_home(T(i)))), //svm:replicated runs a block on every processor",
-	"directive align":     "svmc has no align directive: a template distributed with another follows its distribution (//svm:distribute T2 with T1), and strategy(on_home(T(i))) runs a loop's iterations where T's elements are",
-	"directive for":       "OpenMP's for is //svm:pdo loops(i)",
-	"directive do":        "OpenMP's do is //svm:pdo loops(i)",
-	"directive single":    "OpenMP's single is //svm:exclusive (the leader runs the block)",
-	"directive master":    "OpenMP's master is //svm:exclusive (the leader runs the block)",
-	"directive sections":  "OpenMP's sections is //svm:psection with //svm:section blocks",
+	"clause on":               "HPF's ON HOME(T(i)) and DVM's ON T(i) are written strategy(on_home(T(i))): iteration i runs on the processor that owns T(i)",
+	"clause new":              "DVM's NEW(v): variables declared inside the loop body are private to each iteration; declare them there",
+	"clause independent":      "a pdo's iterations are independent by what it says (HPF's INDEPENDENT): loops(i) is all it needs",
+	"clause schedule":         "svmc writes OpenMP's schedule(kind, k) as strategy(kind(k)): strategy(dynamic(4)), strategy(guided(2)), strategy(cyclic(2))",
+	"clause static":           "OpenMP's static schedule is strategy(block), static with a chunk k strategy(cyclic(k))",
+	"clause private":          "variables declared inside the loop body are private to each iteration; declare them there",
+	"clause firstprivate":     "variables declared inside the loop body are private to each iteration; declare them there, initialised from the outer one",
+	"clause lastprivate":      "svmc has no lastprivate: compute the last iteration's value after the loop, or keep it in a shared variable",
+	"clause shared":           "every variable declared outside the loop is shared by the processors; //svm:shared is a directive of its own, for the SVM layer",
+	"clause collapse":         "loops(i, j) names every loop of the nest the pdo distributes",
+	"clause nowait":           "a pdo ends with an implicit barrier; split work that needs none into psection sections",
+	"clause num_threads":      "the number of processors is chosen at run time (svmc run -n N); processors(P) runs the loop on an arrangement",
+	"clause ordered":          "svmc has no ordered loops: collect per-iteration results into a slice and use them in order after the loop",
+	"directive parallel":      "svmc has no parallel region directive: //svm:pdo is a parallel loop by itself (DVM's PARALLEL (i) ON T(i) is //svm:pdo loops(i) strategy(on_home(T(i)))), //svm:replicated runs a block on every processor",
+	"construct do":            "a pdo is the loop that follows it and ends with that loop: delete this line",
+	"directive shadow":        "svmc needs no shadow edges (DVM's SHADOW, ACROSS): the processors share memory, so a pdo body reads its neighbours' elements as they are; with --mpi, //svm:shared variables travel between ranks by pages",
+	"directive across":        "svmc needs no shadow edges (DVM's SHADOW, ACROSS): the processors share memory, so a pdo body reads its neighbours' elements as they are; with --mpi, //svm:shared variables travel between ranks by pages",
+	"directive remote_access": "svmc needs no remote access directive (DVM's REMOTE_ACCESS): the processors share memory; with --mpi, //svm:shared variables travel between ranks by pages",
+	"directive align":         "svmc has no align directive: a template distributed with another follows its distribution (//svm:distribute T2 with T1), and strategy(on_home(T(i))) runs a loop's iterations where T's elements are",
+	"directive for":           "OpenMP's for is //svm:pdo loops(i)",
+	"directive do":            "OpenMP's do is //svm:pdo loops(i)",
+	"directive single":        "OpenMP's single is //svm:exclusive (the leader runs the block)",
+	"directive master":        "OpenMP's master is //svm:exclusive (the leader runs the block)",
+	"directive sections":      "OpenMP's sections is //svm:psection with //svm:section blocks",
 }
 
 // try runs f and reports whether it finished without bailing out.
@@ -698,7 +702,15 @@ func parseEnd(p *parser, d *Directive) {
 		p.unknown("construct", endable)
 	}
 	if !Table[k].EndForm {
-		p.errorAt(p.tokOff, "%s cannot be closed by end (only %s can)", k, strings.Join(endable, ", "))
+		why := ""
+		switch k {
+		case PDO:
+			// SVM-Fortran's END PDO (x573).
+			why = "; a pdo is the loop that follows it and ends with that loop: delete this line"
+		case PSection:
+			why = "; a psection is the block that follows it and ends with that block: delete this line"
+		}
+		p.errorAt(p.tokOff, "%s cannot be closed by end (only %s can)%s", k, strings.Join(endable, ", "), why)
 		panic(bailout{})
 	}
 	x.What = k

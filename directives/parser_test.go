@@ -289,6 +289,8 @@ func TestErrors(t *testing.T) {
 		{"//svm:pdo loops(i) on T(i) reduction(+: s)", `f.go:12:21: pdo: unknown clause "on"; HPF's ON HOME(T(i)) and DVM's ON T(i) are written strategy(on_home(T(i))): iteration i runs on the processor that owns T(i)`},
 		{"//svm:distribute T(block, *) onto P", `f.go:12:20: distribute: expected "," or "with", found "("; DVM's DISTRIBUTE T(BLOCK) ONTO P is written distribute (block) onto P :: T`},
 		{"//svm:align B(i) with T(i)", `f.go:12:8: unknown directive "align"; svmc has no align directive: a template distributed with another follows its distribution (//svm:distribute T2 with T1), and strategy(on_home(T(i))) runs a loop's iterations where T's elements are`},
+		{"//svm:end do", `f.go:12:12: end: unknown construct "do"; a pdo is the loop that follows it and ends with that loop: delete this line`},
+		{"//svm:shadow xs(1:1)", `f.go:12:8: unknown directive "shadow"; svmc needs no shadow edges (DVM's SHADOW, ACROSS): the processors share memory, so a pdo body reads its neighbours' elements as they are; with --mpi, //svm:shared variables travel between ranks by pages`},
 		{"//svm:pdo loops(i) new(t)", `f.go:12:21: pdo: unknown clause "new"; DVM's NEW(v): variables declared inside the loop body are private to each iteration; declare them there`},
 		{"//svm:single", `f.go:12:8: unknown directive "single"; OpenMP's single is //svm:exclusive (the leader runs the block)`},
 		{"//svm:pdo loops(i) (block)", `f.go:12:21: pdo: expected clause (label, loops, processors, strategy, reduction, template), found "("`},
@@ -318,7 +320,7 @@ func TestErrors(t *testing.T) {
 		{"//svm:section P", `f.go:12:16: section: expected end of directive, found "P"`},
 		// end
 		{"//svm:end", `f.go:12:11: end: expected construct to end (critical, replicated, exclusive, trace_region), found end of directive`},
-		{"//svm:end pdo", `f.go:12:12: end: pdo cannot be closed by end (only critical, replicated, exclusive, trace_region can)`},
+		{"//svm:end pdo", `f.go:12:12: end: pdo cannot be closed by end (only critical, replicated, exclusive, trace_region can); a pdo is the loop that follows it and ends with that loop: delete this line`},
 		{"//svm:end critcal", `f.go:12:12: end: unknown construct "critcal"; did you mean "critical"?`},
 	}
 	for _, tt := range tests {

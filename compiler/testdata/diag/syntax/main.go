@@ -21,7 +21,7 @@ func main() {
 	}
 	//svm:template T(n, :) // want 22:`^template: cannot mix ':' and extents: a creatable template has ':' in every dimension$`
 	//svm:processors P(n +) // want 24:`^processors: expected operand, found end of expression$`
-	//svm:end pdo // want 12:`^end: pdo cannot be closed by end \(only critical, replicated, exclusive, trace_region can\)$`
+	//svm:end pdo // want 12:`^end: pdo cannot be closed by end \(only critical, replicated, exclusive, trace_region can\); a pdo is the loop that follows it and ends with that loop: delete this line$`
 	//svm:pdo loops(i) strategy(block, block) // want 30:`^pdo: strategy has 2 loop formats for a nest of 1: one format per loop at most, outermost first$`
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
