@@ -3,6 +3,7 @@ package request
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/svmc/svmc/progdb"
 	"github.com/svmc/svmc/trace"
@@ -78,11 +79,19 @@ func resolve(l *Local, prog *progdb.Program) (targets []target, diags []Diagnost
 	case SubNamed:
 		s := prog.SubByName(l.Sub.Name)
 		if s == nil {
-			var names []string
+			var names, methods []string
 			for _, s := range prog.Subprograms {
 				names = append(names, s.Name)
+				if _, m, ok := strings.Cut(s.Name, "."); ok && m == l.Sub.Name {
+					methods = append(methods, s.Name)
+				}
 			}
-			errorf(l.Sub.Pos, "unknown function %q%s", l.Sub.Name, suggest(l.Sub.Name, names))
+			hint := suggest(l.Sub.Name, names)
+			if len(methods) > 0 {
+				// LOCAL Step.*: the method KMeans.Step is named with its type.
+				hint = fmt.Sprintf("; a method is named with its type: %s", strings.Join(methods, ", "))
+			}
+			errorf(l.Sub.Pos, "unknown function %q%s", l.Sub.Name, hint)
 			return nil, diags
 		}
 		subs = []*progdb.Subprogram{s}

@@ -24,6 +24,8 @@ func TestCheck(t *testing.T) {
 			[]string{`t.req:1:15: unknown function "Solve"; did you mean "solve"?`}},
 		{"unknown method", "REQUEST LOCAL Grid.Updat.*: (REGION)", nil,
 			[]string{`t.req:1:15: unknown function "Grid.Updat"; did you mean "Grid.Update"?`}},
+		{"method without its type", "REQUEST LOCAL Update.*: (REGION)", nil,
+			[]string{`t.req:1:15: unknown function "Update"; a method is named with its type: Grid.Update`}},
 		{"no main", "REQUEST LOCAL @MAIN.*: (REGION)", noMain,
 			[]string{`t.req:1:15: @MAIN: the program has no main function`}},
 		{"unknown pdo label", "REQUEST LOCAL main.PDO_LABEL(swep): (PDOInfo)", nil,

@@ -80,6 +80,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{`t.req:1:16: expected '.' and a region after "F", found ":"`}},
 		{"region keyword", "REQUEST LOCAL F.PDO_LABL(l): (REGION)",
 			[]string{`t.req:1:17: unknown region keyword "PDO_LABL"; did you mean "PDO_LABEL"?`}},
+		{"a method's region left out", "REQUEST LOCAL KMeans.Step: (REGION)",
+			[]string{`t.req:1:22: expected PDO_LABEL(...), REG_LABEL(...), REG_NO(...) or * after "KMeans.", found "Step": a method's regions are named after it, KMeans.Step.* for all of them (its own and those inside it), KMeans.Step.PDO_LABEL(name) for one`}},
 		{"region expected", "REQUEST LOCAL T.M.N.*: (REGION)",
 			[]string{`t.req:1:19: expected PDO_LABEL(...), REG_LABEL(...), REG_NO(...) or * after "T.M.", found "N"`}},
 		{"region keyword without list", "REQUEST LOCAL F.REG_NO: (REGION)",

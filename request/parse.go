@@ -426,6 +426,11 @@ func (p *parser) local() *Local {
 				l.Sub.Name += "." + rt.text
 				p.next()
 				continue
+			case p.tok.kind == tColon && l.Sub.Kind == SubNamed && !strings.Contains(l.Sub.Name, ".") && !isRegKeyword(rt.text):
+				// LOCAL KMeans.Step: (REGION) — a method, the region left out.
+				m := l.Sub.Name + "." + rt.text
+				p.errorf(rt.pos, "expected %s after %q, found %q: a method's regions are named after it, %s.* for all of them (its own and those inside it), %s.PDO_LABEL(name) for one", regWhat, l.Sub.Name+".", rt.text, m, m)
+				panic(bailout{})
 			case isRegKeyword(rt.text):
 				if p.tok.kind != tLParen {
 					p.unexpected("'(' after " + strings.ToUpper(rt.text))
