@@ -45,22 +45,7 @@ func TestActiveWait(t *testing.T) {
 // 2 ms after the wait began, the spin 200 ms long.)
 func TestActiveWaitSpins(t *testing.T) {
 	for _, active := range []time.Duration{0, 200 * time.Millisecond} {
-		var blocks int
-		err := Run(testProg(), Params{NProcs: 1, ActiveWait: active, Stderr: io.Discard}, func(p *Proc) {
-			var w atomic.Uint64
-			go func() {
-				time.Sleep(2 * time.Millisecond)
-				w.Store(1)
-				p.wakeup()
-			}()
-			if v := p.await(&w, 0, false); v != 1 {
-				t.Errorf("await returned %d", v)
-			}
-			blocks = p.blocks
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		blocks := lateWordBlocks(t, 1, active, nil)
 		if active > 0 && blocks != 0 || active == 0 && blocks != 1 {
 			t.Errorf("active wait %v: %d blocked waits", active, blocks)
 		}
@@ -74,9 +59,26 @@ func TestActiveWaitSpins(t *testing.T) {
 // changes 2 ms after it begins, the spin is 200 ms long: the processor
 // blocks once.
 func TestActiveWaitFewerPs(t *testing.T) {
+	blocks := lateWordBlocks(t, 2, 200*time.Millisecond, func() func() {
+		old := runtime.GOMAXPROCS(1)
+		return func() { runtime.GOMAXPROCS(old) }
+	})
+	if blocks != 1 {
+		t.Errorf("%d blocked waits, want 1: the wait spun on the only P", blocks)
+	}
+}
+
+// lateWordBlocks runs n processors with the given active wait; processor
+// 0 (after setup, which returns its undoing) awaits a word that another
+// goroutine changes 2 ms later. It returns how many times processor 0
+// blocked.
+func lateWordBlocks(t *testing.T, n int, active time.Duration, setup func() func()) int {
+	t.Helper()
 	var blocks int
-	err := Run(testProg(), Params{NProcs: 2, ActiveWait: 200 * time.Millisecond, Stderr: io.Discard}, func(p *Proc) {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	err := Run(testProg(), Params{NProcs: n, ActiveWait: active, Stderr: io.Discard}, func(p *Proc) {
+		if setup != nil {
+			defer setup()()
+		}
 		var w atomic.Uint64
 		go func() {
 			time.Sleep(2 * time.Millisecond)
@@ -91,7 +93,5 @@ func TestActiveWaitFewerPs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if blocks != 1 {
-		t.Errorf("%d blocked waits, want 1: the wait spun on the only P", blocks)
-	}
+	return blocks
 }
