@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"github.com/svmc/svmc/directives"
@@ -46,7 +47,8 @@ func (p *Package) attach() []*Construct {
 			}
 			if s.atInit && d.Kind == directives.PDO && s.Lit.Body == p.innermostBody(s, d.Comment.Slash) {
 				// As a pdo in func init (misplaced).
-				p.warnf(d.Comment.Slash, "pdo in the initialiser of %s runs all its iterations serially: the packages' variables are initialised before main starts the processors; make %s a function that main calls to run the loop in parallel", strings.SplitN(s.Name, ".", 2)[0], strings.SplitN(s.Name, ".", 2)[0])
+				v, _, _ := strings.Cut(s.Name, ".")
+				p.warnf(d.Comment.Slash, "pdo in the initialiser of %s runs all its iterations serially: the packages' variables are initialised before main starts the processors; make %s a function that main calls to run the loop in parallel", v, v)
 			}
 			c := &Construct{Num: len(s.Constructs) + 1, Dir: d, Sub: s, List: list, Index: idx, ListPos: owner}
 			s.Constructs = append(s.Constructs, c)
@@ -75,25 +77,26 @@ func (p *Package) innermostBody(s *Sub, pos token.Pos) *ast.BlockStmt {
 	return body
 }
 
-// initLitAt is the outermost function literal of init function fd around
-// pos, and whether it is called where it stands.
-func (p *Package) initLitAt(fd *ast.FuncDecl, pos token.Pos) (*ast.FuncLit, bool) {
+// initLitCapture is the variable of init function fd that the outermost
+// function literal around pos uses, when that literal is not called where
+// it stands (initLiterals left it in init for that variable); nil
+// otherwise.
+func (p *Package) initLitCapture(fd *ast.FuncDecl, pos token.Pos) *types.Var {
 	lits, called := outerLits(fd.Body)
 	for _, lit := range lits {
-		if lit.Body.Lbrace < pos && pos < lit.Body.Rbrace {
-			return lit, called[lit]
+		if lit.Body.Lbrace < pos && pos < lit.Body.Rbrace && !called[lit] {
+			return p.capturedLocal(fd, lit)
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // misplaced reports a directive that is in no subprogram.
 func (p *Package) misplaced(f *File, d *Dir) {
 	pos := d.Comment.Slash
 	if fd := p.funcDeclAt(f, pos); fd != nil && fd.Name.Name == "init" {
-		if lit, called := p.initLitAt(fd, pos); lit != nil && !called && p.capturedLocal(fd, lit) != nil {
+		if v := p.initLitCapture(fd, pos); v != nil {
 			// Left in init for the variable it uses (initLiterals).
-			v := p.capturedLocal(fd, lit)
 			why := fmt.Sprintf("the literal uses %s, a variable of init (line %d), so svmc cannot make it a subprogram of its own; declare %s at package level, or build the literal in a function main calls",
 				v.Name(), p.Fset.Position(v.Pos()).Line, v.Name())
 			if d.Kind == directives.PDO {

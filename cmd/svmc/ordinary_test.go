@@ -127,6 +127,14 @@ func main() {
 		!strings.Contains(res.stderr, "(exit status 2: os.Exit was called in code svmc does not rewrite, such as flag.Parse on a flag the program does not define, so svmc's runtime did not end the run): ") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
+	// With GOTRACEBACK set no filter reads the program's standard error,
+	// so status 2 may also be a crash Go reported there.
+	cmd := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".", "--", "-bogus")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOTRACEBACK=all")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "(exit status 2: a crash the Go runtime reported above, or os.Exit in code svmc does not rewrite") {
+		t.Errorf("GOTRACEBACK=all: %s", out)
+	}
 }
 
 // TestOrdinaryGo: the smoke program of ordinary Go (sort.Interface methods
