@@ -172,6 +172,9 @@ type Params struct {
 	// eagerPages: every shared variable travels eagerly between ranks
 	// (rank_pages = eager; rankpages.go).
 	eagerPages bool
+	// onMain: Main runs processor 0 on the goroutine that reads it (the
+	// program's main goroutine) instead of one of its own.
+	onMain chan<- func()
 }
 
 // DefaultPageSize is the default of Params.PageSize.
@@ -431,7 +434,30 @@ func Main(prog *Program, body func(p *Proc)) {
 	if initPanic != nil {
 		body = raiseInitPanic(initPanic) // initpanic.go
 	}
-	err = Run(prog, par, body)
+	// Processor 0 runs on the main goroutine, as main does under go run:
+	// a program that locked it to the main thread in init
+	// (runtime.LockOSThread, which GUI toolkits and some C libraries
+	// need) keeps it there. The run is watched, and the process ended, from
+	// a goroutine of its own, which the main goroutine cannot stop: a
+	// processor 0 stuck in the program's code, or leaving by
+	// runtime.Goexit (os.Exit), still lets the run end.
+	onMain := make(chan func(), 1)
+	par.onMain = onMain
+	ended := make(chan struct{})
+	go func() {
+		endMain(par, net, closeAll, Run(prog, par, body))
+		close(ended)
+	}()
+	(<-onMain)()
+	// A run that ended well had processor 0 return here: Main returns
+	// (svmc test's TestMain exits with the tests' status after it).
+	<-ended
+}
+
+// endMain ends the process Main started as the run's end err says: the
+// exit status, the message, the MPI job. It returns only when the run
+// ended well (err nil).
+func endMain(par Params, net rankNet, closeAll func() error, err error) {
 	// The handler stays until the process exits: restoring the default
 	// action would let a late signal kill it before the trace has its name.
 	// svmc run's parent-death signal comes once per thread of the dying
@@ -736,6 +762,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		defer limit.Stop()
 	}
 	for _, p := range r.procs {
+		if p.id == 0 && par.onMain != nil {
+			par.onMain <- func() { startProc(r, p, body) }
+			continue
+		}
 		go startProc(r, p, body)
 	}
 	sigDone := make(chan struct{})
