@@ -40,6 +40,11 @@ type stdinFeed struct {
 	more   chan struct{} // a chunk or the end arrived
 	taken  chan struct{} // a chunk went into the pipe
 	w      *os.File
+	// real is the process's standard input, read on rank 0 only, kept
+	// referenced on every rank: the collector closes an unreferenced
+	// os.File's descriptor, and descriptor 0 would go to the next file
+	// opened (and to the programs it starts, as their input).
+	real *os.File
 	// Rank 0's sending, ended by stdinEnd: after it nothing more is
 	// posted, and the end of input has been.
 	sendMu           sync.Mutex
@@ -55,7 +60,7 @@ func (r *run) stdinStart() error {
 	}
 	real := os.Stdin
 	os.Stdin = pr
-	f := &stdinFeed{more: make(chan struct{}, 1), taken: make(chan struct{}, 1), w: pw}
+	f := &stdinFeed{more: make(chan struct{}, 1), taken: make(chan struct{}, 1), w: pw, real: real}
 	r.stdin = f
 	go f.feed()
 	if r.rank == 0 {

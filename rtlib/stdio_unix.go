@@ -22,6 +22,13 @@ import (
 // terminal or file it is.
 var stderrFD = 2
 
+// crashStderr is the os.File of descriptor 2 that init replaces: kept
+// referenced, because the collector's cleanup of an unreferenced os.File
+// closes its descriptor, and the Go runtime's report of a fatal error then
+// went nowhere (x588: a stack overflow after the program's first
+// collections, which svmc run then blamed on os.Exit).
+var crashStderr *os.File
+
 func init() {
 	s, ok := os.LookupEnv("SVMC_STDERR_FD")
 	if !ok {
@@ -40,6 +47,7 @@ func init() {
 	if log.Writer() == io.Writer(os.Stderr) {
 		log.SetOutput(f)
 	}
+	crashStderr = os.Stderr
 	os.Stderr, procStderr, stderrFD = f, f, fd
 }
 
