@@ -5,7 +5,7 @@ import (
 	rtrace "runtime/trace"
 	"sync/atomic"
 	"time"
-	"unsafe" // go:linkname nanotime, pubLenAddr
+	"unsafe" // go:linkname nanotime and lockedOSThread, pubLenAddr
 
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/rtlib/internal/stats"
@@ -32,6 +32,12 @@ func (p *Proc) mapOn(tag trace.Tag) bool {
 
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
+
+// lockedOSThread reports whether the calling goroutine is locked to its
+// thread (runtime.LockOSThread; the runtime offers it to linkname).
+//
+//go:linkname lockedOSThread runtime.lockedOSThread
+func lockedOSThread() bool
 
 // now is the clock of the run: microseconds since it started.
 func (p *Proc) now() float64 {
