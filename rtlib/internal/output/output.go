@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -157,7 +156,14 @@ func RemoveOld(pattern string) {
 	if i < 0 {
 		return
 	}
-	re := regexp.MustCompile("^" + regexp.QuoteMeta(base[:i]) + "[0-9]+" + regexp.QuoteMeta(base[i+2:]) + "$")
+	pre, suf := base[:i], base[i+2:]
+	// A name of the pattern: pre, one or more digits, suf. (Matched by
+	// hand: regexp would link its tables into every instrumented program.)
+	ofPattern := func(name string) bool {
+		num, okPre := strings.CutPrefix(name, pre)
+		num, okSuf := strings.CutSuffix(num, suf)
+		return okPre && okSuf && num != "" && strings.Trim(num, "0123456789") == ""
+	}
 	d := dir
 	if d == "" {
 		d = "."
@@ -167,7 +173,7 @@ func RemoveOld(pattern string) {
 		return
 	}
 	for _, e := range ents {
-		if !e.IsDir() && re.MatchString(e.Name()) {
+		if !e.IsDir() && ofPattern(e.Name()) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}

@@ -93,3 +93,28 @@ func TestRoute(t *testing.T) {
 		t.Errorf("a file that cannot be opened: %v", err)
 	}
 }
+
+// TestRemoveOld: the files of an each pattern for any processor number go,
+// and no other file: not another number's text, a name with more around
+// it, or a name without digits where %d stands.
+func TestRemoveOld(t *testing.T) {
+	dir := t.TempDir()
+	gone := []string{"out.0.txt", "out.1.txt", "out.23.txt"}
+	kept := []string{"out..txt", "out.x.txt", "out.1a.txt", "out.1.txt.bak", "xout.1.txt", "other.1.txt", "out.txt"}
+	for _, name := range append(append([]string{}, gone...), kept...) {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	RemoveOld(filepath.Join(dir, "out.%d.txt"))
+	for _, name := range gone {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s is still there", name)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s was removed: %v", name, err)
+		}
+	}
+}
