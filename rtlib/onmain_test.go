@@ -10,15 +10,15 @@ import (
 // TestLockedLeaderSpins: processor 0 handed to the goroutine that reads
 // Params.onMain (Main's main goroutine) runs there, and when that
 // goroutine is locked to its thread (runtime.LockOSThread in a program's
-// init) its waits spin for lockedWait before they block, whatever the
-// wait policy; unlocked, it keeps the policy's. The pdos' sums are right
-// either way.
+// init, or in main: the body locks it in the last case) its waits spin
+// for lockedWait before they block unless the wait policy sets a spin;
+// unlocked, it keeps the policy's. The pdos' sums are right either way.
 func TestLockedLeaderSpins(t *testing.T) {
 	for _, c := range []struct {
-		locked bool
-		policy time.Duration
-		want   time.Duration
-	}{{false, 0, 0}, {true, 0, lockedWait}, {true, 5 * time.Millisecond, 5 * time.Millisecond}} {
+		locked, inMain bool
+		policy         time.Duration
+		want           time.Duration
+	}{{false, false, 0, 0}, {true, false, 0, lockedWait}, {true, false, 5 * time.Millisecond, 5 * time.Millisecond}, {false, true, 0, lockedWait}} {
 		onMain := make(chan func(), 1)
 		done := make(chan error, 1)
 		var on, goro int64
@@ -26,7 +26,11 @@ func TestLockedLeaderSpins(t *testing.T) {
 		var sum int
 		go func() {
 			done <- Run(testProg(), Params{NProcs: 2, ActiveWait: c.policy, onMain: onMain}, func(p *Proc) {
-				goro, wait = goid(), p.activeWait
+				if c.inMain {
+					runtime.LockOSThread()
+					defer runtime.UnlockOSThread()
+				}
+				goro, wait = goid(), p.spinWait()
 				for k := range 100 {
 					p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 9, Step: 1}}, func(q *Proc, it *Iter) {
 						s := 0
@@ -58,7 +62,7 @@ func TestLockedLeaderSpins(t *testing.T) {
 			t.Errorf("locked %v: processor 0 ran on goroutine %d, not on %d, which took it", c.locked, goro, on)
 		}
 		if wait != c.want {
-			t.Errorf("locked %v, policy %v: processor 0 spins %v before it blocks, want %v", c.locked, c.policy, wait, c.want)
+			t.Errorf("locked %v (in main %v), policy %v: processor 0 spins %v before it blocks, want %v", c.locked, c.inMain, c.policy, wait, c.want)
 		}
 		if want := 100*45 + 10*(99*100/2); sum != want {
 			t.Errorf("locked %v: sum %d, want %d", c.locked, sum, want)

@@ -3,7 +3,6 @@ package rtlib
 import (
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/svmc/svmc/request"
 	"github.com/svmc/svmc/rtlib/internal/stats"
@@ -50,10 +49,7 @@ type Proc struct {
 	st    *stats.Proc // nil when statistics are off
 
 	yields int // current rounds of yielding in await (adaptive)
-	// activeWait: how long await spins before it blocks (run.activeWait,
-	// or lockedWait for a processor on a locked thread).
-	activeWait time.Duration
-	blocks     int // waits that ended blocked (await's last resort; tests read it)
+	blocks int // waits that ended blocked (await's last resort; tests read it)
 
 	mode execMode   // exclusive or replicated (modes.go)
 	sync procSync   // locks held, critical sections (locks.go)

@@ -633,11 +633,10 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 	r.procs = make([]*Proc, r.n)
 	for i := range r.procs {
 		p := &Proc{
-			id:         i,
-			r:          r,
-			yields:     r.minYields,
-			activeWait: r.activeWait,
-			exited:     make(chan struct{}),
+			id:     i,
+			r:      r,
+			yields: r.minYields,
+			exited: make(chan struct{}),
 		}
 		if r.req != nil {
 			p.mask = r.req.Base(i)
@@ -1041,9 +1040,6 @@ func (r *run) procMain(p *Proc, body func(p *Proc)) {
 		gProcs.store(g, nil)
 		p.ended()
 	}()
-	if p.activeWait == 0 && lockedOSThread() {
-		p.activeWait = lockedWait
-	}
 	p.pushRegion(Site{Sub: r.prog.Main}, trace.RegionProgram)
 	if p.id == 0 {
 		body(p)

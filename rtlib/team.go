@@ -447,9 +447,9 @@ func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 			return v
 		}
 	}
-	if p.activeWait > 0 {
+	if wait := p.spinWait(); wait > 0 {
 		// Active: spin instead of yielding (spinFor says why).
-		if v, ok := p.spinFor(w, old, p.activeWait); ok {
+		if v, ok := p.spinFor(w, old, wait); ok {
 			return v
 		}
 		yields = 0
@@ -475,12 +475,22 @@ func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 
 // lockedWait is how long a processor whose goroutine is locked to its
 // thread spins before it blocks, whatever the wait policy: processor 0 on
-// the main goroutine of a program that locked it in init (Main). A locked
-// goroutine's thread sleeps while it blocks, and the goroutine runs again
-// only on that thread, which its waker must wake: x593, 20 000 pdos on 2
-// processors, took 360-510 ms with passive waits against 125-139 ms
-// unlocked.
+// the main goroutine of a program that locked it (runtime.LockOSThread in
+// init or main; Main). A locked goroutine's thread sleeps while it blocks,
+// and the goroutine runs again only on that thread, which its waker must
+// wake: x593, 20 000 pdos on 2 processors, took 360-510 ms with passive
+// waits against 125-139 ms unlocked.
 const lockedWait = time.Millisecond
+
+// spinWait is how long await spins before it yields or blocks: the wait
+// policy's, or lockedWait on a locked goroutine (asked each time: the
+// program may lock or unlock it at any point).
+func (p *Proc) spinWait() time.Duration {
+	if d := p.r.activeWait; d > 0 || !lockedOSThread() {
+		return d
+	}
+	return lockedWait
+}
 
 // spinFor spins until *w differs from old or d has passed (wait_policy
 // active); ok is false when it passed. It spins rather than yields: a
