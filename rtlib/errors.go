@@ -127,7 +127,7 @@ func (p *Proc) detachedConstruct(at Site, what, does string) {
 	case p.beside:
 		why = "its test runs beside another test that holds processor 0 (t.Parallel), so it has no processors to share the work with"
 	case testRun.Load():
-		why = "it was reached from a goroutine that is not one of the program's processors (b.RunParallel's goroutines, a subtest started with t.Run, which runs on a goroutine of its own, a goroutine the code started, or code running before the tests)"
+		why = "it was reached from a goroutine that is not one of the program's processors (b.RunParallel's goroutines, synctest.Test's bubble, whose channels and clock the processors outside it must not share, a subtest started with t.Run where svmc could not rewrite it — on a receiver a call returns, or in code svmc does not compile — a goroutine the code started, or code running before the tests)"
 	}
 	fmt.Fprintf(r.stderr, "svmc: %s%s %s: %s\n", pos, what, does, why)
 }

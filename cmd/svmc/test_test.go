@@ -853,6 +853,96 @@ func FuzzSumSq(f *testing.F) {
 	}
 }
 
+// TestSvmcTestSynctest: a test in a bubble of testing/synctest (fake
+// time) that reaches pdos passes, its loops run serially on the bubble's
+// goroutine — the processors outside the bubble must not touch its
+// channels and timers — and svmc says so naming the bubble; the test
+// beside it, outside any bubble, runs its loops on every processor.
+func TestSvmcTestSynctest(t *testing.T) {
+	dir := writeModule(t, map[string]string{"cache/cache.go": `package cache
+
+import (
+	"sync"
+	"time"
+)
+
+type Cache struct {
+	mu   sync.Mutex
+	ttl  time.Duration
+	vals map[string]entry
+}
+
+type entry struct {
+	v   []float64
+	exp time.Time
+}
+
+func New(ttl time.Duration) *Cache { return &Cache{ttl: ttl, vals: map[string]entry{}} }
+
+func (c *Cache) Sum(key string, n int) float64 {
+	c.mu.Lock()
+	e, ok := c.vals[key]
+	c.mu.Unlock()
+	if !ok || time.Now().After(e.exp) {
+		e = entry{make([]float64, n), time.Now().Add(c.ttl)}
+		//svm:pdo loops(i)
+		for i := range e.v {
+			e.v[i] = float64(i)
+		}
+		c.mu.Lock()
+		c.vals[key] = e
+		c.mu.Unlock()
+	}
+	s := 0.0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := range e.v {
+		s += e.v[i]
+	}
+	return s
+}
+`, "cache/cache_test.go": `package cache
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+func TestExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := New(time.Minute)
+		if got := c.Sum("a", 100); got != 4950 {
+			t.Fatalf("sum %v", got)
+		}
+		time.Sleep(2 * time.Minute)
+		if got := c.Sum("a", 10); got != 45 {
+			t.Fatalf("after expiry: sum %v", got)
+		}
+	})
+}
+
+func TestPlain(t *testing.T) {
+	if got := New(time.Hour).Sum("b", 1000); got != 499500 {
+		t.Fatalf("sum %v", got)
+	}
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	res := runSvmc(t, dir, "test", "-n", "2", "--trace", tr, "./cache", "--", "-v")
+	out := res.stdout + res.stderr
+	if res.code != 0 || !strings.Contains(res.stdout, "--- PASS: TestExpiry") || !strings.Contains(res.stdout, "--- PASS: TestPlain") {
+		t.Fatalf("exit %d\n%s", res.code, out)
+	}
+	for _, at := range []string{"cache.go:27:3", "cache.go:36:2"} {
+		if !strings.Contains(out, "svmc: "+at+": pdo runs all its iterations on this goroutine: it was reached from a goroutine that is not one of the program's processors (b.RunParallel's goroutines, synctest.Test's bubble,") {
+			t.Errorf("no word of the bubble's pdo at %s:\n%s", at, out)
+		}
+	}
+	if w := loopWorkers(t, tr); w != 2 {
+		t.Errorf("TestPlain's loops ran on %d processors, want 2", w)
+	}
+}
+
 // TestSvmcTestTimeout: a test that hangs until go test's -timeout panics
 // the test binary leaves its trace under its partial name; svmc test gives
 // it the name asked for and says so, and the trace holds the calls the
