@@ -474,7 +474,8 @@ func (p *Proc) await(w *atomic.Uint64, old uint64, adapt bool) uint64 {
 }
 
 // lockedWait is how long a processor whose goroutine is locked to its
-// thread spins before it blocks, whatever the wait policy: processor 0 on
+// thread spins before it blocks when the wait policy sets no spin of its
+// own (passive): processor 0 on
 // the main goroutine of a program that locked it (runtime.LockOSThread in
 // init or main; Main). A locked goroutine's thread sleeps while it blocks,
 // and the goroutine runs again only on that thread, which its waker must
