@@ -121,15 +121,18 @@ func crashPipe(prog *exec.Cmd) func(crashed bool) string {
 	}
 }
 
-// runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT
-// and SIGHUP where no terminal's Ctrl-C or hangup reaches cmd itself
-// through the process group (terminalGroup). It starts cmd on a thread of its own, kept until cmd
+// runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT,
+// SIGQUIT and SIGHUP where no terminal's Ctrl-C, Ctrl-\ or hangup reaches
+// cmd itself through the process group (terminalGroup). SIGQUIT asks for
+// the program's goroutine dump, as under go run, not svmc's own. It starts cmd on a thread of its own, kept until cmd
 // ends: the parent-death signal of childAttr follows that thread. With
 // children (go test, whose test binary is what must stop), the signals go
 // to cmd's children where it has some (signalChildren).
 func runForwarding(cmd *exec.Cmd, children bool) error {
+	forwarding.Store(true)
+	defer forwarding.Store(false)
 	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	if !signal.Ignored(syscall.SIGHUP) {
 		// A closed terminal or session: the program completes its trace
 		// as on SIGTERM, and svmc waits for it (under nohup, neither
@@ -165,6 +168,10 @@ func runForwarding(cmd *exec.Cmd, children bool) error {
 		}
 	}
 }
+
+// forwarding is set while runForwarding runs a child, which takes
+// SIGQUIT then (quitQuietly leaves it alone).
+var forwarding atomic.Bool
 
 // signalled is set once svmc got SIGINT or SIGTERM while it ran a
 // child: svmc test starts no further go test (of a test, --trace-per-test,

@@ -41,7 +41,13 @@ type crashFilter struct {
 	since   time.Time
 	timer   *time.Timer
 	report  bytes.Buffer
+	// quit: the Go runtime began its dump of every goroutine on SIGQUIT
+	// (Ctrl-\), which passes on as it is: the user asked for it.
+	quit bool
 }
+
+// quitHead begins the Go runtime's goroutine dump on SIGQUIT.
+var quitHead = []byte("SIGQUIT: quit")
 
 // reportMax bounds what a crash report keeps: the crashing goroutine
 // comes first, and every goroutine after it is of no use here.
@@ -91,6 +97,9 @@ func (c *crashFilter) Write(p []byte) (int, error) {
 		if !c.midLine { // a line begins here (pending holds its first bytes)
 			if len(c.pending) > 0 {
 				line = append(c.pending, seg...)
+			}
+			if bytes.HasPrefix(line, quitHead) {
+				c.quit = true
 			}
 			if crashHead(line) {
 				if len(out) > 0 {
@@ -202,7 +211,7 @@ var (
 // finish writes what the filter holds back once the program has ended,
 // the crash said in svmc's terms where it is one (crashed: the program
 // ended with the status of a Go crash), and returns that description
-// ("" if none).
+// ("" if none), or says that the program quit on SIGQUIT.
 func (c *crashFilter) finish(crashed bool) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -212,6 +221,9 @@ func (c *crashFilter) finish(crashed bool) string {
 	c.out.Write(c.pending)
 	c.pending = nil
 	if !c.held {
+		if c.quit && crashed {
+			return "it quit on SIGQUIT, after Go printed every goroutine's stack above"
+		}
 		return ""
 	}
 	c.held = false

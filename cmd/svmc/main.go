@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/svmc/svmc/internal/safetext"
@@ -28,6 +30,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 func main() {
 	defer crashed()
 	asVetTool(os.Args)
+	quitQuietly()
 	root := &cobra.Command{
 		Use:   "svmc",
 		Short: "svmc compiles, runs and traces Go programs with //svm: directives",
@@ -62,6 +65,23 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		fmt.Fprintf(os.Stderr, "svmc: %s\n", safetext.Escape(err.Error()))
 		os.Exit(2)
 	}
+}
+
+// quitQuietly: SIGQUIT (Ctrl-\) asks a Go program for its goroutines'
+// stacks, which under svmc run are the program's (runForwarding passes the
+// signal on), never svmc's own, of no use to a user. Outside a run svmc
+// stops on it as the go command does, with a line instead of a dump.
+func quitQuietly() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGQUIT)
+	go func() {
+		for range c {
+			if !forwarding.Load() {
+				fmt.Fprintln(os.Stderr, "svmc: stopped by SIGQUIT")
+				os.Exit(128 + int(syscall.SIGQUIT))
+			}
+		}
+	}()
 }
 
 func versionCmd() *cobra.Command {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -531,6 +532,83 @@ func main() {
 	}
 	if status, msg := traceEnd(t, tr2); status != 0 {
 		t.Errorf("svmc run interrupted: trace-end status %d %q, want 0", status, msg)
+	}
+}
+
+// TestQuitDumpsProgram: SIGQUIT sent to svmc run (kill -QUIT; a terminal's
+// Ctrl-\ reaches both) gives the program's goroutine dump, as under go run,
+// not svmc's own; svmc says the program quit on it, and the trace the
+// program wrote is under its name. Before, svmc printed the stacks of its
+// own goroutines (x590). SIGQUIT while svmc works alone (here svmc report
+// reading a pipe that stays open) stops it with a line, as the go command
+// stops, instead of a dump of svmc's goroutines.
+func TestQuitDumpsProgram(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import "fmt"
+
+func spin(k int) int {
+	s := 0
+	//svm:pdo reduction(+: s)
+	for i := range 1000 {
+		s += i * k
+	}
+	return s
+}
+
+func main() {
+	for k := 0; spin(k) >= 0; k++ {
+		if k == 100 {
+			fmt.Println("ready")
+		}
+	}
+}
+`})
+	tr := filepath.Join(t.TempDir(), "t.sddf")
+	run := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
+	run.Dir = dir
+	rd, _, stderr := startReady(t, run, "ready\n")
+	run.Process.Signal(syscall.SIGQUIT)
+	timer := time.AfterFunc(60*time.Second, func() { run.Process.Kill() })
+	defer timer.Stop()
+	io.Copy(io.Discard, rd)
+	err := run.Wait()
+	out := stderr.String()
+	var xe *exec.ExitError
+	if !errors.As(err, &xe) || xe.ExitCode() != 2 {
+		t.Errorf("svmc run: %v, want exit status 2", err)
+	}
+	if !strings.Contains(out, "SIGQUIT: quit\n") || !strings.Contains(out, "\n\tmain.go:7 ") {
+		t.Errorf("no goroutine dump of the program:\n%s", out)
+	}
+	if strings.Contains(out, "runForwarding") || strings.Contains(out, "cobra") {
+		t.Errorf("svmc's own goroutines in the dump:\n%s", out)
+	}
+	if want := "svmc: the program ended without completing its trace (it quit on SIGQUIT, after Go printed every goroutine's stack above): " + tr; !strings.Contains(out, want) {
+		t.Errorf("stderr ends\n%s\nwant %q", out[max(0, len(out)-600):], want)
+	}
+	if _, err := os.Stat(tr); err != nil {
+		t.Errorf("no trace: %v", err)
+	}
+
+	rep := exec.Command(svmcBin, "report", "-")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	rep.Stdin = pr
+	var repErr strings.Builder
+	rep.Stderr = &repErr
+	if err := rep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	time.Sleep(300 * time.Millisecond) // svmc reads standard input by then
+	rep.Process.Signal(syscall.SIGQUIT)
+	err = rep.Wait()
+	if !errors.As(err, &xe) || xe.ExitCode() != 128+3 || repErr.String() != "svmc: stopped by SIGQUIT\n" {
+		t.Errorf("svmc report: %v, stderr %q; want exit status 131 and one line", err, repErr.String())
 	}
 }
 
