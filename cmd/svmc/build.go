@@ -54,6 +54,32 @@ func instrumentFlag(cmd *cobra.Command) {
 		"comma-separated build tags, as go build -tags takes them: the files they choose are the ones svmc compiles and builds")
 }
 
+// buildLdflags is --ldflags of build and run: the linker's flags, as go
+// build -ldflags takes them (-X main.version=1.2).
+var buildLdflags string
+
+func ldflagsFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&buildLdflags, "ldflags", "",
+		"the linker's flags, as go build -ldflags takes them (-ldflags '-X main.version=1.2'); GOFLAGS=-ldflags=... works too")
+}
+
+// userLdflags is what the user asked the linker for: --ldflags, or else
+// GOFLAGS' -ldflags, which svmc's own -ldflags on go build's command line
+// would override without a word (x601: -X main.version=1.3 in GOFLAGS left
+// the version "dev").
+func userLdflags() string {
+	if buildLdflags != "" {
+		return buildLdflags
+	}
+	v := ""
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if name, val, ok := strings.Cut(f, "="); ok && (name == "-ldflags" || name == "--ldflags") {
+			v = val // the last one counts, as for the go command
+		}
+	}
+	return v
+}
+
 // compilePackage compiles pattern and prints diagnostics. Warnings go to
 // stderr; errors end the command.
 func compilePackage(pattern string, setup goSetup, stderr io.Writer) (*compiler.Package, error) {
@@ -165,6 +191,9 @@ func build(pattern, work string, debug bool, stderr io.Writer, goFlags ...string
 	exe := filepath.Join(work, "bin", name)
 	flags := setup.flags
 	var ldflags []string
+	if u := userLdflags(); u != "" {
+		ldflags = append(ldflags, u)
+	}
 	if !debug {
 		flags = withoutDebug(flags, p.ImportPath)
 		ldflags = append(ldflags, "-s", "-w")

@@ -188,6 +188,7 @@ file given as the package.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write, or the directory to write it in (default: named after the package, here)")
 	cmd.Flags().BoolVar(&mpi, "mpi", false, "build with the MPI transport, to launch with mpirun -np N BIN (each rank one processor)")
 	instrumentFlag(cmd)
+	ldflagsFlag(cmd)
 	return cmd
 }
 
@@ -373,6 +374,7 @@ file (--params or SVMC_PARAMS), then these flags, each overriding the one before
 	f.BoolVar(&mpi, "mpi", false, "build with the MPI transport and run the program as -n ranks of an MPI job (mpirun), each rank one processor; traces go to TRACE.rankN")
 	f.StringVar(&hostfile, "hostfile", "", "with --mpi: the machines to run the ranks on (an OpenMPI hostfile: host [slots=N] per line)")
 	instrumentFlag(cmd)
+	ldflagsFlag(cmd)
 	return cmd
 }
 

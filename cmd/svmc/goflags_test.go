@@ -114,3 +114,52 @@ func TestBuildOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestLdflags: the linker's flags the user gives reach the link, as go
+// build's: svmc build -ldflags '-X main.version=…' (one dash, as go build
+// takes it), svmc run --ldflags=…, and GOFLAGS=-ldflags=…, which svmc's own
+// -ldflags (its runtime's build directory) overrode without a word before
+// (x601: the version stayed "dev"). svmc's own flag still applies: a
+// run-time error names the line from the directory the program starts in.
+func TestLdflags(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+var version = "dev"
+
+func main() {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 10; i++ {
+		s += i
+	}
+	fmt.Println(version, s)
+	if len(os.Args) > 1 {
+		var m map[string]int
+		m["x"] = s
+	}
+}
+`})
+	bin := filepath.Join(t.TempDir(), "prog")
+	if res := runSvmc(t, dir, "build", "-ldflags", "-X main.version=1.2", "-o", bin, "."); res.code != 0 {
+		t.Fatalf("svmc build: %s", res.stderr)
+	}
+	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "1.2 45\n" {
+		t.Errorf("svmc build -ldflags: %q %v, want version 1.2", out, err)
+	}
+	if res := runSvmc(t, dir, "run", "--ldflags=-X main.version=1.5 -X main.unused=x", "-n", "2", "."); res.code != 0 || res.stdout != "1.5 45\n" {
+		t.Errorf("svmc run --ldflags: exit %d, %q %s", res.code, res.stdout, res.stderr)
+	}
+	t.Setenv("GOFLAGS", "-ldflags=-X=main.version=1.3")
+	res := runSvmc(t, dir, "run", "-n", "2", ".", "--", "crash")
+	if res.stdout != "1.3 45\n" {
+		t.Errorf("GOFLAGS=-ldflags: %q, want version 1.3", res.stdout)
+	}
+	if !strings.Contains(res.stderr, "assignment to entry in nil map\n\tat main.go:19") {
+		t.Errorf("the runtime's error does not name main.go:19 from the package's directory:\n%s", res.stderr)
+	}
+}
