@@ -416,6 +416,41 @@ func moduleOf(pattern, work string) (goSetup, error) {
 	}
 }
 
+// packageArg is the one package args name for the command name: none
+// (the directory here), a directory, an import path or a Go file, or Go
+// files as go run takes them (go run *.go): several arguments, each ending
+// in .go, all of one directory, whose whole package svmc compiles (saying
+// so when they are not all of its files). more is what to say when args
+// name more than that.
+func packageArg(name string, args []string, more string) (string, error) {
+	switch {
+	case len(args) == 0:
+		return ".", nil
+	case len(args) == 1:
+		return args[0], nil
+	case !slices.ContainsFunc(args, func(a string) bool { return !strings.HasSuffix(a, ".go") }):
+		dir := filepath.Dir(args[0])
+		for _, f := range args {
+			if filepath.Dir(f) != dir {
+				return "", fmt.Errorf("named files must all be in one directory; have %s and %s", dir, filepath.Dir(f))
+			}
+			if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+				return "", fmt.Errorf("%s: no such Go file", f)
+			}
+		}
+		all, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		all = slices.DeleteFunc(all, func(f string) bool { return strings.HasSuffix(f, "_test.go") })
+		if len(all) > len(args) {
+			fmt.Fprintf(os.Stderr, "svmc: %s are files of the package in %s: svmc compiles the whole package, not those files alone\n", strings.Join(args, ", "), dir)
+		}
+		if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, ".") {
+			dir = "." + string(filepath.Separator) + dir // a directory, not an import path
+		}
+		return dir, nil
+	}
+	return "", fmt.Errorf("%s takes one package%s", name, more)
+}
+
 // packageDir is the directory of the package pattern names, as the go
 // command takes it: a directory, a Go file of the package (go run main.go:
 // svmc compiles the whole package, which it says when the file is not all

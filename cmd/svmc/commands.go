@@ -158,13 +158,9 @@ file given as the package.`,
 		Example: `  svmc build -o jacobi ./examples/jacobi
   SVMC_NPROCS=4 SVMC_TRACE=j.sddf ./jacobi -n 200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pattern := "."
-			switch len(args) {
-			case 0:
-			case 1:
-				pattern = args[0]
-			default:
-				return fmt.Errorf("build takes one package")
+			pattern, err := packageArg("build", args, "")
+			if err != nil {
+				return err
 			}
 			var goFlags []string
 			if mpi {
@@ -249,18 +245,15 @@ with svmc compile runs the same way directly. Parameters come from the environme
 file (--params or SVMC_PARAMS), then these flags, each overriding the one before;
 --print-params shows the effective values and where each comes from.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pattern, progArgs := ".", []string(nil)
+			var progArgs []string
 			dash := cmd.ArgsLenAtDash()
 			pkgArgs := args
 			if dash >= 0 {
 				pkgArgs, progArgs = args[:dash], args[dash:]
 			}
-			switch len(pkgArgs) {
-			case 0:
-			case 1:
-				pattern = pkgArgs[0]
-			default:
-				return fmt.Errorf("run takes one package; put program arguments after --")
+			pattern, err := packageArg("run", pkgArgs, "; put program arguments after --")
+			if err != nil {
+				return err
 			}
 			env, err := paramEnv(cmd, nprocs, values, bools)
 			if err != nil {

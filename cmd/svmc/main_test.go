@@ -1259,6 +1259,56 @@ func main() {
 	}
 }
 
+// TestRunGoFiles: svmc run, build and tune take the package as go run takes
+// Go files, several of one directory (go run *.go, go run main.go util.go):
+// svmc compiles their package, saying so when they are not all of it.
+// Before, "run takes one package; put program arguments after --". Files of
+// two directories, or a file that is not there, are errors that say so.
+func TestRunGoFiles(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"cmd/app/main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(total(10), extra()) }\n",
+		"cmd/app/util.go": `package main
+
+func total(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+`,
+		"cmd/app/extra.go": "package main\n\nfunc extra() int { return 1 }\n",
+		"lib/lib.go":       "package lib\n",
+	})
+	all := []string{"cmd/app/main.go", "cmd/app/util.go", "cmd/app/extra.go"}
+	res := runSvmc(t, dir, append([]string{"run", "-n", "2"}, all...)...)
+	if res.code != 0 || res.stdout != "45 1\n" || res.stderr != "" {
+		t.Errorf("svmc run of the package's files: exit %d, %q %q", res.code, res.stdout, res.stderr)
+	}
+	res = runSvmc(t, dir, "run", "-n", "2", "cmd/app/main.go", "cmd/app/util.go", "--", "x")
+	if res.code != 0 || res.stdout != "45 1\n" || !strings.Contains(res.stderr, "svmc: cmd/app/main.go, cmd/app/util.go are files of the package in cmd/app: svmc compiles the whole package") {
+		t.Errorf("svmc run of two of its files: exit %d, %q %q", res.code, res.stdout, res.stderr)
+	}
+	bin := filepath.Join(t.TempDir(), "app")
+	if res := runSvmc(t, dir, append([]string{"build", "-o", bin}, all...)...); res.code != 0 {
+		t.Errorf("svmc build of the package's files: exit %d, %s", res.code, res.stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cmd/app/main.go", "lib/lib.go"}, "named files must all be in one directory; have cmd/app and lib"},
+		{[]string{"cmd/app/main.go", "cmd/app/gone.go"}, "cmd/app/gone.go: no such Go file"},
+		{[]string{"cmd/app/main.go", "arg"}, "run takes one package; put program arguments after --"},
+	} {
+		res := runSvmc(t, dir, append([]string{"run"}, c.args...)...)
+		if res.code != 2 || res.stderr != "svmc: "+c.want+"\n" {
+			t.Errorf("svmc run %v: exit %d, stderr %q; want 2 and %q", c.args, res.code, res.stderr, c.want)
+		}
+	}
+}
+
 // TestCompileSaysLibraries: svmc compile writes the main package alone, so
 // a library of the module with directives runs them serially in its
 // output's build: it says so, at the library's first directive, and

@@ -33,16 +33,14 @@ a line per round: its request, records, trace size and top finding.`,
 		Example: `  svmc tune -n 4 .
   svmc tune -n 2 --rounds 2 --dir /tmp/t ./cmd/solver -- -size 1000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pattern, progArgs := ".", []string(nil)
+			var progArgs []string
 			if n := cmd.ArgsLenAtDash(); n >= 0 {
 				progArgs = args[n:]
 				args = args[:n]
 			}
-			if len(args) > 1 {
-				return fmt.Errorf("tune takes one package")
-			}
-			if len(args) == 1 {
-				pattern = args[0]
+			pattern, err := packageArg("tune", args, "")
+			if err != nil {
+				return err
 			}
 			if nprocs < 1 || rounds < 1 {
 				return fmt.Errorf("tune: -n and --rounds must be at least 1")
