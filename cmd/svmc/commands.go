@@ -142,8 +142,8 @@ var runBools = []struct {
 
 func buildCmd() *cobra.Command {
 	var (
-		out string
-		mpi bool
+		out       string
+		mpi, race bool
 	)
 	cmd := &cobra.Command{
 		Use:   "build [-o BIN] [package]",
@@ -169,6 +169,9 @@ file given as the package.`,
 				}
 				goFlags, buildRanks = mpiGoFlags, true
 			}
+			if race {
+				goFlags = append(goFlags, "-race")
+			}
 			exe, done, err := buildInWork("svmc-build-", pattern, false, true, cmd.ErrOrStderr(), goFlags...)
 			defer done()
 			if err != nil {
@@ -183,6 +186,7 @@ file given as the package.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write, or the directory to write it in (default: named after the package, here)")
 	cmd.Flags().BoolVar(&mpi, "mpi", false, "build with the MPI transport, to launch with mpirun -np N BIN (each rank one processor)")
+	cmd.Flags().BoolVar(&race, "race", false, "build with Go's race detector (needs cgo): the binary prints Go's own reports, which svmc run --race says in svmc's terms")
 	instrumentFlag(cmd)
 	ldflagsFlag(cmd)
 	return cmd

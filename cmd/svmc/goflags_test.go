@@ -163,3 +163,33 @@ func main() {
 		t.Errorf("the runtime's error does not name main.go:19 from the package's directory:\n%s", res.stderr)
 	}
 }
+
+// TestGoBuildFlags: a go build flag that svmc's commands that build do not
+// take is said to be go build's, with the way to pass it (GOFLAGS); other
+// commands' unknown flags are not; svmc build --race builds the binary
+// with the race detector, as svmc run --race does (it was "unknown
+// shorthand flag: 'r' in -race").
+func TestGoBuildFlags(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\ts := 0\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := 0; i < 10; i++ {\n\t\ts += i\n\t}\n\tfmt.Println(s)\n}\n"})
+	res := runSvmc(t, dir, "build", "-trimpath", ".")
+	if want := "svmc: unknown shorthand flag: 't' in -trimpath; svmc build does not take go build's -trimpath, which GOFLAGS=-trimpath passes to the build (svmc build --help lists the flags)\n"; res.code != 2 || res.stderr != want {
+		t.Errorf("svmc build -trimpath: exit %d, %q; want 2 and %q", res.code, res.stderr, want)
+	}
+	if res := runSvmc(t, dir, "report", "-trimpath", "t.sddf"); strings.Contains(res.stderr, "GOFLAGS") {
+		t.Errorf("svmc report -trimpath speaks of the build: %q", res.stderr)
+	}
+	if out, _ := exec.Command("go", "env", "CGO_ENABLED").Output(); strings.TrimSpace(string(out)) != "1" {
+		t.Skip("the race detector needs cgo")
+	}
+	bin := filepath.Join(t.TempDir(), "prog")
+	if res := runSvmc(t, dir, "build", "-race", "-o", bin, "."); res.code != 0 {
+		t.Fatalf("svmc build -race: exit %d\n%s", res.code, res.stderr)
+	}
+	info, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil || !strings.Contains(string(info), "-race=true") {
+		t.Errorf("svmc build -race: %v, build settings\n%s", err, info)
+	}
+	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "45\n" {
+		t.Errorf("the race binary: %q %v", out, err)
+	}
+}

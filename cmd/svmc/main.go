@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -119,6 +120,16 @@ func badValue(msg string) error {
 
 // flagError says where a flag svmc does not know belongs: a go test flag
 // (svmc test -v) or the program's own (svmc run -x) goes after --.
+// goBuildFlags are the go command's build flags (go help build) that
+// change what is built, which GOFLAGS passes to the go command svmc runs
+// (-v, -x and -work would print what svmc keeps of the build's output).
+var goBuildFlags = map[string]bool{
+	"a": true, "p": true, "race": true, "msan": true, "asan": true, "asmflags": true, "buildmode": true,
+	"buildvcs": true, "compiler": true, "gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true,
+	"linkshared": true, "mod": true, "modcacherw": true, "modfile": true, "pgo": true, "pkgdir": true, "tags": true,
+	"trimpath": true, "toolexec": true,
+}
+
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	if strings.HasPrefix(msg, "invalid argument") {
@@ -128,6 +139,12 @@ func flagError(cmd *cobra.Command, err error) error {
 		return err
 	}
 	flag := msg[strings.LastIndex(msg, " ")+1:]
+	if name, _, _ := strings.Cut(strings.TrimLeft(flag, "-"), "="); goBuildFlags[name] && slices.Contains([]string{"run", "build", "tune", "compile"}, cmd.Name()) {
+		// A flag of go build's that svmc does not take: GOFLAGS passes it
+		// to the go command svmc runs (svmc's own -ldflags, -tags and
+		// -race are its flags).
+		msg += fmt.Sprintf("; svmc %s does not take go build's -%s, which GOFLAGS=-%s passes to the build", cmd.Name(), name, name)
+	}
 	switch cmd.Name() {
 	case "test":
 		return fmt.Errorf("%s; go test's flags go after --: svmc test [flags] [packages] -- %s (svmc test --help lists svmc's)", msg, flag)
