@@ -520,12 +520,7 @@ func main() {
 	// kill -INT; no terminal's Ctrl-C reaching the program too) is passed
 	// on: the program ran on for ever before.
 	tr2 := filepath.Join(t.TempDir(), "t2.sddf")
-	run := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr2, ".")
-	run.Dir = dir
-	rd2, _, runErr := startReady(t, run, "ready\n")
-	run.Process.Signal(os.Interrupt)
-	timer := time.AfterFunc(60*time.Second, func() { run.Process.Kill() })
-	defer timer.Stop()
+	run, rd2, runErr := signalledRun(t, dir, tr2, os.Interrupt)
 	rest2, _ := io.ReadAll(rd2)
 	if err := run.Wait(); err != nil || string(rest2) != "graceful shutdown\n" {
 		t.Fatalf("svmc run interrupted: exit %v, stdout %q, stderr %q", err, rest2, runErr.String())
@@ -565,12 +560,7 @@ func main() {
 }
 `})
 	tr := filepath.Join(t.TempDir(), "t.sddf")
-	run := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
-	run.Dir = dir
-	rd, _, stderr := startReady(t, run, "ready\n")
-	run.Process.Signal(syscall.SIGQUIT)
-	timer := time.AfterFunc(60*time.Second, func() { run.Process.Kill() })
-	defer timer.Stop()
+	run, rd, stderr := signalledRun(t, dir, tr, syscall.SIGQUIT)
 	io.Copy(io.Discard, rd)
 	err := run.Wait()
 	out := stderr.String()
@@ -665,6 +655,20 @@ func main() {
 			t.Errorf("%v: trace-end status %d %q, want interrupt (4) by SIGPIPE", args, status, msg)
 		}
 	}
+}
+
+// signalledRun starts svmc run -n 2 --trace tr of the program in dir,
+// waits for its first line, "ready", and sends svmc sig; the run is
+// killed if it has not ended a minute later.
+func signalledRun(t *testing.T, dir, tr string, sig os.Signal) (*exec.Cmd, *bufio.Reader, *strings.Builder) {
+	t.Helper()
+	run := exec.Command(svmcBin, "run", "-n", "2", "--trace", tr, ".")
+	run.Dir = dir
+	rd, _, stderr := startReady(t, run, "ready\n")
+	run.Process.Signal(sig)
+	timer := time.AfterFunc(60*time.Second, func() { run.Process.Kill() })
+	t.Cleanup(func() { timer.Stop() })
+	return run, rd, stderr
 }
 
 // startReady starts cmd with its standard output on a pipe and its
