@@ -124,8 +124,9 @@ func crashPipe(prog *exec.Cmd) func(crashed bool) string {
 // runForwarding runs cmd and waits for it, passing on SIGTERM, and SIGINT,
 // SIGQUIT and SIGHUP where no terminal's Ctrl-C, Ctrl-\ or hangup reaches
 // cmd itself through the process group (terminalGroup). SIGQUIT asks for
-// the program's goroutine dump, as under go run, not svmc's own. It starts cmd on a thread of its own, kept until cmd
-// ends: the parent-death signal of childAttr follows that thread. With
+// the program's goroutine dump, as under go run, not svmc's own. It starts
+// cmd on a thread of its own, kept until cmd ends: the parent-death signal
+// of childAttr follows that thread. With
 // children (go test, whose test binary is what must stop), the signals go
 // to cmd's children where it has some (signalChildren).
 func runForwarding(cmd *exec.Cmd, children bool) error {

@@ -118,8 +118,6 @@ func badValue(msg string) error {
 	return fmt.Errorf("%s: want %s", head, want)
 }
 
-// flagError says where a flag svmc does not know belongs: a go test flag
-// (svmc test -v) or the program's own (svmc run -x) goes after --.
 // goBuildFlags are the go command's build flags (go help build) that
 // change what is built, which GOFLAGS passes to the go command svmc runs
 // (-v, -x and -work would print what svmc keeps of the build's output).
@@ -130,6 +128,9 @@ var goBuildFlags = map[string]bool{
 	"trimpath": true, "toolexec": true,
 }
 
+// flagError says where a flag svmc does not know belongs: a go test flag
+// (svmc test -v) or the program's own (svmc run -x) goes after --, and a
+// go build flag given to a command that builds goes in GOFLAGS.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	if strings.HasPrefix(msg, "invalid argument") {
@@ -139,7 +140,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		return err
 	}
 	flag := msg[strings.LastIndex(msg, " ")+1:]
-	if name, _, _ := strings.Cut(strings.TrimLeft(flag, "-"), "="); goBuildFlags[name] && slices.Contains([]string{"run", "build", "tune", "compile"}, cmd.Name()) {
+	if name, _, _ := strings.Cut(strings.TrimLeft(flag, "-"), "="); goBuildFlags[name] && slices.Contains([]string{"run", "build", "tune"}, cmd.Name()) {
 		// A flag of go build's that svmc does not take: GOFLAGS passes it
 		// to the go command svmc runs (svmc's own -ldflags, -tags and
 		// -race are its flags).
