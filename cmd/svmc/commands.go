@@ -177,7 +177,11 @@ file given as the package.`,
 			if err != nil {
 				return err
 			}
-			to, err := buildOutput(out, pattern, exe)
+			named := pattern
+			if len(args) > 1 {
+				named = args[0] // Go files: named after the first, as go build names it
+			}
+			to, err := buildOutput(out, named, exe)
 			if err != nil {
 				return err
 			}
