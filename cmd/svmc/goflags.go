@@ -59,11 +59,14 @@ func goStyleFlags(root *cobra.Command, args []string) []string {
 func goTestFlag(a string) string {
 	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimLeft(a, "-"), "test."), "=")
 	switch name {
-	case "v", "short", "failfast", "benchmem", "json", "fullpath", "x", "c", "cover":
+	case "v", "short", "failfast", "benchmem", "json", "fullpath", "x", "c", "cover",
+		// the build flags go test takes too (svmc test -race ./...)
+		"race", "msan", "asan", "a", "trimpath", "work":
 		return "bool"
 	case "run", "bench", "benchtime", "count", "cpu", "timeout", "parallel", "skip", "list",
 		"shuffle", "fuzz", "fuzztime", "fuzzminimizetime", "blockprofile", "blockprofilerate",
-		"memprofile", "memprofilerate", "mutexprofile", "mutexprofilefraction", "outputdir", "vet", "covermode", "coverpkg", "coverprofile":
+		"memprofile", "memprofilerate", "mutexprofile", "mutexprofilefraction", "outputdir", "vet", "covermode", "coverpkg", "coverprofile",
+		"ldflags", "gcflags", "asmflags", "mod", "modfile", "pgo", "exec":
 		return "value"
 	}
 	return ""

@@ -30,6 +30,8 @@ func TestGoStyleFlags(t *testing.T) {
 		{[]string{"test", "-n", "2", "-run", "TestX", "-v", "./p", "-bench=.", "-count", "1"}, []string{"test", "-n", "2", "./p", "--", "-run", "TestX", "-v", "-bench=.", "-count", "1"}},
 		{[]string{"test", "-trace", "t.sddf", "-benchtime", "10x", ".", "--", "-cpu", "1"}, []string{"test", "--trace", "t.sddf", ".", "--", "-benchtime", "10x", "-cpu", "1"}},
 		{[]string{"run", "-v", "."}, []string{"run", "-v", "."}},
+		// go test's build flags too: svmc test -race was "unknown shorthand flag".
+		{[]string{"test", "-race", "-n", "2", "./...", "-ldflags", "-X p.v=1"}, []string{"test", "-n", "2", "./...", "--", "-race", "-ldflags", "-X p.v=1"}},
 	} {
 		if diff := cmp.Diff(c.want, goStyleFlags(root, c.in)); diff != "" {
 			t.Errorf("goStyleFlags(%q) (-want +got):\n%s", c.in, diff)
