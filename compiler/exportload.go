@@ -25,17 +25,23 @@ import (
 // here. ok is false where this does not apply (tests, cgo, a package the
 // go command reports errors for, an import without export data): load
 // then lets go/packages do all of it, with the messages it gives.
+//
+// The package is listed without its compiled files (go list -compiled),
+// which cost the go command 0.07 s of its 0.12 s even for a package
+// without cgo: a Go package's compiled files are its Go files, and a
+// file that imports "C" (or a SWIG file) sends it to go/packages.
 func loadFromImports(lc *packages.Config, pattern string) (lp *packages.Package, ok bool) {
 	list := *lc
-	list.Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedModule
+	list.Mode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedModule
 	pkgs, err := packages.Load(&list, pattern)
 	if err != nil || len(pkgs) != 1 {
 		return nil, false
 	}
 	lp = pkgs[0]
-	if len(lp.Errors) > 0 || usesCgo(lp) || len(lp.CompiledGoFiles) == 0 {
+	if len(lp.Errors) > 0 || len(lp.GoFiles) == 0 || swig(lp) {
 		return nil, false
 	}
+	lp.CompiledGoFiles = lp.GoFiles
 	var ids []string
 	for _, ip := range lp.Imports {
 		if ip.ID != "unsafe" && ip.ID != "C" {
@@ -67,7 +73,10 @@ func loadFromImports(lc *packages.Config, pattern string) (lp *packages.Package,
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for i, err := range errs {
+		if importsC(lp.Syntax[i]) {
+			return nil, false
+		}
 		addError(lp, fset, err)
 	}
 	lp.TypesInfo = newTypesInfo()
@@ -113,6 +122,30 @@ func loadFromImports(lc *packages.Config, pattern string) (lp *packages.Package,
 	lp.Syntax = files
 	lp.Fset = fset
 	return lp, true
+}
+
+// swig reports whether lp has SWIG files, which the go command turns into
+// Go files of its own.
+func swig(lp *packages.Package) bool {
+	for _, f := range lp.OtherFiles {
+		if strings.HasSuffix(f, ".swig") || strings.HasSuffix(f, ".swigcxx") {
+			return true
+		}
+	}
+	return false
+}
+
+// importsC reports whether f uses cgo.
+func importsC(f *ast.File) bool {
+	if f == nil {
+		return false
+	}
+	for _, is := range f.Imports {
+		if is.Path.Value == `"C"` {
+			return true
+		}
+	}
+	return false
 }
 
 // addError records a parse or type error as go/packages does.
