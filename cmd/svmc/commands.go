@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -146,7 +147,7 @@ func buildCmd() *cobra.Command {
 		mpi, race bool
 	)
 	cmd := &cobra.Command{
-		Use:   "build [-o BIN] [package]",
+		Use:   "build [-o BIN | -o DIR/] [package | pattern/...]",
 		Short: "compile a package and build it against rtlib into a binary",
 		Long: `build compiles the package source to source and builds it against the runtime
 embedded in this svmc, as svmc run does (offline; the package may live in any module),
@@ -154,7 +155,9 @@ into the executable BIN, for benchmarking, deployment or a debugger. The binary 
 run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ... and SVMC_PARAMS; see svmc run).
 Without -o, or with -o naming a directory, the executable is named as go build names it:
 after the package's last path element (a major version's /vN skipped), or after the Go
-file given as the package.`,
+file given as the package; -o DIR/ makes the directory. A pattern with ... builds each
+package main it matches, into the directory -o names (svmc build -o bin/ ./cmd/...), or,
+without -o, only to see that they build, as go build does.`,
 		Example: `  svmc build -o jacobi ./examples/jacobi
   SVMC_NPROCS=4 SVMC_TRACE=j.sddf ./jacobi -n 200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -172,20 +175,14 @@ file given as the package.`,
 			if race {
 				goFlags = append(goFlags, "-race")
 			}
-			exe, done, err := buildInWork("svmc-build-", pattern, false, true, cmd.ErrOrStderr(), goFlags...)
-			defer done()
-			if err != nil {
-				return err
+			if strings.Contains(pattern, "...") {
+				return buildMains(cmd, pattern, out, goFlags)
 			}
 			named := pattern
 			if len(args) > 1 {
 				named = args[0] // Go files: named after the first, as go build names it
 			}
-			to, err := buildOutput(out, named, exe)
-			if err != nil {
-				return err
-			}
-			return moveFile(exe, to)
+			return buildOne(cmd, pattern, named, out, goFlags)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write, or the directory to write it in (default: named after the package, here)")
@@ -194,6 +191,86 @@ file given as the package.`,
 	instrumentFlag(cmd)
 	ldflagsFlag(cmd)
 	return cmd
+}
+
+// buildOne builds the program of pattern into out (buildOutput; named is
+// what names the executable).
+func buildOne(cmd *cobra.Command, pattern, named, out string, goFlags []string) error {
+	exe, done, err := buildInWork("svmc-build-", pattern, false, true, cmd.ErrOrStderr(), goFlags...)
+	defer done()
+	if err != nil {
+		return err
+	}
+	to, err := buildOutput(out, named, exe)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+		return fmt.Errorf("cannot write the executable: %v", err)
+	}
+	if err := moveFile(exe, to); err != nil {
+		return fmt.Errorf("cannot write the executable %s: %v", to, err)
+	}
+	return nil
+}
+
+// buildMains is svmc build of a pattern with "...", as go build takes it:
+// each package main it matches is built, into the directory out (go build
+// -o bin/ ./cmd/...), or only to see that it builds when there is no -o
+// (go build ./... writes nothing when it builds several packages).
+// Packages that are not main are left out: svmc builds programs.
+func buildMains(cmd *cobra.Command, pattern, out string, goFlags []string) error {
+	dirs, err := mainDirs(pattern)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("%s: no package main among the packages it matches; svmc builds programs", pattern)
+	}
+	isDir := strings.HasSuffix(out, string(filepath.Separator))
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		isDir = true
+	}
+	if len(dirs) > 1 && out != "" && !isDir {
+		return fmt.Errorf("%s matches %d programs: -o %s must name a directory to write them to (-o %s%c)", pattern, len(dirs), out, out, filepath.Separator)
+	}
+	if len(dirs) == 1 {
+		return buildOne(cmd, dirs[0], dirs[0], out, goFlags)
+	}
+	if out == "" {
+		out = filepath.Join(os.TempDir(), fmt.Sprintf("svmc-build-discard-%d", os.Getpid())) + string(filepath.Separator)
+		defer os.RemoveAll(out)
+	}
+	for _, dir := range dirs {
+		if err := buildOne(cmd, dir, dir, out, goFlags); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mainDirs lists the directories of the packages main that pattern
+// matches, as go list does.
+func mainDirs(pattern string) ([]string, error) {
+	out, err := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.Dir}}{{end}}`, pattern).Output()
+	if err != nil {
+		msg := err.Error()
+		var xe *exec.ExitError
+		if errors.As(err, &xe) && len(xe.Stderr) > 0 {
+			msg = strings.TrimSpace(string(xe.Stderr))
+		}
+		if strings.Contains(msg, pattern) {
+			return nil, errors.New(msg)
+		}
+		return nil, fmt.Errorf("%s: %s", pattern, msg)
+	}
+	var dirs []string
+	for _, d := range strings.Split(string(out), "\n") {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs, nil
 }
 
 // buildOutput is the file svmc build writes the executable exe (named

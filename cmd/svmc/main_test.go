@@ -1313,6 +1313,66 @@ func total(n int) int {
 	}
 }
 
+// TestBuildPatterns: svmc build takes its -o and its packages as go build
+// does: -o bin/ makes the directory (it said "open .../bin/heat: no such
+// file or directory"), and a pattern with ... builds each program it
+// matches into a directory (it said "it names 2 packages; svmc takes
+// one"), or only checks that they build without -o.
+func TestBuildPatterns(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"cmd/heat/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/grid\"\n)\n\nfunc main() { fmt.Println(\"heat\", grid.Sum(10)) }\n",
+		"cmd/sum/main.go":  "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/grid\"\n)\n\nfunc main() { fmt.Println(\"sum\", grid.Sum(100)) }\n",
+		"grid/grid.go": `package grid
+
+func Sum(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+`,
+	})
+	ran := func(exe, want string) {
+		t.Helper()
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), "SVMC_NPROCS=2")
+		if out, err := cmd.Output(); err != nil || string(out) != want {
+			t.Errorf("%s: %q %v; want %q", exe, out, err, want)
+		}
+	}
+	if res := runSvmc(t, dir, "build", "-o", "bin/", "./cmd/heat"); res.code != 0 {
+		t.Fatalf("svmc build -o bin/ ./cmd/heat: exit %d, %s", res.code, res.stderr)
+	}
+	ran(filepath.Join(dir, "bin", "heat"), "heat 45\n")
+	if res := runSvmc(t, dir, "build", "-o", "out/", "./cmd/..."); res.code != 0 {
+		t.Fatalf("svmc build -o out/ ./cmd/...: exit %d, %s", res.code, res.stderr)
+	}
+	ran(filepath.Join(dir, "out", "heat"), "heat 45\n")
+	ran(filepath.Join(dir, "out", "sum"), "sum 4950\n")
+	if res := runSvmc(t, dir, "build", "./..."); res.code != 0 || res.stderr != "" {
+		t.Errorf("svmc build ./...: exit %d, %s", res.code, res.stderr)
+	}
+	for _, name := range []string{"heat", "sum"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("svmc build ./... wrote %s; go build writes nothing for several packages", name)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "one", "./cmd/..."}, "./cmd/... matches 2 programs: -o one must name a directory to write them to (-o one/)"},
+		{[]string{"./grid/..."}, "./grid/...: no package main among the packages it matches; svmc builds programs"},
+	} {
+		res := runSvmc(t, dir, append([]string{"build"}, c.args...)...)
+		if res.code != 2 || res.stderr != "svmc: "+c.want+"\n" {
+			t.Errorf("svmc build %v: exit %d, stderr %q; want 2 and %q", c.args, res.code, res.stderr, c.want)
+		}
+	}
+}
+
 // TestCompileSaysLibraries: svmc compile writes the main package alone, so
 // a library of the module with directives runs them serially in its
 // output's build: it says so, at the library's first directive, and
