@@ -48,10 +48,27 @@ var buildTags string
 // instrumentFlag adds the flags of a command that compiles: --instrument-all
 // and --tags.
 func instrumentFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&chdirTo, "chdir", "C", "",
+		"change to `DIR` before anything else, as go's -C: the package and the files named are found from there")
 	cmd.Flags().BoolVar(&instrumentAll, "instrument-all", false,
 		"also instrument the functions small enough for Go to inline (Less, Swap, accessors), which svmc leaves as written: their calls get regions, at their cost")
 	cmd.Flags().StringVar(&buildTags, "tags", "",
 		"comma-separated build tags, as go build -tags takes them: the files they choose are the ones svmc compiles and builds")
+}
+
+// chdirTo is -C of the commands that compile (go run -C DIR .): main
+// changes to it once the flags are parsed (changeDir).
+var chdirTo string
+
+// changeDir is the root's PersistentPreRunE: -C's change of directory.
+func changeDir(*cobra.Command, []string) error {
+	if chdirTo == "" {
+		return nil
+	}
+	if err := os.Chdir(chdirTo); err != nil {
+		return fmt.Errorf("-C %s: %v", chdirTo, errors.Unwrap(err))
+	}
+	return nil
 }
 
 // buildLdflags is --ldflags of build and run: the linker's flags, as go

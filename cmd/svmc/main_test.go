@@ -1317,7 +1317,8 @@ func total(n int) int {
 // does: -o bin/ makes the directory (it said "open .../bin/heat: no such
 // file or directory"), and a pattern with ... builds each program it
 // matches into a directory (it said "it names 2 packages; svmc takes
-// one"), or only checks that they build without -o.
+// one"), or only checks that they build without -o. -C DIR changes
+// directory first, as go's -C (it was "unknown shorthand flag").
 func TestBuildPatterns(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"cmd/heat/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/grid\"\n)\n\nfunc main() { fmt.Println(\"heat\", grid.Sum(10)) }\n",
@@ -1365,12 +1366,22 @@ func Sum(n int) int {
 	}{
 		{[]string{"-o", "one", "./cmd/..."}, "./cmd/... matches 2 programs: -o one must name a directory to write them to (-o one/)"},
 		{[]string{"./grid/..."}, "./grid/...: no package main among the packages it matches; svmc builds programs"},
+		{[]string{"-C", "nodir", "./cmd/sum"}, "-C nodir: no such file or directory"},
 	} {
 		res := runSvmc(t, dir, append([]string{"build"}, c.args...)...)
 		if res.code != 2 || res.stderr != "svmc: "+c.want+"\n" {
 			t.Errorf("svmc build %v: exit %d, stderr %q; want 2 and %q", c.args, res.code, res.stderr, c.want)
 		}
 	}
+	// -C DIR, as go run -C DIR: the package and -o are found from DIR.
+	sub := filepath.Join(dir, "cmd")
+	if res := runSvmc(t, sub, "run", "-n", "2", "-C", "..", "./cmd/sum"); res.code != 0 || res.stdout != "sum 4950\n" {
+		t.Errorf("svmc run -C .. ./cmd/sum: exit %d, %q %s", res.code, res.stdout, res.stderr)
+	}
+	if res := runSvmc(t, sub, "build", "-C", "..", "-o", "c/", "./cmd/heat"); res.code != 0 {
+		t.Errorf("svmc build -C .. -o c/ ./cmd/heat: exit %d, %s", res.code, res.stderr)
+	}
+	ran(filepath.Join(dir, "c", "heat"), "heat 45\n")
 }
 
 // TestCompileSaysLibraries: svmc compile writes the main package alone, so
