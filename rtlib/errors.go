@@ -36,8 +36,10 @@ type PanicError struct {
 	Value any
 	At    string // "file:line" of the first frame outside rtlib and runtime
 	// Started is where the goroutine was started ("file:line:col" of its go
-	// statement) when the panic was not on a processor.
+	// statement) when the panic was not on a processor, and By the
+	// processor that started it (-1: unknown).
 	Started string
+	By      int
 	// Init is where the program's package initialisation panicked
 	// ("file:line" of the variable or init function), raised on processor
 	// 0 when the run started (initpanic.go); "" otherwise.
@@ -48,6 +50,9 @@ func (e *PanicError) Error() string {
 	s := fmt.Sprintf("processor %d panicked: %v", e.Proc, e.Value)
 	if e.Proc < 0 {
 		s = fmt.Sprintf("the goroutine started at %s panicked: %v", shownPos(e.Started), e.Value)
+		if e.By >= 0 {
+			s = fmt.Sprintf("the goroutine of processor %d started at %s panicked: %v", e.By, shownPos(e.Started), e.Value)
+		}
 	}
 	if e.Init != "" {
 		s = fmt.Sprintf("processor %d panicked while the program's packages were initialised (%s), before main: %v", e.Proc, e.Init, e.Value)

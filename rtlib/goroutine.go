@@ -19,19 +19,20 @@ import "reflect"
 // run the panic goes on as it would without svmc.
 func Recover(started string) {
 	if v := recover(); v != nil {
-		goPanicked(v, started)
+		goPanicked(v, started, -1)
 	}
 }
 
 // goPanicked ends the run for a panic v in a goroutine the program
-// started (recover must be called by the deferred function itself, so
-// Recover and GoRecover call it and hand the value over).
-func goPanicked(v any, started string) {
+// started, by processor by (-1: unknown) (recover must be called by the
+// deferred function itself, so Recover and GoRecover call it and hand the
+// value over).
+func goPanicked(v any, started string, by int) {
 	r := activeRun.Load()
 	if r == nil || r.standalone || r.done.Load() {
 		panic(v)
 	}
-	r.fail(&PanicError{Proc: -1, Value: v, At: userFrame(), Started: started})
+	r.fail(&PanicError{Proc: -1, Value: v, At: userFrame(), Started: started, By: by})
 	select {} // Main exits the process when the run is wound up
 }
 

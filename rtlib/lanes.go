@@ -75,24 +75,55 @@ func (ls *laneSet) inUse() int {
 // holds only where it prints: as the code that started it (a goroutine of
 // processor 0's copy of exclusive code on another rank prints nowhere, one
 // of processor 1 into processor 1's file).
+//
+// Any other goroutine a processor starts gets the processor's starter: a
+// Proc that only says who started it, so that a panic in it names the
+// processor (GoRecover) at no cost but the lookup GoLane makes anyway.
 func GoLane() *Proc {
 	r := activeRun.Load()
 	if r == nil {
 		return nil
 	}
-	if r.w == nil {
-		parent := gProcs.load(getg())
-		if r.ranks == nil && !r.outEach || parent == nil || parent.r != r {
-			return nil
+	if r.w != nil {
+		if parent := r.tracedParent(); parent != nil {
+			return r.newLane(ticketOf(parent))
 		}
+	}
+	parent := gProcs.load(getg())
+	if parent == nil || parent.r != r {
+		return nil
+	}
+	if r.w == nil && (r.ranks != nil || r.outEach) {
 		l := &Proc{id: parent.id, r: r, aps: r.aps, detached: true}
 		l.out = laneOutOf(parent)
 		return l
 	}
-	if parent := r.tracedParent(); parent != nil {
-		return r.newLane(ticketOf(parent))
+	return parent.starter()
+}
+
+// starter is the Proc GoLane gives the untraced goroutines processor p
+// starts: made once, it holds p's number and nothing else (GoEnter and
+// GoRecover pass over it). Only p's own goroutine calls it.
+func (p *Proc) starter() *Proc {
+	if p.detached {
+		return nil
 	}
-	return nil
+	if p.startTag == nil {
+		p.startTag = &Proc{id: p.id, r: p.r, detached: true, tagOnly: true}
+	}
+	return p.startTag
+}
+
+// startedBy is the processor that started the goroutine of GoLane's l, or
+// -1 when unknown.
+func (l *Proc) startedBy() int {
+	switch {
+	case l == nil:
+		return -1
+	case l.lane:
+		return l.owner
+	}
+	return l.id
 }
 
 // tracedParent is the processor or lane of r that runs on the calling
@@ -198,7 +229,7 @@ func (r *run) newLane(t laneTicket) *Proc {
 // is called first in the goroutine, after GoRecover was deferred; a nil
 // lane does nothing.
 func (l *Proc) GoEnter(started string) {
-	if l == nil {
+	if l == nil || l.tagOnly {
 		return
 	}
 	gProcs.store(getg(), l)
@@ -219,11 +250,11 @@ func GoRecover(l *Proc, started string) {
 	v := recover()
 	if l != nil && l.lane {
 		l.laneEnd()
-	} else if l != nil {
+	} else if l != nil && !l.tagOnly {
 		gProcs.store(getg(), nil)
 	}
 	if v != nil {
-		goPanicked(v, started)
+		goPanicked(v, started, l.startedBy())
 	}
 }
 

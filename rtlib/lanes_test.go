@@ -81,8 +81,8 @@ func TestLanes(t *testing.T) {
 	}
 	var got *Proc
 	runN(t, 2, func(p *Proc) { got = GoLane() })
-	if got != nil {
-		t.Errorf("a run without a trace gave a lane")
+	if got == nil || got.lane || !got.tagOnly || got.startedBy() != 0 {
+		t.Errorf("a run without a trace gave %+v; want processor 0's starter, no lane", got)
 	}
 }
 

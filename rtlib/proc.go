@@ -20,6 +20,8 @@ type Proc struct {
 	detached bool
 	beside   bool       // detached: a test's goroutine while another test holds processor 0 (OnLeader)
 	lane     bool       // the lane of a goroutine a processor started (lanes.go); detached too
+	tagOnly  bool       // a starter (lanes.go): says which processor started a goroutine, nothing else
+	startTag *Proc      // this processor's starter, made when it first starts a goroutine untraced
 	owner    int        // a lane's processor
 	gseq     int        // a lane's goroutine number in the run
 	inTask   bool       // running a task dispatched to the APS (a PDO body)

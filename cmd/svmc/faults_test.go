@@ -84,6 +84,18 @@ func main() {
 		})
 	case "afterfunc":
 		time.AfterFunc(time.Millisecond, func() { sum(1, 2, 3) })
+	case "inpdo":
+		//svm:pdo loops(i)
+		for i := 0; i < 10; i++ {
+			if i == 7 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					fmt.Println(w.data[i])
+				}()
+				wg.Wait()
+			}
+		}
 	default:
 		return
 	}
@@ -98,12 +110,14 @@ func main() {
 func TestGoroutinePanic(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": goroutinePanicProg})
 	for _, c := range []struct{ mode, want string }{
-		{"literal", "svmc: the goroutine started at main.go:43:3 panicked: runtime error: index out of range [5] with length 3\n\tat main.go:45\n"},
-		{"method", "svmc: the goroutine started at main.go:49:3 panicked: runtime error: index out of range [4] with length 3\n\tat main.go:14\n"},
-		{"variadic", "svmc: the goroutine started at main.go:52:3 panicked: runtime error: index out of range [3] with length 2\n\tat main.go:22\n"},
+		{"literal", "svmc: the goroutine of processor 0 started at main.go:43:3 panicked: runtime error: index out of range [5] with length 3\n\tat main.go:45\n"},
+		{"method", "svmc: the goroutine of processor 0 started at main.go:49:3 panicked: runtime error: index out of range [4] with length 3\n\tat main.go:14\n"},
+		{"variadic", "svmc: the goroutine of processor 0 started at main.go:52:3 panicked: runtime error: index out of range [3] with length 2\n\tat main.go:22\n"},
 		// Goroutines that a call starts: WaitGroup.Go, time.AfterFunc.
-		{"wggo", "svmc: the goroutine started at main.go:54:3 panicked: runtime error: index out of range [6] with length 3\n\tat main.go:55\n"},
-		{"afterfunc", "svmc: the goroutine started at main.go:58:3 panicked: runtime error: index out of range [3] with length 3\n\tat main.go:22\n"},
+		{"wggo", "svmc: the goroutine of processor 0 started at main.go:54:3 panicked: runtime error: index out of range [6] with length 3\n\tat main.go:55\n"},
+		{"afterfunc", "svmc: the goroutine of processor 0 started at main.go:58:3 panicked: runtime error: index out of range [3] with length 3\n\tat main.go:22\n"},
+		// Processor 1 started it, in its share of a pdo.
+		{"inpdo", "svmc: the goroutine of processor 1 started at main.go:64:5 panicked: runtime error: index out of range [7] with length 3\n\tat main.go:66\n"},
 	} {
 		tr := filepath.Join(dir, c.mode+".sddf")
 		t.Setenv("MODE", c.mode)
@@ -111,6 +125,11 @@ func TestGoroutinePanic(t *testing.T) {
 		res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
 		if res.code != 2 || !strings.HasSuffix(res.stderr, c.want) || strings.Contains(res.stderr, "goroutine 1") {
 			t.Errorf("%s: exit %d, stderr:\n%s\nwant status 2 and it to end with:\n%s", c.mode, res.code, res.stderr, c.want)
+		}
+		// Untraced, the goroutine has no lane, and its processor is
+		// still named.
+		if res := runSvmc(t, dir, "run", "-n", "2", "."); res.code != 2 || !strings.HasSuffix(res.stderr, c.want) {
+			t.Errorf("%s untraced: exit %d, stderr:\n%s\nwant status 2 and it to end with:\n%s", c.mode, res.code, res.stderr, c.want)
 		}
 		if !strings.HasPrefix(res.stdout, "45\n7\n") {
 			t.Errorf("%s: stdout %q", c.mode, res.stdout)

@@ -499,7 +499,7 @@ func main() {
 		t.Errorf("svmc check: %v, %+v; want an abend at main.go:21\n%s", err, diags, chk.stderr)
 	}
 	res = runSvmc(t, dir, "run", "-n", "2", "./cmd/app", "--", "go")
-	if want := "svmc: the goroutine started at lib/lib.go:13:2 panicked: lib failed\n\tat lib/lib.go:16\n"; !strings.Contains(res.stderr, want) {
+	if want := "svmc: the goroutine of processor 0 started at lib/lib.go:13:2 panicked: lib failed\n\tat lib/lib.go:16\n"; !strings.Contains(res.stderr, want) {
 		t.Errorf("svmc run ./cmd/app -- go: stderr:\n%s\nwant it to contain:\n%s", res.stderr, want)
 	}
 	// From the main package's directory the library is outside: absolute.
