@@ -53,6 +53,12 @@ func (p *Proc) begin(tag trace.Tag, node int) {
 // chunk to the writer when it is full.
 func (p *Proc) end() {
 	p.buf.End()
+	p.recorded()
+}
+
+// recorded publishes the record just appended whole (Buf.Rec3) and hands the
+// chunk to the writer when it is full.
+func (p *Proc) recorded() {
 	p.publish()
 	if len(p.buf.B) >= p.chunkLimit {
 		p.flushFull()
@@ -489,10 +495,8 @@ func (p *Proc) pushRegion(at Site, typ int) {
 }
 
 func (p *Proc) regionRec(tag trace.Tag, at Site, typ int, clock float64) {
-	p.buf.Begin(tag, p.id, clock)
-	p.site(at)
-	p.buf.Int(typ)
-	p.end()
+	p.buf.Rec3(tag, p.id, clock, at.Sub, at.Dir, typ)
+	p.recorded()
 }
 
 // site appends a site's subprogram and directive numbers.
