@@ -117,7 +117,7 @@ func load(cfg Config) (*Package, error) {
 		return p, diags
 	}
 	if lp.Name != "main" && !cfg.Library && !cfg.Tests { // a library's tests are a program
-		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main)", shownPattern(cfg), lp.Name)
+		return nil, fmt.Errorf("%s is package %s; svmc compiles programs (package main): a program that imports it compiles it with its own code, and svmc vet %s checks its directives", shownPattern(cfg), lp.Name, shownPattern(cfg))
 	}
 	if len(lp.Syntax) == 0 {
 		return nil, fmt.Errorf("%s: no Go files", shownPattern(cfg))

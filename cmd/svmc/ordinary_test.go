@@ -463,7 +463,7 @@ func main() {
 		t.Errorf("svmc run go.mod: exit %d\n%s", res.code, res.stderr)
 	}
 	// A library is named as the user named it (it was ".").
-	if res := runSvmc(t, dir, "run", "./lib"); res.code == 0 || !strings.Contains(res.stderr, "svmc: ./lib is package lib; svmc compiles programs (package main)") {
+	if res := runSvmc(t, dir, "run", "./lib"); res.code == 0 || !strings.Contains(res.stderr, "svmc: ./lib is package lib; svmc compiles programs (package main): a program that imports it compiles it with its own code, and svmc vet ./lib checks its directives\n") {
 		t.Errorf("svmc run ./lib: exit %d\n%s", res.code, res.stderr)
 	}
 }
