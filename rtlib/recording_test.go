@@ -107,3 +107,53 @@ func TestSampleLessFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingInPlace: each processor times one record in sampleEvery
+// where it is written, and what its records took beyond the calibration's
+// is added to each in its recording estimate. Both processors make the
+// same calls; their timed records are then said to have taken 8 µs each on
+// processor 0 and 3 on processor 1 (as records whose state a thread switch
+// pushed out of the cache take longer than the calibration's), so 0's
+// estimate must be the larger by about 5 µs a record.
+func TestRecordingInPlace(t *testing.T) {
+	const calls = 3000
+	var sampled [2]int64
+	var recs [2]int
+	body := func(p *Proc) {
+		p.PDO(1, 1, DefaultSchedule(), []Range{{Lo: 0, Hi: 1, Step: 1}}, func(q *Proc, it *Iter) {
+			for it.Next() {
+				before := q.tr.nrec + int64(q.buf.Records())
+				for range calls {
+					tiny(q)
+				}
+				recs[q.id] = int(q.tr.nrec + int64(q.buf.Records()) - before)
+				sampled[q.id] = q.sampled
+				// Said to have taken 8 µs a record on 0, 3 on 1: far
+				// beyond the calibration's, and beyond what the records
+				// timed (a million of them each).
+				q.sampled, q.sampledNs = 1_000_000, 3_000_000_000
+				if q.id == 0 {
+					q.sampledNs = 8_000_000_000
+				}
+			}
+		})
+	}
+	var buf bytes.Buffer
+	if err := Run(testProg(), Params{NProcs: 2, Stage: 1, Trace: &buf, Stderr: io.Discard}, body); err != nil {
+		t.Fatal(err)
+	}
+	for q := range 2 {
+		if want := int64(recs[q] / sampleEvery); sampled[q] < want-2 || sampled[q] > want+2 {
+			t.Errorf("processor %d timed %d of its %d records; want one in %d", q, sampled[q], recs[q], sampleEvery)
+		}
+	}
+	us := map[int]float64{}
+	for _, r := range readTraceAll(t, buf.Bytes()) {
+		if r.Desc.Tag == trace.TagTraceOverhead && r.Int("overhead type") == trace.OverheadRecording {
+			us[r.Node()] = r.Double("duration microseconds")
+		}
+	}
+	if extra := us[0] - us[1]; extra < 4*float64(recs[0]) || extra > 6*float64(recs[0]) {
+		t.Errorf("recording estimated at %.1f µs on processor 0 (its records timed at 8 µs) and %.1f on processor 1 (3 µs), for %d records each; want about %.0f µs more on 0", us[0], us[1], recs[0], 5*float64(recs[0]))
+	}
+}
