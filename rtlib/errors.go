@@ -65,6 +65,16 @@ func (e *PanicError) Error() string {
 
 const rtPkg = "github.com/svmc/svmc/rtlib."
 
+// runtimePkgs are the packages written out with the runtime beside rtlib
+// (the trace format, requests, the program information): their frames
+// are svmc's, not the program's.
+var runtimePkgs = []string{rtPkg, "github.com/svmc/svmc/trace.", "github.com/svmc/svmc/request.", "github.com/svmc/svmc/progdb.", "github.com/svmc/svmc/internal/"}
+
+// runtimeFunc reports whether fn is a function of the runtime's packages.
+func runtimeFunc(fn string) bool {
+	return slices.ContainsFunc(runtimePkgs, func(p string) bool { return strings.HasPrefix(fn, p) })
+}
+
 // userFrame returns "file:line" of the innermost frame outside rtlib and the
 // Go runtime. Called from a deferred function while panicking, the panicking
 // frames are still on the stack.
@@ -82,7 +92,7 @@ func firstUserFrame(pcs []uintptr, also ...string) string {
 	for {
 		f, more := frames.Next()
 		fn := f.Function
-		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") && !strings.HasPrefix(fn, rtPkg) &&
+		if fn != "" && !strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "reflect.") && !runtimeFunc(fn) &&
 			!slices.ContainsFunc(also, func(p string) bool { return strings.HasPrefix(fn, p) }) {
 			return fmt.Sprintf("%s:%d", shownFile(f.File), f.Line)
 		}

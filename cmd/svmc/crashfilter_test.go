@@ -193,3 +193,31 @@ func TestCrashFilterLoggingGoesOn(t *testing.T) {
 		t.Errorf("a slow report: %q (%q)", out.String(), who)
 	}
 }
+
+// TestCrashAtSkipsRuntimePackages: the line a crash is said to be at is
+// the program's, past the frames of the packages written out with the
+// runtime: a traced recursion's stack overflowed in trace.Buf.Rec3, and
+// svmc said "at /root/.cache/svmc/runtime-…/trace/buf.go:92" (CI110).
+func TestCrashAtSkipsRuntimePackages(t *testing.T) {
+	rep := `runtime: goroutine stack exceeds 1000000000-byte limit
+fatal error: stack overflow
+
+runtime stack:
+runtime.throw({0x5c1b2e?, 0x0?})
+	/usr/local/go/src/runtime/panic.go:1094 +0x48
+
+goroutine 18 gp=0xc000102000 m=3 mp=0xc000100008 [running]:
+github.com/svmc/svmc/trace.(*Buf).Rec3(0xc0001a0080, 0x5dd, 0x1, 0x40f0000000000000, 0x2, 0x0, 0x1)
+	/root/.cache/svmc/runtime-2da8138849fb90ee/trace/buf.go:92 +0x1f
+github.com/svmc/svmc/rtlib.(*Proc).regionRec(...)
+	/root/.cache/svmc/runtime-2da8138849fb90ee/rtlib/tracing.go:505
+main.svm_fib(0xc0001a0000, 0x3)
+	/tmp/prog/main.go:11 +0x25
+github.com/svmc/svmc/rtlib.svmcProcessor1(0xc0001a0000)
+	/root/.cache/svmc/runtime-2da8138849fb90ee/rtlib/procnames.go:12 +0x1f
+`
+	msg, at, who, ok := parseCrash(rep)
+	if !ok || msg != "fatal error: stack overflow" || at != "/tmp/prog/main.go:11" || who != "processor 1 crashed" {
+		t.Errorf("parseCrash: %q at %q, %q, %v; want the stack overflow at /tmp/prog/main.go:11 on processor 1", msg, at, who, ok)
+	}
+}

@@ -127,10 +127,13 @@ func (f *raceFilter) run(r io.Reader) {
 }
 
 // userFile reports whether a frame's file is the program's: not Go's, not
-// the runtime's generated tables (race reports, and crash reports:
-// crashfilter.go).
+// the runtime's nor the packages it is written out with (the trace
+// format's Buf, where a deep recursion's stack overflowed once region
+// records were appended by trace.Buf.Rec3), not the generated tables
+// (race reports, and crash reports: crashfilter.go).
 func userFile(path string) bool {
 	return !strings.Contains(path, "/src/runtime/") && !strings.Contains(path, "/svmc/rtlib/") && !strings.Contains(path, "/rtlib/") &&
+		!strings.Contains(path, "/svmc/runtime-") &&
 		!strings.HasPrefix(filepath.Base(path), "svm_tables") && !strings.Contains(path, "/go/src/") && !strings.Contains(path, "/pkg/mod/")
 }
 
