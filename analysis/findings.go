@@ -325,7 +325,7 @@ func rankedFindings(m *Model) []Finding {
 			// times above, so the run is that much slower than
 			// untraced and every region that much longer.
 			f.Lost = rec + ov
-			f.Title = fmt.Sprintf("recording the trace took about %s of the processors' time (the runtime's estimate: the records written and the calls of throttled subprograms it timed, at their cost measured when the run started and, for the records, where they were written), writing its buffers %s%s; the times above include it, and untraced the program runs about that much faster", Dur(rec), Dur(ov), lanes)
+			f.Title = fmt.Sprintf("recording the trace took about %s of the processors' time (the runtime's estimate: the records written and the calls of throttled subprograms it timed, at their cost measured when the run started), writing its buffers %s%s; the times above include it, and untraced the program runs about that much faster", Dur(rec), Dur(ov), lanes)
 			f.Advice = "trace a lower stage or request only the regions under study (--next-request writes such a request); frequent small calls stop being traced sooner with a lower throttle_calls (a recursive function's outermost calls are timed even then)"
 		}
 		add(f)

@@ -34,9 +34,6 @@ type Proc struct {
 
 	buf        trace.Buf
 	chunkLimit int // bytes of a chunk: handed to the writer when it holds that many (chunkSize)
-	sampleIn   int // records to write before the next one timed (sampleRecord)
-	sampledNs  int64
-	sampled    int64
 	regions    []region
 	thr        []throttle // per subprogram, when throttling is on (throttle.go)
 	gate       []int32    // per subprogram, calls left before the traced entry (Trace)

@@ -1,7 +1,6 @@
 package rtlib
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/svmc/svmc/trace"
@@ -15,18 +14,11 @@ import (
 // traced call and a call that takes a throttled subprogram's entry cost on
 // a processor of its own (calibrate), and each processor writes, when it
 // ends, a trace-overhead record of type trace.OverheadRecording: its
-// records and those calls at those costs. The calibration runs in a warm
-// cache; a program's own records can cost several times as much (the
-// goroutines of x604 meet at a sync.Cond barrier between every two
-// records of theirs: each record found its processor's state gone from
-// the cache, 210-220 ns from its clock reading to its end against 30 in
-// the calibration, and the estimate said 16 ms of a run 40-48 ms slower
-// than untraced). So each processor also times one record in sampleEvery
-// in place (sampleRecord), and what its records took beyond the
-// calibration's is added to each. It is still an estimate, a low one for
-// call-heavy code: the calls a throttled subprogram's gate lets through
-// and the instrumented form of a recursive function that runs in place of
-// its plain clone while tracing are not counted.
+// records and those calls at those costs. It is an estimate, a low one for
+// call-heavy code: the calibration runs in a warm cache, and the calls a
+// throttled subprogram's gate lets through and the instrumented form of a
+// recursive function that runs in place of its plain clone while tracing
+// are not counted.
 
 // recordingCost is the cost of recording in ns: a record, and a call of a
 // throttled subprogram that took the traced entry (timed). A call its gate
@@ -39,47 +31,9 @@ import (
 // one (the entry's work between its two clock readings): each sample is
 // that much less (untracedExit), or the sort's Less, sampled at 37 ns a
 // call, was said to take 87 ms of a sort that took 41 ms in all.
-//
-// write is what the calibration's records took from their clock reading
-// to their end, as sampleRecord times a processor's.
 type recordingCost struct {
-	record, timed, write float64
-	sample               int64
-}
-
-// sampleEvery: a processor times one record in sampleEvery where it is
-// written (odd: records alternate between starts and stops).
-const sampleEvery = 61
-
-// sampleRecord times the record just written, from the reading of its
-// clock to now (its node id and clock are at the same place in every
-// record), and arms the count to the next one. A time over sampleCap is
-// left out: the thread was switched out, which costs the program nothing.
-func (p *Proc) sampleRecord() {
-	p.sampleIn = sampleEvery
-	st := p.buf.Open()
-	if len(p.buf.B) < st+24 {
-		return
-	}
-	clock := math.Float64frombits(binary.LittleEndian.Uint64(p.buf.B[st+16:]))
-	if d := nanotime() - p.r.startNano - int64(clock*1e3); d >= 0 && d < sampleCap {
-		p.sampledNs += d
-		p.sampled++
-	}
-}
-
-// sampleCap bounds a timed record (ns).
-const sampleCap = 100_000
-
-// sampledMean is the mean time of the records p timed since the last
-// call, which forgets them; -1 if none.
-func (p *Proc) sampledMean() float64 {
-	if p.sampled == 0 {
-		return -1
-	}
-	m := float64(p.sampledNs) / float64(p.sampled)
-	p.sampledNs, p.sampled = 0, 0
-	return m
+	record, timed float64
+	sample        int64
 }
 
 // calibrationCalls is how many calls each measurement of calibrate makes.
@@ -123,7 +77,6 @@ func (r *run) calibrate() recordingCost {
 	// No throttle while the records are measured: with a low
 	// throttle_calls the calls stopped being traced within the rounds.
 	c := recordingCost{record: best(calls) / 2}
-	c.write = max(p.sampledMean(), 0)
 	if r.thrCalls <= 0 {
 		return c
 	}
@@ -164,11 +117,7 @@ func (p *Proc) recordingRec() {
 		return
 	}
 	recs := p.tr.nrec + int64(p.buf.Records())
-	perRec := c.record
-	if m := p.sampledMean(); m > c.write {
-		perRec += m - c.write // what the program's records took beyond the calibration's
-	}
-	ns := float64(recs-p.tr.nrecAt) * perRec
+	ns := float64(recs-p.tr.nrecAt) * c.record
 	p.tr.nrecAt = recs
 	for sub := range p.thr { // counted since throttledCallsRecs, which follows, cleared them
 		ns += float64(p.thr[sub].offCalls) * c.timed

@@ -60,9 +60,6 @@ func (p *Proc) end() {
 // chunk to the writer when it is full.
 func (p *Proc) recorded() {
 	p.publish()
-	if p.sampleIn--; p.sampleIn <= 0 {
-		p.sampleRecord()
-	}
 	if len(p.buf.B) >= p.chunkLimit {
 		p.flushFull()
 	} else if cap(p.buf.B)-len(p.buf.B) < recordRoom {
