@@ -165,24 +165,11 @@ without -o, only to see that they build, as go build does.`,
 			if err != nil {
 				return err
 			}
-			var goFlags []string
-			if mpi {
-				if err := checkMPI(false); err != nil {
-					return err
-				}
-				goFlags, buildRanks = mpiGoFlags, true
+			goFlags, err := buildGoFlags(mpi, race)
+			if err != nil {
+				return err
 			}
-			if race {
-				goFlags = append(goFlags, "-race")
-			}
-			if strings.Contains(pattern, "...") {
-				return buildMains(cmd, pattern, out, goFlags)
-			}
-			named := pattern
-			if len(args) > 1 {
-				named = args[0] // Go files: named after the first, as go build names it
-			}
-			return buildOne(cmd, pattern, named, out, goFlags)
+			return buildTo(cmd, pattern, args, out, goFlags)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write, or the directory to write it in (default: named after the package, here)")
@@ -191,6 +178,86 @@ without -o, only to see that they build, as go build does.`,
 	instrumentFlag(cmd)
 	ldflagsFlag(cmd)
 	return cmd
+}
+
+// buildGoFlags are the go build flags of svmc build's and install's --mpi
+// and --race.
+func buildGoFlags(mpi, race bool) ([]string, error) {
+	var goFlags []string
+	if mpi {
+		if err := checkMPI(false); err != nil {
+			return nil, err
+		}
+		goFlags, buildRanks = mpiGoFlags, true
+	}
+	if race {
+		goFlags = append(goFlags, "-race")
+	}
+	return goFlags, nil
+}
+
+// buildTo builds the programs pattern names (packageArg of args) into out
+// (buildOne, buildMains).
+func buildTo(cmd *cobra.Command, pattern string, args []string, out string, goFlags []string) error {
+	if strings.Contains(pattern, "...") {
+		return buildMains(cmd, pattern, out, goFlags)
+	}
+	named := pattern
+	if len(args) > 1 {
+		named = args[0] // Go files: named after the first, as go build names it
+	}
+	return buildOne(cmd, pattern, named, out, goFlags)
+}
+
+func installCmd() *cobra.Command {
+	var mpi, race bool
+	cmd := &cobra.Command{
+		Use:   "install [package | pattern/...]",
+		Short: "build a package's program against rtlib and install it where go install does",
+		Long: `install builds the program as svmc build does and writes it to the directory go install
+writes to: $GOBIN, or the bin directory of the first element of $GOPATH (go env GOBIN
+GOPATH). A pattern with ... installs each package main it matches. The installed binary
+reads its run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ...; see svmc run).`,
+		Example: `  svmc install ./cmd/...
+  SVMC_NPROCS=4 solver -n 200`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pattern, err := packageArg("install", args, "")
+			if err != nil {
+				return err
+			}
+			goFlags, err := buildGoFlags(mpi, race)
+			if err != nil {
+				return err
+			}
+			bin, err := installDir()
+			if err != nil {
+				return err
+			}
+			return buildTo(cmd, pattern, args, bin+string(filepath.Separator), goFlags)
+		},
+	}
+	cmd.Flags().BoolVar(&mpi, "mpi", false, "build with the MPI transport, to launch with mpirun -np N BIN (each rank one processor)")
+	cmd.Flags().BoolVar(&race, "race", false, "build with Go's race detector (needs cgo)")
+	instrumentFlag(cmd)
+	ldflagsFlag(cmd)
+	return cmd
+}
+
+// installDir is where go install writes programs: GOBIN, else GOPATH's
+// first element's bin.
+func installDir() (string, error) {
+	out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOBIN GOPATH: %v", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) > 0 && lines[0] != "" {
+		return lines[0], nil
+	}
+	if len(lines) > 1 && lines[1] != "" {
+		return filepath.Join(filepath.SplitList(lines[1])[0], "bin"), nil
+	}
+	return "", errors.New("no install directory: go env GOBIN and GOPATH are both empty")
 }
 
 // buildOne builds the program of pattern into out (buildOutput; named is

@@ -47,7 +47,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 	// print; the program's output (svmc run) goes to os.Stderr as it is.
 	root.SetErr(safetext.Writer{W: os.Stderr})
 	root.AddCommand(
-		compileCmd(), buildCmd(), runCmd(), testCmd(), traceCmd(), versionCmd(),
+		compileCmd(), buildCmd(), installCmd(), runCmd(), testCmd(), traceCmd(), versionCmd(),
 		reportCmd(), tuneCmd(), checkCmd(), vetCmd(), diffCmd(),
 		viewCmd(), exportCmd(),
 	)
@@ -141,7 +141,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		return err
 	}
 	flag := msg[strings.LastIndex(msg, " ")+1:]
-	if name, _, _ := strings.Cut(strings.TrimLeft(flag, "-"), "="); goBuildFlags[name] && slices.Contains([]string{"run", "build", "tune"}, cmd.Name()) {
+	if name, _, _ := strings.Cut(strings.TrimLeft(flag, "-"), "="); goBuildFlags[name] && slices.Contains([]string{"run", "build", "install", "tune"}, cmd.Name()) {
 		// A flag of go build's that svmc does not take: GOFLAGS passes it
 		// to the go command svmc runs (svmc's own -ldflags, -tags and
 		// -race are its flags).

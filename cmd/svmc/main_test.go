@@ -1318,7 +1318,8 @@ func total(n int) int {
 // file or directory"), and a pattern with ... builds each program it
 // matches into a directory (it said "it names 2 packages; svmc takes
 // one"), or only checks that they build without -o. -C DIR changes
-// directory first, as go's -C (it was "unknown shorthand flag").
+// directory first, as go's -C (it was "unknown shorthand flag"), and
+// svmc install writes where go install does.
 func TestBuildPatterns(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"cmd/heat/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/grid\"\n)\n\nfunc main() { fmt.Println(\"heat\", grid.Sum(10)) }\n",
@@ -1382,6 +1383,21 @@ func Sum(n int) int {
 		t.Errorf("svmc build -C .. -o c/ ./cmd/heat: exit %d, %s", res.code, res.stderr)
 	}
 	ran(filepath.Join(dir, "c", "heat"), "heat 45\n")
+	// svmc install writes where go install does: GOBIN, else GOPATH's bin.
+	gobin := t.TempDir()
+	t.Setenv("GOBIN", gobin)
+	if res := runSvmc(t, dir, "install", "./cmd/..."); res.code != 0 || res.stderr != "" {
+		t.Errorf("svmc install ./cmd/...: exit %d, %s", res.code, res.stderr)
+	}
+	ran(filepath.Join(gobin, "heat"), "heat 45\n")
+	ran(filepath.Join(gobin, "sum"), "sum 4950\n")
+	gopath := t.TempDir()
+	t.Setenv("GOBIN", "")
+	t.Setenv("GOPATH", gopath)
+	if res := runSvmc(t, dir, "install", "./cmd/sum"); res.code != 0 || res.stderr != "" {
+		t.Errorf("svmc install ./cmd/sum with GOPATH: exit %d, %s", res.code, res.stderr)
+	}
+	ran(filepath.Join(gopath, "bin", "sum"), "sum 4950\n")
 }
 
 // TestCompileSaysLibraries: svmc compile writes the main package alone, so
