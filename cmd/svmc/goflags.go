@@ -66,7 +66,7 @@ func goTestFlag(a string) string {
 	case "run", "bench", "benchtime", "count", "cpu", "timeout", "parallel", "skip", "list",
 		"shuffle", "fuzz", "fuzztime", "fuzzminimizetime", "blockprofile", "blockprofilerate",
 		"memprofile", "memprofilerate", "mutexprofile", "mutexprofilefraction", "outputdir", "vet", "covermode", "coverpkg", "coverprofile",
-		"ldflags", "gcflags", "asmflags", "mod", "modfile", "pgo", "exec":
+		"ldflags", "gcflags", "asmflags", "mod", "modfile", "pgo", "exec", "o":
 		return "value"
 	}
 	return ""
