@@ -13,8 +13,9 @@ import (
 // flag of the command is rewritten, and nothing after "--" (the program's
 // arguments, go test's flags). For svmc test, go test's own flags written
 // among svmc's (svmc test -run TestX -v ./p, svmc test ./p -bench .) move
-// after "--" with their values, where go test gets them; svmc's flag of
-// the same name (-n, -trace, -cpuprofile, -tags) stays svmc's.
+// after "--" with their values, where go test gets them, and -args with
+// the words after it; svmc's flag of the same name (-n, -trace,
+// -cpuprofile, -tags) stays svmc's.
 func goStyleFlags(root *cobra.Command, args []string) []string {
 	cmd, _, err := root.Find(args)
 	if err != nil || cmd == root {
@@ -26,6 +27,12 @@ func goStyleFlags(root *cobra.Command, args []string) []string {
 		a := args[i]
 		if a == "--" {
 			rest = args[i:]
+			break
+		}
+		if cmd.Name() == "test" && (a == "-args" || a == "--args") {
+			// go test passes everything after -args to the test binary
+			// as it is: it goes after "--" whole, last.
+			moved = append(moved, args[i:]...)
 			break
 		}
 		name, long := singleDashLong(a)

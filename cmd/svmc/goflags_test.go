@@ -34,6 +34,8 @@ func TestGoStyleFlags(t *testing.T) {
 		{[]string{"test", "-race", "-n", "2", "./...", "-ldflags", "-X p.v=1"}, []string{"test", "-n", "2", "./...", "--", "-race", "-ldflags", "-X p.v=1"}},
 		// go test -c -o FILE, the test binary to keep: -o was "unknown shorthand flag".
 		{[]string{"test", "-c", "-o", "p.test", "./p"}, []string{"test", "./p", "--", "-c", "-o", "p.test"}},
+		// -args and what follows it go to the test binary as they are.
+		{[]string{"test", "-n", "2", ".", "-v", "-args", "-big", "-n", "3", "--", "x"}, []string{"test", "-n", "2", ".", "--", "-v", "-args", "-big", "-n", "3", "--", "x"}},
 	} {
 		if diff := cmp.Diff(c.want, goStyleFlags(root, c.in)); diff != "" {
 			t.Errorf("goStyleFlags(%q) (-want +got):\n%s", c.in, diff)
