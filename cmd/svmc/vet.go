@@ -25,7 +25,7 @@ func asVetTool(args []string) {
 
 func vetCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "vet [-json] [--mpi] [packages]",
+		Use:   "vet [-C DIR] [-json] [--mpi] [packages]",
 		Short: "report svmc's diagnostics of //svm: directives and parallel bodies, as go vet does",
 		Long: `vet runs go vet with svmc as its vet tool: for every package with //svm: directives
 it reports the directives' errors and the checks of parallel bodies (write conflicts,
@@ -49,8 +49,22 @@ The same analyzer runs in go vet and gopls:
 			}
 			vargs := []string{"vet", "-vettool=" + self}
 			pkgs := 0
-			for _, a := range args {
+			for i := 0; i < len(args); i++ {
+				a := args[i]
 				switch {
+				case (a == "-C" || a == "--chdir") && i+1 < len(args) || strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--chdir="):
+					// go vet takes -C only first, before -vettool: the
+					// change of directory is made here, where the
+					// module is set up from.
+					dir, ok := strings.CutPrefix(strings.TrimPrefix(a, "--chdir="), "-C=")
+					if !ok && !strings.HasPrefix(a, "--chdir=") {
+						i++
+						dir = args[i]
+					}
+					if err := os.Chdir(dir); err != nil {
+						return fmt.Errorf("-C %s: %v", dir, errors.Unwrap(err))
+					}
+					continue
 				case a == "-h" || a == "--help" || a == "-help":
 					return cmd.Help()
 				case a == "--json":

@@ -46,6 +46,14 @@ func Fill(a []float64) {
 	if res := runSvmc(t, dir, "vet", "./lib"); res.code != 0 || res.stderr != "" {
 		t.Errorf("svmc vet ./lib: exit %d\n%s", res.code, res.stderr)
 	}
+	// -C DIR as go vet -C (which takes it only first, before svmc's
+	// -vettool: it was "-C flag must be first flag on command line").
+	for _, c := range [][]string{{"-C", ".."}, {"-C=.."}} {
+		res := runSvmc(t, filepath.Join(dir, "lib"), append(append([]string{"vet"}, c...), ".")...)
+		if res.code != 1 || !strings.Contains(res.stderr, "main.go:9:10: loop-carried dependence") {
+			t.Errorf("svmc vet %v . from lib: exit %d\n%s", c, res.code, res.stderr)
+		}
+	}
 	// --mpi adds the checks of svmc run --mpi: lib's a[i] stays on each
 	// rank (before, only svmc run --mpi said so, when it built).
 	res = runSvmc(t, dir, "vet", "--mpi", "./lib")
