@@ -612,6 +612,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"test", "--wait-policy", "bogus", "."}, "--wait-policy bogus: want passive"},
 		{[]string{"run", "--request", "none.req", "."}, "--request: open none.req: no such file or directory"},
 		{[]string{"run", "--params", "none.par", "."}, "--params none.par: open none.par: no such file or directory"},
+		// A file the run would write where no directory is: said before
+		// the build, not as a program that ended before writing its trace.
+		{[]string{"run", "--trace", "nodir/t.sddf", "."}, "--trace nodir/t.sddf: no directory nodir to write it in"},
+		{[]string{"test", "--cpuprofile", "nodir/c.prof", "."}, "--cpuprofile nodir/c.prof: no directory nodir to write it in"},
 		{[]string{"compile", "."}, "compile needs -o DIR"},
 		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
 		// A go test flag or the program's own goes after --: say so.

@@ -5,6 +5,9 @@
 package paramcheck
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/svmc/svmc/rtlib/internal/params"
@@ -21,9 +24,26 @@ func Flags(env []string) error {
 			flags[k] = v
 		}
 	}
-	_, err := params.Load(func(k string) (string, bool) {
+	if _, err := params.Load(func(k string) (string, bool) {
 		v, ok := flags[k]
 		return v, ok
-	})
-	return err
+	}); err != nil {
+		return err
+	}
+	// The files a run writes, in a directory that is not there: the run
+	// could not create them, after the build, and a missing trace was
+	// then blamed on the program.
+	for _, name := range []string{"trace", "stat_file", "cpuprofile", "gotrace"} {
+		d, _ := params.Find(name)
+		v := flags[d.Flag()]
+		if v == "" {
+			continue
+		}
+		if dir := filepath.Dir(v); dir != "." {
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%s %s: no directory %s to write it in", d.FlagName(), v, dir)
+			}
+		}
+	}
+	return nil
 }
