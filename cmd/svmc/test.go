@@ -383,6 +383,9 @@ func (b traceBefore) settle(stderr io.Writer, who, why string, ran bool) {
 	if !ran {
 		return
 	}
+	if di, derr := os.Stat(filepath.Dir(b.path)); derr != nil || !di.IsDir() {
+		return // the run could not create it, and said so
+	}
 	msg := fmt.Sprintf("svmc: %s wrote no trace to %s: it ended before its processors started (a panic or os.Exit while its packages were initialised, before main)", who, b.path)
 	if err == nil {
 		msg += fmt.Sprintf("; the %s there is from an earlier run (%s)", b.path, fi.ModTime().Format("2006-01-02 15:04:05"))

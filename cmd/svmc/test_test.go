@@ -1062,4 +1062,12 @@ func TestTraceWrittenByTheRun(t *testing.T) {
 	if !strings.Contains(msg.String(), "wrote no trace to "+path) || !strings.Contains(msg.String(), "is from an earlier run") {
 		t.Errorf("a trace an earlier run left: %q", msg.String())
 	}
+	// A trace in a directory that is not there: the run said it could not
+	// create it (SVMC_TRACE=nodir/t.sddf); svmc adds nothing, where it
+	// said the program ended before its processors started.
+	msg.Reset()
+	traceState(filepath.Join(dir, "nodir", "t.sddf")).settle(&msg, "the program", "why", true)
+	if msg.Len() != 0 {
+		t.Errorf("a trace with no directory to go in: %q", msg.String())
+	}
 }
