@@ -57,18 +57,18 @@ func instrumentFlag(cmd *cobra.Command) {
 }
 
 // chdirTo is -C of the commands that compile (go run -C DIR .): main
-// changes to it once the flags are parsed (changeDir).
+// changes to it once the flags are parsed (beforeCommand).
 var chdirTo string
 
-// changeDir is the root's PersistentPreRunE: -C's change of directory.
-func changeDir(*cobra.Command, []string) error {
-	if chdirTo == "" {
-		return nil
+// beforeCommand is the root's PersistentPreRunE: -C's change of directory,
+// then the check of an analysis command's output directory (outDirOK).
+func beforeCommand(cmd *cobra.Command, _ []string) error {
+	if chdirTo != "" {
+		if err := os.Chdir(chdirTo); err != nil {
+			return fmt.Errorf("-C %s: %v", chdirTo, errors.Unwrap(err))
+		}
 	}
-	if err := os.Chdir(chdirTo); err != nil {
-		return fmt.Errorf("-C %s: %v", chdirTo, errors.Unwrap(err))
-	}
-	return nil
+	return outDirOK(cmd)
 }
 
 // buildLdflags is --ldflags of build and run: the linker's flags, as go

@@ -52,7 +52,7 @@ traces in SDDF, chosen at run time by stage or trace request file.`,
 		viewCmd(), exportCmd(),
 	)
 	root.SetFlagErrorFunc(flagError)
-	root.PersistentPreRunE = changeDir
+	root.PersistentPreRunE = beforeCommand
 	completeValues(root)
 	root.SetArgs(goStyleFlags(root, os.Args[1:]))
 	if err := root.Execute(); err != nil {

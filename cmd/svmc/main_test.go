@@ -616,6 +616,10 @@ func TestUsageErrors(t *testing.T) {
 		// the build, not as a program that ended before writing its trace.
 		{[]string{"run", "--trace", "nodir/t.sddf", "."}, "--trace nodir/t.sddf: no directory nodir to write it in"},
 		{[]string{"test", "--cpuprofile", "nodir/c.prof", "."}, "--cpuprofile nodir/c.prof: no directory nodir to write it in"},
+		// An analysis's output likewise, before the trace is read (a view
+		// of a large trace took seconds to find it could not write).
+		{[]string{"view", "-o", "nodir/v.html", "t.sddf"}, "-o nodir/v.html: no directory nodir to write it in"},
+		{[]string{"report", "--out", "nodir/r.txt", "t.sddf"}, "-o nodir/r.txt: no directory nodir to write it in"},
 		{[]string{"compile", "."}, "compile needs -o DIR"},
 		{[]string{"trace", "dump", "no-such-file"}, "no-such-file"},
 		// A go test flag or the program's own goes after --: say so.
