@@ -616,6 +616,8 @@ func TestUsageErrors(t *testing.T) {
 		// the build, not as a program that ended before writing its trace.
 		{[]string{"run", "--trace", "nodir/t.sddf", "."}, "--trace nodir/t.sddf: no directory nodir to write it in"},
 		{[]string{"test", "--cpuprofile", "nodir/c.prof", "."}, "--cpuprofile nodir/c.prof: no directory nodir to write it in"},
+		{[]string{"run", "--stdout", "each:nodir/o%d.txt", "."}, "--stdout each:nodir/o%d.txt: no directory nodir to write it in"},
+		{[]string{"run", "--info", "file:nodir/i.txt", "."}, "--info file:nodir/i.txt: no directory nodir to write it in"},
 		// An analysis's output likewise, before the trace is read (a view
 		// of a large trace took seconds to find it could not write).
 		{[]string{"view", "-o", "nodir/v.html", "t.sddf"}, "-o nodir/v.html: no directory nodir to write it in"},

@@ -24,24 +24,31 @@ func Flags(env []string) error {
 			flags[k] = v
 		}
 	}
-	if _, err := params.Load(func(k string) (string, bool) {
+	s, err := params.Load(func(k string) (string, bool) {
 		v, ok := flags[k]
 		return v, ok
-	}); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	// The files a run writes, in a directory that is not there: the run
 	// could not create them, after the build, and a missing trace was
 	// then blamed on the program.
-	for _, name := range []string{"trace", "stat_file", "cpuprofile", "gotrace"} {
+	v := &s.Values
+	files := map[string]string{"trace": v.Trace, "stat_file": v.StatFile, "cpuprofile": v.CPUProfile, "gotrace": v.GoTrace,
+		"stdout": v.Stdout.Path, "stderr": v.Stderr.Path}
+	if v.Info.Has("file") {
+		files["info"] = v.Info.Path
+	}
+	for _, name := range params.Names() {
 		d, _ := params.Find(name)
-		v := flags[d.Flag()]
-		if v == "" {
+		path, given := flags[d.Flag()]
+		if !given || files[name] == "" {
 			continue
 		}
-		if dir := filepath.Dir(v); dir != "." {
+		if dir := filepath.Dir(files[name]); dir != "." {
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				return fmt.Errorf("%s %s: no directory %s to write it in", d.FlagName(), v, dir)
+				return fmt.Errorf("%s %s: no directory %s to write it in", d.FlagName(), path, dir)
 			}
 		}
 	}
