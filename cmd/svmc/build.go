@@ -428,9 +428,36 @@ func moduleOf(pattern, work string) (goSetup, error) {
 			return setup, nil
 		}
 		if filepath.Dir(d) == d {
-			return goSetup{}, fmt.Errorf("%s is not in a Go module; run 'go mod init' in its directory first", pattern)
+			return gopathSetup(setup, pattern)
 		}
 	}
+}
+
+// gopathSetup is moduleOf for a package in no module: a program in a
+// scratch directory, run as go run main.go runs it. The go command builds
+// it in GOPATH mode (GO111MODULE=off), with a GOPATH whose src holds the
+// embedded runtime (a link), so that the instrumented code's imports of
+// svmc's packages resolve offline; the program itself can import only the
+// standard library, as go run's can outside a module. The GOPATH lies
+// beside the runtime's directory, one per runtime: in a work directory of
+// its own, the runtime's packages were compiled again at every run (10 s).
+func gopathSetup(setup goSetup, pattern string) (goSetup, error) {
+	rt, err := extractRuntime()
+	if err != nil {
+		return goSetup{}, err
+	}
+	gopath := filepath.Join(filepath.Dir(rt), "gopath-"+strings.TrimPrefix(filepath.Base(rt), "runtime-"))
+	at := filepath.Join(gopath, "src", filepath.FromSlash(svmc.Module))
+	if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+		return goSetup{}, err
+	}
+	if err := os.Symlink(rt, at); err != nil {
+		if to, lerr := os.Readlink(at); !os.IsExist(err) || lerr != nil || to != rt {
+			return goSetup{}, fmt.Errorf("%s is not in a Go module, and svmc could not set up a GOPATH for it (%s): %v; run 'go mod init' in its directory", pattern, at, err)
+		}
+	}
+	setup.env = []string{"GO111MODULE=off", "GOPATH=" + gopath, "GOFLAGS="}
+	return setup, nil
 }
 
 // packageArg is the one package args name for the command name: none

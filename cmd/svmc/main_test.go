@@ -1440,3 +1440,40 @@ func Sum(n int) int {
 		t.Errorf("the main package was not written: %v", err)
 	}
 }
+
+// TestNoModule: a program in a directory of no Go module runs as go run
+// main.go runs it (a scratch directory is where a new user tries svmc
+// first): it said "main.go is not in a Go module; run 'go mod init' in its
+// directory first". It builds in GOPATH mode against the embedded runtime
+// (gopathSetup), traces, and a third-party import says what go run would
+// want, not where svmc's GOPATH is.
+func TestNoModule(t *testing.T) {
+	dir := t.TempDir()
+	for d := dir; filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			t.Skipf("the temporary directory %s is in a module (%s)", dir, d)
+		}
+	}
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\ts := 0\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := 0; i < 100; i++ {\n\t\ts += i\n\t}\n\tfmt.Println(\"hi\", s)\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := runSvmc(t, dir, "run", "-n", "2", "main.go"); res.code != 0 || res.stdout != "hi 4950\n" || res.stderr != "" {
+		t.Errorf("svmc run main.go: exit %d, %q %s", res.code, res.stdout, res.stderr)
+	}
+	tr := filepath.Join(dir, "t.sddf")
+	if res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "hi 4950\n" {
+		t.Errorf("svmc run --trace .: exit %d, %q %s", res.code, res.stdout, res.stderr)
+	}
+	if recs := readTrace(t, tr); len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
+		t.Errorf("the trace of a program in no module: %d records", len(recs))
+	}
+	lib := "package main\n\nimport \"golang.org/x/exp/slices\"\n\nvar _ = slices.Max[[]int]\n"
+	if err := os.WriteFile(filepath.Join(dir, "lib.go"), []byte(lib), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSvmc(t, dir, "run", ".")
+	if want := "lib.go:3:8: could not import golang.org/x/exp/slices: a program in no Go module imports the standard library only (as with go run); run 'go mod init' in its directory, then go get golang.org/x/exp/slices\n"; res.code == 0 || res.stderr != want {
+		t.Errorf("a third-party import in no module: exit %d, %q; want %q", res.code, res.stderr, want)
+	}
+}
