@@ -219,7 +219,7 @@ func importError(lp *packages.Package, msg string) string {
 	if strings.Contains(ip.Errors[0].Msg, "(from $GOPATH)") && lp.Module == nil {
 		// A program in no module, built in GOPATH mode (svmc run
 		// main.go in a scratch directory): the GOPATH is svmc's.
-		return fmt.Sprintf("could not import %s: a program in no Go module imports the standard library only (as with go run); run 'go mod init' in its directory, then go get %s", path, path)
+		return fmt.Sprintf("could not import %s: a program in no Go module imports the standard library and GOPATH's packages only; run 'go mod init' in its directory, then go get %s", path, path)
 	}
 	msg = "could not import " + path + ": " + ip.Errors[0].Msg
 	if lp.Module != nil && lp.Module.Dir != "" {

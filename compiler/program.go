@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/build"
 	"go/token"
 	"maps"
 	"os"
@@ -296,7 +297,7 @@ func eachLibrary(pkgs []*packages.Package, f func(p *packages.Package, work toke
 		return
 	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p == pkgs[0] || !ownSource(p.Module) && !vendored(p) ||
+		if p == pkgs[0] || !ownSource(p.Module) && !vendored(p) && !gopathPackage(p) ||
 			p.PkgPath == RuntimePath || strings.HasPrefix(p.PkgPath, RuntimePath+"/") {
 			return
 		}
@@ -354,6 +355,16 @@ func vendored(p *packages.Package) bool {
 		return false
 	}
 	return strings.HasSuffix(filepath.ToSlash(filepath.Dir(p.GoFiles[0])), "/vendor/"+p.PkgPath)
+}
+
+// gopathPackage reports whether p is a package of a GOPATH workspace (a
+// program in no module builds in GOPATH mode, and its libraries there are
+// the user's own): no module, and not the standard library's.
+func gopathPackage(p *packages.Package) bool {
+	if p.Module != nil || len(p.GoFiles) == 0 {
+		return false
+	}
+	return !strings.HasPrefix(p.GoFiles[0], filepath.Join(build.Default.GOROOT, "src")+string(filepath.Separator))
 }
 
 // moduleFiles are the Go files of the packages of the user's own modules

@@ -437,8 +437,9 @@ func moduleOf(pattern, work string) (goSetup, error) {
 // scratch directory, run as go run main.go runs it. The go command builds
 // it in GOPATH mode (GO111MODULE=off), with a GOPATH whose src holds the
 // embedded runtime (a link), so that the instrumented code's imports of
-// svmc's packages resolve offline; the program itself can import only the
-// standard library, as go run's can outside a module. The GOPATH lies
+// svmc's packages resolve offline; the program itself can import the
+// standard library and the packages of the user's GOPATH, as go run's can
+// outside a module in GOPATH mode. The GOPATH lies
 // beside the runtime's directory, one per runtime: in a work directory of
 // its own, the runtime's packages were compiled again at every run (10 s).
 func gopathSetup(setup goSetup, pattern string) (goSetup, error) {
@@ -454,6 +455,13 @@ func gopathSetup(setup goSetup, pattern string) (goSetup, error) {
 	if err := os.Symlink(rt, at); err != nil {
 		if to, lerr := os.Readlink(at); !os.IsExist(err) || lerr != nil || to != rt {
 			return goSetup{}, fmt.Errorf("%s is not in a Go module, and svmc could not set up a GOPATH for it (%s): %v; run 'go mod init' in its directory", pattern, at, err)
+		}
+	}
+	// The user's GOPATH after svmc's: a package of a GOPATH workspace
+	// (GO111MODULE=off) still finds its neighbours.
+	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
+		if user := strings.TrimSpace(string(out)); user != "" {
+			gopath += string(filepath.ListSeparator) + user
 		}
 	}
 	setup.env = []string{"GO111MODULE=off", "GOPATH=" + gopath, "GOFLAGS="}

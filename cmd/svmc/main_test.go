@@ -1473,7 +1473,27 @@ func TestNoModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := runSvmc(t, dir, "run", ".")
-	if want := "lib.go:3:8: could not import golang.org/x/exp/slices: a program in no Go module imports the standard library only (as with go run); run 'go mod init' in its directory, then go get golang.org/x/exp/slices\n"; res.code == 0 || res.stderr != want {
+	if want := "lib.go:3:8: could not import golang.org/x/exp/slices: a program in no Go module imports the standard library and GOPATH's packages only; run 'go mod init' in its directory, then go get golang.org/x/exp/slices\n"; res.code == 0 || res.stderr != want {
 		t.Errorf("a third-party import in no module: exit %d, %q; want %q", res.code, res.stderr, want)
+	}
+	// A GOPATH workspace (GO111MODULE=off): the program's library there
+	// is found, and its pdo compiled with it, as a module's own are.
+	gopath := t.TempDir()
+	for name, src := range map[string]string{
+		"src/foo/lib/lib.go":  "package lib\n\nfunc Sum(n int) int {\n\ts := 0\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := 0; i < n; i++ {\n\t\ts += i\n\t}\n\treturn s\n}\n",
+		"src/foo/cmd/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"foo/lib\"\n)\n\nfunc main() { fmt.Println(lib.Sum(100)) }\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(gopath, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(gopath, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOPATH", gopath)
+	tr = filepath.Join(gopath, "t.sddf")
+	if res := runSvmc(t, filepath.Join(gopath, "src", "foo", "cmd"), "run", "-n", "2", "--trace", tr, "."); res.code != 0 || res.stdout != "4950\n" {
+		t.Errorf("svmc run in a GOPATH workspace: exit %d, %q %s", res.code, res.stdout, res.stderr)
+	}
+	if rep := runSvmc(t, gopath, "report", tr); !strings.Contains(rep.stdout, "pdo         Sum       ../lib/lib.go:5") {
+		t.Errorf("the library's pdo is not in the report:\n%s%s", rep.stdout, rep.stderr)
 	}
 }
