@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -145,6 +146,26 @@ func TestTune(t *testing.T) {
 	}
 	if !strings.Contains(res.stdout, "the trace is narrowed") || !strings.Contains(res.stdout, "1. ") {
 		t.Errorf("final report:\n%s", res.stdout)
+	}
+	// A first run without a trace gives each round's time a measure: its
+	// ratio to the untraced run's, as printed.
+	u := regexp.MustCompile(`svmc tune: untraced: (\d+\.\d+) s\n`).FindStringSubmatch(res.stderr)
+	times := regexp.MustCompile(`, (\d+\.\d+) s \((\d+\.\d+)× untraced\); top:`).FindAllStringSubmatch(res.stderr, -1)
+	if u == nil || len(times) != len(rounds) {
+		t.Fatalf("the untraced run and the rounds' times:\n%s", res.stderr)
+	}
+	un, _ := strconv.ParseFloat(u[1], 64)
+	for _, m := range times {
+		took, _ := strconv.ParseFloat(m[1], 64)
+		ratio, _ := strconv.ParseFloat(m[2], 64)
+		if un <= 0 || math.Abs(ratio*un-took) > 0.006*ratio+0.006 {
+			t.Errorf("a round of %s s said to be %s× an untraced run of %s s", m[1], m[2], u[1])
+		}
+	}
+	// --untraced=false makes no such run.
+	res, _ = tune(t, filepath.Join("testdata", "findings", "triangle"), t.TempDir(), "--untraced=false")
+	if strings.Contains(res.stderr, "untraced") {
+		t.Errorf("--untraced=false:\n%s", res.stderr)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,7 @@ import (
 func tuneCmd() *cobra.Command {
 	var nprocs, rounds int
 	var dir string
+	var compare bool
 	cmd := &cobra.Command{
 		Use:   "tune [-n N] [--rounds 3] [--dir DIR] [package] [-- program arguments]",
 		Short: "run, report and narrow the trace until the findings settle (OPAL's automatic mode)",
@@ -29,7 +31,10 @@ bottlenecks, and runs it again with the trace request file the report wrote
 (stage 0 and LOCAL requests for the regions of the top findings), until the
 request no longer changes or --rounds runs were made. Each round's trace and
 request stay in --dir (default svmc-tune); the last report is printed, after
-a line per round: its request, records, trace size and top finding.`,
+a line per round: its request, records, trace size, time and top finding.
+A first run without a trace gives the time each round's is set against
+(its ratio to the untraced run is what tracing cost; --untraced=false
+skips it).`,
 		Example: `  svmc tune -n 4 .
   svmc tune -n 2 --rounds 2 --dir /tmp/t ./cmd/solver -- -size 1000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,6 +59,23 @@ a line per round: its request, records, trace size and top finding.`,
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
+			// The untraced run's time is what the traced ones are set
+			// against: the report's estimate of what recording cost
+			// cannot see a program that multiplies it (goroutines meeting
+			// at a barrier between records: 3-4 times untraced where
+			// the estimate said a third more).
+			var untraced time.Duration
+			if compare {
+				prog := exec.Command(exe, progArgs...)
+				prog.Env = append(os.Environ(), "SVMC_FLAG_NPROCS="+strconv.Itoa(nprocs), "SVMC_FLAG_TRACE=")
+				prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, io.Discard, stderr
+				t0 := time.Now()
+				if err := runProgram(prog, stderr, "", true); err != nil {
+					return fmt.Errorf("tune: the untraced run: %v", err)
+				}
+				untraced = time.Since(t0)
+				fmt.Fprintf(stderr, "svmc tune: untraced: %s\n", secs(untraced))
+			}
 			var rep *analysis.Report
 			req := ""
 			for round := 1; round <= rounds; round++ {
@@ -64,8 +86,14 @@ a line per round: its request, records, trace size and top finding.`,
 					prog.Env = append(prog.Env, "SVMC_FLAG_REQUEST="+req)
 				}
 				prog.Stdin, prog.Stdout, prog.Stderr = os.Stdin, io.Discard, stderr
+				t0 := time.Now()
 				if err := runProgram(prog, stderr, tr, true); err != nil {
 					return fmt.Errorf("tune: round %d: %v", round, err)
+				}
+				d := time.Since(t0)
+				took := secs(d)
+				if untraced > 0 {
+					took += fmt.Sprintf(" (%.2f× untraced)", float64(d)/float64(untraced))
 				}
 				m, err := analysis.AnalyzeFile(tr, analysis.Options{})
 				if err != nil {
@@ -85,7 +113,7 @@ a line per round: its request, records, trace size and top finding.`,
 				if req != "" {
 					used = req
 				}
-				fmt.Fprintf(stderr, "svmc tune: round %d (%s): %d records, %s; top: %s\n", round, used, m.Records, byteSize(size), top)
+				fmt.Fprintf(stderr, "svmc tune: round %d (%s): %d records, %s, %s; top: %s\n", round, used, m.Records, byteSize(size), took, top)
 				next := filepath.Join(dir, fmt.Sprintf("round%d.req", round+1))
 				if req != "" {
 					if old, err := os.ReadFile(req); err == nil && sameRequest(old, []byte(rep.NextRequest)) {
@@ -109,9 +137,15 @@ a line per round: its request, records, trace size and top finding.`,
 	}
 	cmd.Flags().IntVarP(&nprocs, "nprocs", "n", 1, "number of processors")
 	cmd.Flags().IntVar(&rounds, "rounds", 3, "most runs to make")
+	cmd.Flags().BoolVar(&compare, "untraced", true, "run the program once untraced first, and give each round's time against it (--untraced=false: skip that run)")
 	instrumentFlag(cmd)
 	cmd.Flags().StringVar(&dir, "dir", "svmc-tune", "directory for the traces and requests of the rounds")
 	return cmd
+}
+
+// secs is a run's time for people.
+func secs(d time.Duration) string {
+	return fmt.Sprintf("%.2f s", d.Seconds())
 }
 
 // byteSize is a file size for people.
