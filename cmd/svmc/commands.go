@@ -161,15 +161,7 @@ without -o, only to see that they build, as go build does.`,
 		Example: `  svmc build -o jacobi ./examples/jacobi
   SVMC_NPROCS=4 SVMC_TRACE=j.sddf ./jacobi -n 200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pattern, err := packageArg("build", args, "")
-			if err != nil {
-				return err
-			}
-			goFlags, err := buildGoFlags(mpi, race)
-			if err != nil {
-				return err
-			}
-			return buildTo(cmd, pattern, args, out, goFlags)
+			return buildTo(cmd, args, out, mpi, race)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the executable to write, or the directory to write it in (default: named after the package, here)")
@@ -196,9 +188,17 @@ func buildGoFlags(mpi, race bool) ([]string, error) {
 	return goFlags, nil
 }
 
-// buildTo builds the programs pattern names (packageArg of args) into out
-// (buildOne, buildMains).
-func buildTo(cmd *cobra.Command, pattern string, args []string, out string, goFlags []string) error {
+// buildTo is svmc build and install: the programs args name (packageArg)
+// built into out (buildOne, buildMains), with --mpi and --race.
+func buildTo(cmd *cobra.Command, args []string, out string, mpi, race bool) error {
+	pattern, err := packageArg(cmd.Name(), args, "")
+	if err != nil {
+		return err
+	}
+	goFlags, err := buildGoFlags(mpi, race)
+	if err != nil {
+		return err
+	}
 	if strings.Contains(pattern, "...") {
 		return buildMains(cmd, pattern, out, goFlags)
 	}
@@ -221,19 +221,11 @@ reads its run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ...; see svmc run
 		Example: `  svmc install ./cmd/...
   SVMC_NPROCS=4 solver -n 200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pattern, err := packageArg("install", args, "")
-			if err != nil {
-				return err
-			}
-			goFlags, err := buildGoFlags(mpi, race)
-			if err != nil {
-				return err
-			}
 			bin, err := installDir()
 			if err != nil {
 				return err
 			}
-			return buildTo(cmd, pattern, args, bin+string(filepath.Separator), goFlags)
+			return buildTo(cmd, args, bin+string(filepath.Separator), mpi, race)
 		},
 	}
 	cmd.Flags().BoolVar(&mpi, "mpi", false, "build with the MPI transport, to launch with mpirun -np N BIN (each rank one processor)")

@@ -236,6 +236,22 @@ func TestJacobiSameOutput(t *testing.T) {
 	}
 }
 
+// sumLibrary is the source of a library package named pkg whose Sum(n)
+// adds 0..n-1 in a pdo with a reduction, its directive at line 5.
+func sumLibrary(pkg string) string {
+	return "package " + pkg + `
+
+func Sum(n int) int {
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+`
+}
+
 // writeModule writes a module that does not require svmc.
 func writeModule(t testing.TB, files map[string]string) string {
 	t.Helper()
@@ -1334,17 +1350,7 @@ func TestBuildPatterns(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"cmd/heat/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/grid\"\n)\n\nfunc main() { fmt.Println(\"heat\", grid.Sum(10)) }\n",
 		"cmd/sum/main.go":  "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/grid\"\n)\n\nfunc main() { fmt.Println(\"sum\", grid.Sum(100)) }\n",
-		"grid/grid.go": `package grid
-
-func Sum(n int) int {
-	s := 0
-	//svm:pdo loops(i) reduction(+: s)
-	for i := 0; i < n; i++ {
-		s += i
-	}
-	return s
-}
-`,
+		"grid/grid.go":     sumLibrary("grid"),
 	})
 	ran := func(exe, want string) {
 		t.Helper()
@@ -1417,18 +1423,8 @@ func Sum(n int) int {
 // its pdos without a word.
 func TestCompileSaysLibraries(t *testing.T) {
 	dir := writeModule(t, map[string]string{
-		"main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/lib\"\n)\n\nfunc main() { fmt.Println(lib.Sum(10)) }\n",
-		"lib/lib.go": `package lib
-
-func Sum(n int) int {
-	s := 0
-	//svm:pdo loops(i) reduction(+: s)
-	for i := 0; i < n; i++ {
-		s += i
-	}
-	return s
-}
-`,
+		"main.go":        "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/user/lib\"\n)\n\nfunc main() { fmt.Println(lib.Sum(10)) }\n",
+		"lib/lib.go":     sumLibrary("lib"),
 		"plain/plain.go": "package plain\n\nfunc One() int { return 1 }\n",
 	})
 	res := runSvmc(t, dir, "compile", "-o", "gen", ".")
@@ -1480,7 +1476,7 @@ func TestNoModule(t *testing.T) {
 	// is found, and its pdo compiled with it, as a module's own are.
 	gopath := t.TempDir()
 	for name, src := range map[string]string{
-		"src/foo/lib/lib.go":  "package lib\n\nfunc Sum(n int) int {\n\ts := 0\n\t//svm:pdo loops(i) reduction(+: s)\n\tfor i := 0; i < n; i++ {\n\t\ts += i\n\t}\n\treturn s\n}\n",
+		"src/foo/lib/lib.go":  sumLibrary("lib"),
 		"src/foo/cmd/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"foo/lib\"\n)\n\nfunc main() { fmt.Println(lib.Sum(100)) }\n",
 	} {
 		os.MkdirAll(filepath.Dir(filepath.Join(gopath, name)), 0o755)
