@@ -38,9 +38,15 @@ type crashFilter struct {
 	held    bool   // a report may have begun: what follows is kept in report
 	sure    bool   // it is one: a goroutine's stack or a fatal error followed
 	lines   int    // lines held
-	since   time.Time
-	timer   *time.Timer
-	report  bytes.Buffer
+	// line: the start of the held line a Write left unfinished. The
+	// runtime prints a line in pieces ("fatal error: ", the message,
+	// "\n", each its own write), and a reader that keeps up reads them
+	// apart (ci of stop 59: a stack overflow's report passed on whole,
+	// its "fatal error" line never seen as one).
+	line   []byte
+	since  time.Time
+	timer  *time.Timer
+	report bytes.Buffer
 	// quit: the Go runtime began its dump of every goroutine on SIGQUIT
 	// (Ctrl-\), which passes on as it is: the user asked for it.
 	quit bool
@@ -52,6 +58,9 @@ var quitHead = []byte("SIGQUIT: quit")
 // reportMax bounds what a crash report keeps: the crashing goroutine
 // comes first, and every goroutine after it is of no use here.
 const reportMax = 1 << 20
+
+// lineMax bounds the held line kept for its first words.
+const lineMax = 4 << 10
 
 // A line that begins as a report does is held until the program ends,
 // and passed on as it was when no goroutine's stack or fatal error
@@ -108,7 +117,7 @@ func (c *crashFilter) Write(p []byte) (int, error) {
 					}
 					out = out[:0]
 				}
-				c.held, c.lines, c.pending, c.since = true, 0, nil, time.Now()
+				c.held, c.lines, c.pending, c.since, c.line = true, 0, nil, time.Now(), c.line[:0]
 				c.timer = time.AfterFunc(heldFor, c.release)
 				c.hold(line)
 				continue
@@ -147,10 +156,14 @@ func (c *crashFilter) hold(seg []byte) {
 		return
 	}
 	if seg[len(seg)-1] != '\n' {
+		if len(c.line) < lineMax {
+			c.line = append(c.line, seg...)
+		}
 		return
 	}
 	c.lines++
-	line := string(seg[:len(seg)-1])
+	line := string(append(c.line, seg[:len(seg)-1]...))
+	c.line = c.line[:0]
 	if goroutineHead.MatchString(line) || strings.HasPrefix(line, "fatal error: ") {
 		c.sure = true
 		c.timer.Stop()
@@ -174,6 +187,7 @@ func (c *crashFilter) passHeld() {
 	c.out.Write(b)
 	c.midLine = len(b) > 0 && b[len(b)-1] != '\n'
 	c.report.Reset()
+	c.line = c.line[:0]
 	c.held, c.sure = false, false
 	c.timer.Stop()
 }

@@ -94,6 +94,32 @@ func TestCrashFilter(t *testing.T) {
 	}
 }
 
+// TestCrashFilterLongReportInPieces: a report longer than heldLines (a
+// stack overflow's hundreds of frames), written in pieces as the runtime
+// prints it and read as fast as it is written, is still said in svmc's
+// terms: the lines that make it sure of a crash are seen whole however
+// they were cut.
+func TestCrashFilterLongReportInPieces(t *testing.T) {
+	head, tail, _ := strings.Cut(stackOverflowReport, "...8388489 frames elided...\n")
+	frames := strings.Repeat("main.svm_depth(0x1?, 0x183ad41b85e0?)\n\tmain.go:9 +0x7d fp=0x183ad41b85b8 sp=0x183ad41b8580 pc=0x5b8cbd\n", 2*heldLines)
+	report := head + frames + "...8388289 frames elided...\n" + tail
+	want := "svmc: processor 0 crashed: fatal error: stack overflow\n\tat main.go:9\n"
+	for _, size := range []int{1, 5, 13, 1 << 20} {
+		var out bytes.Buffer
+		f := newCrashFilter(&out)
+		for in := report; in != ""; {
+			n := min(size, len(in))
+			f.Write([]byte(in[:n]))
+			in = in[n:]
+		}
+		who := f.finish(true)
+		got := strings.TrimSuffix(out.String(), "svmc: the Go runtime's report of it is left out; GOTRACEBACK=single in the environment shows it\n")
+		if got != want || who != "processor 0 crashed" {
+			t.Errorf("written %d bytes at a time: %q (%q)", size, got[:min(len(got), 300)], who)
+		}
+	}
+}
+
 // TestCrashFilterPassesLongHeld: a line of the program's that begins as a
 // report does is passed on once heldLines lines followed it with no
 // goroutine's stack, before the program ends.
