@@ -127,6 +127,7 @@ func paramsFromEnv(net rankNet) (par Params, closeAll func() error, err error) {
 		}
 		par.ranks = net
 	}
+	childFiles(v)
 	par.NProcs, par.Format, par.Stage, par.Lenient, par.Stats = v.NProcs, v.Format, v.Stage, v.Lenient, v.Stats
 	par.MaxIntervalLevel, par.StatFile = v.MaxIntervalLevel, v.StatFile
 	par.Request = s.RequestFile

@@ -694,6 +694,9 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 			// map them back to the program information's names.
 			attrs = append(attrs, trace.Attr{Key: trace.AttrProgramDir, Value: BuildDir}, trace.Attr{Key: trace.AttrStartDir, Value: startDir})
 		}
+		if note := childNote(); note != "" {
+			attrs = append(attrs, trace.Attr{Key: "svmc started by", Value: note})
+		}
 		if par.GoTrace != "" {
 			// gc-pause records come at the end: the tools keep the
 			// waits' intervals to set against them.

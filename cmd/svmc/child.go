@@ -36,6 +36,7 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 		crashOut = crashPipe(prog)
 	}
 	before := traceState(tracePath)
+	defer listChildTraces(stderr, tracePath, time.Now())
 	err := runForwarding(prog, false)
 	var xe *exec.ExitError
 	exited := errors.As(err, &xe)
@@ -73,6 +74,49 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 	}
 	before.settle(stderr, "the program", why, true)
 	return exitError{xe.ExitCode()}
+}
+
+// listChildTraces names the traces that processes the program started,
+// instrumented programs themselves, wrote since start under names of their
+// own (TRACE.child-PID: rtlib's childrun.go), which the user would not
+// otherwise look for.
+func listChildTraces(w io.Writer, tracePath string, start time.Time) {
+	if tracePath == "" {
+		return
+	}
+	names, _ := filepath.Glob(globEscape(tracePath) + ".child-*")
+	var found []string
+	for _, n := range names {
+		if strings.HasSuffix(n, ".partial") {
+			continue
+		}
+		if fi, err := os.Stat(n); err == nil && !fi.ModTime().Before(start.Add(-time.Second)) {
+			found = append(found, n)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		fmt.Fprintf(w, "svmc: a process the program started, an instrumented program too, wrote its own trace: %s\n", found[0])
+	case len(found) > 1:
+		shown := found[:min(len(found), 4)]
+		more := ""
+		if len(found) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(found)-len(shown))
+		}
+		fmt.Fprintf(w, "svmc: %d processes the program started, instrumented programs too, wrote their own traces: %s%s\n", len(found), strings.Join(shown, ", "), more)
+	}
+}
+
+// globEscape quotes the characters filepath.Match treats as a pattern.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // crashPipe gives the program a pipe to svmc as its descriptor 2, where

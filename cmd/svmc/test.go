@@ -192,9 +192,11 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 		return c
 	}
 	if perTest == "" {
-		before := traceState(envValue(env, "SVMC_FLAG_TRACE"))
+		tr := envValue(env, "SVMC_FLAG_TRACE")
+		before, start := traceState(tr), time.Now()
 		err := goStatus(runForwarding(goTest(env, goArgs...), true))
 		before.rescueTrace(cmd.ErrOrStderr())
+		listChildTraces(cmd.ErrOrStderr(), tr, start)
 		return err
 	}
 	// A trace per test: one go test run per test, each writing
@@ -222,11 +224,12 @@ func testPackage(cmd *cobra.Command, pattern string, env, goArgs []string, keep 
 		}
 		tr := filepath.Join(dir, name+".sddf")
 		e := append(slices.Clone(env), "SVMC_FLAG_TRACE="+tr)
-		before := traceState(tr)
+		before, start := traceState(tr), time.Now()
 		if err := goStatus(runForwarding(goTest(e, append([]string{"-run", "^" + name + "$"}, goArgs...)...), true)); err != nil && failed == nil {
 			failed = err
 		}
 		before.rescueTrace(cmd.ErrOrStderr())
+		listChildTraces(cmd.ErrOrStderr(), tr, start)
 	}
 	return failed
 }

@@ -204,7 +204,7 @@ const MaxProcs = 4096
 
 // otherVars are the SVMC_ variables that are not parameters but that svmc
 // or its tests read.
-var otherVars = []string{"SVMC_PARAMS", "SVMC_FLAG_PARAMS", "SVMC_PRINT_PARAMS", "SVMC_TEST_PROG", "SVMC_STDERR_FD",
+var otherVars = []string{"SVMC_PARAMS", "SVMC_FLAG_PARAMS", "SVMC_PRINT_PARAMS", "SVMC_TEST_PROG", "SVMC_STDERR_FD", "SVMC_PARENT_RUN",
 	"SVMC_TRACE_ENGINE", "SVMC_GEN_TRACE", "SVMC_GEN_EVENTS", "SVMC_GEN_PROCS"}
 
 // Unknown returns a warning for each SVMC_ variable of environ (as
