@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strings"
 
 	"github.com/svmc/svmc/directives"
 	"github.com/svmc/svmc/progdb"
@@ -17,6 +18,12 @@ var ProgDBPass = newPass("progdb", "build the program information file", (*Packa
 // buildProgDB sets and returns Package.Prog.
 func (p *Package) buildProgDB() *progdb.Program {
 	prog := &progdb.Program{Version: progdb.Version, Tool: "svmc", Package: p.ImportPath, Name: p.Types.Name()}
+	if dir, ok := strings.CutPrefix(p.ImportPath, "_/"); ok {
+		// go's name for a directory in no module and outside GOPATH
+		// (svmc runs such a program in GOPATH mode): the report says
+		// "program /tmp/x624", not "program _/tmp/x624".
+		prog.Package = "/" + dir
+	}
 	for _, f := range p.Files {
 		prog.Files = append(prog.Files, p.cfg.FilePrefix+f.Name)
 	}

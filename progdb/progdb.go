@@ -29,7 +29,7 @@ const FileName = "svminfo.json"
 type Program struct {
 	Version int    `json:"version"`
 	Tool    string `json:"tool"`    // "svmc"
-	Package string `json:"package"` // import path of the compiled package
+	Package string `json:"package"` // import path of the compiled package (a directory in no module and outside GOPATH: the directory)
 	Name    string `json:"name"`    // package name
 	// Files are the package's Go files, relative to the package directory,
 	// sorted: the order that numbers the subprograms.

@@ -1464,6 +1464,10 @@ func TestNoModule(t *testing.T) {
 	if recs := readTrace(t, tr); len(recs) == 0 || recs[len(recs)-1].Desc.Name != "trace-end" {
 		t.Errorf("the trace of a program in no module: %d records", len(recs))
 	}
+	// Named by its directory, not go's "_/dir".
+	if rep := runSvmc(t, dir, "report", tr); !strings.Contains(rep.stdout, "\nprogram "+dir+": 2 processors") {
+		t.Errorf("the report of a program in no module:\n%s%s", rep.stdout, rep.stderr)
+	}
 	lib := "package main\n\nimport \"golang.org/x/exp/slices\"\n\nvar _ = slices.Max[[]int]\n"
 	if err := os.WriteFile(filepath.Join(dir, "lib.go"), []byte(lib), 0o644); err != nil {
 		t.Fatal(err)
