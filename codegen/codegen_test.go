@@ -87,6 +87,14 @@ func TestPositionsKept(t *testing.T) {
 									got[key{user, pos.Line}]++
 								}
 							}
+							for user, gen := range exitFuncs {
+								dot := strings.LastIndex(user, ".")
+								pkg, name := user[:dot], user[dot+1:]
+								if id.Name == gen && !strings.HasPrefix(user, "(") { // flag.Parse became svm_rt.FlagParse
+									got[key{pkg[strings.LastIndex(pkg, "/")+1:], pos.Line}]++
+									got[key{name, pos.Line}]++
+								}
+							}
 						}
 					}
 					return true

@@ -13,7 +13,8 @@ import (
 // function that winds the run up first (rtlib.Exit: the trace is
 // completed, the output flushed): os.Exit, syscall.Exit (which os.Exit
 // calls after its hooks) and log's Fatal functions, and the Fatal methods
-// of *log.Logger (called with the logger first); and os/signal's, which
+// of *log.Logger (called with the logger first), flag's Parse (which
+// exits on -h and a bad flag); and os/signal's, which
 // tell the runtime what the program handles.
 var exitFuncs = map[string]string{
 	"os.Exit":                    "Exit",
@@ -25,6 +26,10 @@ var exitFuncs = map[string]string{
 	"(*log.Logger).Fatal":        "LoggerFatal",
 	"(*log.Logger).Fatalf":       "LoggerFatalf",
 	"(*log.Logger).Fatalln":      "LoggerFatalln",
+	// flag's parsing, which exits on -h and on a bad flag: through
+	// Exit, so that svmc run -- -h leaves a complete trace.
+	"flag.Parse":            "FlagParse",
+	"(*flag.FlagSet).Parse": "FlagSetParse",
 	// os/signal's registrations, so that the runtime leaves the signals
 	// the program handles itself to it (rtlib/signals.go).
 	"os/signal.Notify":        "SignalNotify",

@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -72,6 +73,31 @@ func exitCaller(p *Proc, r *run) string {
 		return ""
 	}
 	return fmt.Sprintf("processor %d", p.id)
+}
+
+// FlagParse is flag.Parse through Exit: svmc rewrites the program's
+// calls of flag.Parse into calls of it.
+func FlagParse() { FlagSetParse(flag.CommandLine, os.Args[1:]) }
+
+// FlagSetParse is fs.Parse(args) with flag.ExitOnError's exits through
+// Exit (status 0 after -h, 2 after a bad flag, as flag's), so that a run
+// asked for its program's usage, or given a flag it does not define,
+// leaves a complete trace instead of one cut off by os.Exit in flag.
+func FlagSetParse(fs *flag.FlagSet, args []string) error {
+	if fs.ErrorHandling() != flag.ExitOnError {
+		return fs.Parse(args)
+	}
+	name := fs.Name()
+	fs.Init(name, flag.ContinueOnError)
+	err := fs.Parse(args)
+	fs.Init(name, flag.ExitOnError)
+	switch {
+	case err == flag.ErrHelp:
+		Exit(0)
+	case err != nil:
+		Exit(2)
+	}
+	return nil
 }
 
 // Fatal is log.Fatal through Exit: svmc rewrites the program's calls of

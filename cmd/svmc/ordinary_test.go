@@ -102,33 +102,50 @@ func rawQuit(code int) {
 	}
 }
 
-// TestLibraryExitSaysWhy: an os.Exit svmc cannot rewrite, flag.Parse's
-// for a flag the program does not define, ends the run with the program's
-// status, and svmc says what such an exit is (x555: "exit status 2
-// without svmc's runtime ending the run" was all it said).
+// TestLibraryExitSaysWhy: an os.Exit svmc cannot rewrite, in a package
+// without directives (x555: flag.Parse's, before svmc rewrote it), ends
+// the run with the program's status, and svmc says what such an exit is
+// ("exit status 2 without svmc's runtime ending the run" was all it said).
 func TestLibraryExitSaysWhy(t *testing.T) {
 	dir := writeModule(t, map[string]string{"main.go": `package main
 
 import (
-	"flag"
 	"fmt"
+	"os"
+
+	"example.com/user/check"
 )
 
 func main() {
-	n := flag.Int("n2", 4, "size")
-	flag.Parse()
-	xs := make([]int, *n)
+	xs := make([]int, len(os.Args[1:]))
 	//svm:pdo loops(i)
 	for i := range xs {
 		xs[i] = i
 	}
+	check.Args(os.Args[1:])
 	fmt.Println(xs)
+}
+`, "check/check.go": `package check
+
+import (
+	"fmt"
+	"os"
+)
+
+// Args ends the program with status 2 on an argument it does not know.
+func Args(args []string) {
+	for _, a := range args {
+		if a != "ok" {
+			fmt.Fprintln(os.Stderr, "unknown argument", a)
+			os.Exit(2)
+		}
+	}
 }
 `})
 	tr := filepath.Join(dir, "t.sddf")
 	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".", "--", "-bogus")
-	if res.code != 2 || !strings.Contains(res.stderr, "flag provided but not defined: -bogus") ||
-		!strings.Contains(res.stderr, "(exit status 2: os.Exit was called in code svmc does not rewrite, such as flag.Parse on a flag the program does not define, so svmc's runtime did not end the run): ") {
+	if res.code != 2 || !strings.Contains(res.stderr, "unknown argument -bogus") ||
+		!strings.Contains(res.stderr, "(exit status 2: os.Exit was called in code svmc does not rewrite, a package without directives such as a dependency's, so svmc's runtime did not end the run): ") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
 	// With GOTRACEBACK set no filter reads the program's standard error,
@@ -138,6 +155,70 @@ func main() {
 	out, _ := cmd.CombinedOutput()
 	if !strings.Contains(string(out), "(exit status 2: a crash the Go runtime reported above, or os.Exit in code svmc does not rewrite") {
 		t.Errorf("GOTRACEBACK=all: %s", out)
+	}
+}
+
+// TestFlagExitKeepsTrace: flag's exits, after -h (status 0) and after a
+// flag the program does not define (status 2), of flag.Parse and of a
+// subcommand's FlagSet made with flag.ExitOnError, go through the runtime,
+// so that the trace is complete (x634: "svmc run . -- -h" left a trace
+// without its end); a FlagSet that returns its errors still returns them.
+func TestFlagExitKeepsTrace(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+func main() {
+	n := flag.Int("n", 4, "size")
+	flag.Parse()
+	if flag.Arg(0) == "serve" {
+		fs := flag.NewFlagSet("serve", flag.ExitOnError)
+		port := fs.Int("port", 80, "port")
+		fs.Parse(flag.Args()[1:])
+		*n = *port
+	}
+	if flag.Arg(0) == "quiet" {
+		fs := flag.NewFlagSet("quiet", flag.ContinueOnError)
+		fs.SetOutput(new(strings.Builder))
+		if err := fs.Parse(flag.Args()[1:]); err != nil {
+			fmt.Println("returned:", errors.Is(err, flag.ErrHelp), err)
+		}
+	}
+	xs := make([]int, *n)
+	//svm:pdo loops(i)
+	for i := range xs {
+		xs[i] = i
+	}
+	fmt.Println(len(xs))
+}
+`})
+	for _, c := range []struct {
+		args           []string
+		code, status   int
+		stdout, stderr string
+		at             string
+	}{
+		{[]string{"-h"}, 0, 0, "", "Usage of ", "main.go:12"},
+		{[]string{"-bogus"}, 2, 6, "", "flag provided but not defined: -bogus", "main.go:12"},
+		{[]string{"serve", "-port", "x"}, 2, 6, "", `invalid value "x" for flag -port`, "main.go:16"},
+		{[]string{"serve", "-help"}, 0, 0, "", "Usage of serve:", "main.go:16"},
+		{[]string{"serve", "-port", "3"}, 0, 0, "3\n", "", ""},
+		{[]string{"quiet", "-h"}, 0, 0, "returned: true flag: help requested\n4\n", "", ""},
+	} {
+		tr := filepath.Join(dir, "t.sddf")
+		res := runSvmc(t, dir, append([]string{"run", "-n", "2", "--trace", tr, ".", "--"}, c.args...)...)
+		if res.code != c.code || res.stdout != c.stdout || !strings.Contains(res.stderr, c.stderr) || strings.Contains(res.stderr, "svmc:") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q and %q", c.args, res.code, res.stdout, res.stderr, c.code, c.stdout, c.stderr)
+		}
+		status, msg := traceEnd(t, tr)
+		if status != c.status || c.at != "" && !strings.Contains(msg, fmt.Sprintf("os.Exit(%d) at %s", c.code, c.at)) {
+			t.Errorf("%v: trace-end status %d %q, want %d at %s", c.args, status, msg, c.status, c.at)
+		}
 	}
 }
 

@@ -34,7 +34,7 @@ func main() {
 //line ../../../../examples/jacobi/main.go:19
 		n := flag.Int("n", 64, "grid size")
 		iters := flag.Int("iters", 200, "iterations")
-		flag.Parse()
+		svm_rt.FlagParse()
 		size := *n
 
 		//svm:processors P(nprocs())
