@@ -230,6 +230,11 @@ func analyzeWith(attrs []trace.Attr, opt Options, order func(replay.OrderOptions
 	b.keepWaits = attrInt(attrs, "svmc gc pauses", 0) == 1
 	b.lanesFirst = lanesFirst
 	b.cpus = max(0, attrInt(attrs, "cpus", 0))
+	for _, a := range attrs {
+		if a.Key == "svmc started by" {
+			b.startedBy = a.Value
+		}
+	}
 	b.cost = opt.Cost
 	if b.cost == (CostModel{}) {
 		b.cost = DefaultCost

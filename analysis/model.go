@@ -20,7 +20,11 @@ type Model struct {
 	Procs   int    `json:"procs"`             // N, processors of the run
 	Stage   int    `json:"stage"`             // tracing stage (-1 unknown)
 	CPUs    int    `json:"cpus,omitempty"`    // the run's GOMAXPROCS (trace attribute "cpus"; 0 unknown)
-	Records int64  `json:"records"`
+	// StartedBy says which process started this run where it would have
+	// written that process's trace (trace attribute "svmc started by":
+	// its trace is FILE.child-PID); "" for a run svmc or a user started.
+	StartedBy string `json:"started_by,omitempty"`
+	Records   int64  `json:"records"`
 	// StuckMutexes: at the end of a run that deadlocked or was stopped,
 	// the number of different sync mutexes that waits still went on for
 	// (two or more: likely a lock-order inversion).
@@ -582,6 +586,7 @@ type builder struct {
 	// (analyzeWith).
 	lanesFirst bool
 	cpus       int // the run's GOMAXPROCS (0 unknown)
+	startedBy  string
 	waitIvs    []waitIv
 	gcPauses   []gcPause
 	untracedGo map[int]int // goroutines-untraced: per processor
@@ -1501,7 +1506,7 @@ func (b *builder) model() *Model {
 	b.rp.Finish()
 	b.flushSerialMemo()
 	N := b.procs()
-	m := &Model{Procs: N, Stage: b.stage, CPUs: b.cpus, Records: b.records, prog: b.pi.p}
+	m := &Model{Procs: N, Stage: b.stage, CPUs: b.cpus, StartedBy: b.startedBy, Records: b.records, prog: b.pi.p}
 	m.Goroutines = b.goroutines()
 	m.StuckMutexes = len(b.stuckMutexes)
 	if b.pi.p != nil {

@@ -145,6 +145,9 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(w, "program %s: %d processors, stage %s, %d records, T = %s (%s .. %s)\n",
 		prog, m.Procs, stage, m.Records, Dur(m.Duration), Dur(m.Start), Dur(m.End))
+	if m.StartedBy != "" {
+		fmt.Fprintf(w, "a child's run: %s\n", m.StartedBy)
+	}
 	if o := m.Order; o != nil {
 		fmt.Fprintf(w, "consistent order: %d records with a clock earlier than a causal predecessor (max correction %s), %d synchronisation edges backwards in time",
 			o.Violations, Dur(o.MaxCorrection), o.EdgeViolations)

@@ -105,6 +105,9 @@ func TestChildProcessTrace(t *testing.T) {
 	if n, by := iterations(m[1]); n != 1000 || !strings.Contains(by, "a run of an instrumented program writing these files, started this one") {
 		t.Errorf("the child's trace: %d iterations, started by %q; want 1000 and the parent", n, by)
 	}
+	if rep := runSvmc(t, dir, "report", m[1]); !strings.Contains(rep.stdout, "\na child's run: process ") {
+		t.Errorf("the report of the child's trace does not say whose child it is:\n%s", rep.stdout)
+	}
 
 	// The program built and run directly, its trace named in the
 	// environment; a child given a trace of its own keeps its name.
