@@ -380,10 +380,19 @@ func moduleSetup(pattern, work string) (goSetup, error) {
 
 // moduleOf is moduleSetup's work.
 func moduleOf(pattern, work string) (goSetup, error) {
+	if pkg, version, ok := atVersion(pattern); ok {
+		return versionSetup(pkg, version, work) // atversion.go
+	}
 	dir, err := packageDir(pattern)
 	if err != nil {
 		return goSetup{}, err
 	}
+	return moduleAt(dir, pattern, work, true)
+}
+
+// moduleAt is moduleOf for the package directory dir (pattern as the
+// user named it), in the user's workspace if any when withWork.
+func moduleAt(dir, pattern, work string, withWork bool) (goSetup, error) {
 	setup := goSetup{dir: dir}
 	for d := dir; ; d = filepath.Dir(d) {
 		goMod := filepath.Join(d, "go.mod")
@@ -391,7 +400,7 @@ func moduleOf(pattern, work string) (goSetup, error) {
 			if modfile.ModulePath(data) == svmc.Module {
 				return setup, nil
 			}
-			if ws := findWorkspace(dir); ws != "" {
+			if ws := findWorkspace(dir); ws != "" && withWork {
 				path, err := runtimeWorkspace(ws, work)
 				if err != nil {
 					return goSetup{}, err

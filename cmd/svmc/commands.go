@@ -212,13 +212,15 @@ func buildTo(cmd *cobra.Command, args []string, out string, mpi, race bool) erro
 func installCmd() *cobra.Command {
 	var mpi, race bool
 	cmd := &cobra.Command{
-		Use:   "install [package | pattern/...]",
+		Use:   "install [package | pattern/... | package@version]",
 		Short: "build a package's program against rtlib and install it where go install does",
 		Long: `install builds the program as svmc build does and writes it to the directory go install
 writes to: $GOBIN, or the bin directory of the first element of $GOPATH (go env GOBIN
-GOPATH). A pattern with ... installs each package main it matches. The installed binary
-reads its run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ...; see svmc run).`,
+GOPATH). A pattern with ... installs each package main it matches; a package with a version
+(example.com/tool@latest) is fetched and built in its own module, as go install does. The
+installed binary reads its run-time parameters itself (SVMC_NPROCS, SVMC_TRACE, ...; see svmc run).`,
 		Example: `  svmc install ./cmd/...
+  svmc install example.com/tool@latest
   SVMC_NPROCS=4 solver -n 200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bin, err := installDir()
