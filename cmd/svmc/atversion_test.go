@@ -73,8 +73,21 @@ func main() {
 `,
 		"internal/sq/sq.go": "package sq\n\n// Of is x squared.\nfunc Of(x int) int { return x * x }\n",
 	})
+	bad := publishModule(t, mod, "v1.3.0", map[string]string{
+		"go.mod": "module " + mod + "\n\ngo 1.24\n",
+		"main.go": `package main
+
+func main() {
+	s := 0
+	//svm:pdo loops(i) reduction(*: t)
+	for i := 0; i < 100; i++ {
+		s += i
+	}
+	println(s)
+}
+`})
 	gobin := t.TempDir()
-	t.Setenv("GOPROXY", proxy)
+	t.Setenv("GOPROXY", proxy+","+bad)
 	t.Setenv("GOSUMDB", "off")
 	t.Setenv("GOFLAGS", "")
 	t.Setenv("GOBIN", gobin)
@@ -106,6 +119,8 @@ func main() {
 		{mod + "/internal/sq@v1.2.0", "svmc: " + mod + "/internal/sq@v1.2.0: package " + mod + "/internal/sq is not a package main; svmc runs and installs programs\n"},
 		{mod + "/nosuch@v1.2.0", "does not contain package " + mod + "/nosuch"},
 		{mod + "@v9.9.9", "svmc: " + mod + "@v9.9.9: "},
+		// A mistake in its directives is named in the module cache's file.
+		{mod + "@v1.3.0", "/" + mod + "@v1.3.0/main.go:5:"},
 	} {
 		res := runSvmc(t, here, "run", c.arg)
 		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
