@@ -194,6 +194,7 @@ type run struct {
 	start      time.Time
 	startNano  int64 // nanotime at start
 	w          *trace.Writer
+	traceName  string // the trace's file as the user named it ("": not known)
 	bufLimit   int
 	stderr     io.Writer
 	stopWait   time.Duration
@@ -705,13 +706,13 @@ func Run(prog *Program, par Params, body func(p *Proc)) error {
 		w, err := trace.NewWriter(par.Trace, f, attrs)
 		if err != nil {
 			r.outs.Close()
-			return err
+			return traceErr(par.TraceName, err, false)
 		}
 		if err := w.Flush(); err != nil { // the header is on disk before anything runs
 			r.outs.Close()
-			return err
+			return traceErr(par.TraceName, err, false)
 		}
-		r.w = w
+		r.w, r.traceName = w, par.TraceName
 		r.flushQ = make(chan flushItem, 4*r.n) // a send waits only when the writer is that far behind
 		r.writerDone = make(chan struct{})
 		go r.writer()
@@ -979,10 +980,10 @@ func (r *run) finish(end int64) {
 		tail.Int(lost)
 		tail.End()
 		if err := r.w.WriteTrusted(tail.B); err != nil {
-			r.setWriteErr(err)
+			r.traceWriteErr(err)
 		}
 		if err := r.w.Close(); err != nil {
-			r.setWriteErr(err)
+			r.traceWriteErr(err)
 		}
 	} else if sums != nil {
 		stats.Print(r.stderr, sums, r.n)
@@ -1123,6 +1124,26 @@ func (r *run) fail(err error) {
 		p.wakeup()
 	}
 	close(r.failCh)
+}
+
+// traceWriteErr is setWriteErr for a write of the trace that failed (a
+// full disk): said with the trace's name as the user gave it, not the
+// partial file's the runtime writes under (x641: "write
+// /mnt/small/t.sddf.28753.partial: no space left on device", a file that
+// no longer existed when the user read it), and what the file holds.
+func (r *run) traceWriteErr(err error) { r.setWriteErr(traceErr(r.traceName, err, true)) }
+
+// traceErr is err, a failed write of the trace file name, in those terms;
+// running: the run had begun writing records.
+func traceErr(name string, err error, running bool) error {
+	var pe *os.PathError
+	if name == "" || !errors.As(err, &pe) {
+		return err
+	}
+	if !running {
+		return fmt.Errorf("writing the trace %s failed: %v", name, pe.Err)
+	}
+	return fmt.Errorf("writing the trace %s failed: %v; it holds the records written before, without the trace's end (svmc report reads them)", name, pe.Err)
 }
 
 func (r *run) setWriteErr(err error) {

@@ -332,13 +332,13 @@ func (r *run) write(b []byte) {
 		return
 	}
 	if err := r.w.WriteTrusted(b); err != nil {
-		r.setWriteErr(err)
+		r.traceWriteErr(err)
 	}
 }
 
 func (r *run) flushWriter() {
 	if err := r.w.Flush(); err != nil {
-		r.setWriteErr(err)
+		r.traceWriteErr(err)
 	}
 }
 

@@ -368,6 +368,9 @@ func (b traceBefore) settle(stderr io.Writer, who, why string, ran bool) {
 		return
 	}
 	fi, err := os.Stat(b.path)
+	if err == nil && !fi.Mode().IsRegular() {
+		return // a device or a pipe (/dev/stdout): written as it is, whatever came there
+	}
 	if err == nil && (b.fi == nil || !os.SameFile(b.fi, fi) || !fi.ModTime().Equal(b.fi.ModTime())) {
 		return // this run's, complete
 	}
