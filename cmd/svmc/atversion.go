@@ -50,7 +50,7 @@ func versionSetup(pkg, version, work string) (goSetup, error) {
 	goCmd := func(args ...string) ([]byte, error) {
 		c := exec.Command("go", args...)
 		c.Dir = scratch
-		c.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		c.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+modMod(os.Getenv("GOFLAGS")))
 		out, err := c.Output()
 		var xe *exec.ExitError
 		if errors.As(err, &xe) && len(xe.Stderr) > 0 {
@@ -92,4 +92,16 @@ func versionSetup(pkg, version, work string) (goSetup, error) {
 	}
 	setup.copies[cp] = m.Dir
 	return setup, nil
+}
+
+// modMod is the user's GOFLAGS with -mod=mod for the scratch module (the
+// user's -modcacherw and others kept, another -mod left out).
+func modMod(goflags string) string {
+	var kept []string
+	for _, f := range strings.Fields(goflags) {
+		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "--mod=") {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(append(kept, "-mod=mod"), " ")
 }

@@ -1,49 +1,12 @@
 package main
 
 import (
-	"archive/zip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// publishModule writes a module proxy in a directory (GOPROXY=file://...)
-// serving module path at version with files, and returns its URL.
-func publishModule(t *testing.T, path, version string, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	dir := filepath.Join(root, filepath.FromSlash(path), "@v")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write := func(name, data string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("list", version+"\n")
-	write(version+".info", `{"Version":"`+version+`","Time":"2026-01-01T00:00:00Z"}`)
-	write(version+".mod", files["go.mod"])
-	zf, err := os.Create(filepath.Join(dir, version+".zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(zf)
-	for name, data := range files {
-		w, err := zw.Create(path + "@" + version + "/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(data))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	zf.Close()
-	return "file://" + filepath.ToSlash(root)
-}
 
 // TestRunAtVersion: a program named with a version, as go run and go
 // install take one (x640: "can only use path@version syntax with 'go
@@ -52,7 +15,8 @@ func publishModule(t *testing.T, path, version string, files map[string]string) 
 // install names the binary after the package as go install does.
 func TestRunAtVersion(t *testing.T) {
 	const mod = "example.com/pubtool"
-	proxy := publishModule(t, mod, "v1.2.0", map[string]string{
+	proxy, bad := t.TempDir(), t.TempDir()
+	publish(t, proxy, mod, "v1.2.0", map[string]string{
 		"go.mod": "module " + mod + "\n\ngo 1.24\n",
 		"main.go": `package main
 
@@ -73,7 +37,7 @@ func main() {
 `,
 		"internal/sq/sq.go": "package sq\n\n// Of is x squared.\nfunc Of(x int) int { return x * x }\n",
 	})
-	bad := publishModule(t, mod, "v1.3.0", map[string]string{
+	publish(t, bad, mod, "v1.3.0", map[string]string{
 		"go.mod": "module " + mod + "\n\ngo 1.24\n",
 		"main.go": `package main
 
@@ -87,9 +51,10 @@ func main() {
 }
 `})
 	gobin := t.TempDir()
-	t.Setenv("GOPROXY", proxy+","+bad)
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(bad))
 	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOFLAGS", "")
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
+	t.Setenv("GOFLAGS", "-modcacherw") // the test's cleanup removes the cache
 	t.Setenv("GOBIN", gobin)
 	here := t.TempDir() // no module: go run pkg@version needs none
 	tr := filepath.Join(here, "t.sddf")
@@ -125,6 +90,20 @@ func main() {
 		res := runSvmc(t, here, "run", c.arg)
 		if res.code == 0 || !strings.Contains(res.stderr, c.want) {
 			t.Errorf("svmc run %s: exit %d, %q; want %q", c.arg, res.code, res.stderr, c.want)
+		}
+	}
+}
+
+// TestModMod: the scratch module that resolves pkg@version keeps the
+// user's GOFLAGS but its -mod.
+func TestModMod(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "-mod=mod",
+		"-modcacherw -mod=vendor -v": "-modcacherw -v -mod=mod",
+		"--mod=readonly":             "-mod=mod",
+	} {
+		if got := modMod(in); got != want {
+			t.Errorf("modMod(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
