@@ -268,6 +268,11 @@ type Config struct {
 	// InstrumentAll instruments the subprograms the Go compiler would
 	// inline too (InlinePass leaves them as written otherwise).
 	InstrumentAll bool
+	// ExitsOnly: a library of the user's module without directives that
+	// ends the process, parses flags or registers signals (exitWork):
+	// compiled so that those calls go through the runtime, its functions
+	// left as written and not numbered (SubprogramsPass).
+	ExitsOnly bool
 	// Ranks: the program is built to run as the ranks of an MPI job
 	// (svmc run|build --mpi); RacesPass warns where a pdo writes a
 	// variable each rank keeps to itself.

@@ -39,6 +39,9 @@ func (p *Package) numberSubprograms() []*Sub {
 				p.initLiterals(f, fd)
 				continue
 			}
+			if p.cfg.ExitsOnly {
+				continue // compiled for its exits alone: no subprogram of its own
+			}
 			obj, _ := p.Info.Defs[fd.Name].(*types.Func)
 			s := &Sub{Num: p.cfg.SubBase + len(p.Subs) + 1, Name: funcName(fd), Decl: fd, Obj: obj, File: f,
 				Main: fd.Recv == nil && fd.Name.Name == "main"}

@@ -144,7 +144,7 @@ func CompileProgram(cfg Config) (*Program, error) {
 // directory dir.
 func libConfig(cfg Config, lib libDir) Config {
 	lc := cfg
-	lc.Dir, lc.Pattern, lc.Library, lc.Tests = lib.dir, ".", true, false
+	lc.Dir, lc.Pattern, lc.Library, lc.Tests, lc.ExitsOnly = lib.dir, ".", true, false, lib.exitsOnly
 	if lib.path != "" {
 		lc.Dir, lc.Pattern = cfg.Dir, lib.path
 	}
@@ -282,6 +282,11 @@ func libraries(pkgs []*packages.Package) []libDir {
 		}
 		found[p.PkgPath] = d
 	})
+	eachExitLibrary(pkgs, func(p *packages.Package) {
+		if _, ok := found[p.PkgPath]; !ok {
+			found[p.PkgPath] = libDir{dir: filepath.Dir(p.GoFiles[0]), exitsOnly: true}
+		}
+	})
 	var dirs []libDir
 	for _, path := range slices.Sorted(maps.Keys(found)) {
 		dirs = append(dirs, found[path])
@@ -305,6 +310,48 @@ func eachLibrary(pkgs []*packages.Package, f func(p *packages.Package, work toke
 			f(p, work)
 		}
 	})
+}
+
+// eachExitLibrary calls f for each package of the user's modules that
+// main imports, holds no directive and may end the process, parse flags or
+// register signals (exitWork): an os.Exit or log.Fatal there ended the
+// run with its trace cut off, a signal.NotifyContext there left SIGINT to
+// the runtime, which stopped the run (x647: status 130 where the program's
+// graceful shutdown exits 0). Packages with cgo are left as they are.
+func eachExitLibrary(pkgs []*packages.Package, f func(p *packages.Package)) {
+	if len(pkgs) != 1 {
+		return
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p == pkgs[0] || !ownSource(p.Module) && !gopathPackage(p) || len(p.GoFiles) == 0 ||
+			p.Module != nil && p.Module.Path == runtimeModule { // svmc's own packages, which the runtime imports
+			return
+		}
+		if _, ok := svmcWork(p); !ok && exitWork(p) {
+			f(p)
+		}
+	})
+}
+
+// exitCalls are the texts of the calls exitWork looks for, a byte search
+// before any parsing: codegen rewrites what is really one of them (its
+// exitFuncs, found by type), and the rest costs a package's compilation.
+var exitCalls = [][]byte{[]byte("Exit("), []byte("Fatal"), []byte("flag."), []byte("signal.")}
+
+// exitWork reports whether one of p's files may call what codegen's
+// exitFuncs rewrite, and none uses cgo.
+func exitWork(p *packages.Package) bool {
+	found := false
+	for _, f := range p.GoFiles {
+		data, err := os.ReadFile(f)
+		if err != nil || bytes.Contains(data, []byte(`import "C"`)) {
+			return false
+		}
+		for _, c := range exitCalls {
+			found = found || bytes.Contains(data, c)
+		}
+	}
+	return found
 }
 
 // Libraries are the libraries CompileProgram compiles with the package
@@ -345,7 +392,10 @@ func svmcWork(p *packages.Package) (token.Position, bool) {
 // libDir is a library of the program: its directory, and its import path
 // when it is vendored (a package of a vendor directory is loaded by its
 // path from main's directory: the go command takes no directory there).
-type libDir struct{ dir, path string }
+type libDir struct {
+	dir, path string
+	exitsOnly bool // compiled for its exits alone (eachExitLibrary)
+}
 
 // vendored reports whether p is read from a vendor directory (go mod
 // vendor): its files are the user's copy, which a build overlay may

@@ -222,6 +222,98 @@ func main() {
 	}
 }
 
+// TestExitsInPackagesWithoutDirectives: a package of the module without
+// directives that calls log.Fatalf, or flag.Parse (which exits after -h),
+// is compiled for those calls alone (x648: svmc did not compile it, and
+// its exits cut the trace off): they end the run through the runtime,
+// naming their line, while its functions stay plain — no region of theirs
+// in the trace.
+func TestExitsInPackagesWithoutDirectives(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/user/internal/cfg"
+)
+
+func main() {
+	cfg.Parse()
+	s := 0
+	//svm:pdo loops(i) reduction(+: s)
+	for i := 0; i < 100; i++ {
+		s += i
+	}
+	fmt.Println(s)
+	ws := cfg.Load("words.txt")
+	fmt.Println(len(ws), cfg.Short(ws))
+}
+`, "internal/cfg/cfg.go": `package cfg
+
+import (
+	"flag"
+	"log"
+	"os"
+	"strings"
+)
+
+var verbose = flag.Bool("v", false, "verbose")
+
+// Parse parses the command line.
+func Parse() { flag.Parse() }
+
+// Load reads the words of a file.
+func Load(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatalf("cfg: %v", err)
+	}
+	if *verbose {
+		log.Printf("read %s", path)
+	}
+	return strings.Fields(string(data))
+}
+
+// Short counts the words of fewer than 4 letters.
+func Short(ws []string) int {
+	n := 0
+	for _, w := range ws {
+		if len(w) < 4 {
+			n++
+		}
+	}
+	return n
+}
+`})
+	tr := filepath.Join(dir, "t.sddf")
+	for _, c := range []struct {
+		args         []string
+		code, status int
+		stderr, at   string
+	}{
+		{nil, 1, 6, "cfg: open words.txt: no such file or directory", "os.Exit(1) at internal/cfg/cfg.go:19"},
+		{[]string{"-h"}, 0, 0, "Usage of ", "os.Exit(0) at internal/cfg/cfg.go:13"},
+	} {
+		res := runSvmc(t, dir, append([]string{"run", "-n", "2", "--trace", tr, "."}, append([]string{"--"}, c.args...)...)...)
+		if res.code != c.code || !strings.Contains(res.stderr, c.stderr) || strings.Contains(res.stderr, "svmc:") {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, res.code, res.stderr, c.code, c.stderr)
+		}
+		if status, msg := traceEnd(t, tr); status != c.status || !strings.Contains(msg, c.at) {
+			t.Errorf("%v: trace-end status %d %q; want %d at %s", c.args, status, msg, c.status, c.at)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "words.txt"), []byte("a bb ccc dddd eeeee\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".")
+	if res.code != 0 || res.stdout != "4950\n5 3\n" {
+		t.Fatalf("exit %d, %q %q", res.code, res.stdout, res.stderr)
+	}
+	if rep := runSvmc(t, dir, "report", tr); rep.code != 0 || strings.Contains(rep.stdout, "Short") || strings.Contains(rep.stdout, "Load") {
+		t.Errorf("the plain functions of cfg have regions in the trace:\n%s", rep.stdout)
+	}
+}
+
 // TestOrdinaryGo: the smoke program of ordinary Go (sort.Interface methods
 // called by the standard library, a function value, goroutines, os.Exit(0)
 // at the end) prints what go run prints, and its trace ends normally.
@@ -582,6 +674,55 @@ func main() {
 	fmt.Println("graceful shutdown")
 }
 `})
+	checkGracefulShutdown(t, dir)
+	// The same with signal.NotifyContext in a package of the module that
+	// holds no directive (x647: svmc did not compile it, the runtime never
+	// learnt that the program handles SIGINT, and stopped the run itself:
+	// status 130, "svmc: interrupted (SIGINT)", after the program's line).
+	checkGracefulShutdown(t, writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"time"
+
+	"example.com/user/shutdown"
+)
+
+func main() {
+	ctx, stop := shutdown.OnInterrupt()
+	defer stop()
+	for k := 0; ctx.Err() == nil; k++ {
+		s := 0
+		//svm:pdo reduction(+: s)
+		for i := range 100 {
+			s += i
+		}
+		if k == 20 {
+			fmt.Println("ready")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	fmt.Println("graceful shutdown")
+}
+`, "shutdown/shutdown.go": `package shutdown
+
+import (
+	"context"
+	"os"
+	"os/signal"
+)
+
+// OnInterrupt is a context that SIGINT cancels.
+func OnInterrupt() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+`}))
+}
+
+// checkGracefulShutdown runs the program of dir, which prints "ready" and
+// on SIGINT "graceful shutdown", built and under svmc run.
+func checkGracefulShutdown(t *testing.T, dir string) {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "prog")
 	if res := runSvmc(t, dir, "build", "-o", bin, "."); res.code != 0 {
 		t.Fatalf("svmc build: %s", res.stderr)
