@@ -63,14 +63,14 @@ func runProgram(prog *exec.Cmd, stderr io.Writer, tracePath string, crashes bool
 		fmt.Fprintln(stderr, msg)
 		return exitError{128 + int(sig)}
 	}
-	why := fmt.Sprintf("exit status %d: os.Exit was called in code svmc does not rewrite, a package without directives such as a dependency's, so svmc's runtime did not end the run", xe.ExitCode())
+	why := fmt.Sprintf("exit status %d: os.Exit was called in code svmc does not rewrite, such as a dependency's, so svmc's runtime did not end the run", xe.ExitCode())
 	switch {
 	case crash != "":
 		why = crash
 	case crashOut == nil && xe.ExitCode() == 2:
 		// No filter read the program's standard error (GOTRACEBACK set,
 		// --race, --mpi): status 2 may be a crash Go reported there.
-		why = "exit status 2: a crash the Go runtime reported above, or os.Exit in code svmc does not rewrite, a package without directives such as a dependency's, so svmc's runtime did not end the run"
+		why = "exit status 2: a crash the Go runtime reported above, or os.Exit in code svmc does not rewrite, such as a dependency's, so svmc's runtime did not end the run"
 	}
 	before.settle(stderr, "the program", why, true)
 	return exitError{xe.ExitCode()}

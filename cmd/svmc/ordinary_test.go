@@ -102,30 +102,14 @@ func rawQuit(code int) {
 	}
 }
 
-// TestLibraryExitSaysWhy: an os.Exit svmc cannot rewrite, in a package
-// without directives (x555: flag.Parse's, before svmc rewrote it), ends
-// the run with the program's status, and svmc says what such an exit is
-// ("exit status 2 without svmc's runtime ending the run" was all it said).
+// TestLibraryExitSaysWhy: an os.Exit svmc cannot rewrite, in a module the
+// program requires by version (x555: flag.Parse's, before svmc rewrote
+// it; a package of the user's module is rewritten now), ends the run with
+// the program's status, and svmc says what such an exit is ("exit status
+// 2 without svmc's runtime ending the run" was all it said).
 func TestLibraryExitSaysWhy(t *testing.T) {
-	dir := writeModule(t, map[string]string{"main.go": `package main
-
-import (
-	"fmt"
-	"os"
-
-	"example.com/user/check"
-)
-
-func main() {
-	xs := make([]int, len(os.Args[1:]))
-	//svm:pdo loops(i)
-	for i := range xs {
-		xs[i] = i
-	}
-	check.Args(os.Args[1:])
-	fmt.Println(xs)
-}
-`, "check/check.go": `package check
+	proxy := filepath.Join(t.TempDir(), "proxy")
+	publish(t, proxy, "example.com/check", "v1.0.0", map[string]string{"go.mod": "module example.com/check\n\ngo 1.24\n", "check.go": `package check
 
 import (
 	"fmt"
@@ -142,10 +126,38 @@ func Args(args []string) {
 	}
 }
 `})
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
+	t.Setenv("GOFLAGS", "-modcacherw") // the test's cleanup removes the cache
+	dir := writeModule(t, map[string]string{"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/check"
+)
+
+func main() {
+	xs := make([]int, len(os.Args[1:]))
+	//svm:pdo loops(i)
+	for i := range xs {
+		xs[i] = i
+	}
+	check.Args(os.Args[1:])
+	fmt.Println(xs)
+}
+`})
+	get := exec.Command("go", "get", "example.com/check@v1.0.0")
+	get.Dir = dir
+	if out, err := get.CombinedOutput(); err != nil {
+		t.Fatalf("go get: %v\n%s", err, out)
+	}
 	tr := filepath.Join(dir, "t.sddf")
 	res := runSvmc(t, dir, "run", "-n", "2", "--trace", tr, ".", "--", "-bogus")
 	if res.code != 2 || !strings.Contains(res.stderr, "unknown argument -bogus") ||
-		!strings.Contains(res.stderr, "(exit status 2: os.Exit was called in code svmc does not rewrite, a package without directives such as a dependency's, so svmc's runtime did not end the run): ") {
+		!strings.Contains(res.stderr, "(exit status 2: os.Exit was called in code svmc does not rewrite, such as a dependency's, so svmc's runtime did not end the run): ") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
 	// With GOTRACEBACK set no filter reads the program's standard error,
