@@ -60,8 +60,11 @@ func childFiles(v *params.Values) {
 	mine := parentRun{PID: pid}
 	for _, f := range files {
 		abs, err := filepath.Abs(*f)
-		if err != nil {
+		if err != nil || *f == "-" {
 			continue
+		}
+		if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
+			continue // a device or pipe (/dev/stdout) is shared as it is
 		}
 		if slices.Contains(parent.Files, abs) {
 			startedBy = parent.PID
