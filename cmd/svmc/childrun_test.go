@@ -191,3 +191,18 @@ func TestExits(t *testing.T) {
 		t.Errorf("the child's trace: %v", err)
 	}
 }
+
+// TestPartialsOf: the partial traces svmc may rename to a trace's name
+// after a run are its own, not those of the program's children.
+func TestPartialsOf(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t[1].sddf")
+	for _, name := range []string{"t[1].sddf.4242.partial", "t[1].sddf.child-77.77.partial", "t[1].sddf.child-78", "other.sddf.5.partial"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := partialsOf(tr); len(got) != 1 || got[0] != tr+".4242.partial" {
+		t.Errorf("partialsOf(%s) = %q", tr, got)
+	}
+}

@@ -348,11 +348,24 @@ func traceState(path string) traceBefore {
 		return b
 	}
 	b.fi, _ = os.Stat(path)
-	parts, _ := filepath.Glob(path + ".*.partial")
+	parts := partialsOf(path)
 	for _, f := range parts {
 		b.partials[f] = true
 	}
 	return b
+}
+
+// partialsOf are the partial traces of path (trace.PartialName), those of
+// the program's children (path.child-PID, rtlib's childrun.go) left out.
+func partialsOf(path string) []string {
+	parts, _ := filepath.Glob(globEscape(path) + ".*.partial")
+	var own []string
+	for _, f := range parts {
+		if !strings.HasPrefix(f, path+".child-") {
+			own = append(own, f)
+		}
+	}
+	return own
 }
 
 // settle looks, after a run of who, for the trace it was to write. A
@@ -374,7 +387,7 @@ func (b traceBefore) settle(stderr io.Writer, who, why string, ran bool) {
 	if err == nil && (b.fi == nil || !os.SameFile(b.fi, fi) || !fi.ModTime().Equal(b.fi.ModTime())) {
 		return // this run's, complete
 	}
-	parts, _ := filepath.Glob(b.path + ".*.partial")
+	parts := partialsOf(b.path)
 	newest := ""
 	var at time.Time
 	for _, f := range parts {
