@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -138,7 +137,7 @@ func mergeRankTraces(path string, n int) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			// A rank killed before it completed its trace (kill -9, the
 			// machine's OOM killer) leaves what it flushed.
-			if ps, _ := filepath.Glob(name + ".*.partial"); len(ps) == 1 {
+			if ps := partialsOf(name); len(ps) == 1 {
 				name, partial[k] = ps[0], true
 				f, err = os.Open(name)
 				killed = append(killed, strconv.Itoa(k))
