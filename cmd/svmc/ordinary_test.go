@@ -659,7 +659,33 @@ func main() {
 // shutdown never ran. (One that does not handle it is still stopped with
 // its trace: rtlib's TestInterruptMidLoop.)
 func TestProgramHandlesSignal(t *testing.T) {
-	dir := writeModule(t, map[string]string{"main.go": `package main
+	checkGracefulShutdown(t, writeModule(t, map[string]string{"main.go": gracefulProgram}))
+	// The same with signal.NotifyContext in a package of the module that
+	// holds no directive (x647: svmc did not compile it, the runtime never
+	// learnt that the program handles SIGINT, and stopped the run itself:
+	// status 130, "svmc: interrupted (SIGINT)", after the program's line).
+	inPackage := strings.NewReplacer(
+		"\t\"context\"\n", "",
+		"\t\"os\"\n\t\"os/signal\"\n\t\"time\"\n", "\t\"time\"\n\n\t\"example.com/user/shutdown\"\n",
+		"signal.NotifyContext(context.Background(), os.Interrupt)", "shutdown.OnInterrupt()",
+	).Replace(gracefulProgram)
+	checkGracefulShutdown(t, writeModule(t, map[string]string{"main.go": inPackage, "shutdown/shutdown.go": `package shutdown
+
+import (
+	"context"
+	"os"
+	"os/signal"
+)
+
+// OnInterrupt is a context that SIGINT cancels.
+func OnInterrupt() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+`}))
+}
+
+// gracefulProgram runs pdos until SIGINT, then says so and exits 0.
+const gracefulProgram = `package main
 
 import (
 	"context"
@@ -685,51 +711,7 @@ func main() {
 	}
 	fmt.Println("graceful shutdown")
 }
-`})
-	checkGracefulShutdown(t, dir)
-	// The same with signal.NotifyContext in a package of the module that
-	// holds no directive (x647: svmc did not compile it, the runtime never
-	// learnt that the program handles SIGINT, and stopped the run itself:
-	// status 130, "svmc: interrupted (SIGINT)", after the program's line).
-	checkGracefulShutdown(t, writeModule(t, map[string]string{"main.go": `package main
-
-import (
-	"fmt"
-	"time"
-
-	"example.com/user/shutdown"
-)
-
-func main() {
-	ctx, stop := shutdown.OnInterrupt()
-	defer stop()
-	for k := 0; ctx.Err() == nil; k++ {
-		s := 0
-		//svm:pdo reduction(+: s)
-		for i := range 100 {
-			s += i
-		}
-		if k == 20 {
-			fmt.Println("ready")
-		}
-		time.Sleep(time.Millisecond)
-	}
-	fmt.Println("graceful shutdown")
-}
-`, "shutdown/shutdown.go": `package shutdown
-
-import (
-	"context"
-	"os"
-	"os/signal"
-)
-
-// OnInterrupt is a context that SIGINT cancels.
-func OnInterrupt() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
-`}))
-}
+`
 
 // checkGracefulShutdown runs the program of dir, which prints "ready" and
 // on SIGINT "graceful shutdown", built and under svmc run.
