@@ -23,10 +23,10 @@ import (
 
 // Names used in generated code; the compiler reserves the prefix.
 const (
-	rt      = "svm_rt"      // import name of rtlib
-	procVar = "svm_p"       // the current processor
-	iterVar = "svm_it"      // the iterator of a pdo body
-	progVar = "svm_program" // the generated tables
+	rt      = compiler.RuntimeImport // import name of rtlib
+	procVar = "svm_p"                // the current processor
+	iterVar = "svm_it"               // the iterator of a pdo body
+	progVar = "svm_program"          // the generated tables
 )
 
 // TablesFile is the name of the generated table file.

@@ -29,6 +29,9 @@ const RuntimePath = "github.com/svmc/svmc/rtlib"
 // Reserved is the identifier prefix svmc uses in generated code.
 const Reserved = "svm_"
 
+// RuntimeImport is the name generated code imports the runtime by.
+const RuntimeImport = Reserved + "rt"
+
 // Diagnostic is an error or warning tied to a source position.
 type Diagnostic struct {
 	Pos     token.Position

@@ -31,7 +31,7 @@ func (p *Package) numberSubprograms() []*Sub {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			if strings.HasPrefix(fd.Name.Name, Reserved) {
+			if strings.HasPrefix(fd.Name.Name, Reserved) && !p.cfg.ExitsOnly {
 				p.errorf(fd.Name.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", fd.Name.Name, Reserved)
 				continue
 			}
@@ -57,12 +57,16 @@ func (p *Package) numberSubprograms() []*Sub {
 			s.Instr = Reserved + p.freeIdent(s.Decl.Name.Name+"_fn")
 		}
 	}
-	// Reserved names elsewhere would collide with generated identifiers.
+	// Reserved names elsewhere would collide with generated identifiers;
+	// in a package compiled for its exits alone, only the runtime's import
+	// name is generated (a package svmc did not compile before may use the
+	// prefix otherwise).
 	for id, obj := range p.Info.Defs {
-		if obj != nil && strings.HasPrefix(id.Name, Reserved) {
-			if _, isFunc := obj.(*types.Func); !isFunc {
-				p.errorf(id.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", id.Name, Reserved)
-			}
+		if obj == nil || !strings.HasPrefix(id.Name, Reserved) {
+			continue
+		}
+		if _, isFunc := obj.(*types.Func); p.cfg.ExitsOnly && id.Name == RuntimeImport || !p.cfg.ExitsOnly && !isFunc {
+			p.errorf(id.Pos(), "the name %s is reserved: svmc uses the prefix %q for generated code; rename it", id.Name, Reserved)
 		}
 	}
 	return p.Subs

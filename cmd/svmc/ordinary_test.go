@@ -283,7 +283,7 @@ func Load(path string) []string {
 	if *verbose {
 		log.Printf("read %s", path)
 	}
-	return strings.Fields(string(data))
+	return svm_words(string(data))
 }
 
 // Short counts the words of fewer than 4 letters.
@@ -296,6 +296,12 @@ func Short(ws []string) int {
 	}
 	return n
 }
+
+// svm_words: a name with svmc's prefix, which a package svmc compiles for
+// its exits alone may use as before (it generates no such name there).
+func svm_words(s string) []string { return strings.Fields(s) }
+
+var svm_calls int
 `})
 	tr := filepath.Join(dir, "t.sddf")
 	for _, c := range []struct {
