@@ -138,17 +138,7 @@ func TestChildProcessTrace(t *testing.T) {
 // svmc test --trace: the child test's run has its trace of its own, named.
 func TestChildProcessTraceOfATest(t *testing.T) {
 	dir := writeModule(t, map[string]string{
-		"sum.go": `package sum
-
-func Sum(n int) int {
-	s := 0
-	//svm:pdo loops(i) reduction(+: s)
-	for i := 0; i < n; i++ {
-		s += i
-	}
-	return s
-}
-`,
+		"sum.go": sumLibrary("sum"),
 		"sum_test.go": `package sum
 
 import (
